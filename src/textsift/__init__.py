@@ -1,0 +1,10 @@
+"""textsift: choose the words that matter in text and ordinal text classification."""
+
+from .corpus import Corpus, load_sample, read_corpus
+from .counts import Counts
+from .scores import REGISTRY, compute
+from .selectors import TermSelector, rank
+
+__all__ = ["Corpus", "Counts", "REGISTRY", "TermSelector", "compute", "load_sample", "rank",
+           "read_corpus"]
+__version__ = "0.1.0"

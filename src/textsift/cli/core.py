@@ -1,0 +1,197 @@
+"""``textsift methods``, ``textsift score`` and ``textsift demo``."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import typer
+from rich.table import Table
+
+from ..corpus import CorpusError, load_sample, read_corpus
+from ..counts import Counts
+from ..scores import REGISTRY, get_method
+from ..selectors import rank
+from ..vectorize import VectorizerOptions
+from ._app import app, console, fail, json_number, print_json
+
+
+class Format(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+class Aggregate(str, Enum):
+    max = "max"
+    sum = "sum"
+    wavg = "wavg"
+    rr = "rr"
+
+
+def vectorizer_options(min_df, max_df, stop_words, stem, strip_headers, binary=False):
+    return VectorizerOptions(binary=binary, min_df=min_df, max_df=max_df,
+                             stop_words=stop_words, stem=stem, strip_headers=strip_headers)
+
+
+def load_counts(data, text_field, label_field, split_field, split, opts, classes=None) -> Counts:
+    """Read a corpus and count it, turning every input problem into a clean CLI error."""
+    try:
+        corpus = read_corpus(data, text_field, label_field, split_field, split)
+        return Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
+    except (CorpusError, ValueError) as exc:
+        fail(str(exc))
+
+
+@app.command()
+def methods():
+    """List the scoring methods, one line each."""
+    table = Table(title="textsift methods", show_lines=False)
+    for col in ("name", "kind", "default policy", "what it measures"):
+        table.add_column(col)
+    for name in sorted(REGISTRY):
+        m = REGISTRY[name]
+        table.add_row(m.label, m.kind, m.default_aggregate, m.summary)
+    console.file = sys.stdout
+    try:
+        console.print(table)
+    finally:
+        console.file = sys.stderr
+
+
+def _emit(df: pd.DataFrame, fmt: Format, title: str, extra: tuple[str, ...] = ()) -> None:
+    if fmt is Format.json:
+        cols = ("rank", "term", "score", *extra)
+        print_json([
+            {c: (json_number(r[c]) if c == "score" else (r[c].item() if hasattr(r[c], "item") else r[c]))
+             for c in cols}
+            for r in df.to_dict("records")
+        ])
+    elif fmt is Format.csv:
+        df.to_csv(sys.stdout, index=False)
+    else:
+        table = Table(title=title)
+        for c in df.columns:
+            table.add_column(str(c), justify="right" if c != "term" else "left")
+        for r in df.itertuples(index=False):
+            table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
+        Console_ = console.__class__
+        Console_(file=sys.stdout, width=max(100, console.width)).print(table)
+
+
+@app.command()
+def score(
+    data: Path = typer.Argument(..., help="Corpus file (.jsonl[.gz], .csv, .parquet) or directory"),
+    method: str = typer.Option("chi2", "--method", "-m", help="Method name, or 'all'"),
+    aggregate: Aggregate = typer.Option(None, "--aggregate", "-a",
+                                        help="max | sum | wavg | rr (default: the method's)"),
+    class_label: str = typer.Option(None, "--class", help="Rank by this class's one-vs-rest scores"),
+    top: int = typer.Option(20, "--top", "-k", help="Number of terms to print"),
+    fmt: Format = typer.Option(Format.table, "--format", "-f"),
+    min_df: int = typer.Option(1, "--min-df", help="Drop terms in fewer documents"),
+    max_df: float = typer.Option(1.0, "--max-df", help="Drop terms in more than this fraction"),
+    stop_words: str = typer.Option(None, "--stop-words", help="'english' for sklearn's list"),
+    stem: bool = typer.Option(False, "--stem", help="Snowball (Porter 2) stemming"),
+    strip_headers: bool = typer.Option(False, "--strip-headers", help="Drop e-mail headers"),
+    text_field: str = typer.Option("text", "--text-field"),
+    label_field: str = typer.Option("label", "--label-field"),
+    split_field: str = typer.Option(None, "--split-field"),
+    split: str = typer.Option(None, "--split", help="Keep only this split (e.g. train)"),
+):
+    """Rank the terms of a labelled corpus by a scoring method."""
+    opts = vectorizer_options(min_df, max_df, stop_words, stem, strip_headers)
+    if method != "all":
+        try:
+            get_method(method)
+        except ValueError as exc:
+            fail(str(exc))
+    if top <= 0:
+        fail(f"--top must be a positive number of terms, got {top}")
+    counts = load_counts(data, text_field, label_field, split_field, split, opts)
+    agg = aggregate.value if aggregate else None
+    try:
+        if method == "all":
+            df = score_all(counts, agg, class_label, top)
+            if fmt is Format.json:
+                print_json([{k: (json_number(v) if k != "term" else v) for k, v in r.items()}
+                            for r in df.to_dict("records")])
+            elif fmt is Format.csv:
+                df.to_csv(sys.stdout, index=False)
+            else:
+                _emit(df, Format.table, "all methods")
+            return
+        ranked = rank(counts, method, aggregate=agg, class_label=class_label, top=top)
+    except ValueError as exc:
+        fail(str(exc))
+    used = agg or get_method(method).default_aggregate
+    extra = ("group",) if used == "rr" and class_label is None else ()
+    cols = ["rank", "term", "score", *extra]
+    title = f"{get_method(method).label} ({'class ' + class_label if class_label else used})"
+    _emit(ranked[cols], fmt, title, extra)
+
+
+def score_all(counts: Counts, aggregate, class_label, top) -> pd.DataFrame:
+    """One column per method: every term in the top ``top`` of some method, in vocabulary
+    order, with each method's (globalised) score."""
+    from ..policies import globalise
+    from ..scores import compute
+
+    names = [n for n in sorted(REGISTRY) if REGISTRY[n].kind == "nominal"]
+    columns, union = {}, set()
+    for name in names:
+        table = compute(counts, name)
+        if class_label is not None:
+            g = np.flatnonzero(table.groups.astype(str) == str(class_label))
+            if len(g) == 0 and table.values.shape[1] > 1:
+                raise ValueError(f"class {class_label!r} is not among {list(table.groups)}")
+            col = table.values[:, g[0] if len(g) else 0]
+        else:
+            agg = aggregate or REGISTRY[name].default_aggregate
+            agg = "max" if agg == "rr" or table.values.shape[1] == 1 else agg
+            col = globalise(table.values, agg, table.weights)
+        columns[name] = col
+        union.update(rank(counts, name, aggregate=aggregate if table.values.shape[1] > 1 else None,
+                          class_label=class_label, top=top)["rank"].index.tolist())
+    keep = np.array(sorted(set().union(*[
+        set(np.argsort(-np.where(np.isnan(c), -np.inf, c), kind="stable")[:top]) for c in columns.values()
+    ])))
+    out = pd.DataFrame({"term": counts.feature_names[keep]})
+    for name, col in columns.items():
+        out[name] = col[keep]
+    return out
+
+
+@app.command()
+def demo(
+    out: Path = typer.Option(None, "--out", help="Also write the ranked terms here (CSV)"),
+):
+    """Score and select terms on the bundled 20 Newsgroups sample."""
+    from sklearn.metrics import accuracy_score, f1_score
+    from sklearn.svm import LinearSVC
+
+    from ..selectors import TermSelector
+    from ..vectorize import vectorize
+
+    train, test = load_sample("20ng", "train"), load_sample("20ng", "test")
+    X, names, vec = vectorize(train.texts, VectorizerOptions(min_df=2, strip_headers=True,
+                                                             stop_words="english"))
+    Xt = vec.transform(test.texts)
+    rows = []
+    for method in ("chi2", "ig", "bns", "rc", "mi", "dia"):
+        sel = TermSelector(method, k=500).fit(X, train.labels)
+        clf = LinearSVC().fit(sel.transform(X), train.labels)
+        pred = clf.predict(sel.transform(Xt))
+        top = ", ".join(names[sel.selected_[:6]])
+        rows.append((method, accuracy_score(test.labels, pred),
+                     f1_score(test.labels, pred, average="macro"), top))
+    table = Table(title="bundled 20NG sample: linear SVM on 500 selected terms")
+    for c in ("method", "accuracy", "macro-F1", "top terms"):
+        table.add_column(c)
+    for m, a, f, t in rows:
+        table.add_row(m, f"{a:.3f}", f"{f:.3f}", t)
+    console.__class__(file=sys.stdout, width=120).print(table)
+    if out:
+        pd.DataFrame(rows, columns=["method", "accuracy", "macro_f1", "top_terms"]).to_csv(out, index=False)

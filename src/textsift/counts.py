@@ -1,0 +1,249 @@
+"""Additive sufficient statistics of a labelled document-term matrix.
+
+Every score in textsift is a function of these counts, taken in **one pass** over the
+non-zeros of a CSR matrix (METHODS.md §0.2-§0.4):
+
+* ``doc_counts[t, c]`` -- documents of class ``c`` that contain term ``t`` (binary presence,
+  the ``A`` cell of the one-vs-rest contingency table);
+* ``term_freq[t, c]`` -- ``TF(t, c)``, the summed term frequency of ``t`` in class ``c``
+  (used by RC and AM);
+* ``class_sizes[c]`` -- ``N_c``.
+
+``N``, ``df``, ``TF(c)`` and the one-vs-rest cells ``B, C, D`` are derived, never stored.
+Counts over disjoint document chunks add up (``a + b``) to the counts of the union, which is
+what streaming and the Dask engine build on. When the chunks saw different classes, the class
+axis grows to the sorted union.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+__all__ = ["Counts", "encode_labels"]
+
+
+def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(classes, codes)`` with ``classes[codes] == y``.
+
+    ``classes`` may be given to fix the class axis (e.g. the whole rating scale, including
+    ranks with no documents); a label outside it is an error.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"labels must be one-dimensional, got shape {y.shape}")
+    if y.dtype == object:
+        missing = [i for i, v in enumerate(y) if v is None or (isinstance(v, float) and v != v)]
+        if missing:
+            raise ValueError(
+                f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
+                "drop those rows or fill the label field"
+            )
+    if classes is None:
+        classes, codes = np.unique(y, return_inverse=True)
+        return classes, codes.astype(np.intp)
+    classes = np.asarray(classes)
+    if len(np.unique(classes)) != len(classes):
+        raise ValueError("classes must be distinct")
+    order = np.argsort(classes, kind="stable")
+    pos = np.searchsorted(classes[order], y)
+    pos = np.clip(pos, 0, len(classes) - 1)
+    codes = order[pos]
+    bad = classes[codes] != y
+    if np.any(bad):
+        unknown = np.unique(y[bad])[:5]
+        raise ValueError(f"labels {list(unknown)} are not among the declared classes {list(classes)}")
+    return classes, codes.astype(np.intp)
+
+
+@dataclass(frozen=True, eq=False)
+class Counts:
+    """Per-term, per-class counts of a labelled corpus (see module docstring).
+
+    Attributes
+    ----------
+    classes : (m,) array of class labels, sorted.
+    class_sizes : (m,) int64, documents per class.
+    doc_counts : (V, m) int64, documents of each class containing each term.
+    term_freq : (V, m) float64, summed term weights of each term in each class.
+    feature_names : (V,) array of str, or None.
+    """
+
+    classes: np.ndarray
+    class_sizes: np.ndarray
+    doc_counts: np.ndarray
+    term_freq: np.ndarray
+    feature_names: np.ndarray | None = None
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_matrix(cls, X, y, classes=None, feature_names=None) -> "Counts":
+        """Count a document-term matrix ``X`` (n_docs x V, any scipy sparse or dense array of
+        non-negative term weights) against labels ``y`` in one pass over its non-zeros.
+
+        Presence is ``X[d, t] > 0``; ``term_freq`` sums the weights themselves, so a count
+        matrix gives ``TF`` and a binary one gives ``doc_counts`` again. A dense ``X`` is
+        converted to CSR (never the other way round).
+        """
+        X = _as_csr(X)
+        n_docs, n_terms = X.shape
+        y = np.asarray(y)
+        if y.shape[0] != n_docs:
+            raise ValueError(
+                f"X has {n_docs} documents but y has {y.shape[0]} labels; "
+                "pass one label per row of X"
+            )
+        if n_docs == 0:
+            raise ValueError("the corpus is empty: X has no documents")
+        classes, codes = encode_labels(y, classes)
+        m = len(classes)
+        class_sizes = np.bincount(codes, minlength=m).astype(np.int64)
+
+        row_class = np.repeat(codes, np.diff(X.indptr))
+        flat = row_class * np.int64(n_terms) + X.indices
+        present = X.data > 0
+        size = m * n_terms
+        doc_counts = np.bincount(flat[present], minlength=size).reshape(m, n_terms)
+        term_freq = np.bincount(flat, weights=X.data, minlength=size).reshape(m, n_terms)
+        if feature_names is not None:
+            feature_names = np.asarray(feature_names, dtype=object)
+            if feature_names.shape != (n_terms,):
+                raise ValueError(
+                    f"{len(feature_names)} feature names for {n_terms} columns of X"
+                )
+        return cls(
+            classes=classes,
+            class_sizes=class_sizes,
+            doc_counts=np.ascontiguousarray(doc_counts.T, dtype=np.int64),
+            term_freq=np.ascontiguousarray(term_freq.T, dtype=np.float64),
+            feature_names=feature_names,
+        )
+
+    @classmethod
+    def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> "Counts":
+        """Vectorize ``texts`` (:func:`textsift.vectorize.vectorize` with ``opts``/``kw``) and
+        count them against ``y``."""
+        from .vectorize import vectorize
+
+        texts = list(texts)
+        if len(texts) != len(y):
+            raise ValueError(f"{len(texts)} texts but {len(y)} labels; pass one label per text")
+        X, names, _ = vectorize(texts, opts, **kw)
+        return cls.from_matrix(X, y, classes=classes, feature_names=names)
+
+    # ------------------------------------------------------------------ derived quantities
+    @property
+    def n_terms(self) -> int:
+        return self.doc_counts.shape[0]
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.classes)
+
+    @property
+    def n_docs(self) -> int:
+        """``N``, the number of documents."""
+        return int(self.class_sizes.sum())
+
+    @property
+    def df(self) -> np.ndarray:
+        """Document frequency of each term, ``A + B``."""
+        return self.doc_counts.sum(axis=1)
+
+    @property
+    def tf(self) -> np.ndarray:
+        """``TF(t)``, summed over classes."""
+        return self.term_freq.sum(axis=1)
+
+    @property
+    def class_tf(self) -> np.ndarray:
+        """``TF(c)``, all term weight in class ``c``."""
+        return self.term_freq.sum(axis=0)
+
+    @property
+    def priors(self) -> np.ndarray:
+        """``P(c) = N_c / N``."""
+        return self.class_sizes / self.n_docs
+
+    @property
+    def seen(self) -> np.ndarray:
+        """Terms with ``df > 0``; the others are never ranked (METHODS.md §0.5.1)."""
+        return self.df > 0
+
+    def contingency(self):
+        """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64 (METHODS.md §0.2)."""
+        A = self.doc_counts.astype(np.float64)
+        df = A.sum(axis=1, keepdims=True)
+        pos = self.class_sizes.astype(np.float64)[None, :]
+        B = df - A
+        C = pos - A
+        D = self.n_docs - pos - B
+        return A, B, C, D
+
+    # ------------------------------------------------------------------ algebra
+    def __add__(self, other: "Counts") -> "Counts":
+        if not isinstance(other, Counts):
+            return NotImplemented
+        if self.n_terms != other.n_terms:
+            raise ValueError(
+                f"cannot add counts over {self.n_terms} and {other.n_terms} terms: "
+                "both chunks must be vectorized with the same vocabulary"
+            )
+        if (
+            self.feature_names is not None
+            and other.feature_names is not None
+            and not np.array_equal(self.feature_names, other.feature_names)
+        ):
+            raise ValueError("cannot add counts over different vocabularies")
+        classes = np.union1d(self.classes, other.classes)
+        m = len(classes)
+        sizes = np.zeros(m, dtype=np.int64)
+        docs = np.zeros((self.n_terms, m), dtype=np.int64)
+        tf = np.zeros((self.n_terms, m), dtype=np.float64)
+        for part in (self, other):
+            idx = np.searchsorted(classes, part.classes)
+            sizes[idx] += part.class_sizes
+            docs[:, idx] += part.doc_counts
+            tf[:, idx] += part.term_freq
+        names = self.feature_names if self.feature_names is not None else other.feature_names
+        return Counts(classes, sizes, docs, tf, names)
+
+    def select_terms(self, index) -> "Counts":
+        """Counts restricted to the terms ``index`` (an index array or boolean mask)."""
+        names = None if self.feature_names is None else self.feature_names[index]
+        return Counts(
+            self.classes, self.class_sizes, self.doc_counts[index], self.term_freq[index], names
+        )
+
+    def equals(self, other: "Counts") -> bool:
+        """Exact equality of every count (term weights to float equality)."""
+        same_names = (self.feature_names is None) == (other.feature_names is None) and (
+            self.feature_names is None or np.array_equal(self.feature_names, other.feature_names)
+        )
+        return (
+            same_names
+            and np.array_equal(self.classes, other.classes)
+            and np.array_equal(self.class_sizes, other.class_sizes)
+            and np.array_equal(self.doc_counts, other.doc_counts)
+            and np.allclose(self.term_freq, other.term_freq, rtol=0, atol=1e-9)
+        )
+
+
+def _as_csr(X) -> sp.csr_matrix:
+    if sp.issparse(X):
+        X = X.tocsr()
+    else:
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ValueError(f"X must be two-dimensional (documents x terms), got shape {X.shape}")
+        X = sp.csr_matrix(X)
+    if not X.has_canonical_format:
+        X = X.copy()
+        X.sum_duplicates()
+    if X.data.size and not np.all(np.isfinite(X.data)):
+        raise ValueError("X contains NaN or infinite values; term weights must be finite")
+    if X.data.size and X.data.min() < 0:
+        raise ValueError("X contains negative values; term weights must be counts or >= 0")
+    return X

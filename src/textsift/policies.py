@@ -1,0 +1,207 @@
+"""Selection policies: ranking, globalisation of per-group scores, top-k and round robin.
+
+One implementation serves every method. A score table is a (V, G) float array: one column
+per *group* -- a class (one-vs-rest), a rank, an ordinal binary split, or a single column for
+a global score. METHODS.md §0.5-§0.6 fix the rules implemented here:
+
+* NaN counts as ``-inf``; ``+inf`` sorts above every finite value.
+* Ties: descending score, then ascending feature index (a stable sort).
+* Unseen terms (``df = 0``) are never ranked: they follow every ranked term, by index.
+* In a round robin a group's candidate list holds the terms whose score in that column is
+  greater than ``-inf`` (so a method marks "not a candidate of this group" with ``-inf``, as
+  JaTeCS scores per category only the terms that occur in it).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "AGGREGATES",
+    "Ranking",
+    "globalise",
+    "order",
+    "rank_terms",
+    "round_robin",
+    "n_from_ratio",
+]
+
+AGGREGATES = ("max", "sum", "wavg", "rr")
+
+
+def _clean(score: np.ndarray) -> np.ndarray:
+    score = np.asarray(score, dtype=np.float64)
+    return np.where(np.isnan(score), -np.inf, score)
+
+
+def order(score: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
+    """Indices of ``score`` by descending value, ties by ascending index; unseen terms last.
+
+    >>> order(np.array([1.0, 3.0, 3.0, np.nan]))
+    array([1, 2, 0, 3])
+    """
+    score = _clean(score)
+    idx = np.argsort(-score, kind="stable")
+    if seen is None:
+        return idx
+    seen = np.asarray(seen, dtype=bool)
+    return np.concatenate([idx[seen[idx]], np.flatnonzero(~seen)])
+
+
+def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = None) -> np.ndarray:
+    """Collapse a (V, G) score table into one score per term (METHODS.md §0.6).
+
+    ``max``: ``max_g f(t, g)``; ``sum``: ``sum_g f(t, g)``; ``wavg``: ``sum_g P(g) f(t, g)``
+    with ``weights = P(g)`` (class priors). Follows JaTeCS ``MaximumTSRPolicy``,
+    ``SumTSRPolicy`` and ``WeightedSumTSRPolicy``. Columns of excluded groups (classes with no
+    documents) must be dropped by the caller. ``inf - inf`` in a sum is NaN, which ranks as
+    ``-inf``; it cannot arise from the package's scores, whose only infinities are of one sign
+    per method.
+    """
+    table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
+    if aggregate == "max":
+        return table.max(axis=1)
+    if aggregate == "sum":
+        with np.errstate(invalid="ignore"):
+            return _clean(table.sum(axis=1))
+    if aggregate == "wavg":
+        if weights is None:
+            raise ValueError("aggregate='wavg' needs the class priors as weights")
+        w = np.asarray(weights, dtype=np.float64)
+        with np.errstate(invalid="ignore"):
+            # 0 * inf would be NaN: a group of weight 0 contributes nothing.
+            terms = np.where(w[None, :] > 0, table * w[None, :], 0.0)
+            return _clean(terms.sum(axis=1))
+    raise ValueError(f"unknown aggregate {aggregate!r}; choose one of max, sum, wavg, rr")
+
+
+def round_robin(
+    table: np.ndarray, n_select: int, variant: str = "skip"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Round robin over the columns of a (V, G) score table (METHODS.md §0.6).
+
+    Each group ``g`` ranks its candidates (score > ``-inf``) by descending score, ties by
+    index. Groups take turns in column order ``0, 1, ..., G-1, 0, ...``; on its turn a group
+    appends its best candidate not yet selected (``variant="skip"``, the default), or pops its
+    top entry and loses the turn if that term was already taken (``variant="turn_consumed"``,
+    JaTeCS ``RoundRobinTSR``). A group with no candidates left is skipped. Stops after
+    ``n_select`` picks or when every list is exhausted.
+
+    Returns ``(selected, group)``: term indices in pick order and the column each was taken
+    from.
+    """
+    if variant not in ("skip", "turn_consumed"):
+        raise ValueError(f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
+    table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
+    n_terms, n_groups = table.shape
+    lists = []
+    for g in range(n_groups):
+        col = table[:, g]
+        idx = np.argsort(-col, kind="stable")
+        lists.append(idx[col[idx] > -np.inf])
+    taken = np.zeros(n_terms, dtype=bool)
+    heads = [0] * n_groups
+    selected: list[int] = []
+    groups: list[int] = []
+    n_select = min(int(n_select), n_terms)
+    active = [g for g in range(n_groups) if len(lists[g])]
+    while len(selected) < n_select and active:
+        still = []
+        for g in active:
+            if len(selected) >= n_select:
+                still.append(g)
+                continue
+            lst, h = lists[g], heads[g]
+            if variant == "skip":
+                while h < len(lst) and taken[lst[h]]:
+                    h += 1
+                if h < len(lst):
+                    t = lst[h]
+                    taken[t] = True
+                    selected.append(t)
+                    groups.append(g)
+                    h += 1
+            else:
+                t = lst[h]
+                h += 1
+                if not taken[t]:
+                    taken[t] = True
+                    selected.append(t)
+                    groups.append(g)
+            heads[g] = h
+            if (variant == "skip" and _has_untaken(lst, h, taken)) or (
+                variant == "turn_consumed" and h < len(lst)
+            ):
+                still.append(g)
+        active = still
+    return np.asarray(selected, dtype=np.intp), np.asarray(groups, dtype=np.intp)
+
+
+def _has_untaken(lst: np.ndarray, h: int, taken: np.ndarray) -> bool:
+    while h < len(lst):
+        if not taken[lst[h]]:
+            return True
+        h += 1
+    return False
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A full ranking of the vocabulary under one policy.
+
+    ``index`` lists every term, best first; ``score[i]`` is the score the policy used for
+    ``index[i]`` (the globalised score, or for ``rr`` the score in the group it was picked
+    from); ``group[i]`` is that group's column for ``rr`` and -1 otherwise.
+    """
+
+    index: np.ndarray
+    score: np.ndarray
+    group: np.ndarray
+
+
+def rank_terms(
+    table: np.ndarray,
+    aggregate: str,
+    seen: np.ndarray,
+    weights: np.ndarray | None = None,
+    variant: str = "skip",
+    limit: int | None = None,
+) -> Ranking:
+    """Rank the terms of a (V, G) table under ``aggregate`` (max, sum, wavg or rr).
+
+    For ``rr`` the terms no group lists (unseen, or ``-inf`` everywhere) follow the round
+    robin by their best score, then unseen terms by index, so a ranking always covers the
+    whole vocabulary and a selector can always return ``k <= V`` terms. ``limit`` keeps only
+    the first ``limit`` terms (and spares a round robin the turns after them).
+    """
+    table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
+    seen = np.asarray(seen, dtype=bool)
+    if aggregate != "rr":
+        g = globalise(table, aggregate, weights)
+        idx = order(g, seen)[:limit]
+        return Ranking(idx, g[idx], np.full(len(idx), -1, dtype=np.intp))
+    masked = np.where(seen[:, None], table, -np.inf)
+    sel, grp = round_robin(masked, masked.shape[0] if limit is None else limit, variant)
+    rest_mask = np.ones(len(seen), dtype=bool)
+    rest_mask[sel] = False
+    best = table.max(axis=1)
+    rest = order(np.where(rest_mask, best, -np.inf), seen & rest_mask)
+    rest = rest[rest_mask[rest]]
+    if limit is not None:
+        rest = rest[: max(0, limit - len(sel))]
+    idx = np.concatenate([sel, rest])
+    score = np.concatenate([masked[sel, grp], best[rest]])
+    group = np.concatenate([grp, np.full(len(rest), -1, dtype=np.intp)])
+    return Ranking(idx, score, group)
+
+
+def n_from_ratio(ratio: float, n_ranked: int) -> int:
+    """Number of terms kept at reduction level ``ratio`` = |S|/|T| (the fraction *kept*):
+    ``max(1, ceil(ratio * n_ranked))`` (METHODS.md §0.5.6)."""
+    if not 0 < ratio <= 1:
+        raise ValueError(f"ratio must be in (0, 1], got {ratio}")
+    # round first so that 0.1 * 1000 is 100, not 101 through float noise
+    return max(1, math.ceil(round(ratio * n_ranked, 9)))

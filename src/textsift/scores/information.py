@@ -1,0 +1,116 @@
+"""Information-theoretic and chi-square scores.
+
+* ``ig`` -- binary information gain of presence against one class (Forman 2003; METHODS.md
+  §B.2.8 and §C.2): ``IG(t, c) = sum_{c' in {c, not c}} sum_{t' in {t, not t}}
+  P(t', c') log(P(t', c') / (P(t') P(c')))``, with ``0 log 0 = 0``.
+* ``ig_multi`` -- mutual information between presence and the m-valued class
+  (Yang & Pedersen 1997): ``H(C) - P(t) H(C|t) - P(not t) H(C|not t)``.
+* ``mi`` -- pointwise mutual information ``log(A N / (df pos))`` (Yang & Pedersen 1997).
+* ``chi2`` -- the 2x2 Pearson statistic ``N (AD - BC)^2 / ((A+B)(C+D)(A+C)(B+D))``, no Yates
+  correction, 0 when a marginal is 0.
+* ``chi2_sklearn`` -- scikit-learn's ``chi2``: per class ``(O - E)^2 / E`` over summed term
+  weights, ``O = TF(t, c)``, ``E = P(c) TF(t)``; summed over classes it equals
+  ``sklearn.feature_selection.chi2`` on the same matrix.
+
+All entropies use ``sum xlogy(n, n)`` over the cells of a contingency table divided by ``N``,
+which is exact for empty cells and costs one pass over the counts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import xlogy
+
+from ._registry import ScoreTable, global_table, per_class, register
+
+__all__ = ["ig", "ig_multi_from_counts", "mi", "chi2"]
+
+
+def _nlogn(x):
+    return xlogy(x, x)
+
+
+def ig(A, B, C, D, base=2.0):
+    """Binary information gain (mutual information of presence and class membership) in
+    units of ``log(base)``; bits by default as in Forman 2003 (the lecture slides print
+    log10: pass ``base=10``). Never negative (float noise is clipped at 0)."""
+    N = A + B + C + D
+    cells = _nlogn(A) + _nlogn(B) + _nlogn(C) + _nlogn(D)
+    rows = _nlogn(A + B) + _nlogn(C + D)
+    cols = _nlogn(A + C) + _nlogn(B + D)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (cells - rows - cols + _nlogn(N)) / (N * np.log(base))
+    return np.maximum(np.nan_to_num(out, nan=0.0), 0.0)
+
+
+def mi(A, B, C, D, weighted=False, base=np.e):
+    """Pointwise MI ``log(P(t, c) / (P(t) P(c))) = log(A N / (df pos))``; ``A = 0`` gives
+    ``-inf`` (never a candidate of that class in a round robin).
+
+    ``weighted=True`` gives JaTeCS's ``P(t, c) log(...)`` (``A = 0`` gives 0).
+    """
+    N = A + B + C + D
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pmi = (np.log(A) + np.log(N) - np.log(A + B) - np.log(A + C)) / np.log(base)
+    if weighted:
+        return np.where(A > 0, A / N * pmi, 0.0)
+    return np.where(A > 0, pmi, -np.inf)
+
+
+def chi2(A, B, C, D):
+    """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (METHODS.md §B.2)."""
+    N = A + B + C + D
+    den = (A + B) * (C + D) * (A + C) * (B + D)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = N * (A * D - B * C) ** 2 / den
+    return np.where(den > 0, out, 0.0)
+
+
+def ig_multi_from_counts(doc_counts, class_sizes, base=2.0):
+    """``IG_multi`` from (V, m) presence counts and (m,) class sizes, in units of log(base).
+
+    Equals ``sklearn.feature_selection.mutual_info_classif(X > 0, y,
+    discrete_features=True)`` with ``base=e``.
+    """
+    A = np.asarray(doc_counts, dtype=np.float64)
+    pos = np.asarray(class_sizes, dtype=np.float64)[None, :]
+    N = pos.sum()
+    df = A.sum(axis=1)
+    cells = _nlogn(A).sum(axis=1) + _nlogn(pos - A).sum(axis=1)
+    rows = _nlogn(df) + _nlogn(N - df)
+    cols = _nlogn(pos).sum()
+    out = (cells - rows - cols + _nlogn(N)) / (N * np.log(base))
+    return np.maximum(out, 0.0)
+
+
+@register("ig", "nominal", "information gain of presence for each class (bits)")
+def _ig(counts, base=2.0):
+    return per_class(counts, ig, base=base)
+
+
+@register("ig_multi", "nominal", "mutual information of presence with the m-valued class",
+          aggregates=("max",))
+def _ig_multi(counts, base=2.0):
+    return global_table(counts, ig_multi_from_counts(counts.doc_counts, counts.class_sizes, base))
+
+
+@register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))")
+def _mi(counts, weighted=False, base=np.e):
+    return per_class(counts, mi, weighted=weighted, base=base)
+
+
+@register("chi2", "nominal", "chi-square of the 2x2 presence/class table")
+def _chi2(counts):
+    return per_class(counts, chi2)
+
+
+@register("chi2_sklearn", "nominal",
+          "scikit-learn's chi2 on term weights (per-class terms; 'sum' equals sklearn)",
+          default_aggregate="sum")
+def _chi2_sklearn(counts):
+    keep = counts.class_sizes > 0
+    observed = counts.term_freq[:, keep]
+    expected = counts.tf[:, None] * counts.priors[keep][None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        values = np.where(expected > 0, (observed - expected) ** 2 / expected, 0.0)
+    return ScoreTable(values, counts.classes[keep], counts.seen, counts.priors[keep])

@@ -1,0 +1,216 @@
+"""scikit-learn compatible term selectors over the scoring registry.
+
+:func:`rank` turns counts into a ranked table of terms; :class:`TermSelector` is the same
+thing as an estimator (``fit``/``transform``, ``get_feature_names_out``), usable in
+``Pipeline`` and ``GridSearchCV``::
+
+    Pipeline([("vec", CountVectorizer()), ("sel", TermSelector("bns", k=500)),
+              ("clf", LinearSVC())])
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .counts import Counts
+from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
+from .scores import ScoreTable, compute, get_method
+
+__all__ = ["TermSelector", "rank", "ranking_of", "resolve_k"]
+
+
+def ranking_of(
+    table: ScoreTable,
+    aggregate: str,
+    class_label=None,
+    rr_variant: str = "skip",
+    limit: int | None = None,
+) -> Ranking:
+    """Rank a score table under a policy, or by one group's column (``class_label``)."""
+    if aggregate not in AGGREGATES:
+        raise ValueError(f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
+    values = table.values
+    if class_label is not None:
+        matches = np.flatnonzero(np.asarray(table.groups).astype(str) == str(class_label))
+        if len(matches) == 0:
+            raise ValueError(
+                f"class {class_label!r} is not among the scored groups "
+                f"{[str(g) for g in table.groups]}"
+            )
+        values = values[:, matches[:1]]
+    if values.shape[1] == 1:
+        aggregate = "max"  # every policy is the identity on a single column
+    return rank_terms(values, aggregate, table.seen, table.weights, rr_variant, limit)
+
+
+def rank(
+    counts: Counts,
+    method: str,
+    aggregate: str | None = None,
+    class_label=None,
+    top: int | None = None,
+    rr_variant: str = "skip",
+    **params,
+) -> pd.DataFrame:
+    """Ranked terms as a DataFrame with columns ``rank`` (from 1), ``term``, ``score`` and
+    ``group`` (the class or rank a round robin took the term from; empty otherwise)."""
+    m = get_method(method)
+    aggregate = aggregate or m.default_aggregate
+    table = compute(counts, method, **params)
+    if top is not None and top <= 0:
+        raise ValueError(f"top must be a positive number of terms, got {top}")
+    r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
+    names = counts.feature_names
+    terms = names[r.index] if names is not None else r.index.astype(str)
+    groups = np.asarray(table.groups, dtype=object)
+    group = np.where(r.group >= 0, groups[np.maximum(r.group, 0)], None)
+    return pd.DataFrame(
+        {"rank": np.arange(1, len(r.index) + 1), "term": terms, "score": r.score, "group": group}
+    )
+
+
+def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
+    """Number of terms to keep from ``k`` (a count or ``"all"``) or ``ratio`` (a fraction of
+    the ranked vocabulary, METHODS.md §0.5.6), with the errors a user needs."""
+    if ratio is not None:
+        if not isinstance(ratio, numbers.Real) or not 0 < ratio <= 1:
+            raise ValueError(f"ratio must be a fraction in (0, 1], got {ratio!r}")
+        return n_from_ratio(float(ratio), max(n_ranked, 1))
+    if isinstance(k, str) and k == "all":
+        return n_terms
+    if not isinstance(k, numbers.Integral) or isinstance(k, bool):
+        raise ValueError(f"k must be a positive integer or 'all', got {k!r}")
+    if k <= 0:
+        raise ValueError(f"k must be a positive number of terms, got {k}")
+    if k > n_terms:
+        raise ValueError(
+            f"k={k} is larger than the vocabulary ({n_terms} terms); "
+            "lower k, use k='all', or relax min_df"
+        )
+    return int(k)
+
+
+class TermSelector(SelectorMixin, BaseEstimator):
+    """Keep the best terms under any registered scoring method.
+
+    Parameters
+    ----------
+    method : str
+        A canonical method name (``textsift methods`` lists them), e.g. ``"chi2"``, ``"bns"``,
+        ``"rc"``, ``"ig_multi"``.
+    k : int or "all", default=10
+        Number of terms kept, unless ``ratio`` or ``threshold`` is given.
+    ratio : float in (0, 1], optional
+        Keep ``max(1, ceil(ratio * n_ranked))`` terms (the reduction level of METHODS.md §0.5).
+    threshold : float, optional
+        Keep every term whose (globalised) score is ``>= threshold``; not with ``rr``.
+    aggregate : {"max", "sum", "wavg", "rr"}, optional
+        How per-class scores become one ranking; default the method's own (``max`` for most).
+    class_label : optional
+        Rank by this class's one-vs-rest scores only.
+    rr_variant : {"skip", "turn_consumed"}
+        Round-robin duplicate rule (METHODS.md §0.6).
+    classes : array-like, optional
+        The full label set (e.g. the whole rating scale), when ``y`` may miss some of it.
+    method_params : dict, optional
+        Keyword parameters of the scoring function (e.g. ``{"base": 10}`` for ``ig``).
+
+    Attributes
+    ----------
+    scores_ : pandas.DataFrame (n_features x groups)
+        Scores of every term for every class (or group); ``-inf`` for unseen terms.
+    ranking_ : ndarray
+        Feature indices, best first (the whole vocabulary, or the first ``k`` under ``rr``).
+    selected_ : ndarray
+        Indices of the kept features in rank order.
+    counts_ : Counts
+        The sufficient statistics the scores were computed from.
+    """
+
+    def __init__(
+        self,
+        method="chi2",
+        k=10,
+        ratio=None,
+        threshold=None,
+        aggregate=None,
+        class_label=None,
+        rr_variant="skip",
+        classes=None,
+        method_params=None,
+    ):
+        self.method = method
+        self.k = k
+        self.ratio = ratio
+        self.threshold = threshold
+        self.aggregate = aggregate
+        self.class_label = class_label
+        self.rr_variant = rr_variant
+        self.classes = classes
+        self.method_params = method_params
+
+    def fit(self, X, y):
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=True,
+            ensure_min_features=1,
+        )
+        if X.dtype.kind not in "biuf":
+            X = X.astype(np.float64)
+        names = getattr(self, "feature_names_in_", None)
+        counts = Counts.from_matrix(X, y, classes=self.classes, feature_names=names)
+        return self.fit_counts(counts)
+
+    def fit_counts(self, counts: Counts):
+        """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
+        method = get_method(self.method)
+        if self.ratio is not None and self.threshold is not None:
+            raise ValueError("give at most one of ratio and threshold (k is the default)")
+        aggregate = self.aggregate or method.default_aggregate
+        table = compute(counts, self.method, **(self.method_params or {}))
+        n_terms = counts.n_terms
+        n_keep = None
+        if self.threshold is None:
+            n_keep = resolve_k(n_terms, int(counts.seen.sum()), self.k, self.ratio)
+        elif aggregate == "rr":
+            raise ValueError("a score threshold does not apply to the round-robin policy")
+        limit = n_keep if aggregate == "rr" else None
+        r = ranking_of(table, aggregate, self.class_label, self.rr_variant, limit)
+        if self.threshold is not None:
+            keep = r.index[r.score >= self.threshold]
+        else:
+            keep = r.index[:n_keep]
+        self.counts_ = counts
+        self.classes_ = counts.classes
+        self.ranking_ = r.index
+        self.ranking_scores_ = r.score
+        self.selected_ = keep
+        self.scores_ = pd.DataFrame(
+            table.values,
+            columns=pd.Index(list(table.groups), name="group"),
+            index=pd.Index(
+                counts.feature_names if counts.feature_names is not None else np.arange(n_terms),
+                name="term",
+            ),
+        )
+        if not hasattr(self, "n_features_in_"):
+            self.n_features_in_ = n_terms
+        return self
+
+    def _get_support_mask(self):
+        check_is_fitted(self, "selected_")
+        mask = np.zeros(self.n_features_in_, dtype=bool)
+        mask[self.selected_] = True
+        return mask
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.input_tags.positive_only = True
+        tags.target_tags.required = True
+        return tags
