@@ -5,6 +5,14 @@ from .counts import Counts
 from .scores import REGISTRY, compute
 from .selectors import TermSelector, rank
 
-__all__ = ["Corpus", "Counts", "REGISTRY", "TermSelector", "compute", "load_sample", "rank",
-           "read_corpus"]
+__all__ = [
+           "REGISTRY",
+           "Corpus",
+           "Counts",
+           "TermSelector",
+           "compute",
+           "load_sample",
+           "rank",
+           "read_corpus",
+]
 __version__ = "0.1.0"

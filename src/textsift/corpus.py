@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 __all__ = [
+    "SAMPLES",
     "Corpus",
     "CorpusError",
-    "SAMPLES",
     "iter_jsonl",
     "load_sample",
     "read_corpus",
@@ -73,7 +73,7 @@ class Corpus:
             raise CorpusError(f"{self.source}: no label field was given; pass --label-field")
         return self.frame[self.label_field].to_numpy()
 
-    def subset(self, mask) -> "Corpus":
+    def subset(self, mask) -> Corpus:
         return Corpus(self.frame[mask].reset_index(drop=True), self.text_field, self.label_field,
                       self.source)
 
@@ -174,7 +174,7 @@ def read_aclimdb(root, split: str | None = None) -> pd.DataFrame:
             if not folder.is_dir():
                 continue
             for f in sorted(folder.glob("*.txt")):
-                ident, _, rating = f.stem.partition("_")
+                _, _, rating = f.stem.partition("_")
                 text = _read_text_file(f, "utf-8").replace("<br />", "\n")
                 rows.append({"id": f"{label}/{f.stem}", "text": text, "label": label,
                              "rating": int(rating) if rating.isdigit() else None, "split": sp})
@@ -265,8 +265,8 @@ def sample_path(name: str = "20ng") -> Path:
 
 def load_sample(name: str = "20ng", split: str | None = None) -> Corpus:
     """A small real corpus shipped with the package (see ``textsift/data/README.md``)."""
-    fname, text_field, label_field, _ = SAMPLES[name] if name in SAMPLES else (None,) * 4
     path = sample_path(name)
+    _, text_field, label_field, _ = SAMPLES[name]
     return read_corpus(path, text_field, label_field, "split" if split else None, split)
 
 

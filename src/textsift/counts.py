@@ -79,7 +79,7 @@ class Counts:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_matrix(cls, X, y, classes=None, feature_names=None) -> "Counts":
+    def from_matrix(cls, X, y, classes=None, feature_names=None) -> Counts:
         """Count a document-term matrix ``X`` (n_docs x V, any scipy sparse or dense array of
         non-negative term weights) against labels ``y`` in one pass over its non-zeros.
 
@@ -122,7 +122,7 @@ class Counts:
         )
 
     @classmethod
-    def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> "Counts":
+    def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> Counts:
         """Vectorize ``texts`` (:func:`textsift.vectorize.vectorize` with ``opts``/``kw``) and
         count them against ``y``."""
         from .vectorize import vectorize
@@ -183,7 +183,7 @@ class Counts:
         return A, B, C, D
 
     # ------------------------------------------------------------------ algebra
-    def __add__(self, other: "Counts") -> "Counts":
+    def __add__(self, other: Counts) -> Counts:
         if not isinstance(other, Counts):
             return NotImplemented
         if self.n_terms != other.n_terms:
@@ -210,14 +210,14 @@ class Counts:
         names = self.feature_names if self.feature_names is not None else other.feature_names
         return Counts(classes, sizes, docs, tf, names)
 
-    def select_terms(self, index) -> "Counts":
+    def select_terms(self, index) -> Counts:
         """Counts restricted to the terms ``index`` (an index array or boolean mask)."""
         names = None if self.feature_names is None else self.feature_names[index]
         return Counts(
             self.classes, self.class_sizes, self.doc_counts[index], self.term_freq[index], names
         )
 
-    def equals(self, other: "Counts") -> bool:
+    def equals(self, other: Counts) -> bool:
         """Exact equality of every count (term weights to float equality)."""
         same_names = (self.feature_names is None) == (other.feature_names is None) and (
             self.feature_names is None or np.array_equal(self.feature_names, other.feature_names)

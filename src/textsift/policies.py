@@ -23,10 +23,10 @@ __all__ = [
     "AGGREGATES",
     "Ranking",
     "globalise",
+    "n_from_ratio",
     "order",
     "rank_terms",
     "round_robin",
-    "n_from_ratio",
 ]
 
 AGGREGATES = ("max", "sum", "wavg", "rr")

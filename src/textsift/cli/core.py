@@ -1,4 +1,4 @@
-"""``textsift methods``, ``textsift score`` and ``textsift demo``."""
+"""``textsift methods`` and ``textsift score``."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pandas as pd
 import typer
 from rich.table import Table
 
-from ..corpus import CorpusError, load_sample, read_corpus
+from ..corpus import CorpusError, read_corpus
 from ..counts import Counts
 from ..scores import REGISTRY, get_method
 from ..selectors import rank
@@ -23,6 +23,12 @@ class Format(str, Enum):
     table = "table"
     json = "json"
     csv = "csv"
+
+
+class Engine(str, Enum):
+    memory = "memory"
+    stream = "stream"
+    dask = "dask"
 
 
 class Aggregate(str, Enum):
@@ -37,12 +43,23 @@ def vectorizer_options(min_df, max_df, stop_words, stem, strip_headers, binary=F
                              stop_words=stop_words, stem=stem, strip_headers=strip_headers)
 
 
-def load_counts(data, text_field, label_field, split_field, split, opts, classes=None) -> Counts:
-    """Read a corpus and count it, turning every input problem into a clean CLI error."""
+def load_counts(data, text_field, label_field, split_field, split, opts, classes=None,
+                engine="memory", scheduler=None, chunk_size=10_000) -> Counts:
+    """Read a corpus and count it, turning every input problem into a clean CLI error.
+
+    ``engine="memory"`` reads and vectorizes the whole corpus; ``"stream"`` and ``"dask"``
+    count it chunk by chunk (:mod:`textsift.engines`), with identical counts.
+    """
     try:
-        corpus = read_corpus(data, text_field, label_field, split_field, split)
-        return Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
-    except (CorpusError, ValueError) as exc:
+        if engine == "memory":
+            corpus = read_corpus(data, text_field, label_field, split_field, split)
+            return Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
+        from ..engines import count_file
+
+        return count_file(data, text_field=text_field, label_field=label_field,
+                          split_field=split_field, split=split, opts=opts, engine=engine,
+                          scheduler=scheduler, chunk_size=chunk_size)
+    except (CorpusError, ValueError, TimeoutError, OSError) as exc:
         fail(str(exc))
 
 
@@ -100,6 +117,10 @@ def score(
     label_field: str = typer.Option("label", "--label-field"),
     split_field: str = typer.Option(None, "--split-field"),
     split: str = typer.Option(None, "--split", help="Keep only this split (e.g. train)"),
+    engine: Engine = typer.Option(Engine.memory, "--engine",
+                                  help="memory | stream (chunked, bounded memory) | dask"),
+    scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address"),
+    chunk_size: int = typer.Option(10_000, "--chunk-size", help="Documents per chunk"),
 ):
     """Rank the terms of a labelled corpus by a scoring method."""
     opts = vectorizer_options(min_df, max_df, stop_words, stem, strip_headers)
@@ -110,7 +131,8 @@ def score(
             fail(str(exc))
     if top <= 0:
         fail(f"--top must be a positive number of terms, got {top}")
-    counts = load_counts(data, text_field, label_field, split_field, split, opts)
+    counts = load_counts(data, text_field, label_field, split_field, split, opts,
+                         engine=engine.value, scheduler=scheduler, chunk_size=chunk_size)
     agg = aggregate.value if aggregate else None
     try:
         if method == "all":
@@ -162,36 +184,3 @@ def score_all(counts: Counts, aggregate, class_label, top) -> pd.DataFrame:
     for name, col in columns.items():
         out[name] = col[keep]
     return out
-
-
-@app.command()
-def demo(
-    out: Path = typer.Option(None, "--out", help="Also write the ranked terms here (CSV)"),
-):
-    """Score and select terms on the bundled 20 Newsgroups sample."""
-    from sklearn.metrics import accuracy_score, f1_score
-    from sklearn.svm import LinearSVC
-
-    from ..selectors import TermSelector
-    from ..vectorize import vectorize
-
-    train, test = load_sample("20ng", "train"), load_sample("20ng", "test")
-    X, names, vec = vectorize(train.texts, VectorizerOptions(min_df=2, strip_headers=True,
-                                                             stop_words="english"))
-    Xt = vec.transform(test.texts)
-    rows = []
-    for method in ("chi2", "ig", "bns", "rc", "mi", "dia"):
-        sel = TermSelector(method, k=500).fit(X, train.labels)
-        clf = LinearSVC().fit(sel.transform(X), train.labels)
-        pred = clf.predict(sel.transform(Xt))
-        top = ", ".join(names[sel.selected_[:6]])
-        rows.append((method, accuracy_score(test.labels, pred),
-                     f1_score(test.labels, pred, average="macro"), top))
-    table = Table(title="bundled 20NG sample: linear SVM on 500 selected terms")
-    for c in ("method", "accuracy", "macro-F1", "top terms"):
-        table.add_column(c)
-    for m, a, f, t in rows:
-        table.add_row(m, f"{a:.3f}", f"{f:.3f}", t)
-    console.__class__(file=sys.stdout, width=120).print(table)
-    if out:
-        pd.DataFrame(rows, columns=["method", "accuracy", "macro_f1", "top_terms"]).to_csv(out, index=False)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..counts import Counts
 
-__all__ = ["Method", "ScoreTable", "REGISTRY", "register", "get_method", "compute", "per_class"]
+__all__ = ["REGISTRY", "Method", "ScoreTable", "compute", "get_method", "per_class", "register"]
 
 
 @dataclass(frozen=True, eq=False)

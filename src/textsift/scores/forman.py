@@ -16,7 +16,14 @@ from scipy.special import ndtri
 from ._registry import global_table, per_class, register
 
 __all__ = [
-    "acc", "acc_ratio", "prob_ratio", "odds_ratio", "odds_numerator", "f1", "bns", "pow_",
+    "acc",
+    "acc_ratio",
+    "bns",
+    "f1",
+    "odds_numerator",
+    "odds_ratio",
+    "pow_",
+    "prob_ratio",
 ]
 
 BNS_CLIP = (0.0005, 0.9995)

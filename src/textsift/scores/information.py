@@ -23,7 +23,7 @@ from scipy.special import xlogy
 
 from ._registry import ScoreTable, global_table, per_class, register
 
-__all__ = ["ig", "ig_multi_from_counts", "mi", "chi2"]
+__all__ = ["chi2", "ig", "ig_multi_from_counts", "mi"]
 
 
 def _nlogn(x):

@@ -1,0 +1,1 @@
+"""Counting engines beyond one in-memory matrix: streamed chunks and Dask."""

@@ -1,0 +1,1 @@
+"""Declarative experiments: TOML config, runner (cells, cache, resume), results store."""

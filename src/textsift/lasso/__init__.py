@@ -1,0 +1,1 @@
+"""Weighted lasso paths, the data-shared augmentation, AdaBag and bootstrap frequencies."""

@@ -1,0 +1,1 @@
+"""Reports: plots, word clouds and the self-contained HTML report."""
