@@ -1,0 +1,165 @@
+"""Learners for ordinal text classification (METHODS.md §A.9).
+
+:class:`RankSVR` is the learner of Baccianella, Esuli & Sebastiani (SAC 2010): a linear
+epsilon-support vector regressor on the rank values, whose real-valued output is rounded to
+the nearest rank of the scale (which also clips it to the scale). The regression itself is
+scikit-learn's :class:`~sklearn.svm.LinearSVR` (liblinear, L1 epsilon-insensitive loss).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, RegressorMixin
+from sklearn.svm import LinearSVR
+from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from .metrics import mae_macro
+
+__all__ = ["RankSVR", "check_ranks", "nearest_rank"]
+
+
+def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
+    """Validate ordinal ranks; return ``(y as float64, the sorted scale)``.
+
+    Ranks must be finite integers (``4.0`` is accepted, ``4.5`` and ``"4"`` are not). The
+    scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
+    ``y`` otherwise; it needs at least two ranks.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"ranks must be one-dimensional, got shape {y.shape}")
+    if y.dtype.kind not in "biuf":
+        raise ValueError(
+            f"ordinal ranks must be numbers (e.g. 1-5 stars), got dtype {y.dtype}; "
+            "convert the rating field to integers"
+        )
+    y = y.astype(np.float64)
+    if not np.all(np.isfinite(y)):
+        raise ValueError("ranks contain NaN or infinite values; drop unrated documents")
+    if np.any(y != np.round(y)):
+        bad = np.unique(y[y != np.round(y)])[:5]
+        raise ValueError(
+            f"ordinal ranks must be integers, got {bad.tolist()}; "
+            "bin a continuous rating into ranks first"
+        )
+    if ranks is None:
+        scale = np.unique(y)
+    else:
+        scale = np.asarray(ranks)
+        if scale.dtype.kind not in "biuf" or scale.ndim != 1:
+            raise ValueError(f"the declared scale must be a list of integer ranks, got {ranks!r}")
+        scale = np.unique(scale.astype(np.float64))
+        if np.any(scale != np.round(scale)) or not np.all(np.isfinite(scale)):
+            raise ValueError(f"the declared scale must hold integer ranks, got {ranks!r}")
+        outside = ~np.isin(y, scale)
+        if np.any(outside):
+            raise ValueError(
+                f"ratings {np.unique(y[outside])[:5].tolist()} are outside the declared scale "
+                f"{scale.tolist()}"
+            )
+    if len(scale) < 2:
+        raise ValueError(
+            f"an ordinal scale needs at least two ranks, got {scale.tolist()}; "
+            "declare the full scale (ranks=...) if the data show only one"
+        )
+    return y, scale
+
+
+def nearest_rank(values, scale) -> np.ndarray:
+    """Round each value to the nearest rank of the sorted ``scale``; an exact tie between
+    two ranks goes to the lower one (the spec's rank-tie rule, METHODS.md §A.4). Values off
+    the scale go to its ends, so rounding also clips."""
+    scale = np.asarray(scale, dtype=np.float64)
+    mid = (scale[1:] + scale[:-1]) / 2
+    return scale[np.searchsorted(mid, np.asarray(values, dtype=np.float64), side="left")]
+
+
+class RankSVR(RegressorMixin, BaseEstimator):
+    """Linear epsilon-SVR on ranks, predictions rounded to the nearest rank of the scale.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Inverse regularisation strength of the SVR.
+    epsilon : float, default=0.0
+        Width of the insensitive tube (in rank units).
+    balanced : bool, default=False
+        Weight each training document by ``N / (n_ranks * N_r)``, the inverse of the training
+        frequency of its rank (scikit-learn's "balanced" weights). ``MAE^M`` averages over
+        ranks, and on corpora dominated by 5-star reviews the unweighted L1 loss pulls every
+        prediction towards the majority rank; balancing makes the training loss the
+        ``MAE^M`` of the training set.
+    ranks : array-like of int, optional
+        The full scale (e.g. ``[1, 2, 3, 4, 5]``); predictions are rounded to it. Default: the
+        ranks seen in ``fit``.
+    max_iter, tol, random_state
+        Passed to :class:`~sklearn.svm.LinearSVR`.
+
+    Notes
+    -----
+    liblinear penalises the intercept like any weight. To keep that penalty from pulling
+    predictions towards 0 (a rank far below the scale), the targets are centred on the
+    (weighted) median training rank before fitting -- the constant that minimises the
+    (weighted) absolute error -- and the offset is added back in :meth:`predict`. With
+    ``balanced=True`` on a symmetric scale that constant is the middle rank, i.e. Triv.
+
+    Attributes
+    ----------
+    svr_ : LinearSVR, the fitted regressor (on centred ranks).
+    ranks_ : (n_ranks,) the scale predictions are rounded to.
+    offset_ : float, the centring constant.
+    """
+
+    def __init__(self, C=1.0, epsilon=0.0, balanced=False, ranks=None, max_iter=10_000,
+                 tol=1e-4, random_state=0):
+        self.C = C
+        self.epsilon = epsilon
+        self.balanced = balanced
+        self.ranks = ranks
+        self.max_iter = max_iter
+        self.tol = tol
+        self.random_state = random_state
+
+    def fit(self, X, y, sample_weight=None):
+        X, y = validate_data(self, X, y, accept_sparse="csr", y_numeric=False,
+                             ensure_all_finite=True, dtype=np.float64)
+        y, self.ranks_ = check_ranks(y, self.ranks)
+        weight = _check_sample_weight(sample_weight, X)
+        if self.balanced:
+            weight = weight * compute_sample_weight("balanced", y)
+        self.offset_ = _weighted_median(y, weight)
+        self.svr_ = LinearSVR(C=self.C, epsilon=self.epsilon, loss="epsilon_insensitive",
+                              dual=True, max_iter=self.max_iter, tol=self.tol,
+                              random_state=self.random_state)
+        self.svr_.fit(X, y - self.offset_, sample_weight=weight)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """The real-valued regression output, before rounding."""
+        check_is_fitted(self, "svr_")
+        X = validate_data(self, X, accept_sparse="csr", reset=False, dtype=np.float64)
+        return self.svr_.predict(X) + self.offset_
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted ranks: the regression output rounded to the nearest rank of the scale."""
+        return nearest_rank(self.decision_function(X), self.ranks_)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Negated ``MAE^M`` (greater is better, as ``GridSearchCV`` expects)."""
+        if sample_weight is not None:
+            raise ValueError("RankSVR.score is MAE^M, which defines its own weights")
+        return -mae_macro(y, self.predict(X))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+
+def _weighted_median(y: np.ndarray, weight: np.ndarray) -> float:
+    """The lower weighted median (the smallest ``v`` with at least half the weight at
+    ``y <= v``)."""
+    order = np.argsort(y, kind="stable")
+    cum = np.cumsum(weight[order])
+    return float(y[order][np.searchsorted(cum, cum[-1] / 2, side="left")])
