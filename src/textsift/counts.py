@@ -245,5 +245,5 @@ def _as_csr(X) -> sp.csr_matrix:
     if X.data.size and not np.all(np.isfinite(X.data)):
         raise ValueError("X contains NaN or infinite values; term weights must be finite")
     if X.data.size and X.data.min() < 0:
-        raise ValueError("X contains negative values; term weights must be counts or >= 0")
+        raise ValueError("Negative values in data: X holds term weights, which must be counts or >= 0")
     return X

@@ -98,8 +98,8 @@ def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
     keep = counts.class_sizes > 0
     if keep.sum() < 2:
         raise ValueError(
-            f"one-vs-rest scoring needs at least two classes with documents; got "
-            f"{int(keep.sum())} ({list(counts.classes[keep])}). Check the label field."
+            "one-vs-rest scoring needs at least two classes with documents; got only one "
+            f"class ({[str(c) for c in counts.classes[keep]]}). Check the label field."
         )
     A, B, C, D = (cell[:, keep] for cell in counts.contingency())
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -51,7 +51,10 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
 def _nonempty_tf_table(counts, values_fn):
     keep = counts.class_sizes > 0
     if keep.sum() < 2:
-        raise ValueError("this score needs at least two classes with documents")
+        raise ValueError(
+            "this score needs at least two classes with documents; got only one class "
+            f"({[str(c) for c in counts.classes[keep]]}). Check the label field."
+        )
     values = values_fn(counts.term_freq[:, keep])
     return ScoreTable(values, counts.classes[keep], counts.seen, counts.priors[keep])
 

@@ -1,0 +1,94 @@
+"""Ranking, globalisation and round robin (METHODS.md §0.5-§0.6)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from textsift.policies import globalise, n_from_ratio, order, rank_terms, round_robin
+
+NEG = -np.inf
+
+
+def test_order_descending_ties_by_index_nan_as_minus_inf_unseen_last():
+    score = np.array([1.0, 3.0, np.nan, 3.0, np.inf, 0.0])
+    seen = np.array([True, True, True, True, True, False])
+    np.testing.assert_array_equal(order(score, seen), [4, 1, 3, 0, 2, 5])
+
+
+def test_globalise_policies():
+    table = np.array([[1.0, 3.0], [2.0, 2.0], [0.0, 5.0]])
+    np.testing.assert_array_equal(globalise(table, "max"), [3, 2, 5])
+    np.testing.assert_array_equal(globalise(table, "sum"), [4, 4, 5])
+    np.testing.assert_allclose(globalise(table, "wavg", np.array([0.75, 0.25])),
+                               [1.5, 2.0, 1.25])
+    with pytest.raises(ValueError, match="unknown aggregate"):
+        globalise(table, "mean")
+
+
+def test_wavg_ignores_zero_weight_infinities():
+    table = np.array([[np.inf, 1.0]])
+    assert globalise(table, "wavg", np.array([0.0, 1.0]))[0] == 1.0
+
+
+def test_round_robin_skip_to_next_on_overlapping_lists():
+    # column 0 ranks t0 > t1 > t2; column 1 ranks t0 > t2 > t1
+    table = np.array([[3.0, 3.0], [2.0, 1.0], [1.0, 2.0]])
+    sel, grp = round_robin(table, 3)
+    np.testing.assert_array_equal(sel, [0, 2, 1])
+    np.testing.assert_array_equal(grp, [0, 1, 0])
+
+
+def test_round_robin_turn_consumed_loses_the_turn():
+    table = np.array([[3.0, 3.0], [2.0, 1.0], [1.0, 2.0]])
+    sel, grp = round_robin(table, 3, variant="turn_consumed")
+    # g0 takes t0; g1 pops t0 (taken): turn lost; g0 takes t1; g1 takes t2
+    np.testing.assert_array_equal(sel, [0, 1, 2])
+    np.testing.assert_array_equal(grp, [0, 0, 1])
+
+
+def test_round_robin_disjoint_lists_and_exhausted_groups():
+    # -inf marks "not a candidate": g0 = [t0, t2], g1 = [t1], g2 = []
+    table = np.array([[2.0, NEG, NEG], [NEG, 5.0, NEG], [1.0, NEG, NEG], [NEG, NEG, NEG]])
+    sel, grp = round_robin(table, 10)
+    np.testing.assert_array_equal(sel, [0, 1, 2])
+    np.testing.assert_array_equal(grp, [0, 1, 0])
+
+
+def test_rank_terms_rr_covers_the_vocabulary():
+    table = np.array([[2.0, NEG], [NEG, 5.0], [1.0, NEG], [NEG, NEG], [0.5, 0.1]])
+    seen = np.array([True, True, True, True, False])
+    r = rank_terms(table, "rr", seen)
+    np.testing.assert_array_equal(r.index, [0, 1, 2, 3, 4])
+    np.testing.assert_array_equal(r.group, [0, 1, 0, -1, -1])
+    assert r.score[1] == 5.0
+    assert len(rank_terms(table, "rr", seen, limit=2).index) == 2
+
+
+def test_n_from_ratio():
+    assert n_from_ratio(0.1, 1000) == 100
+    assert n_from_ratio(0.005, 10) == 1
+    assert n_from_ratio(0.25, 10) == 3
+    with pytest.raises(ValueError):
+        n_from_ratio(0, 10)
+
+
+@settings(max_examples=60, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(1, 5)),
+              elements=st.one_of(st.floats(-5, 5), st.just(NEG))),
+       st.integers(1, 40))
+def test_round_robin_invariants(table, n):
+    """Picks are distinct candidates; each pick is the best untaken candidate of its group at
+    that moment; the count is min(n, number of distinct candidates)."""
+    sel, grp = round_robin(table, n)
+    candidates = np.flatnonzero((table > NEG).any(axis=1))
+    assert len(sel) == min(n, len(candidates), table.shape[0])
+    assert len(set(sel.tolist())) == len(sel)
+    taken = set()
+    for t, g in zip(sel, grp, strict=True):
+        col = table[:, g]
+        untaken = [i for i in range(len(col)) if i not in taken and col[i] > NEG]
+        best = min(untaken, key=lambda i: (-col[i], i))
+        assert t == best
+        taken.add(t)

@@ -1,0 +1,159 @@
+"""Identities with scipy and scikit-learn, and hypothesis properties of every score."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+from scipy.stats import chi2_contingency
+from sklearn.feature_selection import chi2 as sk_chi2
+from sklearn.feature_selection import mutual_info_classif
+
+from textsift.counts import Counts
+from textsift.scores import REGISTRY, compute
+
+NOMINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
+
+
+def random_corpus(seed, n_docs=60, n_terms=25, n_classes=3, density=0.2):
+    rng = np.random.default_rng(seed)
+    X = sp.random(n_docs, n_terms, density=density, format="csr", random_state=rng,
+                  data_rvs=lambda n: rng.integers(1, 5, n)).astype(float)
+    y = rng.integers(0, n_classes, n_docs)
+    y[:n_classes] = np.arange(n_classes)  # every class present
+    return X, y
+
+
+def test_chi2_equals_scipy_pearson_on_binary_data():
+    X, y = random_corpus(0)
+    counts = Counts.from_matrix(X, y)
+    ours = compute(counts, "chi2").values
+    present = (X > 0).toarray()
+    for t in range(X.shape[1]):
+        for j, c in enumerate(counts.classes):
+            table = np.array([[np.sum(present[:, t] & (y == c)), np.sum(present[:, t] & (y != c))],
+                              [np.sum(~present[:, t] & (y == c)), np.sum(~present[:, t] & (y != c))]])
+            if (table.sum(axis=0) == 0).any() or (table.sum(axis=1) == 0).any():
+                assert ours[t, j] == 0 or not counts.seen[t]
+                continue
+            expected = chi2_contingency(table, correction=False)[0]
+            assert ours[t, j] == pytest.approx(expected, rel=1e-10, abs=1e-12)
+
+
+@pytest.mark.parametrize("binary", [True, False])
+def test_chi2_sklearn_sum_equals_sklearn(binary):
+    X, y = random_corpus(1)
+    if binary:
+        X = (X > 0).astype(float)
+    counts = Counts.from_matrix(X, y)
+    from textsift.policies import globalise
+
+    table = compute(counts, "chi2_sklearn")
+    ours = globalise(table.values, "sum")
+    expected, _ = sk_chi2(X, y)
+    seen = counts.seen
+    np.testing.assert_allclose(ours[seen], expected[seen], rtol=1e-10)
+
+
+def test_ig_multi_equals_mutual_info_classif():
+    X, y = random_corpus(2, n_docs=200, n_terms=40, n_classes=4)
+    Xb = (X > 0).astype(np.int64)
+    counts = Counts.from_matrix(X, y)
+    ours = compute(counts, "ig_multi", base=np.e).values[:, 0]
+    expected = mutual_info_classif(Xb, y, discrete_features=True)
+    seen = counts.seen
+    np.testing.assert_allclose(ours[seen], expected[seen], atol=1e-9)
+
+
+def test_ig_binary_two_classes_equals_ig_multi():
+    """With two classes the per-class IG of either class is the multi-class IG."""
+    X, y = random_corpus(3, n_classes=2)
+    counts = Counts.from_matrix(X, y)
+    ig = compute(counts, "ig").values
+    np.testing.assert_allclose(ig[:, 0], ig[:, 1], atol=1e-12)
+    np.testing.assert_allclose(ig[:, 0], compute(counts, "ig_multi").values[:, 0], atol=1e-12)
+
+
+def test_term_in_every_document_scores_per_spec():
+    """§0.7: a term in every training document has IG = chi2 = BNS = AccR = 0, PR = 1,
+    OddR = 0."""
+    X = np.array([[1, 1], [1, 0], [1, 1], [1, 0]])
+    counts = Counts.from_matrix(X, [0, 0, 1, 1])
+    for name, value in [("ig", 0), ("chi2", 0), ("bns", 0), ("acc_ratio", 0),
+                        ("prob_ratio", 1), ("odds_ratio", 0)]:
+        np.testing.assert_allclose(compute(counts, name).values[0], value, atol=1e-12,
+                                   err_msg=name)
+
+
+def test_unseen_terms_score_minus_inf_and_rank_last():
+    X = np.array([[1, 0, 1], [0, 0, 1], [1, 0, 0]])
+    counts = Counts.from_matrix(X, [0, 1, 1])
+    for name in NOMINAL:
+        assert np.all(compute(counts, name).values[1] == -np.inf), name
+
+
+def test_mi_of_absent_class_is_minus_inf_and_weighted_variant_is_zero():
+    X = np.array([[1, 0], [1, 1], [0, 1]])
+    counts = Counts.from_matrix(X, [0, 0, 1])
+    mi = compute(counts, "mi").values
+    assert mi[0, 1] == -np.inf  # term 0 never occurs in class 1
+    assert mi[0, 0] == pytest.approx(np.log(2 * 3 / (2 * 2)))
+    assert compute(counts, "mi", weighted=True).values[0, 1] == 0
+
+
+# ----------------------------------------------------------------------------- properties
+corpora = st.tuples(
+    arrays(np.int64, st.tuples(st.integers(2, 25), st.integers(1, 12)),
+           elements=st.integers(0, 3)),
+    st.integers(0, 2**32 - 1),
+)
+
+
+def _labels(n_docs, seed, n_classes=3):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, n_classes, n_docs)
+    y[:2] = [0, 1]  # at least two classes
+    return y
+
+
+@settings(max_examples=40, deadline=None)
+@given(corpora)
+def test_no_nan_ever_leaves_a_score(data):
+    X, seed = data
+    y = _labels(X.shape[0], seed)
+    counts = Counts.from_matrix(X, y)
+    for name in NOMINAL:
+        values = compute(counts, name).values
+        assert not np.isnan(values).any(), name
+
+
+@settings(max_examples=30, deadline=None)
+@given(corpora)
+def test_permuting_terms_permutes_scores(data):
+    X, seed = data
+    y = _labels(X.shape[0], seed)
+    perm = np.random.default_rng(seed).permutation(X.shape[1])
+    a = Counts.from_matrix(X, y)
+    b = Counts.from_matrix(X[:, perm], y)
+    for name in NOMINAL:
+        np.testing.assert_array_equal(compute(a, name).values[perm], compute(b, name).values,
+                                      err_msg=name)
+
+
+@settings(max_examples=30, deadline=None)
+@given(corpora)
+def test_relabelling_classes_permutes_columns(data):
+    """Renaming class c to 2 - c reverses the sorted class axis, so per-class columns reverse."""
+    X, seed = data
+    y = _labels(X.shape[0], seed)
+    y[2 % len(y)] = 2
+    a = Counts.from_matrix(X, y)
+    b = Counts.from_matrix(X, 2 - y)
+    for name in NOMINAL:
+        ta, tb = compute(a, name), compute(b, name)
+        if ta.values.shape[1] == 1:
+            np.testing.assert_allclose(ta.values, tb.values, rtol=1e-12, atol=1e-12, err_msg=name)
+        else:
+            np.testing.assert_allclose(ta.values[:, ::-1], tb.values, rtol=1e-12, atol=1e-12,
+                                       err_msg=name)

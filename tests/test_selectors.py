@@ -1,0 +1,97 @@
+"""TermSelector: scikit-learn compatibility and selection rules."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.model_selection import GridSearchCV
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.pipeline import Pipeline
+from sklearn.utils.estimator_checks import check_estimator
+from spec_fixtures import LABELS, LECTURE
+
+from textsift import Counts, TermSelector, rank
+from textsift.corpus import load_sample
+
+
+@pytest.fixture(scope="module")
+def sample():
+    return load_sample("20ng", split="train")
+
+
+def test_passes_check_estimator():
+    failed = [r for r in check_estimator(TermSelector("chi2", k=1), on_fail=None)
+              if r["status"] == "failed"]
+    assert failed == [], [(r["check_name"], str(r["exception"])[:200]) for r in failed]
+
+
+def test_selects_lecture_top_terms_and_names_them():
+    names = np.array([f"T{i}" for i in range(1, 11)])
+    sel = TermSelector("chi2", k=4, class_label="pos").fit(pd.DataFrame(LECTURE.T, columns=names),
+                                                          LABELS)
+    # chi2: T1, T2 = 10; T4, T7 = 3.75 (ties broken by index)
+    np.testing.assert_array_equal(sel.get_feature_names_out(), ["T1", "T2", "T4", "T7"])
+    assert list(sel.scores_.columns) == ["neg", "pos"]
+    assert sel.scores_.loc["T4", "pos"] == pytest.approx(3.75)
+
+
+def test_ratio_and_threshold():
+    sel = TermSelector("df", ratio=0.25).fit(LECTURE.T, LABELS)
+    assert len(sel.selected_) == 3  # ceil(0.25 * 10)
+    np.testing.assert_array_equal(sel.selected_, [2, 3, 4])  # DF 10, 8, 7
+    sel = TermSelector("df", threshold=6).fit(LECTURE.T, LABELS)
+    np.testing.assert_array_equal(sorted(sel.selected_), [0, 2, 3, 4])
+
+
+@pytest.mark.parametrize(
+    "params, match",
+    [({"k": 11}, "larger than the vocabulary"), ({"k": 0}, "positive"),
+     ({"k": -3}, "positive"), ({"ratio": 1.5}, "ratio"), ({"method": "chi"}, "Did you mean chi2"),
+     ({"aggregate": "mean"}, "unknown aggregate"), ({"ratio": 0.5, "threshold": 1}, "at most one"),
+     ({"threshold": 1.0, "aggregate": "rr"}, "round-robin")],
+)
+def test_bad_parameters_are_named(params, match):
+    with pytest.raises(ValueError, match=match):
+        TermSelector(**params).fit(LECTURE.T, LABELS)
+
+
+def test_one_class_is_an_error():
+    with pytest.raises(ValueError, match="one class"):
+        TermSelector("ig", k=2).fit(LECTURE.T, ["a"] * 10)
+
+
+def test_mismatched_lengths_are_an_error():
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        TermSelector("ig", k=2).fit(LECTURE.T, LABELS[:5])
+
+
+def test_rr_picks_in_turn_per_class(sample):
+    vec = CountVectorizer(min_df=2)
+    X = vec.fit_transform(sample.texts)
+    names = vec.get_feature_names_out()
+    sel = TermSelector("ig", k=40, aggregate="rr").fit(X, sample.labels)
+    table = rank(Counts.from_matrix(X, sample.labels, feature_names=names), "ig",
+                 aggregate="rr", top=40)
+    # 20 classes take turns: picks 1-20 come one from each class, in class order, and again
+    classes = sorted(set(sample.labels))
+    assert list(table["group"]) == classes + classes
+    # the first class's first pick is its own best IG term (idxmax takes the lowest index)
+    assert table["term"][0] == names[sel.scores_[classes[0]].idxmax()]
+    np.testing.assert_array_equal(names[sel.selected_], table["term"])
+
+
+def test_pipeline_and_grid_search_tune_k(sample):
+    pipe = Pipeline([("vec", CountVectorizer(min_df=2)), ("sel", TermSelector("chi2")),
+                     ("nb", MultinomialNB())])
+    grid = GridSearchCV(pipe, {"sel__k": [50, 1000]}, cv=3).fit(sample.texts, sample.labels)
+    assert grid.best_params_["sel__k"] == 1000  # 50 terms cannot cover 20 newsgroups
+    names = grid.best_estimator_[:-1].get_feature_names_out()
+    assert len(names) == 1000 and all(isinstance(n, str) for n in names)
+
+
+def test_fit_counts_equals_fit(sample):
+    vec = CountVectorizer(min_df=3)
+    X = vec.fit_transform(sample.texts)
+    a = TermSelector("bns", k=100).fit(X, sample.labels)
+    b = TermSelector("bns", k=100).fit_counts(Counts.from_matrix(X, sample.labels))
+    np.testing.assert_array_equal(a.selected_, b.selected_)
