@@ -15,64 +15,9 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from .metrics import mae_macro
+from .scores.ordinal import check_ranks, nearest_rank
 
 __all__ = ["RankSVR", "check_ranks", "nearest_rank"]
-
-
-def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
-    """Validate ordinal ranks; return ``(y as float64, the sorted scale)``.
-
-    Ranks must be finite integers (``4.0`` is accepted, ``4.5`` and ``"4"`` are not). The
-    scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
-    ``y`` otherwise; it needs at least two ranks.
-    """
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ValueError(f"ranks must be one-dimensional, got shape {y.shape}")
-    if y.dtype.kind not in "biuf":
-        raise ValueError(
-            f"ordinal ranks must be numbers (e.g. 1-5 stars), got dtype {y.dtype}; "
-            "convert the rating field to integers"
-        )
-    y = y.astype(np.float64)
-    if not np.all(np.isfinite(y)):
-        raise ValueError("ranks contain NaN or infinite values; drop unrated documents")
-    if np.any(y != np.round(y)):
-        bad = np.unique(y[y != np.round(y)])[:5]
-        raise ValueError(
-            f"ordinal ranks must be integers, got {bad.tolist()}; "
-            "bin a continuous rating into ranks first"
-        )
-    if ranks is None:
-        scale = np.unique(y)
-    else:
-        scale = np.asarray(ranks)
-        if scale.dtype.kind not in "biuf" or scale.ndim != 1:
-            raise ValueError(f"the declared scale must be a list of integer ranks, got {ranks!r}")
-        scale = np.unique(scale.astype(np.float64))
-        if np.any(scale != np.round(scale)) or not np.all(np.isfinite(scale)):
-            raise ValueError(f"the declared scale must hold integer ranks, got {ranks!r}")
-        outside = ~np.isin(y, scale)
-        if np.any(outside):
-            raise ValueError(
-                f"ratings {np.unique(y[outside])[:5].tolist()} are outside the declared scale "
-                f"{scale.tolist()}"
-            )
-    if len(scale) < 2:
-        raise ValueError(
-            f"an ordinal scale needs at least two ranks, got {scale.tolist()}; "
-            "declare the full scale (ranks=...) if the data show only one"
-        )
-    return y, scale
-
-
-def nearest_rank(values, scale) -> np.ndarray:
-    """Round each value to the nearest rank of the sorted ``scale``; an exact tie between
-    two ranks goes to the lower one (the spec's rank-tie rule, METHODS.md §A.4). Values off
-    the scale go to its ends, so rounding also clips."""
-    scale = np.asarray(scale, dtype=np.float64)
-    mid = (scale[1:] + scale[:-1]) / 2
-    return scale[np.searchsorted(mid, np.asarray(values, dtype=np.float64), side="left")]
 
 
 class RankSVR(RegressorMixin, BaseEstimator):

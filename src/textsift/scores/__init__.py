@@ -4,13 +4,7 @@
 name to its :class:`Method` (kind, one-line summary, default aggregate).
 """
 
-from . import association, forman, information  # noqa: F401  (register the methods)
+from . import association, forman, information, ordinal  # noqa: F401  (register the methods)
 from ._registry import REGISTRY, Method, ScoreTable, compute, get_method, per_class, register
-
-try:  # the ordinal family registers itself when present
-    from . import ordinal  # noqa: F401
-except ImportError as exc:  # pragma: no cover - only while the module is absent
-    if "ordinal" not in str(exc):
-        raise
 
 __all__ = ["REGISTRY", "Method", "ScoreTable", "compute", "get_method", "per_class", "register"]

@@ -1,0 +1,278 @@
+"""Feature selection for ordinal text classification (Baccianella, Esuli & Sebastiani, SAC
+2010 / Neural Computation 2014; METHODS.md §A).
+
+Every method reads the per-rank presence counts ``doc_counts`` of a :class:`Counts` whose
+classes are the ranks of the scale (numeric, integer-valued; pass ``classes=`` the whole
+scale to keep ranks that have no documents). From them :func:`rank_stats` derives, for each
+term ``t_k``, the distribution of the ranks ``Y_k`` of the training documents containing it:
+``df_k``, ``mean_k``, ``Var(t_k)`` -- additive across chunks because the counts are.
+
+==============  ==================================================================  ======
+name            score of term ``t_k`` (higher is better)                            policy
+==============  ==================================================================  ======
+``var``         ``-Var(t_k)`` (population variance of ``Y_k``, §A.2)                 top-k
+``var_idf``     ``-(Var(t_k) + eps) * IDF(t_k)^a`` (§A.3)                            top-k
+``rr_var``      ``-Var``, listed under the rank nearest ``mean_k`` (§A.4)            RR
+``rr_var_idf``  the ``var_idf`` score, listed under the rank nearest ``mean_k``      RR
+``rr_igor``     binary IG (bits) of ``y <= r_j`` vs ``y > r_j``, one list per split  RR
+``rr_nc_idf``   ``-(NC(t_k, R(t_k)) + eps_nc) * IDF^a``, listed under ``R(t_k)``     RR
+``prp``         IG on class distributions smoothed over neighbouring ranks (§A.7)   top-k
+==============  ==================================================================  ======
+
+``IDF = ln(N / df)`` (``idf="standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1``
+(``idf="smooth"``). With the standard form a term in every document has IDF 0 and so the
+best possible score 0 -- literal, and the reason to tune ``a`` (§A.3 edge case).
+
+The RR methods return a (V, G) table with ``-inf`` outside a term's group, and declare
+``default_aggregate="rr"``: :func:`textsift.policies.round_robin` does the picking, so a rank
+(or split) takes turns exactly as a class does in the nominal ``rr`` policy.
+
+Tie rules (§A.4, §A.6, all [A] in the spec): a mean exactly between two ranks goes to the
+lower rank; ``R(t_k)`` is the lowest rank minimising ``NC``; score ties break by index.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..counts import Counts
+from ._registry import ScoreTable, global_table, register
+from .information import ig, ig_multi_from_counts
+
+__all__ = ["RankStats", "check_ranks", "idf", "nearest_rank", "rank_stats"]
+
+ORDINAL_RR = ("rr",)
+
+
+# ----------------------------------------------------------------------------- ranks
+def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
+    """Validate ordinal ranks; return ``(y as float64, the sorted scale)``.
+
+    Ranks must be finite integers (``4.0`` is accepted; ``4.5`` and ``"4"`` are not). The
+    scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
+    ``y`` otherwise; it needs at least two ranks.
+    """
+    y = np.asarray(y)
+    if y.ndim != 1:
+        raise ValueError(f"ranks must be one-dimensional, got shape {y.shape}")
+    if y.dtype.kind not in "biuf":
+        raise ValueError(
+            f"ordinal ranks must be numbers (e.g. 1-5 stars), got dtype {y.dtype}; "
+            "convert the rating field to integers"
+        )
+    y = y.astype(np.float64)
+    if not np.all(np.isfinite(y)):
+        raise ValueError("ranks contain NaN or infinite values; drop unrated documents")
+    if np.any(y != np.round(y)):
+        bad = np.unique(y[y != np.round(y)])[:5]
+        raise ValueError(
+            f"ordinal ranks must be integers, got {bad.tolist()}; "
+            "bin a continuous rating into ranks first"
+        )
+    if ranks is None:
+        scale = np.unique(y)
+    else:
+        scale = np.asarray(ranks)
+        if scale.ndim != 1 or scale.dtype.kind not in "biuf":
+            raise ValueError(f"the declared scale must be a list of integer ranks, got {ranks!r}")
+        scale = np.unique(scale.astype(np.float64))
+        if not np.all(np.isfinite(scale)) or np.any(scale != np.round(scale)):
+            raise ValueError(f"the declared scale must hold integer ranks, got {ranks!r}")
+        outside = ~np.isin(y, scale)
+        if np.any(outside):
+            raise ValueError(
+                f"ratings {np.unique(y[outside])[:5].tolist()} are outside the declared scale "
+                f"{scale.tolist()}"
+            )
+    if len(scale) < 2:
+        raise ValueError(
+            f"an ordinal scale needs at least two ranks, got {scale.tolist()}; "
+            "declare the full scale (ranks=...) if the data show only one"
+        )
+    return y, scale
+
+
+def nearest_rank(values, scale) -> np.ndarray:
+    """Round each value to the nearest rank of the sorted ``scale``; an exact tie goes to the
+    lower rank (§A.4). Values off the scale go to its ends, so rounding also clips."""
+    scale = np.asarray(scale, dtype=np.float64)
+    mid = (scale[1:] + scale[:-1]) / 2
+    return scale[np.searchsorted(mid, np.asarray(values, dtype=np.float64), side="left")]
+
+
+# ----------------------------------------------------------------------------- statistics
+@dataclass(frozen=True)
+class RankStats:
+    """Distribution of the ranks of the documents containing each term (§0.4, §A.2).
+
+    scale : (n,) rank values; n_docs : (n,) documents per rank; counts : (V, n) documents of
+    each rank containing each term; df, mean, var : (V,) (``mean``/``var`` NaN where df = 0).
+    """
+
+    scale: np.ndarray
+    n_docs: np.ndarray
+    counts: np.ndarray
+    df: np.ndarray
+    mean: np.ndarray
+    var: np.ndarray
+
+
+def rank_stats(counts: Counts) -> RankStats:
+    """Per-term rank statistics from per-rank presence counts.
+
+    ``Var`` is the population variance ``(1/df) sum (y - mean)^2`` (§A.2 [A]), computed
+    from the centred ranks so that a term on one rank has variance exactly 0.
+    """
+    if not isinstance(counts, Counts):
+        raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+    _, scale = check_ranks(counts.classes)
+    n = counts.doc_counts.astype(np.float64)
+    df = n.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = n @ scale / df
+        var = (n * (scale[None, :] - mean[:, None]) ** 2).sum(axis=1) / df
+    return RankStats(scale, counts.class_sizes, n, df, mean, var)
+
+
+def idf(df, n_docs: int, form: str = "standard") -> np.ndarray:
+    """``ln(N / df)`` (``"standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1`` (``"smooth"``,
+    scikit-learn's form, always >= 1). ``df = 0`` gives ``inf`` (such terms are unranked)."""
+    df = np.asarray(df, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        if form == "standard":
+            return np.log(n_docs / df)
+        if form == "smooth":
+            return np.log((1.0 + n_docs) / (1.0 + df)) + 1.0
+    raise ValueError(f"unknown IDF form {form!r}; use 'standard' or 'smooth'")
+
+
+def _idf_power(st: RankStats, a: float, form: str) -> np.ndarray:
+    if not a > 0:
+        raise ValueError(f"the IDF exponent a must be positive, got {a!r}")
+    return idf(st.df, float(st.n_docs.sum()), form) ** a
+
+
+def _check_eps(eps, name):
+    if not eps >= 0:
+        raise ValueError(f"{name} must be >= 0, got {eps!r}")
+
+
+def _by_group(score: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
+    """A (V, G) table with ``score[t]`` in column ``group[t]`` and ``-inf`` elsewhere."""
+    table = np.full((len(score), n_groups), -np.inf)
+    ok = group >= 0
+    table[np.flatnonzero(ok), group[ok]] = score[ok]
+    return table
+
+
+def _rank_table(st: RankStats, score: np.ndarray, group: np.ndarray, counts) -> ScoreTable:
+    return ScoreTable(_by_group(score, group, len(st.scale)), counts.classes, counts.seen, None)
+
+
+def _nearest_mean_rank(st: RankStats) -> np.ndarray:
+    """Column of the rank nearest each term's mean (lower on a tie); -1 where df = 0."""
+    rho = np.searchsorted((st.scale[1:] + st.scale[:-1]) / 2, np.nan_to_num(st.mean), "left")
+    return np.where(st.df > 0, rho, -1)
+
+
+def _var_idf(st, a, eps, form):
+    _check_eps(eps, "eps")
+    return 0.0 - (st.var + eps) * _idf_power(st, a, form)
+
+
+# ----------------------------------------------------------------------------- methods
+@register("var", "ordinal", "minus the variance of the ranks of the documents with the term",
+          aggregates=("max",))
+def _var(counts):
+    return global_table(counts, 0.0 - rank_stats(counts).var)  # 0.0 - x: no "-0.0"
+
+
+@register("var_idf", "ordinal", "-(Var + eps) * IDF^a: low rank variance, not rare",
+          aggregates=("max",))
+def _var_idf_method(counts, a=1.0, eps=0.1, idf="standard"):
+    return global_table(counts, _var_idf(rank_stats(counts), a, eps, idf))
+
+
+@register("rr_var", "ordinal", "-Var, round robin over the rank nearest each term's mean",
+          default_aggregate="rr", aggregates=ORDINAL_RR)
+def _rr_var(counts):
+    st = rank_stats(counts)
+    return _rank_table(st, 0.0 - st.var, _nearest_mean_rank(st), counts)
+
+
+@register("rr_var_idf", "ordinal", "Var*IDF, round robin over the rank nearest each term's mean",
+          default_aggregate="rr", aggregates=ORDINAL_RR)
+def _rr_var_idf(counts, a=1.0, eps=0.1, idf="standard"):
+    st = rank_stats(counts)
+    return _rank_table(st, _var_idf(st, a, eps, idf), _nearest_mean_rank(st), counts)
+
+
+@register("rr_igor", "ordinal", "information gain of y<=r vs y>r, round robin over the n-1 splits",
+          default_aggregate="rr", aggregates=ORDINAL_RR)
+def _rr_igor(counts, base=2.0):
+    """One binary problem per cut ``y <= r_j`` vs ``y >= r_{j+1}`` (§A.5), scored by the
+    binary IG of presence. A cut with an empty side is skipped (§A.5 [A]); so is a cut that
+    splits the documents exactly as the previous one did (it happens only when rank ``r_j``
+    has no documents), so that no partition takes two turns per round."""
+    st = rank_stats(counts)
+    N = float(st.n_docs.sum())
+    below = np.cumsum(st.n_docs)[:-1].astype(np.float64)  # N_{<= r_j}, j = 1..n-1
+    A_all = np.cumsum(st.counts, axis=1)[:, :-1]
+    keep = (below > 0) & (below < N) & np.r_[True, below[1:] != below[:-1]]
+    if not keep.any():
+        raise ValueError(
+            "RR(IGOR) needs documents on both sides of some cut; all training documents have "
+            f"the same rank ({st.scale[st.n_docs > 0].tolist()})"
+        )
+    A = A_all[:, keep]
+    B = st.df[:, None] - A
+    C = below[keep][None, :] - A
+    D = N - below[keep][None, :] - B
+    labels = np.array([f"<={_fmt(r)}" for r in st.scale[:-1][keep]], dtype=object)
+    return ScoreTable(ig(A, B, C, D, base=base), labels, counts.seen, None)
+
+
+@register("rr_nc_idf", "ordinal",
+          "-(NC + eps) * IDF^a, NC = mean |r - y| at the best rank R; round robin over R",
+          default_aggregate="rr", aggregates=ORDINAL_RR)
+def _rr_nc_idf(counts, a=1.0, eps_nc=0.1, idf="standard"):
+    """``NC(t_k, r_j) = (1/df_k) sum_{d in Tr_k} |r_j - y(d)|`` (§A.6, error = MAE [A]):
+    the MAE on ``Tr_k`` of the trivial classifier that always says ``r_j``. ``R(t_k)`` is the
+    lowest rank of least ``NC`` (a median of ``Y_k``)."""
+    _check_eps(eps_nc, "eps_nc")
+    st = rank_stats(counts)
+    dist = np.abs(st.scale[:, None] - st.scale[None, :])  # (n, n): |r_i - r_j|
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nc = st.counts @ dist / st.df[:, None]
+    best = np.where(st.df > 0, np.argmin(np.nan_to_num(nc, nan=np.inf), axis=1), -1)
+    nc_best = nc[np.arange(len(best)), np.maximum(best, 0)]
+    score = 0.0 - (nc_best + eps_nc) * _idf_power(st, a, idf)
+    return _rank_table(st, score, best, counts)
+
+
+@register("prp", "ordinal",
+          "IG after spreading each term's rank distribution over neighbouring ranks",
+          aggregates=("max",), provisional=True)
+def _prp(counts, s=0.5, base=2.0):
+    """PRP, provisional form (§A.7 [A]; the original is not pinned down).
+
+    ``P'(t|r_j) = sum_i S_ij P(t|r_i) / sum_i S_ij`` with ``S_ij = s^|r_i - r_j|`` over the
+    ranks with documents (a rank with none has no ``P(t|r)``); the expected presence counts
+    ``P'(t|r_j) N_j`` then feed the multi-class IG of presence (§B.3).
+    """
+    if not 0 <= s <= 1:
+        raise ValueError(f"the rank similarity s must be in [0, 1], got {s!r}")
+    st = rank_stats(counts)
+    has = st.n_docs > 0
+    sizes = st.n_docs[has].astype(np.float64)
+    scale = st.scale[has]
+    S = s ** np.abs(scale[:, None] - scale[None, :])
+    p = st.counts[:, has] / sizes[None, :]
+    p_revised = p @ (S / S.sum(axis=0, keepdims=True))
+    return global_table(counts, ig_multi_from_counts(p_revised * sizes[None, :], sizes, base))
+
+
+def _fmt(r: float) -> str:
+    return str(int(r)) if float(r).is_integer() else str(r)
