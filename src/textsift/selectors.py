@@ -214,3 +214,73 @@ class TermSelector(SelectorMixin, BaseEstimator):
         tags.input_tags.positive_only = True
         tags.target_tags.required = True
         return tags
+
+
+class OrdinalSelector(TermSelector):
+    """Keep the best terms for ordinal regression (METHODS.md §A): a :class:`TermSelector`
+    restricted to the ordinal methods, whose labels must be ordered integer ranks.
+
+    Parameters
+    ----------
+    method : str, default="rr_nc_idf"
+        ``var``, ``var_idf``, ``rr_var``, ``rr_var_idf``, ``rr_igor``, ``rr_nc_idf`` or ``prp``
+        (provisional).
+    k : int or "all", default=10
+        Number of terms kept, unless ``ratio`` is given.
+    ratio : float in (0, 1], optional
+        Reduction level ``|S|/|T|``: keep ``max(1, ceil(ratio * n_ranked))`` terms.
+    ranks : array-like of int, optional
+        The full rating scale (e.g. ``[1, 2, 3, 4, 5]``). Ranks with no training documents
+        then still exist for the RR methods (§0.7), and a rating outside the scale is an
+        error. Default: the ranks present in ``y``.
+    rr_variant : {"skip", "turn_consumed"}
+        Round-robin duplicate rule (only matters for ``rr_igor``, whose lists overlap).
+    method_params : dict, optional
+        E.g. ``{"a": 0.5}`` (IDF exponent), ``{"eps": 0.1}``, ``{"idf": "smooth"}``.
+    """
+
+    # The TermSelector options that do not apply to ordinal methods.
+    threshold = None
+    aggregate = None
+    class_label = None
+
+    def __init__(self, method="rr_nc_idf", k=10, ratio=None, ranks=None, rr_variant="skip",
+                 method_params=None):
+        self.method = method
+        self.k = k
+        self.ratio = ratio
+        self.ranks = ranks
+        self.rr_variant = rr_variant
+        self.method_params = method_params
+
+    @property
+    def classes(self):
+        return self.ranks
+
+    def fit(self, X, y):
+        from .scores.ordinal import check_ranks
+
+        _, scale = check_ranks(y, self.ranks)  # before validate_data, which accepts anything
+        X, y = validate_data(
+            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=True,
+            ensure_min_features=1, y_numeric=True,
+        )
+        if X.dtype.kind not in "biuf":
+            X = X.astype(np.float64)
+        names = getattr(self, "feature_names_in_", None)
+        counts = Counts.from_matrix(X, np.asarray(y, dtype=np.float64), classes=scale,
+                                    feature_names=names)
+        return self.fit_counts(counts)
+
+    def fit_counts(self, counts: Counts):
+        """Fit from precomputed :class:`Counts` whose classes are the ranks of the scale."""
+        from .scores import REGISTRY
+        from .scores.ordinal import check_ranks
+
+        if get_method(self.method).kind != "ordinal":
+            ordinal = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
+            raise ValueError(
+                f"{self.method!r} is not an ordinal method; choose one of {', '.join(ordinal)}"
+            )
+        check_ranks(counts.classes)
+        return super().fit_counts(counts)
