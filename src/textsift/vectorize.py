@@ -98,5 +98,10 @@ def vectorize(texts, opts: VectorizerOptions | None = None, **kw):
                 f"the vocabulary is empty after preprocessing ({msg}); lower min_df, raise "
                 "max_df, or check the text field and token pattern"
             ) from None
+        if "max_df corresponds to < documents than min_df" in msg:
+            raise ValueError(
+                f"the vocabulary is empty: min_df={vec.min_df} asks for more documents than "
+                f"max_df={vec.max_df} allows among the {len(texts)} documents; lower min_df"
+            ) from None
         raise
     return sp.csr_matrix(X), np.asarray(vec.get_feature_names_out(), dtype=object), vec

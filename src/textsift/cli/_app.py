@@ -16,7 +16,12 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(stderr=True)
+console = Console(stderr=True)  # messages and progress; results go to stdout
+
+
+def stdout_console(min_width: int = 100) -> Console:
+    """A console on the current stdout for result tables."""
+    return Console(file=sys.stdout, width=max(min_width, console.width))
 
 
 def fail(message: str, code: int = 2):

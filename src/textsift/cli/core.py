@@ -16,7 +16,7 @@ from ..counts import Counts
 from ..scores import REGISTRY, get_method
 from ..selectors import rank
 from ..vectorize import VectorizerOptions
-from ._app import app, console, fail, json_number, print_json
+from ._app import app, fail, json_number, print_json, stdout_console
 
 
 class Format(str, Enum):
@@ -72,11 +72,7 @@ def methods():
     for name in sorted(REGISTRY):
         m = REGISTRY[name]
         table.add_row(m.label, m.kind, m.default_aggregate, m.summary)
-    console.file = sys.stdout
-    try:
-        console.print(table)
-    finally:
-        console.file = sys.stderr
+    stdout_console().print(table)
 
 
 def _emit(df: pd.DataFrame, fmt: Format, title: str, extra: tuple[str, ...] = ()) -> None:
@@ -95,8 +91,7 @@ def _emit(df: pd.DataFrame, fmt: Format, title: str, extra: tuple[str, ...] = ()
             table.add_column(str(c), justify="right" if c != "term" else "left")
         for r in df.itertuples(index=False):
             table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
-        Console_ = console.__class__
-        Console_(file=sys.stdout, width=max(100, console.width)).print(table)
+        stdout_console().print(table)
 
 
 @app.command()
