@@ -1,0 +1,161 @@
+"""The exact counting of :mod:`textsift.engines.stream` as a Dask computation.
+
+The source is cut into partitions (:func:`~textsift.engines.readers.file_parts`: one per file,
+one per Parquet row group; any picklable callable returning chunks will do). A ``dask.bag``
+over the partitions runs the two exact passes where the workers are:
+
+1. each partition streams its chunks into :class:`~textsift.engines.stream.DocumentFrequencies`;
+   the tables are added by a tree reduction (``Bag.reduction``, ``split_every`` at a time) and
+   the client prunes the vocabulary exactly as ``CountVectorizer`` does;
+2. the vocabulary goes to the workers once (one shared ``Delayed``); each partition counts its
+   chunks against it (``Counts.from_matrix`` per chunk) and the partition counts are added by a
+   second tree reduction.
+
+Counts are integers, so the result equals the in-memory counts whatever the partitioning and
+the order of the sums. An empty partition contributes nothing; a partition that meets a new
+label grows the class axis (``Counts.__add__``).
+
+The workers must be able to open the files (a shared filesystem, or the same paths on every
+machine). :func:`joblib_on_cluster` runs any joblib work (AdaBag bootstraps, harness cells) on
+the same cluster through joblib's Dask backend.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
+from functools import partial, reduce
+
+from ..counts import Counts
+from ..vectorize import VectorizerOptions
+from .stream import DocumentFrequencies, count_chunks, empty_corpus, fixed_vectorizer, frequencies
+
+__all__ = ["cluster_client", "connect", "count_dask", "joblib_on_cluster"]
+
+#: Seconds to wait for a scheduler to answer before giving up.
+CONNECT_TIMEOUT = 10
+
+
+def connect(scheduler: str, timeout: float = CONNECT_TIMEOUT):
+    """A ``distributed.Client`` on the scheduler at ``scheduler`` (``tcp://host:8786``).
+
+    A scheduler that does not answer within ``timeout`` seconds raises ``TimeoutError``, a
+    malformed address ``ValueError``; both say what to check.
+    """
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=timeout, set_as_default=False)
+    except ValueError as exc:
+        raise ValueError(f"{scheduler!r} is not a Dask scheduler address ({exc}); "
+                         "write it as tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786") from None
+    except (OSError, TimeoutError) as exc:
+        raise TimeoutError(
+            f"no Dask scheduler answered at {scheduler} within {timeout:g} s ({exc}). Check the "
+            "address and port, that `dask scheduler` runs there and that the port is reachable, "
+            "or leave out --scheduler to start a local cluster"
+        ) from None
+
+
+@contextmanager
+def cluster_client(scheduler: str | None = None, timeout: float = CONNECT_TIMEOUT,
+                   n_workers: int | None = None, processes: bool = True) -> Iterator:
+    """A client on ``scheduler``, or on a ``LocalCluster`` of ``n_workers`` single-threaded
+    workers (default: one per core) started for the ``with`` block and closed after it."""
+    if scheduler is not None:
+        client = connect(scheduler, timeout)
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+    from distributed import Client, LocalCluster
+
+    n_workers = n_workers or os.cpu_count() or 1
+    with (LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
+                       dashboard_address=None) as cluster,
+          Client(cluster, set_as_default=False) as client):
+        yield client
+
+
+# ------------------------------------------------------------------ per-partition work
+def _pass1(parts, opts):
+    """Frequencies and skipped lines of the partitions of one bag partition."""
+    freq, bad = DocumentFrequencies(), []
+    for part in parts:
+        freq.update(frequencies(part(bad), opts))
+    return freq, bad
+
+
+def _merge_pass1(results):
+    freq, bad = DocumentFrequencies(), []
+    for f, b in results:
+        freq.update(f)
+        bad.extend(b)
+    return freq, bad
+
+
+def _pass2(parts, names, opts, classes):
+    vec = fixed_vectorizer(names, opts)
+    return [count_chunks(part(), vec, names, classes) for part in parts]
+
+
+def _add_counts(items):
+    """Sum of the counts among ``items``, ``None`` for empty partitions."""
+    items = [c for c in items if c is not None]
+    return reduce(Counts.__add__, items) if items else None
+
+
+def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, client=None,
+               classes=None, split_every: int = 8, bad_lines: list | None = None) -> Counts:
+    """Exact counts of the partitions ``parts`` on the Dask cluster of ``client`` (module
+    docstring); equal to the in-memory counts of all their documents.
+
+    ``parts`` are picklable callables; ``part(bad_lines)`` (pass 1) and ``part()`` (pass 2)
+    return an iterable of chunks. Lines skipped in pass 1 are appended to ``bad_lines``.
+    """
+    import dask
+    import dask.bag as db
+
+    if not parts:
+        raise empty_corpus()
+    if split_every < 2:
+        raise ValueError(f"split_every must be at least 2, got {split_every}")
+    bag = db.from_sequence(parts, npartitions=len(parts))
+    compute = client.compute if client is not None else dask.compute
+    with client.as_current() if client is not None else nullcontext():
+        freq, bad = _result(compute(bag.reduction(
+            partial(_pass1, opts=opts), _merge_pass1, split_every=split_every)))
+        if freq.n_docs == 0:
+            raise empty_corpus()
+        if bad_lines is not None:
+            bad_lines.extend(bad)
+        names = freq.vocabulary(opts)
+        shared = dask.delayed(names, name="textsift-vocabulary", traverse=False)
+        counted = bag.map_partitions(_pass2, shared, opts, classes)
+        counts = _result(compute(counted.reduction(_add_counts, _add_counts,
+                                                   split_every=split_every)))
+    return counts
+
+
+def _result(x):
+    # client.compute returns a Future, dask.compute a 1-tuple
+    return x.result() if hasattr(x, "result") else x[0]
+
+
+@contextmanager
+def joblib_on_cluster(scheduler: str | None = None, client=None,
+                      timeout: float = CONNECT_TIMEOUT, **local) -> Iterator:
+    """Run the ``joblib.Parallel`` work inside the ``with`` block on a Dask cluster (joblib's
+    ``"dask"`` backend): the given ``client``, the scheduler at ``scheduler``, or a local
+    cluster (``local`` are :func:`cluster_client` options). Yields the client::
+
+        with joblib_on_cluster("tcp://10.0.0.5:8786"):
+            model.fit(X, y)          # e.g. AdaBag bootstraps dispatched with joblib
+    """
+    import joblib
+
+    ctx = nullcontext(client) if client is not None else cluster_client(scheduler, timeout, **local)
+    with ctx as c, c.as_current(), joblib.parallel_config(backend="dask"):
+        yield c
