@@ -1,1 +1,8 @@
 """Declarative experiments: TOML config, runner (cells, cache, resume), results store."""
+
+from .config import ConfigError, Experiment, load_config, parse_config
+from .runner import RunSummary, run_experiment
+from .store import COLUMNS, Store, StoreError
+
+__all__ = ["COLUMNS", "ConfigError", "Experiment", "RunSummary", "Store", "StoreError",
+           "load_config", "parse_config", "run_experiment"]

@@ -1,0 +1,110 @@
+"""One cell of an experiment: (fold, method, aggregate, size, learner) -> metric values.
+
+A cell selects the first ``n_features`` terms of the fold's ranking under (method, aggregate),
+fits the learner on those columns of the training matrix and scores its test predictions.
+The ranking comes from :class:`~textsift.selectors.TermSelector` fitted on the fold's cached
+:class:`~textsift.counts.Counts` (``fit_counts``: nothing is re-counted) with ``k`` the largest
+size of the experiment, and is memoised per process: the cells of a ranking share it. Taking a
+prefix is exact for every policy: top-k is a prefix of the order, and a round robin stopped
+after ``n`` picks is the prefix of a longer one (METHODS.md §0.6).
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from functools import lru_cache
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import accuracy_score, f1_score, precision_score, recall_score
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import Binarizer
+from sklearn.svm import LinearSVC
+
+from ..metrics import mae_macro, mae_micro, misclassification_error
+from ..selectors import TermSelector
+from .config import LearnerSpec
+from .folds import load_fold
+
+__all__ = ["make_learner", "ranking", "run_cell", "score"]
+
+
+def make_learner(spec: LearnerSpec, seed: int, ranks=None):
+    """The scikit-learn pipeline of a learner: input weighting, then the estimator."""
+    params = dict(spec.params)
+    if spec.name == "nb":
+        est = MultinomialNB(**params)
+    elif spec.name == "linear_svm":
+        est = LinearSVC(random_state=seed, **params)
+    elif spec.name == "logreg":
+        est = LogisticRegression(random_state=seed, **{"max_iter": 1000, **params})
+    else:
+        from ..learners import RankSVR
+
+        est = RankSVR(random_state=seed, ranks=ranks, **params)
+    weighting = {"counts": [], "binary": [Binarizer()], "tfidf": [TfidfTransformer()]}
+    return make_pipeline(*weighting[spec.weighting], est)
+
+
+def score(metric: str, y_true, y_pred, ranks=None) -> float:
+    """One evaluation measure; averaged measures take every class in ``y_true`` or
+    ``y_pred`` (scikit-learn's default), and 0 for a class never predicted."""
+    if metric == "accuracy":
+        return float(accuracy_score(y_true, y_pred))
+    if metric == "micro_f1":
+        return float(f1_score(y_true, y_pred, average="micro", zero_division=0))
+    if metric == "macro_f1":
+        return float(f1_score(y_true, y_pred, average="macro", zero_division=0))
+    if metric == "precision":
+        return float(precision_score(y_true, y_pred, average="macro", zero_division=0))
+    if metric == "recall":
+        return float(recall_score(y_true, y_pred, average="macro", zero_division=0))
+    if metric == "misclassification_error":
+        return misclassification_error(y_true, y_pred)
+    if metric == "mae_macro":
+        return mae_macro(y_true, y_pred, ranks=ranks)
+    if metric == "mae_micro":
+        return mae_micro(y_true, y_pred)
+    raise ValueError(f"unknown metric {metric!r}")
+
+
+@lru_cache(maxsize=8)
+def ranking(fold_path: str, method: str, aggregate: str, k: int, rr_variant: str,
+            params: tuple) -> np.ndarray:
+    """The first ``k`` selected term indices of a fold under (method, aggregate)."""
+    counts = load_fold(fold_path).counts
+    sel = TermSelector(method, k=min(k, counts.n_terms), aggregate=aggregate,
+                       rr_variant=rr_variant, method_params=dict(params))
+    return sel.fit_counts(counts).selected_
+
+
+def run_cell(cell: dict) -> dict:
+    """Run one cell (a plain dict, cheap to send to a worker: the fold travels as the path of
+    its cache file); return its rows and timing."""
+    t0 = time.perf_counter()
+    fold = load_fold(cell["fold_path"])
+    selected = ranking(cell["fold_path"], cell["method"], cell["aggregate"], cell["k"],
+                       cell["rr_variant"], cell["params"])[: cell["n_features"]]
+    idx = np.sort(selected)
+    X_train, X_test = fold.X_train[:, idx], fold.X_test[:, idx]
+    t1 = time.perf_counter()
+    learner = make_learner(cell["learner"], cell["seed"], cell["ranks"])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        learner.fit(X_train, fold.y_train)
+        pred = learner.predict(X_test)
+    t2 = time.perf_counter()
+    rows = [{"dataset": cell["dataset"], "fold": cell["fold"], "method": cell["method"],
+             "aggregate": cell["aggregate"], "n_features": cell["n_features"],
+             "learner": cell["learner"].label, "metric": m,
+             "value": score(m, fold.y_test, pred, cell["ranks"])} for m in cell["metrics"]]
+    timing = {"select_s": t1 - t0, "learner_s": t2 - t1, "metrics_s": time.perf_counter() - t2,
+              "n_used": int(len(idx)),
+              "convergence_warnings": sum(issubclass(w.category, ConvergenceWarning)
+                                          for w in caught)}
+    return {"name": cell["name"], "rows": rows, "timing": timing}
+

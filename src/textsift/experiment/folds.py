@@ -1,0 +1,220 @@
+"""Folds of an experiment: read the corpus once, tokenise it once, and for every fold build the
+document-term matrices and the :class:`~textsift.counts.Counts` of its training part, cached on
+disk (one ``.npz`` per fold, written atomically) so that cells -- and a resumed run -- reuse them.
+
+The vocabulary of a fold is fitted on that fold's training documents only (``min_df`` and
+``max_df`` apply to them), as in any honest evaluation.
+
+Tokenisation is done once per corpus with the package's own analyzer
+(:func:`textsift.vectorize.build_vectorizer`: lowercasing, header stripping, the token pattern
+and stop words). Stemming is then applied per *distinct* token through a memo: Snowball is a
+pure function of the word, so this gives exactly the stems of the package's stemming analyzer
+while calling the stemmer once per word type rather than once per token (no library memoises
+it; 20 Newsgroups has ~5M tokens but ~100k types).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer
+from sklearn.model_selection import KFold, StratifiedKFold
+
+from ..corpus import CorpusError, load_sample, read_corpus
+from ..counts import Counts
+from ..vectorize import VectorizerOptions, build_vectorizer
+from .config import ConfigError, Experiment
+
+__all__ = ["FoldData", "load_fold", "prepare_folds", "read_documents", "tokenize"]
+
+
+@dataclass(frozen=True, eq=False)
+class FoldData:
+    X_train: sp.csr_matrix
+    X_test: sp.csr_matrix
+    y_train: np.ndarray
+    y_test: np.ndarray
+    counts: Counts
+
+    @property
+    def n_terms(self) -> int:
+        return self.X_train.shape[1]
+
+
+# --------------------------------------------------------------------------- documents
+def _frame(exp: Experiment, path: str | None) -> pd.DataFrame:
+    c = exp.corpus
+    corpus = load_sample(c.sample) if path is None else read_corpus(
+        path, c.text_field, c.label_field)
+    frame = corpus.frame
+    for f in (c.text_field, c.label_field):
+        if f not in frame.columns:
+            raise ConfigError(f"{exp.source}: [corpus] field {f!r} is not in {path or c.sample}; "
+                              f"fields are {list(frame.columns)}")
+    return frame
+
+
+def read_documents(exp: Experiment) -> tuple[list[str], np.ndarray, np.ndarray | None]:
+    """``(texts, labels, is_test)`` of the whole corpus; ``is_test`` is None under CV.
+
+    With ``protocol = "split"`` the test part is ``test_path`` when given, else the records
+    whose ``split_field`` equals ``test_split`` (the rest must equal ``train_split``).
+    """
+    c = exp.corpus
+    sources = [None] if c.sample else list(c.paths)
+    frames = [_frame(exp, p) for p in sources]
+    n_train = sum(len(f) for f in frames)
+    if c.test_path:
+        frames.append(_frame(exp, c.test_path))
+    frame = pd.concat(frames, ignore_index=True)
+    texts = frame[c.text_field].fillna("").astype(str).tolist()
+    labels = _labels(exp, frame[c.label_field])
+    if exp.protocol == "cv":
+        return texts, labels, None
+    if c.test_path:
+        is_test = np.arange(len(frame)) >= n_train
+    else:
+        if c.split_field not in frame.columns:
+            raise ConfigError(
+                f"{exp.source}: protocol 'split' needs [corpus] test_path or a split field; "
+                f"{c.split_field!r} is not among {list(frame.columns)}")
+        split = frame[c.split_field].astype(str).to_numpy()
+        other = ~np.isin(split, [c.train_split, c.test_split])
+        if other.any():
+            raise ConfigError(
+                f"{exp.source}: {int(other.sum())} records have {c.split_field} outside "
+                f"{{{c.train_split!r}, {c.test_split!r}}} (e.g. {split[other][0]!r})")
+        is_test = split == c.test_split
+    if is_test.all() or not is_test.any():
+        raise ConfigError(f"{exp.source}: the split leaves an empty train or test part")
+    return texts, labels, is_test
+
+
+def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
+    if column.isna().any():
+        raise CorpusError(f"{int(column.isna().sum())} records have no label "
+                          f"{exp.corpus.label_field!r}; drop or fill them")
+    if exp.corpus.task == "nominal":
+        return column.astype(str).to_numpy(dtype=str)
+    from ..learners import check_ranks
+
+    try:
+        y, _ = check_ranks(column.to_numpy(), exp.corpus.ranks)
+    except ValueError as exc:
+        raise ConfigError(f"{exp.source}: ordinal task: {exc}") from None
+    return y.astype(np.int64)
+
+
+def tokenize(texts, opts: VectorizerOptions) -> list[list[str]]:
+    """Token lists of ``texts`` under ``opts`` (stems memoised per word type)."""
+    analyze = build_vectorizer(opts, stem=False).build_analyzer()
+    docs = [analyze(t) for t in texts]
+    if not opts.stem:
+        return docs
+    import snowballstemmer
+
+    stemmer = snowballstemmer.stemmer("english")
+    memo: dict[str, str] = {}
+    out = []
+    for doc in docs:
+        stems = []
+        for w in doc:
+            s = memo.get(w)
+            if s is None:
+                s = memo[w] = stemmer.stemWord(w)
+            stems.append(s)
+        out.append(stems)
+    return out
+
+
+def _identity(doc):
+    return doc
+
+
+# --------------------------------------------------------------------------- folds
+def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.ndarray]]:
+    if exp.protocol == "split":
+        return [(np.flatnonzero(~is_test), np.flatnonzero(is_test))]
+    cls = StratifiedKFold if exp.stratified else KFold
+    splitter = cls(n_splits=exp.folds, shuffle=True, random_state=exp.seed)
+    try:
+        return list(splitter.split(np.zeros(len(labels)), labels))
+    except ValueError as exc:
+        raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
+
+
+def _build_fold(exp, docs, labels, train, test) -> FoldData:
+    o = exp.preprocessing
+    vec = CountVectorizer(analyzer=_identity, min_df=o.min_df, max_df=o.max_df,
+                          binary=o.binary, dtype=np.int32)
+    train_docs = [docs[i] for i in train]
+    try:
+        X_train = vec.fit_transform(train_docs)
+    except ValueError as exc:
+        raise ConfigError(f"{exp.source}: empty vocabulary in a fold ({exc}); lower min_df "
+                          "or raise max_df") from None
+    X_test = vec.transform([docs[i] for i in test])
+    names = vec.get_feature_names_out().astype(str)
+    ranks = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
+    counts = Counts.from_matrix(X_train, labels[train], classes=ranks, feature_names=names)
+    return FoldData(sp.csr_matrix(X_train), sp.csr_matrix(X_test), labels[train], labels[test],
+                    counts)
+
+
+def save_fold(fold: FoldData, path: Path) -> None:
+    """Write a fold to ``path`` atomically (temporary file + ``os.replace``)."""
+    arrays = {}
+    for name, X in (("Xtr", fold.X_train), ("Xte", fold.X_test)):
+        arrays.update({f"{name}_data": X.data, f"{name}_indices": X.indices,
+                       f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
+    c = fold.counts
+    arrays.update(y_train=fold.y_train, y_test=fold.y_test, classes=c.classes,
+                  class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
+                  feature_names=c.feature_names.astype(str))
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "wb") as fh:
+        np.savez(fh, **arrays)
+    os.replace(tmp, path)
+
+
+@lru_cache(maxsize=2)
+def load_fold(path: str) -> FoldData:
+    """Read a cached fold (memoised per process: a worker loads each fold once)."""
+    with np.load(path, allow_pickle=False) as z:
+        a = {k: z[k] for k in z.files}
+
+    def csr(name):
+        return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
+                             shape=tuple(a[f"{name}_shape"]))
+
+    counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
+                    a["feature_names"].astype(object))
+    return FoldData(csr("Xtr"), csr("Xte"), a["y_train"], a["y_test"], counts)
+
+
+def prepare_folds(exp: Experiment, cache_dir: Path, log=print) -> list[Path]:
+    """Paths of the cached folds of ``exp``, building the missing ones (corpus read and
+    tokenised at most once)."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    paths = [cache_dir / f"fold-{k}.npz" for k in range(exp.n_folds)]
+    missing = [k for k, p in enumerate(paths) if not p.exists()]
+    if not missing:
+        return paths
+    texts, labels, is_test = read_documents(exp)
+    log(f"tokenising {len(texts):,} documents")
+    docs = tokenize(texts, exp.preprocessing)
+    splits = fold_indices(exp, labels, is_test)
+    for k in missing:
+        train, test = splits[k]
+        fold = _build_fold(exp, docs, labels, train, test)
+        save_fold(fold, paths[k])
+        log(f"fold {k}: {len(train):,} train / {len(test):,} test documents, "
+            f"{fold.n_terms:,} terms")
+    return paths

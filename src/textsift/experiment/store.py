@@ -1,0 +1,149 @@
+"""The results store of an experiment directory.
+
+Layout of ``DIR``::
+
+    experiment.json       the validated configuration and its fingerprint
+    cache/fold-K.npz      matrices and counts of fold K (see :mod:`.folds`)
+    cells/*.json          one file per finished cell, written atomically
+    results.csv/.parquet  the long-form table, one row per (cell, metric)
+    summary.csv/.parquet  mean and std of each metric over folds
+    timings.csv           seconds per cell (selection, learner) -- not part of the results
+    terms.csv             top terms of every method on fold 0, for the report
+
+A cell file is complete or absent (temporary file + ``os.replace``), so a run killed at any
+point resumes from the cells on disk, and the table -- assembled from the cell files and sorted
+by its key columns -- is the same as that of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["COLUMNS", "KEY", "Store", "StoreError", "atomic_write", "summarise"]
+
+KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
+COLUMNS = KEY + ["metric", "value"]
+
+
+class StoreError(ValueError):
+    """The output directory cannot be used as asked; the message says what to do."""
+
+
+def atomic_write(path: Path, write) -> None:
+    """Call ``write(file_object)`` on a temporary file beside ``path``, then rename it over
+    ``path`` (readers see the old file or the new one, never a partial one)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            write(fh)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _write_text(path: Path, text: str) -> None:
+    atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
+
+
+def cell_name(fold, method, aggregate, n_features, learner) -> str:
+    return f"f{fold}__{method}__{aggregate}__{n_features}__{learner}.json"
+
+
+def summarise(results: pd.DataFrame) -> pd.DataFrame:
+    """Mean and std (ddof=1; 0 for a single fold) of each metric over folds."""
+    keys = [k for k in KEY if k != "fold"] + ["metric"]
+    g = results.groupby(keys, sort=True)["value"]
+    out = g.agg(mean="mean", std="std", folds="count").reset_index()
+    out["std"] = out["std"].fillna(0.0)
+    return out
+
+
+class Store:
+    """An experiment directory (see module docstring)."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+        self.cells = self.root / "cells"
+        self.cache = self.root / "cache"
+
+    # ------------------------------------------------------------------ opening
+    def open(self, config: dict, fingerprint: str, resume: bool) -> int:
+        """Claim the directory for the experiment ``fingerprint``; return the number of
+        finished cells already there. Another experiment's results, or this experiment's
+        without ``resume``, are errors."""
+        manifest = self.root / "experiment.json"
+        if manifest.exists():
+            old = json.loads(manifest.read_text(encoding="utf-8"))
+            if old.get("fingerprint") != fingerprint:
+                raise StoreError(
+                    f"{self.root} holds the results of another experiment "
+                    f"({old.get('config', {}).get('name')!r}, fingerprint "
+                    f"{old.get('fingerprint')}); choose a new --out directory or delete it")
+            done = len(self.finished())
+            if done and not resume:
+                raise StoreError(
+                    f"{self.root} already holds {done} finished cells of this experiment; "
+                    "pass --resume to continue it, or choose a new --out directory")
+            return done
+        if self.root.exists() and any(self.root.iterdir()):
+            raise StoreError(f"{self.root} is not empty and holds no experiment; choose a new "
+                             "or empty --out directory")
+        self.cells.mkdir(parents=True, exist_ok=True)
+        payload = {"fingerprint": fingerprint, "config": config}
+        _write_text(manifest, json.dumps(payload, indent=2, default=str))
+        return 0
+
+    def manifest(self) -> dict:
+        path = self.root / "experiment.json"
+        if not path.exists():
+            raise StoreError(f"{self.root} holds no experiment (no experiment.json); run "
+                             "`textsift run CONFIG.toml --out DIR` first")
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    # ------------------------------------------------------------------ cells
+    def finished(self) -> set[str]:
+        if not self.cells.exists():
+            return set()
+        return {p.name for p in self.cells.glob("*.json")}
+
+    def write_cell(self, name: str, rows: list[dict], timing: dict) -> None:
+        _write_text(self.cells / name, json.dumps({"rows": rows, "timing": timing}))
+
+    def read_cells(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        rows, timings = [], []
+        for p in sorted(self.cells.glob("*.json")):
+            cell = json.loads(p.read_text(encoding="utf-8"))
+            rows.extend(cell["rows"])
+            timings.append({"cell": p.name, **cell["timing"]})
+        results = pd.DataFrame(rows, columns=COLUMNS)
+        results = results.sort_values(COLUMNS[:-1], kind="stable").reset_index(drop=True)
+        return results, pd.DataFrame(timings)
+
+    # ------------------------------------------------------------------ tables
+    def write_tables(self, terms: pd.DataFrame | None = None) -> pd.DataFrame:
+        """Assemble ``results``, ``summary`` and ``timings`` from the cell files."""
+        results, timings = self.read_cells()
+        summary = summarise(results)
+        for name, frame in (("results", results), ("summary", summary)):
+            atomic_write(self.root / f"{name}.csv", lambda fh, f=frame: f.to_csv(fh, index=False))
+            atomic_write(self.root / f"{name}.parquet",
+                         lambda fh, f=frame: f.to_parquet(fh, index=False))
+        atomic_write(self.root / "timings.csv", lambda fh: timings.to_csv(fh, index=False))
+        if terms is not None:
+            atomic_write(self.root / "terms.csv", lambda fh: terms.to_csv(fh, index=False))
+        return results
+
+    def results(self) -> pd.DataFrame:
+        path = self.root / "results.parquet"
+        if not path.exists():
+            raise StoreError(f"{self.root}: no results.parquet; finish the run first "
+                             "(`textsift run CONFIG.toml --out DIR --resume`)")
+        return pd.read_parquet(path)
