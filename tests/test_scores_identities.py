@@ -157,3 +157,32 @@ def test_relabelling_classes_permutes_columns(data):
         else:
             np.testing.assert_allclose(ta.values[:, ::-1], tb.values, rtol=1e-12, atol=1e-12,
                                        err_msg=name)
+
+
+@pytest.mark.parametrize("name", ["acc", "acc_ratio", "prob_ratio", "odds_ratio",
+                                  "odds_numerator", "f1", "bns", "pow", "ig", "chi2", "mi", "dia"])
+def test_sparse_evaluation_is_bitwise_the_dense_formula(name):
+    """per_class evaluates zero cells once per (df, class); the result must equal the
+    metric applied to the full dense contingency table, bit for bit."""
+    from textsift.scores import association, forman, information
+
+    fn = {**vars(forman), **vars(information), **vars(association)}[
+        "pow_" if name == "pow" else name]
+    X, y = random_corpus(7, n_docs=80, n_terms=50, n_classes=4, density=0.15)
+    counts = Counts.from_matrix(X, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        dense = np.asarray(fn(*counts.contingency()), dtype=float)
+    got = compute(counts, name).values
+    seen = counts.seen
+    np.testing.assert_array_equal(got[seen], np.where(np.isnan(dense), -np.inf, dense)[seen])
+
+
+@pytest.mark.parametrize("kw", [{}, {"smooth": False}, {"normalize": False}])
+def test_sparse_rc_equals_the_dense_formula(kw):
+    from textsift.scores.association import relative_contribution
+
+    X, y = random_corpus(8, n_docs=90, n_terms=40, n_classes=5, density=0.1)
+    counts = Counts.from_matrix(X, y)
+    dense = relative_contribution(counts.term_freq, **kw)
+    np.testing.assert_allclose(compute(counts, "rc", **kw).values[counts.seen],
+                               dense[counts.seen], rtol=1e-12, atol=1e-15)

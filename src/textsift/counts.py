@@ -18,6 +18,7 @@ axis grows to the sorted union.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
@@ -101,12 +102,14 @@ class Counts:
         m = len(classes)
         class_sizes = np.bincount(codes, minlength=m).astype(np.int64)
 
+        # one pass over the non-zeros: cell (term, class) of each entry, counted in place in
+        # the (V, m) layout (no transpose)
         row_class = np.repeat(codes, np.diff(X.indptr))
-        flat = row_class * np.int64(n_terms) + X.indices
+        flat = X.indices.astype(np.int64) * m + row_class
+        size = n_terms * m
         present = X.data > 0
-        size = m * n_terms
-        doc_counts = np.bincount(flat[present], minlength=size).reshape(m, n_terms)
-        term_freq = np.bincount(flat, weights=X.data, minlength=size).reshape(m, n_terms)
+        doc_counts = np.bincount(flat if present.all() else flat[present], minlength=size)
+        term_freq = np.bincount(flat, weights=X.data, minlength=size)
         if feature_names is not None:
             feature_names = np.asarray(feature_names, dtype=object)
             if feature_names.shape != (n_terms,):
@@ -116,8 +119,8 @@ class Counts:
         return cls(
             classes=classes,
             class_sizes=class_sizes,
-            doc_counts=np.ascontiguousarray(doc_counts.T, dtype=np.int64),
-            term_freq=np.ascontiguousarray(term_freq.T, dtype=np.float64),
+            doc_counts=doc_counts.reshape(n_terms, m).astype(np.int64, copy=False),
+            term_freq=term_freq.reshape(n_terms, m).astype(np.float64, copy=False),
             feature_names=feature_names,
         )
 
@@ -147,30 +150,30 @@ class Counts:
         """``N``, the number of documents."""
         return int(self.class_sizes.sum())
 
-    @property
+    @cached_property
     def df(self) -> np.ndarray:
         """Document frequency of each term, ``A + B``."""
-        return self.doc_counts.sum(axis=1)
+        return _frozen(self.doc_counts.sum(axis=1))
 
-    @property
+    @cached_property
     def tf(self) -> np.ndarray:
         """``TF(t)``, summed over classes."""
-        return self.term_freq.sum(axis=1)
+        return _frozen(self.term_freq.sum(axis=1))
 
-    @property
+    @cached_property
     def class_tf(self) -> np.ndarray:
         """``TF(c)``, all term weight in class ``c``."""
-        return self.term_freq.sum(axis=0)
+        return _frozen(self.term_freq.sum(axis=0))
 
     @property
     def priors(self) -> np.ndarray:
         """``P(c) = N_c / N``."""
         return self.class_sizes / self.n_docs
 
-    @property
+    @cached_property
     def seen(self) -> np.ndarray:
         """Terms with ``df > 0``; the others are never ranked (METHODS.md §0.5.1)."""
-        return self.df > 0
+        return _frozen(self.df > 0)
 
     def contingency(self):
         """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64 (METHODS.md §0.2)."""
@@ -181,6 +184,22 @@ class Counts:
         C = pos - A
         D = self.n_docs - pos - B
         return A, B, C, D
+
+    @cached_property
+    def cells(self) -> "SparseCells":
+        """The non-zero presence cells and the distinct document frequencies, computed once
+        per :class:`Counts` (a cache of derived values; the counts themselves never change).
+
+        Per-class scores use it to evaluate a metric once per distinct ``(df, class)`` for the
+        ``A = 0`` cells, which are most of the (V, m) table, and once per non-zero cell.
+        """
+        df = self.df
+        df_values, df_index = np.unique(df, return_inverse=True)
+        flat = np.flatnonzero(self.doc_counts)
+        row, col = np.divmod(flat, self.n_classes)
+        return SparseCells(df_values.astype(np.float64), df_index, flat, row, col,
+                           self.doc_counts.ravel()[flat].astype(np.float64),
+                           df[row].astype(np.float64), self.term_freq.ravel()[flat])
 
     # ------------------------------------------------------------------ algebra
     def __add__(self, other: Counts) -> Counts:
@@ -229,6 +248,28 @@ class Counts:
             and np.array_equal(self.doc_counts, other.doc_counts)
             and np.allclose(self.term_freq, other.term_freq, rtol=0, atol=1e-9)
         )
+
+
+def _frozen(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False  # cached: callers must not change it
+    return a
+
+
+@dataclass(frozen=True, eq=False)
+class SparseCells:
+    """Sparse view of ``doc_counts``: distinct ``df`` values with each term's index into them,
+    and the non-zero cells (``flat`` index into the (V, m) table, ``row``, ``col``) with their
+    ``A``, the row's ``df`` and their ``TF(t, c)``. Term weights are non-negative, so a cell
+    with ``A = 0`` has ``TF(t, c) = 0``."""
+
+    df_values: np.ndarray
+    df_index: np.ndarray
+    flat: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    a: np.ndarray
+    df_at: np.ndarray
+    tf: np.ndarray
 
 
 def _as_csr(X) -> sp.csr_matrix:

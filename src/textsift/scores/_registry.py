@@ -87,24 +87,46 @@ def compute(counts: Counts, method: str, **params) -> ScoreTable:
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     table = get_method(method).func(counts, **params)
-    values = np.where(np.isnan(table.values), -np.inf, table.values)
-    values[~table.seen] = -np.inf
+    values = table.values
+    if np.isnan(values).any():
+        values = np.where(np.isnan(values), -np.inf, values)
+    if not table.seen.all():
+        values = values.copy() if values is table.values else values
+        values[~table.seen] = -np.inf
     return ScoreTable(values, table.groups, table.seen, table.weights)
 
 
 def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
     """Apply a binary metric ``f(A, B, C, D)`` to every non-empty class, one-vs-rest
-    (METHODS.md §B.3). Classes without training documents are left out (§0.7)."""
+    (METHODS.md §B.3). Classes without training documents are left out (§0.7).
+
+    Exact and sparse: with ``B = df - A``, ``C = pos - A``, ``D = N - pos - df + A``, every
+    cell with ``A = 0`` (most of them) depends only on ``(df, class)``, so the metric is
+    evaluated once per distinct ``df`` and class and gathered, then once per non-zero cell.
+    The values are bit-for-bit those of ``f(*counts.contingency())``.
+    """
     keep = counts.class_sizes > 0
     if keep.sum() < 2:
         raise ValueError(
             "one-vs-rest scoring needs at least two classes with documents; got only one "
             f"class ({[str(c) for c in counts.classes[keep]]}). Check the label field."
         )
-    A, B, C, D = (cell[:, keep] for cell in counts.contingency())
-    with np.errstate(divide="ignore", invalid="ignore"):
-        values = np.asarray(binary_metric(A, B, C, D, **params), dtype=np.float64)
-    return ScoreTable(values, counts.classes[keep], counts.seen, counts.priors[keep])
+    if not keep.all():
+        counts = Counts(counts.classes[keep], counts.class_sizes[keep],
+                        counts.doc_counts[:, keep], counts.term_freq[:, keep],
+                        counts.feature_names)
+    cells = counts.cells
+    pos = counts.class_sizes.astype(np.float64)
+    N = float(counts.n_docs)
+    dfu = cells.df_values[:, None]
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        grid = binary_metric(0.0, dfu, pos[None, :], N - pos[None, :] - dfu, **params)
+        grid = np.broadcast_to(np.asarray(grid, dtype=np.float64), (len(dfu), len(pos)))
+        values = np.take(grid, cells.df_index, axis=0)
+        p = pos[cells.col]
+        a, df = cells.a, cells.df_at
+        np.put(values, cells.flat, binary_metric(a, df - a, p - a, N - p - df + a, **params))
+    return ScoreTable(values, counts.classes, counts.seen, counts.priors)
 
 
 def global_table(counts: Counts, values: np.ndarray) -> ScoreTable:

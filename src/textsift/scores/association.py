@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..counts import Counts
 from ._registry import ScoreTable, per_class, register
 
-__all__ = ["dia", "relative_contribution"]
+__all__ = ["dia", "relative_contribution", "sparse_tf_table"]
 
 
 def dia(A, B, C, D):
@@ -48,15 +49,28 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
     return m * p - p.sum(axis=1, keepdims=True)
 
 
-def _nonempty_tf_table(counts, values_fn):
+def _nonempty(counts):
     keep = counts.class_sizes > 0
     if keep.sum() < 2:
         raise ValueError(
             "this score needs at least two classes with documents; got only one class "
             f"({[str(c) for c in counts.classes[keep]]}). Check the label field."
         )
-    values = values_fn(counts.term_freq[:, keep])
-    return ScoreTable(values, counts.classes[keep], counts.seen, counts.priors[keep])
+    if keep.all():
+        return counts
+    return Counts(counts.classes[keep], counts.class_sizes[keep], counts.doc_counts[:, keep],
+                  counts.term_freq[:, keep], counts.feature_names)
+
+
+def sparse_tf_table(counts, zero_value, cell_value) -> ScoreTable:
+    """A (V, m) table whose ``TF(t, c) = 0`` cells are ``zero_value`` (broadcast from (V, 1)
+    or (1, m) arrays) and whose non-zero cells are ``cell_value(cells)``: one dense write and
+    one scatter, never an operation over the whole term-frequency table."""
+    counts = _nonempty(counts)
+    cells = counts.cells
+    values = np.array(np.broadcast_to(zero_value(counts), counts.term_freq.shape), dtype=float)
+    np.put(values, cells.flat, cell_value(counts, cells))
+    return ScoreTable(values, counts.classes, counts.seen, counts.priors)
 
 
 @register("dia", "nominal", "DIA association factor P(c | t)")
@@ -66,15 +80,33 @@ def _dia(counts):
 
 @register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)")
 def _am(counts):
-    def am(tf):
-        total = tf.sum(axis=1, keepdims=True)
-        return np.divide(tf, total, out=np.zeros_like(tf), where=total > 0)
-
-    return _nonempty_tf_table(counts, am)
+    """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class."""
+    return sparse_tf_table(
+        counts, lambda c: np.zeros((1, 1)), lambda c, cells: cells.tf / c.tf[cells.row]
+    )
 
 
 @register("rc", "nominal", "relative contribution: class-normalised, smoothed frequency lead")
 def _rc(counts, normalize=True, smooth=True):
-    return _nonempty_tf_table(
-        counts, lambda tf: relative_contribution(tf, normalize=normalize, smooth=smooth)
+    """:func:`relative_contribution` evaluated sparsely: ``p(t|c)`` takes one value per class
+    where ``TF(t, c) = 0`` (``1 / (TF(c) + V)`` smoothed, else 0), so ``m p(t|c_i) - sum_j
+    p(t|c_j)`` needs the per-term sum only over the non-zero cells."""
+    counts = _nonempty(counts)
+    cells = counts.cells
+    m, n_terms = counts.n_classes, counts.n_terms
+    if not normalize:
+        p0, pnz = np.zeros(m), cells.tf
+    elif smooth:
+        den = counts.class_tf + n_terms
+        p0, pnz = 1.0 / den, (cells.tf + 1.0) / den[cells.col]
+    else:
+        tot = counts.class_tf
+        p0 = np.zeros(m)
+        pnz = np.divide(cells.tf, tot[cells.col], out=np.zeros_like(cells.tf),
+                        where=tot[cells.col] > 0)
+    row_sum = p0.sum() + np.bincount(cells.row, weights=pnz - p0[cells.col], minlength=n_terms)
+    return sparse_tf_table(
+        counts,
+        lambda c: m * p0[None, :] - row_sum[:, None],
+        lambda c, cells: m * pnz - row_sum[cells.row],
     )

@@ -21,7 +21,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import xlogy
 
-from ._registry import ScoreTable, global_table, per_class, register
+from ._registry import global_table, per_class, register
+from .association import sparse_tf_table
 
 __all__ = ["chi2", "ig", "ig_multi_from_counts", "mi"]
 
@@ -73,13 +74,16 @@ def ig_multi_from_counts(doc_counts, class_sizes, base=2.0):
     discrete_features=True)`` with ``base=e``.
     """
     A = np.asarray(doc_counts, dtype=np.float64)
-    pos = np.asarray(class_sizes, dtype=np.float64)[None, :]
+    pos = np.asarray(class_sizes, dtype=np.float64)
+    return _ig_multi(_nlogn(A).sum(axis=1) + _nlogn(pos - A).sum(axis=1), A.sum(axis=1), pos, base)
+
+
+def _ig_multi(cells, df, pos, base):
+    """``(sum_cells n log n - sum_rows - sum_cols + N log N) / (N log base)`` for the 2 x m
+    table of presence against class, ``cells`` being the first sum per term."""
     N = pos.sum()
-    df = A.sum(axis=1)
-    cells = _nlogn(A).sum(axis=1) + _nlogn(pos - A).sum(axis=1)
     rows = _nlogn(df) + _nlogn(N - df)
-    cols = _nlogn(pos).sum()
-    out = (cells - rows - cols + _nlogn(N)) / (N * np.log(base))
+    out = (cells - rows - _nlogn(pos).sum() + _nlogn(N)) / (N * np.log(base))
     return np.maximum(out, 0.0)
 
 
@@ -90,8 +94,15 @@ def _ig(counts, base=2.0):
 
 @register("ig_multi", "nominal", "mutual information of presence with the m-valued class",
           aggregates=("max",))
-def _ig_multi(counts, base=2.0):
-    return global_table(counts, ig_multi_from_counts(counts.doc_counts, counts.class_sizes, base))
+def _ig_multi_method(counts, base=2.0):
+    # sparse: the A = 0 cells of a term contribute sum_c pos_c log pos_c, a constant; only the
+    # non-zero cells need their own terms
+    c = counts.cells
+    pos = counts.class_sizes.astype(np.float64)
+    p = pos[c.col]
+    per_cell = _nlogn(c.a) + _nlogn(p - c.a) - _nlogn(p)
+    cells = np.bincount(c.row, weights=per_cell, minlength=counts.n_terms) + _nlogn(pos).sum()
+    return global_table(counts, _ig_multi(cells, counts.df.astype(np.float64), pos, base))
 
 
 @register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))")
@@ -108,9 +119,14 @@ def _chi2(counts):
           "scikit-learn's chi2 on term weights (per-class terms; 'sum' equals sklearn)",
           default_aggregate="sum")
 def _chi2_sklearn(counts):
-    keep = counts.class_sizes > 0
-    observed = counts.term_freq[:, keep]
-    expected = counts.tf[:, None] * counts.priors[keep][None, :]
+    """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``."""
+    return sparse_tf_table(
+        counts,
+        lambda c: c.tf[:, None] * c.priors[None, :],
+        lambda c, cells: _pearson_term(cells.tf, c.tf[cells.row] * c.priors[cells.col]),
+    )
+
+
+def _pearson_term(observed, expected):
     with np.errstate(divide="ignore", invalid="ignore"):
-        values = np.where(expected > 0, (observed - expected) ** 2 / expected, 0.0)
-    return ScoreTable(values, counts.classes[keep], counts.seen, counts.priors[keep])
+        return np.where(expected > 0, (observed - expected) ** 2 / expected, 0.0)
