@@ -70,6 +70,16 @@ def test_score_all_csv_has_a_column_per_method():
     assert len(df) >= 3
 
 
+def test_score_all_for_one_class_and_rr_refused():
+    res = invoke("score", SAMPLE, "--method", "all", "--class", "sci.space", "--top", "2",
+                 "-f", "csv", "--min-df", "5")
+    assert res.exit_code == 0, res.stderr
+    df = pd.read_csv(io.StringIO(res.stdout))
+    assert "space" in set(df["term"])
+    res = invoke("score", SAMPLE, "--method", "all", "--aggregate", "rr", "-f", "csv")
+    assert res.exit_code == 2 and "round robin gives an order" in " ".join(res.stderr.split())
+
+
 def test_score_table_prints_terms():
     res = invoke("score", SAMPLE, "--method", "rc", "--top", "3")
     assert res.exit_code == 0 and "term" in res.stdout

@@ -32,11 +32,12 @@ def ranking_of(
     rr_variant: str = "skip",
     limit: int | None = None,
 ) -> Ranking:
-    """Rank a score table under a policy, or by one group's column (``class_label``)."""
+    """Rank a score table under a policy, or by one group's column (``class_label``; a
+    class-independent score, a single ``"all"`` column, is the same for every class)."""
     if aggregate not in AGGREGATES:
         raise ValueError(f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
     values = table.values
-    if class_label is not None:
+    if class_label is not None and values.shape[1] > 1:
         matches = np.flatnonzero(np.asarray(table.groups).astype(str) == str(class_label))
         if len(matches) == 0:
             raise ValueError(

@@ -13,8 +13,8 @@ from rich.table import Table
 
 from ..corpus import CorpusError, read_corpus
 from ..counts import Counts
-from ..scores import REGISTRY, get_method
-from ..selectors import rank
+from ..scores import REGISTRY, compute, get_method
+from ..selectors import rank, ranking_of
 from ..vectorize import VectorizerOptions
 from ._app import app, fail, json_number, print_json, stdout_console
 
@@ -151,31 +151,20 @@ def score(
 
 
 def score_all(counts: Counts, aggregate, class_label, top) -> pd.DataFrame:
-    """One column per method: every term in the top ``top`` of some method, in vocabulary
-    order, with each method's (globalised) score."""
-    from ..policies import globalise
-    from ..scores import compute
-
-    names = [n for n in sorted(REGISTRY) if REGISTRY[n].kind == "nominal"]
-    columns, union = {}, set()
-    for name in names:
+    """One column per nominal method, each the method's globalised score (or ``class_label``'s
+    column); rows are the terms in some method's top ``top``, in vocabulary order."""
+    if aggregate == "rr":
+        raise ValueError("--method all prints a score per method; the round robin gives an "
+                         "order, not a score: use --aggregate max, sum or wavg")
+    columns = {}
+    for name in sorted(n for n, m in REGISTRY.items() if m.kind == "nominal"):
         table = compute(counts, name)
-        if class_label is not None:
-            g = np.flatnonzero(table.groups.astype(str) == str(class_label))
-            if len(g) == 0 and table.values.shape[1] > 1:
-                raise ValueError(f"class {class_label!r} is not among {list(table.groups)}")
-            col = table.values[:, g[0] if len(g) else 0]
-        else:
-            agg = aggregate or REGISTRY[name].default_aggregate
-            agg = "max" if agg == "rr" or table.values.shape[1] == 1 else agg
-            col = globalise(table.values, agg, table.weights)
-        columns[name] = col
-        union.update(rank(counts, name, aggregate=aggregate if table.values.shape[1] > 1 else None,
-                          class_label=class_label, top=top)["rank"].index.tolist())
-    keep = np.array(sorted(set().union(*[
-        set(np.argsort(-np.where(np.isnan(c), -np.inf, c), kind="stable")[:top]) for c in columns.values()
-    ])))
+        r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
+        col = np.empty(counts.n_terms)
+        col[r.index] = r.score
+        columns[name] = (col, r.index[:top])
+    keep = np.unique(np.concatenate([best for _, best in columns.values()]))
     out = pd.DataFrame({"term": counts.feature_names[keep]})
-    for name, col in columns.items():
+    for name, (col, _) in columns.items():
         out[name] = col[keep]
     return out
