@@ -57,6 +57,7 @@ def main():
     texts, y = [r["text"] for r in rows], np.array([r["label"] for r in rows])
     t0 = time.perf_counter()
     X = CountVectorizer().fit_transform(texts).tocsr()
+    X.sort_indices()  # canonical CSR, as textsift.vectorize returns it (sklearn's chi2 does not care)
     t_vec = time.perf_counter() - t0
     nnz_mb = (X.data.nbytes + X.indices.nbytes + X.indptr.nbytes) / 2**20
     print(f"20NG train: {X.shape[0]} docs x {X.shape[1]} terms, {X.nnz} non-zeros "

@@ -104,4 +104,6 @@ def vectorize(texts, opts: VectorizerOptions | None = None, **kw):
                 f"max_df={vec.max_df} allows among the {len(texts)} documents; lower min_df"
             ) from None
         raise
-    return sp.csr_matrix(X), np.asarray(vec.get_feature_names_out(), dtype=object), vec
+    X = sp.csr_matrix(X)
+    X.sort_indices()  # canonical CSR: counting then needs no copy to rule out duplicates
+    return X, np.asarray(vec.get_feature_names_out(), dtype=object), vec
