@@ -1,0 +1,186 @@
+"""``textsift ordinal`` (rank terms for ordinal regression) and ``textsift ordinal-eval``
+(the reduction-level experiment, :mod:`textsift.ordinal_eval`)."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+
+import numpy as np
+import typer
+
+from ..corpus import CorpusError, read_corpus
+from ..counts import Counts
+from ..scores import REGISTRY, get_method
+from ..scores.ordinal import check_ranks
+from ..selectors import rank, resolve_k
+from ..vectorize import VectorizerOptions
+from ._app import app, console, fail, json_number, print_json
+
+ORDINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
+
+
+class Format(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+class Learner(StrEnum):
+    svr = "svr"
+    svr_balanced = "svr-balanced"
+
+
+def _numbers(text: str | None, what: str, kind=float):
+    if text is None:
+        return None
+    try:
+        return [kind(v) for v in text.split(",") if v.strip()]
+    except ValueError:
+        fail(f"{what} must be a comma-separated list of numbers, got {text!r}")
+
+
+def _method(name: str):
+    try:
+        m = get_method(name)
+    except ValueError as exc:
+        fail(str(exc))
+    if m.kind != "ordinal":
+        fail(f"{name!r} is not an ordinal method; choose one of {', '.join(ORDINAL)}")
+    return m
+
+
+def _method_params(m, a, eps, idf) -> dict:
+    import inspect
+
+    accepted = inspect.signature(m.func).parameters
+    given = {"a": a, "eps": eps, "eps_nc": eps, "idf": idf}
+    return {k: v for k, v in given.items() if v is not None and k in accepted}
+
+
+@app.command()
+def ordinal(
+    data: Path = typer.Argument(..., help="Corpus file (.jsonl[.gz], .csv, .parquet)"),
+    rating_field: str = typer.Option(..., "--rating-field", help="Field with integer ranks"),
+    method: str = typer.Option("rr_nc_idf", "--method", "-m", help=", ".join(ORDINAL)),
+    k: int = typer.Option(None, "--k", help="Number of terms to select"),
+    ratio: float = typer.Option(None, "--ratio", help="Fraction of the vocabulary to keep"),
+    top: int = typer.Option(None, "--top", help="Print only the first N selected terms"),
+    fmt: Format = typer.Option(Format.table, "--format", "-f"),
+    ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5"),
+    a: float = typer.Option(None, "--a", help="IDF exponent (IDF methods; default 1)"),
+    eps: float = typer.Option(None, "--eps", help="Smoothing eps / eps_nc (default 0.1)"),
+    idf: str = typer.Option(None, "--idf", help="standard | smooth"),
+    text_field: str = typer.Option("text", "--text-field"),
+    split_field: str = typer.Option(None, "--split-field"),
+    split: str = typer.Option(None, "--split", help="Use only this split (e.g. train)"),
+    min_df: int = typer.Option(1, "--min-df"),
+    stop_words: str = typer.Option(None, "--stop-words"),
+):
+    """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani)."""
+    m = _method(method)
+    if (k is None) == (ratio is None):
+        fail("give exactly one of --k (a number of terms) and --ratio (a fraction in (0, 1])")
+    if top is not None and top <= 0:
+        fail(f"--top must be a positive number of terms, got {top}")
+    scale = _numbers(ranks, "--ranks")
+    opts = VectorizerOptions(min_df=min_df, stop_words=stop_words)
+    try:
+        corpus = read_corpus(data, text_field, rating_field, split_field, split)
+        y, scale = check_ranks(_numeric(corpus.labels, rating_field), scale)
+        counts = Counts.from_texts(corpus.texts, y, opts, classes=scale)
+        n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
+        shown = n if top is None else min(n, top)
+        ranked = rank(counts, method, top=shown, **_method_params(m, a, eps, idf))
+    except (CorpusError, ValueError) as exc:
+        fail(str(exc))
+    rr = m.default_aggregate == "rr"
+    ranked = ranked.rename(columns={"group": "rank_assigned"})
+    cols = ["rank", "term", "score"] + (["rank_assigned"] if rr else [])
+    ranked = ranked[cols]
+    if rr:
+        ranked["rank_assigned"] = [_plain(g) for g in ranked["rank_assigned"]]
+    if m.provisional:
+        ranked["provisional"] = True
+        console.print(f"[yellow]note:[/] {m.label}: the PRP formula is not pinned down "
+                      "(METHODS.md §A.7); do not report it as a reproduction.")
+    console.print(f"{m.label}: {n} terms selected of {counts.n_terms}", highlight=False)
+    if fmt is Format.json:
+        print_json([{c: (json_number(v) if c == "score" else v) for c, v in r.items()}
+                    for r in ranked.to_dict("records")])
+    elif fmt is Format.csv:
+        ranked.to_csv(sys.stdout, index=False)
+    else:
+        from rich.console import Console
+        from rich.table import Table
+
+        table = Table(title=f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
+        for c in ranked.columns:
+            table.add_column(c, justify="left" if c == "term" else "right")
+        for r in ranked.itertuples(index=False):
+            table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
+        Console(file=sys.stdout, width=max(100, console.width)).print(table)
+
+
+@app.command("ordinal-eval")
+def ordinal_eval(
+    data: Path = typer.Argument(..., help="Corpus file (.jsonl[.gz], .csv, .parquet)"),
+    rating_field: str = typer.Option(..., "--rating-field", help="Field with integer ranks"),
+    out: Path = typer.Option(..., "--out", help="Output directory (resumes if it exists)"),
+    split_field: str = typer.Option(None, "--split-field",
+                                    help="Field marking train/test (default: a 80/20 split)"),
+    methods: str = typer.Option(",".join(ORDINAL), "--methods", help="Comma-separated"),
+    ratios: str = typer.Option("0.005,0.01,0.025,0.05,0.1,0.2,0.3,0.5,0.75,1", "--ratios"),
+    learner: Learner = typer.Option(Learner.svr_balanced, "--learner"),
+    ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5"),
+    a_grid: str = typer.Option(None, "--a-grid", help="IDF exponents tried on validation"),
+    c_grid: str = typer.Option(None, "--c-grid", help="SVR C values tried on validation"),
+    text_field: str = typer.Option("text", "--text-field"),
+    min_df: int = typer.Option(1, "--min-df"),
+    n_jobs: int = typer.Option(1, "--n-jobs", help="Threads for the validation grid"),
+):
+    """MAE^M of each ordinal method at each reduction level (and FFS, Triv)."""
+    from rich.progress import Progress
+
+    from ..ordinal_eval import Settings, load_ordinal, run
+
+    names = [s.strip() for s in methods.split(",") if s.strip()]
+    for name in names:
+        _method(name)
+    grids = {}
+    if a_grid:
+        grids["a_grid"] = tuple(_numbers(a_grid, "--a-grid"))
+    if c_grid:
+        grids["c_grid"] = tuple(_numbers(c_grid, "--c-grid"))
+    opts = VectorizerOptions(min_df=min_df)
+    try:
+        settings = Settings(methods=tuple(names), ratios=tuple(_numbers(ratios, "--ratios")),
+                            learners=(learner.value,), vectorizer={"min_df": min_df}, **grids)
+        corpus = load_ordinal(data, rating_field, text_field, split_field,
+                              _numbers(ranks, "--ranks"), opts)
+        with Progress(console=console) as progress:
+            results = run(corpus, out, settings, progress=progress, n_jobs=n_jobs)
+    except (CorpusError, ValueError) as exc:
+        fail(str(exc))
+    console.print(f"wrote {out / 'results.csv'} ({len(results)} rows) and "
+                  f"{out / 'mae_macro.png'}", highlight=False)
+
+
+def _numeric(labels, field):
+    labels = np.asarray(labels)
+    if labels.dtype == object:
+        try:
+            return np.asarray(labels.astype(np.float64))
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"field {field!r} must hold numeric ratings; found {labels[:3].tolist()}..."
+            ) from None
+    return labels
+
+
+def _plain(g):
+    if g is None:
+        return None
+    g = g.item() if hasattr(g, "item") else g
+    return int(g) if isinstance(g, float) and g.is_integer() else g
