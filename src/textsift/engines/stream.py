@@ -106,8 +106,10 @@ class DocumentFrequencies:
         n = self.n_docs
         high = opts.max_df if isinstance(opts.max_df, Integral) else opts.max_df * n
         low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n
-        if high < low:
-            raise ValueError("max_df corresponds to < documents than min_df")
+        if high < low:  # worded as textsift.vectorize.vectorize words it
+            raise ValueError(
+                f"the vocabulary is empty: min_df={opts.min_df} asks for more documents than "
+                f"max_df={opts.max_df} allows among the {n} documents; lower min_df")
         mask = (df <= high) & (df >= low)
         limit = opts.max_features
         if limit is not None and mask.sum() > limit:
