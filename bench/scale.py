@@ -1,11 +1,11 @@
 """Scale benchmark of the streaming and Dask engines (issue 5; docs/reproductions.md section 5).
 
 The corpus is generated on the fly and never stored: document ``i`` is text ``i mod P`` of a
-pool (shuffled once, seed 0) of the IMDb (50,000 reviews, labels pos/neg) and 20 Newsgroups (18,846 messages, 20
-newsgroup labels) texts, lightly perturbed for every repetition ``r = i // P > 0``: about one
-word in 17 dropped and one pair of adjacent words swapped, both chosen by ``r``. Perturbation
-only removes or reorders words, so the vocabulary is fixed (a subset of the pool's) whatever
-the corpus size, which is the setting in which streamed memory must not grow.
+pool (shuffled once, seed 0) of the IMDb (50,000 reviews, labels pos/neg) and 20 Newsgroups
+(18,846 messages, 20 newsgroup labels) texts. Every repetition ``r = i // P > 0`` is lightly
+perturbed: about one word in 17 dropped and one pair of adjacent words swapped, both chosen
+by ``r``. Perturbation only removes or reorders words, so the vocabulary is fixed (a subset
+of the pool's) whatever the corpus size: the setting in which streamed memory must not grow.
 
 Each measurement runs in a fresh Python process, so its peak RSS (``ru_maxrss``) is its own:
 
