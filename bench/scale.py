@@ -160,7 +160,7 @@ def main(argv=None) -> None:
     ap.add_argument("--data", default=os.environ.get("TEXTSIFT_DATA", "../shared/data"))
     ap.add_argument("--sizes", type=int, nargs="+", default=[100_000, 1_000_000])
     ap.add_argument("--modes", nargs="+", default=["stream", "hashing"])
-    ap.add_argument("--compare-size", type=int, default=200_000,
+    ap.add_argument("--compare-size", type=int, default=300_000,
                     help="documents for the memory-vs-dask comparison (0 to skip)")
     ap.add_argument("--chunk-size", type=int, default=10_000)
     ap.add_argument("--workers", type=int, default=2)

@@ -23,6 +23,7 @@ the same cluster through joblib's Dask backend.
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import partial, reduce
@@ -132,7 +133,9 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
         if bad_lines is not None:
             bad_lines.extend(bad)
         names = freq.vocabulary(opts)
-        shared = dask.delayed(names, name="textsift-vocabulary", traverse=False)
+        # one key per call: concurrent runs on one cluster must not share a vocabulary
+        shared = dask.delayed(names, name=f"textsift-vocabulary-{uuid.uuid4().hex}",
+                              traverse=False)
         counted = bag.map_partitions(_pass2, shared, opts, classes)
         counts = _result(compute(counted.reduction(_add_counts, _add_counts,
                                                    split_every=split_every)))
