@@ -95,3 +95,34 @@ def test_fit_counts_equals_fit(sample):
     a = TermSelector("bns", k=100).fit(X, sample.labels)
     b = TermSelector("bns", k=100).fit_counts(Counts.from_matrix(X, sample.labels))
     np.testing.assert_array_equal(a.selected_, b.selected_)
+
+
+# ----------------------------------------------------------------------------- bad input
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(st.integers(-5, 0), st.integers(11, 10**6)))
+def test_any_k_outside_the_vocabulary_is_refused(k):
+    with pytest.raises(ValueError, match="positive|larger than the vocabulary"):
+        TermSelector("ig", k=k).fit(LECTURE.T, LABELS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(st.floats(allow_nan=True), st.floats(max_value=0), st.floats(min_value=1.0001)))
+def test_any_ratio_outside_zero_one_is_refused(ratio):
+    if 0 < ratio <= 1:
+        return
+    with pytest.raises(ValueError, match="ratio"):
+        TermSelector("ig", ratio=ratio).fit(LECTURE.T, LABELS)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 9), st.integers(11, 30))
+def test_any_length_mismatch_is_refused(short, long):
+    from textsift import Counts
+
+    for n in (short, long):
+        with pytest.raises(ValueError, match="one label per row"):
+            Counts.from_matrix(LECTURE.T, np.resize(LABELS, n))
