@@ -15,8 +15,6 @@ it; 20 Newsgroups has ~5M tokens but ~100k types).
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -31,6 +29,7 @@ from ..corpus import CorpusError, load_sample, read_corpus
 from ..counts import Counts
 from ..vectorize import VectorizerOptions, build_vectorizer
 from .config import ConfigError, Experiment
+from .store import atomic_write
 
 __all__ = ["FoldData", "load_fold", "prepare_folds", "read_documents", "tokenize"]
 
@@ -178,10 +177,7 @@ def save_fold(fold: FoldData, path: Path) -> None:
     arrays.update(y_train=fold.y_train, y_test=fold.y_test, classes=c.classes,
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
                   feature_names=c.feature_names.astype(str))
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "wb") as fh:
-        np.savez(fh, **arrays)
-    os.replace(tmp, path)
+    atomic_write(path, lambda fh: np.savez(fh, **arrays))
 
 
 @lru_cache(maxsize=2)

@@ -43,6 +43,7 @@ def atomic_write(path: Path, write) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             write(fh)
+        os.chmod(tmp, 0o644)  # mkstemp makes 0600 files; results are meant to be shared
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -1,0 +1,58 @@
+"""``textsift demo`` runs a comparison through the harness, ends with the report's path, and
+the report is a self-contained page (optionally rendered with headless Chromium)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from test_report import check_self_contained
+
+
+@pytest.fixture(scope="module")
+def demo_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("demo") / "demo"
+    proc = subprocess.run([sys.executable, "-c", "from textsift.cli import main; main()",
+                           "demo", "--out", str(out)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return out, proc
+
+
+def test_demo_ends_with_the_report_path(demo_run):
+    out, proc = demo_run
+    last = proc.stdout.strip().splitlines()[-1]
+    assert last == f"report: {(out / 'report.html').resolve()}"
+
+
+def test_demo_report_embeds_every_image(demo_run):
+    out, _ = demo_run
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert len(check_self_contained(html)) == 2 * 2  # (nb, linear_svm) x (accuracy, macro_f1)
+
+
+def test_demo_compares_six_methods_at_seven_sizes(demo_run):
+    results = pd.read_csv(demo_run[0] / "results.csv")
+    assert sorted(results["method"].unique()) == ["bns", "chi2", "dia", "ig", "mi", "rc"]
+    assert results["n_features"].nunique() == 7
+    # 20 balanced newsgroups: chance is 0.05; a linear SVM on the full vocabulary is far above
+    full = results.query("learner == 'linear_svm' and metric == 'accuracy' and "
+                         "n_features == n_features.max()")
+    assert (full["value"] > 0.5).all()
+
+
+CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")
+                 if shutil.which(b)), None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no headless Chromium installed")
+def test_demo_report_renders_in_headless_chromium(demo_run, tmp_path):
+    shot = tmp_path / "shot.png"
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                    f"--screenshot={shot}", "--window-size=1200,2000",
+                    Path(demo_run[0] / "report.html").resolve().as_uri()],
+                   capture_output=True, timeout=60, check=True)
+    assert shot.stat().st_size > 10_000

@@ -1,0 +1,160 @@
+"""The experiment TOML schema: every bad input gets an error that says what and where."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from textsift.experiment import ConfigError, load_config, parse_config
+from textsift.experiment.config import _SCHEMA
+
+BASE = {
+    "experiment": {"name": "t", "seed": 3},
+    "corpus": {"sample": "20ng"},
+    "evaluation": {"metrics": ["accuracy", "macro_f1"]},
+    "selection": {"methods": ["ig", "rc"], "sizes": [10, "all"]},
+    "learners": [{"name": "nb"}, {"name": "linear_svm", "C": 0.5}],
+}
+
+
+def cfg(**changes):
+    d = copy.deepcopy(BASE)
+    for path, value in changes.items():
+        table, _, key = path.partition("__")
+        if key:
+            d.setdefault(table, {})[key] = value
+        else:
+            d[table] = value
+    return d
+
+
+def test_valid_config_is_read_with_defaults():
+    exp = parse_config(cfg())
+    assert exp.corpus.label_field == "label"  # the sample's own label field
+    assert exp.aggregates == ("default",)
+    assert exp.learners[1].params == (("C", 0.5),)
+    assert exp.learners[0].weighting == "counts" and exp.learners[1].weighting == "tfidf"
+    assert exp.n_folds == 1 and exp.sizes == (10, "all")
+
+
+def test_fingerprint_ignores_n_jobs_but_not_the_seed():
+    a = parse_config(cfg())
+    b = parse_config(cfg(experiment__n_jobs=2))
+    c = parse_config(cfg(experiment__seed=4))
+    assert a.fingerprint == b.fingerprint
+    assert a.fingerprint != c.fingerprint
+
+
+@pytest.mark.parametrize("table", ["corpus", "selection", "evaluation", "preprocessing",
+                                   "experiment"])
+def test_unknown_key_names_the_key_and_the_table(table):
+    with pytest.raises(ConfigError, match=rf"unknown key 'bogus' in \[{table}\]"):
+        parse_config(cfg(**{f"{table}__bogus": 1}))
+
+
+def test_unknown_key_suggests_the_close_one():
+    with pytest.raises(ConfigError, match=r"unknown key 'metric' in \[evaluation\].*'metrics'"):
+        parse_config(cfg(evaluation__metric=["accuracy"]))
+
+
+def test_unknown_learner_parameter_names_the_learner_entry():
+    bad = cfg(learners=[{"name": "nb"}, {"name": "linear_svm", "alpha": 1.0}])
+    with pytest.raises(ConfigError, match=r"unknown key 'alpha' in \[\[learners\]\] #2"):
+        parse_config(bad)
+
+
+def test_unknown_table():
+    with pytest.raises(ConfigError, match="unknown key 'learner' in the top level"):
+        parse_config(cfg(learner={"name": "nb"}))
+
+
+def test_unknown_method_suggests_a_name():
+    with pytest.raises(ConfigError, match="unknown method 'chi'.*chi2"):
+        parse_config(cfg(selection__methods=["chi"]))
+
+
+def test_unknown_learner():
+    with pytest.raises(ConfigError, match="'svm' is not one of nb, linear_svm, logreg, svr"):
+        parse_config(cfg(learners=[{"name": "svm"}]))
+
+
+def test_ordinal_metric_on_nominal_task_is_an_error():
+    with pytest.raises(ConfigError, match="'mae_macro' measures rank distances.*nominal"):
+        parse_config(cfg(evaluation__metrics=["accuracy", "mae_macro"]))
+
+
+def test_svr_on_nominal_task_is_an_error():
+    with pytest.raises(ConfigError, match="'svr' regresses ranks"):
+        parse_config(cfg(learners=[{"name": "svr"}]))
+
+
+def test_ordinal_task_accepts_ordinal_metrics_and_svr():
+    exp = parse_config(cfg(corpus={"sample": "reviews", "task": "ordinal",
+                                   "ranks": [1, 2, 3, 4, 5]},
+                           evaluation__metrics=["mae_macro", "mae_micro"],
+                           learners=[{"name": "svr", "epsilon": 0.1}]))
+    assert exp.corpus.label_field == "rating" and exp.corpus.ranks == (1, 2, 3, 4, 5)
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"selection__sizes": [0]}, "sizes holds 0"),
+    ({"selection__sizes": [10, "most"]}, "sizes holds 'most'"),
+    ({"selection__aggregates": ["mean"]}, "aggregates entry = 'mean'"),
+    ({"evaluation__protocol": "cv", "evaluation__folds": 1}, "folds must be at least 2"),
+    ({"evaluation__folds": 5}, "folds applies to protocol = 'cv' only"),
+    ({"experiment__seed": "0"}, r"seed must be int"),
+    ({"experiment__n_jobs": 0}, "n_jobs must be positive"),
+    ({"preprocessing__stem": "yes"}, "stem must be bool"),
+    ({"corpus": {"sample": "20ng", "path": "x"}}, "exactly one of 'path'"),
+    ({"corpus": {"sample": "20ng", "ranks": [1, 2]}}, "ranks is only for task = 'ordinal'"),
+    ({"selection__method_params": {"bns": {"x": 1}}}, r"unknown key 'bns' in \[selection"),
+])
+def test_bad_values(changes, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_config(cfg(**changes))
+
+
+def test_duplicate_learner_labels():
+    with pytest.raises(ConfigError, match="share a label"):
+        parse_config(cfg(learners=[{"name": "nb"}, {"name": "nb"}]))
+
+
+def test_paths_are_relative_to_the_file_and_expand_variables(tmp_path, monkeypatch):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "c.jsonl").write_text('{"text": "a b", "label": "x"}\n')
+    monkeypatch.setenv("TS_TEST_DATA", str(tmp_path / "data"))
+    toml = tmp_path / "e.toml"
+    toml.write_text('[corpus]\npath = "data/c.jsonl"\ntest_path = "${TS_TEST_DATA}/c.jsonl"\n'
+                    '[selection]\nmethods = ["ig"]\nsizes = [1]\n[[learners]]\nname = "nb"\n')
+    exp = load_config(toml)
+    assert exp.corpus.paths == (str(tmp_path / "data" / "c.jsonl"),)
+    assert exp.corpus.test_path == str(tmp_path / "data" / "c.jsonl")
+    assert exp.name == "e" and exp.corpus.dataset == "c"
+
+
+def test_unset_variable_and_missing_file_are_named(tmp_path, monkeypatch):
+    monkeypatch.delenv("TS_UNSET_VAR", raising=False)
+    toml = tmp_path / "e.toml"
+    toml.write_text('[corpus]\npath = "$TS_UNSET_VAR/c.jsonl"\n')
+    with pytest.raises(ConfigError, match=r"uses \$TS_UNSET_VAR, which is not set"):
+        load_config(toml)
+    toml.write_text('[corpus]\npath = "nope.jsonl"\n')
+    with pytest.raises(ConfigError, match="nope.jsonl' does not exist"):
+        load_config(toml)
+    toml.write_text("[corpus\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(toml)
+
+
+@settings(max_examples=40, deadline=None)
+@given(table=st.sampled_from(sorted(k for k, v in _SCHEMA.items() if v)),
+       key=st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
+def test_any_unknown_key_is_reported_with_its_table(table, key):
+    """Invariant: a key outside a table's schema is never silently ignored."""
+    if key in _SCHEMA[table]:
+        return
+    with pytest.raises(ConfigError, match=rf"unknown key '{key}' in \[{table}\]"):
+        parse_config(cfg(**{f"{table}__{key}": 1}))

@@ -1,0 +1,135 @@
+"""The runner: cells, sizes, the results store, determinism, and the errors of a bad --out."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from sklearn.naive_bayes import MultinomialNB
+
+from textsift.counts import Counts
+from textsift.experiment import COLUMNS, StoreError, parse_config, run_experiment
+from textsift.experiment.folds import load_fold
+from textsift.experiment.runner import resolve_sizes
+from textsift.selectors import TermSelector
+
+SMALL = {
+    "experiment": {"name": "small", "seed": 1},
+    "corpus": {"sample": "20ng", "dataset": "ng"},
+    "evaluation": {"metrics": ["accuracy", "micro_f1", "macro_f1"]},
+    "preprocessing": {"stop_words": "english", "min_df": 3, "strip_headers": True},
+    "selection": {"methods": ["ig", "rc", "ig_multi"], "aggregates": ["max", "rr"],
+                  "sizes": [30, 300, 10**6]},
+    "learners": [{"name": "nb"}, {"name": "linear_svm"}],
+}
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("small") / "run"
+    return out, run_experiment(parse_config(SMALL), out)
+
+
+def test_table_has_the_long_form_columns_and_every_cell(small_run):
+    out, summary = small_run
+    results = pd.read_csv(out / "results.csv")
+    assert list(results.columns) == COLUMNS
+    # ig and rc under max and rr, ig_multi under max only (it is global): 5 rankings;
+    # 3 sizes (10**6 clipped to the vocabulary); 2 learners; 3 metrics
+    assert summary.n_cells == 5 * 3 * 2 and len(results) == 5 * 3 * 2 * 3
+    assert set(results["aggregate"]) == {"max", "rr"}
+    assert not ((results["method"] == "ig_multi") & (results["aggregate"] == "rr")).any()
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "results.parquet"), results)
+
+
+def test_sizes_above_the_vocabulary_are_clipped_and_said(small_run):
+    out, summary = small_run
+    vocab = load_fold(str(out / "cache" / "fold-0.npz")).n_terms
+    assert sorted(summary.results["n_features"].unique()) == [30, 300, vocab]
+    assert any(f"size 1,000,000 is larger than the vocabulary ({vocab:,} terms)" in n
+               for n in summary.notes)
+    assert any("ig_multi has no 'rr' policy" in n for n in summary.notes)
+
+
+def test_micro_f1_equals_accuracy_on_single_label_data(small_run):
+    """METHODS.md §C.4: with one label per document micro-F1 is accuracy."""
+    r = small_run[1].results.pivot_table(index=["method", "aggregate", "n_features", "learner"],
+                                         columns="metric", values="value")
+    np.testing.assert_allclose(r["micro_f1"], r["accuracy"], rtol=0, atol=1e-12)
+
+
+def test_full_vocabulary_gives_the_same_value_for_every_method(small_run):
+    """Invariant: keeping every term, all methods select the same set, hence one value."""
+    r = small_run[1].results
+    full = r[r["n_features"] == r["n_features"].max()]
+    assert full.groupby(["learner", "metric"])["value"].nunique().eq(1).all()
+
+
+def test_a_cell_equals_the_same_pipeline_built_by_hand(small_run):
+    """Identity with scikit-learn: NB on IG's top-300 terms of the fold's training matrix."""
+    out, summary = small_run
+    fold = load_fold(str(out / "cache" / "fold-0.npz"))
+    counts = Counts.from_matrix(fold.X_train, fold.y_train,
+                                feature_names=fold.counts.feature_names)
+    assert counts.equals(fold.counts)
+    keep = TermSelector("ig", k=300, aggregate="max").fit(fold.X_train, fold.y_train).selected_
+    nb = MultinomialNB().fit(fold.X_train[:, keep], fold.y_train)
+    expected = float(np.mean(nb.predict(fold.X_test[:, keep]) == fold.y_test))
+    r = summary.results
+    got = r.query("method == 'ig' and aggregate == 'max' and n_features == 300 and "
+                  "learner == 'nb' and metric == 'accuracy'")["value"].item()
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_summary_is_mean_and_std_over_folds(tmp_path):
+    cfg = {**SMALL, "evaluation": {"protocol": "cv", "folds": 3, "metrics": ["accuracy"]},
+           "selection": {"methods": ["ig"], "sizes": [50]}, "learners": [{"name": "nb"}]}
+    run_experiment(parse_config(cfg), tmp_path / "cv")
+    results = pd.read_csv(tmp_path / "cv" / "results.csv")
+    summary = pd.read_csv(tmp_path / "cv" / "summary.csv")
+    assert sorted(results["fold"]) == [0, 1, 2]
+    assert summary["mean"].item() == pytest.approx(results["value"].mean())
+    assert summary["std"].item() == pytest.approx(results["value"].std(ddof=1))
+    assert summary["folds"].item() == 3
+
+
+def test_same_seed_same_table_and_n_jobs_does_not_matter(small_run, tmp_path):
+    out, _ = small_run
+    cfg = {**SMALL, "experiment": {"name": "small", "seed": 1, "n_jobs": 2}}
+    again = run_experiment(parse_config(cfg), tmp_path / "again")
+    assert (tmp_path / "again" / "results.csv").read_bytes() == \
+        (out / "results.csv").read_bytes()
+    assert again.results.equals(pd.read_parquet(out / "results.parquet"))
+
+
+def test_output_dir_of_another_experiment_is_refused(small_run):
+    out, _ = small_run
+    other = {**SMALL, "experiment": {"name": "other", "seed": 2}}
+    with pytest.raises(StoreError, match="holds the results of another experiment"):
+        run_experiment(parse_config(other), out)
+
+
+def test_existing_results_need_resume(small_run):
+    out, _ = small_run
+    with pytest.raises(StoreError, match="pass --resume"):
+        run_experiment(parse_config(SMALL), out)
+    again = run_experiment(parse_config(SMALL), out, resume=True)
+    assert again.n_run == 0 and again.n_cells == 30
+
+
+def test_non_empty_foreign_directory_is_refused(tmp_path):
+    (tmp_path / "x.txt").write_text("mine")
+    with pytest.raises(StoreError, match="not empty and holds no experiment"):
+        run_experiment(parse_config(SMALL), tmp_path)
+
+
+@given(sizes=st.lists(st.one_of(st.integers(1, 5000), st.just("all")), min_size=1, max_size=8),
+       vocab=st.lists(st.integers(1, 3000), min_size=1, max_size=5))
+def test_resolve_sizes_invariants(sizes, vocab):
+    """Sorted, distinct, never above the smallest fold vocabulary; a note per clipped size."""
+    out, notes = resolve_sizes(sizes, vocab)
+    assert out == sorted(set(out)) and max(out) <= min(vocab)
+    assert len(notes) == sum(1 for s in sizes if s != "all" and s > min(vocab))
+    assert ("all" in sizes) <= (min(vocab) in out)
