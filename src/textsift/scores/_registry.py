@@ -96,6 +96,18 @@ def compute(counts: Counts, method: str, **params) -> ScoreTable:
     return ScoreTable(values, table.groups, table.seen, table.weights)
 
 
+def nonempty_classes(counts: Counts) -> Counts:
+    """``counts`` without the classes that have no documents (excluded from every per-class
+    score, METHODS.md §0.7); at least two must remain."""
+    keep = counts.class_sizes > 0
+    if keep.sum() < 2:
+        raise ValueError(
+            "per-class scoring needs at least two classes with documents; got only one "
+            f"class ({[str(c) for c in counts.classes[keep]]}). Check the label field."
+        )
+    return counts if keep.all() else counts.select_classes(keep)
+
+
 def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
     """Apply a binary metric ``f(A, B, C, D)`` to every non-empty class, one-vs-rest
     (METHODS.md §B.3). Classes without training documents are left out (§0.7).
@@ -105,16 +117,7 @@ def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
     evaluated once per distinct ``df`` and class and gathered, then once per non-zero cell.
     The values are bit-for-bit those of ``f(*counts.contingency())``.
     """
-    keep = counts.class_sizes > 0
-    if keep.sum() < 2:
-        raise ValueError(
-            "one-vs-rest scoring needs at least two classes with documents; got only one "
-            f"class ({[str(c) for c in counts.classes[keep]]}). Check the label field."
-        )
-    if not keep.all():
-        counts = Counts(counts.classes[keep], counts.class_sizes[keep],
-                        counts.doc_counts[:, keep], counts.term_freq[:, keep],
-                        counts.feature_names)
+    counts = nonempty_classes(counts)
     cells = counts.cells
     pos = counts.class_sizes.astype(np.float64)
     N = float(counts.n_docs)

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..counts import Counts
-from ._registry import ScoreTable, per_class, register
+from ._registry import ScoreTable, nonempty_classes, per_class, register
 
 __all__ = ["dia", "relative_contribution", "sparse_tf_table"]
 
@@ -49,24 +48,11 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
     return m * p - p.sum(axis=1, keepdims=True)
 
 
-def _nonempty(counts):
-    keep = counts.class_sizes > 0
-    if keep.sum() < 2:
-        raise ValueError(
-            "this score needs at least two classes with documents; got only one class "
-            f"({[str(c) for c in counts.classes[keep]]}). Check the label field."
-        )
-    if keep.all():
-        return counts
-    return Counts(counts.classes[keep], counts.class_sizes[keep], counts.doc_counts[:, keep],
-                  counts.term_freq[:, keep], counts.feature_names)
-
-
 def sparse_tf_table(counts, zero_value, cell_value) -> ScoreTable:
     """A (V, m) table whose ``TF(t, c) = 0`` cells are ``zero_value`` (broadcast from (V, 1)
     or (1, m) arrays) and whose non-zero cells are ``cell_value(cells)``: one dense write and
     one scatter, never an operation over the whole term-frequency table."""
-    counts = _nonempty(counts)
+    counts = nonempty_classes(counts)
     cells = counts.cells
     values = np.array(np.broadcast_to(zero_value(counts), counts.term_freq.shape), dtype=float)
     np.put(values, cells.flat, cell_value(counts, cells))
@@ -91,7 +77,7 @@ def _rc(counts, normalize=True, smooth=True):
     """:func:`relative_contribution` evaluated sparsely: ``p(t|c)`` takes one value per class
     where ``TF(t, c) = 0`` (``1 / (TF(c) + V)`` smoothed, else 0), so ``m p(t|c_i) - sum_j
     p(t|c_j)`` needs the per-term sum only over the non-zero cells."""
-    counts = _nonempty(counts)
+    counts = nonempty_classes(counts)
     cells = counts.cells
     m, n_terms = counts.n_classes, counts.n_terms
     if not normalize:
