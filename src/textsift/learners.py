@@ -54,6 +54,7 @@ class RankSVR(RegressorMixin, BaseEstimator):
     svr_ : LinearSVR, the fitted regressor (on centred ranks).
     ranks_ : (n_ranks,) the scale predictions are rounded to.
     offset_ : float, the centring constant.
+    n_iter_ : int, liblinear iterations.
     """
 
     def __init__(self, C=1.0, epsilon=0.0, balanced=False, ranks=None, max_iter=10_000,
@@ -78,6 +79,7 @@ class RankSVR(RegressorMixin, BaseEstimator):
                               dual=True, max_iter=self.max_iter, tol=self.tol,
                               random_state=self.random_state)
         self.svr_.fit(X, y - self.offset_, sample_weight=weight)
+        self.n_iter_ = self.svr_.n_iter_
         return self
 
     def decision_function(self, X) -> np.ndarray:

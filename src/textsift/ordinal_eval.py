@@ -112,8 +112,9 @@ def load_ordinal(path, rating_field, text_field="text", split_field="split", ran
     frame = corpus.frame
     empty = frame[text_field].fillna("").astype(str).str.strip() == ""
     frame = frame[~empty]
-    y = pd.to_numeric(frame[rating_field], errors="coerce") if frame[rating_field].dtype == object \
-        else frame[rating_field]
+    y = frame[rating_field]
+    if not pd.api.types.is_numeric_dtype(y):
+        y = pd.to_numeric(y, errors="coerce")  # "4" is read as 4; "four" is an error
     if y.isna().any():
         bad = frame[rating_field][y.isna()].iloc[0]
         raise ValueError(f"rating field {rating_field!r} holds a non-numeric value {bad!r}")

@@ -261,16 +261,15 @@ class OrdinalSelector(TermSelector):
     def fit(self, X, y):
         from .scores.ordinal import check_ranks
 
-        _, scale = check_ranks(y, self.ranks)  # before validate_data, which accepts anything
         X, y = validate_data(
             self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=True,
-            ensure_min_features=1, y_numeric=True,
+            ensure_min_features=1,
         )
+        y, scale = check_ranks(y, self.ranks)
         if X.dtype.kind not in "biuf":
             X = X.astype(np.float64)
         names = getattr(self, "feature_names_in_", None)
-        counts = Counts.from_matrix(X, np.asarray(y, dtype=np.float64), classes=scale,
-                                    feature_names=names)
+        counts = Counts.from_matrix(X, y, classes=scale, feature_names=names)
         return self.fit_counts(counts)
 
     def fit_counts(self, counts: Counts):

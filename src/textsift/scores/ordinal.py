@@ -59,7 +59,7 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError(f"ranks must be one-dimensional, got shape {y.shape}")
     if y.dtype.kind not in "biuf":
         raise ValueError(
-            f"ordinal ranks must be numbers (e.g. 1-5 stars), got dtype {y.dtype}; "
+            f"Unknown label type {y.dtype}: ordinal ranks must be numbers (e.g. 1-5 stars); "
             "convert the rating field to integers"
         )
     y = y.astype(np.float64)
@@ -88,7 +88,7 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
             )
     if len(scale) < 2:
         raise ValueError(
-            f"an ordinal scale needs at least two ranks, got {scale.tolist()}; "
+            f"an ordinal scale needs at least two ranks, got one class {scale.tolist()}; "
             "declare the full scale (ranks=...) if the data show only one"
         )
     return y, scale

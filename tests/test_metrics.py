@@ -1,0 +1,80 @@
+"""MAE^M, MAE^mu and the misclassification error (METHODS.md §A.8, §D.3)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import accuracy_score, mean_absolute_error
+
+from textsift.metrics import (
+    mae_macro,
+    mae_macro_scorer,
+    mae_micro,
+    misclassification_error,
+    trivial_rank,
+)
+
+TRUE = [1, 2, 2, 3, 5, 5, 5, 5]  # §A.11 MAE example
+PRED = [2, 2, 3, 3, 4, 5, 5, 5]
+
+
+def test_a11_mae_example():
+    # per-rank errors r1 1.0, r2 0.5, r3 0, r5 0.25 (r4 absent): 1.75 / 4
+    assert mae_macro(TRUE, PRED) == pytest.approx(0.4375, abs=1e-15)
+    assert mae_micro(TRUE, PRED) == pytest.approx(0.375, abs=1e-15)
+    # "always 3": (2 + 1 + 0 + 2) / 4 because r4 is absent
+    assert mae_macro(TRUE, [3] * 8) == pytest.approx(1.25, abs=1e-15)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 5), min_size=1, max_size=40))
+def test_triv_is_1_2_on_any_five_rank_test_set_with_every_rank(extra):
+    y = np.r_[1, 2, 3, 4, 5, extra]
+    assert mae_macro(y, np.full(len(y), trivial_rank([1, 2, 3, 4, 5]))) == pytest.approx(1.2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), min_size=1, max_size=50))
+def test_macro_is_the_mean_of_per_rank_maes_and_micro_is_sklearn(pairs):
+    y, p = np.array(pairs).T
+    per_rank = [np.abs(p[y == r] - r).mean() for r in np.unique(y)]
+    assert mae_macro(y, p) == pytest.approx(np.mean(per_rank), abs=1e-12)
+    assert mae_micro(y, p) == pytest.approx(mean_absolute_error(y, p), abs=1e-15)
+    assert misclassification_error(y, p) == pytest.approx(1 - accuracy_score(y, p))
+
+
+def test_trivial_rank_is_the_lower_middle_rank():
+    assert trivial_rank([1, 2, 3, 4, 5]) == 3
+    assert trivial_rank([0, 1, 2, 3]) == 1  # even scale: the lower middle (§A.4 tie rule)
+    assert trivial_rank([5, 1, 4, 2]) == 2
+
+
+def test_scorer_is_negated_mae_macro():
+    from sklearn.dummy import DummyRegressor
+
+    always3 = DummyRegressor(strategy="constant", constant=3).fit(np.zeros((8, 1)), TRUE)
+    assert mae_macro_scorer(always3, np.zeros((8, 1)), TRUE) == pytest.approx(-1.25)
+
+
+@pytest.mark.parametrize("y_true, y_pred, message", [
+    ([1, 2], [1], "one prediction per test document"),
+    ([], [], "empty test set"),
+    ([1, np.nan], [1, 2], "NaN"),
+    (["a", "b"], [1, 2], "numeric ranks"),
+    ([[1, 2]], [[1, 2]], "one-dimensional"),
+])
+def test_bad_input(y_true, y_pred, message):
+    with pytest.raises(ValueError, match=message):
+        mae_macro(y_true, y_pred)
+
+
+def test_true_ranks_outside_declared_scale():
+    with pytest.raises(ValueError, match="outside the declared scale"):
+        mae_macro([1, 6], [1, 5], ranks=[1, 2, 3, 4, 5])
+    assert mae_macro([1, 5], [1, 4], ranks=[1, 2, 3, 4, 5]) == pytest.approx(0.5)
+
+
+def test_misclassification_error_bad_input():
+    assert misclassification_error(["a", "b", "a"], ["a", "a", "a"]) == pytest.approx(1 / 3)
+    with pytest.raises(ValueError, match="labels"):
+        misclassification_error([1, 2], [1])
