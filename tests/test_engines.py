@@ -166,6 +166,31 @@ def test_malformed_line_mid_stream_names_file_and_line(tmp_path):
     assert streamed.equals(good)
 
 
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 12), data=st.data())
+def test_any_bad_line_is_named_or_skipped_and_counted(n, data):
+    # property: wherever the malformed line falls relative to chunk borders, the error names
+    # its line, and skipping it gives the counts of the other records
+    import tempfile
+    from pathlib import Path
+
+    at = data.draw(st.integers(1, n + 1))  # 1-based line of the bad record
+    size = data.draw(st.integers(1, 5))
+    recs = [{"text": f"w{i % 4} tok{i}", "label": "xy"[i % 2]} for i in range(n)]
+    lines = [json.dumps(r) for r in recs]
+    lines.insert(at - 1, data.draw(st.sampled_from(['{"text": ', "[1, 2]", "nul\x00l", "{}}"])))
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "s.jsonl"
+        path.write_text("\n".join(lines) + "\n")
+        with pytest.raises(CorpusError, match=rf"s\.jsonl, line {at}: malformed JSON"):
+            count_file(path, chunk_size=size)
+        bad: list = []
+        with pytest.warns(UserWarning):
+            got = count_file(path, chunk_size=size, on_bad_line="skip", bad_lines=bad)
+    assert bad == [(str(path), at)]
+    assert got.equals(Counts.from_texts([r["text"] for r in recs], [r["label"] for r in recs]))
+
+
 def test_bad_arguments_and_fields_are_clear_errors(tmp_path):
     path = write_jsonl(tmp_path / "d.jsonl", [{"body": "some text", "label": "a"}])
     with pytest.raises(CorpusError, match="no field 'text'.*--text-field"):
