@@ -133,3 +133,27 @@ def test_resolve_sizes_invariants(sizes, vocab):
     assert out == sorted(set(out)) and max(out) <= min(vocab)
     assert len(notes) == sum(1 for s in sizes if s != "all" and s > min(vocab))
     assert ("all" in sizes) <= (min(vocab) in out)
+
+
+def test_ordinal_task_with_rank_svr_and_mae(tmp_path):
+    """An ordinal experiment: ranks as labels over the full 1-5 scale, an ordinal method,
+    epsilon-SVR, MAE^M. The trivial 'always 3 stars' predictor has MAE^M = 1.2 on a 1-5 test
+    set with every rank present (METHODS.md §R.3); selected terms must beat it."""
+    cfg = {"experiment": {"name": "ordinal"},
+           "corpus": {"sample": "reviews", "task": "ordinal", "ranks": [1, 2, 3, 4, 5]},
+           "evaluation": {"metrics": ["mae_macro", "mae_micro", "accuracy"]},
+           "preprocessing": {"min_df": 2},
+           "selection": {"methods": ["rr_var_idf", "ig"], "aggregates": ["default"],
+                         "sizes": [500]},
+           "learners": [{"name": "svr", "balanced": True}]}
+    r = run_experiment(parse_config(cfg), tmp_path).results
+    assert set(zip(r["method"], r["aggregate"], strict=True)) == {("rr_var_idf", "rr"),
+                                                                   ("ig", "max")}
+    mae = r[r["metric"] == "mae_macro"]["value"]
+    assert ((mae > 0) & (mae < 1.2)).all()
+
+
+def test_ordinal_method_on_a_nominal_task_is_an_error():
+    cfg = {**SMALL, "selection": {"methods": ["var"], "sizes": [10]}}
+    with pytest.raises(ValueError, match="method 'var' is ordinal"):
+        parse_config(cfg)

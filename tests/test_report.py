@@ -74,7 +74,8 @@ def test_report_is_self_contained_with_a_curve_per_metric_and_learner(tmp_path):
 def test_best_per_size_maximises_scores_and_minimises_errors():
     rows = [("a", 10, "accuracy", 0.8), ("b", 10, "accuracy", 0.9),
             ("a", 10, "misclassification_error", 0.2), ("b", 10, "misclassification_error", 0.1),
-            ("a", 20, "accuracy", 0.95), ("b", 20, "accuracy", 0.9)]
+            ("a", 20, "accuracy", 0.95), ("b", 20, "accuracy", 0.9),
+            ("a", 30, "accuracy", 0.97), ("b", 30, "accuracy", 0.97)]
     summary = pd.DataFrame(
         [{"dataset": "d", "method": m, "aggregate": "max", "n_features": n, "learner": "nb",
           "metric": metric, "mean": v, "std": 0.0, "folds": 1} for m, n, metric, v in rows])
@@ -82,6 +83,7 @@ def test_best_per_size_maximises_scores_and_minimises_errors():
     assert best.loc[10, ("nb", "accuracy")] == "b (0.9000)"
     assert best.loc[10, ("nb", "misclassification_error")] == "b (0.1000)"
     assert best.loc[20, ("nb", "accuracy")] == "a (0.9500)"
+    assert best.loc[30, ("nb", "accuracy")] == "all tied (0.9700)"
 
 
 def test_top_terms_side_by_side():

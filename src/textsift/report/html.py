@@ -30,15 +30,18 @@ img{max-width:100%;display:block;margin:1em 0}.note{color:#8a5a00}code{backgroun
 
 
 def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
-    """For each learner, metric and size, the method (and policy) with the best mean."""
+    """For each learner, metric and size, the method (and policy) with the best mean; equal
+    best means are all named (``"a = b"``), and ``"all tied"`` when every method has it."""
     single = summary["aggregate"].nunique() == 1
     rows = []
     for (learner, metric, n), part in summary.groupby(["learner", "metric", "n_features"]):
-        best = part.nsmallest(1, "mean") if metric in LOWER_IS_BETTER else part.nlargest(1, "mean")
-        b = best.iloc[0]
+        value = part["mean"].min() if metric in LOWER_IS_BETTER else part["mean"].max()
+        tied = part[part["mean"] == value]
+        names = ("all tied" if len(tied) == len(part) > 1 else " = ".join(
+            label_of(m, a, single) for m, a in zip(tied["method"], tied["aggregate"],
+                                                   strict=True)))
         rows.append({"learner": learner, "metric": metric, "n_features": n,
-                     "best": f"{label_of(b['method'], b['aggregate'], single)} "
-                             f"({b['mean']:.4f})"})
+                     "best": f"{names} ({value:.4f})"})
     table = pd.DataFrame(rows)
     return table.pivot(index="n_features", columns=["learner", "metric"], values="best")
 
