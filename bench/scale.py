@@ -99,6 +99,18 @@ def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def cpu_seconds() -> float:
+    """User + system CPU time of this process: unlike wall time, it does not grow when other
+    jobs share the cores."""
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _worker_stats():
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime, r.ru_maxrss / 1024
+
+
 def measure(kind: str, n: int, data: str, chunk_size: int, workers: int) -> dict:
     from textsift.counts import Counts
     from textsift.engines import count_exact, count_hashed
@@ -106,42 +118,44 @@ def measure(kind: str, n: int, data: str, chunk_size: int, workers: int) -> dict
     pool(data)
     base_rss = peak_rss_mib()
     src = Synthetic(data, 0, n, chunk_size)
-    t = time.perf_counter()
     extra = {}
+    t, cpu = time.perf_counter(), cpu_seconds()
     if kind == "stream":
         counts = count_exact(src)
-        seconds = time.perf_counter() - t
     elif kind == "hashing":
         counts = count_hashed(src)
-        seconds = time.perf_counter() - t
     elif kind == "memory":
         texts, labels = [], []
         for chunk in src():
             texts.extend(chunk.texts)
             labels.append(chunk.labels)
-        t = time.perf_counter()  # generating the list is not counting
+        t, cpu = time.perf_counter(), cpu_seconds()  # generating the list is not counting
         counts = Counts.from_texts(texts, np.concatenate(labels))
-        seconds = time.perf_counter() - t
     elif kind == "dask":
         from textsift.engines.dask import cluster_client, count_dask
 
         n_parts = 2 * workers
         bounds = np.linspace(0, n, n_parts + 1).astype(int)
-        parts = [Synthetic(data, a, b, chunk_size) for a, b in zip(bounds[:-1], bounds[1:],
-                                                                  strict=True)]
+        parts = [Synthetic(data, a, b, chunk_size)
+                 for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
         with cluster_client(n_workers=workers, processes=True) as client:
-            t = time.perf_counter()  # cluster start-up is not counting
+            client.run(pool, data)  # start-up and the pool are not counting
+            before = client.run(_worker_stats)
+            t, cpu = time.perf_counter(), cpu_seconds()
             counts = count_dask(parts, client=client)
-            seconds = time.perf_counter() - t
-            extra["worker_peak_rss_mib"] = sorted(
-                round(v / 1024, 1) for v in client.run(
-                    lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss).values())
+            seconds, cpu = time.perf_counter() - t, cpu_seconds() - cpu
+            after = client.run(_worker_stats)
+        extra["worker_cpu_seconds"] = round(sum(after[w][0] - before[w][0] for w in after), 2)
+        extra["worker_peak_rss_mib"] = sorted(round(v[1], 1) for v in after.values())
     else:
         raise ValueError(kind)
-    out = {"kind": kind, "n_docs": n, "seconds": round(seconds, 2),
+    if kind != "dask":
+        seconds, cpu = time.perf_counter() - t, cpu_seconds() - cpu
+    out = {"kind": kind, "n_docs": n, "seconds": round(seconds, 2), "cpu_seconds": round(cpu, 2),
            "docs_per_second": round(n / seconds), "peak_rss_mib": round(peak_rss_mib(), 1),
            "pool_rss_mib": round(base_rss, 1), "n_terms": counts.n_terms,
-           "n_classes": counts.n_classes, "counted_docs": counts.n_docs, **extra}
+           "n_classes": counts.n_classes, "counted_docs": counts.n_docs,
+           "load_average": round(os.getloadavg()[0], 1), **extra}
     if counts.feature_names is not None:
         out["digest"] = digest(counts)
     return out
