@@ -157,3 +157,72 @@ def test_ordinal_method_on_a_nominal_task_is_an_error():
     cfg = {**SMALL, "selection": {"methods": ["var"], "sizes": [10]}}
     with pytest.raises(ValueError, match="method 'var' is ordinal"):
         parse_config(cfg)
+
+
+def test_memoised_stemming_equals_the_package_analyzer_and_chunks_do_not_matter():
+    """folds.tokenize stems each word type once; the tokens must be exactly those of the
+    package's stemming analyzer (textsift.vectorize), and splitting over processes must not
+    change them."""
+    from textsift.corpus import load_sample
+    from textsift.experiment.folds import tokenize, tokenize_parallel
+    from textsift.vectorize import VectorizerOptions, build_vectorizer
+
+    texts = load_sample("20ng").texts[:2000]
+    opts = VectorizerOptions(stem=True, stop_words="english", strip_headers=True)
+    analyze = build_vectorizer(opts).build_analyzer()
+    ours = tokenize(texts, opts)
+    assert ours[:200] == [analyze(t) for t in texts[:200]]
+    assert tokenize_parallel(texts + texts, opts, n_jobs=2) == ours + ours  # 2 chunks
+
+
+OVR = {"experiment": {"name": "ovr"},
+       "corpus": {"sample": "20ng", "dataset": "ng"},
+       "evaluation": {"tasks": "one_vs_rest", "metrics": ["f1_pos", "accuracy"]},
+       "preprocessing": {"min_df": 3, "stop_words": "english"},
+       "selection": {"methods": ["bns", "df"], "sizes": [50]},
+       "learners": [{"name": "linear_svm"}]}
+
+
+def test_one_vs_rest_tasks_select_by_the_positive_class(tmp_path):
+    """Forman's protocol: one binary task per class, selection by the positive class's
+    scores on the binary counts, F1 of the positive class."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.metrics import f1_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
+    from textsift.experiment.cells import binary_labels, one_vs_rest
+    from textsift.report.html import write_report
+
+    r = run_experiment(parse_config(OVR), tmp_path).results
+    fold = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
+    classes = fold.counts.classes
+    assert sorted(r["dataset"].unique()) == sorted(f"ng:{c}" for c in classes)
+    assert set(zip(r["method"], r["aggregate"], strict=True)) == {("bns", "pos"), ("df", "max")}
+    task = classes[3]
+    yb = binary_labels(fold.y_train, task)
+    # the binary counts derived from the multi-class ones equal a fresh count of the task
+    assert one_vs_rest(fold.counts, task).equals(
+        Counts.from_matrix(fold.X_train, yb, feature_names=fold.counts.feature_names))
+    keep = TermSelector("bns", k=50, class_label="pos").fit(fold.X_train, yb).selected_
+    keep = np.sort(keep)
+    clf = make_pipeline(TfidfTransformer(), LinearSVC(random_state=0))
+    clf.fit(fold.X_train[:, keep], yb)
+    expected = f1_score(binary_labels(fold.y_test, task), clf.predict(fold.X_test[:, keep]),
+                        pos_label="pos")
+    got = r.query(f"dataset == 'ng:{task}' and method == 'bns' and metric == 'f1_pos'")
+    assert got["value"].item() == pytest.approx(expected, abs=1e-12)
+    html = write_report(tmp_path).read_text()
+    assert f"means over {len(classes)} tasks (macro-average)" in html
+
+
+def test_one_vs_rest_errors():
+    with pytest.raises(ValueError, match="remove \\[selection\\] aggregates"):
+        parse_config({**OVR, "selection": {"methods": ["bns"], "sizes": [5],
+                                           "aggregates": ["rr"]}})
+
+
+def test_positive_class_metrics_need_a_binary_pos_neg_task(tmp_path):
+    cfg = {**OVR, "evaluation": {"metrics": ["f1_pos"]}}
+    with pytest.raises(ValueError, match="f1_pos, precision_pos and recall_pos need binary"):
+        run_experiment(parse_config(cfg), tmp_path)

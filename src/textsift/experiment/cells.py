@@ -25,12 +25,13 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import Binarizer
 from sklearn.svm import LinearSVC
 
+from ..counts import Counts
 from ..metrics import mae_macro, mae_micro, misclassification_error
 from ..selectors import TermSelector
 from .config import LearnerSpec
 from .folds import load_fold
 
-__all__ = ["make_learner", "ranking", "run_cell", "score"]
+__all__ = ["binary_labels", "make_learner", "one_vs_rest", "ranking", "run_cell", "score"]
 
 
 def make_learner(spec: LearnerSpec, seed: int, ranks=None):
@@ -63,6 +64,10 @@ def score(metric: str, y_true, y_pred, ranks=None) -> float:
         return float(precision_score(y_true, y_pred, average="macro", zero_division=0))
     if metric == "recall":
         return float(recall_score(y_true, y_pred, average="macro", zero_division=0))
+    if metric in ("f1_pos", "precision_pos", "recall_pos"):
+        func = {"f1_pos": f1_score, "precision_pos": precision_score,
+                "recall_pos": recall_score}[metric]
+        return float(func(y_true, y_pred, pos_label="pos", average="binary", zero_division=0))
     if metric == "misclassification_error":
         return misclassification_error(y_true, y_pred)
     if metric == "mae_macro":
@@ -72,13 +77,35 @@ def score(metric: str, y_true, y_pred, ranks=None) -> float:
     raise ValueError(f"unknown metric {metric!r}")
 
 
+def one_vs_rest(counts: Counts, positive) -> Counts:
+    """The binary counts of ``positive`` against the other classes merged (labels
+    ``"neg"``, ``"pos"``), derived from the multi-class counts without re-counting."""
+    j = int(np.flatnonzero(counts.classes == positive)[0])
+    dc, tf = counts.doc_counts, counts.term_freq
+    return Counts(classes=np.array(["neg", "pos"]),
+                  class_sizes=np.array([counts.n_docs - counts.class_sizes[j],
+                                        counts.class_sizes[j]]),
+                  doc_counts=np.column_stack([dc.sum(axis=1) - dc[:, j], dc[:, j]]),
+                  term_freq=np.column_stack([tf.sum(axis=1) - tf[:, j], tf[:, j]]),
+                  feature_names=counts.feature_names)
+
+
+def binary_labels(y, positive) -> np.ndarray:
+    return np.where(y == positive, "pos", "neg")
+
+
 @lru_cache(maxsize=8)
 def ranking(fold_path: str, method: str, aggregate: str, k: int, rr_variant: str,
-            params: tuple) -> np.ndarray:
-    """The first ``k`` selected term indices of a fold under (method, aggregate)."""
+            params: tuple, task=None) -> np.ndarray:
+    """The first ``k`` selected term indices of a fold under (method, aggregate). For a
+    one-vs-rest ``task`` (a class), the counts are that binary task's and the policy
+    ``"pos"`` ranks by the positive class's scores, as Forman (2003) selects per task."""
     counts = load_fold(fold_path).counts
-    sel = TermSelector(method, k=min(k, counts.n_terms), aggregate=aggregate,
-                       rr_variant=rr_variant, method_params=dict(params))
+    if task is not None:
+        counts = one_vs_rest(counts, task)
+    by_class = {"class_label": "pos"} if aggregate == "pos" else {"aggregate": aggregate}
+    sel = TermSelector(method, k=min(k, counts.n_terms), rr_variant=rr_variant,
+                       method_params=dict(params), **by_class)
     return sel.fit_counts(counts).selected_
 
 
@@ -88,20 +115,23 @@ def run_cell(cell: dict) -> dict:
     t0 = time.perf_counter()
     fold = load_fold(cell["fold_path"])
     selected = ranking(cell["fold_path"], cell["method"], cell["aggregate"], cell["k"],
-                       cell["rr_variant"], cell["params"])[: cell["n_features"]]
+                       cell["rr_variant"], cell["params"], cell["task"])[: cell["n_features"]]
+    y_train, y_test = fold.y_train, fold.y_test
+    if cell["task"] is not None:
+        y_train, y_test = binary_labels(y_train, cell["task"]), binary_labels(y_test, cell["task"])
     idx = np.sort(selected)
     X_train, X_test = fold.X_train[:, idx], fold.X_test[:, idx]
     t1 = time.perf_counter()
     learner = make_learner(cell["learner"], cell["seed"], cell["ranks"])
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ConvergenceWarning)
-        learner.fit(X_train, fold.y_train)
+        learner.fit(X_train, y_train)
         pred = learner.predict(X_test)
     t2 = time.perf_counter()
     rows = [{"dataset": cell["dataset"], "fold": cell["fold"], "method": cell["method"],
              "aggregate": cell["aggregate"], "n_features": cell["n_features"],
              "learner": cell["learner"].label, "metric": m,
-             "value": score(m, fold.y_test, pred, cell["ranks"])} for m in cell["metrics"]]
+             "value": score(m, y_test, pred, cell["ranks"])} for m in cell["metrics"]]
     timing = {"select_s": t1 - t0, "learner_s": t2 - t1, "metrics_s": time.perf_counter() - t2,
               "n_used": int(len(idx)),
               "convergence_warnings": sum(issubclass(w.category, ConvergenceWarning)

@@ -5,7 +5,8 @@ An experiment file has six tables::
     [experiment]     name, seed, n_jobs
     [corpus]         dataset, path | sample, test_path, text_field, label_field,
                      split_field, train_split, test_split, task ("nominal" | "ordinal"), ranks
-    [evaluation]     protocol ("split" | "cv"), folds, stratified, metrics
+    [evaluation]     protocol ("split" | "cv"), folds, stratified, metrics,
+                     tasks ("multiclass" | "one_vs_rest")
     [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
                      token_pattern
     [selection]      methods, aggregates, sizes, rr_variant, method_params
@@ -58,8 +59,10 @@ LEARNERS = {
 WEIGHTINGS = ("counts", "binary", "tfidf")
 NOMINAL_METRICS = ("accuracy", "micro_f1", "macro_f1", "precision", "recall",
                    "misclassification_error")
+#: Measures of the positive class of a binary task (label "pos", as in one-vs-rest tasks).
+POSITIVE_METRICS = ("f1_pos", "precision_pos", "recall_pos")
 ORDINAL_METRICS = ("mae_macro", "mae_micro")
-METRICS = NOMINAL_METRICS + ORDINAL_METRICS
+METRICS = NOMINAL_METRICS + POSITIVE_METRICS + ORDINAL_METRICS
 
 
 class ConfigError(ValueError):
@@ -105,6 +108,7 @@ class Experiment:
     protocol: str = "split"
     folds: int = 1
     stratified: bool = True
+    tasks: str = "multiclass"
     seed: int = 0
     n_jobs: int = 1
     rr_variant: str = "skip"
@@ -127,6 +131,8 @@ class Experiment:
     def fingerprint(self) -> str:
         d = self.as_dict()
         d.pop("n_jobs")
+        if d["tasks"] == "multiclass":  # as before the option existed: old runs still resume
+            d.pop("tasks")
         blob = json.dumps(d, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -136,7 +142,7 @@ _SCHEMA = {
     "experiment": {"name", "seed", "n_jobs"},
     "corpus": {"dataset", "path", "sample", "test_path", "text_field", "label_field",
                "split_field", "train_split", "test_split", "task", "ranks"},
-    "evaluation": {"protocol", "folds", "stratified", "metrics"},
+    "evaluation": {"protocol", "folds", "stratified", "metrics", "tasks"},
     "preprocessing": {"lowercase", "stop_words", "min_df", "max_df", "stem", "strip_headers",
                       "binary", "token_pattern"},
     "selection": {"methods", "aggregates", "sizes", "rr_variant", "method_params"},
@@ -327,6 +333,14 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         raise ConfigError(f"{src}: [evaluation] folds must be at least 2 for protocol = 'cv'")
     if protocol == "split" and "folds" in ev:
         raise ConfigError(f"{src}: [evaluation] folds applies to protocol = 'cv' only")
+    tasks = _choice(ev.get("tasks", "multiclass"), ("multiclass", "one_vs_rest"),
+                    "[evaluation] tasks", src)
+    if tasks == "one_vs_rest" and corpus.task != "nominal":
+        raise ConfigError(f"{src}: [evaluation] tasks = 'one_vs_rest' needs a nominal task")
+    if tasks == "one_vs_rest" and data.get("selection", {}).get("aggregates", ["default"]) != [
+            "default"]:
+        raise ConfigError(f"{src}: with tasks = 'one_vs_rest' each binary task ranks terms by "
+                          "its positive class's scores; remove [selection] aggregates")
     metrics = ev.get("metrics", ["accuracy", "macro_f1"])
     if not isinstance(metrics, list) or not metrics:
         raise ConfigError(f"{src}: [evaluation] metrics must be a non-empty list")
@@ -350,6 +364,7 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         protocol=protocol,
         folds=folds,
         stratified=_typed(ev.get("stratified", True), bool, "[evaluation] stratified", src),
+        tasks=tasks,
         seed=seed,
         n_jobs=n_jobs,
         source=src,

@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.model_selection import KFold, StratifiedKFold
 
@@ -31,7 +32,8 @@ from ..vectorize import VectorizerOptions, build_vectorizer
 from .config import ConfigError, Experiment
 from .store import atomic_write
 
-__all__ = ["FoldData", "load_fold", "prepare_folds", "read_documents", "tokenize"]
+__all__ = ["FoldData", "load_fold", "prepare_folds", "read_documents", "tokenize",
+           "tokenize_parallel"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -195,9 +197,20 @@ def load_fold(path: str) -> FoldData:
     return FoldData(csr("Xtr"), csr("Xte"), a["y_train"], a["y_test"], counts)
 
 
-def prepare_folds(exp: Experiment, cache_dir: Path, log=print) -> list[Path]:
+def tokenize_parallel(texts, opts: VectorizerOptions, n_jobs: int = 1) -> list[list[str]]:
+    """:func:`tokenize` over ``n_jobs`` contiguous chunks (joblib); same result, in order."""
+    n_chunks = max(1, min(effective_n_jobs(n_jobs), len(texts) // 2000))
+    if n_chunks == 1:
+        return tokenize(texts, opts)
+    bounds = np.linspace(0, len(texts), n_chunks + 1).astype(int)
+    parts = Parallel(n_jobs=n_chunks)(delayed(tokenize)(texts[a:b], opts)
+                                      for a, b in zip(bounds[:-1], bounds[1:], strict=True))
+    return [doc for part in parts for doc in part]
+
+
+def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1) -> list[Path]:
     """Paths of the cached folds of ``exp``, building the missing ones (corpus read and
-    tokenised at most once)."""
+    tokenised at most once, over ``n_jobs`` processes)."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     paths = [cache_dir / f"fold-{k}.npz" for k in range(exp.n_folds)]
     missing = [k for k, p in enumerate(paths) if not p.exists()]
@@ -205,7 +218,7 @@ def prepare_folds(exp: Experiment, cache_dir: Path, log=print) -> list[Path]:
         return paths
     texts, labels, is_test = read_documents(exp)
     log(f"tokenising {len(texts):,} documents")
-    docs = tokenize(texts, exp.preprocessing)
+    docs = tokenize_parallel(texts, exp.preprocessing, n_jobs)
     splits = fold_indices(exp, labels, is_test)
     for k in missing:
         train, test = splits[k]

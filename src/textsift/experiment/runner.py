@@ -10,6 +10,7 @@ the table is assembled from the cell files in sorted order.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -31,7 +32,7 @@ from rich.progress import (
 from ..scores import get_method
 from ..selectors import rank
 from .cells import run_cell
-from .config import Experiment
+from .config import POSITIVE_METRICS, ConfigError, Experiment
 from .folds import load_fold, prepare_folds
 from .store import Store, atomic_write, cell_name
 
@@ -70,10 +71,14 @@ def resolve_sizes(sizes, vocab_sizes) -> tuple[list[int], list[str]]:
 
 def method_aggregates(exp: Experiment) -> tuple[list[tuple[str, str]], list[str]]:
     """(method, aggregate) pairs: ``"default"`` is the method's own policy; a policy a method
-    does not offer (e.g. ``rr`` for the global ``ig_multi``) is skipped with a note."""
+    does not offer (e.g. ``rr`` for the global ``ig_multi``) is skipped with a note. In
+    one-vs-rest tasks a per-class method ranks by the positive class (policy ``"pos"``)."""
     pairs, notes = [], []
     for name in exp.methods:
         m = get_method(name)
+        if exp.tasks == "one_vs_rest":
+            pairs.append((name, "pos" if len(m.aggregates) > 1 else m.default_aggregate))
+            continue
         for a in exp.aggregates:
             a = m.default_aggregate if a == "default" else a
             if a not in m.aggregates:
@@ -84,20 +89,23 @@ def method_aggregates(exp: Experiment) -> tuple[list[tuple[str, str]], list[str]
     return pairs, notes
 
 
-def plan_cells(exp: Experiment, fold_paths, sizes, pairs, root: Path) -> list[dict]:
+def plan_cells(exp: Experiment, fold_paths, sizes, pairs, root: Path, tasks=(None,)
+               ) -> list[dict]:
     """Every cell of the experiment as a plain dict, ordered fold by fold and ranking by
-    ranking (so a worker's memoised ranking serves the cells that follow)."""
+    ranking (so a worker's memoised ranking serves the cells that follow). ``tasks`` are the
+    positive classes of one-vs-rest tasks (``None``: the multi-class task)."""
     ranks = list(exp.corpus.ranks) if exp.corpus.ranks else None
     k = max(sizes)
     cells = []
     for fold, path in enumerate(fold_paths):
-        for method, aggregate in pairs:
+        for task, (method, aggregate) in itertools.product(tasks, pairs):
+            dataset = exp.corpus.dataset if task is None else f"{exp.corpus.dataset}:{task}"
             for n in sizes:
                 for learner in exp.learners:
                     cells.append({
-                        "name": cell_name(fold, method, aggregate, n, learner.label),
-                        "root": str(root), "fold_path": str(path), "fold": fold,
-                        "dataset": exp.corpus.dataset, "method": method, "aggregate": aggregate,
+                        "name": cell_name(fold, method, aggregate, n, learner.label, task),
+                        "root": str(root), "fold_path": str(path), "fold": fold, "task": task,
+                        "dataset": dataset, "method": method, "aggregate": aggregate,
                         "n_features": n, "k": k, "rr_variant": exp.rr_variant,
                         "params": tuple(sorted(exp.params_of(method).items())),
                         "learner": learner, "seed": exp.seed, "ranks": ranks,
@@ -112,11 +120,13 @@ def _run_and_store(cell: dict) -> str:
 
 
 def top_terms(fold_path, pairs, top: int = 20) -> pd.DataFrame:
-    """The ``top`` terms of every (method, aggregate) on one fold, for the report."""
+    """The ``top`` terms of every (method, aggregate) on one fold, for the report (for
+    one-vs-rest experiments: of the multi-class task, under each method's own policy)."""
     counts = load_fold(str(fold_path)).counts
     frames = []
     for method, aggregate in pairs:
-        r = rank(counts, method, aggregate, top=top)
+        policy = get_method(method).default_aggregate if aggregate == "pos" else aggregate
+        r = rank(counts, method, policy, top=top)
         frames.append(r.assign(method=method, aggregate=aggregate))
     return pd.concat(frames, ignore_index=True)[["method", "aggregate", "rank", "term",
                                                  "score", "group"]]
@@ -134,14 +144,23 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     t0 = time.perf_counter()
     store = Store(out)
     store.open(exp.as_dict(), exp.fingerprint, resume)
-    fold_paths = prepare_folds(exp, store.cache, log=lambda m: console.print(m, highlight=False))
+    n_jobs = n_jobs or exp.n_jobs
+    fold_paths = prepare_folds(exp, store.cache, log=lambda m: console.print(m, highlight=False),
+                               n_jobs=n_jobs)
     sizes, notes = resolve_sizes(exp.sizes, [_vocab_size(p) for p in fold_paths])
     pairs, skipped = method_aggregates(exp)
     notes += skipped
     for note in notes:
         console.print(f"[yellow]note:[/] {note}", highlight=False)
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
-    cells = plan_cells(exp, fold_paths, sizes, pairs, store.root)
+    classes = load_fold(str(fold_paths[0])).counts.classes
+    if set(exp.metrics) & set(POSITIVE_METRICS) and exp.tasks == "multiclass" and (
+            list(map(str, classes)) != ["neg", "pos"]):
+        raise ConfigError(f"{exp.source}: f1_pos, precision_pos and recall_pos need binary "
+                          f"labels 'neg'/'pos' or tasks = 'one_vs_rest' (labels: "
+                          f"{list(classes)[:5]})")
+    tasks = list(classes) if exp.tasks == "one_vs_rest" else [None]
+    cells = plan_cells(exp, fold_paths, sizes, pairs, store.root, tasks)
     done = store.finished()
     pending = [c for c in cells if c["name"] not in done]
     if len(cells) - len(pending):
@@ -151,12 +170,12 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
         task = progress.add_task(exp.name, total=len(cells), completed=len(cells) - len(pending))
-        jobs = Parallel(n_jobs=n_jobs or exp.n_jobs, return_as="generator_unordered")
+        jobs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
         for _ in jobs(delayed(_run_and_store)(c) for c in pending):
             progress.advance(task)
     results = store.write_tables(top_terms(fold_paths[0], pairs))
     wall = time.perf_counter() - t0
-    run = {"wall_s": wall, "n_jobs": n_jobs or exp.n_jobs, "cells": len(cells),
+    run = {"wall_s": wall, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending)}
     atomic_write(store.root / "run.json", lambda fh: fh.write(json.dumps(run).encode()))
     return RunSummary(results, len(cells), len(pending), wall, notes)

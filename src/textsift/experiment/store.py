@@ -54,8 +54,9 @@ def _write_text(path: Path, text: str) -> None:
     atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
 
 
-def cell_name(fold, method, aggregate, n_features, learner) -> str:
-    return f"f{fold}__{method}__{aggregate}__{n_features}__{learner}.json"
+def cell_name(fold, method, aggregate, n_features, learner, task=None) -> str:
+    task = "" if task is None else "t" + "".join(c if c.isalnum() else "-" for c in str(task))
+    return f"{task}f{fold}__{method}__{aggregate}__{n_features}__{learner}.json"
 
 
 def summarise(results: pd.DataFrame) -> pd.DataFrame:

@@ -18,7 +18,7 @@ import pandas as pd
 from ..experiment.store import Store, atomic_write
 from .plots import LOWER_IS_BETTER, curve_figures, label_of
 
-__all__ = ["best_per_size", "top_terms_table", "write_report"]
+__all__ = ["best_per_size", "macro_over_tasks", "top_terms_table", "write_report"]
 
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
@@ -44,6 +44,15 @@ def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
                      "best": f"{names} ({value:.4f})"})
     table = pd.DataFrame(rows)
     return table.pivot(index="n_features", columns=["learner", "metric"], values="best")
+
+
+def macro_over_tasks(summary: pd.DataFrame) -> pd.DataFrame:
+    """Average a summary over its datasets (e.g. the binary tasks of a one-vs-rest
+    experiment): mean of the per-task means, their std across tasks, ``folds`` = tasks."""
+    keys = ["method", "aggregate", "n_features", "learner", "metric"]
+    out = summary.groupby(keys, sort=True)["mean"].agg(mean="mean", std="std",
+                                                       folds="count").reset_index()
+    return out.assign(dataset="all tasks", std=out["std"].fillna(0.0))
 
 
 def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
@@ -72,7 +81,14 @@ def write_report(directory) -> Path:
         raise ValueError(f"{store.root}: the results table is empty")
     notes_path = store.root / "notes.json"
     notes = json.loads(notes_path.read_text()) if notes_path.exists() else []
+    if summary["dataset"].nunique() > 1:
+        n_tasks = summary["dataset"].nunique()
+        summary = macro_over_tasks(summary)
+        notes.append(f"curves and tables are means over {n_tasks} tasks (macro-average); the "
+                     "bands are +/- one standard deviation across tasks")
     dataset = config["corpus"]["dataset"]
+    if config.get("tasks") == "one_vs_rest":
+        dataset += " (one-vs-rest tasks)"
     figures = curve_figures(summary, store.root / "figures", dataset)
     folds = int(summary["folds"].max())
     learners = ", ".join(f"{lr['label']} ({lr['name']}, {lr['weighting']} input)"
