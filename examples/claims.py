@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from textsift.report.html import macro_over_tasks
 
 
 def _table(frame: pd.DataFrame, floatfmt: str = ".3f") -> str:
@@ -42,15 +43,19 @@ def rc(summary: pd.DataFrame, metric: str = "micro_f1") -> None:
 
 
 def forman(summary: pd.DataFrame, metric: str = "macro_f1") -> None:
+    if summary["dataset"].nunique() > 1:  # one-vs-rest tasks: macro-average over them
+        summary = macro_over_tasks(summary)
     part = summary[summary["metric"] == metric]
     mid = part[part["n_features"].between(500, 1000)]
     print(f"\n{metric}: mean of each (method, policy) over 500 and 1,000 terms\n")
     avg = mid.groupby(["method", "aggregate"])["mean"].mean().unstack("aggregate")
-    print(_table(avg.sort_values("max", ascending=False)))
+    print(_table(avg.sort_values(avg.columns[-1], ascending=False)))
     print(f"\n{metric}: best (method, policy) per size\n")
     best = part.loc[part.groupby("n_features")["mean"].idxmax(),
                     ["n_features", "method", "aggregate", "mean"]].set_index("n_features")
     print(_table(best))
+    if "rr" not in set(part["aggregate"]):
+        return
     print(f"\n{metric}: round robin minus max, per method (sizes <= 1,000 and all sizes)\n")
     wide = part.pivot_table(index=["method", "n_features"], columns="aggregate", values="mean")
     wide = wide.dropna(subset=["rr"])

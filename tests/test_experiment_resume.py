@@ -78,6 +78,7 @@ def test_killed_run_resumes_to_the_identical_table(tmp_path):
     assert resumed.returncode == 0, resumed.stderr
     assert f"resuming: {len(before)} of {N_CELLS} cells already done" in \
         " ".join(resumed.stderr.split())
+    assert not list(out.rglob("*.tmp"))  # partial writes of the killed run are cleared
     # finished cells were not redone
     assert all((cells / name).read_bytes() == data for name, data in before.items())
 

@@ -94,6 +94,8 @@ class Store:
                 raise StoreError(
                     f"{self.root} already holds {done} finished cells of this experiment; "
                     "pass --resume to continue it, or choose a new --out directory")
+            for tmp in self.root.rglob("*.tmp"):  # partial writes of a killed run
+                tmp.unlink(missing_ok=True)
             return done
         if self.root.exists() and any(self.root.iterdir()):
             raise StoreError(f"{self.root} is not empty and holds no experiment; choose a new "
