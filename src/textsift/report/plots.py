@@ -69,7 +69,13 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "") -> list[Fig
             ax.set_title(f"policy: {policy}" if len(policies) > 1 else "", fontsize=10)
             ax.grid(True, alpha=0.3)
         axes[0][0].set_ylabel(metric)
-        axes[0][-1].legend(fontsize=8, loc="center left", bbox_to_anchor=(1.02, 0.5))
+        handles = {}  # every method once, also those drawn in some panels only
+        for ax in axes[0]:
+            for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+                handles.setdefault(lab, h)
+        axes[0][-1].legend([handles[m] for m in methods if m in handles],
+                           [m for m in methods if m in handles], fontsize=8,
+                           loc="center left", bbox_to_anchor=(1.02, 0.5))
         title = f"{dataset}: {metric}, {learner}".strip(": ")
         fig.suptitle(title, fontsize=11)
         fig.tight_layout()
