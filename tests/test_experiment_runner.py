@@ -226,3 +226,22 @@ def test_positive_class_metrics_need_a_binary_pos_neg_task(tmp_path):
     cfg = {**OVR, "evaluation": {"metrics": ["f1_pos"]}}
     with pytest.raises(ValueError, match="f1_pos, precision_pos and recall_pos need binary"):
         run_experiment(parse_config(cfg), tmp_path)
+
+
+def test_a_directory_left_by_a_failed_configuration_is_taken_over(tmp_path):
+    """A run stopped by a configuration error before any cell finished does not lock its
+    directory: the corrected experiment takes it over (with a fresh fold cache)."""
+    bad = {**OVR, "evaluation": {"metrics": ["f1_pos"]}}
+    with pytest.raises(ValueError, match="need binary"):
+        run_experiment(parse_config(bad), tmp_path)
+    good = {**OVR, "evaluation": {"metrics": ["accuracy"]},
+            "selection": {"methods": ["ig"], "sizes": [20]}, "learners": [{"name": "nb"}]}
+    good["preprocessing"] = {"min_df": 4}  # a different vocabulary: the old cache must go
+    r = run_experiment(parse_config({**good, "evaluation": {"metrics": ["accuracy"]}}),
+                       tmp_path).results
+    assert len(r) == 1
+    vocab = load_fold(str(tmp_path / "cache" / "fold-0.npz")).n_terms
+    from textsift.corpus import load_sample
+    from textsift.vectorize import vectorize
+    X, _, _ = vectorize(load_sample("20ng", "train").texts, min_df=4)
+    assert vocab == X.shape[1]

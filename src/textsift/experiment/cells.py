@@ -29,7 +29,7 @@ from ..counts import Counts
 from ..metrics import mae_macro, mae_micro, misclassification_error
 from ..selectors import TermSelector
 from .config import LearnerSpec
-from .folds import load_fold
+from .folds import fold_key, load_fold
 
 __all__ = ["binary_labels", "make_learner", "one_vs_rest", "ranking", "run_cell", "score"]
 
@@ -95,12 +95,13 @@ def binary_labels(y, positive) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def ranking(fold_path: str, method: str, aggregate: str, k: int, rr_variant: str,
+def ranking(fold: tuple, method: str, aggregate: str, k: int, rr_variant: str,
             params: tuple, task=None) -> np.ndarray:
-    """The first ``k`` selected term indices of a fold under (method, aggregate). For a
+    """The first ``k`` selected term indices of a fold (its :func:`~.folds.fold_key`) under
+    (method, aggregate). For a
     one-vs-rest ``task`` (a class), the counts are that binary task's and the policy
     ``"pos"`` ranks by the positive class's scores, as Forman (2003) selects per task."""
-    counts = load_fold(fold_path).counts
+    counts = load_fold(fold[0]).counts
     if task is not None:
         counts = one_vs_rest(counts, task)
     by_class = {"class_label": "pos"} if aggregate == "pos" else {"aggregate": aggregate}
@@ -114,7 +115,7 @@ def run_cell(cell: dict) -> dict:
     its cache file); return its rows and timing."""
     t0 = time.perf_counter()
     fold = load_fold(cell["fold_path"])
-    selected = ranking(cell["fold_path"], cell["method"], cell["aggregate"], cell["k"],
+    selected = ranking(fold_key(cell["fold_path"]), cell["method"], cell["aggregate"], cell["k"],
                        cell["rr_variant"], cell["params"], cell["task"])[: cell["n_features"]]
     y_train, y_test = fold.y_train, fold.y_test
     if cell["task"] is not None:

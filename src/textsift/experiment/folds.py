@@ -15,6 +15,7 @@ it; 20 Newsgroups has ~5M tokens but ~100k types).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -32,7 +33,7 @@ from ..vectorize import VectorizerOptions, build_vectorizer
 from .config import ConfigError, Experiment
 from .store import atomic_write
 
-__all__ = ["FoldData", "load_fold", "prepare_folds", "read_documents", "tokenize",
+__all__ = ["FoldData", "fold_key", "load_fold", "prepare_folds", "read_documents", "tokenize",
            "tokenize_parallel"]
 
 
@@ -182,10 +183,22 @@ def save_fold(fold: FoldData, path: Path) -> None:
     atomic_write(path, lambda fh: np.savez(fh, **arrays))
 
 
+def fold_key(path) -> tuple[str, int, int]:
+    """The identity of a fold file: path, modification time and size (a rebuilt file, e.g.
+    in a directory taken over by another experiment, gets a new key)."""
+    st = os.stat(path)
+    return str(path), st.st_mtime_ns, st.st_size
+
+
+def load_fold(path) -> FoldData:
+    """Read a cached fold (memoised per process and file version: a worker loads each fold
+    once)."""
+    return _load_fold(fold_key(path))
+
+
 @lru_cache(maxsize=2)
-def load_fold(path: str) -> FoldData:
-    """Read a cached fold (memoised per process: a worker loads each fold once)."""
-    with np.load(path, allow_pickle=False) as z:
+def _load_fold(key: tuple[str, int, int]) -> FoldData:
+    with np.load(key[0], allow_pickle=False) as z:
         a = {k: z[k] for k in z.files}
 
     def csr(name):

@@ -80,24 +80,29 @@ class Store:
     def open(self, config: dict, fingerprint: str, resume: bool) -> int:
         """Claim the directory for the experiment ``fingerprint``; return the number of
         finished cells already there. Another experiment's results, or this experiment's
-        without ``resume``, are errors."""
+        without ``resume``, are errors. A directory claimed by another experiment that
+        finished no cell (e.g. stopped by an error in its configuration) is taken over: its
+        manifest and fold cache are replaced."""
         manifest = self.root / "experiment.json"
         if manifest.exists():
             old = json.loads(manifest.read_text(encoding="utf-8"))
-            if old.get("fingerprint") != fingerprint:
+            done = len(self.finished())
+            if old.get("fingerprint") == fingerprint:
+                if done and not resume:
+                    raise StoreError(
+                        f"{self.root} already holds {done} finished cells of this experiment; "
+                        "pass --resume to continue it, or choose a new --out directory")
+                for tmp in self.root.rglob("*.tmp"):  # partial writes of a killed run
+                    tmp.unlink(missing_ok=True)
+                return done
+            if done:
                 raise StoreError(
                     f"{self.root} holds the results of another experiment "
                     f"({old.get('config', {}).get('name')!r}, fingerprint "
                     f"{old.get('fingerprint')}); choose a new --out directory or delete it")
-            done = len(self.finished())
-            if done and not resume:
-                raise StoreError(
-                    f"{self.root} already holds {done} finished cells of this experiment; "
-                    "pass --resume to continue it, or choose a new --out directory")
-            for tmp in self.root.rglob("*.tmp"):  # partial writes of a killed run
-                tmp.unlink(missing_ok=True)
-            return done
-        if self.root.exists() and any(self.root.iterdir()):
+            for path in [*self.cache.glob("*"), *self.root.glob("*.json")]:
+                path.unlink()  # another experiment's, with no results: take it over
+        elif self.root.exists() and any(self.root.iterdir()):
             raise StoreError(f"{self.root} is not empty and holds no experiment; choose a new "
                              "or empty --out directory")
         self.cells.mkdir(parents=True, exist_ok=True)
