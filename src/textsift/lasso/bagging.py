@@ -1,0 +1,172 @@
+"""Bootstrap bagging frequencies around any selector: the machinery AdaBag runs on, and
+stability selection for this package's filter scores (scikit-learn removed its randomized lasso).
+
+A bootstrap sample is a vector of integer multiplicities over the rows (resampling within each
+stratum to the stratum's size), never a copied matrix. Bootstrap ``i`` draws from
+``SeedSequence(seed).spawn(B)[i]``, so results do not depend on ``n_jobs`` or on the order in
+which bootstraps finish. With a ``store``, each finished bootstrap is written atomically to
+``DIR/<i>.npz`` and a rerun only computes the missing ones.
+
+The bagging frequency of feature ``j`` is ``f(j) = #{i : j in S_i}`` (METHODS.md §D.4 step 3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+from joblib import Parallel, delayed
+
+__all__ = ["BootstrapStore", "bagging_frequencies", "run_bootstraps", "stability_selection",
+           "stratified_bootstrap"]
+
+
+def stratified_bootstrap(strata, rng) -> np.ndarray:
+    """Multiplicities (n,) of a bootstrap that resamples each stratum to its own size."""
+    strata = np.asarray(strata)
+    counts = np.zeros(len(strata), dtype=np.int64)
+    for s in np.unique(strata):
+        rows = np.flatnonzero(strata == s)
+        counts += np.bincount(rows[rng.integers(0, len(rows), len(rows))], minlength=len(strata))
+    return counts
+
+
+def bagging_frequencies(selections, n_features: int) -> np.ndarray:
+    """``f(j)``: in how many of the selections feature ``j`` occurs."""
+    f = np.zeros(n_features, dtype=np.int64)
+    for s in selections:
+        f[np.unique(np.asarray(s, dtype=np.intp))] += 1
+    return f
+
+
+class BootstrapStore:
+    """A folder of finished bootstraps, tied to one configuration by a fingerprint.
+
+    Reusing a folder with another configuration is an error (naming what differs), so a
+    resumed run never mixes bootstraps of different problems.
+    """
+
+    def __init__(self, directory, config: dict):
+        self.dir = Path(directory)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.config = json.loads(json.dumps(config, sort_keys=True, default=str))
+        meta = self.dir / "config.json"
+        if meta.exists():
+            old = json.loads(meta.read_text())
+            keys = set(old) | set(self.config)
+            diff = sorted(k for k in keys if old.get(k) != self.config.get(k))
+            if diff:
+                raise ValueError(f"{self.dir} holds bootstraps of another run (differs in "
+                                 f"{', '.join(diff)}); use another output folder or delete it")
+        else:
+            atomic_write_text(meta, json.dumps(self.config, sort_keys=True, indent=1))
+
+    def path(self, i: int) -> Path:
+        return self.dir / f"{i:04d}.npz"
+
+    def done(self, B: int) -> list[int]:
+        return [i for i in range(B) if self.path(i).exists()]
+
+    def save(self, i: int, result: dict) -> None:
+        fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp.npz")
+        os.close(fd)
+        np.savez(tmp, **result)
+        os.replace(tmp, self.path(i))
+
+    def load(self, i: int) -> dict:
+        with np.load(self.path(i)) as z:
+            return {k: z[k] for k in z.files}
+
+
+def atomic_write_text(path, text: str) -> None:
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def fingerprint(*arrays) -> str:
+    """A short hash of arrays (sparse matrices by their parts), for store configurations."""
+    h = hashlib.sha1()
+    for a in arrays:
+        parts = (a.data, a.indices, a.indptr) if hasattr(a, "indptr") else (np.asarray(a),)
+        for part in parts:
+            h.update(np.ascontiguousarray(part).tobytes())
+    return h.hexdigest()[:16]
+
+
+def _one(task, i, seed_seq, strata):
+    weights = stratified_bootstrap(strata, np.random.default_rng(seed_seq))
+    return i, task(weights)
+
+
+def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs: int = 1, store=None,
+                   progress: bool = True, description: str = "bootstraps") -> list[dict]:
+    """Run ``task(multiplicities) -> dict`` (with key ``"selected"``) for ``B`` bootstraps,
+    in parallel (joblib), resuming from ``store``; results in bootstrap order."""
+    if B < 1:
+        raise ValueError(f"the number of bootstraps must be >= 1, got {B}")
+    seeds = np.random.SeedSequence(seed).spawn(B)
+    results: dict[int, dict] = {}
+    if store is not None:
+        results = {i: store.load(i) for i in store.done(B)}
+    todo = [i for i in range(B) if i not in results]
+    from rich.progress import Progress
+
+    with Progress(disable=not progress, transient=False) as bar:
+        tid = bar.add_task(description, total=B, completed=B - len(todo))
+        jobs = (delayed(_one)(task, i, seeds[i], strata) for i in todo)
+        for i, res in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
+            if store is not None:
+                store.save(i, res)
+            results[i] = res
+            bar.advance(tid)
+    return [results[i] for i in range(B)]
+
+
+class _SelectorTask:
+    """One bootstrap of a :class:`~textsift.selectors.TermSelector`: counts with multiplicities
+    (``doc_counts = X_bin' diag(m) Y``), so no row is copied."""
+
+    def __init__(self, selector, X, y):
+        from sklearn.base import clone
+
+        from ..counts import encode_labels
+
+        self.selector = clone(selector)
+        self.X = X.tocsr()
+        self.binary = self.X.copy()
+        self.binary.data = (self.binary.data > 0).astype(float)
+        self.classes, self.codes = encode_labels(y)
+
+    def __call__(self, m):
+        import scipy.sparse as sp
+
+        from ..counts import Counts
+
+        Y = sp.csr_matrix((m.astype(float), (np.arange(len(m)), self.codes)),
+                          shape=(len(m), len(self.classes)))
+        counts = Counts(self.classes, np.asarray(Y.sum(axis=0)).ravel().astype(np.int64),
+                        np.asarray((self.binary.T @ Y).toarray()).round().astype(np.int64),
+                        np.asarray((self.X.T @ Y).toarray(), dtype=float))
+        sel = self.selector.fit_counts(counts)
+        return {"selected": np.asarray(sel.selected_, dtype=np.int64)}
+
+
+def stability_selection(selector, X, y, B: int = 100, seed: int = 0, n_jobs: int = 1,
+                        store=None, progress: bool = False) -> np.ndarray:
+    """Bagging frequencies of a :class:`~textsift.selectors.TermSelector` over ``B`` class-
+    stratified bootstraps of ``(X, y)``: ``f(j) / B`` is the selection probability of term
+    ``j`` (stability selection, Meinshausen and Buehlmann 2010)."""
+    y = np.asarray(y)
+    if X.shape[0] != len(y):
+        raise ValueError(f"X has {X.shape[0]} rows and y {len(y)} labels")
+    task = _SelectorTask(selector, X, y)
+    results = run_bootstraps(task, B, task.codes, seed, n_jobs, store, progress,
+                             "stability selection")
+    return bagging_frequencies([r["selected"] for r in results], X.shape[1])

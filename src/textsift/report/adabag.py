@@ -1,0 +1,130 @@
+"""Pictures and tables of an AdaBag run: the bagging-frequency bar chart, validation and test
+error against the cutoff ``c``, and a word cloud of ``A_{c*}`` sized by ``|OLS coefficient|``
+and coloured by its sign (PNG, matplotlib + wordcloud)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["bfd_chart", "bfd_table", "cutoff_chart", "save_adabag", "word_cloud"]
+
+POSITIVE, NEGATIVE = "#1b7837", "#b2182b"
+
+
+def _atomic(path: Path, write) -> None:
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=path.suffix)
+    os.close(fd)
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def _figure():
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def bfd_table(frequencies, names) -> pd.DataFrame:
+    """``term,frequency`` for words selected at least once, by decreasing frequency (ties in
+    vocabulary order)."""
+    f = np.asarray(frequencies)
+    order = np.argsort(-f, kind="stable")
+    order = order[f[order] > 0]
+    return pd.DataFrame({"term": np.asarray(names, dtype=object)[order], "frequency": f[order]})
+
+
+def bfd_chart(frequencies, names, path, top: int = 40, n_bootstraps: int | None = None):
+    """Bar chart of the ``top`` words by bagging frequency."""
+    plt = _figure()
+    table = bfd_table(frequencies, names).head(top)
+    fig, ax = plt.subplots(figsize=(max(6, 0.22 * len(table) + 2), 4))
+    ax.bar(np.arange(len(table)), table["frequency"], color="#4c72b0")
+    ax.set_xticks(np.arange(len(table)), table["term"], rotation=90, fontsize=8)
+    ax.set_ylabel("bagging frequency" + (f" (of {n_bootstraps})" if n_bootstraps else ""))
+    ax.set_title(f"Bagging frequencies, top {len(table)} words")
+    fig.tight_layout()
+    _atomic(path, lambda p: fig.savefig(p, dpi=120, format="png"))
+    plt.close(fig)
+
+
+def cutoff_chart(cutoffs, validation, test, cutoff, path):
+    """Validation and test misclassification error of ``A_c`` against ``c``; ``c*`` marked."""
+    plt = _figure()
+    fig, ax = plt.subplots(figsize=(6.5, 4))
+    ax.plot(cutoffs, validation, label="validation", color="#4c72b0")
+    ax.plot(cutoffs, test, label="test", color="#dd8452")
+    ax.axvline(cutoff, color="grey", ls="--", lw=1, label=f"c* = {cutoff}")
+    ax.set_xlabel("cutoff c (model A_c = words with frequency >= c)")
+    ax.set_ylabel("misclassification error")
+    ax.legend()
+    fig.tight_layout()
+    _atomic(path, lambda p: fig.savefig(p, dpi=120, format="png"))
+    plt.close(fig)
+
+
+def word_cloud(names, coef, path, top: int = 150, seed: int = 0):
+    """Word cloud of the ``top`` words by ``|coef|``: size ~ |coef|, green positive, red
+    negative."""
+    from wordcloud import WordCloud
+
+    names, coef = np.asarray(names, dtype=object), np.asarray(coef, dtype=float)
+    order = np.argsort(-np.abs(coef), kind="stable")[:top]
+    order = order[coef[order] != 0]
+    if len(order) == 0:
+        raise ValueError("no non-zero coefficient: nothing to draw")
+    sign = {str(names[j]): coef[j] > 0 for j in order}
+    cloud = WordCloud(width=900, height=500, background_color="white", random_state=seed,
+                      prefer_horizontal=0.9)
+    cloud.generate_from_frequencies({str(names[j]): float(abs(coef[j])) for j in order})
+    cloud.recolor(color_func=lambda word, **_: POSITIVE if sign.get(word) else NEGATIVE)
+    _atomic(path, lambda p: cloud.to_image().save(p, format="PNG"))
+
+
+def save_adabag(model, names, out, extra: dict | None = None, pictures: bool = True) -> dict:
+    """Write ``summary.json``, ``bfd.csv``, ``cutoffs.csv`` and the pictures of a fitted
+    :class:`~textsift.lasso.AdaBag` to ``out``; returns the summary."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    names = np.asarray(names, dtype=object)
+    summary = {
+        "test_error": model.test_error_,
+        "validation_error": model.validation_error_,
+        "model_size": int(len(model.selected_)),
+        "cutoff": model.cutoff_,
+        "selected_terms": [str(t) for t in names[model.selected_]],
+        "coefficients": {str(names[j]): float(c) for j, c in zip(model.selected_, model.coef_,
+                                                                  strict=True)},
+        "test_error_by_group": model.test_error_by_group_,
+        "group_weights": {str(g): float(r) for g, r in zip(model.group_labels_, model.r_,
+                                                           strict=True)},
+        "n_bootstraps": model.n_bootstraps,
+        "n_features": int(len(names)),
+        "split_sizes": {k: int(np.sum(model.part_ == i))
+                        for i, k in enumerate(("core", "validation", "test"))},
+        "seconds": model.fit_seconds_,
+        **(extra or {}),
+    }
+    _atomic(out / "summary.json",
+            lambda p: Path(p).write_text(json.dumps(summary, indent=1, allow_nan=False)))
+    _atomic(out / "bfd.csv", lambda p: bfd_table(model.frequencies_, names).to_csv(p, index=False))
+    cut = pd.DataFrame({"cutoff": model.cutoffs_, "model_size": model.sizes_,
+                        "validation_error": model.validation_errors_,
+                        "test_error": model.test_errors_})
+    _atomic(out / "cutoffs.csv", lambda p: cut.to_csv(p, index=False))
+    if pictures:
+        bfd_chart(model.frequencies_, names, out / "bfd.png", n_bootstraps=model.n_bootstraps)
+        cutoff_chart(model.cutoffs_, model.validation_errors_, model.test_errors_,
+                     model.cutoff_, out / "cutoff.png")
+        if np.any(model.coef_ != 0):
+            word_cloud(names[model.selected_], model.coef_, out / "wordcloud.png")
+    return summary

@@ -1,0 +1,238 @@
+"""Weighted lasso paths, the data-shared design, OLS refits and classifier (2.2), polarities
+(METHODS.md §D.2-D.3)."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy.stats import norm
+from sklearn.linear_model import Lasso
+
+from textsift.lasso import (
+    SharedDesign,
+    adaptive_weights,
+    group_weights,
+    lambda_grid,
+    lasso_path,
+    load_polarity,
+    misclassification,
+    ols_fit,
+    polarity_from_lexicon,
+    predict_class,
+)
+from textsift.lasso.classifier import WeightedGram
+from textsift.lasso.path import normalise_penalty
+
+
+def _data(n=120, p=15, seed=0):
+    rng = np.random.default_rng(seed)
+    X = (rng.random((n, p)) < 0.3).astype(float)
+    beta = np.zeros(p)
+    beta[:4] = (1.5, -1.0, 0.8, -0.6)
+    y = 2.0 + X @ beta + rng.normal(0, 0.5, n)
+    return sp.csr_matrix(X), y, rng
+
+
+# ------------------------------------------------------------------------- group weights
+def test_group_weights_match_the_spec_table():
+    # METHODS.md §D.2 worked r_g values for the IMDb core sizes 8561/4901/3235
+    n = [8561, 4901, 3235]
+    expected = {
+        "ws1": [.5774, .5774, .5774], "ws2": [.7160, .5418, .4402],
+        "ws3": [.9650, .9348, .9117], "ws4": [.9313, .8739, .8312],
+        "ws5": [1.0362, 1.0697, 1.0968], "ws6": [1.3477, 1.7255, 2.0713],
+    }
+    sums = {"ws1": 1.7321, "ws2": 1.6980, "ws3": 2.8116, "ws4": 2.6364, "ws5": 3.2028,
+            "ws6": 5.1445}
+    for scheme, values in expected.items():
+        r = group_weights(n, scheme)
+        np.testing.assert_allclose(r, values, atol=5e-5)
+        assert r.sum() == pytest.approx(sums[scheme], abs=2e-4)
+
+
+def test_group_weights_bad_input():
+    with pytest.raises(ValueError, match="ws1..ws6"):
+        group_weights([10, 20], "ws7")
+    with pytest.raises(ValueError, match=">= 2 documents"):
+        group_weights([1, 20], "ws3")
+
+
+# ------------------------------------------------------------------------- lasso path
+def test_skglm_path_equals_sklearn_adaptive_lasso_with_weights():
+    # adaptive lasso = lasso on X_j / pf_j with coef_j = gamma_j / pf_j; sklearn's Lasso
+    # minimises 1/(2 sum w) sum w r^2 + alpha |gamma|_1 with weights rescaled to sum n
+    X, y, rng = _data()
+    pf = rng.uniform(0.5, 2.0, X.shape[1])
+    pf *= X.shape[1] / pf.sum()  # already glmnet-normalised, so lambdas are comparable
+    w = rng.integers(0, 3, X.shape[0]).astype(float)
+    lambdas = lambda_grid(X, y, pf, w, n_lambdas=8, min_ratio=0.05)
+    path = lasso_path(X, y, pf, w, lambdas, tol=1e-10)
+    Xd = X.toarray() / pf
+    for k, lam in enumerate(lambdas):
+        ref = Lasso(alpha=lam, tol=1e-12, max_iter=100000).fit(Xd, y, sample_weight=w)
+        np.testing.assert_allclose(path.coef[:, [k]].toarray().ravel(), ref.coef_ / pf,
+                                   atol=1e-6)
+        assert path.intercept[k] == pytest.approx(ref.intercept_, abs=1e-6)
+
+
+def test_multiplicities_equal_repeated_rows():
+    # a bootstrap is the core rows with multiplicities: same path as the copied rows
+    X, y, rng = _data(seed=1)
+    m = rng.integers(0, 4, X.shape[0])
+    rows = np.repeat(np.arange(X.shape[0]), m)
+    lambdas = lambda_grid(X, y, None, m, n_lambdas=6, min_ratio=0.05)
+    a = lasso_path(X, y, None, m, lambdas, tol=1e-10)
+    b = lasso_path(X[rows], y[rows], None, None, lambdas, tol=1e-10)
+    np.testing.assert_allclose(a.coef.toarray(), b.coef.toarray(), atol=1e-7)
+
+
+def test_lambda_max_is_the_first_lambda_with_all_zero():
+    X, y, _ = _data(seed=2)
+    lam = lambda_grid(X, y, n_lambdas=3, min_ratio=0.5)
+    path = lasso_path(X, y, lambdas=[lam[0] * 1.0001, lam[0] * 0.99], tol=1e-10)
+    assert path.coef[:, [0]].nnz == 0 and len(path.active(1)) == 1
+
+
+def test_glmnet_backend_matches_skglm():
+    pytest.importorskip("glmnet")
+    X, y, rng = _data(n=300, p=40, seed=3)
+    pf = rng.uniform(0.5, 2.0, X.shape[1])
+    w = rng.integers(0, 3, X.shape[0]).astype(float)
+    lambdas = lambda_grid(X, y, pf, w, n_lambdas=10, min_ratio=0.02)
+    a = lasso_path(X, y, pf, w, lambdas, tol=1e-10)
+    b = lasso_path(X, y, pf, w, lambdas, backend="glmnet")
+    np.testing.assert_allclose(a.coef.toarray(), b.coef.toarray(), atol=1e-4)
+
+
+def test_path_bad_input():
+    X, y, _ = _data()
+    with pytest.raises(ValueError, match="one value per feature"):
+        normalise_penalty([1.0, 2.0], 5)
+    with pytest.raises(ValueError, match=">= 0"):
+        normalise_penalty(-np.ones(3), 3)
+    with pytest.raises(ValueError, match="all penalty factors are 0"):
+        normalise_penalty(np.zeros(3), 3)
+    with pytest.raises(ValueError, match="unknown backend"):
+        lasso_path(X, y, backend="lars")
+    with pytest.raises(ValueError, match="decreasing"):
+        lasso_path(X, y, lambdas=[0.1, 0.2])
+    with pytest.raises(ValueError, match="constant"):
+        lambda_grid(X, np.ones(X.shape[0]))
+
+
+# ------------------------------------------------------------------------- data-shared
+def test_shared_design_reproduces_group_models():
+    # Z theta = mu + x'(beta + Delta_g) + group intercepts, row by row (METHODS.md §D.2)
+    X, _, rng = _data(n=60, p=6, seed=4)
+    groups = rng.integers(0, 3, 60)
+    w = rng.uniform(0.5, 2, 6)
+    r = group_weights(np.bincount(groups), "ws3")
+    d = SharedDesign.build(X, groups, w, r)
+    assert d.Z.shape == (60, 6 * 4 + 2)
+    np.testing.assert_allclose(d.penalty_factor[6:12], r[0] * w)
+    assert np.all(d.penalty_factor[-2:] == 0)  # group intercepts unpenalised
+    theta = rng.normal(size=d.Z.shape[1])
+    beta, deltas, mus = theta[:6], theta[6:24].reshape(3, 6), np.r_[0, theta[24:]]
+    expected = np.array([X[i].toarray().ravel() @ (beta + deltas[g]) + mus[g]
+                         for i, g in enumerate(groups)])
+    np.testing.assert_allclose(d.Z @ theta, expected)
+    coef = np.zeros(d.Z.shape[1])
+    coef[[0, 6 + 1, 12 + 0]] = (1.0, 2.0, -1.0)  # beta_0; Delta_{0,1}; Delta_{1,0} = -beta_0
+    S = d.group_supports(coef)
+    assert [list(s) for s in S] == [[0, 1], [], [0]]
+
+
+def test_single_group_is_plain_adaptive_lasso():
+    X, _, _ = _data(n=30, p=5)
+    d = SharedDesign.build(X, np.zeros(30, int), np.ones(5), np.ones(1))
+    assert d.Z.shape == (30, 5) and (d.Z != X).nnz == 0
+
+
+# ------------------------------------------------------------------------- OLS + (2.2)
+def test_ols_fit_equals_weighted_lstsq():
+    X, y, rng = _data(seed=5)
+    w = rng.integers(0, 3, X.shape[0]).astype(float)
+    cols = [0, 2, 5, 7]
+    fit = ols_fit(X, y, cols, w)
+    A = np.c_[np.ones(X.shape[0]), X[:, cols].toarray()] * np.sqrt(w)[:, None]
+    ref = np.linalg.lstsq(A, y * np.sqrt(w), rcond=None)[0]
+    np.testing.assert_allclose(np.r_[fit.intercept, fit.coef], ref, atol=1e-9)
+
+
+def test_ols_rank_deficient_sets_aliased_coefficient_to_zero():
+    # a duplicated column and a constant one are aliased: exactly one of the pair gets 0, the
+    # constant column gets 0, and the fitted values equal the minimum-norm lstsq fit
+    X, y, _ = _data(seed=6)
+    Xd = sp.hstack([X, X[:, [1]], sp.csr_matrix(np.ones((X.shape[0], 1)))], format="csr")
+    cols = [0, 1, X.shape[1], X.shape[1] + 1]
+    fit = ols_fit(Xd, y, cols)
+    assert fit.rank == 2
+    assert fit.coef[3] == 0 and np.sum(fit.coef[[1, 2]] == 0) == 1
+    A = np.c_[np.ones(X.shape[0]), Xd[:, cols].toarray()]
+    ref = A @ np.linalg.lstsq(A, y, rcond=None)[0]
+    np.testing.assert_allclose(fit.decision(Xd), ref, atol=1e-9)
+
+
+def test_weighted_gram_reuse_equals_fresh_fits():
+    X, y, rng = _data(seed=7)
+    w = rng.integers(0, 3, X.shape[0]).astype(float)
+    gram = WeightedGram(X, y, w)
+    for cols in ([1, 2], [2, 3, 9], [9, 1, 2, 3, 4]):
+        a, b = gram.fit(cols), ols_fit(X, y, cols, w)
+        np.testing.assert_allclose(a.coef, b.coef, atol=1e-10)
+        assert a.intercept == pytest.approx(b.intercept)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(-20, 20), st.floats(0.01, 10), st.floats(-5, 5), st.floats(0.1, 5))
+def test_classifier_22_is_the_midpoint_rule(mean, sigma, a, gap):
+    # P(y>=b) >= P(y<=a) under N(mean, sigma^2)  <=>  mean >= (a+b)/2 (METHODS.md §D.3)
+    b = a + gap
+    probit = (1 - norm.cdf((b - mean) / sigma)) >= norm.cdf((a - mean) / sigma)
+    if abs(mean - (a + b) / 2) > 1e-9:
+        assert bool(predict_class([mean], a, b)[0]) == probit
+
+
+def test_classifier_bad_input():
+    with pytest.raises(ValueError, match="a < b"):
+        predict_class([1.0], 7, 4)
+    with pytest.raises(ValueError, match="no observations"):
+        misclassification([], [])
+    assert misclassification([1, 0, 1, 1], [1, 1, 1, 0]) == 0.5
+
+
+# ------------------------------------------------------------------------- polarity
+def test_adaptive_weights_and_bad_polarity():
+    np.testing.assert_allclose(adaptive_weights([0.5, -0.25, 0.0]), [1 / 0.50001, 1 / 0.25001,
+                                                                      1e5])
+    with pytest.raises(ValueError, match="every polarity is 0"):
+        adaptive_weights(np.zeros(4))
+    with pytest.raises(ValueError, match="covers 0 of the 3"):
+        polarity_from_lexicon(["a", "b", "c"], {"zzz": 1.0})
+    with pytest.raises(ValueError, match="unknown polarity source"):
+        load_polarity("nope", ["a"])
+
+
+def test_polarity_from_file(tmp_path):
+    f = tmp_path / "lex.csv"
+    f.write_text("word,polarity\ngood,0.8\nbad,-0.6\n")
+    np.testing.assert_allclose(load_polarity(str(f), ["good", "film", "bad"]), [0.8, 0, -0.6])
+    assert np.all(load_polarity("uniform", ["x", "y"]) == 1)
+
+
+def test_packaged_lexicons_cover_sentiment_words():
+    pytest.importorskip("vaderSentiment")
+    pytest.importorskip("afinn")
+    vader = load_polarity("vader", ["great", "awful", "table"])
+    afinn = load_polarity("afinn", ["great", "awful", "table"])
+    assert vader[0] > 0 > vader[1] and vader[2] == 0  # VADER: great 3.1/4, awful -2.0/4
+    assert afinn.tolist() == [3 / 5, -3 / 5, 0.0]  # AFINN-165: great +3, awful -3
+
+
+@pytest.mark.real_data
+def test_imdb_expected_rating_transform(real_data, monkeypatch):
+    monkeypatch.setenv("TEXTSIFT_DATA", str(real_data))
+    pol = load_polarity("imdb", ["the", "and", "notaword_xyz"])
+    # imdbEr: the 0.0490972013402, and 0.201363575849; divided by 4.5 (module docstring)
+    np.testing.assert_allclose(pol, [0.0490972013402 / 4.5, 0.201363575849 / 4.5, 0.0])
