@@ -49,7 +49,7 @@ def forman(summary: pd.DataFrame, metric: str = "macro_f1") -> None:
     mid = part[part["n_features"].between(500, 1000)]
     print(f"\n{metric}: mean of each (method, policy) over 500 and 1,000 terms\n")
     avg = mid.groupby(["method", "aggregate"])["mean"].mean().unstack("aggregate")
-    print(_table(avg.sort_values(avg.columns[-1], ascending=False)))
+    print(_table(avg.loc[avg.max(axis=1).sort_values(ascending=False).index]))
     print(f"\n{metric}: best (method, policy) per size\n")
     best = part.loc[part.groupby("n_features")["mean"].idxmax(),
                     ["n_features", "method", "aggregate", "mean"]].set_index("n_features")
