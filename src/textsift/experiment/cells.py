@@ -31,7 +31,8 @@ from ..selectors import TermSelector
 from .config import LearnerSpec
 from .folds import fold_key, load_fold
 
-__all__ = ["binary_labels", "make_learner", "one_vs_rest", "ranking", "run_cell", "score"]
+__all__ = ["binary_labels", "encode", "make_learner", "one_vs_rest", "ranking", "run_cell",
+           "score"]
 
 
 def make_learner(spec: LearnerSpec, seed: int, ranks=None):
@@ -51,9 +52,10 @@ def make_learner(spec: LearnerSpec, seed: int, ranks=None):
     return make_pipeline(*weighting[spec.weighting], est)
 
 
-def score(metric: str, y_true, y_pred, ranks=None) -> float:
+def score(metric: str, y_true, y_pred, ranks=None, pos_label="pos") -> float:
     """One evaluation measure; averaged measures take every class in ``y_true`` or
-    ``y_pred`` (scikit-learn's default), and 0 for a class never predicted."""
+    ``y_pred`` (scikit-learn's default), and 0 for a class never predicted. ``*_pos``
+    measures are those of the class ``pos_label``."""
     if metric == "accuracy":
         return float(accuracy_score(y_true, y_pred))
     if metric == "micro_f1":
@@ -67,7 +69,8 @@ def score(metric: str, y_true, y_pred, ranks=None) -> float:
     if metric in ("f1_pos", "precision_pos", "recall_pos"):
         func = {"f1_pos": f1_score, "precision_pos": precision_score,
                 "recall_pos": recall_score}[metric]
-        return float(func(y_true, y_pred, pos_label="pos", average="binary", zero_division=0))
+        return float(func(y_true, y_pred, pos_label=pos_label, average="binary",
+                          zero_division=0))
     if metric == "misclassification_error":
         return misclassification_error(y_true, y_pred)
     if metric == "mae_macro":
@@ -92,6 +95,16 @@ def one_vs_rest(counts: Counts, positive) -> Counts:
 
 def binary_labels(y, positive) -> np.ndarray:
     return np.where(y == positive, "pos", "neg")
+
+
+def encode(y_train, y_test) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class names as integer codes ``(train, test, names)``, ``names[code] == label``.
+
+    Learners and measures see the codes: scikit-learn's checks of string labels cost more
+    than fitting naive Bayes, and a one-to-one relabelling changes no prediction and no
+    measure."""
+    names = np.unique(np.concatenate([y_train, y_test]))
+    return np.searchsorted(names, y_train), np.searchsorted(names, y_test), names
 
 
 @lru_cache(maxsize=8)
@@ -120,6 +133,10 @@ def run_cell(cell: dict) -> dict:
     y_train, y_test = fold.y_train, fold.y_test
     if cell["task"] is not None:
         y_train, y_test = binary_labels(y_train, cell["task"]), binary_labels(y_test, cell["task"])
+    pos = "pos"
+    if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
+        y_train, y_test, names = encode(y_train, y_test)
+        pos = int(np.searchsorted(names, "pos"))
     idx = np.sort(selected)
     X_train, X_test = fold.X_train[:, idx], fold.X_test[:, idx]
     t1 = time.perf_counter()
@@ -132,7 +149,7 @@ def run_cell(cell: dict) -> dict:
     rows = [{"dataset": cell["dataset"], "fold": cell["fold"], "method": cell["method"],
              "aggregate": cell["aggregate"], "n_features": cell["n_features"],
              "learner": cell["learner"].label, "metric": m,
-             "value": score(m, y_test, pred, cell["ranks"])} for m in cell["metrics"]]
+             "value": score(m, y_test, pred, cell["ranks"], pos)} for m in cell["metrics"]]
     timing = {"select_s": t1 - t0, "learner_s": t2 - t1, "metrics_s": time.perf_counter() - t2,
               "n_used": int(len(idx)),
               "convergence_warnings": sum(issubclass(w.category, ConvergenceWarning)

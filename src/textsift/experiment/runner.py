@@ -147,6 +147,7 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     n_jobs = n_jobs or exp.n_jobs
     fold_paths = prepare_folds(exp, store.cache, log=lambda m: console.print(m, highlight=False),
                                n_jobs=n_jobs)
+    prepare_s = time.perf_counter() - t0
     sizes, notes = resolve_sizes(exp.sizes, [_vocab_size(p) for p in fold_paths])
     pairs, skipped = method_aggregates(exp)
     notes += skipped
@@ -175,7 +176,7 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
             progress.advance(task)
     results = store.write_tables(top_terms(fold_paths[0], pairs))
     wall = time.perf_counter() - t0
-    run = {"wall_s": wall, "n_jobs": n_jobs, "cells": len(cells),
+    run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending)}
     atomic_write(store.root / "run.json", lambda fh: fh.write(json.dumps(run).encode()))
     return RunSummary(results, len(cells), len(pending), wall, notes)
