@@ -31,8 +31,8 @@ from ..selectors import TermSelector
 from .config import LearnerSpec
 from .folds import fold_key, load_fold
 
-__all__ = ["binary_labels", "encode", "make_learner", "one_vs_rest", "ranking", "run_cell",
-           "score"]
+__all__ = ["binary_labels", "columns", "encode", "make_learner", "one_vs_rest", "ranking",
+           "run_cell", "score"]
 
 
 def make_learner(spec: LearnerSpec, seed: int, ranks=None):
@@ -111,9 +111,9 @@ def encode(y_train, y_test) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def ranking(fold: tuple, method: str, aggregate: str, k: int, rr_variant: str,
             params: tuple, task=None) -> np.ndarray:
     """The first ``k`` selected term indices of a fold (its :func:`~.folds.fold_key`) under
-    (method, aggregate). For a
-    one-vs-rest ``task`` (a class), the counts are that binary task's and the policy
-    ``"pos"`` ranks by the positive class's scores, as Forman (2003) selects per task."""
+    (method, aggregate). For a one-vs-rest ``task`` (a class), the counts are that binary
+    task's and the policy ``"pos"`` ranks by the positive class's scores, as Forman (2003)
+    selects per task."""
     counts = load_fold(fold[0]).counts
     if task is not None:
         counts = one_vs_rest(counts, task)
@@ -123,13 +123,24 @@ def ranking(fold: tuple, method: str, aggregate: str, k: int, rr_variant: str,
     return sel.fit_counts(counts).selected_
 
 
+@lru_cache(maxsize=2)
+def columns(fold: tuple, method: str, aggregate: str, k: int, rr_variant: str, params: tuple,
+            task, n: int):
+    """The training and test matrices restricted to the first ``n`` terms of a ranking, in
+    column order (memoised: the learners of one size share them)."""
+    data = load_fold(fold[0])
+    idx = np.sort(ranking(fold, method, aggregate, k, rr_variant, params, task)[:n])
+    return data.X_train[:, idx], data.X_test[:, idx]
+
+
 def run_cell(cell: dict) -> dict:
     """Run one cell (a plain dict, cheap to send to a worker: the fold travels as the path of
     its cache file); return its rows and timing."""
     t0 = time.perf_counter()
     fold = load_fold(cell["fold_path"])
-    selected = ranking(fold_key(cell["fold_path"]), cell["method"], cell["aggregate"], cell["k"],
-                       cell["rr_variant"], cell["params"], cell["task"])[: cell["n_features"]]
+    X_train, X_test = columns(fold_key(cell["fold_path"]), cell["method"], cell["aggregate"],
+                              cell["k"], cell["rr_variant"], cell["params"], cell["task"],
+                              cell["n_features"])
     y_train, y_test = fold.y_train, fold.y_test
     if cell["task"] is not None:
         y_train, y_test = binary_labels(y_train, cell["task"]), binary_labels(y_test, cell["task"])
@@ -137,8 +148,6 @@ def run_cell(cell: dict) -> dict:
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
-    idx = np.sort(selected)
-    X_train, X_test = fold.X_train[:, idx], fold.X_test[:, idx]
     t1, c1 = time.perf_counter(), time.process_time()
     learner = make_learner(cell["learner"], cell["seed"], cell["ranks"])
     with warnings.catch_warnings(record=True) as caught:
@@ -152,7 +161,7 @@ def run_cell(cell: dict) -> dict:
              "value": score(m, y_test, pred, cell["ranks"], pos)} for m in cell["metrics"]]
     timing = {"select_s": t1 - t0, "learner_s": t2 - t1, "metrics_s": time.perf_counter() - t2,
               "learner_cpu_s": c2 - c1,
-              "n_used": int(len(idx)),
+              "n_used": int(X_train.shape[1]),
               "convergence_warnings": sum(issubclass(w.category, ConvergenceWarning)
                                           for w in caught)}
     return {"name": cell["name"], "rows": rows, "timing": timing}
