@@ -37,8 +37,12 @@ def demo(
     exp = parse_config(DEMO, src="textsift demo")
     summary = run_experiment(exp, out, resume=True, console=console)
     report = write_report(out)
-    best = summary.results.query("metric == 'accuracy' and learner == 'linear_svm'")
-    top = best.loc[best["value"].idxmax()]
-    console.print(f"best linear-SVM accuracy: {top['value']:.3f} ({top['method']}, "
-                  f"{top['n_features']} terms)", highlight=False)
+    svm = summary.results.query("metric == 'accuracy' and learner == 'linear_svm'")
+    full = svm["n_features"].max()
+    for n in (500, full):
+        part = svm[svm["n_features"] == n].sort_values("value", ascending=False)
+        what = f"{n} terms" if n != full else f"all {n:,} terms"
+        console.print(f"linear-SVM accuracy with {what}: " + ", ".join(
+            f"{m} {v:.3f}" for m, v in zip(part["method"], part["value"], strict=True)),
+            highlight=False)
     print(f"report: {report.resolve()}")
