@@ -158,3 +158,17 @@ def test_any_unknown_key_is_reported_with_its_table(table, key):
         return
     with pytest.raises(ConfigError, match=rf"unknown key '{key}' in \[{table}\]"):
         parse_config(cfg(**{f"{table}__{key}": 1}))
+
+
+def test_cli_reports_bad_input_in_one_line_without_traceback(tmp_path):
+    from typer.testing import CliRunner
+
+    from textsift.cli import app
+
+    toml = tmp_path / "e.toml"
+    toml.write_text('[corpus]\nsample = "20ng"\nbogus = 1\n')
+    r = CliRunner().invoke(app, ["run", str(toml), "--out", str(tmp_path / "out")])
+    assert r.exit_code == 2 and "unknown key 'bogus' in [corpus]" in " ".join(r.output.split())
+    assert "Traceback" not in r.output
+    r = CliRunner().invoke(app, ["report", str(tmp_path)])
+    assert r.exit_code == 2 and "holds no experiment" in " ".join(r.output.split())

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
 from ._app import app, console, fail
 
@@ -25,7 +26,7 @@ def run(
         exp = load_config(config)
         summary = run_experiment(exp, out, resume=resume, n_jobs=n_jobs, console=console)
     except (ConfigError, StoreError, CorpusError) as exc:
-        fail(str(exc))
+        fail(escape(str(exc)))  # messages name TOML tables, e.g. [corpus]: not rich markup
     console.print(f"{summary.n_run} of {summary.n_cells} cells run in {summary.wall_s:.1f} s; "
                   f"results: {out / 'results.csv'}", highlight=False)
     if report:
@@ -39,7 +40,7 @@ def _report(directory: Path) -> Path:
     try:
         path = write_report(directory)
     except StoreError as exc:
-        fail(str(exc))
+        fail(escape(str(exc)))
     print(path)
     return path
 

@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -145,14 +146,16 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     store = Store(out)
     store.open(exp.as_dict(), exp.fingerprint, resume)
     n_jobs = n_jobs or exp.n_jobs
-    fold_paths = prepare_folds(exp, store.cache, log=lambda m: console.print(m, highlight=False),
-                               n_jobs=n_jobs)
+    def log(message):
+        console.print(escape(message), highlight=False)
+
+    fold_paths = prepare_folds(exp, store.cache, log=log, n_jobs=n_jobs)
     prepare_s = time.perf_counter() - t0
     sizes, notes = resolve_sizes(exp.sizes, [_vocab_size(p) for p in fold_paths])
     pairs, skipped = method_aggregates(exp)
     notes += skipped
     for note in notes:
-        console.print(f"[yellow]note:[/] {note}", highlight=False)
+        console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
     classes = load_fold(str(fold_paths[0])).counts.classes
     if set(exp.metrics) & set(POSITIVE_METRICS) and exp.tasks == "multiclass" and (
@@ -170,7 +173,8 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
     with Progress(*columns, console=console, transient=False) as progress:
-        task = progress.add_task(exp.name, total=len(cells), completed=len(cells) - len(pending))
+        task = progress.add_task(escape(exp.name), total=len(cells),
+                                 completed=len(cells) - len(pending))
         jobs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
         for _ in jobs(delayed(_run_and_store)(c) for c in pending):
             progress.advance(task)
