@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -172,3 +173,32 @@ def test_cli_reports_bad_input_in_one_line_without_traceback(tmp_path):
     assert "Traceback" not in r.output
     r = CliRunner().invoke(app, ["report", str(tmp_path)])
     assert r.exit_code == 2 and "holds no experiment" in " ".join(r.output.split())
+
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_shipped_examples_are_valid(path, tmp_path, monkeypatch):
+    """Every example experiment passes validation (its data files stood in by empty ones)."""
+    for sub in ("20newsgroups", "imdb"):
+        (tmp_path / sub).mkdir()
+        for split in ("train", "test"):
+            (tmp_path / sub / f"{split}.jsonl.gz").touch()
+    monkeypatch.setenv("TEXTSIFT_DATA", str(tmp_path))
+    exp = load_config(path)
+    assert exp.learners and exp.methods and exp.sizes
+
+
+def test_examples_cover_both_papers():
+    names = {p.stem for p in EXAMPLES}
+    assert {"rc_20ng_bydate", "rc_20ng_cv10", "forman_20ng", "forman_imdb",
+            "forman_20ng_ovr"} <= names
+    rc = {m for p in EXAMPLES if p.stem.startswith("rc_") for m in _methods(p)}
+    assert rc == {"rc", "ig", "mi", "odds_ratio", "dia", "am"}
+
+
+def _methods(path):
+    import tomllib
+
+    return tomllib.loads(path.read_text())["selection"]["methods"]
