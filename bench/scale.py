@@ -216,25 +216,28 @@ def main(argv=None) -> None:
 
 def report(results: dict, chunk_size: int, workers: int, compare: int) -> None:
     rows = [r for r in results.values() if r["kind"] in ("stream", "hashing")]
-    print("| engine | documents | seconds | documents/s | peak RSS (MiB) | RSS after pool (MiB) |")
-    print("|---|---|---|---|---|---|")
+    print("| engine | documents | wall s | CPU s | documents/s (wall) | documents per CPU s "
+          "| peak RSS (MiB) | RSS after pool (MiB) | load average |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for r in sorted(rows, key=lambda r: (r["kind"], r["n_docs"])):
-        print(f"| {r['kind']} | {r['n_docs']:,} | {r['seconds']} | {r['docs_per_second']:,} | "
-              f"{r['peak_rss_mib']} | {r['pool_rss_mib']} |")
+        print(f"| {r['kind']} | {r['n_docs']:,} | {r['seconds']} | {r['cpu_seconds']} | "
+              f"{r['docs_per_second']:,} | {r['n_docs'] / r['cpu_seconds']:,.0f} | "
+              f"{r['peak_rss_mib']} | {r['pool_rss_mib']} | {r['load_average']} |")
     for kind in ("stream", "hashing"):
         by_n = sorted((r for r in rows if r["kind"] == kind), key=lambda r: r["n_docs"])
         if len(by_n) >= 2:
             a, b = by_n[0], by_n[-1]
             print(f"{kind}: x{b['n_docs'] / a['n_docs']:g} documents -> peak RSS "
-                  f"x{b['peak_rss_mib'] / a['peak_rss_mib']:.3f}, throughput "
-                  f"x{b['docs_per_second'] / a['docs_per_second']:.3f}")
+                  f"x{b['peak_rss_mib'] / a['peak_rss_mib']:.3f}, documents per CPU s "
+                  f"x{(b['n_docs'] / b['cpu_seconds']) / (a['n_docs'] / a['cpu_seconds']):.3f}")
     mem = results.get(f"memory-{compare}-chunk{chunk_size}")
     dsk = results.get(f"dask-{compare}-chunk{chunk_size}-w{workers}")
     if mem and dsk:
-        print(f"memory {mem['seconds']} s, peak RSS {mem['peak_rss_mib']} MiB; dask ({workers} "
-              f"workers) {dsk['seconds']} s, worker peak RSS {dsk['worker_peak_rss_mib']} MiB, "
-              f"client {dsk['peak_rss_mib']} MiB; time ratio dask/memory "
-              f"{dsk['seconds'] / mem['seconds']:.2f}; identical counts: "
+        print(f"memory: {mem['seconds']} s wall, {mem['cpu_seconds']} CPU s, peak RSS "
+              f"{mem['peak_rss_mib']} MiB; dask ({workers} workers): {dsk['seconds']} s wall, "
+              f"{dsk['worker_cpu_seconds']} worker CPU s, worker peak RSS "
+              f"{dsk['worker_peak_rss_mib']} MiB, client {dsk['peak_rss_mib']} MiB; wall ratio "
+              f"dask/memory {dsk['seconds'] / mem['seconds']:.2f}; identical counts (SHA-256): "
               f"{mem['digest'] == dsk['digest']}")
 
 
