@@ -8,6 +8,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 app = typer.Typer(
     name="textsift",
@@ -26,7 +27,7 @@ def stdout_console(min_width: int = 100) -> Console:
 
 def fail(message: str, code: int = 2):
     """Print a one-line error (no traceback) and exit."""
-    console.print(f"[bold red]error:[/] {message}", highlight=False)
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     raise typer.Exit(code)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 
 from ._app import app, console, fail
 
@@ -26,7 +25,7 @@ def run(
         exp = load_config(config)
         summary = run_experiment(exp, out, resume=resume, n_jobs=n_jobs, console=console)
     except (ConfigError, StoreError, CorpusError) as exc:
-        fail(escape(str(exc)))  # messages name TOML tables, e.g. [corpus]: not rich markup
+        fail(str(exc))  # fail() escapes: messages name TOML tables, e.g. [corpus]
     console.print(f"{summary.n_run} of {summary.n_cells} cells run in {summary.wall_s:.1f} s; "
                   f"results: {out / 'results.csv'}", highlight=False)
     if report:
@@ -40,7 +39,7 @@ def _report(directory: Path) -> Path:
     try:
         path = write_report(directory)
     except StoreError as exc:
-        fail(escape(str(exc)))
+        fail(str(exc))
     print(path)
     return path
 
