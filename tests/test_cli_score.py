@@ -102,3 +102,16 @@ def test_score_bad_input_exits_with_a_message(args, message):
 def test_score_missing_file():
     res = invoke("score", "no/such/file.jsonl")
     assert res.exit_code == 2 and "no such file" in res.stderr
+
+
+@pytest.mark.parametrize("engine", ["memory", "stream"])
+def test_skip_bad_lines_counts_them_and_scores_the_rest(tmp_path, engine):
+    path = tmp_path / "c.jsonl"
+    path.write_text('{"text": "good film", "label": "pos"}\n{"text": oops\n'
+                    '{"text": "bad film", "label": "neg"}\n', encoding="utf-8")
+    res = invoke("score", str(path), "-f", "json", "--engine", engine)
+    assert res.exit_code == 2 and "line 2: malformed JSON" in " ".join(res.stderr.split())
+    res = invoke("score", str(path), "-f", "json", "--engine", engine, "--skip-bad-lines")
+    assert res.exit_code == 0, res.stderr
+    assert "skipped 1 malformed line(s) (first: line 2)" in " ".join(res.stderr.split())
+    assert {r["term"] for r in json.loads(res.stdout)} == {"good", "bad", "film"}

@@ -119,14 +119,16 @@ def iter_jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None) 
             )
 
 
-def read_table(path) -> pd.DataFrame:
-    """Read a JSONL, CSV or Parquet file (chosen by extension) into a DataFrame."""
+def read_table(path, on_bad_line: str = "error", bad_lines: list | None = None) -> pd.DataFrame:
+    """Read a JSONL, CSV or Parquet file (chosen by extension) into a DataFrame.
+
+    ``on_bad_line`` and ``bad_lines`` apply to JSONL (see :func:`iter_jsonl`)."""
     path = Path(path)
     if not path.exists():
         raise CorpusError(f"{path}: no such file or directory; check the path")
     name = path.name.lower()
     if name.endswith((".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".json.gz", ".json")):
-        return pd.DataFrame.from_records(list(iter_jsonl(path)))
+        return pd.DataFrame.from_records(list(iter_jsonl(path, on_bad_line, bad_lines)))
     if name.endswith((".csv", ".csv.gz", ".tsv", ".tsv.gz")):
         sep = "\t" if ".tsv" in name else ","
         try:
@@ -217,12 +219,15 @@ def read_corpus(
     split_field: str | None = None,
     split: str | None = None,
     require_labels: bool = True,
+    on_bad_line: str = "error",
+    bad_lines: list | None = None,
 ) -> Corpus:
     """Read a corpus file or directory and check the fields a scorer needs.
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the
     directory layouts it picks ``train`` or ``test``. Empty corpora, missing fields and rows
-    without a label are errors that say how to fix them.
+    without a label are errors that say how to fix them. ``on_bad_line="skip"`` skips
+    malformed or undecodable JSONL lines, recording their numbers in ``bad_lines``.
     """
     path = Path(path)
     if not path.exists():
@@ -232,7 +237,7 @@ def read_corpus(
         if split_field is None and split is not None:
             split = None  # the layout already selected it
     else:
-        frame = read_table(path)
+        frame = read_table(path, on_bad_line, bad_lines)
     if split is not None:
         split_field = split_field or "split"
         if split_field not in frame.columns:

@@ -16,7 +16,7 @@ from ..counts import Counts
 from ..scores import REGISTRY, compute, get_method
 from ..selectors import rank, ranking_of
 from ..vectorize import VectorizerOptions
-from ._app import app, fail, json_number, print_json, stdout_console
+from ._app import app, console, fail, json_number, print_json, stdout_console
 
 
 class Format(str, Enum):
@@ -44,23 +44,39 @@ def vectorizer_options(min_df, max_df, stop_words, stem, strip_headers, binary=F
 
 
 def load_counts(data, text_field, label_field, split_field, split, opts, classes=None,
-                engine="memory", scheduler=None, chunk_size=10_000) -> Counts:
+                engine="memory", scheduler=None, chunk_size=10_000,
+                skip_bad_lines=False) -> Counts:
     """Read a corpus and count it, turning every input problem into a clean CLI error.
 
     ``engine="memory"`` reads and vectorizes the whole corpus; ``"stream"`` and ``"dask"``
     count it chunk by chunk (:mod:`textsift.engines`), with identical counts.
+    ``skip_bad_lines`` skips malformed JSONL lines and says how many.
     """
+    on_bad_line = "skip" if skip_bad_lines else "error"
+    bad: list = []
     try:
         if engine == "memory":
-            corpus = read_corpus(data, text_field, label_field, split_field, split)
-            return Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
-        from ..engines import count_file
+            corpus = read_corpus(data, text_field, label_field, split_field, split,
+                                 on_bad_line=on_bad_line, bad_lines=bad)
+            counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
+        else:
+            import warnings
 
-        return count_file(data, text_field=text_field, label_field=label_field,
-                          split_field=split_field, split=split, opts=opts, engine=engine,
-                          scheduler=scheduler, chunk_size=chunk_size)
+            from ..engines import count_file
+
+            with warnings.catch_warnings():  # reported below, once, for every engine
+                warnings.simplefilter("ignore", UserWarning)
+                counts = count_file(data, text_field=text_field, label_field=label_field,
+                                    split_field=split_field, split=split, opts=opts,
+                                    engine=engine, scheduler=scheduler, chunk_size=chunk_size,
+                                    on_bad_line=on_bad_line, bad_lines=bad)
     except (CorpusError, ValueError, TimeoutError, OSError) as exc:
         fail(str(exc))
+    if bad:
+        first = bad[0] if isinstance(bad[0], int) else bad[0][-1]
+        console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) "
+                      f"(first: line {first})", highlight=False)
+    return counts
 
 
 @app.command()
@@ -116,6 +132,8 @@ def score(
                                   help="memory | stream (chunked, bounded memory) | dask"),
     scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address"),
     chunk_size: int = typer.Option(10_000, "--chunk-size", help="Documents per chunk"),
+    skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines",
+                                        help="Skip (and count) malformed JSONL lines"),
 ):
     """Rank the terms of a labelled corpus by a scoring method."""
     opts = vectorizer_options(min_df, max_df, stop_words, stem, strip_headers)
@@ -127,7 +145,8 @@ def score(
     if top <= 0:
         fail(f"--top must be a positive number of terms, got {top}")
     counts = load_counts(data, text_field, label_field, split_field, split, opts,
-                         engine=engine.value, scheduler=scheduler, chunk_size=chunk_size)
+                         engine=engine.value, scheduler=scheduler, chunk_size=chunk_size,
+                         skip_bad_lines=skip_bad_lines)
     agg = aggregate.value if aggregate else None
     try:
         if method == "all":
