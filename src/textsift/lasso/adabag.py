@@ -9,7 +9,10 @@
    the validation ME (ties: larger lambda); ``S_l`` = union of the group supports at
    ``lambda*_l``. The path is stopped once the ME has not improved for ``patience`` lambdas
    **[A]** (a later, lower minimum would need the error to fall again after rising for that
-   long; ``patience=None`` runs the full grid).
+   long; ``patience=None``, the default, runs the full grid). The grid is 100 lambdas down to
+   ``min_ratio = 1e-3`` of ``lambda_max`` **[A]** (glmnet's 1e-2 for n < p ends at about 300
+   IMDb words, before the validation minimum); ``max_active`` (default 3,000, glmnet's
+   ``pmax``) ends a path that grows past that many non-zero coefficients.
 3. Bagging frequencies ``f(w) = #{l : w in S_l}``; nested models ``A_c = {w : f(w) >= c}``.
 4. For each ``c``: OLS on ``A_c`` fitted on ``T_c`` **[A]**, ME on ``V_d`` (and, for the
    picture only, on ``T_s``); ``c*`` minimises the validation ME (ties: larger ``c``), on the

@@ -91,10 +91,19 @@ def atomic_write_text(path, text: str) -> None:
 
 
 def fingerprint(*arrays) -> str:
-    """A short hash of arrays (sparse matrices by their parts), for store configurations."""
+    """A short hash of arrays, for store configurations. Sparse matrices are hashed in a
+    canonical form (CSR, float64, sorted int64 indices), so equal matrices hash alike."""
+    import scipy.sparse as sp
+
     h = hashlib.sha1()
     for a in arrays:
-        parts = (a.data, a.indices, a.indptr) if hasattr(a, "indptr") else (np.asarray(a),)
+        if sp.issparse(a):
+            a = sp.csr_matrix(a, dtype=np.float64, copy=True)
+            a.sum_duplicates()
+            a.sort_indices()
+            parts = (a.data, a.indices.astype(np.int64), a.indptr.astype(np.int64))
+        else:
+            parts = (np.asarray(a),)
         for part in parts:
             h.update(np.ascontiguousarray(part).tobytes())
     return h.hexdigest()[:16]
