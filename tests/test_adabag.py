@@ -86,6 +86,15 @@ def test_adabag_on_the_simulation_finds_the_strong_features(fitted):
     assert model.cutoff_ == best[-1] + 1  # ties go to the larger cutoff
 
 
+def test_one_standard_error_cutoff_is_the_largest_within_one_se(sim, fitted):
+    model, store = fitted
+    again = AdaBag(a=sim.a, b=sim.b, n_bootstraps=B, seed=0, store=store,
+                   cutoff_selection="1se").fit(sim.X, sim.y, sim.polarity)
+    me, n_val = model.validation_errors_.min(), np.sum(model.part_ == 1)
+    within = np.flatnonzero(model.validation_errors_ <= me + np.sqrt(me * (1 - me) / n_val))
+    assert again.cutoff_ == within[-1] + 1 >= model.cutoff_
+
+
 def test_adabag_resumes_from_the_store_and_is_reproducible(sim, fitted):
     model, store = fitted
     (store / "0003.npz").unlink()

@@ -61,7 +61,7 @@ def adabag(
         0, "--patience", help="Stop a path after this many lambdas without improvement (0: no)"),
     max_active: int = typer.Option(
         3000, "--max-active", help="Stop a path past this many non-zero coefficients (0: no)"),
-    cutoff_selection: str = typer.Option("raw", "--cutoff-selection", help="raw | loess"),
+    cutoff_selection: str = typer.Option("raw", "--cutoff-selection", help="raw | loess | 1se"),
     final_model: str = typer.Option("pooled", "--final-model", help="pooled | per_group"),
     n_jobs: int = typer.Option(1, "--n-jobs"),
     simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),

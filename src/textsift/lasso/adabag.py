@@ -16,7 +16,9 @@
 3. Bagging frequencies ``f(w) = #{l : w in S_l}``; nested models ``A_c = {w : f(w) >= c}``.
 4. For each ``c``: OLS on ``A_c`` fitted on ``T_c`` **[A]**, ME on ``V_d`` (and, for the
    picture only, on ``T_s``); ``c*`` minimises the validation ME (ties: larger ``c``), on the
-   raw curve or a loess fit of it.
+   raw curve or a loess fit of it; or, with ``"1se"`` **[A]**, ``c*`` is the largest ``c``
+   whose validation ME is within one binomial standard error ``sqrt(ME(1-ME)/|V_d|)`` of the
+   minimum (the one-standard-error rule: the smallest model as good as the best).
 5. Test ME of the model ``A_{c*}`` (pooled OLS, the paper's "shrinkage classifier", or one OLS
    per group), overall and per group.
 """
@@ -141,8 +143,8 @@ class AdaBag:
     def _check(self, X, y, polarity, groups):
         if not self.a < self.b:
             raise ValueError(f"the class thresholds need a < b, got a={self.a}, b={self.b}")
-        if self.cutoff_selection not in ("raw", "loess"):
-            raise ValueError("cutoff_selection must be 'raw' or 'loess'")
+        if self.cutoff_selection not in ("raw", "loess", "1se"):
+            raise ValueError("cutoff_selection must be 'raw', 'loess' or '1se'")
         if self.final_model not in ("pooled", "per_group"):
             raise ValueError("final_model must be 'pooled' or 'per_group'")
         y = np.asarray(y)
@@ -229,7 +231,10 @@ class AdaBag:
         curve = self.validation_errors_
         if self.cutoff_selection == "loess":
             curve = loess(self.cutoffs_, curve)
-        best = np.flatnonzero(curve == curve.min())[-1]  # ties: the larger cutoff
+        bound = curve.min()
+        if self.cutoff_selection == "1se":  # binomial standard error of the minimum
+            bound += np.sqrt(bound * (1 - bound) / len(val))
+        best = np.flatnonzero(curve <= bound + 1e-12)[-1]  # ties: the larger cutoff
         self.cutoff_ = int(self.cutoffs_[best])
         self.selected_ = np.flatnonzero(self.frequencies_ >= self.cutoff_)
         fits = self._model(X, y, gcode, core, self.selected_)
