@@ -31,7 +31,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
-from .classifier import WeightedGram, misclassification, ols_fit, predict_class
+from .classifier import WeightedGram, misclassification, predict_class
 from .path import lambda_grid, lasso_path
 from .polarity import adaptive_weights
 from .shared import SharedDesign, group_weights
@@ -196,11 +196,8 @@ class AdaBag:
         self.fit_seconds_ = time.perf_counter() - start
         return self
 
-    def _model(self, X, y, gcode, core, cols):
-        if self.final_model == "pooled":
-            return [ols_fit(X, y, cols, rows=core)]
-        return [ols_fit(X, y, cols, rows=core[gcode[core] == g])
-                for g in range(len(self.group_labels_))]
+    def _model(self, grams, cols):
+        return [gram.fit(cols) for gram in grams]
 
     def _predict(self, fits, X, gcode, rows):
         if len(fits) == 1:
@@ -212,6 +209,13 @@ class AdaBag:
         return pred
 
     def _cutoffs(self, X, y, theta, gcode, core, val, test):
+        # one Gram per fitted model, shared by the nested A_c (METHODS.md §D.4 steps 5-6)
+        Xcsc = X.tocsc()
+        if self.final_model == "pooled":
+            grams = [WeightedGram(Xcsc, y, rows=core)]
+        else:
+            grams = [WeightedGram(Xcsc, y, rows=core[gcode[core] == g])
+                     for g in range(len(self.group_labels_))]
         B = self.n_bootstraps
         self.cutoffs_ = np.arange(1, B + 1)
         val_err, test_err, sizes, cache = [], [], [], {}
@@ -219,7 +223,7 @@ class AdaBag:
             cols = np.flatnonzero(self.frequencies_ >= c)
             key = len(cols)  # nested sets: the size identifies A_c
             if key not in cache:
-                fits = self._model(X, y, gcode, core, cols)
+                fits = self._model(grams, cols)
                 cache[key] = (
                     misclassification(theta[val], self._predict(fits, X, gcode, val)),
                     misclassification(theta[test], self._predict(fits, X, gcode, test)))
@@ -237,7 +241,7 @@ class AdaBag:
         best = np.flatnonzero(curve <= bound + 1e-12)[-1]  # ties: the larger cutoff
         self.cutoff_ = int(self.cutoffs_[best])
         self.selected_ = np.flatnonzero(self.frequencies_ >= self.cutoff_)
-        fits = self._model(X, y, gcode, core, self.selected_)
+        fits = self._model(grams, self.selected_)
         self.coef_ = fits[0].coef if len(fits) == 1 else np.mean([f.coef for f in fits], axis=0)
         self.validation_error_ = float(self.validation_errors_[best])
         pred = self._predict(fits, X, gcode, test)
