@@ -14,7 +14,7 @@ ORDER = ["var", "rr_var", "prp (provisional)", "var_idf", "rr_var_idf", "rr_igor
 
 
 def table(part: pd.DataFrame, value: str = "mae_macro") -> str:
-    methods = part[~part.method.isin(["ffs", "triv"])]
+    methods = part[~part.method.isin(["ffs", "triv"]) & (part.ratio < 1)]  # 100% is FFS
     wide = methods.pivot_table(index="method", columns="ratio", values=value)
     wide = wide.reindex([m for m in ORDER if m in wide.index])
     wide.columns = [f"{100 * r:g}%" for r in wide.columns]
@@ -57,7 +57,8 @@ def main(path: str) -> None:
     df = pd.read_csv(path)
     for corpus, by_corpus in df.groupby("corpus", sort=False):
         for learner, part in by_corpus.groupby("learner", sort=False):
-            print(f"\n**{corpus}, {learner}** (MAE^M; bold = best at that level)\n")
+            print(f"\n**{corpus}, {learner}** (MAE^M, lower is better; bold = best at that "
+                  "level; at 100% every method is FFS)\n")
             print(table(part))
             if "--claims" in sys.argv:
                 print("\n" + claims(part))
