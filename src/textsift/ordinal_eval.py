@@ -329,7 +329,8 @@ def plot_results(results: pd.DataFrame, path, title="") -> Path:
 
 
 _NAMES = {"var": "Var", "rr_var": "RR(Var)", "var_idf": "Var*IDF", "rr_var_idf": "RR(Var*IDF)",
-          "rr_igor": "RR(IGOR)", "rr_nc_idf": "RR(NC*IDF)", "prp (provisional)": "PRP (prov.)"}
+          "rr_igor": "RR(IGOR)", "rr_nc_idf": "RR(NC*IDF)",
+          "prp (provisional)": "PRP (provisional)"}
 
 
 def _display(method: str) -> str:
