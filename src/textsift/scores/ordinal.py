@@ -25,7 +25,9 @@ best possible score 0 -- literal, and the reason to tune ``a`` (§A.3 edge case)
 
 The RR methods return a (V, G) table with ``-inf`` outside a term's group, and declare
 ``default_aggregate="rr"``: :func:`textsift.policies.round_robin` does the picking, so a rank
-(or split) takes turns exactly as a class does in the nominal ``rr`` policy.
+(or split) takes turns exactly as a class does in the nominal ``rr`` policy. The groups are
+the ranks of the scale, except for ``rr_igor``, whose groups are the cuts, labelled
+``"<=r"``.
 
 Tie rules (§A.4, §A.6, all [A] in the spec): a mean exactly between two ranks goes to the
 lower rank; ``R(t_k)`` is the lowest rank minimising ``NC``; score ties break by index.
@@ -98,8 +100,13 @@ def nearest_rank(values, scale) -> np.ndarray:
     """Round each value to the nearest rank of the sorted ``scale``; an exact tie goes to the
     lower rank (§A.4). Values off the scale go to its ends, so rounding also clips."""
     scale = np.asarray(scale, dtype=np.float64)
+    return scale[_nearest_index(values, scale)]
+
+
+def _nearest_index(values, scale: np.ndarray) -> np.ndarray:
+    """Index of the nearest rank of the sorted ``scale`` (the lower one on a tie)."""
     mid = (scale[1:] + scale[:-1]) / 2
-    return scale[np.searchsorted(mid, np.asarray(values, dtype=np.float64), side="left")]
+    return np.searchsorted(mid, np.asarray(values, dtype=np.float64), side="left")
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -173,8 +180,7 @@ def _rank_table(st: RankStats, score: np.ndarray, group: np.ndarray, counts) -> 
 
 def _nearest_mean_rank(st: RankStats) -> np.ndarray:
     """Column of the rank nearest each term's mean (lower on a tie); -1 where df = 0."""
-    rho = np.searchsorted((st.scale[1:] + st.scale[:-1]) / 2, np.nan_to_num(st.mean), "left")
-    return np.where(st.df > 0, rho, -1)
+    return np.where(st.df > 0, _nearest_index(np.nan_to_num(st.mean), st.scale), -1)
 
 
 def _var_idf(st, a, eps, form):
