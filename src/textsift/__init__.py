@@ -3,7 +3,7 @@
 from .corpus import Corpus, load_sample, read_corpus
 from .counts import Counts
 from .scores import REGISTRY, compute
-from .selectors import TermSelector, rank
+from .selectors import OrdinalSelector, TermSelector, rank
 
 __all__ = [
            "REGISTRY",

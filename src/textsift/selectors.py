@@ -20,9 +20,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .counts import Counts
 from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
-from .scores import ScoreTable, compute, get_method
+from .scores import REGISTRY, ScoreTable, compute, get_method
+from .scores.ordinal import check_ranks
 
-__all__ = ["TermSelector", "rank", "ranking_of", "resolve_k"]
+__all__ = ["OrdinalSelector", "TermSelector", "rank", "ranking_of", "resolve_k"]
 
 
 def ranking_of(
@@ -161,11 +162,16 @@ class TermSelector(SelectorMixin, BaseEstimator):
             self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=True,
             ensure_min_features=1,
         )
+        y, classes = self._check_labels(y)
         if X.dtype.kind not in "biuf":
             X = X.astype(np.float64)
         names = getattr(self, "feature_names_in_", None)
-        counts = Counts.from_matrix(X, y, classes=self.classes, feature_names=names)
+        counts = Counts.from_matrix(X, y, classes=classes, feature_names=names)
         return self.fit_counts(counts)
+
+    def _check_labels(self, y):
+        """``(y, classes)`` for counting: the labels as given and the declared class set."""
+        return y, self.classes
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
@@ -258,25 +264,11 @@ class OrdinalSelector(TermSelector):
     def classes(self):
         return self.ranks
 
-    def fit(self, X, y):
-        from .scores.ordinal import check_ranks
-
-        X, y = validate_data(
-            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=True,
-            ensure_min_features=1,
-        )
-        y, scale = check_ranks(y, self.ranks)
-        if X.dtype.kind not in "biuf":
-            X = X.astype(np.float64)
-        names = getattr(self, "feature_names_in_", None)
-        counts = Counts.from_matrix(X, y, classes=scale, feature_names=names)
-        return self.fit_counts(counts)
+    def _check_labels(self, y):
+        return check_ranks(y, self.ranks)  # ordered integer ranks and their scale
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` whose classes are the ranks of the scale."""
-        from .scores import REGISTRY
-        from .scores.ordinal import check_ranks
-
         if get_method(self.method).kind != "ordinal":
             ordinal = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
             raise ValueError(
