@@ -95,6 +95,17 @@ def test_one_standard_error_cutoff_is_the_largest_within_one_se(sim, fitted):
     assert again.cutoff_ == within[-1] + 1 >= model.cutoff_
 
 
+def test_one_standard_error_lambda_gives_sparser_bootstrap_models(sim, fitted):
+    model, _ = fitted
+    sparse = AdaBag(a=sim.a, b=sim.b, n_bootstraps=B, seed=0,
+                    lambda_selection="1se").fit(sim.X, sim.y, sim.polarity)
+    for a, b in zip(model.bootstraps_, sparse.bootstraps_, strict=True):
+        np.testing.assert_array_equal(a["errors"], b["errors"])  # same paths and errors
+        me, n_val = a["errors"].min(), np.sum(model.part_ == 1)
+        first = np.flatnonzero(a["errors"] <= me + np.sqrt(me * (1 - me) / n_val))[0]
+        assert b["k"] == first <= a["k"] and len(b["selected"]) <= len(a["selected"])
+
+
 def test_adabag_resumes_from_the_store_and_is_reproducible(sim, fitted):
     model, store = fitted
     (store / "0003.npz").unlink()

@@ -63,6 +63,8 @@ def adabag(
         3000, "--max-active", help="Stop a path past this many non-zero coefficients (0: no)"),
     cutoff_selection: str = typer.Option("raw", "--cutoff-selection", help="raw | loess | 1se"),
     final_model: str = typer.Option("pooled", "--final-model", help="pooled | per_group"),
+    lambda_selection: str = typer.Option("min", "--lambda-selection",
+                                         help="min | 1se: lambda of each bootstrap"),
     n_jobs: int = typer.Option(1, "--n-jobs"),
     simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),
     variant: str = typer.Option("assigned", "--variant", help="Simulation: assigned | equal"),
@@ -92,7 +94,8 @@ def adabag(
     model = AdaBag(a=low, b=high, scheme=scheme, n_bootstraps=bootstraps, backend=backend,
                    min_ratio=min_ratio, patience=patience or None, max_active=max_active or None,
                    cutoff_selection=cutoff_selection, final_model=final_model, seed=seed,
-                   n_jobs=n_jobs, store=out / "bootstraps", progress=True)
+                   n_jobs=n_jobs, store=out / "bootstraps", progress=True,
+                   lambda_selection=lambda_selection)
     try:
         model.fit(X, y, pol, groups)
     except (ValueError, ImportError) as exc:

@@ -7,7 +7,9 @@
    data-shared lasso path on it (:mod:`.shared`, :mod:`.path`); at each lambda a per-group OLS
    refit on the group's active words and classifier (2.2) on ``V_d``; ``lambda*_l`` minimises
    the validation ME (ties: larger lambda); ``S_l`` = union of the group supports at
-   ``lambda*_l``. The path is stopped once the ME has not improved for ``patience`` lambdas
+   ``lambda*_l`` (or, with ``lambda_selection="1se"`` **[A]**, the largest lambda whose ME is
+   within one binomial standard error of the minimum: sparser bootstrap models). The path is
+   stopped once the ME has not improved for ``patience`` lambdas
    **[A]** (a later, lower minimum would need the error to fall again after rising for that
    long; ``patience=None``, the default, runs the full grid). The grid is 100 lambdas down to
    ``min_ratio = 1e-3`` of ``lambda_max`` **[A]** (glmnet's 1e-2 for n < p ends at about 300
@@ -81,13 +83,14 @@ class _BootstrapTask:
     """One AdaBag bootstrap: path, per-lambda per-group OLS refits, ``lambda*`` and ``S_l``."""
 
     def __init__(self, design, Xc, yc, gc, Xv, tv, gv, a, b, n_lambdas, min_ratio, backend,
-                 patience, max_active):
+                 patience, max_active, lambda_selection="min"):
         self.design, self.Xc, self.yc, self.gc = design, Xc, yc, gc
         self.tv, self.gv, self.a, self.b = tv, gv, a, b
         # validation rows of each group, CSC for the column slices of the refits
         self.Xv = [sp.csc_matrix(Xv[self.gv == g]) for g in range(design.n_groups)]
         self.n_lambdas, self.min_ratio, self.backend = n_lambdas, min_ratio, backend
         self.patience, self.max_active = patience, max_active
+        self.lambda_selection = lambda_selection
 
     def validation_error(self, supports, grams) -> float:
         pred = np.empty(len(self.tv), dtype=np.int8)
@@ -99,7 +102,7 @@ class _BootstrapTask:
     def __call__(self, m) -> dict:
         d = self.design
         lambdas = lambda_grid(d.Z, self.yc, d.penalty_factor, m, self.n_lambdas, self.min_ratio)
-        errors, sizes, best = [], [], {"k": -1, "me": np.inf, "sel": np.zeros(0, np.int64)}
+        errors, unions, best = [], [], {"k": -1, "me": np.inf}
         grams = [WeightedGram(self.Xc, self.yc, m * (self.gc == g))
                  for g in range(d.n_groups)]
 
@@ -107,17 +110,20 @@ class _BootstrapTask:
             supports = d.group_supports(coef)
             me = self.validation_error(supports, grams)
             errors.append(me)
-            union = np.unique(np.concatenate(supports)) if supports else np.zeros(0, np.int64)
-            sizes.append(len(union))
+            unions.append(np.unique(np.concatenate(supports)).astype(np.int64))
             if me < best["me"]:  # strict: ties keep the larger lambda
-                best.update(k=k, me=me, sel=union)
+                best.update(k=k, me=me)
             return self.patience is not None and k - best["k"] >= self.patience
 
         lasso_path(d.Z, self.yc, d.penalty_factor, m, lambdas, backend=self.backend,
                    max_active=self.max_active, callback=step)
-        return {"selected": best["sel"].astype(np.int64), "lambda": lambdas[best["k"]],
-                "k": best["k"], "errors": np.asarray(errors), "sizes": np.asarray(sizes),
-                "lambdas": lambdas[:len(errors)]}
+        errors = np.asarray(errors)
+        k = best["k"]
+        if self.lambda_selection == "1se":  # the largest lambda within one SE of the minimum
+            se = np.sqrt(best["me"] * (1 - best["me"]) / len(self.tv))
+            k = int(np.flatnonzero(errors <= best["me"] + se + 1e-12)[0])
+        return {"selected": unions[k], "lambda": lambdas[k], "k": k, "errors": errors,
+                "sizes": np.array([len(u) for u in unions]), "lambdas": lambdas[:len(errors)]}
 
 
 class AdaBag:
@@ -133,11 +139,12 @@ class AdaBag:
     def __init__(self, a=4.0, b=7.0, scheme="ws3", n_bootstraps=100, n_lambdas=100,
                  min_ratio=1e-3, backend="skglm", tol=1e-5, patience=None, max_active=3000,
                  cutoff_selection="raw", final_model="pooled", seed=0, n_jobs=1, store=None,
-                 progress=False):
+                 progress=False, lambda_selection="min"):
         self.a, self.b, self.scheme, self.n_bootstraps = a, b, scheme, n_bootstraps
         self.n_lambdas, self.min_ratio, self.backend, self.tol = n_lambdas, min_ratio, backend, tol
         self.patience, self.max_active = patience, max_active
         self.cutoff_selection, self.final_model = cutoff_selection, final_model
+        self.lambda_selection = lambda_selection
         self.seed, self.n_jobs, self.store, self.progress = seed, n_jobs, store, progress
 
     def _check(self, X, y, polarity, groups):
@@ -145,6 +152,8 @@ class AdaBag:
             raise ValueError(f"the class thresholds need a < b, got a={self.a}, b={self.b}")
         if self.cutoff_selection not in ("raw", "loess", "1se"):
             raise ValueError("cutoff_selection must be 'raw', 'loess' or '1se'")
+        if self.lambda_selection not in ("min", "1se"):
+            raise ValueError("lambda_selection must be 'min' or '1se'")
         if self.final_model not in ("pooled", "per_group"):
             raise ValueError("final_model must be 'pooled' or 'per_group'")
         y = np.asarray(y)
@@ -179,12 +188,14 @@ class AdaBag:
         design = SharedDesign.build(Xc, gc, weights, self.r_)
         task = _BootstrapTask(design, Xc.tocsc(), y[core], gc, X[val], theta[val], gcode[val],
                               self.a, self.b, self.n_lambdas, self.min_ratio, self.backend,
-                              self.patience, self.max_active)
+                              self.patience, self.max_active, self.lambda_selection)
         store = None
         if self.store is not None:
             config = {k: getattr(self, k) for k in ("a", "b", "scheme", "n_lambdas", "min_ratio",
                                                     "backend", "tol", "patience", "max_active",
                                                     "seed")}
+            if self.lambda_selection != "min":  # stores made before the option stay valid
+                config["lambda_selection"] = self.lambda_selection
             config["data"] = fingerprint(X, y, gcode, polarity)
             store = BootstrapStore(self.store, config)
         self.bootstraps_ = run_bootstraps(task, self.n_bootstraps, gc * 2 + theta[core],
