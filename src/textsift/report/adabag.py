@@ -43,15 +43,22 @@ def bfd_table(frequencies, names) -> pd.DataFrame:
     return pd.DataFrame({"term": np.asarray(names, dtype=object)[order], "frequency": f[order]})
 
 
-def bfd_chart(frequencies, names, path, top: int = 40, n_bootstraps: int | None = None):
-    """Bar chart of the ``top`` words by bagging frequency."""
+def bfd_chart(frequencies, names, path, label_limit: int = 60, n_bootstraps: int | None = None):
+    """The bagging frequency distribution: every word selected at least once, by decreasing
+    frequency (one bar per word); words are named on the axis when there are at most
+    ``label_limit`` of them."""
     plt = _figure()
-    table = bfd_table(frequencies, names).head(top)
-    fig, ax = plt.subplots(figsize=(max(6, 0.22 * len(table) + 2), 4))
-    ax.bar(np.arange(len(table)), table["frequency"], color="#4c72b0")
-    ax.set_xticks(np.arange(len(table)), table["term"], rotation=90, fontsize=8)
+    table = bfd_table(frequencies, names)
+    n = len(table)
+    fig, ax = plt.subplots(figsize=(max(6.5, 0.22 * n + 2) if n <= label_limit else 9, 4))
+    ax.bar(np.arange(n), table["frequency"], width=1.0 if n > label_limit else 0.8,
+           color="#4c72b0")
+    if n <= label_limit:
+        ax.set_xticks(np.arange(n), table["term"], rotation=90, fontsize=8)
+    else:
+        ax.set_xlabel(f"{n} words selected at least once, by decreasing frequency")
     ax.set_ylabel("bagging frequency" + (f" (of {n_bootstraps})" if n_bootstraps else ""))
-    ax.set_title(f"Bagging frequencies, top {len(table)} words")
+    ax.set_title("Bagging frequency distribution")
     fig.tight_layout()
     _atomic(path, lambda p: fig.savefig(p, dpi=120, format="png"))
     plt.close(fig)
