@@ -51,7 +51,10 @@ CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser", "goog
 @pytest.mark.skipif(CHROMIUM is None, reason="no headless Chromium installed")
 def test_demo_report_renders_in_headless_chromium(demo_run, tmp_path):
     shot = tmp_path / "shot.png"
-    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+    subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    f"--user-data-dir={tmp_path / 'profile'}",
                     f"--screenshot={shot}", "--window-size=1200,2000",
                     Path(demo_run[0] / "report.html").resolve().as_uri()],
                    capture_output=True, timeout=60, check=True)
