@@ -17,7 +17,7 @@ Backends (one interface, :func:`lasso_path`):
   sparse initialisation writes an attribute its spec lacks, so it is not usable here; the
   datafit below is the same function with the weight sum computed once.
 * ``"glmnet"`` (optional extra ``textsift[glmnet]``, GPL-2 Fortran through ``python-glmnet``),
-  imported lazily; about ten times faster on IMDb-sized problems (``bench/adabag.py``).
+  imported lazily; about 20 times faster on IMDb-sized problems (``bench/adabag.py``).
 """
 
 from __future__ import annotations
