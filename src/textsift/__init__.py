@@ -5,14 +5,6 @@ from .counts import Counts
 from .scores import REGISTRY, compute
 from .selectors import OrdinalSelector, TermSelector, rank
 
-__all__ = [
-           "REGISTRY",
-           "Corpus",
-           "Counts",
-           "TermSelector",
-           "compute",
-           "load_sample",
-           "rank",
-           "read_corpus",
-]
+__all__ = ["REGISTRY", "Corpus", "Counts", "OrdinalSelector", "TermSelector", "compute",
+           "load_sample", "rank", "read_corpus"]
 __version__ = "0.1.0"

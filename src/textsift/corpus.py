@@ -181,7 +181,8 @@ def read_aclimdb(root, split: str | None = None) -> pd.DataFrame:
                 rows.append({"id": f"{label}/{f.stem}", "text": text, "label": label,
                              "rating": int(rating) if rating.isdigit() else None, "split": sp})
     if not rows:
-        raise CorpusError(f"{root}: no aclImdb reviews found under {{train,test}}/{{pos,neg}}/*.txt")
+        raise CorpusError(
+            f"{root}: no aclImdb reviews found under {{train,test}}/{{pos,neg}}/*.txt")
     return pd.DataFrame(rows)
 
 
@@ -241,10 +242,12 @@ def read_corpus(
     if split is not None:
         split_field = split_field or "split"
         if split_field not in frame.columns:
-            raise CorpusError(f"{path}: no split field {split_field!r}; fields are {list(frame.columns)}")
+            raise CorpusError(
+                f"{path}: no split field {split_field!r}; fields are {list(frame.columns)}")
         frame = frame[frame[split_field].astype(str) == str(split)].reset_index(drop=True)
     if len(frame) == 0:
-        raise CorpusError(f"{path}: the corpus is empty" + (f" for split {split!r}" if split else ""))
+        where = f" for split {split!r}" if split else ""
+        raise CorpusError(f"{path}: the corpus is empty{where}")
     for field, what in ((text_field, "--text-field"), (label_field, "--label-field")):
         if field is not None and field not in frame.columns:
             raise CorpusError(

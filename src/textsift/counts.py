@@ -55,7 +55,8 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     bad = classes[codes] != y
     if np.any(bad):
         unknown = np.unique(y[bad])[:5]
-        raise ValueError(f"labels {list(unknown)} are not among the declared classes {list(classes)}")
+        raise ValueError(
+            f"labels {list(unknown)} are not among the declared classes {list(classes)}")
     return classes, codes.astype(np.intp)
 
 
@@ -186,7 +187,7 @@ class Counts:
         return A, B, C, D
 
     @cached_property
-    def cells(self) -> "SparseCells":
+    def cells(self) -> SparseCells:
         """The non-zero presence cells and the distinct document frequencies, computed once
         per :class:`Counts` (a cache of derived values; the counts themselves never change).
 
@@ -286,5 +287,6 @@ def _as_csr(X) -> sp.csr_matrix:
     if X.data.size and not np.all(np.isfinite(X.data)):
         raise ValueError("X contains NaN or infinite values; term weights must be finite")
     if X.data.size and X.data.min() < 0:
-        raise ValueError("Negative values in data: X holds term weights, which must be counts or >= 0")
+        raise ValueError(
+            "Negative values in data: X holds term weights, which must be counts or >= 0")
     return X

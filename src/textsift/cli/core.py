@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 
 import numpy as np
@@ -19,19 +19,19 @@ from ..vectorize import VectorizerOptions
 from ._app import app, console, fail, json_number, print_json, stdout_console
 
 
-class Format(str, Enum):
+class Format(StrEnum):
     table = "table"
     json = "json"
     csv = "csv"
 
 
-class Engine(str, Enum):
+class Engine(StrEnum):
     memory = "memory"
     stream = "stream"
     dask = "dask"
 
 
-class Aggregate(str, Enum):
+class Aggregate(StrEnum):
     max = "max"
     sum = "sum"
     wavg = "wavg"
@@ -91,12 +91,16 @@ def methods():
     stdout_console().print(table)
 
 
+def _plain(value):
+    """A numpy scalar as the Python value JSON can write."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
 def _emit(df: pd.DataFrame, fmt: Format, title: str, extra: tuple[str, ...] = ()) -> None:
     if fmt is Format.json:
         cols = ("rank", "term", "score", *extra)
         print_json([
-            {c: (json_number(r[c]) if c == "score" else (r[c].item() if hasattr(r[c], "item") else r[c]))
-             for c in cols}
+            {c: json_number(r[c]) if c == "score" else _plain(r[c]) for c in cols}
             for r in df.to_dict("records")
         ])
     elif fmt is Format.csv:
@@ -116,7 +120,8 @@ def score(
     method: str = typer.Option("chi2", "--method", "-m", help="Method name, or 'all'"),
     aggregate: Aggregate = typer.Option(None, "--aggregate", "-a",
                                         help="max | sum | wavg | rr (default: the method's)"),
-    class_label: str = typer.Option(None, "--class", help="Rank by this class's one-vs-rest scores"),
+    class_label: str = typer.Option(None, "--class",
+                                    help="Rank by this class's one-vs-rest scores"),
     top: int = typer.Option(20, "--top", "-k", help="Number of terms to print"),
     fmt: Format = typer.Option(Format.table, "--format", "-f"),
     min_df: int = typer.Option(1, "--min-df", help="Drop terms in fewer documents"),

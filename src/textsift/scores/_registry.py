@@ -134,5 +134,5 @@ def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
 
 def global_table(counts: Counts, values: np.ndarray) -> ScoreTable:
     """A one-column table for a class-independent score."""
-    return ScoreTable(np.asarray(values, dtype=np.float64)[:, None], np.array(["all"], dtype=object),
-                      counts.seen, None)
+    column = np.asarray(values, dtype=np.float64)[:, None]
+    return ScoreTable(column, np.array(["all"], dtype=object), counts.seen, None)
