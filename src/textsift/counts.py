@@ -198,9 +198,12 @@ class Counts:
         df_values, df_index = np.unique(df, return_inverse=True)
         flat = np.flatnonzero(self.doc_counts)
         row, col = np.divmod(flat, self.n_classes)
-        return SparseCells(df_values.astype(np.float64), df_index, flat, row, col,
-                           self.doc_counts.ravel()[flat].astype(np.float64),
-                           df[row].astype(np.float64), self.term_freq.ravel()[flat])
+        a = self.doc_counts.ravel()[flat].astype(np.float64)
+        b = df[row] - a
+        c = self.class_sizes[col] - a
+        d = self.n_docs - self.class_sizes[col] - b
+        return SparseCells(df_values.astype(np.float64), df_index, flat, row, col, a, b, c, d,
+                           self.term_freq.ravel()[flat])
 
     # ------------------------------------------------------------------ algebra
     def __add__(self, other: Counts) -> Counts:
@@ -260,8 +263,8 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 class SparseCells:
     """Sparse view of ``doc_counts``: distinct ``df`` values with each term's index into them,
     and the non-zero cells (``flat`` index into the (V, m) table, ``row``, ``col``) with their
-    ``A``, the row's ``df`` and their ``TF(t, c)``. Term weights are non-negative, so a cell
-    with ``A = 0`` has ``TF(t, c) = 0``."""
+    one-vs-rest cells ``a, b, c, d`` (§0.2, float64) and their ``TF(t, c)``. Term weights are
+    non-negative, so a cell with ``A = 0`` has ``TF(t, c) = 0``."""
 
     df_values: np.ndarray
     df_index: np.ndarray
@@ -269,7 +272,9 @@ class SparseCells:
     row: np.ndarray
     col: np.ndarray
     a: np.ndarray
-    df_at: np.ndarray
+    b: np.ndarray
+    c: np.ndarray
+    d: np.ndarray
     tf: np.ndarray
 
 

@@ -126,9 +126,7 @@ def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
         grid = binary_metric(0.0, dfu, pos[None, :], N - pos[None, :] - dfu, **params)
         grid = np.broadcast_to(np.asarray(grid, dtype=np.float64), (len(dfu), len(pos)))
         values = np.take(grid, cells.df_index, axis=0)
-        p = pos[cells.col]
-        a, df = cells.a, cells.df_at
-        np.put(values, cells.flat, binary_metric(a, df - a, p - a, N - p - df + a, **params))
+        np.put(values, cells.flat, binary_metric(cells.a, cells.b, cells.c, cells.d, **params))
     return ScoreTable(values, counts.classes, counts.seen, counts.priors)
 
 
