@@ -29,9 +29,12 @@ def test_duplicate_entries_are_summed_not_double_counted():
     assert c.doc_counts[0, 0] == 1 and c.term_freq[0, 0] == 2
 
 
-def test_declared_classes_keep_empty_ones():
-    c = Counts.from_matrix(np.eye(3), [1, 1, 5], classes=[1, 2, 3, 4, 5])
+def test_declared_classes_keep_empty_ones_and_are_sorted():
+    c = Counts.from_matrix(np.eye(3), [1, 1, 5], classes=[5, 4, 3, 2, 1])
+    np.testing.assert_array_equal(c.classes, [1, 2, 3, 4, 5])
     np.testing.assert_array_equal(c.class_sizes, [2, 0, 0, 0, 1])
+    np.testing.assert_array_equal(c.doc_counts[:, 0], [1, 1, 0])
+    assert (c + Counts.from_matrix(np.eye(3), [2, 2, 2])).class_sizes.tolist() == [2, 3, 0, 0, 1]
     with pytest.raises(ValueError, match="not among the declared classes"):
         Counts.from_matrix(np.eye(3), [1, 1, 6], classes=[1, 2, 3, 4, 5])
 

@@ -30,7 +30,7 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     """Return ``(classes, codes)`` with ``classes[codes] == y``.
 
     ``classes`` may be given to fix the class axis (e.g. the whole rating scale, including
-    ranks with no documents); a label outside it is an error.
+    ranks with no documents); it is sorted, and a label outside it is an error.
     """
     y = np.asarray(y)
     if y.ndim != 1:
@@ -45,13 +45,11 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     if classes is None:
         classes, codes = np.unique(y, return_inverse=True)
         return classes, codes.astype(np.intp)
-    classes = np.asarray(classes)
-    if len(np.unique(classes)) != len(classes):
+    declared = np.asarray(classes)
+    classes = np.unique(declared)  # sorted, like the labels' own classes
+    if len(classes) != len(declared):
         raise ValueError("classes must be distinct")
-    order = np.argsort(classes, kind="stable")
-    pos = np.searchsorted(classes[order], y)
-    pos = np.clip(pos, 0, len(classes) - 1)
-    codes = order[pos]
+    codes = np.clip(np.searchsorted(classes, y), 0, len(classes) - 1)
     bad = classes[codes] != y
     if np.any(bad):
         unknown = np.unique(y[bad])[:5]
