@@ -17,7 +17,7 @@ import pandas as pd
 from mask_pang_lee import main as mask_file
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from textsift.experiment.store import atomic_write
+from textsift._io import atomic_write
 from textsift.ordinal_eval import Settings, load_ordinal, run
 
 

@@ -35,9 +35,9 @@ from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import normalize
 
+from ._io import atomic_write
 from .corpus import read_corpus
 from .counts import Counts
-from .experiment.store import atomic_write
 from .learners import RankSVR
 from .metrics import mae_macro, mae_micro, trivial_rank
 from .policies import n_from_ratio
@@ -320,11 +320,8 @@ def plot_results(results: pd.DataFrame, path, title="") -> Path:
     axes[0][-1].legend(fontsize=8, loc="best")
     fig.tight_layout()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.stem + ".tmp" + path.suffix)
-    fig.savefig(tmp, dpi=120)
+    atomic_write(path, lambda fh: fig.savefig(fh, dpi=120, format=path.suffix.lstrip(".")))
     plt.close(fig)
-    tmp.replace(path)
     return path
 
 

@@ -123,10 +123,10 @@ def pca_lda_command(
 ):
     """PCA (variance- and entropy-ordered, 20/25/30% of variance) + Fisher LDA, fitted on the
     core and validation parts of AdaBag's 2:1:1 split and tested on its test part."""
+    from .._io import atomic_write, atomic_write_text
     from ..baselines import pca_lda
     from ..lasso import simulate as simulate_data
     from ..lasso.adabag import split_211
-    from ..report.adabag import _atomic
 
     if simulate:
         sim = simulate_data(seed)
@@ -155,11 +155,10 @@ def pca_lda_command(
         tables.append(t.assign(group=name))
     table = pd.concat(tables, ignore_index=True)
     out.mkdir(parents=True, exist_ok=True)
-    _atomic(out / "pca_lda.csv", lambda p: table.to_csv(p, index=False))
+    atomic_write(out / "pca_lda.csv", lambda fh: table.to_csv(fh, index=False))
     results = [{k: (None if isinstance(v, float) and np.isnan(v) else v)
                 for k, v in r.items()} for r in table.to_dict("records")]
     summary = {"results": results, "scale": scale, "seed": seed,
                "best_test_error": float(table["test_error"].min())}
-    _atomic(out / "summary.json",
-            lambda p: Path(p).write_text(json.dumps(summary, indent=1, default=float)))
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, default=float))
     console.print(table.to_string(index=False))

@@ -27,11 +27,11 @@ from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.model_selection import KFold, StratifiedKFold
 
+from .._io import atomic_write
 from ..corpus import CorpusError, load_sample, read_corpus
 from ..counts import Counts
 from ..vectorize import VectorizerOptions, build_vectorizer
 from .config import ConfigError, Experiment
-from .store import atomic_write
 
 __all__ = ["FoldData", "fold_key", "load_fold", "prepare_folds", "read_documents", "tokenize",
            "tokenize_parallel"]

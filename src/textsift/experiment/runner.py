@@ -30,12 +30,13 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from .._io import atomic_write
 from ..scores import get_method
 from ..selectors import rank
 from .cells import run_cell
 from .config import POSITIVE_METRICS, ConfigError, Experiment
 from .folds import load_fold, prepare_folds
-from .store import Store, atomic_write, cell_name
+from .store import Store, cell_name
 
 __all__ = ["RunSummary", "plan_cells", "resolve_sizes", "run_experiment"]
 

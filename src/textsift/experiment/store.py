@@ -18,13 +18,13 @@ by its key columns -- is the same as that of an uninterrupted run.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import pandas as pd
 
-__all__ = ["COLUMNS", "KEY", "Store", "StoreError", "atomic_write", "summarise"]
+from .._io import atomic_write, atomic_write_text
+
+__all__ = ["COLUMNS", "KEY", "Store", "StoreError", "summarise"]
 
 KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
 COLUMNS = KEY + ["metric", "value"]
@@ -34,24 +34,6 @@ class StoreError(ValueError):
     """The output directory cannot be used as asked; the message says what to do."""
 
 
-def atomic_write(path: Path, write) -> None:
-    """Call ``write(file_object)`` on a temporary file beside ``path``, then rename it over
-    ``path`` (readers see the old file or the new one, never a partial one)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.chmod(tmp, 0o644)  # mkstemp makes 0600 files; results are meant to be shared
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _write_text(path: Path, text: str) -> None:
-    atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
 
 
 def cell_name(fold, method, aggregate, n_features, learner, task=None) -> str:
@@ -107,7 +89,7 @@ class Store:
                              "or empty --out directory")
         self.cells.mkdir(parents=True, exist_ok=True)
         payload = {"fingerprint": fingerprint, "config": config}
-        _write_text(manifest, json.dumps(payload, indent=2, default=str))
+        atomic_write_text(manifest, json.dumps(payload, indent=2, default=str))
         return 0
 
     def manifest(self) -> dict:
@@ -124,7 +106,7 @@ class Store:
         return {p.name for p in self.cells.glob("*.json")}
 
     def write_cell(self, name: str, rows: list[dict], timing: dict) -> None:
-        _write_text(self.cells / name, json.dumps({"rows": rows, "timing": timing}))
+        atomic_write_text(self.cells / name, json.dumps({"rows": rows, "timing": timing}))
 
     def read_cells(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         rows, timings = [], []

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 from joblib import Parallel, delayed
+
+from .._io import atomic_write, atomic_write_text
 
 __all__ = ["BootstrapStore", "bagging_frequencies", "run_bootstraps", "stability_selection",
            "stratified_bootstrap"]
@@ -72,22 +72,11 @@ class BootstrapStore:
         return [i for i in range(B) if self.path(i).exists()]
 
     def save(self, i: int, result: dict) -> None:
-        fd, tmp = tempfile.mkstemp(dir=self.dir, suffix=".tmp.npz")
-        os.close(fd)
-        np.savez(tmp, **result)
-        os.replace(tmp, self.path(i))
+        atomic_write(self.path(i), lambda fh: np.savez(fh, **result))
 
     def load(self, i: int) -> dict:
         with np.load(self.path(i)) as z:
             return {k: z[k] for k in z.files}
-
-
-def atomic_write_text(path, text: str) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
 
 
 def fingerprint(*arrays) -> str:

@@ -5,24 +5,16 @@ and coloured by its sign (PNG, matplotlib + wordcloud)."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from .._io import atomic_write, atomic_write_text
+
 __all__ = ["bfd_chart", "bfd_table", "cutoff_chart", "save_adabag", "word_cloud"]
 
 POSITIVE, NEGATIVE = "#1b7837", "#b2182b"
-
-
-def _atomic(path: Path, write) -> None:
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=path.suffix)
-    os.close(fd)
-    write(tmp)
-    os.replace(tmp, path)
 
 
 def _figure():
@@ -60,7 +52,7 @@ def bfd_chart(frequencies, names, path, label_limit: int = 60, n_bootstraps: int
     ax.set_ylabel("bagging frequency" + (f" (of {n_bootstraps})" if n_bootstraps else ""))
     ax.set_title("Bagging frequency distribution")
     fig.tight_layout()
-    _atomic(path, lambda p: fig.savefig(p, dpi=120, format="png"))
+    atomic_write(path, lambda fh: fig.savefig(fh, dpi=120, format="png"))
     plt.close(fig)
 
 
@@ -75,7 +67,7 @@ def cutoff_chart(cutoffs, validation, test, cutoff, path):
     ax.set_ylabel("misclassification error")
     ax.legend()
     fig.tight_layout()
-    _atomic(path, lambda p: fig.savefig(p, dpi=120, format="png"))
+    atomic_write(path, lambda fh: fig.savefig(fh, dpi=120, format="png"))
     plt.close(fig)
 
 
@@ -94,7 +86,7 @@ def word_cloud(names, coef, path, top: int = 150, seed: int = 0):
                       prefer_horizontal=0.9)
     cloud.generate_from_frequencies({str(names[j]): float(abs(coef[j])) for j in order})
     cloud.recolor(color_func=lambda word, **_: POSITIVE if sign.get(word) else NEGATIVE)
-    _atomic(path, lambda p: cloud.to_image().save(p, format="PNG"))
+    atomic_write(path, lambda fh: cloud.to_image().save(fh, format="PNG"))
 
 
 def save_adabag(model, names, out, extra: dict | None = None, pictures: bool = True) -> dict:
@@ -121,13 +113,13 @@ def save_adabag(model, names, out, extra: dict | None = None, pictures: bool = T
         "seconds": model.fit_seconds_,
         **(extra or {}),
     }
-    _atomic(out / "summary.json",
-            lambda p: Path(p).write_text(json.dumps(summary, indent=1, allow_nan=False)))
-    _atomic(out / "bfd.csv", lambda p: bfd_table(model.frequencies_, names).to_csv(p, index=False))
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, allow_nan=False))
+    atomic_write(out / "bfd.csv",
+                 lambda fh: bfd_table(model.frequencies_, names).to_csv(fh, index=False))
     cut = pd.DataFrame({"cutoff": model.cutoffs_, "model_size": model.sizes_,
                         "validation_error": model.validation_errors_,
                         "test_error": model.test_errors_})
-    _atomic(out / "cutoffs.csv", lambda p: cut.to_csv(p, index=False))
+    atomic_write(out / "cutoffs.csv", lambda fh: cut.to_csv(fh, index=False))
     if pictures:
         bfd_chart(model.frequencies_, names, out / "bfd.png", n_bootstraps=model.n_bootstraps)
         cutoff_chart(model.cutoffs_, model.validation_errors_, model.test_errors_,

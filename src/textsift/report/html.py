@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..experiment.store import Store, atomic_write
+from .._io import atomic_write
+from ..experiment.store import Store
 from .plots import LOWER_IS_BETTER, curve_figures, label_of
 
 __all__ = ["best_per_size", "macro_over_tasks", "top_terms_table", "write_report"]
