@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import math
 import sys
+from enum import StrEnum
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -45,3 +47,35 @@ def print_json(obj) -> None:
 
 def main():  # console-script entry point
     app()
+
+
+class Format(StrEnum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+def plain(value):
+    """A numpy scalar as the Python value JSON can write; an integral float group label (a
+    rank such as 4.0) as an int."""
+    value = value.item() if isinstance(value, np.generic) else value
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def emit(df, fmt: Format, title: str) -> None:
+    """Print a ranked table on stdout as a rich table, CSV, or a JSON array of records (one
+    object per row; ``score`` and the other float columns through :func:`json_number`)."""
+    if fmt is Format.json:
+        print_json([{c: json_number(v) if c == "score" or isinstance(v, float) else plain(v)
+                     for c, v in r.items()} for r in df.to_dict("records")])
+    elif fmt is Format.csv:
+        df.to_csv(sys.stdout, index=False)
+    else:
+        from rich.table import Table
+
+        table = Table(title=title)
+        for c in df.columns:
+            table.add_column(str(c), justify="left" if c == "term" else "right")
+        for r in df.itertuples(index=False):
+            table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
+        stdout_console().print(table)

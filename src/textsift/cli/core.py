@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from pathlib import Path
 
@@ -16,13 +15,7 @@ from ..counts import Counts
 from ..scores import REGISTRY, compute, get_method
 from ..selectors import rank, ranking_of
 from ..vectorize import VectorizerOptions
-from ._app import app, console, fail, json_number, print_json, stdout_console
-
-
-class Format(StrEnum):
-    table = "table"
-    json = "json"
-    csv = "csv"
+from ._app import Format, app, console, emit, fail, stdout_console
 
 
 class Engine(StrEnum):
@@ -91,29 +84,6 @@ def methods():
     stdout_console().print(table)
 
 
-def _plain(value):
-    """A numpy scalar as the Python value JSON can write."""
-    return value.item() if isinstance(value, np.generic) else value
-
-
-def _emit(df: pd.DataFrame, fmt: Format, title: str, extra: tuple[str, ...] = ()) -> None:
-    if fmt is Format.json:
-        cols = ("rank", "term", "score", *extra)
-        print_json([
-            {c: json_number(r[c]) if c == "score" else _plain(r[c]) for c in cols}
-            for r in df.to_dict("records")
-        ])
-    elif fmt is Format.csv:
-        df.to_csv(sys.stdout, index=False)
-    else:
-        table = Table(title=title)
-        for c in df.columns:
-            table.add_column(str(c), justify="right" if c != "term" else "left")
-        for r in df.itertuples(index=False):
-            table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
-        stdout_console().print(table)
-
-
 @app.command()
 def score(
     data: Path = typer.Argument(..., help="Corpus file (.jsonl[.gz], .csv, .parquet) or directory"),
@@ -155,14 +125,7 @@ def score(
     agg = aggregate.value if aggregate else None
     try:
         if method == "all":
-            df = score_all(counts, agg, class_label, top)
-            if fmt is Format.json:
-                print_json([{k: (json_number(v) if k != "term" else v) for k, v in r.items()}
-                            for r in df.to_dict("records")])
-            elif fmt is Format.csv:
-                df.to_csv(sys.stdout, index=False)
-            else:
-                _emit(df, Format.table, "all methods")
+            emit(score_all(counts, agg, class_label, top), fmt, "all methods")
             return
         ranked = rank(counts, method, aggregate=agg, class_label=class_label, top=top)
     except ValueError as exc:
@@ -171,7 +134,7 @@ def score(
     extra = ("group",) if used == "rr" and class_label is None else ()
     cols = ["rank", "term", "score", *extra]
     title = f"{get_method(method).label} ({'class ' + class_label if class_label else used})"
-    _emit(ranked[cols], fmt, title, extra)
+    emit(ranked[cols], fmt, title)
 
 
 def score_all(counts: Counts, aggregate, class_label, top) -> pd.DataFrame:

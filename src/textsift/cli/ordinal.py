@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 from enum import StrEnum
 from pathlib import Path
 
@@ -16,15 +15,9 @@ from ..scores import REGISTRY, get_method
 from ..scores.ordinal import check_ranks
 from ..selectors import rank, resolve_k
 from ..vectorize import VectorizerOptions
-from ._app import app, console, fail, json_number, print_json
+from ._app import Format, app, console, emit, fail, plain
 
 ORDINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
-
-
-class Format(StrEnum):
-    table = "table"
-    json = "json"
-    csv = "csv"
 
 
 class Learner(StrEnum):
@@ -100,27 +93,13 @@ def ordinal(
     cols = ["rank", "term", "score"] + (["rank_assigned"] if rr else [])
     ranked = ranked[cols]
     if rr:
-        ranked["rank_assigned"] = [_plain(g) for g in ranked["rank_assigned"]]
+        ranked["rank_assigned"] = [plain(g) for g in ranked["rank_assigned"]]
     if m.provisional:
         ranked["provisional"] = True
         console.print(f"[yellow]note:[/] {m.label}: the PRP formula is not pinned down "
                       "(METHODS.md §A.7); do not report it as a reproduction.")
     console.print(f"{m.label}: {n} terms selected of {counts.n_terms}", highlight=False)
-    if fmt is Format.json:
-        print_json([{c: (json_number(v) if c == "score" else v) for c, v in r.items()}
-                    for r in ranked.to_dict("records")])
-    elif fmt is Format.csv:
-        ranked.to_csv(sys.stdout, index=False)
-    else:
-        from rich.console import Console
-        from rich.table import Table
-
-        table = Table(title=f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
-        for c in ranked.columns:
-            table.add_column(c, justify="left" if c == "term" else "right")
-        for r in ranked.itertuples(index=False):
-            table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
-        Console(file=sys.stdout, width=max(100, console.width)).print(table)
+    emit(ranked, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 
 
 @app.command("ordinal-eval")
@@ -177,10 +156,3 @@ def _numeric(labels, field):
                 f"field {field!r} must hold numeric ratings; found {labels[:3].tolist()}..."
             ) from None
     return labels
-
-
-def _plain(g):
-    if g is None:
-        return None
-    g = g.item() if hasattr(g, "item") else g
-    return int(g) if isinstance(g, float) and g.is_integer() else g
