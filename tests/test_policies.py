@@ -92,3 +92,17 @@ def test_round_robin_invariants(table, n):
         best = min(untaken, key=lambda i: (-col[i], i))
         assert t == best
         taken.add(t)
+
+
+@settings(max_examples=80, deadline=None)
+@given(arrays(np.float64, st.tuples(st.integers(1, 30), st.integers(1, 5)),
+              elements=st.one_of(st.integers(0, 3).map(float), st.just(NEG))),
+       st.integers(1, 30), st.sampled_from(["skip", "turn_consumed"]))
+def test_round_robin_of_n_is_the_prefix_of_the_full_one(table, n, variant):
+    """A round robin stopped after n picks is the first n picks of an unbounded one, for both
+    variants -- with many ties (scores 0-3), so the candidate lists cut at n terms are
+    exercised at tied boundaries."""
+    sel, grp = round_robin(table, n, variant)
+    full_sel, full_grp = round_robin(table, table.shape[0], variant)
+    np.testing.assert_array_equal(sel, full_sel[:n])
+    np.testing.assert_array_equal(grp, full_grp[:n])

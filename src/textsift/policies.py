@@ -97,16 +97,12 @@ def round_robin(
         raise ValueError(f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
     table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
     n_terms, n_groups = table.shape
-    lists = []
-    for g in range(n_groups):
-        col = table[:, g]
-        idx = np.argsort(-col, kind="stable")
-        lists.append(idx[col[idx] > -np.inf])
+    n_select = min(int(n_select), n_terms)
+    lists = [_candidates(table[:, g], n_select) for g in range(n_groups)]
     taken = np.zeros(n_terms, dtype=bool)
     heads = [0] * n_groups
     selected: list[int] = []
     groups: list[int] = []
-    n_select = min(int(n_select), n_terms)
     active = [g for g in range(n_groups) if len(lists[g])]
     while len(selected) < n_select and active:
         still = []
@@ -138,6 +134,20 @@ def round_robin(
                 still.append(g)
         active = still
     return np.asarray(selected, dtype=np.intp), np.asarray(groups, dtype=np.intp)
+
+
+def _candidates(col: np.ndarray, n_select: int) -> np.ndarray:
+    """A group's candidates (score > -inf), best first, ties by index -- only the first
+    ``n_select`` of them and any tied with the last, which is all a round robin of
+    ``n_select`` picks can reach: every entry a group passes is a distinct selected term (its
+    own pick, or one another group took), so it passes at most ``n_select`` entries."""
+    if n_select < len(col):
+        cut = np.partition(col, len(col) - n_select)[len(col) - n_select]
+        idx = np.flatnonzero(col >= cut)  # ascending index, so the stable sort breaks ties
+    else:
+        idx = np.arange(len(col))
+    idx = idx[np.argsort(-col[idx], kind="stable")]
+    return idx[col[idx] > -np.inf]
 
 
 def _has_untaken(lst: np.ndarray, h: int, taken: np.ndarray) -> bool:
