@@ -28,6 +28,7 @@ __all__ = [
     "load_sample",
     "read_corpus",
     "read_table",
+    "select_records",
 ]
 
 #: Bundled samples: name -> (file, text field, label field, description with source).
@@ -219,7 +220,6 @@ def read_corpus(
     label_field: str | None = "label",
     split_field: str | None = None,
     split: str | None = None,
-    require_labels: bool = True,
     on_bad_line: str = "error",
     bad_lines: list | None = None,
 ) -> Corpus:
@@ -239,30 +239,43 @@ def read_corpus(
             split = None  # the layout already selected it
     else:
         frame = read_table(path, on_bad_line, bad_lines)
+    frame = select_records(frame, path, text_field, label_field, split_field, split)
+    if len(frame) == 0:
+        where = f" for split {split!r}" if split else ""
+        raise CorpusError(f"{path}: the corpus is empty{where}")
+    return Corpus(frame, text_field, label_field, str(path))
+
+
+def select_records(frame: pd.DataFrame, source, text_field: str, label_field: str | None,
+                   split_field: str | None = None, split=None, offset: int = 0) -> pd.DataFrame:
+    """The records of ``frame`` a scorer uses, checked: those whose ``split_field`` (default
+    ``"split"``) equals ``split``, with the text and label fields present, texts as strings
+    (missing ones empty) and no label missing. ``offset`` numbers the records of a chunk
+    within its file, for the messages. Shared by :func:`read_corpus` and the streamed
+    readers, which call it once per chunk."""
     if split is not None:
         split_field = split_field or "split"
         if split_field not in frame.columns:
             raise CorpusError(
-                f"{path}: no split field {split_field!r}; fields are {list(frame.columns)}")
+                f"{source}: no split field {split_field!r}; fields are {list(frame.columns)}")
         frame = frame[frame[split_field].astype(str) == str(split)].reset_index(drop=True)
     if len(frame) == 0:
-        where = f" for split {split!r}" if split else ""
-        raise CorpusError(f"{path}: the corpus is empty{where}")
+        return frame
     for field, what in ((text_field, "--text-field"), (label_field, "--label-field")):
         if field is not None and field not in frame.columns:
             raise CorpusError(
-                f"{path}: no field {field!r}; fields are {list(frame.columns)}. Pass {what}"
+                f"{source}: no field {field!r}; fields are {list(frame.columns)}. Pass {what}"
             )
     frame[text_field] = frame[text_field].fillna("").astype(str)
-    if label_field is not None and require_labels:
+    if label_field is not None:
         missing = frame[label_field].isna().to_numpy()
         if missing.any():
-            first = int(np.flatnonzero(missing)[0])
+            first = offset + int(np.flatnonzero(missing)[0])
             raise CorpusError(
-                f"{path}: {int(missing.sum())} record(s) have no {label_field!r} "
-                f"(first at record {first + 1}); drop them or fill the field"
+                f"{source}: {int(missing.sum())} record(s) without a label; the first has no "
+                f"{label_field!r} at record {first + 1}: drop them or fill the field"
             )
-    return Corpus(frame, text_field, label_field, str(path))
+    return frame
 
 
 def sample_path(name: str = "20ng") -> Path:

@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..corpus import CorpusError, iter_jsonl
+from ..corpus import CorpusError, iter_jsonl, select_records
 
 __all__ = ["Chunk", "FilePart", "data_files", "file_parts", "iter_chunks", "iter_frames"]
 
@@ -119,25 +119,10 @@ def iter_frames(path, chunk_size: int = 10_000, on_bad_line: str = "error",
 def _to_chunk(frame: pd.DataFrame, source, text_field, label_field, split_field, split,
               offset: int) -> Chunk:
     """Check and select one frame as :func:`textsift.corpus.read_corpus` does a corpus."""
-    if split is not None:
-        split_field = split_field or "split"
-        if split_field not in frame.columns:
-            raise CorpusError(f"{source}: no split field {split_field!r}; fields are "
-                              f"{list(frame.columns)}")
-        frame = frame[frame[split_field].astype(str) == str(split)]
-    for name, option in ((text_field, "--text-field"), (label_field, "--label-field")):
-        if name not in frame.columns and len(frame):
-            raise CorpusError(f"{source}: no field {name!r}; fields are {list(frame.columns)}. "
-                              f"Pass {option}")
+    frame = select_records(frame, source, text_field, label_field, split_field, split, offset)
     if not len(frame):
         return Chunk([], np.empty(0))
-    labels = frame[label_field]
-    missing = labels.isna().to_numpy()
-    if missing.any():
-        first = offset + int(np.flatnonzero(missing)[0]) + 1
-        raise CorpusError(f"{source}: a record has no {label_field!r} (selected record {first}); "
-                          "drop such records or fill the field")
-    return Chunk(frame[text_field].fillna("").astype(str).tolist(), labels.to_numpy())
+    return Chunk(frame[text_field].tolist(), frame[label_field].to_numpy())
 
 
 def iter_chunks(path, text_field: str = "text", label_field: str = "label",

@@ -88,11 +88,8 @@ def compute(counts: Counts, method: str, **params) -> ScoreTable:
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     table = get_method(method).func(counts, **params)
     values = table.values
-    if np.isnan(values).any():
-        values = np.where(np.isnan(values), -np.inf, values)
-    if not table.seen.all():
-        values = values.copy() if values is table.values else values
-        values[~table.seen] = -np.inf
+    if np.isnan(values).any() or not table.seen.all():  # rare: skip the pass when clean
+        values = np.where(np.isnan(values) | ~table.seen[:, None], -np.inf, values)
     return ScoreTable(values, table.groups, table.seen, table.weights)
 
 
