@@ -26,6 +26,7 @@ __all__ = [
     "CorpusError",
     "iter_jsonl",
     "load_sample",
+    "numeric_labels",
     "read_corpus",
     "read_table",
     "select_records",
@@ -276,6 +277,20 @@ def select_records(frame: pd.DataFrame, source, text_field: str, label_field: st
                 f"{label_field!r} at record {first + 1}: drop them or fill the field"
             )
     return frame
+
+
+def numeric_labels(values, field: str) -> np.ndarray:
+    """A label field as float64 ratings (``"4"`` is read as 4); any non-numeric value is an
+    error naming the field and the fix."""
+    y = pd.to_numeric(pd.Series(values), errors="coerce")
+    bad = y.isna().to_numpy() & ~pd.isna(pd.Series(values)).to_numpy()
+    if bad.any():
+        found = pd.Series(values)[bad].astype(str).unique()[:3].tolist()
+        raise CorpusError(
+            f"field {field!r} must be numeric (numeric ratings, e.g. 1-5 stars); found "
+            f"non-numeric values {found}. Choose a numeric field such as 'rating'"
+        )
+    return y.to_numpy(dtype=np.float64)
 
 
 def sample_path(name: str = "20ng") -> Path:

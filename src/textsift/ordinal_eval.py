@@ -36,7 +36,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.preprocessing import normalize
 
 from ._io import atomic_write
-from .corpus import read_corpus
+from .corpus import numeric_labels, read_corpus
 from .counts import Counts
 from .learners import RankSVR
 from .metrics import mae_macro, mae_micro, trivial_rank
@@ -112,13 +112,7 @@ def load_ordinal(path, rating_field, text_field="text", split_field="split", ran
     frame = corpus.frame
     empty = frame[text_field].fillna("").astype(str).str.strip() == ""
     frame = frame[~empty]
-    y = frame[rating_field]
-    if not pd.api.types.is_numeric_dtype(y):
-        y = pd.to_numeric(y, errors="coerce")  # "4" is read as 4; "four" is an error
-    if y.isna().any():
-        bad = frame[rating_field][y.isna()].iloc[0]
-        raise ValueError(f"rating field {rating_field!r} holds a non-numeric value {bad!r}")
-    y, scale = check_ranks(y.to_numpy(), ranks)
+    y, scale = check_ranks(numeric_labels(frame[rating_field], rating_field), ranks)
     if split_field:
         if split_field not in frame.columns:
             raise ValueError(f"no split field {split_field!r}; fields are {list(frame.columns)}")

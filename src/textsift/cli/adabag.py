@@ -15,7 +15,7 @@ from ._app import app, console, fail
 def _load(data: list[Path], text_field: str, label_field: str, group_field: str | None,
           min_df: int):
     """Read and concatenate DATA files, check the fields, and vectorise (binary, min_df)."""
-    from ..corpus import CorpusError, read_corpus
+    from ..corpus import CorpusError, numeric_labels, read_corpus
     from ..vectorize import VectorizerOptions, vectorize
 
     frames = []
@@ -25,11 +25,10 @@ def _load(data: list[Path], text_field: str, label_field: str, group_field: str 
         except CorpusError as exc:
             fail(str(exc))
     frame = pd.concat(frames, ignore_index=True)
-    y = pd.to_numeric(frame[label_field], errors="coerce")
-    if y.isna().any():
-        bad = frame.loc[y.isna(), label_field].astype(str).unique()[:3]
-        fail(f"--label-field {label_field!r} must be numeric (a rating); found {list(bad)}. "
-             "Choose a numeric field such as 'rating'")
+    try:
+        y = numeric_labels(frame[label_field], label_field)
+    except CorpusError as exc:
+        fail(f"--label-field: {exc}")
     groups = None
     if group_field is not None:
         if group_field not in frame:
@@ -37,7 +36,7 @@ def _load(data: list[Path], text_field: str, label_field: str, group_field: str 
         groups = frame[group_field].astype(str).to_numpy()
     X, names, _ = vectorize(frame[text_field].astype(str).tolist(),
                             VectorizerOptions(binary=True, min_df=min_df))
-    return X, y.to_numpy(float), groups, names
+    return X, y, groups, names
 
 
 @app.command()

@@ -6,10 +6,9 @@ from __future__ import annotations
 from enum import StrEnum
 from pathlib import Path
 
-import numpy as np
 import typer
 
-from ..corpus import CorpusError, read_corpus
+from ..corpus import CorpusError, numeric_labels, read_corpus
 from ..counts import Counts
 from ..scores import REGISTRY, get_method
 from ..scores.ordinal import check_ranks
@@ -81,7 +80,7 @@ def ordinal(
     opts = VectorizerOptions(min_df=min_df, stop_words=stop_words)
     try:
         corpus = read_corpus(data, text_field, rating_field, split_field, split)
-        y, scale = check_ranks(_numeric(corpus.labels, rating_field), scale)
+        y, scale = check_ranks(numeric_labels(corpus.labels, rating_field), scale)
         counts = Counts.from_texts(corpus.texts, y, opts, classes=scale)
         n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
         shown = n if top is None else min(n, top)
@@ -144,15 +143,3 @@ def ordinal_eval(
         fail(str(exc))
     console.print(f"wrote {out / 'results.csv'} ({len(results)} rows) and "
                   f"{out / 'mae_macro.png'}", highlight=False)
-
-
-def _numeric(labels, field):
-    labels = np.asarray(labels)
-    if labels.dtype == object:
-        try:
-            return np.asarray(labels.astype(np.float64))
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"field {field!r} must hold numeric ratings; found {labels[:3].tolist()}..."
-            ) from None
-    return labels
