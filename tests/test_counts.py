@@ -72,3 +72,21 @@ def test_counts_are_additive_over_chunks(X, cut, seed):
     whole = Counts.from_matrix(X, y)
     parts = Counts.from_matrix(X[:cut], y[:cut]) + Counts.from_matrix(X[cut:], y[cut:])
     assert whole.equals(parts)
+
+
+@settings(max_examples=40, deadline=None)
+@given(arrays(np.int64, st.tuples(st.integers(1, 20), st.integers(1, 8)),
+              elements=st.integers(0, 3)),
+       st.integers(0, 2**32 - 1))
+def test_multiplicity_counts_equal_the_repeated_rows(X, seed):
+    """A bootstrap's counts by multiplicity equal the counts of the rows copied that many
+    times (class sizes, presence and term frequency), without copying them."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, X.shape[0])
+    m = rng.integers(0, 4, X.shape[0])
+    m[0] = max(m[0], 1)  # at least one document
+    rows = np.repeat(np.arange(X.shape[0]), m)
+    expected = Counts.from_matrix(X[rows], y[rows], classes=np.unique(y))
+    assert Counts.from_matrix(X, y, classes=np.unique(y), multiplicity=m).equals(expected)
+    with pytest.raises(ValueError, match="non-negative integer"):
+        Counts.from_matrix(X, y, multiplicity=-m - 1)

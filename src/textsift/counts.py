@@ -79,13 +79,16 @@ class Counts:
 
     # ------------------------------------------------------------------ construction
     @classmethod
-    def from_matrix(cls, X, y, classes=None, feature_names=None) -> Counts:
+    def from_matrix(cls, X, y, classes=None, feature_names=None,
+                    multiplicity=None) -> Counts:
         """Count a document-term matrix ``X`` (n_docs x V, any scipy sparse or dense array of
         non-negative term weights) against labels ``y`` in one pass over its non-zeros.
 
         Presence is ``X[d, t] > 0``; ``term_freq`` sums the weights themselves, so a count
         matrix gives ``TF`` and a binary one gives ``doc_counts`` again. A dense ``X`` is
-        converted to CSR (never the other way round).
+        converted to CSR (never the other way round). ``multiplicity`` (non-negative integers,
+        one per document) counts document ``d`` that many times: the counts of a bootstrap
+        sample without copying a row.
         """
         X = _as_csr(X)
         n_docs, n_terms = X.shape
@@ -99,16 +102,28 @@ class Counts:
             raise ValueError("the corpus is empty: X has no documents")
         classes, codes = encode_labels(y, classes)
         m = len(classes)
-        class_sizes = np.bincount(codes, minlength=m).astype(np.int64)
+        if multiplicity is not None:
+            multiplicity = np.asarray(multiplicity)
+            if (multiplicity.shape != (n_docs,) or multiplicity.dtype.kind not in "biu"
+                    or (multiplicity < 0).any()):
+                raise ValueError("multiplicity must hold one non-negative integer per document")
+        class_sizes = np.bincount(codes, weights=multiplicity, minlength=m).astype(np.int64)
 
         # one pass over the non-zeros: cell (term, class) of each entry, counted in place in
         # the (V, m) layout (no transpose)
-        row_class = np.repeat(codes, np.diff(X.indptr))
+        per_doc = np.diff(X.indptr)
+        row_class = np.repeat(codes, per_doc)
         flat = X.indices.astype(np.int64) * m + row_class
         size = n_terms * m
         present = X.data > 0
-        doc_counts = np.bincount(flat if present.all() else flat[present], minlength=size)
-        term_freq = np.bincount(flat, weights=X.data, minlength=size)
+        weight = None if multiplicity is None else np.repeat(multiplicity, per_doc)
+        if present.all():
+            doc_counts = np.bincount(flat, weights=weight, minlength=size)
+        else:
+            doc_counts = np.bincount(flat[present], minlength=size,
+                                     weights=None if weight is None else weight[present])
+        data = X.data if weight is None else X.data * weight
+        term_freq = np.bincount(flat, weights=data, minlength=size)
         if feature_names is not None:
             feature_names = np.asarray(feature_names, dtype=object)
             if feature_names.shape != (n_terms,):
@@ -118,7 +133,7 @@ class Counts:
         return cls(
             classes=classes,
             class_sizes=class_sizes,
-            doc_counts=doc_counts.reshape(n_terms, m).astype(np.int64, copy=False),
+            doc_counts=np.rint(doc_counts).reshape(n_terms, m).astype(np.int64, copy=False),
             term_freq=term_freq.reshape(n_terms, m).astype(np.float64, copy=False),
             feature_names=feature_names,
         )

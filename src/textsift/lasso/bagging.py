@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import scipy.sparse as sp
 from joblib import Parallel, delayed
 
 from .._io import atomic_write, atomic_write_text
@@ -128,8 +129,9 @@ def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs: int = 1, store=N
 
 
 class _SelectorTask:
-    """One bootstrap of a :class:`~textsift.selectors.TermSelector`: counts with multiplicities
-    (``doc_counts = X_bin' diag(m) Y``), so no row is copied."""
+    """One bootstrap of a :class:`~textsift.selectors.TermSelector`: the counts of the sample
+    are those of ``X`` with multiplicities (``Counts.from_matrix(..., multiplicity=m)``), so
+    no row is copied."""
 
     def __init__(self, selector, X, y):
         from sklearn.base import clone
@@ -137,21 +139,16 @@ class _SelectorTask:
         from ..counts import encode_labels
 
         self.selector = clone(selector)
-        self.X = X.tocsr()
-        self.binary = self.X.copy()
-        self.binary.data = (self.binary.data > 0).astype(float)
+        self.X = sp.csr_matrix(X, copy=True)
+        self.X.sum_duplicates()  # canonical once, so no bootstrap copies it again
+        self.y = np.asarray(y)
         self.classes, self.codes = encode_labels(y)
 
     def __call__(self, m):
-        import scipy.sparse as sp
-
         from ..counts import Counts
 
-        Y = sp.csr_matrix((m.astype(float), (np.arange(len(m)), self.codes)),
-                          shape=(len(m), len(self.classes)))
-        counts = Counts(self.classes, np.asarray(Y.sum(axis=0)).ravel().astype(np.int64),
-                        np.asarray((self.binary.T @ Y).toarray()).round().astype(np.int64),
-                        np.asarray((self.X.T @ Y).toarray(), dtype=float))
+        counts = Counts.from_matrix(self.X, self.y, classes=self.classes,
+                                    multiplicity=np.asarray(m, dtype=np.int64))
         sel = self.selector.fit_counts(counts)
         return {"selected": np.asarray(sel.selected_, dtype=np.int64)}
 
