@@ -115,3 +115,27 @@ def test_skip_bad_lines_counts_them_and_scores_the_rest(tmp_path, engine):
     assert res.exit_code == 0, res.stderr
     assert "skipped 1 malformed line(s) (first: line 2)" in " ".join(res.stderr.split())
     assert {r["term"] for r in json.loads(res.stdout)} == {"good", "bad", "film"}
+
+
+def test_bad_input_anywhere_in_a_command_is_one_error_line_with_exit_2():
+    """A TextsiftError raised inside any command (not only where a command calls fail()) is
+    printed as one `error:` line on stderr, exit code 2, no traceback."""
+    import typer
+
+    from textsift.cli._app import _Commands
+    from textsift.errors import TextsiftError
+
+    probe = typer.Typer(cls=_Commands)
+
+    @probe.command("boom")
+    def boom():
+        raise TextsiftError("data.jsonl, line 3: bad thing; fix it")
+
+    @probe.command("other")
+    def other():  # a second command, so typer keeps the group
+        pass
+
+    res = runner.invoke(probe, ["boom"])
+    assert res.exit_code == 2
+    assert res.stderr == "error: data.jsonl, line 3: bad thing; fix it\n"
+    assert "Traceback" not in res.output

@@ -20,6 +20,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from .errors import TextsiftError
+
 __all__ = [
     "SAMPLES",
     "Corpus",
@@ -49,7 +51,7 @@ SAMPLES = {
 }
 
 
-class CorpusError(ValueError):
+class CorpusError(TextsiftError):
     """A corpus cannot be read or used as asked; the message says why and what to do."""
 
 

@@ -11,8 +11,25 @@ import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer.core import TyperGroup
+
+from ..errors import TextsiftError
+
+
+class _Commands(TyperGroup):
+    """The command group: bad input (:class:`~textsift.errors.TextsiftError`) raised anywhere
+    in a command becomes one ``error: ...`` line and exit code 2; any other exception is a bug
+    and keeps its traceback (exit code 1)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except TextsiftError as exc:
+            fail(str(exc))
+
 
 app = typer.Typer(
+    cls=_Commands,
     name="textsift",
     help="Score, rank and select the terms that matter for text classification.",
     no_args_is_help=True,

@@ -30,6 +30,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ..corpus import SAMPLES
+from ..errors import TextsiftError
 from ..policies import AGGREGATES
 from ..scores import get_method
 from ..vectorize import VectorizerOptions
@@ -65,7 +66,7 @@ ORDINAL_METRICS = ("mae_macro", "mae_micro")
 METRICS = NOMINAL_METRICS + POSITIVE_METRICS + ORDINAL_METRICS
 
 
-class ConfigError(ValueError):
+class ConfigError(TextsiftError):
     """An experiment file is invalid; the message says where and how to fix it."""
 
 

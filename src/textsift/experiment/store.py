@@ -23,6 +23,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._io import atomic_write, atomic_write_text
+from ..errors import TextsiftError
 
 __all__ = ["COLUMNS", "KEY", "Store", "StoreError", "summarise"]
 
@@ -30,7 +31,7 @@ KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
 COLUMNS = KEY + ["metric", "value"]
 
 
-class StoreError(ValueError):
+class StoreError(TextsiftError):
     """The output directory cannot be used as asked; the message says what to do."""
 
 
