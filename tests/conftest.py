@@ -1,5 +1,13 @@
 """Shared fixtures. Tests marked ``real_data`` read the corpora in ``$TEXTSIFT_DATA``
-(CI sets it to ``../shared/data``); without it they are skipped with a message saying so."""
+(CI sets it to ``../shared/data``); without it they are skipped with a message saying so.
+
+Hypothesis runs under one profile for the whole suite: ``ci`` (the default) is derandomised
+(every run tries the same examples, so a pass is a pass on every machine) and keeps no example
+database (a local ``.hypothesis`` directory never replays an old failure). To hunt for new
+counter-examples, run ``HYPOTHESIS_PROFILE=explore pytest`` (random seeds, the failing example
+printed); a failure found so is a bug to fix, and its example is worth an ``@example`` on the
+test.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +15,11 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+settings.register_profile("explore", derandomize=False, database=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 DATA_ENV = "TEXTSIFT_DATA"
 
