@@ -136,6 +136,22 @@ def test_paths_are_relative_to_the_file_and_expand_variables(tmp_path, monkeypat
     assert exp.name == "e" and exp.corpus.dataset == "c"
 
 
+def test_a_relative_variable_is_relative_to_the_working_directory(tmp_path, monkeypatch):
+    """TEXTSIFT_DATA=../shared/data means ../shared/data from where the command runs, not
+    from the TOML's folder; a literal relative path stays relative to the TOML."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "c.jsonl").write_text('{"text": "a b", "label": "x"}\n')
+    (tmp_path / "repo" / "examples").mkdir(parents=True)
+    toml = tmp_path / "repo" / "examples" / "e.toml"
+    toml.write_text('[corpus]\npath = "${TS_TEST_DATA}/c.jsonl"\ntest_path = "../../data/c.jsonl"\n'
+                    '[selection]\nmethods = ["ig"]\nsizes = [1]\n[[learners]]\nname = "nb"\n')
+    monkeypatch.chdir(tmp_path / "repo")
+    monkeypatch.setenv("TS_TEST_DATA", "../data")
+    exp = load_config("examples/e.toml")
+    assert exp.corpus.paths == (str(tmp_path / "data" / "c.jsonl"),)
+    assert exp.corpus.test_path == str(tmp_path / "data" / "c.jsonl")
+
+
 def test_unset_variable_and_missing_file_are_named(tmp_path, monkeypatch):
     monkeypatch.delenv("TS_UNSET_VAR", raising=False)
     toml = tmp_path / "e.toml"

@@ -253,6 +253,19 @@ class Counts:
             self.classes, self.class_sizes, self.doc_counts[index], self.term_freq[index], names
         )
 
+    def select_classes(self, index) -> Counts:
+        """Counts restricted to the classes ``index`` (an index array or a boolean mask over
+        ``classes``): the counts of the documents of those classes. Dropping a declared class
+        with no documents (what per-class scores do, METHODS.md §0.7) changes no other count."""
+        index = np.asarray(index)
+        if index.dtype == bool and index.shape != self.classes.shape:
+            raise ValueError(f"a class mask needs {self.n_classes} entries, got {index.shape}")
+        classes = self.classes[index]
+        if len(classes) == 0:
+            raise ValueError("select_classes needs at least one class")
+        return Counts(classes, self.class_sizes[index], self.doc_counts[:, index],
+                      self.term_freq[:, index], self.feature_names)
+
     def equals(self, other: Counts) -> bool:
         """Exact equality of every count (term weights to float equality)."""
         same_names = (self.feature_names is None) == (other.feature_names is None) and (

@@ -14,8 +14,10 @@ An experiment file has six tables::
                      and the estimator's own parameters (C, alpha, epsilon, ...)
 
 Every key is checked: an unknown key names itself and the table it is in, with the keys that
-table accepts. Relative paths are relative to the TOML file; ``$VARS`` (e.g.
-``${TEXTSIFT_DATA}``) are expanded, and an unset variable is an error naming it.
+table accepts. ``$VARS`` (e.g. ``${TEXTSIFT_DATA}``) are expanded, and an unset variable is an
+error naming it. A relative path written in the TOML is relative to the TOML file; one that
+starts with a variable is relative to the working directory (where the variable was set), so
+``TEXTSIFT_DATA=../shared/data textsift run examples/x.toml`` means what it says.
 """
 
 from __future__ import annotations
@@ -192,7 +194,10 @@ def _resolve_path(raw: str, base: Path, what: str, src: str) -> str:
                 f"{var}=/path/to/shared/data) or write the path out"
             )
     path = Path(os.path.expandvars(raw)).expanduser()
-    path = path if path.is_absolute() else base / path
+    if not path.is_absolute():
+        # a path that starts with a variable (TEXTSIFT_DATA=../shared/data) is relative to
+        # the working directory, where the variable was set; a literal one to the TOML
+        path = (Path.cwd() if _VAR.match(raw) else base) / path
     if not path.exists():
         raise ConfigError(f"{src}: {what} {str(path)!r} does not exist; check the path")
     return str(path.resolve())
