@@ -1,14 +1,13 @@
-"""Speed of one AdaBag bootstrap's weighted lasso path, skglm against glmnet's Fortran.
+"""Speed of one AdaBag bootstrap's weighted lasso path, adelie against glmnet's Fortran.
 
 On the IMDb matrix of the AdaBag run (50,000 reviews, binary words in >= 5 reviews), the core
 set of AdaBag's 2:1:1 split (seed 0), one bootstrap's multiplicities as sample weights, the
 imdb polarity weights and the same lambda grid, it times
 
 * glmnet's Fortran (python-glmnet, the anchor; skipped with a note when not installed),
-* skglm's AndersonCD + WeightedL1 with this package's datafit, warm-started along the path
-  (numba compilation excluded by a warm-up on a tiny problem),
+* adelie (the default backend),
 
-prints seconds, the ratio skglm / glmnet and the largest coefficient difference, and with
+prints seconds, the ratio adelie / glmnet and the largest coefficient difference, and with
 ``--full`` times a whole AdaBag run (B bootstraps, ``--n-jobs``) through the CLI's code path.
 
     TEXTSIFT_DATA=/path/to/shared/data python bench/adabag.py [--lambdas 100] [--full]
@@ -45,7 +44,7 @@ def load_imdb(root: Path):
 
 
 def main():
-    ap = argparse.ArgumentParser(description="AdaBag lasso path: skglm vs glmnet")
+    ap = argparse.ArgumentParser(description="AdaBag lasso path: adelie vs glmnet")
     ap.add_argument("--lambdas", type=int, default=100)
     ap.add_argument("--min-ratio", type=float, default=1e-3)
     ap.add_argument("--full", action="store_true", help="also time a whole AdaBag run")
@@ -70,9 +69,6 @@ def main():
     print(f"core set {design.Z.shape[0]} x {design.Z.shape[1]}; {len(lambdas)} lambdas down to "
           f"{args.min_ratio} lambda_max")
 
-    rng = np.random.default_rng(0)  # warm-up: numba compiles skglm's solver once
-    lasso_path((rng.random((40, 5)) < 0.3).astype(float), rng.normal(size=40), n_lambdas=3)
-
     rows = []
     try:
         import glmnet  # noqa: F401
@@ -84,15 +80,15 @@ def main():
         ref = None
         print("python-glmnet is not installed (pip install 'textsift[glmnet]'): no anchor")
     t = time.perf_counter()
-    ours = lasso_path(design.Z, yc, design.penalty_factor, m, lambdas, backend="skglm")
-    rows.append(("skglm AndersonCD + WeightedL1", time.perf_counter() - t, ours))
+    ours = lasso_path(design.Z, yc, design.penalty_factor, m, lambdas, backend="adelie")
+    rows.append(("adelie (default)", time.perf_counter() - t, ours))
     anchor = rows[0][1]
     for name, sec, path in rows:
         print(f"{name:32s} {sec:8.2f} s  ratio {sec / anchor:6.2f}  "
               f"active at the last lambda {len(path.active(len(path.lambdas) - 1))}")
     if ref is not None:
         diff = np.abs(ours.coef.toarray() - ref.coef.toarray()).max()
-        print(f"largest |coef difference| skglm vs glmnet: {diff:.2e}")
+        print(f"largest |coef difference| adelie vs glmnet: {diff:.2e}")
 
     if args.full:
         t = time.perf_counter()

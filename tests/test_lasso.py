@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scipy.stats import norm
 from sklearn.linear_model import Lasso
 
+from textsift.errors import TextsiftError
 from textsift.lasso import (
     SharedDesign,
     adaptive_weights,
@@ -22,7 +23,7 @@ from textsift.lasso import (
     predict_class,
 )
 from textsift.lasso.classifier import WeightedGram
-from textsift.lasso.path import normalise_penalty
+from textsift.lasso.path import check_backend, normalise_penalty, objective
 
 
 def _data(n=120, p=15, seed=0):
@@ -59,7 +60,7 @@ def test_group_weights_bad_input():
 
 
 # ------------------------------------------------------------------------- lasso path
-def test_skglm_path_equals_sklearn_adaptive_lasso_with_weights():
+def test_path_equals_sklearn_adaptive_lasso_with_weights():
     # adaptive lasso = lasso on X_j / pf_j with coef_j = gamma_j / pf_j; sklearn's Lasso
     # minimises 1/(2 sum w) sum w r^2 + alpha |gamma|_1 with weights rescaled to sum n
     X, y, rng = _data()
@@ -67,7 +68,7 @@ def test_skglm_path_equals_sklearn_adaptive_lasso_with_weights():
     pf *= X.shape[1] / pf.sum()  # already glmnet-normalised, so lambdas are comparable
     w = rng.integers(0, 3, X.shape[0]).astype(float)
     lambdas = lambda_grid(X, y, pf, w, n_lambdas=8, min_ratio=0.05)
-    path = lasso_path(X, y, pf, w, lambdas, tol=1e-10)
+    path = lasso_path(X, y, pf, w, lambdas, tol=1e-14)  # the default backend, adelie
     Xd = X.toarray() / pf
     for k, lam in enumerate(lambdas):
         ref = Lasso(alpha=lam, tol=1e-12, max_iter=100000).fit(Xd, y, sample_weight=w)
@@ -82,8 +83,8 @@ def test_multiplicities_equal_repeated_rows():
     m = rng.integers(0, 4, X.shape[0])
     rows = np.repeat(np.arange(X.shape[0]), m)
     lambdas = lambda_grid(X, y, None, m, n_lambdas=6, min_ratio=0.05)
-    a = lasso_path(X, y, None, m, lambdas, tol=1e-10)
-    b = lasso_path(X[rows], y[rows], None, None, lambdas, tol=1e-10)
+    a = lasso_path(X, y, None, m, lambdas, tol=1e-14)
+    b = lasso_path(X[rows], y[rows], None, None, lambdas, tol=1e-14)
     np.testing.assert_allclose(a.coef.toarray(), b.coef.toarray(), atol=1e-7)
 
 
@@ -92,17 +93,79 @@ def test_lambda_max_is_the_first_lambda_with_all_zero():
     lam = lambda_grid(X, y, n_lambdas=3, min_ratio=0.5)
     path = lasso_path(X, y, lambdas=[lam[0] * 1.0001, lam[0] * 0.99], tol=1e-10)
     assert path.coef[:, [0]].nnz == 0 and len(path.active(1)) == 1
+    # above lambda_max the intercept is the weighted mean of y
+    assert path.intercept[0] == pytest.approx(y.mean())
 
 
-def test_glmnet_backend_matches_skglm():
+def test_unpenalised_features_are_in_from_the_start():
+    X, y, _ = _data(seed=8)
+    pf = np.ones(X.shape[1])
+    pf[[5, 9]] = 0.0  # pure-noise columns (beta = 0) that the penalty does not touch
+    path = lasso_path(X, y, pf, n_lambdas=5, min_ratio=0.1)
+    assert set(path.active(0)) == {5, 9}
+    # and they equal the OLS coefficients on those columns at lambda_max
+    fit = ols_fit(X, y, [5, 9])
+    np.testing.assert_allclose(path.coef[[5, 9], 0].toarray().ravel(), fit.coef, atol=1e-6)
+
+
+def test_adelie_and_glmnet_solve_the_same_problems():
+    # the cross-check: objective within 1e-6 relative at every lambda, with sample weights,
+    # random penalty factors (one of them 0) and lambdas above lambda_max
     pytest.importorskip("glmnet")
     X, y, rng = _data(n=300, p=40, seed=3)
     pf = rng.uniform(0.5, 2.0, X.shape[1])
+    pf[7] = 0.0
     w = rng.integers(0, 3, X.shape[0]).astype(float)
     lambdas = lambda_grid(X, y, pf, w, n_lambdas=10, min_ratio=0.02)
-    a = lasso_path(X, y, pf, w, lambdas, tol=1e-10)
-    b = lasso_path(X, y, pf, w, lambdas, backend="glmnet")
-    np.testing.assert_allclose(a.coef.toarray(), b.coef.toarray(), atol=1e-4)
+    lambdas = np.r_[2 * lambdas[0], lambdas]
+    a = lasso_path(X, y, pf, w, lambdas, tol=1e-12)
+    b = lasso_path(X, y, pf, w, lambdas, backend="glmnet", tol=1e-12)
+    for k, lam in enumerate(lambdas):
+        fa = objective(X, y, a.coef[:, [k]], a.intercept[k], lam, pf, w)
+        fb = objective(X, y, b.coef[:, [k]], b.intercept[k], lam, pf, w)
+        assert fa == pytest.approx(fb, rel=1e-6)
+        assert a.active(k).tolist() == b.active(k).tolist()
+
+
+@pytest.mark.parametrize("backend", ["adelie", "glmnet"])
+def test_path_stops_early(backend):
+    if backend == "glmnet":
+        pytest.importorskip("glmnet")
+    X, y, _ = _data(n=200, p=30, seed=9)
+    lambdas = lambda_grid(X, y, n_lambdas=20, min_ratio=0.01)
+    full = lasso_path(X, y, lambdas=lambdas, backend=backend)
+    sizes = np.diff(full.coef.indptr)
+    # max_active: the first lambda with more than 5 non-zeros is the last one kept
+    first = int(np.flatnonzero(sizes > 5)[0])
+    capped = lasso_path(X, y, lambdas=lambdas, backend=backend, max_active=5)
+    assert len(capped.lambdas) == first + 1 and capped.coef.shape == (30, first + 1)
+    seen = []
+    stopped = lasso_path(X, y, lambdas=lambdas, backend=backend,
+                         callback=lambda k, coef, b0: seen.append(coef.nnz) or k == 3)
+    assert len(stopped.lambdas) == 4 and seen == sizes[:4].tolist()
+
+
+def test_callback_errors_reach_the_caller():
+    # adelie runs the callback inside its C++ loop, which would swallow the exception
+    X, y, _ = _data()
+
+    def fail(k, coef, intercept):
+        raise KeyError("from the callback")
+
+    with pytest.raises(KeyError, match="from the callback"):
+        lasso_path(X, y, n_lambdas=5, callback=fail)
+
+
+def test_missing_glmnet_is_a_clear_error(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "glmnet", None)  # import glmnet -> ImportError
+    X, y, _ = _data()
+    with pytest.raises(TextsiftError, match=r"pip install 'textsift\[glmnet\]'"):
+        check_backend("glmnet")
+    with pytest.raises(TextsiftError, match="python-glmnet"):
+        lasso_path(X, y, n_lambdas=3, backend="glmnet")
+    check_backend("adelie")  # the default needs nothing else
 
 
 def test_path_bad_input():
@@ -113,7 +176,7 @@ def test_path_bad_input():
         normalise_penalty(-np.ones(3), 3)
     with pytest.raises(ValueError, match="all penalty factors are 0"):
         normalise_penalty(np.zeros(3), 3)
-    with pytest.raises(ValueError, match="unknown backend"):
+    with pytest.raises(TextsiftError, match="unknown lasso backend"):
         lasso_path(X, y, backend="lars")
     with pytest.raises(ValueError, match="decreasing"):
         lasso_path(X, y, lambdas=[0.1, 0.2])

@@ -54,7 +54,7 @@ def adabag(
     bootstraps: int = typer.Option(100, "--bootstraps", "-B"),
     seed: int = typer.Option(0, "--seed"),
     min_df: int = typer.Option(5, "--min-df", help="Words in at least this many documents"),
-    backend: str = typer.Option("skglm", "--backend", help="skglm | glmnet (optional, GPL-2)"),
+    backend: str = typer.Option("adelie", "--backend", help="adelie | glmnet (optional, GPL-2)"),
     min_ratio: float = typer.Option(1e-3, "--min-ratio", help="Smallest lambda / lambda_max"),
     patience: int = typer.Option(
         0, "--patience", help="Stop a path after this many lambdas without improvement (0: no)"),

@@ -10,14 +10,14 @@ from .bagging import (
                       stratified_bootstrap,
 )
 from .classifier import OLSFit, misclassification, ols_fit, predict_class
-from .path import BACKENDS, LassoPath, lambda_grid, lasso_path
+from .path import BACKENDS, LassoPath, check_backend, lambda_grid, lasso_path, objective
 from .polarity import POLARITY_SOURCES, adaptive_weights, load_polarity, polarity_from_lexicon
 from .shared import SCHEMES, SharedDesign, group_weights
 from .simulate import Simulation, simulate, simulation_polarity
 
 __all__ = ["AdaBag", "BACKENDS", "BootstrapStore", "LassoPath", "OLSFit", "POLARITY_SOURCES",
            "SCHEMES", "SharedDesign", "Simulation", "adaptive_weights", "bagging_frequencies",
-           "group_weights", "lambda_grid", "lasso_path", "load_polarity", "loess",
-           "misclassification", "ols_fit", "polarity_from_lexicon", "predict_class",
-           "run_bootstraps", "simulate", "simulation_polarity", "split_211",
+           "check_backend", "group_weights", "lambda_grid", "lasso_path", "load_polarity",
+           "loess", "misclassification", "objective", "ols_fit", "polarity_from_lexicon",
+           "predict_class", "run_bootstraps", "simulate", "simulation_polarity", "split_211",
            "stability_selection", "stratified_bootstrap"]

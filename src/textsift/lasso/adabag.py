@@ -137,7 +137,7 @@ class AdaBag:
     """
 
     def __init__(self, a=4.0, b=7.0, scheme="ws3", n_bootstraps=100, n_lambdas=100,
-                 min_ratio=1e-3, backend="skglm", tol=1e-5, patience=None, max_active=3000,
+                 min_ratio=1e-3, backend="adelie", tol=1e-5, patience=None, max_active=3000,
                  cutoff_selection="raw", final_model="pooled", seed=0, n_jobs=1, store=None,
                  progress=False, lambda_selection="min"):
         self.a, self.b, self.scheme, self.n_bootstraps = a, b, scheme, n_bootstraps

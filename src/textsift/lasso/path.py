@@ -8,102 +8,43 @@ The problem solved at each ``lambda`` (METHODS.md §D.2, glmnet's Gaussian famil
 copied matrix), ``pf`` penalty factors (adaptive weights; ``pf_j = 0`` leaves ``b_j``
 unpenalised). As glmnet does, ``pf`` is rescaled to sum to the number of features; this changes
 only the scale of ``lambda``, so both backends solve the very same problems on the same grid.
+No column is standardised; the intercept is fitted and not penalised.
 
 Backends (one interface, :func:`lasso_path`):
 
-* ``"skglm"`` (default, BSD): skglm's ``AndersonCD`` working-set solver with ``WeightedL1``,
-  warm-started along the path, with :class:`BootstrapQuadratic` as datafit. skglm's own
-  ``WeightedQuadratic`` recomputes ``sum(w)`` (O(n)) inside every coordinate update and its
-  sparse initialisation writes an attribute its spec lacks, so it is not usable here; the
-  datafit below is the same function with the weight sum computed once.
+* ``"adelie"`` (default, MIT; Yang and Hastie's group elastic net, C++): ``adelie.grpnet`` with
+  every feature its own group, ``adelie.matrix.sparse`` over the CSC design (nothing densified)
+  and ``adelie.glm.gaussian``. Its loss is ``sum_i v_i (-y_i eta_i + eta_i^2 / 2)`` with the
+  weights ``v`` normalised to sum to 1, which is the loss above up to a constant with
+  ``v = w / W``; its penalty ``lambda sum_j omega_j |b_j|`` is taken with ``omega = pf`` as
+  rescaled here (adelie rescales nothing), and it solves the given grid as given (lambdas above
+  its ``lambda_max`` included), so ``lambda`` means the same as for glmnet. Its built-in early
+  exit on the deviance explained is off; its progress bar is off; one thread by default (the
+  bootstraps are the parallel unit).
 * ``"glmnet"`` (optional extra ``textsift[glmnet]``, GPL-2 Fortran through ``python-glmnet``),
-  imported lazily; about 20 times faster on IMDb-sized problems (``bench/adabag.py``).
+  imported lazily; the cross-check. Measured side by side on IMDb (``bench/adabag.py``):
+  adelie takes about 0.8x glmnet's time, objectives within 1e-6 relative at every lambda.
+
+``tol`` is the coordinate-descent threshold of either backend (adelie's ``tol``, glmnet's
+``thresh``): the largest weighted squared coefficient change of a sweep, relative to the
+weighted variance of ``y``.
 """
 
 from __future__ import annotations
 
+import logging
 import warnings
 from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from numba import float64
-from skglm.datafits.base import BaseDatafit
 
-__all__ = ["BACKENDS", "BootstrapQuadratic", "LassoPath", "lambda_grid", "lasso_path",
-           "normalise_penalty"]
+from ..errors import TextsiftError
 
-BACKENDS = ("skglm", "glmnet")
+__all__ = ["BACKENDS", "LassoPath", "lambda_grid", "lasso_path", "normalise_penalty",
+           "objective"]
 
-
-class BootstrapQuadratic(BaseDatafit):
-    """``1/(2W) sum_i w_i (y_i - x_i'b)^2`` for skglm's coordinate-descent solvers (dense or CSC).
-
-    Written here because skglm's ``WeightedQuadratic`` costs O(n) per coordinate update (see
-    the module docstring); the arithmetic is the same.
-    """
-
-    def __init__(self, sample_weights):
-        self.sample_weights = np.asarray(sample_weights, dtype=np.float64)
-        self.w_sum = float(self.sample_weights.sum())
-
-    def get_spec(self):
-        return (("Xty", float64[:]), ("sample_weights", float64[:]), ("w_sum", float64))
-
-    def params_to_dict(self):
-        return {"sample_weights": self.sample_weights}
-
-    def initialize(self, X, y):
-        self.w_sum = self.sample_weights.sum()
-        self.Xty = X.T @ (self.sample_weights * y)
-
-    def initialize_sparse(self, X_data, X_indptr, X_indices, y):
-        self.w_sum = self.sample_weights.sum()
-        n_features = len(X_indptr) - 1
-        self.Xty = np.zeros(n_features)
-        for j in range(n_features):
-            s = 0.0
-            for i in range(X_indptr[j], X_indptr[j + 1]):
-                s += X_data[i] * self.sample_weights[X_indices[i]] * y[X_indices[i]]
-            self.Xty[j] = s
-
-    def get_lipschitz(self, X, y):
-        return (self.sample_weights @ X**2) / self.w_sum
-
-    def get_lipschitz_sparse(self, X_data, X_indptr, X_indices, y):
-        n_features = len(X_indptr) - 1
-        lc = np.zeros(n_features)
-        for j in range(n_features):
-            s = 0.0
-            for i in range(X_indptr[j], X_indptr[j + 1]):
-                s += self.sample_weights[X_indices[i]] * X_data[i] ** 2
-            lc[j] = s / self.w_sum
-        return lc
-
-    def value(self, y, w, Xw):
-        return np.sum(self.sample_weights * (y - Xw) ** 2) / (2 * self.w_sum)
-
-    def gradient_scalar(self, X, y, w, Xw, j):
-        return (X[:, j] @ (self.sample_weights * Xw) - self.Xty[j]) / self.w_sum
-
-    def gradient_scalar_sparse(self, X_data, X_indptr, X_indices, y, Xw, j):
-        s = 0.0
-        for i in range(X_indptr[j], X_indptr[j + 1]):
-            s += X_data[i] * self.sample_weights[X_indices[i]] * Xw[X_indices[i]]
-        return (s - self.Xty[j]) / self.w_sum
-
-    def full_grad_sparse(self, X_data, X_indptr, X_indices, y, Xw):
-        n_features = len(X_indptr) - 1
-        grad = np.zeros(n_features)
-        for j in range(n_features):
-            s = 0.0
-            for i in range(X_indptr[j], X_indptr[j + 1]):
-                s += X_data[i] * self.sample_weights[X_indices[i]] * Xw[X_indices[i]]
-            grad[j] = (s - self.Xty[j]) / self.w_sum
-        return grad
-
-    def intercept_update_step(self, y, Xw):
-        return np.sum(self.sample_weights * (Xw - y)) / self.w_sum
+BACKENDS = ("adelie", "glmnet")
 
 
 @dataclass
@@ -125,20 +66,30 @@ def normalise_penalty(penalty_factor, n_features: int) -> np.ndarray:
     """Penalty factors rescaled to sum to ``n_features`` (glmnet's convention), validated."""
     pf = np.ones(n_features) if penalty_factor is None else np.asarray(penalty_factor, float)
     if pf.shape != (n_features,):
-        raise ValueError(f"penalty_factor has shape {pf.shape}; it needs one value per "
-                         f"feature ({n_features})")
+        raise TextsiftError(f"penalty_factor has shape {pf.shape}; it needs one value per "
+                            f"feature ({n_features})")
     if not np.all(np.isfinite(pf)) or np.any(pf < 0):
-        raise ValueError("penalty factors must be finite and >= 0 (0 = unpenalised)")
+        raise TextsiftError("penalty factors must be finite and >= 0 (0 = unpenalised)")
     if pf.sum() == 0:
-        raise ValueError("all penalty factors are 0: nothing is penalised, there is no path")
+        raise TextsiftError("all penalty factors are 0: nothing is penalised, there is no path")
     return pf * (n_features / pf.sum())
 
 
 def _check_weights(sample_weight, n: int) -> np.ndarray:
     w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     if w.shape != (n,) or np.any(w < 0) or not np.all(np.isfinite(w)) or w.sum() <= 0:
-        raise ValueError(f"sample_weight must be {n} finite values >= 0 with a positive sum")
+        raise TextsiftError(f"sample_weight must be {n} finite values >= 0 with a positive sum")
     return w
+
+
+def objective(X, y, coef, intercept, lam, penalty_factor=None, sample_weight=None) -> float:
+    """The objective of the module docstring at one ``lambda`` (``pf`` normalised as there)."""
+    X = sp.csc_matrix(X)
+    pf = normalise_penalty(penalty_factor, X.shape[1])
+    w = _check_weights(sample_weight, X.shape[0])
+    coef = np.asarray(coef.toarray() if sp.issparse(coef) else coef, dtype=float).ravel()
+    r = np.asarray(y, float) - intercept - X @ coef
+    return float(w @ r**2 / (2 * w.sum()) + lam * (pf @ np.abs(coef)))
 
 
 def lambda_grid(X, y, penalty_factor=None, sample_weight=None, n_lambdas: int = 100,
@@ -156,105 +107,138 @@ def lambda_grid(X, y, penalty_factor=None, sample_weight=None, n_lambdas: int = 
     pen = pf > 0
     lmax = np.max(grad[pen] / pf[pen]) if pen.any() else 0.0
     if lmax <= 0:
-        raise ValueError("the response is constant (or no penalised feature varies): no path")
+        raise TextsiftError("the response is constant (or no penalised feature varies): "
+                            "there is no lasso path")
     if min_ratio is None:
         min_ratio = 1e-4 if n > p else 1e-2
     return lmax * np.logspace(0, np.log10(min_ratio), n_lambdas)
 
 
 def lasso_path(X, y, penalty_factor=None, sample_weight=None, lambdas=None, *,
-               n_lambdas: int = 100, min_ratio: float | None = None, backend: str = "skglm",
-               tol: float = 1e-6, max_active: int | None = None, callback=None) -> LassoPath:
+               n_lambdas: int = 100, min_ratio: float | None = None, backend: str = "adelie",
+               tol: float = 1e-7, max_active: int | None = None, callback=None,
+               n_threads: int = 1) -> LassoPath:
     """The weighted lasso path of the module docstring on ``lambdas`` (computed by
     :func:`lambda_grid` when not given), warm-started from the largest lambda.
 
-    ``max_active`` stops the path (as glmnet's ``pmax``) once more coefficients than that are
-    non-zero; ``callback(k, coef, intercept)`` is called after each lambda and stops the path
-    when it returns True (AdaBag stops once the validation error has stopped improving). Both
-    leave the remaining columns uncomputed (skglm) or dropped (glmnet solves its grid at once).
+    ``max_active`` stops the path (as glmnet's ``pmax``) at the first lambda with more than that
+    many non-zero coefficients (that lambda is kept); ``callback(k, coef, intercept)`` is called
+    after each lambda (``coef`` a CSC column) and stops the path when it returns True (AdaBag
+    stops once the validation error has stopped improving). Both leave the remaining lambdas
+    unsolved (adelie) or dropped (glmnet solves its grid at once). ``n_threads`` is adelie's.
     """
     if backend not in BACKENDS:
-        raise ValueError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+        raise TextsiftError(f"unknown lasso backend {backend!r}; choose one of "
+                            f"{', '.join(BACKENDS)}")
     X = sp.csc_matrix(X, dtype=np.float64)
     n, p = X.shape
     y = np.asarray(y, dtype=np.float64)
     if y.shape != (n,):
-        raise ValueError(f"y has shape {y.shape}; X has {n} rows")
+        raise TextsiftError(f"y has shape {y.shape}; X has {n} rows")
     pf = normalise_penalty(penalty_factor, p)
     w = _check_weights(sample_weight, n)
     if lambdas is None:
         lambdas = lambda_grid(X, y, pf, w, n_lambdas, min_ratio)
     lambdas = np.asarray(lambdas, dtype=float)
     if lambdas.ndim != 1 or np.any(np.diff(lambdas) > 0) or np.any(lambdas <= 0):
-        raise ValueError("lambdas must be positive and decreasing")
-    fit = _glmnet_path if backend == "glmnet" else _skglm_path
-    path = fit(X, y, pf, w, lambdas, tol, max_active, callback)
-    return path
+        raise TextsiftError("lambdas must be positive and decreasing")
+    if backend == "glmnet":
+        return _glmnet_path(X, y, pf, w, lambdas, tol, max_active, callback)
+    return _adelie_path(X, y, pf, w, lambdas, tol, max_active, callback, n_threads)
 
 
-def _skglm_path(X, y, pf, w, lambdas, tol, max_active, callback) -> LassoPath:
-    """skglm on a screened problem: at each lambda the solver sees only the candidates of the
-    sequential strong rule (Tibshirani et al. 2012: active words and those with
-    ``|grad_j| >= pf_j (2 lambda_k - lambda_{k-1})``), warm-started; the KKT conditions are then
-    checked on every feature and violators added until none is left, so the solution is that of
-    the full problem. The screening loop is written here: skglm's working sets still pay one
-    pass over all of ``X`` per outer iteration, which dominated on IMDb."""
-    from skglm.penalties import WeightedL1
-    from skglm.solvers import AndersonCD
+def check_backend(backend: str) -> None:
+    """Fail early, before any work or output, when ``backend`` is unknown or not installed."""
+    if backend not in BACKENDS:
+        raise TextsiftError(f"unknown lasso backend {backend!r}; choose one of "
+                            f"{', '.join(BACKENDS)}")
+    if backend == "glmnet":
+        _import_glmnet()
 
-    solver = AndersonCD(tol=tol, fit_intercept=True, max_iter=100)
-    datafit = BootstrapQuadratic(w)
-    p, W = X.shape[1], w.sum()
-    beta, b0 = np.zeros(p), float(w @ y / W)
-    grad = np.asarray(X.T @ (w * (y - b0))).ravel() / W  # minus the datafit's gradient
-    unpenalised = pf == 0
-    cols, intercepts, prev = [], [], lambdas[0]
-    for lam in lambdas:
-        cand = np.flatnonzero((np.abs(grad) >= pf * (2 * lam - prev)) | (beta != 0) | unpenalised)
-        while True:
-            if len(cand):
-                Xs = X[:, cand]
-                coef, _, _ = solver.solve(Xs, y, datafit, WeightedL1(float(lam), pf[cand]),
-                                          np.r_[beta[cand], b0], Xs @ beta[cand] + b0,
-                                          run_checks=False)
-                beta[:] = 0.0
-                beta[cand], b0 = coef[:-1], coef[-1]
-                fitted = Xs @ coef[:-1] + b0
-            else:
-                fitted = np.full(len(y), b0)
-            grad = np.asarray(X.T @ (w * (y - fitted))).ravel() / W
-            outside = np.ones(p, bool)
-            outside[cand] = False
-            violators = np.flatnonzero(outside & (np.abs(grad) > lam * pf + tol))
-            if len(violators) == 0:
-                break
-            cand = np.union1d(cand, violators)
-        prev = lam
-        cols.append(sp.csc_matrix(beta[:, None]))
-        intercepts.append(b0)
-        if max_active is not None and np.count_nonzero(beta) > max_active:
-            break
-        if callback is not None and callback(len(cols) - 1, cols[-1], b0):
-            break
-    return LassoPath(lambdas[:len(cols)], sp.hstack(cols, format="csc"), np.asarray(intercepts))
+
+def _import_glmnet():
+    try:
+        from glmnet import ElasticNet
+    except ImportError:
+        raise TextsiftError("backend 'glmnet' needs python-glmnet (GPL-2), which is not "
+                            "installed: pip install 'textsift[glmnet]', or use the default "
+                            "backend 'adelie'") from None
+    return ElasticNet
+
+
+def _import_adelie():
+    import adelie
+
+    # adelie adds a colour StreamHandler to the root logger when imported; a library must not
+    # print, so it is taken off again (adelie's solver errors are raised below instead)
+    logging.getLogger().removeHandler(adelie.logger.ch)
+    return adelie
+
+
+class _Stop:
+    """adelie's ``exit_cond``: records each solution, applies ``max_active`` and the callback.
+    An exception inside it would be swallowed by adelie's C++ loop into a log line, so it is
+    kept here and raised again once the solver has returned."""
+
+    def __init__(self, p, max_active, callback):
+        self.p, self.max_active, self.callback = p, max_active, callback
+        self.cols, self.intercepts, self.error = [], [], None
+
+    def __call__(self, state) -> bool:
+        try:
+            idx = np.asarray(state.screen_set, dtype=np.int64)
+            val = np.asarray(state.screen_beta, dtype=np.float64)
+            nz = val != 0
+            order = np.argsort(idx[nz], kind="stable")
+            col = sp.csc_matrix((val[nz][order], idx[nz][order], [0, int(nz.sum())]),
+                                shape=(self.p, 1))
+            b0 = float(state.intercepts[-1])
+            self.cols.append(col)
+            self.intercepts.append(b0)
+            if self.max_active is not None and col.nnz > self.max_active:
+                return True
+            return bool(self.callback is not None
+                        and self.callback(len(self.cols) - 1, col, b0))
+        except BaseException as exc:  # noqa: BLE001 - re-raised after the solver returns
+            self.error = exc
+            return True
+
+
+def _adelie_path(X, y, pf, w, lambdas, tol, max_active, callback, n_threads) -> LassoPath:
+    ad = _import_adelie()
+    X.sort_indices()
+    if X.indices.dtype != np.int32 and X.nnz < np.iinfo(np.int32).max:
+        X = sp.csc_matrix((X.data, X.indices.astype(np.int32), X.indptr.astype(np.int32)),
+                          shape=X.shape)
+    stop = _Stop(X.shape[1], max_active, callback)
+    state = ad.grpnet(ad.matrix.sparse(X, n_threads=n_threads),
+                      ad.glm.gaussian(y, weights=w / w.sum()),
+                      penalty=pf, lmda_path=lambdas, tol=tol, early_exit=False,
+                      progress_bar=False, n_threads=n_threads, exit_cond=stop)
+    if stop.error is not None:
+        raise stop.error
+    if state.error:
+        if "KeyboardInterrupt" in state.error:
+            raise KeyboardInterrupt
+        raise RuntimeError(f"adelie stopped at lambda {len(stop.cols)}: {state.error}")
+    k = len(stop.cols)
+    coef = sp.hstack(stop.cols, format="csc") if k else sp.csc_matrix((X.shape[1], 0))
+    return LassoPath(lambdas[:k], coef, np.asarray(stop.intercepts))
 
 
 def _glmnet_path(X, y, pf, w, lambdas, tol, max_active, callback) -> LassoPath:
-    try:
-        from glmnet import ElasticNet
-    except ImportError:  # pragma: no cover - depends on the environment
-        raise ImportError("backend='glmnet' needs python-glmnet (GPL-2): "
-                          "pip install 'textsift[glmnet]', or use backend='skglm'") from None
+    ElasticNet = _import_glmnet()
     p = X.shape[1]
     # glmnet stops by itself once more than ``max_features`` (its nx) coefficients are non-zero
     model = ElasticNet(alpha=1.0, lambda_path=lambdas, standardize=False, fit_intercept=True,
-                       tol=min(tol, 1e-7), n_splits=0, max_iter=100000,
+                       tol=tol, n_splits=0, max_iter=100000,
                        max_features=None if max_active is None else min(p, max_active + 1))
     with warnings.catch_warnings():  # its "bound exceeded" warning is our max_active stop
         warnings.simplefilter("ignore", RuntimeWarning)
         model.fit(X, y, sample_weight=w, relative_penalties=pf)
     k = model.n_lambda_
     coef = sp.csc_matrix(model.coef_path_[:, :k])
+    coef.eliminate_zeros()
     intercept = np.asarray(model.intercept_path_[:k], dtype=float)
     if max_active is not None:
         over = np.flatnonzero(np.diff(coef.indptr) > max_active)
