@@ -11,7 +11,7 @@ from sklearn.feature_selection import chi2 as sk_chi2
 from sklearn.feature_selection import mutual_info_classif
 
 from textsift.counts import Counts
-from textsift.scores import REGISTRY, compute
+from textsift.scores import REGISTRY, compute, compute_many
 
 NOMINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
 
@@ -187,3 +187,51 @@ def test_sparse_rc_equals_the_dense_formula(kw):
     dense = relative_contribution(counts.term_freq, **kw)
     np.testing.assert_allclose(compute(counts, "rc", **kw).values[counts.seen],
                                dense[counts.seen], rtol=1e-12, atol=1e-15)
+
+
+# ----------------------------------------------------------------------------- compute_many
+def test_compute_many_yields_what_compute_gives_bit_for_bit():
+    X, y = random_corpus(11, n_docs=120, n_terms=60, n_classes=4, density=0.1)
+    counts = Counts.from_matrix(X, y)
+    got = dict(compute_many(counts, params={"mi": {"weighted": True}, "ig": {"base": 10}}))
+    assert list(got) == NOMINAL  # every nominal method, sorted
+    for name in NOMINAL:
+        kw = {"mi": {"weighted": True}, "ig": {"base": 10}}.get(name, {})
+        want = compute(Counts.from_matrix(X, y), name, **kw)  # fresh counts: no shared cache
+        np.testing.assert_array_equal(got[name].values, want.values, err_msg=name)
+        np.testing.assert_array_equal(got[name].groups, want.groups)
+
+
+def test_compute_many_checks_every_name_before_any_work():
+    counts = Counts.from_matrix(*random_corpus(0))
+    with pytest.raises(ValueError, match="unknown method 'chi3'.*Did you mean chi2"):
+        next(compute_many(counts, ["acc", "chi3"]))
+    with pytest.raises(ValueError, match=r"parameters given for \['mi'\]"):
+        next(compute_many(counts, ["acc"], params={"mi": {"weighted": True}}))
+
+
+def test_a_declared_class_without_documents_is_left_out_of_per_class_scores():
+    """METHODS.md §0.7: the empty class gets no column; the other columns are those of the
+    counts without it."""
+    X, y = random_corpus(3, n_classes=3)
+    declared = Counts.from_matrix(X, y, classes=[0, 1, 2, 7])
+    observed = Counts.from_matrix(X, y)
+    assert declared.class_sizes[-1] == 0
+    for name in NOMINAL:
+        a, b = compute(declared, name), compute(observed, name)
+        np.testing.assert_array_equal(a.values, b.values, err_msg=name)
+        np.testing.assert_array_equal(a.groups, b.groups, err_msg=name)
+
+
+def test_distinct_tables_are_few_and_each_cell_finds_its_own():
+    """Cells share a one-vs-rest table when they share (A, df, class): the evaluation set
+    lists each once, and every non-zero cell maps to a table with its own A, B, C, D."""
+    X, y = random_corpus(5, n_docs=200, n_terms=300, n_classes=3, density=0.02)
+    cells = Counts.from_matrix(X, y).cells
+    A, B, C, D = cells.evaluation_set
+    keys = set(zip(A[cells.n_zero:], B[cells.n_zero:], C[cells.n_zero:], strict=True))
+    assert len(keys) == len(A) - cells.n_zero < len(cells.flat)
+    i = cells.nz_table
+    for got, want in zip((A[i], B[i], C[i], D[i]), (cells.a, cells.b, cells.c, cells.d),
+                         strict=True):
+        np.testing.assert_array_equal(got, want)

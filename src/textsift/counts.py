@@ -112,8 +112,9 @@ class Counts:
         # one pass over the non-zeros: cell (term, class) of each entry, counted in place in
         # the (V, m) layout (no transpose)
         per_doc = np.diff(X.indptr)
-        row_class = np.repeat(codes, per_doc)
-        flat = X.indices.astype(np.int64) * m + row_class
+        flat = X.indices.astype(np.intp)  # in place from here: few fresh pages
+        flat *= m
+        flat += np.repeat(codes, per_doc)
         size = n_terms * m
         present = X.data > 0
         weight = None if multiplicity is None else np.repeat(multiplicity, per_doc)
@@ -122,6 +123,8 @@ class Counts:
         else:
             doc_counts = np.bincount(flat[present], minlength=size,
                                      weights=None if weight is None else weight[present])
+        if weight is not None:  # float sums of integers: exact, but of float type
+            doc_counts = np.rint(doc_counts)
         data = X.data if weight is None else X.data * weight
         term_freq = np.bincount(flat, weights=data, minlength=size)
         if feature_names is not None:
@@ -133,7 +136,7 @@ class Counts:
         return cls(
             classes=classes,
             class_sizes=class_sizes,
-            doc_counts=np.rint(doc_counts).reshape(n_terms, m).astype(np.int64, copy=False),
+            doc_counts=doc_counts.reshape(n_terms, m).astype(np.int64, copy=False),
             term_freq=term_freq.reshape(n_terms, m).astype(np.float64, copy=False),
             feature_names=feature_names,
         )
@@ -208,15 +211,19 @@ class Counts:
         ``A = 0`` cells, which are most of the (V, m) table, and once per non-zero cell.
         """
         df = self.df
-        df_values, df_index = np.unique(df, return_inverse=True)
-        flat = np.flatnonzero(self.doc_counts)
+        # distinct document frequencies by counting (they are integers <= N): no sort
+        dfi = df.astype(np.intp, copy=False)
+        occurs = np.bincount(dfi, minlength=1) > 0
+        df_values = np.flatnonzero(occurs)
+        df_index = (np.cumsum(occurs) - 1)[dfi]
+        flat = np.flatnonzero(self.doc_counts.ravel() != 0)  # via a mask: twice as fast
         row, col = np.divmod(flat, self.n_classes)
         a = self.doc_counts.ravel()[flat].astype(np.float64)
         b = df[row] - a
         c = self.class_sizes[col] - a
         d = self.n_docs - self.class_sizes[col] - b
         return SparseCells(df_values.astype(np.float64), df_index, flat, row, col, a, b, c, d,
-                           self.term_freq.ravel()[flat])
+                           self.term_freq.ravel()[flat], self.class_sizes.astype(np.float64))
 
     # ------------------------------------------------------------------ algebra
     def __add__(self, other: Counts) -> Counts:
@@ -245,6 +252,13 @@ class Counts:
             tf[:, idx] += part.term_freq
         names = self.feature_names if self.feature_names is not None else other.feature_names
         return Counts(classes, sizes, docs, tf, names)
+
+    @cached_property
+    def with_documents(self) -> Counts:
+        """The counts without the classes that have no documents (``self`` when every class
+        has some); cached, so the per-class scores of one :class:`Counts` share its cells."""
+        keep = self.class_sizes > 0
+        return self if keep.all() else self.select_classes(keep)
 
     def select_terms(self, index) -> Counts:
         """Counts restricted to the terms ``index`` (an index array or boolean mask)."""
@@ -290,7 +304,13 @@ class SparseCells:
     """Sparse view of ``doc_counts``: distinct ``df`` values with each term's index into them,
     and the non-zero cells (``flat`` index into the (V, m) table, ``row``, ``col``) with their
     one-vs-rest cells ``a, b, c, d`` (§0.2, float64) and their ``TF(t, c)``. Term weights are
-    non-negative, so a cell with ``A = 0`` has ``TF(t, c) = 0``."""
+    non-negative, so a cell with ``A = 0`` has ``TF(t, c) = 0``.
+
+    A cell's one-vs-rest table ``(A, B, C, D)`` is fixed by ``(A, df, class)``, and most cells
+    share theirs with many others: every ``A = 0`` cell of a class with the same ``df``, and
+    the non-zero cells of the many rare terms. :attr:`evaluation_set` lists each distinct
+    table once, so that a metric of ``(A, B, C, D)`` is evaluated once per distinct table, in
+    one vectorised call, and gathered (:attr:`nz_table`)."""
 
     df_values: np.ndarray
     df_index: np.ndarray
@@ -302,6 +322,47 @@ class SparseCells:
     c: np.ndarray
     d: np.ndarray
     tf: np.ndarray
+    pos: np.ndarray
+
+    @property
+    def n_zero(self) -> int:
+        """Cells of the ``A = 0`` grid: one per distinct ``df`` and class."""
+        return len(self.df_values) * len(self.pos)
+
+    @cached_property
+    def _distinct(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(some, code)``: a non-zero cell of each distinct ``(A, df, class)`` (any one: they
+        share their table), and each non-zero cell's number among them (pandas' hash
+        factorisation: no sort)."""
+        n_df, m = len(self.df_values), len(self.pos)
+        bound = (int(self.pos.sum()) + 1) * max(n_df, 1) * m
+        if bound >= 2**62:  # the key could overflow: one table per cell
+            return np.arange(len(self.flat)), np.arange(len(self.flat))
+        import pandas as pd
+
+        key = (self.a.astype(np.int64) * n_df + self.df_index[self.row]) * m + self.col
+        code, _ = pd.factorize(key)
+        some = np.empty(code.max(initial=-1) + 1, dtype=np.intp)
+        some[code] = np.arange(len(code))
+        return some, code
+
+    @property
+    def nz_table(self) -> np.ndarray:
+        """For each non-zero cell, the index of its table in :attr:`evaluation_set`."""
+        return self._distinct[1] + self.n_zero
+
+    @cached_property
+    def evaluation_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(A, B, C, D)`` of every distinct one-vs-rest table: first the :attr:`n_zero`
+        tables with ``A = 0``, distinct ``df`` by class (row-major), then those of the non-zero
+        cells."""
+        dfu = self.df_values[:, None]
+        n = self.pos.sum()
+        grid = (np.zeros(self.n_zero), np.broadcast_to(dfu, (len(dfu), len(self.pos))),
+                np.broadcast_to(self.pos, (len(dfu), len(self.pos))), n - self.pos - dfu)
+        some = self._distinct[0]
+        return tuple(np.concatenate([g.ravel(), x[some]]) for g, x in
+                     zip(grid, (self.a, self.b, self.c, self.d), strict=True))
 
 
 def _as_csr(X) -> sp.csr_matrix:

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from ..corpus import CorpusError, read_corpus
 from ..counts import Counts
-from ..scores import REGISTRY, compute, get_method
+from ..scores import REGISTRY, compute_many, get_method
 from ..selectors import rank, ranking_of
 from ..vectorize import VectorizerOptions
 from ._app import Format, app, console, emit, fail, stdout_console
@@ -144,8 +144,7 @@ def score_all(counts: Counts, aggregate, class_label, top) -> pd.DataFrame:
         raise ValueError("--method all prints a score per method; the round robin gives an "
                          "order, not a score: use --aggregate max, sum or wavg")
     columns = {}
-    for name in sorted(n for n, m in REGISTRY.items() if m.kind == "nominal"):
-        table = compute(counts, name)
+    for name, table in compute_many(counts):  # every nominal method, one table at a time
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
         col = np.empty(counts.n_terms)
         col[r.index] = r.score

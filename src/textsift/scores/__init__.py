@@ -1,10 +1,21 @@
 """Scoring functions, one module per family, and the registry that names them.
 
-``compute(counts, "chi2")`` returns a :class:`ScoreTable`; ``REGISTRY`` maps every canonical
-name to its :class:`Method` (kind, one-line summary, default aggregate).
+``compute(counts, "chi2")`` returns a :class:`ScoreTable` and ``compute_many(counts, names)``
+yields one per method; ``REGISTRY`` maps every canonical name to its :class:`Method` (kind,
+one-line summary, default aggregate).
 """
 
 from . import association, forman, information, ordinal  # noqa: F401  (register the methods)
-from ._registry import REGISTRY, Method, ScoreTable, compute, get_method, per_class, register
+from ._registry import (
+    REGISTRY,
+    Method,
+    ScoreTable,
+    compute,
+    compute_many,
+    get_method,
+    per_class,
+    register,
+)
 
-__all__ = ["REGISTRY", "Method", "ScoreTable", "compute", "get_method", "per_class", "register"]
+__all__ = ["REGISTRY", "Method", "ScoreTable", "compute", "compute_many", "get_method",
+           "per_class", "register"]

@@ -2,8 +2,17 @@
 
 A scoring function is pure: it reads counts and returns a :class:`ScoreTable`, a (V, G) array
 with one column per group (a class for one-vs-rest scores, a rank or an ordinal split for the
-ordinal methods, a single column for global scores). Selection policies
+ordinal methods, a single column for global scores), or, for a per-class score, the same
+table in sparse form (:class:`PerClass`), which :func:`compute` writes out. Selection policies
 (:mod:`textsift.policies`) turn a table into a ranking.
+
+Per-class scores cost one pass over the cells that differ: a cell with ``A = 0`` (most of
+the (V, m) table) depends only on ``(df, class)``, so a metric is evaluated once per distinct
+``(df, class)`` and once per non-zero cell, in one vectorised call
+(:attr:`~textsift.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
+shared by every method), and the table is written by one gather and one scatter. NaN and
+unseen terms are turned into ``-inf`` on those few values, before the table exists.
+:func:`compute_many` scores one :class:`Counts` with many methods this way.
 """
 
 from __future__ import annotations
@@ -16,7 +25,8 @@ import numpy as np
 
 from ..counts import Counts
 
-__all__ = ["REGISTRY", "Method", "ScoreTable", "compute", "get_method", "per_class", "register"]
+__all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "binary_scores", "compute",
+           "compute_many", "get_method", "per_class", "register"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,44 +97,121 @@ def compute(counts: Counts, method: str, **params) -> ScoreTable:
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     table = get_method(method).func(counts, **params)
+    if isinstance(table, PerClass):
+        return table.table()
     values = table.values
     if np.isnan(values).any() or not table.seen.all():  # rare: skip the pass when clean
         values = np.where(np.isnan(values) | ~table.seen[:, None], -np.inf, values)
     return ScoreTable(values, table.groups, table.seen, table.weights)
 
 
+def compute_many(counts: Counts, methods=None, params: dict | None = None):
+    """Score ``counts`` with each of ``methods`` (names; default every nominal method, sorted),
+    yielding ``(name, ScoreTable)`` in that order; ``params`` maps a name to its keyword
+    parameters.
+
+    Every name is checked before any work. The per-class methods share one evaluation set
+    (module docstring) and the cached derived counts; each table is built when the caller
+    asks for it, so a caller that uses a table and drops it holds one (V, m) table at a time.
+    """
+    if not isinstance(counts, Counts):
+        raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+    if methods is None:
+        methods = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
+    methods = [get_method(name).name for name in methods]
+    params = params or {}
+    unknown = set(params) - set(methods)
+    if unknown:
+        raise ValueError(f"parameters given for {sorted(unknown)}, which are not among the "
+                         f"methods asked for ({', '.join(methods)})")
+    for name in methods:
+        yield name, compute(counts, name, **params.get(name, {}))
+
+
 def nonempty_classes(counts: Counts) -> Counts:
     """``counts`` without the classes that have no documents (excluded from every per-class
     score, METHODS.md §0.7); at least two must remain."""
-    keep = counts.class_sizes > 0
-    if keep.sum() < 2:
+    if (counts.class_sizes > 0).sum() < 2:
         raise ValueError(
             "per-class scoring needs at least two classes with documents; got only one "
-            f"class ({[str(c) for c in counts.classes[keep]]}). Check the label field."
+            f"class ({[str(c) for c in counts.classes[counts.class_sizes > 0]]}). "
+            "Check the label field."
         )
-    return counts if keep.all() else counts.select_classes(keep)
+    return counts.with_documents
+
+
+@dataclass(frozen=True, eq=False)
+class PerClass:
+    """A per-class (V, m) score table in sparse form, over ``counts`` (whose classes all have
+    documents). Either ``tables`` holds one value per distinct one-vs-rest table of
+    ``counts.cells.evaluation_set``, or ``zero`` gives the values of the cells with ``A = 0``
+    and ``nz`` those of the non-zero cells, in ``counts.cells.flat`` order. ``zero`` is an
+    array broadcastable to (V, m), or ``(ufunc, x, y)`` for ``ufunc(x, y)`` of a (V, 1) and a
+    (1, m) array (in either order), written straight into the table."""
+
+    counts: Counts
+    tables: np.ndarray | None = None
+    zero: np.ndarray | None = None
+    nz: np.ndarray | None = None
+
+    def table(self) -> ScoreTable:
+        """The dense table, NaN and unseen terms as ``-inf``: one gather and one scatter."""
+        c, cells = self.counts, self.counts.cells
+        if self.tables is not None:
+            tables = _minus_inf_for_nan(self.tables)
+            grid = tables[:cells.n_zero].reshape(-1, c.n_classes)
+            if len(cells.df_values) and cells.df_values[0] == 0:  # df = 0: unseen terms
+                grid[0] = -np.inf
+            values = np.take(grid, cells.df_index, axis=0)
+            nz = tables.take(cells.nz_table)
+        else:
+            values = _outer_or_broadcast(self.zero, c.doc_counts.shape)
+            if not c.seen.all():
+                values[~c.seen] = -np.inf
+            nz = _minus_inf_for_nan(self.nz)
+        np.put(values, cells.flat, nz)
+        return ScoreTable(values, c.classes, c.seen, c.priors)
+
+
+def _outer_or_broadcast(zero, shape) -> np.ndarray:
+    """A fresh (V, m) array of the ``zero`` values of :class:`PerClass`, without NaN. NaN is
+    looked for in the factors: finite factors give no NaN (an overflow gives ``inf``)."""
+    if isinstance(zero, tuple):
+        ufunc, x, y = zero
+        values = np.empty(shape)
+        with np.errstate(over="ignore"):
+            ufunc(x, y, out=values)
+        if not (np.isfinite(x).all() and np.isfinite(y).all()):
+            np.copyto(values, -np.inf, where=np.isnan(values))
+        return values
+    return np.array(np.broadcast_to(_minus_inf_for_nan(zero), shape))
+
+
+def _minus_inf_for_nan(a) -> np.ndarray:
+    a = np.array(a, dtype=np.float64)  # a copy: the caller's array is never changed
+    np.copyto(a, -np.inf, where=np.isnan(a))
+    return a
+
+
+def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
+    """A binary metric ``f(A, B, C, D)`` for every non-empty class, one-vs-rest (METHODS.md
+    §B.3), in sparse form. Classes without training documents are left out (§0.7).
+
+    Exact and sparse: with ``B = df - A``, ``C = pos - A``, ``D = N - pos - df + A``, a cell's
+    table depends only on ``(A, df, class)``; the metric is evaluated once per distinct table
+    (:attr:`~textsift.counts.SparseCells.evaluation_set`), in one call. The table's values are
+    bit-for-bit those of ``f(*counts.contingency())``.
+    """
+    counts = nonempty_classes(counts)
+    A, B, C, D = counts.cells.evaluation_set
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        values = binary_metric(A, B, C, D, **params)
+    return PerClass(counts, tables=np.broadcast_to(np.asarray(values, dtype=np.float64), A.shape))
 
 
 def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
-    """Apply a binary metric ``f(A, B, C, D)`` to every non-empty class, one-vs-rest
-    (METHODS.md §B.3). Classes without training documents are left out (§0.7).
-
-    Exact and sparse: with ``B = df - A``, ``C = pos - A``, ``D = N - pos - df + A``, every
-    cell with ``A = 0`` (most of them) depends only on ``(df, class)``, so the metric is
-    evaluated once per distinct ``df`` and class and gathered, then once per non-zero cell.
-    The values are bit-for-bit those of ``f(*counts.contingency())``.
-    """
-    counts = nonempty_classes(counts)
-    cells = counts.cells
-    pos = counts.class_sizes.astype(np.float64)
-    N = float(counts.n_docs)
-    dfu = cells.df_values[:, None]
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        grid = binary_metric(0.0, dfu, pos[None, :], N - pos[None, :] - dfu, **params)
-        grid = np.broadcast_to(np.asarray(grid, dtype=np.float64), (len(dfu), len(pos)))
-        values = np.take(grid, cells.df_index, axis=0)
-        np.put(values, cells.flat, binary_metric(cells.a, cells.b, cells.c, cells.d, **params))
-    return ScoreTable(values, counts.classes, counts.seen, counts.priors)
+    """The dense table of :func:`binary_scores` (NaN and unseen terms as ``-inf``)."""
+    return binary_scores(counts, binary_metric, **params).table()
 
 
 def global_table(counts: Counts, values: np.ndarray) -> ScoreTable:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._registry import ScoreTable, nonempty_classes, per_class, register
+from ._registry import PerClass, binary_scores, nonempty_classes, register
 
 __all__ = ["dia", "relative_contribution", "sparse_tf_table"]
 
@@ -48,20 +48,18 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
     return m * p - p.sum(axis=1, keepdims=True)
 
 
-def sparse_tf_table(counts, zero_value, cell_value) -> ScoreTable:
-    """A (V, m) table whose ``TF(t, c) = 0`` cells are ``zero_value`` (broadcast from (V, 1)
-    or (1, m) arrays) and whose non-zero cells are ``cell_value(cells)``: one dense write and
-    one scatter, never an operation over the whole term-frequency table."""
+def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
+    """A (V, m) table in sparse form whose ``TF(t, c) = 0`` cells are ``zero_value(counts)``
+    (an array broadcastable to (V, m), or ``(ufunc, x, y)``, see :class:`PerClass`) and
+    whose non-zero cells are ``cell_value(counts, cells)``: one dense write and one scatter,
+    never an operation over the whole term-frequency table."""
     counts = nonempty_classes(counts)
-    cells = counts.cells
-    values = np.array(np.broadcast_to(zero_value(counts), counts.term_freq.shape), dtype=float)
-    np.put(values, cells.flat, cell_value(counts, cells))
-    return ScoreTable(values, counts.classes, counts.seen, counts.priors)
+    return PerClass(counts, zero=zero_value(counts), nz=cell_value(counts, counts.cells))
 
 
 @register("dia", "nominal", "DIA association factor P(c | t)")
 def _dia(counts):
-    return per_class(counts, dia)
+    return binary_scores(counts, dia)
 
 
 @register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)")
@@ -93,6 +91,6 @@ def _rc(counts, normalize=True, smooth=True):
     row_sum = p0.sum() + np.bincount(cells.row, weights=pnz - p0[cells.col], minlength=n_terms)
     return sparse_tf_table(
         counts,
-        lambda c: m * p0[None, :] - row_sum[:, None],
+        lambda c: (np.subtract, m * p0[None, :], row_sum[:, None]),
         lambda c, cells: m * pnz - row_sum[cells.row],
     )

@@ -5,7 +5,7 @@ Each metric is a vectorised function of the contingency cells ``A = tp``, ``B = 
 ``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions and zero-count rules follow
 METHODS.md §B.2: G. Forman, "An extensive empirical study of feature selection metrics for
 text classification", JMLR 3 (2003) 1289-1305, as taught in P. Kang's Text Analytics lecture 6.
-The registered methods apply them one-vs-rest to every class (:func:`per_class`).
+The registered methods apply them one-vs-rest to every class (:func:`binary_scores`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri
 
-from ._registry import global_table, per_class, register
+from ._registry import binary_scores, global_table, register
 
 __all__ = [
     "acc",
@@ -95,7 +95,7 @@ def pow_(A, B, C, D, k=5):
 
 
 def _register_binary(name, fn, summary):
-    register(name, "nominal", summary)(lambda counts, **kw: per_class(counts, fn, **kw))
+    register(name, "nominal", summary)(lambda counts, **kw: binary_scores(counts, fn, **kw))
 
 
 @register("df", "nominal", "document frequency: documents containing the term",

@@ -12,23 +12,25 @@
   weights, ``O = TF(t, c)``, ``E = P(c) TF(t)``; summed over classes it equals
   ``sklearn.feature_selection.chi2`` on the same matrix.
 
-All entropies use ``sum xlogy(n, n)`` over the cells of a contingency table divided by ``N``,
+All entropies use ``sum n log n`` over the cells of a contingency table divided by ``N``,
 which is exact for empty cells and costs one pass over the counts.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import xlogy
 
-from ._registry import global_table, per_class, register
+from ._registry import binary_scores, global_table, register
 from .association import sparse_tf_table
 
 __all__ = ["chi2", "ig", "ig_multi_from_counts", "mi"]
 
 
 def _nlogn(x):
-    return xlogy(x, x)
+    """``x log x`` with ``0 log 0 = 0``, for counts ``x >= 0``: numpy's vectorised ``log``,
+    several times faster than ``scipy.special.xlogy`` (equal to it within an ulp or two)."""
+    x = np.asarray(x, dtype=np.float64)
+    return x * np.log(np.where(x > 0, x, 1.0))
 
 
 def ig(A, B, C, D, base=2.0):
@@ -89,7 +91,7 @@ def _ig_multi(cells, df, pos, base):
 
 @register("ig", "nominal", "information gain of presence for each class (bits)")
 def _ig(counts, base=2.0):
-    return per_class(counts, ig, base=base)
+    return binary_scores(counts, ig, base=base)
 
 
 @register("ig_multi", "nominal", "mutual information of presence with the m-valued class",
@@ -107,12 +109,12 @@ def _ig_multi_method(counts, base=2.0):
 
 @register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))")
 def _mi(counts, weighted=False, base=np.e):
-    return per_class(counts, mi, weighted=weighted, base=base)
+    return binary_scores(counts, mi, weighted=weighted, base=base)
 
 
 @register("chi2", "nominal", "chi-square of the 2x2 presence/class table")
 def _chi2(counts):
-    return per_class(counts, chi2)
+    return binary_scores(counts, chi2)
 
 
 @register("chi2_sklearn", "nominal",
@@ -122,7 +124,7 @@ def _chi2_sklearn(counts):
     """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``."""
     return sparse_tf_table(
         counts,
-        lambda c: c.tf[:, None] * c.priors[None, :],
+        lambda c: (np.multiply, c.tf[:, None], c.priors[None, :]),
         lambda c, cells: _pearson_term(cells.tf, c.tf[cells.row] * c.priors[cells.col]),
     )
 
