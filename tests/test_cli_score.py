@@ -113,7 +113,7 @@ def test_skip_bad_lines_counts_them_and_scores_the_rest(tmp_path, engine):
     assert res.exit_code == 2 and "line 2: malformed JSON" in " ".join(res.stderr.split())
     res = invoke("score", str(path), "-f", "json", "--engine", engine, "--skip-bad-lines")
     assert res.exit_code == 0, res.stderr
-    assert "skipped 1 malformed line(s) (first: line 2)" in " ".join(res.stderr.split())
+    assert f"skipped 1 malformed line(s) (first: {path} line 2)\n" in res.stderr
     assert {r["term"] for r in json.loads(res.stdout)} == {"good", "bad", "film"}
 
 

@@ -91,9 +91,9 @@ def test_undecodable_csv_names_line(tmp_path):
 @pytest.mark.parametrize(
     "rows, kwargs, match",
     [([], {}, "empty"),
-     (ROWS, {"split": "dev"}, "empty for split 'dev'"),
+     (ROWS, {"split": "dev"}, "no record has split = 'dev'.*'test', 'train'"),
      (ROWS, {"label_field": "stars"}, "no field 'stars'.*--label-field"),
-     ([{"text": "a", "label": 1}, {"text": "b"}], {}, "1 record.*no 'label'.*record 2")],
+     ([{"text": "a", "label": 1}, {"text": "b"}], {}, "line 2: the record has no label")],
 )
 def test_bad_corpora(tmp_path, rows, kwargs, match):
     path = write_jsonl(tmp_path / "c.jsonl", rows)

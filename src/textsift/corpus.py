@@ -1,36 +1,45 @@
-"""Corpus readers: JSONL (plain or gzip), CSV and Parquet by extension; the aclImdb and
-20news-bydate directory layouts; and the small real samples shipped with the package.
+"""A corpus: records with a text and a label, read from a source (a file, a directory or a
+glob pattern of JSONL, CSV or Parquet files, or an aclImdb / 20news-bydate tree; see
+:mod:`textsift.sources`), checked, and the small real samples shipped with the package.
 
 A :class:`Corpus` is a table of records (a pandas DataFrame) plus the names of its text and
-label fields. Every reader raises a :class:`CorpusError` that names the file (and line, for
-JSONL) and says what to do.
+label fields. Every problem raises a :class:`CorpusError` that names the file (and line or
+record) and says what to do. The rules for field values (:func:`select_records`):
+
+* a text is a string; a missing text (``null``, an absent key, an empty CSV cell) is an empty
+  document; any other value (a number, ``true``, a list, an object) is an error;
+* a label is a string, a number or true/false, the same type in every record of the source
+  (``1`` and ``"b"`` in one corpus are an error: is ``1`` the class ``"1"``?); a missing
+  label, a list or an object is an error.
 """
 
 from __future__ import annotations
 
-import gzip
-import io
-import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
+from numbers import Number
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .errors import TextsiftError
+from .errors import CorpusError
+from .sources import data_files, iter_frames, iter_jsonl, record_unit
 
 __all__ = [
     "SAMPLES",
     "Corpus",
     "CorpusError",
+    "EmptyCorpusError",
+    "LabelTypes",
+    "Records",
+    "check_texts",
     "iter_jsonl",
+    "label_type",
     "load_sample",
     "numeric_labels",
     "read_corpus",
-    "read_table",
     "select_records",
 ]
 
@@ -49,10 +58,6 @@ SAMPLES = {
         "Women's E-Commerce Clothing Reviews (Brooks, Kaggle 2018): 3,000 reviews, 1-5 stars",
     ),
 }
-
-
-class CorpusError(TextsiftError):
-    """A corpus cannot be read or used as asked; the message says why and what to do."""
 
 
 @dataclass
@@ -82,140 +87,6 @@ class Corpus:
                       self.source)
 
 
-# --------------------------------------------------------------------------- low-level readers
-def _open_bytes(path: Path):
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
-
-
-def iter_jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None) -> Iterator[dict]:
-    """Yield the JSON objects of a JSONL file (``.gz`` transparently), lazily.
-
-    Undecodable bytes or malformed JSON raise :class:`CorpusError` naming the file and line;
-    with ``on_bad_line="skip"`` such lines are skipped and their numbers appended to
-    ``bad_lines`` (when given).
-    """
-    path = Path(path)
-    if on_bad_line not in ("error", "skip"):
-        raise ValueError("on_bad_line must be 'error' or 'skip'")
-    with _open_bytes(path) as fh:
-        for lineno, raw in enumerate(fh, start=1):
-            try:
-                line = raw.decode("utf-8")
-                if not line.strip():
-                    continue
-                record = json.loads(line)
-                if not isinstance(record, dict):
-                    raise ValueError("a JSONL line must hold a JSON object")
-            except UnicodeDecodeError as exc:
-                problem = f"undecodable bytes (not UTF-8: {exc.reason} at byte {exc.start})"
-            except ValueError as exc:
-                problem = f"malformed JSON ({exc})"
-            else:
-                yield record
-                continue
-            if on_bad_line == "skip":
-                if bad_lines is not None:
-                    bad_lines.append(lineno)
-                continue
-            raise CorpusError(
-                f"{path}, line {lineno}: {problem}. Fix or remove the line, re-encode the file "
-                "as UTF-8, or skip bad lines (on_bad_line='skip' / --skip-bad-lines)"
-            )
-
-
-def read_table(path, on_bad_line: str = "error", bad_lines: list | None = None) -> pd.DataFrame:
-    """Read a JSONL, CSV or Parquet file (chosen by extension) into a DataFrame.
-
-    ``on_bad_line`` and ``bad_lines`` apply to JSONL (see :func:`iter_jsonl`)."""
-    path = Path(path)
-    if not path.exists():
-        raise CorpusError(f"{path}: no such file or directory; check the path")
-    name = path.name.lower()
-    if name.endswith((".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".json.gz", ".json")):
-        return pd.DataFrame.from_records(list(iter_jsonl(path, on_bad_line, bad_lines)))
-    if name.endswith((".csv", ".csv.gz", ".tsv", ".tsv.gz")):
-        sep = "\t" if ".tsv" in name else ","
-        try:
-            with _open_bytes(path) as fh:
-                text = fh.read().decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = fh_line_of_offset(path, exc.start)
-            raise CorpusError(
-                f"{path}, line {line}: undecodable bytes (not UTF-8); re-encode the file as UTF-8"
-            ) from None
-        return pd.read_csv(io.StringIO(text), sep=sep, keep_default_na=False, na_values=[""])
-    if name.endswith((".parquet", ".pq")):
-        return pd.read_parquet(path)
-    raise CorpusError(
-        f"{path}: unknown file type; use .jsonl(.gz), .csv(.gz), .tsv or .parquet, "
-        "or an aclImdb / 20news-bydate directory"
-    )
-
-
-def fh_line_of_offset(path: Path, offset: int) -> int:
-    with _open_bytes(path) as fh:
-        return fh.read(offset).count(b"\n") + 1
-
-
-def _read_text_file(path: Path, encoding: str) -> str:
-    try:
-        return path.read_bytes().decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise CorpusError(
-            f"{path}: undecodable bytes at byte {exc.start} as {encoding}; re-encode the file"
-        ) from None
-
-
-def read_aclimdb(root, split: str | None = None) -> pd.DataFrame:
-    """The aclImdb layout ``ROOT/{train,test}/{pos,neg}/<id>_<rating>.txt`` (Maas et al. 2011).
-
-    Fields: ``id``, ``text`` (``<br />`` turned into newlines), ``label`` (pos/neg),
-    ``rating`` (1-10, from the file name) and ``split``.
-    """
-    root = Path(root)
-    rows = []
-    for sp in [split] if split else ["train", "test"]:
-        for label in ("neg", "pos"):
-            folder = root / sp / label
-            if not folder.is_dir():
-                continue
-            for f in sorted(folder.glob("*.txt")):
-                _, _, rating = f.stem.partition("_")
-                text = _read_text_file(f, "utf-8").replace("<br />", "\n")
-                rows.append({"id": f"{label}/{f.stem}", "text": text, "label": label,
-                             "rating": int(rating) if rating.isdigit() else None, "split": sp})
-    if not rows:
-        raise CorpusError(
-            f"{root}: no aclImdb reviews found under {{train,test}}/{{pos,neg}}/*.txt")
-    return pd.DataFrame(rows)
-
-
-def read_20news(root, split: str | None = None) -> pd.DataFrame:
-    """The 20news-bydate layout: ``ROOT/20news-bydate-{train,test}/<group>/<id>`` or a
-    single ``ROOT/<group>/<id>`` tree. Files are decoded as Latin-1 (as scikit-learn does)."""
-    root = Path(root)
-    parts = {s: root / f"20news-bydate-{s}" for s in ("train", "test")}
-    if any(p.is_dir() for p in parts.values()):
-        trees = [(s, p) for s, p in parts.items() if p.is_dir() and (split in (None, s))]
-    else:
-        trees = [(split or "", root)]
-    rows = []
-    for sp, tree in trees:
-        for group in sorted(d for d in tree.iterdir() if d.is_dir()):
-            for f in sorted(group.iterdir(), key=lambda p: (len(p.name), p.name)):
-                if f.is_file():
-                    rows.append({"id": f"{group.name}/{f.name}",
-                                 "text": _read_text_file(f, "latin-1"),
-                                 "label": group.name, "split": sp})
-    if not rows:
-        raise CorpusError(f"{root}: no newsgroup messages found (expected <group>/<id> files)")
-    return pd.DataFrame(rows)
-
-
-def _looks_like_aclimdb(root: Path) -> bool:
-    return any((root / s / lab).is_dir() for s in ("train", "test") for lab in ("pos", "neg"))
-
-
 # --------------------------------------------------------------------------- the entry point
 def read_corpus(
     path,
@@ -226,59 +97,222 @@ def read_corpus(
     on_bad_line: str = "error",
     bad_lines: list | None = None,
 ) -> Corpus:
-    """Read a corpus file or directory and check the fields a scorer needs.
+    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`) -- and
+    check the fields a scorer needs (:func:`select_records`).
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the
-    directory layouts it picks ``train`` or ``test``. Empty corpora, missing fields and rows
-    without a label are errors that say how to fix them. ``on_bad_line="skip"`` skips
-    malformed or undecodable JSONL lines, recording their numbers in ``bad_lines``.
+    directory trees it picks ``train`` or ``test``. Empty corpora, a split no record has,
+    missing fields, texts that are not strings and labels that are missing, of mixed types or
+    not scalars are errors that say how to fix them. ``on_bad_line="skip"`` skips malformed
+    or undecodable JSONL lines, recording them in ``bad_lines`` as ``(file, line)`` pairs.
     """
-    path = Path(path)
-    if not path.exists():
-        raise CorpusError(f"{path}: no such file or directory; check the path")
-    if path.is_dir():
-        frame = read_aclimdb(path, split) if _looks_like_aclimdb(path) else read_20news(path, split)
-        if split_field is None and split is not None:
-            split = None  # the layout already selected it
-    else:
-        frame = read_table(path, on_bad_line, bad_lines)
-    frame = select_records(frame, path, text_field, label_field, split_field, split)
+    frames, splits = [], set()
+    records = Records(text_field, label_field, split_field, split)
+    tree_split = split if split_field in (None, "split") else None
+    for file in data_files(path):
+        unit = record_unit(file)
+        for frame in iter_frames(file, None, on_bad_line, bad_lines, label_field=label_field,
+                                 split=tree_split):
+            if split is not None and (split_field or "split") in frame.columns:
+                splits.update(frame[split_field or "split"].astype(str).unique()[:20])
+            frames.append(records.select(frame, file, unit))
+    frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
-        where = f" for split {split!r}" if split else ""
-        raise CorpusError(f"{path}: the corpus is empty{where}")
+        raise no_records(path, split_field, split, splits)
     return Corpus(frame, text_field, label_field, str(path))
 
 
+class EmptyCorpusError(CorpusError):
+    """A source holds no (selected) record."""
+
+
+def no_records(source, split_field=None, split=None, values=()) -> EmptyCorpusError:
+    """The error for a source with no (selected) record; ``values`` are the split values
+    seen, when a split was asked for."""
+    if split is None:
+        return EmptyCorpusError(f"{source}: the corpus is empty (no record); check the path")
+    field = split_field or "split"
+    seen = sorted(map(str, values))
+    there = (f"the values of {field!r} are {', '.join(map(repr, seen[:10]))}; choose one of "
+             "them" if seen else "no record has that field")
+    return EmptyCorpusError(f"{source}: no record has {field} = {split!r} (an empty split); "
+                            f"{there}")
+
+
 def select_records(frame: pd.DataFrame, source, text_field: str, label_field: str | None,
-                   split_field: str | None = None, split=None, offset: int = 0) -> pd.DataFrame:
+                   split_field: str | None = None, split=None, unit: str = "record"
+                   ) -> pd.DataFrame:
     """The records of ``frame`` a scorer uses, checked: those whose ``split_field`` (default
     ``"split"``) equals ``split``, with the text and label fields present, texts as strings
-    (missing ones empty) and no label missing. ``offset`` numbers the records of a chunk
-    within its file, for the messages. Shared by :func:`read_corpus` and the streamed
-    readers, which call it once per chunk."""
+    (:func:`check_texts`) and labels present and of one scalar type (:func:`label_type`).
+    Messages name ``source`` and the record (``unit`` and the frame's index: a line number
+    for JSON Lines). Shared by :func:`read_corpus` and the streamed readers, which call it
+    once per chunk."""
     if split is not None:
         split_field = split_field or "split"
         if split_field not in frame.columns:
             raise CorpusError(
-                f"{source}: no split field {split_field!r}; fields are {list(frame.columns)}")
-        frame = frame[frame[split_field].astype(str) == str(split)].reset_index(drop=True)
+                f"{source}: no split field {split_field!r}; the records have the fields "
+                f"{list(frame.columns)}. Name the field holding the split (--split-field)")
+        frame = frame[frame[split_field].astype(str) == str(split)]
     if len(frame) == 0:
         return frame
-    for field, what in ((text_field, "--text-field"), (label_field, "--label-field")):
+    for field, role in ((text_field, "text"), (label_field, "label")):
         if field is not None and field not in frame.columns:
             raise CorpusError(
-                f"{source}: no field {field!r}; fields are {list(frame.columns)}. Pass {what}"
-            )
-    frame[text_field] = frame[text_field].fillna("").astype(str)
+                f"{source}: no field {field!r} (the {role} field); the records have the fields "
+                f"{list(frame.columns)}. Choose the {role} field among them (--{role}-field, "
+                f"or {role}_field in an experiment's [corpus])")
+    frame = frame.copy()
+    frame[text_field] = check_texts(frame[text_field], source, unit)
     if label_field is not None:
-        missing = frame[label_field].isna().to_numpy()
-        if missing.any():
-            first = offset + int(np.flatnonzero(missing)[0])
-            raise CorpusError(
-                f"{source}: {int(missing.sum())} record(s) without a label; the first has no "
-                f"{label_field!r} at record {first + 1}: drop them or fill the field"
-            )
+        label_type(frame[label_field], source, unit)
     return frame
+
+
+class Records:
+    """:func:`select_records` over the frames of one source, in order (the files of a
+    directory, the chunks of a stream): a field that earlier records had and a frame lacks is
+    missing in its records (not absent from the corpus), and the label type must stay the
+    first records' (:class:`LabelTypes`)."""
+
+    def __init__(self, text_field: str, label_field: str | None, split_field: str | None = None,
+                 split=None):
+        self.text_field, self.label_field = text_field, label_field
+        self.split_field, self.split = split_field, split
+        self.seen: set = set()
+        self.labels = LabelTypes(label_field)
+
+    def select(self, frame: pd.DataFrame, source, unit: str = "record") -> pd.DataFrame:
+        wanted = (self.text_field, self.label_field,
+                  (self.split_field or "split") if self.split is not None else None)
+        lacking = [f for f in wanted if f is not None and f in self.seen and f not in frame]
+        self.seen.update(frame.columns)
+        if lacking:
+            frame = frame.assign(**{f: np.nan for f in lacking})
+        frame = select_records(frame, source, self.text_field, self.label_field,
+                               self.split_field, self.split, unit)
+        self.labels.check(frame, source, unit)
+        return frame
+
+
+# --------------------------------------------------------------------------- field checks
+def _what(value) -> str:
+    """A value's JSON kind and a short repr, for messages."""
+    text = repr(value)
+    text = text if len(text) <= 40 else text[:37] + "..."
+    return f"{_kind(value)} {text}"
+
+
+def _kind(value) -> str:
+    if isinstance(value, bool | np.bool_):
+        return "boolean"
+    if isinstance(value, Number):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple | np.ndarray):
+        return "list"
+    if isinstance(value, dict):
+        return "object"
+    return type(value).__name__
+
+
+def check_texts(column: pd.Series, source, unit: str = "record") -> pd.Series:
+    """A text field as strings. A missing text (JSON ``null``, an absent key, an empty CSV
+    cell) is an empty document -- it has no terms but counts in its class; a text that is
+    not a string (a number, ``true``, a list, an object) is an error naming the record: the
+    field is probably not the text."""
+    if isinstance(column.dtype, pd.StringDtype) or pd.api.types.infer_dtype(
+            column, skipna=True) in ("string", "empty"):
+        return column.fillna("").astype(str)
+    missing = column.isna().to_numpy()
+    at = next((i for i, (v, m) in enumerate(zip(column, missing, strict=True))
+               if not (m or isinstance(v, str))), None)
+    if at is None:  # strings and missing values only
+        return column.fillna("").astype(str)
+    raise CorpusError(
+        f"{source}, {unit} {column.index[at]}: the text field {column.name!r} holds the "
+        f"{_what(column.iloc[at])}, not a string. Choose the field that holds the text "
+        "(--text-field), or write the text as a JSON string")
+
+
+_NUMBER_TYPES = ("integer", "floating", "mixed-integer-float", "decimal")
+
+
+def label_type(column: pd.Series, source, unit: str = "record") -> str:
+    """The type of a label field's values -- ``"string"``, ``"number"`` or ``"boolean"`` --
+    checked: a missing label, a label that is a list or an object, and labels of two types
+    (``1`` and ``"b"``: is ``1`` the class ``"1"``?) are errors naming the records."""
+    field = column.name
+    missing = column.isna().to_numpy()
+    if missing.any():
+        raise CorpusError(
+            f"{source}, {unit} {column.index[np.flatnonzero(missing)[0]]}: the record has no "
+            f"label ({field!r} is missing or null); drop such records or fill the field")
+    if pd.api.types.is_bool_dtype(column.dtype):
+        return "boolean"
+    if pd.api.types.is_numeric_dtype(column.dtype):
+        return "number"
+    inferred = pd.api.types.infer_dtype(column, skipna=False)
+    if inferred == "string":
+        return "string"
+    if inferred in _NUMBER_TYPES:
+        return "number"
+    kinds = [_kind(v) for v in column]
+    for i, kind in enumerate(kinds):
+        if kind not in ("string", "number", "boolean"):
+            raise CorpusError(
+                f"{source}, {unit} {column.index[i]}: the label {field!r} is the "
+                f"{_what(column.iloc[i])}; a label must be a string, a number or true/false. "
+                "Choose another label field (--label-field), or give each record one label")
+    first = {}
+    for i, kind in enumerate(kinds):
+        first.setdefault(kind, i)
+    a, b = sorted(first.values())[:2]
+    raise CorpusError(
+        f"{source}: the label {field!r} mixes types: the {_what(column.iloc[a])} at {unit} "
+        f"{column.index[a]}, the {_what(column.iloc[b])} at {unit} {column.index[b]}. Write "
+        'every label as a string ("1") or every one as a number, so that each class has one '
+        "name")
+
+
+def label_type_of(labels: np.ndarray) -> str:
+    """The label type of a chunk's labels, already checked to be of one type."""
+    if labels.dtype.kind == "b":
+        return "boolean"
+    if labels.dtype.kind in "iuf":
+        return "number"
+    return _kind(labels[0]) if len(labels) else "string"
+
+
+class LabelTypes:
+    """The label type of the first records read from a source, to check the records read
+    after them against it (chunks, files, partitions): ``1`` in one file and ``"b"`` in the
+    next are the same mistake as in one file."""
+
+    def __init__(self, field: str | None):
+        self.field = field
+        self.first: tuple[str, str] | None = None
+
+    def check(self, frame: pd.DataFrame, source, unit: str = "record") -> None:
+        if self.field is None or not len(frame):
+            return
+        kind = label_type(frame[self.field], source, unit)
+        self.note(kind, f"{source}, {unit} {frame.index[0]}")
+
+    def note(self, kind: str, where: str) -> None:
+        if self.first is None:
+            self.first = (kind, where)
+        elif kind != self.first[0]:
+            raise CorpusError(
+                f"the label {self.field!r} mixes types: {_a(self.first[0])} at "
+                f"{self.first[1]}, {_a(kind)} at {where}. Write every label as a string (\"1\") "
+                "or every one as a number, in every file, so that each class has one name")
+
+
+def _a(kind: str) -> str:
+    return {"string": "a string", "number": "a number", "boolean": "true/false"}[kind]
 
 
 def numeric_labels(values, field: str) -> np.ndarray:

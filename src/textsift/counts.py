@@ -23,6 +23,8 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
+from .errors import TextsiftError
+
 __all__ = ["Counts", "encode_labels"]
 
 
@@ -34,26 +36,31 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     """
     y = np.asarray(y)
     if y.ndim != 1:
-        raise ValueError(f"labels must be one-dimensional, got shape {y.shape}")
+        raise TextsiftError(f"labels must be one-dimensional, got shape {y.shape}")
     if y.dtype == object:
         missing = [i for i, v in enumerate(y) if v is None or (isinstance(v, float) and v != v)]
         if missing:
-            raise ValueError(
+            raise TextsiftError(
                 f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
                 "drop those rows or fill the label field"
             )
     if classes is None:
-        classes, codes = np.unique(y, return_inverse=True)
+        try:
+            classes, codes = np.unique(y, return_inverse=True)
+        except TypeError:  # e.g. 1 and "b": no order, and is 1 the class "1"?
+            kinds = sorted({type(v).__name__ for v in y})
+            raise TextsiftError(f"the labels mix types ({', '.join(kinds)}); give every label "
+                                "the same type, e.g. all strings") from None
         return classes, codes.astype(np.intp)
     declared = np.asarray(classes)
     classes = np.unique(declared)  # sorted, like the labels' own classes
     if len(classes) != len(declared):
-        raise ValueError("classes must be distinct")
+        raise TextsiftError("classes must be distinct")
     codes = np.clip(np.searchsorted(classes, y), 0, len(classes) - 1)
     bad = classes[codes] != y
     if np.any(bad):
         unknown = np.unique(y[bad])[:5]
-        raise ValueError(
+        raise TextsiftError(
             f"labels {list(unknown)} are not among the declared classes {list(classes)}")
     return classes, codes.astype(np.intp)
 
@@ -94,19 +101,19 @@ class Counts:
         n_docs, n_terms = X.shape
         y = np.asarray(y)
         if y.shape[0] != n_docs:
-            raise ValueError(
+            raise TextsiftError(
                 f"X has {n_docs} documents but y has {y.shape[0]} labels; "
                 "pass one label per row of X"
             )
         if n_docs == 0:
-            raise ValueError("the corpus is empty: X has no documents")
+            raise TextsiftError("the corpus is empty: X has no documents")
         classes, codes = encode_labels(y, classes)
         m = len(classes)
         if multiplicity is not None:
             multiplicity = np.asarray(multiplicity)
             if (multiplicity.shape != (n_docs,) or multiplicity.dtype.kind not in "biu"
                     or (multiplicity < 0).any()):
-                raise ValueError("multiplicity must hold one non-negative integer per document")
+                raise TextsiftError("multiplicity must hold one non-negative integer per document")
         class_sizes = np.bincount(codes, weights=multiplicity, minlength=m).astype(np.int64)
 
         # one pass over the non-zeros: cell (term, class) of each entry, counted in place in
@@ -130,7 +137,7 @@ class Counts:
         if feature_names is not None:
             feature_names = np.asarray(feature_names, dtype=object)
             if feature_names.shape != (n_terms,):
-                raise ValueError(
+                raise TextsiftError(
                     f"{len(feature_names)} feature names for {n_terms} columns of X"
                 )
         return cls(
@@ -149,7 +156,7 @@ class Counts:
 
         texts = list(texts)
         if len(texts) != len(y):
-            raise ValueError(f"{len(texts)} texts but {len(y)} labels; pass one label per text")
+            raise TextsiftError(f"{len(texts)} texts but {len(y)} labels; pass one label per text")
         X, names, _ = vectorize(texts, opts, **kw)
         return cls.from_matrix(X, y, classes=classes, feature_names=names)
 
@@ -230,7 +237,7 @@ class Counts:
         if not isinstance(other, Counts):
             return NotImplemented
         if self.n_terms != other.n_terms:
-            raise ValueError(
+            raise TextsiftError(
                 f"cannot add counts over {self.n_terms} and {other.n_terms} terms: "
                 "both chunks must be vectorized with the same vocabulary"
             )
@@ -239,7 +246,7 @@ class Counts:
             and other.feature_names is not None
             and not np.array_equal(self.feature_names, other.feature_names)
         ):
-            raise ValueError("cannot add counts over different vocabularies")
+            raise TextsiftError("cannot add counts over different vocabularies")
         classes = np.union1d(self.classes, other.classes)
         m = len(classes)
         sizes = np.zeros(m, dtype=np.int64)
@@ -273,10 +280,10 @@ class Counts:
         with no documents (what per-class scores do, METHODS.md §0.7) changes no other count."""
         index = np.asarray(index)
         if index.dtype == bool and index.shape != self.classes.shape:
-            raise ValueError(f"a class mask needs {self.n_classes} entries, got {index.shape}")
+            raise TextsiftError(f"a class mask needs {self.n_classes} entries, got {index.shape}")
         classes = self.classes[index]
         if len(classes) == 0:
-            raise ValueError("select_classes needs at least one class")
+            raise TextsiftError("select_classes needs at least one class")
         return Counts(classes, self.class_sizes[index], self.doc_counts[:, index],
                       self.term_freq[:, index], self.feature_names)
 
@@ -371,14 +378,15 @@ def _as_csr(X) -> sp.csr_matrix:
     else:
         X = np.asarray(X)
         if X.ndim != 2:
-            raise ValueError(f"X must be two-dimensional (documents x terms), got shape {X.shape}")
+            raise TextsiftError(
+                f"X must be two-dimensional (documents x terms), got shape {X.shape}")
         X = sp.csr_matrix(X)
     if not X.has_canonical_format:
         X = X.copy()
         X.sum_duplicates()
     if X.data.size and not np.all(np.isfinite(X.data)):
-        raise ValueError("X contains NaN or infinite values; term weights must be finite")
+        raise TextsiftError("X contains NaN or infinite values; term weights must be finite")
     if X.data.size and X.data.min() < 0:
-        raise ValueError(
+        raise TextsiftError(
             "Negative values in data: X holds term weights, which must be counts or >= 0")
     return X

@@ -13,8 +13,12 @@ stderr and exits with code 2; anything else keeps its traceback and exits with c
 
 from __future__ import annotations
 
-__all__ = ["TextsiftError"]
+__all__ = ["CorpusError", "TextsiftError"]
 
 
 class TextsiftError(ValueError):
     """Bad input (data, options or configuration); the message says what and how to fix it."""
+
+
+class CorpusError(TextsiftError):
+    """A corpus cannot be read or used as asked; the message says why and what to do."""

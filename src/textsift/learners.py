@@ -14,6 +14,7 @@ from sklearn.svm import LinearSVR
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from .errors import TextsiftError
 from .metrics import mae_macro
 from .scores.ordinal import check_ranks, nearest_rank
 
@@ -95,7 +96,7 @@ class RankSVR(RegressorMixin, BaseEstimator):
     def score(self, X, y, sample_weight=None) -> float:
         """Negated ``MAE^M`` (greater is better, as ``GridSearchCV`` expects)."""
         if sample_weight is not None:
-            raise ValueError("RankSVR.score is MAE^M, which defines its own weights")
+            raise TextsiftError("RankSVR.score is MAE^M, which defines its own weights")
         return -mae_macro(y, self.predict(X))
 
     def __sklearn_tags__(self):

@@ -20,6 +20,8 @@ import numpy as np
 from sklearn.metrics import accuracy_score, make_scorer, mean_absolute_error
 from sklearn.utils.class_weight import compute_sample_weight
 
+from .errors import TextsiftError
+
 __all__ = [
     "mae_macro",
     "mae_macro_scorer",
@@ -32,22 +34,22 @@ __all__ = [
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.ndim != 1 or y_pred.ndim != 1:
-        raise ValueError(
+        raise TextsiftError(
             f"y_true and y_pred must be one-dimensional, got shapes {y_true.shape} and "
             f"{y_pred.shape}"
         )
     if len(y_true) != len(y_pred):
-        raise ValueError(
+        raise TextsiftError(
             f"y_true has {len(y_true)} ranks but y_pred has {len(y_pred)}; "
             "pass one prediction per test document"
         )
     if len(y_true) == 0:
-        raise ValueError("cannot evaluate on an empty test set")
+        raise TextsiftError("cannot evaluate on an empty test set")
     for name, v in (("y_true", y_true), ("y_pred", y_pred)):
         if v.dtype.kind not in "biuf":
-            raise ValueError(f"{name} must hold numeric ranks, got dtype {v.dtype}")
+            raise TextsiftError(f"{name} must hold numeric ranks, got dtype {v.dtype}")
         if not np.all(np.isfinite(v)):
-            raise ValueError(f"{name} contains NaN or infinite values")
+            raise TextsiftError(f"{name} contains NaN or infinite values")
     return y_true.astype(np.float64), y_pred.astype(np.float64)
 
 
@@ -72,7 +74,7 @@ def mae_macro(y_true, y_pred, ranks=None) -> float:
         ranks = np.asarray(ranks, dtype=np.float64)
         outside = ~np.isin(y_true, ranks)
         if np.any(outside):
-            raise ValueError(
+            raise TextsiftError(
                 f"true ranks {sorted(set(y_true[outside].tolist()))[:5]} are outside the "
                 f"declared scale {ranks.tolist()}"
             )
@@ -84,9 +86,9 @@ def misclassification_error(y_true, y_pred) -> float:
     """Fraction of wrong predictions, ``1 - accuracy`` (METHODS.md §D.3)."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if len(y_true) != len(y_pred):
-        raise ValueError(f"y_true has {len(y_true)} labels but y_pred has {len(y_pred)}")
+        raise TextsiftError(f"y_true has {len(y_true)} labels but y_pred has {len(y_pred)}")
     if len(y_true) == 0:
-        raise ValueError("cannot evaluate on an empty test set")
+        raise TextsiftError("cannot evaluate on an empty test set")
     return float(1.0 - accuracy_score(y_true, y_pred))
 
 
@@ -97,7 +99,7 @@ def trivial_rank(ranks) -> float:
     """
     ranks = np.unique(np.asarray(ranks, dtype=np.float64))
     if len(ranks) == 0:
-        raise ValueError("the scale is empty")
+        raise TextsiftError("the scale is empty")
     return float(ranks[(len(ranks) - 1) // 2])
 
 

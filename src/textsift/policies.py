@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import TextsiftError
+
 __all__ = [
     "AGGREGATES",
     "Ranking",
@@ -69,13 +71,13 @@ def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = No
             return _clean(table.sum(axis=1))
     if aggregate == "wavg":
         if weights is None:
-            raise ValueError("aggregate='wavg' needs the class priors as weights")
+            raise TextsiftError("aggregate='wavg' needs the class priors as weights")
         w = np.asarray(weights, dtype=np.float64)
         with np.errstate(invalid="ignore"):
             # 0 * inf would be NaN: a group of weight 0 contributes nothing.
             terms = np.where(w[None, :] > 0, table * w[None, :], 0.0)
             return _clean(terms.sum(axis=1))
-    raise ValueError(f"unknown aggregate {aggregate!r}; choose one of max, sum, wavg, rr")
+    raise TextsiftError(f"unknown aggregate {aggregate!r}; choose one of max, sum, wavg, rr")
 
 
 def round_robin(
@@ -94,7 +96,8 @@ def round_robin(
     from.
     """
     if variant not in ("skip", "turn_consumed"):
-        raise ValueError(f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
+        raise TextsiftError(
+            f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
     table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
     n_terms, n_groups = table.shape
     n_select = min(int(n_select), n_terms)
@@ -212,6 +215,6 @@ def n_from_ratio(ratio: float, n_ranked: int) -> int:
     """Number of terms kept at reduction level ``ratio`` = |S|/|T| (the fraction *kept*):
     ``max(1, ceil(ratio * n_ranked))`` (METHODS.md §0.5.6)."""
     if not 0 < ratio <= 1:
-        raise ValueError(f"ratio must be in (0, 1], got {ratio}")
+        raise TextsiftError(f"ratio must be in (0, 1], got {ratio}")
     # round first so that 0.1 * 1000 is 100, not 101 through float noise
     return max(1, math.ceil(round(ratio * n_ranked, 9)))

@@ -19,6 +19,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .counts import Counts
+from .errors import TextsiftError
 from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
 from .scores import REGISTRY, ScoreTable, compute, get_method
 from .scores.ordinal import check_ranks
@@ -36,12 +37,13 @@ def ranking_of(
     """Rank a score table under a policy, or by one group's column (``class_label``; a
     class-independent score, a single ``"all"`` column, is the same for every class)."""
     if aggregate not in AGGREGATES:
-        raise ValueError(f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
+        raise TextsiftError(
+            f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
     values = table.values
     if class_label is not None and values.shape[1] > 1:
         matches = np.flatnonzero(np.asarray(table.groups).astype(str) == str(class_label))
         if len(matches) == 0:
-            raise ValueError(
+            raise TextsiftError(
                 f"class {class_label!r} is not among the scored groups "
                 f"{[str(g) for g in table.groups]}"
             )
@@ -66,7 +68,7 @@ def rank(
     aggregate = aggregate or m.default_aggregate
     table = compute(counts, method, **params)
     if top is not None and top <= 0:
-        raise ValueError(f"top must be a positive number of terms, got {top}")
+        raise TextsiftError(f"top must be a positive number of terms, got {top}")
     r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
     names = counts.feature_names
     terms = names[r.index] if names is not None else r.index.astype(str)
@@ -82,16 +84,16 @@ def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
     the ranked vocabulary, METHODS.md §0.5.6), with the errors a user needs."""
     if ratio is not None:
         if not isinstance(ratio, numbers.Real) or not 0 < ratio <= 1:
-            raise ValueError(f"ratio must be a fraction in (0, 1], got {ratio!r}")
+            raise TextsiftError(f"ratio must be a fraction in (0, 1], got {ratio!r}")
         return n_from_ratio(float(ratio), max(n_ranked, 1))
     if isinstance(k, str) and k == "all":
         return n_terms
     if not isinstance(k, numbers.Integral) or isinstance(k, bool):
-        raise ValueError(f"k must be a positive integer or 'all', got {k!r}")
+        raise TextsiftError(f"k must be a positive integer or 'all', got {k!r}")
     if k <= 0:
-        raise ValueError(f"k must be a positive number of terms, got {k}")
+        raise TextsiftError(f"k must be a positive number of terms, got {k}")
     if k > n_terms:
-        raise ValueError(
+        raise TextsiftError(
             f"k={k} is larger than the vocabulary ({n_terms} terms); "
             "lower k, use k='all', or relax min_df"
         )
@@ -177,7 +179,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
         method = get_method(self.method)
         if self.ratio is not None and self.threshold is not None:
-            raise ValueError("give at most one of ratio and threshold (k is the default)")
+            raise TextsiftError("give at most one of ratio and threshold (k is the default)")
         aggregate = self.aggregate or method.default_aggregate
         table = compute(counts, self.method, **(self.method_params or {}))
         n_terms = counts.n_terms
@@ -185,7 +187,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         if self.threshold is None:
             n_keep = resolve_k(n_terms, int(counts.seen.sum()), self.k, self.ratio)
         elif aggregate == "rr":
-            raise ValueError("a score threshold does not apply to the round-robin policy")
+            raise TextsiftError("a score threshold does not apply to the round-robin policy")
         limit = n_keep if aggregate == "rr" else None
         r = ranking_of(table, aggregate, self.class_label, self.rr_variant, limit)
         if self.threshold is not None:
@@ -271,7 +273,7 @@ class OrdinalSelector(TermSelector):
         """Fit from precomputed :class:`Counts` whose classes are the ranks of the scale."""
         if get_method(self.method).kind != "ordinal":
             ordinal = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
-            raise ValueError(
+            raise TextsiftError(
                 f"{self.method!r} is not an ordinal method; choose one of {', '.join(ordinal)}"
             )
         check_ranks(counts.classes)

@@ -8,13 +8,16 @@ scores and the term-frequency ones (RC, AM). Stemming (Snowball/Porter through
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
 from .corpus import strip_header
+from .errors import TextsiftError
 
 __all__ = ["VectorizerOptions", "build_vectorizer", "vectorize"]
 
@@ -34,6 +37,44 @@ class VectorizerOptions:
     stem: bool = False
     strip_headers: bool = False
     max_features: int | None = None
+
+    def __post_init__(self):
+        """Check every option here, where it is set, rather than deep inside a fit."""
+        for name in ("binary", "lowercase", "stem", "strip_headers"):
+            if not isinstance(getattr(self, name), bool | np.bool_):
+                raise TextsiftError(f"{name} must be true or false, got {getattr(self, name)!r}")
+        _document_bound("min_df", self.min_df, "a number of documents >= 1 or a fraction in "
+                        "[0, 1)", lambda x: 0 <= x < 1)
+        _document_bound("max_df", self.max_df, "a fraction in (0, 1] or a number of "
+                        "documents >= 1", lambda x: 0 < x <= 1)
+        if self.max_features is not None and (not _is_int(self.max_features)
+                                              or self.max_features < 1):
+            raise TextsiftError(f"max_features must be a positive number of terms, got "
+                                f"{self.max_features!r}")
+        if self.stop_words not in (None, "english"):
+            raise TextsiftError(f"stop_words must be 'english' (scikit-learn's list) or "
+                                f"nothing, got {self.stop_words!r}")
+        try:
+            re.compile(self.token_pattern)
+        except (re.error, TypeError) as exc:
+            raise TextsiftError(f"token_pattern {self.token_pattern!r} is not a regular "
+                                f"expression ({exc})") from None
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, Integral) and not isinstance(x, bool | np.bool_)
+
+
+def _document_bound(name: str, value, what: str, fraction_ok) -> None:
+    """``value`` is a whole number of documents (>= 1) or a fraction ``fraction_ok`` accepts
+    (scikit-learn's reading: an int counts documents, a float is a proportion)."""
+    if _is_int(value):
+        if value >= 1:
+            return
+    elif isinstance(value, Real) and not isinstance(value, bool | np.bool_) and fraction_ok(
+            float(value)):
+        return
+    raise TextsiftError(f"{name} must be {what}, got {value!r}")
 
 
 class _StemmingAnalyzer:
@@ -87,21 +128,22 @@ def vectorize(texts, opts: VectorizerOptions | None = None, **kw):
     CSR matrix of term counts. An empty corpus or an empty vocabulary is a clear error."""
     texts = list(texts)
     if not texts:
-        raise ValueError("the corpus is empty: no documents to vectorize")
+        raise TextsiftError("the corpus is empty: no documents to vectorize")
     vec = build_vectorizer(opts, **kw)
     try:
         X = vec.fit_transform(texts)
     except ValueError as exc:
         msg = str(exc)
         if "no terms remain" in msg or "empty vocabulary" in msg:
-            raise ValueError(
+            raise TextsiftError(
                 f"the vocabulary is empty after preprocessing ({msg}); lower min_df, raise "
                 "max_df, or check the text field and token pattern"
             ) from None
         if "max_df corresponds to < documents than min_df" in msg:
-            raise ValueError(
+            raise TextsiftError(
                 f"the vocabulary is empty: min_df={vec.min_df} asks for more documents than "
-                f"max_df={vec.max_df} allows among the {len(texts)} documents; lower min_df"
+                f"max_df={vec.max_df} allows among the {len(texts)} documents; lower min_df "
+                "or raise max_df"
             ) from None
         raise
     X = sp.csr_matrix(X)

@@ -45,8 +45,9 @@ def stdout_console(min_width: int = 100) -> Console:
 
 
 def fail(message: str, code: int = 2):
-    """Print a one-line error (no traceback) and exit."""
-    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
+    """Print the error as one line (never wrapped, whatever the terminal's width; no
+    traceback) and exit."""
+    console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

@@ -8,10 +8,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import typer
+from rich.markup import escape
 from rich.table import Table
 
-from ..corpus import CorpusError, read_corpus
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..scores import REGISTRY, compute_many, get_method
 from ..selectors import rank, ranking_of
 from ..vectorize import VectorizerOptions
@@ -37,38 +38,27 @@ def vectorizer_options(min_df, max_df, stop_words, stem, strip_headers, binary=F
 
 
 def load_counts(data, text_field, label_field, split_field, split, opts, classes=None,
-                engine="memory", scheduler=None, chunk_size=10_000,
+                engine="memory", scheduler=None, chunk_size=None,
                 skip_bad_lines=False) -> Counts:
-    """Read a corpus and count it, turning every input problem into a clean CLI error.
+    """Read a corpus and count it with one of the engines (:func:`textsift.engines.count_file`:
+    the same source, checks and counts in each); skipped malformed lines are reported once,
+    as a warning on stderr."""
+    import warnings
 
-    ``engine="memory"`` reads and vectorizes the whole corpus; ``"stream"`` and ``"dask"``
-    count it chunk by chunk (:mod:`textsift.engines`), with identical counts.
-    ``skip_bad_lines`` skips malformed JSONL lines and says how many.
-    """
-    on_bad_line = "skip" if skip_bad_lines else "error"
+    from ..engines import count_file
+
     bad: list = []
-    try:
-        if engine == "memory":
-            corpus = read_corpus(data, text_field, label_field, split_field, split,
-                                 on_bad_line=on_bad_line, bad_lines=bad)
-            counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
-        else:
-            import warnings
-
-            from ..engines import count_file
-
-            with warnings.catch_warnings():  # reported below, once, for every engine
-                warnings.simplefilter("ignore", UserWarning)
-                counts = count_file(data, text_field=text_field, label_field=label_field,
-                                    split_field=split_field, split=split, opts=opts,
-                                    engine=engine, scheduler=scheduler, chunk_size=chunk_size,
-                                    on_bad_line=on_bad_line, bad_lines=bad)
-    except (CorpusError, ValueError, TimeoutError, OSError) as exc:
-        fail(str(exc))
+    with warnings.catch_warnings():  # reported below, once, for every engine
+        warnings.simplefilter("ignore", UserWarning)
+        counts = count_file(data, text_field=text_field, label_field=label_field,
+                            split_field=split_field, split=split, opts=opts, engine=engine,
+                            scheduler=scheduler, chunk_size=chunk_size,
+                            on_bad_line="skip" if skip_bad_lines else "error", bad_lines=bad,
+                            classes=classes)
     if bad:
-        first = bad[0] if isinstance(bad[0], int) else bad[0][-1]
-        console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) "
-                      f"(first: line {first})", highlight=False)
+        file, line = bad[0]
+        console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
+                      f"{escape(str(file))} line {line})", highlight=False, soft_wrap=True)
     return counts
 
 
@@ -106,7 +96,8 @@ def score(
     engine: Engine = typer.Option(Engine.memory, "--engine",
                                   help="memory | stream (chunked, bounded memory) | dask"),
     scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address"),
-    chunk_size: int = typer.Option(10_000, "--chunk-size", help="Documents per chunk"),
+    chunk_size: int = typer.Option(None, "--chunk-size",
+                                   help="Documents per chunk (stream, dask; default 10,000)"),
     skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines",
                                         help="Skip (and count) malformed JSONL lines"),
 ):
@@ -141,7 +132,7 @@ def score_all(counts: Counts, aggregate, class_label, top) -> pd.DataFrame:
     """One column per nominal method, each the method's globalised score (or ``class_label``'s
     column); rows are the terms in some method's top ``top``, in vocabulary order."""
     if aggregate == "rr":
-        raise ValueError("--method all prints a score per method; the round robin gives an "
+        raise TextsiftError("--method all prints a score per method; the round robin gives an "
                          "order, not a score: use --aggregate max, sum or wavg")
     columns = {}
     for name, table in compute_many(counts):  # every nominal method, one table at a time

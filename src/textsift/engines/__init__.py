@@ -1,6 +1,8 @@
-"""Counting engines beyond one in-memory matrix: streamed chunks and Dask.
+"""Counting engines: one in-memory matrix, streamed chunks, and Dask.
 
-:func:`count_file` is the entry point the CLI uses (``textsift score DATA --engine stream|dask``);
+:func:`count_file` is the entry point the CLI uses (``textsift score DATA --engine
+memory|stream|dask``): the same source (file, directory or glob), the same checks and the same
+counts in every engine;
 :mod:`.readers` cuts a source into chunks and partitions, :mod:`.stream` counts chunks (exact
 and hashing modes), :mod:`.dask` runs the exact counting on a Dask cluster.
 """
@@ -10,9 +12,11 @@ from __future__ import annotations
 import warnings
 from functools import partial
 
+from ..corpus import EmptyCorpusError, read_corpus
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..vectorize import VectorizerOptions
-from .readers import Chunk, FilePart, file_parts, iter_chunks
+from .readers import Chunk, FilePart, file_parts, iter_chunks, no_documents
 from .stream import (
     DocumentFrequencies,
     count_exact,
@@ -34,51 +38,60 @@ __all__ = [
     "recover_terms",
 ]
 
-ENGINES = ("stream", "dask")
+ENGINES = ("memory", "stream", "dask")
+#: Documents per chunk of the stream and dask engines, unless told.
+CHUNK_SIZE = 10_000
 
 
 def count_file(path, text_field: str = "text", label_field: str = "label",
                split_field: str | None = None, split=None,
                opts: VectorizerOptions | None = None, engine: str = "stream",
-               scheduler: str | None = None, chunk_size: int = 10_000, *,
+               scheduler: str | None = None, chunk_size: int | None = None, *,
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
                client=None, timeout: float = 10, progress: bool | None = None) -> Counts:
-    """Exact counts of a corpus file, directory of files or glob, read ``chunk_size`` documents
-    at a time; equal to ``Counts.from_texts`` on the corpus ``read_corpus`` would load.
+    """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
+    ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
-    ``engine="stream"`` counts in this process in two passes (:func:`count_exact`);
+    ``engine="memory"`` reads the whole corpus (:func:`textsift.corpus.read_corpus`) and counts
+    one matrix; ``engine="stream"`` reads ``chunk_size`` documents (default 10,000) at a time
+    and counts in this process in two passes (:func:`count_exact`);
     ``engine="dask"`` runs the same passes on a Dask cluster, one partition per file or Parquet
-    row group: the scheduler at ``scheduler`` (``TimeoutError`` if it does not answer within
+    row group: the scheduler at ``scheduler`` (an error if it does not answer within
     ``timeout`` seconds), an existing ``client``, or a local cluster started for the call.
+    ``path`` means the same for every engine and for :func:`textsift.corpus.read_corpus`
+    (:func:`textsift.sources.data_files`), and the records are checked alike.
     ``on_bad_line="skip"`` skips malformed JSONL lines, appends ``(file, line)`` to
     ``bad_lines`` and warns with their number. ``progress`` (default: when stderr is a
     terminal) draws the stream engine's progress.
     """
     if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
-    if not isinstance(chunk_size, int) or chunk_size < 1:
-        raise ValueError(f"chunk_size must be a positive number of documents, got {chunk_size!r}")
+        raise TextsiftError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine == "memory" and chunk_size is not None:
+        raise TextsiftError("the memory engine reads the corpus whole: a chunk size "
+                            "(--chunk-size) is for the stream and dask engines; drop it, or "
+                            "choose one of them (--engine)")
+    chunk_size = CHUNK_SIZE if chunk_size is None else chunk_size
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise TextsiftError(f"chunk_size must be a positive number of documents, got "
+                            f"{chunk_size!r}")
     if on_bad_line not in ("error", "skip"):
-        raise ValueError(f"on_bad_line must be 'error' or 'skip', got {on_bad_line!r}")
+        raise TextsiftError(f"on_bad_line must be 'error' or 'skip', got {on_bad_line!r}")
+    if scheduler is not None and (engine != "dask" or client is not None):
+        raise TextsiftError("a scheduler address (--scheduler) is for the dask engine; drop "
+                            "it, or choose engine='dask' (--engine dask)")
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
                   split=split, chunk_size=chunk_size, on_bad_line=on_bad_line)
     skipped: list = []
-    if engine == "stream":
-        if progress is None:
-            import sys
-
-            progress = sys.stderr.isatty()
-        source = partial(iter_chunks, path, bad_lines=skipped, **fields)
-        counts = count_exact(source, opts, classes=classes, progress=progress)
+    if engine == "memory":
+        corpus = read_corpus(path, text_field, label_field, split_field, split, on_bad_line,
+                             skipped)
+        counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
     else:
-        from .dask import cluster_client, count_dask
-
-        parts = file_parts(path, **fields)
-        if client is not None:
-            counts = count_dask(parts, opts, client, classes, bad_lines=skipped)
-        else:
-            with cluster_client(scheduler, timeout) as c:
-                counts = count_dask(parts, opts, c, classes, bad_lines=skipped)
+        try:
+            counts = _count_chunked(path, fields, opts, engine, scheduler, classes, client,
+                                    timeout, progress, skipped)
+        except EmptyCorpusError:
+            raise no_documents(path, split_field, split) from None
     skipped = sorted(set(skipped))  # each pass meets the same bad lines
     if skipped:
         if bad_lines is not None:
@@ -87,3 +100,21 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
         warnings.warn(f"skipped {len(skipped)} malformed line(s): {where}"
                       + (" ..." if len(skipped) > 3 else ""), stacklevel=2)
     return counts
+
+
+def _count_chunked(path, fields, opts, engine, scheduler, classes, client, timeout, progress,
+                   skipped) -> Counts:
+    if engine == "stream":
+        if progress is None:
+            import sys
+
+            progress = sys.stderr.isatty()
+        source = partial(iter_chunks, path, bad_lines=skipped, **fields)
+        return count_exact(source, opts, classes=classes, progress=progress)
+    from .dask import cluster_client, count_dask
+
+    parts = file_parts(path, **fields)
+    if client is not None:
+        return count_dask(parts, opts, client, classes, bad_lines=skipped)
+    with cluster_client(scheduler, timeout) as c:
+        return count_dask(parts, opts, c, classes, bad_lines=skipped)

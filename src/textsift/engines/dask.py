@@ -22,13 +22,16 @@ the same cluster through joblib's Dask backend.
 
 from __future__ import annotations
 
+import logging
 import os
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import partial, reduce
 
+from ..corpus import LabelTypes, label_type_of
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..vectorize import VectorizerOptions
 from .stream import DocumentFrequencies, count_chunks, empty_corpus, fixed_vectorizer, frequencies
 
@@ -38,21 +41,35 @@ __all__ = ["cluster_client", "connect", "count_dask", "joblib_on_cluster"]
 CONNECT_TIMEOUT = 10
 
 
+def check_address(scheduler: str) -> str:
+    """A scheduler address as ``distributed`` parses it (``tcp://HOST:PORT``; ``HOST:PORT``
+    means tcp), checked before any connection is tried: a ``Client`` built on a malformed
+    address fails, then spends 20 s closing itself and prints a traceback at exit."""
+    from distributed.comm.addressing import get_address_host_port, parse_address
+
+    try:
+        parse_address(scheduler)
+        if not scheduler.startswith(("inproc://", "ucx://")):
+            get_address_host_port(scheduler)
+    except (ValueError, TypeError) as exc:
+        raise TextsiftError(f"{scheduler!r} is not a Dask scheduler address ({exc}); write it "
+                            "as tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786") from None
+    return scheduler
+
+
 def connect(scheduler: str, timeout: float = CONNECT_TIMEOUT):
     """A ``distributed.Client`` on the scheduler at ``scheduler`` (``tcp://host:8786``).
 
-    A scheduler that does not answer within ``timeout`` seconds raises ``TimeoutError``, a
-    malformed address ``ValueError``; both say what to check.
+    A malformed address, or a scheduler that does not answer within ``timeout`` seconds, is a
+    :class:`~textsift.errors.TextsiftError` saying what to check.
     """
     from distributed import Client
 
+    check_address(scheduler)
     try:
         return Client(scheduler, timeout=timeout, set_as_default=False)
-    except ValueError as exc:
-        raise ValueError(f"{scheduler!r} is not a Dask scheduler address ({exc}); "
-                         "write it as tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786") from None
     except (OSError, TimeoutError) as exc:
-        raise TimeoutError(
+        raise TextsiftError(
             f"no Dask scheduler answered at {scheduler} within {timeout:g} s ({exc}). Check the "
             "address and port, that `dask scheduler` runs there and that the port is reachable, "
             "or leave out --scheduler to start a local cluster"
@@ -74,27 +91,38 @@ def cluster_client(scheduler: str | None = None, timeout: float = CONNECT_TIMEOU
     from distributed import Client, LocalCluster
 
     n_workers = n_workers or os.cpu_count() or 1
+    # silence_logs: a task failing on bad input is reported once, by the client, as the
+    # TextsiftError it is -- not also as the workers' "Compute Failed" tracebacks
     with (LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
-                       dashboard_address=None) as cluster,
+                       dashboard_address=None, silence_logs=logging.CRITICAL) as cluster,
           Client(cluster, set_as_default=False) as client):
         yield client
 
 
 # ------------------------------------------------------------------ per-partition work
 def _pass1(parts, opts):
-    """Frequencies and skipped lines of the partitions of one bag partition."""
-    freq, bad = DocumentFrequencies(), []
+    """Frequencies, skipped lines and label types of the partitions of one bag partition."""
+    freq, bad, types = DocumentFrequencies(), [], []
     for part in parts:
-        freq.update(frequencies(part(bad), opts))
-    return freq, bad
+        freq.update(frequencies(_noting_type(part(bad), types, part), opts))
+    return freq, bad, types
+
+
+def _noting_type(chunks, types: list, part):
+    """The chunks, noting the label type of the first one as ``(type, where)`` in ``types``."""
+    for chunk in chunks:
+        if not types or types[-1][1] != str(getattr(part, "path", part)):
+            types.append((label_type_of(chunk.labels), str(getattr(part, "path", part))))
+        yield chunk
 
 
 def _merge_pass1(results):
-    freq, bad = DocumentFrequencies(), []
-    for f, b in results:
+    freq, bad, types = DocumentFrequencies(), [], []
+    for f, b, t in results:
         freq.update(f)
         bad.extend(b)
-    return freq, bad
+        types.extend(t)
+    return freq, bad, types
 
 
 def _pass2(parts, names, opts, classes):
@@ -122,14 +150,17 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
     if not parts:
         raise empty_corpus()
     if split_every < 2:
-        raise ValueError(f"split_every must be at least 2, got {split_every}")
+        raise TextsiftError(f"split_every must be at least 2, got {split_every}")
     bag = db.from_sequence(parts, npartitions=len(parts))
     compute = client.compute if client is not None else dask.compute
     with client.as_current() if client is not None else nullcontext():
-        freq, bad = _result(compute(bag.reduction(
+        freq, bad, types = _result(compute(bag.reduction(
             partial(_pass1, opts=opts), _merge_pass1, split_every=split_every)))
         if freq.n_docs == 0:
             raise empty_corpus()
+        labels = LabelTypes(getattr(parts[0], "kw", {}).get("label_field", "label"))
+        for kind, where in types:  # the partitions' label types agree, or the sums would fail
+            labels.note(kind, where)
         if bad_lines is not None:
             bad_lines.extend(bad)
         names = freq.vocabulary(opts)

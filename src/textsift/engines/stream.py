@@ -33,8 +33,9 @@ import numpy as np
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.feature_extraction.text import CountVectorizer, HashingVectorizer
 
-from ..corpus import CorpusError
+from ..corpus import EmptyCorpusError
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..vectorize import VectorizerOptions, build_vectorizer
 from .readers import Chunk
 
@@ -52,9 +53,9 @@ __all__ = [
 Source = Callable[[], Iterable[Chunk]]
 
 
-def _empty_vocabulary(reason: str) -> ValueError:
+def _empty_vocabulary(reason: str) -> TextsiftError:
     # the wording of textsift.vectorize.vectorize, so both engines fail alike
-    return ValueError(f"the vocabulary is empty after preprocessing ({reason}); lower min_df, "
+    return TextsiftError(f"the vocabulary is empty after preprocessing ({reason}); lower min_df, "
                       "raise max_df, or check the text field and token pattern")
 
 
@@ -107,9 +108,10 @@ class DocumentFrequencies:
         high = opts.max_df if isinstance(opts.max_df, Integral) else opts.max_df * n
         low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n
         if high < low:  # worded as textsift.vectorize.vectorize words it
-            raise ValueError(
+            raise TextsiftError(
                 f"the vocabulary is empty: min_df={opts.min_df} asks for more documents than "
-                f"max_df={opts.max_df} allows among the {n} documents; lower min_df")
+                f"max_df={opts.max_df} allows among the {n} documents; lower min_df "
+                "or raise max_df")
         mask = (df <= high) & (df >= low)
         limit = opts.max_features
         if limit is not None and mask.sum() > limit:
@@ -171,8 +173,8 @@ def _progress(enabled: bool, description: str):
         yield lambda n: bar.advance(task, n)
 
 
-def empty_corpus() -> CorpusError:
-    return CorpusError("the corpus is empty: the source yielded no (selected) documents; "
+def empty_corpus() -> EmptyCorpusError:
+    return EmptyCorpusError("the corpus is empty: the source yielded no (selected) documents; "
                        "check the path, the split and the fields")
 
 
@@ -202,10 +204,10 @@ def hashing_vectorizer(opts: VectorizerOptions | None = None,
     ``max_features`` must keep their defaults."""
     opts = opts or VectorizerOptions()
     if opts.min_df != 1 or opts.max_df != 1.0 or opts.max_features is not None:
-        raise ValueError("the hashing mode counts buckets, not terms: min_df, max_df and "
+        raise TextsiftError("the hashing mode counts buckets, not terms: min_df, max_df and "
                          "max_features apply to the exact mode only; leave them at their defaults")
     if not isinstance(n_features, Integral) or n_features < 1:
-        raise ValueError(f"n_features must be a positive integer, got {n_features!r}")
+        raise TextsiftError(f"n_features must be a positive integer, got {n_features!r}")
     return HashingVectorizer(analyzer=build_vectorizer(opts).build_analyzer(),
                              n_features=int(n_features), alternate_sign=False, norm=None,
                              binary=opts.binary)

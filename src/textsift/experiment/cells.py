@@ -26,6 +26,7 @@ from sklearn.preprocessing import Binarizer
 from sklearn.svm import LinearSVC
 
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..metrics import mae_macro, mae_micro, misclassification_error
 from ..selectors import TermSelector
 from .config import LearnerSpec
@@ -77,7 +78,7 @@ def score(metric: str, y_true, y_pred, ranks=None, pos_label="pos") -> float:
         return mae_macro(y_true, y_pred, ranks=ranks)
     if metric == "mae_micro":
         return mae_micro(y_true, y_pred)
-    raise ValueError(f"unknown metric {metric!r}")
+    raise TextsiftError(f"unknown metric {metric!r}")
 
 
 def one_vs_rest(counts: Counts, positive) -> Counts:

@@ -16,6 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from .._io import atomic_write
+from ..errors import TextsiftError
 from ..experiment.store import Store
 from .plots import LOWER_IS_BETTER, curve_figures, label_of
 
@@ -79,7 +80,7 @@ def write_report(directory) -> Path:
         store.root / "summary.parquet").exists() else None
     if summary is None or summary.empty:
         store.results()  # raises the "finish the run first" error
-        raise ValueError(f"{store.root}: the results table is empty")
+        raise TextsiftError(f"{store.root}: the results table is empty")
     notes_path = store.root / "notes.json"
     notes = json.loads(notes_path.read_text()) if notes_path.exists() else []
     if summary["dataset"].nunique() > 1:

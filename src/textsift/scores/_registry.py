@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..counts import Counts
+from ..errors import TextsiftError
 
 __all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "binary_scores", "compute",
            "compute_many", "get_method", "per_class", "register"]
@@ -71,7 +72,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=("max", "s
 
     def deco(func):
         if name in REGISTRY:
-            raise ValueError(f"method {name!r} is registered twice")
+            raise RuntimeError(f"method {name!r} is registered twice")
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional)
         return func
@@ -86,7 +87,7 @@ def get_method(name: str) -> Method:
     except KeyError:
         close = difflib.get_close_matches(str(name), list(REGISTRY), n=3, cutoff=0.5)
         hint = f" Did you mean {', '.join(close)}?" if close else ""
-        raise ValueError(
+        raise TextsiftError(
             f"unknown method {name!r}.{hint} `textsift methods` lists them all: "
             f"{', '.join(sorted(REGISTRY))}"
         ) from None
@@ -122,7 +123,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None):
     params = params or {}
     unknown = set(params) - set(methods)
     if unknown:
-        raise ValueError(f"parameters given for {sorted(unknown)}, which are not among the "
+        raise TextsiftError(f"parameters given for {sorted(unknown)}, which are not among the "
                          f"methods asked for ({', '.join(methods)})")
     for name in methods:
         yield name, compute(counts, name, **params.get(name, {}))
@@ -132,7 +133,7 @@ def nonempty_classes(counts: Counts) -> Counts:
     """``counts`` without the classes that have no documents (excluded from every per-class
     score, METHODS.md §0.7); at least two must remain."""
     if (counts.class_sizes > 0).sum() < 2:
-        raise ValueError(
+        raise TextsiftError(
             "per-class scoring needs at least two classes with documents; got only one "
             f"class ({[str(c) for c in counts.classes[counts.class_sizes > 0]]}). "
             "Check the label field."

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import ndtri
 
+from ..errors import TextsiftError
 from ._registry import binary_scores, global_table, register
 
 __all__ = [
@@ -51,7 +52,7 @@ def prob_ratio(A, B, C, D, zero_denominator="inf"):
     ``zero_denominator="add_one"`` instead replaces ``B = 0`` by 1 (the OddR rule).
     """
     if zero_denominator not in ("inf", "add_one"):
-        raise ValueError("zero_denominator must be 'inf' or 'add_one'")
+        raise TextsiftError("zero_denominator must be 'inf' or 'add_one'")
     if zero_denominator == "add_one":
         B = np.where(B == 0, 1.0, B)
     tpr, fpr = _rates(A, B, C, D)

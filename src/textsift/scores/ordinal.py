@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..counts import Counts
+from ..errors import TextsiftError
 from ._registry import ScoreTable, global_table, register
 from .information import ig_multi_from_counts
 
@@ -58,18 +59,18 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     """
     y = np.asarray(y)
     if y.ndim != 1:
-        raise ValueError(f"ranks must be one-dimensional, got shape {y.shape}")
+        raise TextsiftError(f"ranks must be one-dimensional, got shape {y.shape}")
     if y.dtype.kind not in "biuf":
-        raise ValueError(
+        raise TextsiftError(
             f"Unknown label type {y.dtype}: ordinal ranks must be numbers (e.g. 1-5 stars); "
             "convert the rating field to integers"
         )
     y = y.astype(np.float64)
     if not np.all(np.isfinite(y)):
-        raise ValueError("ranks contain NaN or infinite values; drop unrated documents")
+        raise TextsiftError("ranks contain NaN or infinite values; drop unrated documents")
     if np.any(y != np.round(y)):
         bad = np.unique(y[y != np.round(y)])[:5]
-        raise ValueError(
+        raise TextsiftError(
             f"ordinal ranks must be integers, got {bad.tolist()}; "
             "bin a continuous rating into ranks first"
         )
@@ -78,18 +79,19 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     else:
         scale = np.asarray(ranks)
         if scale.ndim != 1 or scale.dtype.kind not in "biuf":
-            raise ValueError(f"the declared scale must be a list of integer ranks, got {ranks!r}")
+            raise TextsiftError(
+                f"the declared scale must be a list of integer ranks, got {ranks!r}")
         scale = np.unique(scale.astype(np.float64))
         if not np.all(np.isfinite(scale)) or np.any(scale != np.round(scale)):
-            raise ValueError(f"the declared scale must hold integer ranks, got {ranks!r}")
+            raise TextsiftError(f"the declared scale must hold integer ranks, got {ranks!r}")
         outside = ~np.isin(y, scale)
         if np.any(outside):
-            raise ValueError(
+            raise TextsiftError(
                 f"ratings {np.unique(y[outside])[:5].tolist()} are outside the declared scale "
                 f"{scale.tolist()}"
             )
     if len(scale) < 2:
-        raise ValueError(
+        raise TextsiftError(
             f"an ordinal scale needs at least two ranks, got one class {scale.tolist()}; "
             "declare the full scale (ranks=...) if the data show only one"
         )
@@ -152,18 +154,18 @@ def idf(df, n_docs: int, form: str = "standard") -> np.ndarray:
             return np.log(n_docs / df)
         if form == "smooth":
             return np.log((1.0 + n_docs) / (1.0 + df)) + 1.0
-    raise ValueError(f"unknown IDF form {form!r}; use 'standard' or 'smooth'")
+    raise TextsiftError(f"unknown IDF form {form!r}; use 'standard' or 'smooth'")
 
 
 def _idf_power(st: RankStats, a: float, form: str) -> np.ndarray:
     if not a > 0:
-        raise ValueError(f"the IDF exponent a must be positive, got {a!r}")
+        raise TextsiftError(f"the IDF exponent a must be positive, got {a!r}")
     return idf(st.df, float(st.n_docs.sum()), form) ** a
 
 
 def _check_eps(eps, name):
     if not eps >= 0:
-        raise ValueError(f"{name} must be >= 0, got {eps!r}")
+        raise TextsiftError(f"{name} must be >= 0, got {eps!r}")
 
 
 def _by_group(score: np.ndarray, group: np.ndarray, n_groups: int) -> np.ndarray:
@@ -227,7 +229,7 @@ def _rr_igor(counts, base=2.0):
     below = np.cumsum(counts.class_sizes)[:-1]  # N_{<= r_j}, j = 1..n-1
     keep = (below > 0) & (below < N) & np.r_[True, below[1:] != below[:-1]]
     if not keep.any():
-        raise ValueError(
+        raise TextsiftError(
             "RR(IGOR) needs documents on both sides of some cut; all training documents have "
             f"the same rank ({scale[counts.class_sizes > 0].tolist()})"
         )
@@ -283,7 +285,7 @@ def _prp(counts, s=0.5, base=2.0):
     ``P'(t|r_j) N_j`` then feed the multi-class IG of presence (§B.3).
     """
     if not 0 <= s <= 1:
-        raise ValueError(f"the rank similarity s must be in [0, 1], got {s!r}")
+        raise TextsiftError(f"the rank similarity s must be in [0, 1], got {s!r}")
     _, scale = check_ranks(counts.classes)
     has = counts.class_sizes > 0
     sizes = counts.class_sizes[has].astype(np.float64)

@@ -1,0 +1,415 @@
+"""Where a corpus comes from: what a path means, and reading its files record by record.
+
+A *source* is one of three things, the same in every engine (memory, stream, Dask):
+
+* a **file**: JSON Lines (``.jsonl``, ``.ndjson``, ``.json``), CSV/TSV (``.csv``, ``.tsv``)
+  -- each optionally gzipped (``.gz``) -- or Parquet (``.parquet``, ``.pq``);
+* a **directory**: an aclImdb tree (``{train,test}/{pos,neg}/*.txt``), or the data files
+  directly inside it (sorted by name), or a 20news-bydate tree (``<group>/<id>`` files, or
+  ``20news-bydate-{train,test}/<group>/<id>``). Hidden files (``.name``) are ignored; any other
+  file that is not a data file is an error naming it, as are files beside a 20news tree's
+  group directories. Subdirectories of a directory of data files are not read;
+* a **glob pattern** (quote it on the command line, ``'data/*.jsonl.gz'``): the files it
+  matches, sorted; each must be a data file.
+
+:func:`iter_frames` reads one file (or tree) as DataFrames of at most ``chunk_size`` records,
+indexed by each record's number in its file -- its line number for JSON Lines. Every problem
+with the bytes raises :class:`~textsift.errors.CorpusError` naming the file (and line) and the
+fix: a truncated or corrupt gzip stream, plain text named ``.gz``, a file in UTF-16 or another
+encoding than UTF-8 (a UTF-8 byte-order mark is accepted), a malformed JSON line (skippable
+with ``on_bad_line="skip"``), a CSV that does not parse, a corrupt Parquet file.
+
+CSV has no types: its values are read as strings, except that a label (``label_field``) that
+reads as a number is a number -- for every value on its own, so that the streamed chunks and
+the whole file agree (pandas' guess per column would differ from chunk to chunk).
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import io
+import itertools
+import json
+import zlib
+from collections.abc import Iterator
+from glob import glob, has_magic
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from .errors import CorpusError
+
+__all__ = ["DATA_SUFFIXES", "data_files", "file_kind", "iter_frames", "iter_jsonl", "record_unit"]
+
+JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".json", ".json.gz")
+CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".tsv.gz")
+PARQUET_SUFFIXES = (".parquet", ".pq")
+DATA_SUFFIXES = JSONL_SUFFIXES + CSV_SUFFIXES + PARQUET_SUFFIXES
+READABLE = ".jsonl/.ndjson/.json, .csv/.tsv (each optionally .gz) and .parquet"
+
+
+# --------------------------------------------------------------------------- what a path means
+def _names(paths, n: int = 5) -> str:
+    names = [p.name for p in paths]
+    return ", ".join(names[:n]) + (f" and {len(names) - n} more" if len(names) > n else "")
+
+
+def is_data_file(path: Path) -> bool:
+    return path.name.lower().endswith(DATA_SUFFIXES)
+
+
+def _is_aclimdb(root: Path) -> bool:
+    return any((root / s / lab).is_dir() for s in ("train", "test") for lab in ("pos", "neg"))
+
+
+def file_kind(path: Path) -> str:
+    """``"jsonl"``, ``"csv"`` or ``"parquet"`` for a data file, ``"aclimdb"`` or ``"20news"``
+    for a directory tree (as :func:`data_files` returns them)."""
+    path = Path(path)
+    if path.is_dir():
+        return "aclimdb" if _is_aclimdb(path) else "20news"
+    name = path.name.lower()
+    for kind, suffixes in (("jsonl", JSONL_SUFFIXES), ("csv", CSV_SUFFIXES),
+                           ("parquet", PARQUET_SUFFIXES)):
+        if name.endswith(suffixes):
+            return kind
+    raise CorpusError(f"{path}: unknown file type; textsift reads {READABLE} files, or an "
+                      "aclImdb / 20news-bydate directory. Rename the file if it is one of these")
+
+
+def record_unit(path: Path) -> str:
+    """What a frame's index counts in messages: ``"line"`` (JSON Lines), ``"row"`` (Parquet)
+    or ``"record"`` (CSV data rows, records of a tree)."""
+    return {"jsonl": "line", "parquet": "row"}.get(file_kind(path), "record")
+
+
+def data_files(source) -> list[Path]:
+    """The files (or the one tree) a source stands for (module docstring), sorted by name."""
+    text = str(source)
+    path = Path(text)
+    if path.is_file():
+        file_kind(path)
+        return [path]
+    if path.is_dir():
+        return _directory(path)
+    if has_magic(text):
+        matches = sorted(Path(m) for m in glob(text))
+        if not matches:
+            raise CorpusError(f"{text}: the pattern matches no file; check the path")
+        others = [m for m in matches if not (m.is_file() and is_data_file(m))]
+        if others:
+            raise CorpusError(f"{text}: the pattern also matches {_names(others)}, which "
+                              f"textsift cannot read ({READABLE} are); narrow the pattern, "
+                              "e.g. to '*.jsonl.gz'")
+        return matches
+    raise CorpusError(f"{path}: no such file or directory; check the path")
+
+
+def _directory(root: Path) -> list[Path]:
+    if _is_aclimdb(root):
+        return [root]
+    entries = sorted(e for e in root.iterdir() if not e.name.startswith("."))
+    files = [e for e in entries if e.is_file()]
+    data = [f for f in files if is_data_file(f)]
+    others = [f for f in files if f not in data]
+    if data and others:
+        raise CorpusError(
+            f"{root}: the directory mixes data files ({_names(data)}) with files textsift "
+            f"cannot read ({_names(others)}); move those out, or name the data files with a "
+            f"quoted glob such as '{root}/*{data[0].name[data[0].name.index('.'):]}'")
+    if data:
+        return data
+    if any(e.is_dir() for e in entries):
+        if others:
+            raise CorpusError(
+                f"{root}: read as a 20news-bydate tree (<group>/<id> files), but it also holds "
+                f"{_names(others)}; move those out, or point at the data files")
+        return [root]
+    if others:
+        raise CorpusError(f"{root}: no data file in this directory (it holds {_names(others)}); "
+                          f"textsift reads {READABLE} files, or an aclImdb / 20news-bydate tree")
+    raise CorpusError(f"{root}: the directory is empty; check the path")
+
+
+# --------------------------------------------------------------------------- bytes and encodings
+def _open_bytes(path: Path):
+    try:
+        return gzip.open(path, "rb") if path.name.lower().endswith(".gz") else open(path, "rb")
+    except OSError as exc:
+        raise CorpusError(f"{path}: cannot be read ({exc.strerror or exc}); check the path "
+                          "and its permissions") from None
+
+
+def _stream_error(path: Path, exc: BaseException, line: int | None) -> CorpusError:
+    """The error for a file whose bytes cannot be read to the end."""
+    after = f" after line {line}" if line else ""
+    if isinstance(exc, gzip.BadGzipFile) and str(exc).startswith("Not a gzipped file"):
+        return CorpusError(f"{path}: not a gzip file, though its name ends in .gz ({exc}); if it "
+                           "is plain text, drop the .gz from its name, or compress it with gzip")
+    if isinstance(exc, EOFError):
+        return CorpusError(f"{path}: the gzip stream ends early{after} (the file is truncated, "
+                           "e.g. by an interrupted download or copy); fetch or compress it again")
+    if isinstance(exc, zlib.error | gzip.BadGzipFile):  # bad deflate data, CRC or length
+        return CorpusError(f"{path}: corrupt gzip data{after} ({exc}); fetch or compress the "
+                           "file again")
+    return CorpusError(f"{path}: cannot be read{after} ({exc}); check the file")
+
+
+_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+         (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def _check_encoding(path: Path) -> None:
+    """A file in UTF-16 or UTF-32 (a byte-order mark, or NUL bytes in its first 4 KB) is an
+    error for the whole file, not a bad line: re-encoding it is the fix."""
+    try:
+        with _open_bytes(path) as fh:
+            head = fh.read(4096)
+    except (EOFError, OSError, zlib.error) as exc:
+        raise _stream_error(path, exc, None) from None
+    found = next((name for bom, name in _BOMS if head.startswith(bom)), None)
+    if found is None and head.count(b"\x00") > len(head) // 4:  # ASCII in UTF-16: every other
+        found = "UTF-16 or UTF-32 (a NUL byte beside most characters)"
+    if found:
+        raise CorpusError(f"{path}: the file is encoded as {found}; textsift reads UTF-8. "
+                          f"Re-encode it, e.g. iconv -f {found.split()[0]} -t UTF-8")
+
+
+def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` of a (gzipped) file; read errors name the file."""
+    line = 0
+    with _open_bytes(path) as fh:
+        try:
+            for line, raw in enumerate(fh, start=1):
+                yield line, raw
+        except (EOFError, OSError, zlib.error) as exc:
+            raise _stream_error(path, exc, line) from None
+
+
+# --------------------------------------------------------------------------- JSON Lines
+def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
+           ) -> Iterator[tuple[int, dict]]:
+    path = Path(path)
+    if on_bad_line not in ("error", "skip"):
+        raise CorpusError(f"on_bad_line must be 'error' or 'skip', got {on_bad_line!r}")
+    _check_encoding(path)
+    for lineno, raw in _lines(path):
+        if lineno == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+        try:
+            line = raw.decode("utf-8")
+            if not line.strip():
+                continue
+            record = json.loads(line)
+            if not isinstance(record, dict):
+                raise ValueError("a JSONL line must hold a JSON object")
+        except UnicodeDecodeError as exc:
+            problem = f"undecodable bytes (not UTF-8: {exc.reason} at byte {exc.start})"
+        except ValueError as exc:
+            problem = f"malformed JSON ({exc})"
+        else:
+            yield lineno, record
+            continue
+        if on_bad_line == "skip":
+            if bad_lines is not None:
+                bad_lines.append(lineno)
+            continue
+        raise CorpusError(
+            f"{path}, line {lineno}: {problem}. Fix or remove the line, re-encode the file as "
+            "UTF-8, or skip bad lines (on_bad_line='skip' / --skip-bad-lines)")
+
+
+def iter_jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None) -> Iterator[dict]:
+    """Yield the JSON objects of a JSONL file (``.gz`` transparently), lazily.
+
+    Undecodable bytes or malformed JSON raise :class:`CorpusError` naming the file and line;
+    with ``on_bad_line="skip"`` such lines are skipped and their numbers appended to
+    ``bad_lines`` (when given). A truncated or corrupt gzip stream, or a file in another
+    encoding than UTF-8, is an error whatever ``on_bad_line`` says.
+    """
+    return (record for _, record in _jsonl(path, on_bad_line, bad_lines))
+
+
+def _batches(numbered, size: int | None) -> Iterator[pd.DataFrame]:
+    """DataFrames of at most ``size`` ``(number, record)`` pairs, indexed by the numbers."""
+    numbered = iter(numbered)
+    while batch := list(itertools.islice(numbered, size)):
+        index, records = zip(*batch, strict=True)
+        yield pd.DataFrame.from_records(list(records), index=pd.Index(index, dtype=np.int64))
+
+
+# --------------------------------------------------------------------------- CSV and Parquet
+def _first_bad_line(path: Path) -> int | None:
+    for lineno, raw in _lines(path):
+        try:
+            raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return lineno
+    return None
+
+
+def _numbers_where_possible(column: pd.Series) -> pd.Series:
+    """CSV labels: each value that reads as a (finite) number becomes that number."""
+    numbers = pd.to_numeric(column, errors="coerce")
+    readable = numbers.notna() & np.isfinite(numbers.astype(float))
+    if (readable | column.isna()).all():
+        return numbers
+    if not readable.any():
+        return column
+    out = column.astype(object)
+    out[readable] = numbers[readable].astype(object)
+    return out
+
+
+def _csv(path: Path, size: int | None, label_field: str | None) -> Iterator[pd.DataFrame]:
+    _check_encoding(path)
+    sep = "\t" if ".tsv" in path.name.lower() else ","
+    offset = 1
+    with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as text:
+        try:
+            options = dict(sep=sep, dtype=str, keep_default_na=False, na_values=[""])
+            frames = ([pd.read_csv(text, **options)] if size is None
+                      else pd.read_csv(text, chunksize=size, **options))
+            for frame in frames:
+                frame.index = pd.RangeIndex(offset, offset + len(frame))
+                offset += len(frame)
+                if label_field in frame.columns:
+                    frame[label_field] = _numbers_where_possible(frame[label_field])
+                yield frame
+        except UnicodeDecodeError:
+            line = _first_bad_line(path)
+            raise CorpusError(
+                f"{path}{f', line {line}' if line else ''}: undecodable bytes (not UTF-8); "
+                "re-encode the file as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8)") from None
+        except pd.errors.EmptyDataError:
+            raise CorpusError(f"{path}: the file is empty (no header line); a CSV file starts "
+                              "with a line naming its fields, e.g. text,label") from None
+        except pd.errors.ParserError as exc:
+            raise CorpusError(f"{path}: not valid CSV ({str(exc).strip()}); check the quoting "
+                              "and the number of fields on that line") from None
+        except (EOFError, OSError, zlib.error) as exc:
+            raise _stream_error(path, exc, None) from None
+
+
+def _parquet(path: Path, size: int | None, row_groups=None) -> Iterator[pd.DataFrame]:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        pf = pq.ParquetFile(path)
+        starts = np.concatenate([[1], np.cumsum([pf.metadata.row_group(i).num_rows
+                                                 for i in range(pf.num_row_groups)])])
+        for group in range(pf.num_row_groups) if row_groups is None else row_groups:
+            at = int(starts[group])
+            tables = ([pf.read_row_group(group)] if size is None
+                      else pf.iter_batches(batch_size=size, row_groups=[group]))
+            for table in tables:
+                frame = table.to_pandas()
+                frame.index = pd.RangeIndex(at, at + len(frame))
+                at += len(frame)
+                yield frame
+    except (pa.ArrowException, OSError) as exc:
+        raise CorpusError(f"{path}: not a readable Parquet file ({exc}); check that it was "
+                          "written completely, or export it again") from None
+
+
+def parquet_row_groups(path: Path) -> int:
+    """The number of row groups of a Parquet file (its Dask partitions)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        return pq.ParquetFile(path).metadata.num_row_groups
+    except (pa.ArrowException, OSError) as exc:
+        raise CorpusError(f"{path}: not a readable Parquet file ({exc}); check that it was "
+                          "written completely, or export it again") from None
+
+
+# --------------------------------------------------------------------------- directory trees
+def _text_file(path: Path, encoding: str) -> str:
+    try:
+        return path.read_bytes().decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise CorpusError(f"{path}: undecodable bytes at byte {exc.start} (not {encoding}); "
+                          "re-encode the file") from None
+
+
+def iter_aclimdb(root, split: str | None = None) -> Iterator[dict]:
+    """Records of the aclImdb layout ``ROOT/{train,test}/{pos,neg}/<id>_<rating>.txt`` (Maas
+    et al. 2011): ``id``, ``text`` (``<br />`` turned into newlines), ``label`` (pos/neg),
+    ``rating`` (1-10, from the file name) and ``split``."""
+    root = Path(root)
+    found = False
+    for sp in [split] if split else ["train", "test"]:
+        for label in ("neg", "pos"):
+            folder = root / sp / label
+            if not folder.is_dir():
+                continue
+            for f in sorted(folder.glob("*.txt")):
+                _, _, rating = f.stem.partition("_")
+                found = True
+                yield {"id": f"{label}/{f.stem}",
+                       "text": _text_file(f, "utf-8").replace("<br />", "\n"), "label": label,
+                       "rating": int(rating) if rating.isdigit() else None, "split": sp}
+    if not found:
+        where = f"{split}/{{pos,neg}}" if split else "{train,test}/{pos,neg}"
+        raise CorpusError(f"{root}: no aclImdb reviews found under {where}/*.txt"
+                          + ("; the aclImdb splits are 'train' and 'test'" if split else ""))
+
+
+def iter_20news(root, split: str | None = None) -> Iterator[dict]:
+    """Records of the 20news-bydate layout, ``ROOT/20news-bydate-{train,test}/<group>/<id>``
+    or a single ``ROOT/<group>/<id>`` tree: ``id``, ``text`` (decoded as Latin-1, as
+    scikit-learn does), ``label`` (the group) and ``split``."""
+    root = Path(root)
+    parts = {s: root / f"20news-bydate-{s}" for s in ("train", "test")}
+    if any(p.is_dir() for p in parts.values()):
+        trees = [(s, p) for s, p in parts.items() if p.is_dir() and split in (None, s)]
+    else:
+        trees = [(split or "", root)]
+    found = False
+    for sp, tree in trees:
+        for group in sorted(d for d in tree.iterdir() if d.is_dir()):
+            for f in sorted(group.iterdir(), key=lambda p: (len(p.name), p.name)):
+                if f.is_file():
+                    found = True
+                    yield {"id": f"{group.name}/{f.name}", "text": _text_file(f, "latin-1"),
+                           "label": group.name, "split": sp}
+    if not found:
+        raise CorpusError(f"{root}: no newsgroup messages found (expected <group>/<id> files"
+                          + (f" in 20news-bydate-{split}" if split else "") + ")")
+
+
+# --------------------------------------------------------------------------- one file as frames
+def iter_frames(path, chunk_size: int | None = None, on_bad_line: str = "error",
+                bad_lines: list | None = None, row_groups=None, label_field: str | None = None,
+                split: str | None = None) -> Iterator[pd.DataFrame]:
+    """The records of one file or tree (as :func:`data_files` returns them) as DataFrames of
+    at most ``chunk_size`` records (``None``: one frame), indexed by record number (the line
+    number for JSON Lines, counted from 1).
+
+    Skipped JSONL lines (``on_bad_line="skip"``) are appended to ``bad_lines`` as
+    ``(file, line)`` pairs. ``row_groups`` restricts a Parquet file to those row groups;
+    ``label_field`` is the CSV field read as numbers where it can be; ``split`` lets a
+    directory tree read only that split's subtree.
+    """
+    path = Path(path)
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(
+            chunk_size, int | np.integer) or chunk_size < 1):
+        raise CorpusError(f"chunk_size must be a positive number of documents, got "
+                          f"{chunk_size!r}")
+    kind = file_kind(path)
+    if kind == "jsonl":
+        lines: list[int] = []
+        yield from _batches(_jsonl(path, on_bad_line, lines), chunk_size)
+        if bad_lines is not None:
+            bad_lines.extend((str(path), n) for n in lines)
+    elif kind == "csv":
+        yield from _csv(path, chunk_size, label_field)
+    elif kind == "parquet":
+        yield from _parquet(path, chunk_size, row_groups)
+    else:
+        records = (iter_aclimdb if kind == "aclimdb" else iter_20news)(path, split)
+        yield from _batches(enumerate(records, start=1), chunk_size)

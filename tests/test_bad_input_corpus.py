@@ -1,0 +1,331 @@
+"""Bad corpora: every engine (memory, stream, dask) reads the same sources and refuses the same
+bad input with the same error, naming the file (and line or record) and the fix; the CLI
+prints it as one `error:` line, exit code 2, no traceback."""
+
+import codecs
+import gzip
+import json
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from textsift.cli import app
+from textsift.corpus import read_corpus
+from textsift.counts import Counts
+from textsift.engines import count_file
+from textsift.errors import CorpusError, TextsiftError
+
+distributed = pytest.importorskip("distributed")
+runner = CliRunner()
+ENGINES = ["memory", "stream", "dask"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    with (distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                   dashboard_address=None, silence_logs=50) as cluster,
+          distributed.Client(cluster, set_as_default=False) as c):
+        yield c
+
+
+def count(path, engine, client, **kw):
+    """count_file with a small chunk size (several chunks per file) on every engine."""
+    extra = {"client": client} if engine == "dask" else {}
+    if engine != "memory":
+        extra["chunk_size"] = 2
+    return count_file(path, engine=engine, **extra, **kw)
+
+
+def jsonl(records) -> bytes:
+    return "".join(json.dumps(r) + "\n" for r in records).encode()
+
+
+RECORDS = [{"text": f"alpha beta term{i}", "label": "ab"[i % 2]} for i in range(40)]
+TWO = [{"text": "alpha beta", "label": "a"}, {"text": "gamma delta", "label": "b"}]
+
+
+def _truncated(d):
+    blob = gzip.compress(jsonl(RECORDS * 5))
+    (d / "c.jsonl.gz").write_bytes(blob[: len(blob) // 2])
+    return d / "c.jsonl.gz"
+
+
+def _corrupt_gzip(d):
+    blob = bytearray(gzip.compress(jsonl(RECORDS)))
+    blob[-6] ^= 0xFF  # the stored length: the data decompresses, the check at its end fails
+    (d / "c.jsonl.gz").write_bytes(bytes(blob))
+    return d / "c.jsonl.gz"
+
+
+def _write(name, data):
+    def make(d):
+        (d / name).write_bytes(data)
+        return d / name
+    return make
+
+
+def _parquet(cut):
+    def make(d):
+        pd.DataFrame(RECORDS).to_parquet(d / "c.parquet")
+        blob = (d / "c.parquet").read_bytes()
+        (d / "c.parquet").write_bytes(blob[: len(blob) // 2] if cut else b"PAR1 not parquet")
+        return d / "c.parquet"
+    return make
+
+
+def _files(files):
+    def make(d):
+        for name, data in files.items():
+            (d / name).write_bytes(data)
+        return d
+    return make
+
+
+CASES = {
+    "truncated gzip": (_truncated, r"c\.jsonl\.gz: the gzip stream ends early.*truncated"),
+    "corrupt gzip": (_corrupt_gzip, r"c\.jsonl\.gz: corrupt gzip data \(CRC check failed"),
+    "plain text named .jsonl.gz": (_write("c.jsonl.gz", jsonl(RECORDS)),
+                                   r"c\.jsonl\.gz: not a gzip file.*drop the \.gz"),
+    "plain text named .csv.gz": (_write("c.csv.gz", b"text,label\na b,x\n"),
+                                 r"c\.csv\.gz: not a gzip file"),
+    "UTF-16 JSONL": (_write("c.jsonl", jsonl(TWO).decode().encode("utf-16")),
+                     r"c\.jsonl: the file is encoded as UTF-16.*iconv"),
+    "UTF-16 without BOM": (_write("c.jsonl", jsonl(TWO).decode().encode("utf-16-le")),
+                           r"c\.jsonl: the file is encoded as UTF-16 or UTF-32"),
+    "UTF-16 CSV": (_write("c.csv", "text,label\nalpha beta,a\n".encode("utf-16")),
+                   r"c\.csv: the file is encoded as UTF-16"),
+    "Latin-1 JSONL": (_write("c.jsonl", jsonl(TWO) + '{"text": "caf\xe9", "label": "a"}\n'
+                             .encode("latin-1")), r"c\.jsonl, line 3: undecodable bytes"),
+    "Latin-1 CSV": (_write("c.csv", "text,label\nalpha beta,a\ncaf\xe9 bar,b\n"
+                           .encode("latin-1")), r"c\.csv, line 3: undecodable bytes.*UTF-8"),
+    "malformed JSON line": (_write("c.jsonl", jsonl(TWO) + b'{"text": oops\n'),
+                            r"c\.jsonl, line 3: malformed JSON"),
+    "CSV that does not parse": (_write("c.csv", b'text,label\n"open quote,a\nb c,b\n'),
+                                r"c\.csv: not valid CSV.*quoting"),
+    "empty CSV": (_write("c.csv", b""), r"c\.csv: the file is empty \(no header line\)"),
+    "corrupt Parquet": (_parquet(cut=False), r"c\.parquet: not a readable Parquet file"),
+    "truncated Parquet": (_parquet(cut=True), r"c\.parquet: not a readable Parquet file"),
+    "mixed label types": (_write("c.jsonl", jsonl([{"text": "alpha", "label": 1},
+                                                   {"text": "beta", "label": "b"}])),
+                          r"c\.jsonl: the label 'label' mixes types: the number 1 at line 1, "
+                          r"the string 'b' at line 2"),
+    "mixed label types across chunks": (
+        _write("c.jsonl", jsonl([{"text": "alpha", "label": 1}] * 2
+                                + [{"text": "beta", "label": "b"}] * 2)),
+        r"the label 'label' mixes types.*number.*line 1.*string.*line 3"),
+    "mixed label types across files": (
+        _files({"a.jsonl": jsonl([{"text": "alpha", "label": 1}]),
+                "b.jsonl": jsonl([{"text": "beta", "label": "b"}])}),
+        r"the label 'label' mixes types: a number at .*a\.jsonl.*a string at .*b\.jsonl"),
+    "mixed label types in CSV": (_write("c.csv", b"text,label\nalpha,1\nbeta,b\n"),
+                                 r"c\.csv: the label 'label' mixes types"),
+    "label that is a list": (_write("c.jsonl", jsonl([{"text": "alpha", "label": [1, 2]}])),
+                             r"c\.jsonl, line 1: the label 'label' is the list \[1, 2\]; a "
+                             r"label must be a string, a number or true/false"),
+    "label that is an object": (_write("c.jsonl", jsonl(TWO + [{"text": "x y", "label": {}}])),
+                                r"c\.jsonl, line 3: the label 'label' is the object \{\}"),
+    "missing label": (_write("c.jsonl", jsonl(TWO + [{"text": "x y"}])),
+                      r"c\.jsonl, line 3: the record has no label \('label' is missing"),
+    "text that is a number": (_write("c.jsonl", jsonl(TWO + [{"text": 3, "label": "a"}])),
+                              r"c\.jsonl, line 3: the text field 'text' holds the number 3, "
+                              r"not a string.*--text-field"),
+    "text that is a list": (_write("c.jsonl", jsonl([{"text": ["a"], "label": "a"}])),
+                            r"c\.jsonl, line 1: the text field 'text' holds the list"),
+    "no such text field": (_write("c.jsonl", jsonl([{"body": "alpha", "label": "a"}])),
+                           r"c\.jsonl: no field 'text' \(the text field\); the records have "
+                           r"the fields \['body', 'label'\].*--text-field"),
+    "empty file": (_write("c.jsonl", b"\n\n"), r"c\.jsonl: the corpus is empty"),
+    "directory mixing data and other files": (
+        _files({"a.jsonl": jsonl(TWO), "notes.txt": b"x", "logo.png": b"\x89PNG"}),
+        r"the directory mixes data files \(a\.jsonl\) with files textsift cannot read "
+        r"\(logo\.png, notes\.txt\)"),
+    "directory without data files": (_files({"notes.txt": b"x", "logo.png": b"\x89PNG"}),
+                                     r"no data file in this directory"),
+    "unknown file type": (_write("c.xlsx", b"x"), r"c\.xlsx: unknown file type"),
+}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("case", list(CASES))
+def test_every_engine_refuses_bad_input_alike(tmp_path, client, case, engine):
+    make, message = CASES[case]
+    path = make(tmp_path)
+    with pytest.raises(CorpusError, match=message):
+        count(path, engine, client)
+
+
+@pytest.mark.parametrize("case", ["truncated gzip", "UTF-16 JSONL", "corrupt Parquet"])
+def test_skipping_bad_lines_does_not_hide_a_broken_file(tmp_path, case):
+    # a truncated stream or a wrong encoding is not a bad line: skipping would drop the rest
+    make, message = CASES[case]
+    with pytest.raises(CorpusError, match=message):
+        read_corpus(make(tmp_path), on_bad_line="skip", bad_lines=[])
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_cli_prints_one_error_line_with_exit_code_2(tmp_path, case):
+    make, message = CASES[case]
+    path = make(tmp_path)
+    for engine in ("memory", "stream"):
+        res = runner.invoke(app, ["score", str(path), "--engine", engine])
+        assert res.exit_code == 2, (engine, res.output)
+        assert res.stdout == ""
+        assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1, res.stderr
+        assert "Traceback" not in res.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_missing_text_is_an_empty_document(tmp_path, client, engine):
+    # the documented rule: null, an absent key or an empty CSV cell is a document without terms
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(jsonl([{"text": None, "label": "a"}, {"label": "b"},
+                            {"text": "alpha beta", "label": "a"}, {"text": "beta", "label": "b"}]))
+    expected = Counts.from_texts(["", "", "alpha beta", "beta"], ["a", "b", "a", "b"])
+    assert count(path, engine, client).equals(expected)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_csv_labels_are_numbers_where_they_read_as_numbers(tmp_path, client, engine):
+    # CSV has no types: each label that reads as a number is one, in every chunk alike
+    path = tmp_path / "c.csv"
+    path.write_text("text,label\nalpha beta,1\ngamma,2\nbeta,10\ndelta,2\n")
+    counts = count(path, engine, client)
+    assert list(counts.classes) == [1, 2, 10] and counts.classes.dtype.kind == "i"
+    assert list(read_corpus(path).labels) == [1, 2, 10, 2]
+
+
+def test_a_utf8_byte_order_mark_is_accepted(tmp_path):
+    (tmp_path / "c.jsonl").write_bytes(codecs.BOM_UTF8 + jsonl(TWO))
+    (tmp_path / "c.csv").write_bytes(codecs.BOM_UTF8 + b"text,label\nalpha beta,a\ngamma,b\n")
+    for name in ("c.jsonl", "c.csv"):
+        assert read_corpus(tmp_path / name).texts == ["alpha beta", "gamma" if "csv" in name
+                                                      else "gamma delta"]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_file_directory_and_glob_mean_the_same_in_every_engine(tmp_path, client, engine):
+    # the engine contract: one file, a directory of data files, a quoted glob
+    recs = [{"text": f"w{i % 5} shared tok{i % 3}", "label": "xyz"[i % 3]} for i in range(30)]
+    (tmp_path / "all.jsonl").write_bytes(jsonl(recs))
+    shards = tmp_path / "shards"
+    shards.mkdir()
+    (shards / "a.jsonl").write_bytes(jsonl(recs[:10]))
+    with gzip.open(shards / "b.jsonl.gz", "wb") as fh:
+        fh.write(jsonl(recs[10:25]))
+    pd.DataFrame(recs[25:]).to_parquet(shards / "c.parquet")
+    (shards / ".hidden").write_text("ignored")
+    expected = Counts.from_texts([r["text"] for r in recs], [r["label"] for r in recs])
+    for source in (tmp_path / "all.jsonl", shards, str(shards / "*.*")):
+        assert count(source, engine, client).equals(expected), source
+    with pytest.raises(CorpusError, match=r"the pattern matches no file"):
+        count(str(shards / "*.csv"), engine, client)
+    with pytest.raises(CorpusError, match=r"the pattern also matches notes\.txt"):
+        (shards / "notes.txt").write_text("x")
+        count(str(shards / "*"), engine, client)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_20news_tree_reads_alike_in_every_engine(tmp_path, client, engine):
+    for split, group, name in [("train", "sci.space", "10"), ("train", "rec.autos", "2"),
+                               ("test", "sci.space", "7"), ("train", "sci.space", "3")]:
+        d = tmp_path / f"20news-bydate-{split}" / group
+        d.mkdir(parents=True, exist_ok=True)
+        (d / name).write_bytes(f"Subject: x\n\norbit {group} m{name}".encode("latin-1"))
+    train = count(tmp_path, engine, client, split="train")
+    assert train.n_docs == 3 and list(train.classes) == ["rec.autos", "sci.space"]
+    with pytest.raises(CorpusError, match="no newsgroup messages found.*20news-bydate-dev"):
+        count(tmp_path, engine, client, split="dev")
+    (tmp_path / "README").write_text("x")
+    with pytest.raises(CorpusError, match=r"20news-bydate tree.*also holds README"):
+        count(tmp_path, engine, client)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_an_unmatched_split_names_the_values_there(tmp_path, client, engine):
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(jsonl([{**r, "split": "train" if i % 3 else "test"}
+                            for i, r in enumerate(RECORDS)]))
+    with pytest.raises(CorpusError, match=r"no record has split = 'tets' \(an empty split\); "
+                                          r"the values of 'split' are 'test', 'train'"):
+        count(path, engine, client, split="tets")
+    with pytest.raises(CorpusError, match=r"no split field 'part'.*--split-field"):
+        count(path, engine, client, split="test", split_field="part")
+
+
+def test_engine_options_that_do_not_apply_are_errors(tmp_path):
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(jsonl(TWO))
+    with pytest.raises(TextsiftError, match="memory engine reads the corpus whole"):
+        count_file(path, engine="memory", chunk_size=100)
+    with pytest.raises(TextsiftError, match=r"scheduler address \(--scheduler\) is for the dask"):
+        count_file(path, engine="memory", scheduler="tcp://127.0.0.1:8786")
+    with pytest.raises(TextsiftError, match="chunk_size must be a positive number"):
+        count_file(path, engine="stream", chunk_size=-1)
+    for args, message in ((["--chunk-size", "-1"], "--chunk-size"),
+                          (["--scheduler", "tcp://127.0.0.1:8786"], "--scheduler")):
+        res = runner.invoke(app, ["score", str(path), *args])
+        assert res.exit_code == 2 and message in res.stderr, res.stderr
+
+
+def test_a_malformed_scheduler_address_fails_at_once_and_cleanly(tmp_path):
+    # before: the message, then a 20 s hang and "Exception ignored ... TimeoutError" at exit
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(jsonl(TWO))
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-c", "from textsift.cli import main; main()",
+                          "score", str(path), "--engine", "dask", "--scheduler", "notanaddress"],
+                         capture_output=True, text=True, timeout=120)
+    assert time.perf_counter() - t0 < 15
+    assert res.returncode == 2 and res.stdout == ""
+    assert res.stderr == ("error: 'notanaddress' is not a Dask scheduler address (missing port "
+                          "number in address 'notanaddress'); write it as tcp://HOST:PORT, e.g. "
+                          "tcp://10.0.0.5:8786\n")
+
+
+def test_labels_of_mixed_types_are_an_error_in_counts_too():
+    with pytest.raises(TextsiftError, match=r"the labels mix types \(int, str\)"):
+        Counts.from_texts(["alpha", "beta"], np.array([1, "b"], dtype=object))
+
+
+def test_a_truncated_gzip_names_the_last_whole_line(tmp_path):
+    blob = gzip.compress(jsonl(RECORDS * 100))
+    (tmp_path / "c.jsonl.gz").write_bytes(blob[: len(blob) // 2])
+    with pytest.raises(CorpusError, match=r"c\.jsonl\.gz: the gzip stream ends early after line "
+                                          r"\d+ \(the file is truncated"):
+        read_corpus(tmp_path / "c.jsonl.gz")
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"max_df": 0}, r"max_df must be a fraction in \(0, 1\] or a number of documents >= 1, "
+                    r"got 0$"),
+    ({"max_df": 1.5}, r"max_df must be a fraction in \(0, 1\]"),
+    ({"min_df": 0}, r"min_df must be a number of documents >= 1 or a fraction in \[0, 1\)"),
+    ({"min_df": -2}, r"min_df must be"),
+    ({"max_features": 0}, r"max_features must be a positive number of terms"),
+    ({"stop_words": "french"}, r"stop_words must be 'english'"),
+    ({"token_pattern": "("}, r"token_pattern '\(' is not a regular expression"),
+    ({"stem": "yes"}, r"stem must be true or false"),
+])
+def test_preprocessing_options_are_checked_where_they_are_set(options, message):
+    from textsift.vectorize import VectorizerOptions
+
+    with pytest.raises(TextsiftError, match=message):
+        VectorizerOptions(**options)
+
+
+def test_max_df_hints_name_the_right_option(tmp_path):
+    # --max-df 0 is refused as such (it used to end in "lower min_df"); a max_df that the
+    # corpus makes smaller than min_df says to lower one or raise the other
+    res = runner.invoke(app, ["score", str(tmp_path / "x.jsonl"), "--max-df", "0"])
+    assert res.exit_code == 2 and "max_df must be a fraction" in res.stderr
+    assert "lower min_df" not in res.stderr
+    path = tmp_path / "c.jsonl"
+    path.write_bytes(jsonl(RECORDS))
+    res = runner.invoke(app, ["score", str(path), "--min-df", "30", "--max-df", "0.5"])
+    assert res.exit_code == 2
+    assert "lower min_df or raise max_df" in res.stderr
