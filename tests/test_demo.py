@@ -31,7 +31,7 @@ def test_demo_ends_with_the_report_path(demo_run):
 def test_demo_report_embeds_every_image(demo_run):
     out, _ = demo_run
     html = (out / "report.html").read_text(encoding="utf-8")
-    assert len(check_self_contained(html)) == 2 * 2  # (nb, linear_svm) x (accuracy, macro_f1)
+    assert len(check_self_contained(html, out)) == 2  # accuracy, macro_f1 (learners side by side)
 
 
 def test_demo_compares_six_methods_at_seven_sizes(demo_run):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -12,7 +14,7 @@ from sklearn.naive_bayes import MultinomialNB
 from textsift.counts import Counts
 from textsift.experiment import COLUMNS, StoreError, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
-from textsift.experiment.runner import resolve_sizes
+from textsift.experiment.plan import resolve_levels
 from textsift.selectors import TermSelector
 
 SMALL = {
@@ -35,10 +37,11 @@ def small_run(tmp_path_factory):
 def test_table_has_the_long_form_columns_and_every_cell(small_run):
     out, summary = small_run
     results = pd.read_csv(out / "results.csv")
-    assert list(results.columns) == COLUMNS
+    assert list(results.columns) == COLUMNS + ["ratio"]
     # ig and rc under max and rr, ig_multi under max only (it is global): 5 rankings;
-    # 3 sizes (10**6 clipped to the vocabulary); 2 learners; 3 metrics
-    assert summary.n_cells == 5 * 3 * 2 and len(results) == 5 * 3 * 2 * 3
+    # 3 sizes (10**6 keeps every term: one cell per learner serves every method); 2
+    # learners; 3 metrics
+    assert summary.n_cells == 5 * 2 * 2 + 2 and len(results) == 5 * 3 * 2 * 3
     assert set(results["aggregate"]) == {"max", "rr"}
     assert not ((results["method"] == "ig_multi") & (results["aggregate"] == "rr")).any()
     pd.testing.assert_frame_equal(pd.read_parquet(out / "results.parquet"), results)
@@ -116,7 +119,7 @@ def test_existing_results_need_resume(small_run):
     with pytest.raises(StoreError, match="pass --resume"):
         run_experiment(parse_config(SMALL), out)
     again = run_experiment(parse_config(SMALL), out, resume=True)
-    assert again.n_run == 0 and again.n_cells == 30
+    assert again.n_run == 0 and again.n_cells == 22
 
 
 def test_non_empty_foreign_directory_is_refused(tmp_path):
@@ -127,12 +130,19 @@ def test_non_empty_foreign_directory_is_refused(tmp_path):
 
 @given(sizes=st.lists(st.one_of(st.integers(1, 5000), st.just("all")), min_size=1, max_size=8),
        vocab=st.lists(st.integers(1, 3000), min_size=1, max_size=5))
-def test_resolve_sizes_invariants(sizes, vocab):
-    """Sorted, distinct, never above the smallest fold vocabulary; a note per clipped size."""
-    out, notes = resolve_sizes(sizes, vocab)
-    assert out == sorted(set(out)) and max(out) <= min(vocab)
-    assert len(notes) == sum(1 for s in sizes if s != "all" and s > min(vocab))
-    assert ("all" in sizes) <= (min(vocab) in out)
+def test_resolve_levels_invariants(sizes, vocab):
+    """A number of terms is the same in every fold, so never above the smallest fold's
+    vocabulary (sorted, distinct); "all", and a size that keeps every term of every fold,
+    are the level "all"; a note per size above some fold's vocabulary."""
+    sizes = tuple(dict.fromkeys(sizes))
+    exp = dataclasses.replace(parse_config(SMALL), sizes=sizes)
+    levels, notes = resolve_levels(exp, vocab)
+    ns = [v for kind, v in levels if kind == "n"]
+    assert ns == sorted(set(ns)) and all(n <= min(vocab) for n in ns)
+    assert {kind for kind, _ in levels} <= {"n", "all"} and levels[-1:] != [("n", None)]
+    assert (("all", None) in levels) == any(s == "all" or s >= max(vocab) for s in sizes)
+    assert len(notes) == sum(1 for s in sizes if s != "all" and s > min(vocab)
+                             and s != max(vocab))
 
 
 def test_ordinal_task_with_rank_svr_and_mae(tmp_path):
@@ -191,7 +201,7 @@ def test_one_vs_rest_tasks_select_by_the_positive_class(tmp_path):
     from sklearn.pipeline import make_pipeline
     from sklearn.svm import LinearSVC
 
-    from textsift.experiment.cells import binary_labels, one_vs_rest
+    from textsift.experiment.learn import binary_labels, one_vs_rest
     from textsift.report.html import write_report
 
     r = run_experiment(parse_config(OVR), tmp_path).results

@@ -11,8 +11,8 @@ from textsift.metrics import (
     mae_macro_scorer,
     mae_micro,
     misclassification_error,
-    trivial_rank,
 )
+from textsift.ranks import trivial_rank
 
 TRUE = [1, 2, 2, 3, 5, 5, 5, 5]  # §A.11 MAE example
 PRED = [2, 2, 3, 3, 4, 5, 5, 5]

@@ -1,4 +1,4 @@
-"""The ordinal experiment (textsift.ordinal_eval) and the ordinal / ordinal-eval commands."""
+"""The ordinal and ordinal-eval commands (ordinal-eval runs the harness ordinal experiment)."""
 
 import gzip
 import json
@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.ordinal_eval import COLUMNS, Settings, load_ordinal, run
+from textsift.experiment import COLUMNS
 
 runner = CliRunner()
 
@@ -33,50 +33,49 @@ def corpus(tmp_path_factory):
     return path
 
 
-SMALL = Settings(methods=("rr_nc_idf", "prp"), ratios=(0.1, 1.0), a_grid=(1.0, 4.0),
-                 c_grid=(1.0,))
+def eval_args(corpus, out, *extra):
+    return ["ordinal-eval", str(corpus), "--rating-field", "stars", "--split-field", "split",
+            "--methods", "rr_nc_idf,prp", "--ratios", "0.1,1", "--a-grid", "1,4",
+            "--c-grid", "1", "--out", str(out), *extra]
 
 
-def test_run_rows_baselines_and_resume(corpus, tmp_path):
-    data = load_ordinal(corpus, "stars")
-    assert data.n_dropped == 1 and len(data.y_test) == 60
-    res = run(data, tmp_path, SMALL)
-    assert list(res.columns) == COLUMNS
-    assert len(res) == 2 * (2 + 2 * 2)  # learners x (triv, ffs, methods x ratios)
-    triv = res[res.method == "triv"]
-    assert np.allclose(triv.mae_macro, 1.2)  # every rank in the test set (§A.8)
-    ffs = res[res.method == "ffs"].set_index("learner")
-    at_one = res[(res.ratio == 1.0) & ~res.method.isin(["ffs", "triv"])]
-    for _, row in at_one.iterrows():  # keeping every term is the FFS result
-        assert row.mae_macro == ffs.loc[row.learner, "mae_macro"]
-    assert "prp (provisional)" in set(res.method)
-    tuned = res[(res.method == "rr_nc_idf") & (res.ratio == 0.1)]
-    assert set(tuned.a) <= {1.0, 4.0} and (tuned.n_features == 5).all()  # ceil(0.1 * 45)
-    # the cue words carry the rank: the selected terms beat Triv by far
-    assert (tuned.mae_macro < 0.6).all()
-    assert (tmp_path / "mae_macro.png").stat().st_size > 0
-    assert pd.read_parquet(tmp_path / "results.parquet").equals(pd.read_csv(
-        tmp_path / "results.csv"))
-    # resume: drop the last row as if the run had been killed; re-running restores it exactly
-    pd.read_csv(tmp_path / "results.csv").iloc[:-1].to_csv(tmp_path / "results.csv", index=False)
-    again = run(data, tmp_path, SMALL)
-    pd.testing.assert_frame_equal(again, res)
-    with pytest.raises(ValueError, match="other settings .*c_grid"):
-        run(data, tmp_path, Settings(methods=SMALL.methods, ratios=SMALL.ratios,
-                                     a_grid=SMALL.a_grid, c_grid=(3.0,)))
+def test_ordinal_eval_rows_baselines_and_resume(corpus, tmp_path):
+    """`textsift ordinal-eval` is the harness's ordinal experiment: Triv, FFS, every method at
+    every ratio, a (IDF methods) and C tuned on validation; a killed run resumes to the same
+    table."""
+    res = runner.invoke(app, eval_args(corpus, tmp_path))
+    assert res.exit_code == 0, res.output
+    r = pd.read_csv(tmp_path / "results.csv")
+    assert list(r.columns[:9]) == [*COLUMNS, "ratio"] and {"a", "C"} <= set(r.columns)
+    mae = r[r.metric == "mae_macro"]
+    assert len(mae) == 1 + 3 + 2  # triv; ffs, rr_nc_idf and prp at "all"; both at 0.1
+    assert np.allclose(mae[mae.method == "triv"].value, 1.2)  # every rank in the test set
+    at_one = mae[mae.ratio == 1.0]
+    assert at_one.value.nunique() == 1 and set(at_one.method) == {"ffs", "rr_nc_idf", "prp"}
+    tuned = mae[(mae.method == "rr_nc_idf") & (mae.ratio == 0.1)]
+    assert tuned.a.item() in (1.0, 4.0) and tuned.n_features.item() == 5  # ceil(0.1 * 45)
+    assert tuned.value.item() < 0.6  # the cue words carry the rank: far better than Triv
+    assert (tmp_path / "report.html").exists() and (tmp_path / "figures").is_dir()
+    assert "dropped 1 documents with an empty text" in res.output
+    # resume: drop a finished cell as if the run had been killed; re-running restores it
+    sorted((tmp_path / "cells").glob("*.json"))[-1].unlink()
+    again = runner.invoke(app, eval_args(corpus, tmp_path))
+    assert again.exit_code == 0, again.output
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "results.csv"), r)
+    other = runner.invoke(app, eval_args(corpus, tmp_path, "--c-grid", "3"))
+    assert other.exit_code == 2 and "another experiment" in " ".join(other.output.split())
 
 
-def test_settings_and_loader_errors(corpus):
-    with pytest.raises(ValueError, match="not an ordinal method"):
-        Settings(methods=("chi2",))
-    with pytest.raises(ValueError, match="unknown learner"):
-        Settings(learners=("svm",))
-    with pytest.raises(ValueError, match="non-numeric"):
-        load_ordinal(corpus, "text")
-    with pytest.raises(ValueError, match="outside the declared scale"):
-        load_ordinal(corpus, "stars", ranks=[1, 2, 3])
-    with pytest.raises(ValueError, match="no split field"):
-        load_ordinal(corpus, "stars", split_field="fold")
+@pytest.mark.parametrize("args, message", [
+    (["--rating-field", "text"], "must be numeric"),
+    (["--rating-field", "stars", "--ranks", "1,2,3"], "outside the declared scale"),
+    (["--rating-field", "stars", "--split-field", "fold"], "'fold' is not among"),
+    (["--rating-field", "stars", "--methods", "chi2"], "not an ordinal method"),
+])
+def test_ordinal_eval_errors(corpus, tmp_path, args, message):
+    out = runner.invoke(app, ["ordinal-eval", str(corpus), *args, "--out", str(tmp_path)])
+    assert out.exit_code == 2, out.output
+    assert message in " ".join(out.output.split())
 
 
 def test_cli_ordinal_json_shape(corpus):
@@ -112,16 +111,16 @@ def test_cli_ordinal_errors(corpus, args, message):
     assert message in " ".join(out.output.split())
 
 
-def test_cli_ordinal_eval_writes_results(corpus, tmp_path):
+def test_cli_ordinal_eval_plain_learner_without_idf_methods(corpus, tmp_path):
     out = runner.invoke(app, ["ordinal-eval", str(corpus), "--rating-field", "stars",
                               "--split-field", "split", "--methods", "rr_var,var",
                               "--ratios", "0.1,1", "--learner", "svr", "--c-grid", "1",
                               "--out", str(tmp_path)])
     assert out.exit_code == 0, out.output
     res = pd.read_csv(tmp_path / "results.csv")
-    assert list(res.columns[:5]) == ["method", "ratio", "n_features", "mae_macro", "mae_micro"]
     assert set(res.method) == {"triv", "ffs", "rr_var", "var"} and set(res.learner) == {"svr"}
-    assert (tmp_path / "mae_macro.png").exists()
+    assert "a" not in res.columns  # no method here has an IDF exponent to tune
+    assert (tmp_path / "figures" / "mae_macro.png").exists()
     bad = runner.invoke(app, ["ordinal-eval", str(corpus), "--rating-field", "stars",
                               "--methods", "rr_var,nope", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "unknown method 'nope'" in bad.output

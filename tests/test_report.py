@@ -1,4 +1,5 @@
-"""The HTML report: self-contained, a curve per (learner, metric), best method per size."""
+"""The HTML report: self-contained, a figure per metric with the learners side by side, the
+best method per level, readable names, files as links, a note on rare top terms."""
 
 from __future__ import annotations
 
@@ -13,28 +14,33 @@ from textsift.report.html import best_per_size, top_terms_table, write_report
 
 
 class Page(HTMLParser):
-    """Collects the resources an HTML page would fetch."""
+    """Collects the resources an HTML page would fetch, and its links."""
 
     def __init__(self):
         super().__init__()
-        self.images, self.external = [], []
+        self.images, self.external, self.links = [], [], []
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "img":
             self.images.append(a)
+        if tag == "a":
+            self.links.append(a["href"])
         for key in ("src", "href"):
-            if key in a and tag != "img" and not a[key].startswith("#"):
+            if key in a and tag not in ("img", "a") and not a[key].startswith("#"):
                 self.external.append((tag, a[key]))
         if tag == "img" and not a.get("src", "").startswith("data:"):
             self.external.append((tag, a.get("src")))
 
 
-def check_self_contained(html: str) -> list[bytes]:
-    """Every image is an inline PNG and nothing is fetched: return the decoded images."""
+def check_self_contained(html: str, directory=None) -> list[bytes]:
+    """Every image is an inline PNG and nothing is fetched on load; the links (to the
+    run's files) point at files of ``directory``. Return the decoded images."""
     page = Page()
     page.feed(html)
     assert page.external == []
+    if directory is not None:
+        assert page.links and all((directory / link).is_file() for link in page.links)
     pngs = []
     for img in page.images:
         head, _, data = img["src"].partition(",")
@@ -60,12 +66,15 @@ def test_report_is_self_contained_with_a_curve_per_metric_and_learner(tmp_path):
     path = write_report(tmp_path)
     assert path == tmp_path / "report.html"
     html = path.read_text(encoding="utf-8")
-    assert len(check_self_contained(html)) == 2 * 2  # learners x metrics
-    for stem in ("nb-accuracy", "nb-misclassification-error", "logreg-accuracy",
-                 "logreg-misclassification-error"):
+    assert len(check_self_contained(html, tmp_path)) == 2  # a figure per metric
+    for stem in ("accuracy", "misclassification_error"):
         assert (tmp_path / "figures" / f"{stem}.png").stat().st_size > 0
         assert (tmp_path / "figures" / f"{stem}.svg").read_text().lstrip().startswith("<?xml")
-    assert "Best method per number of terms" in html and "Top terms" in html
+        assert f"<a href='figures/{stem}.svg'>" in html
+    assert "Best method at each level" in html and "Top terms" in html
+    # readable names; one split: the results, no "mean and std over folds"
+    assert "naive Bayes" in html and "misclassification error, lower is better" in html
+    assert "<h2>Results</h2>" in html and "over folds" not in html
     terms = pd.read_csv(tmp_path / "terms.csv", keep_default_na=False)
     assert set(zip(terms["method"], terms["aggregate"], strict=True)) == {
         ("ig", "max"), ("ig", "rr"), ("rc", "max"), ("rc", "rr")}
@@ -80,10 +89,10 @@ def test_best_per_size_maximises_scores_and_minimises_errors():
         [{"dataset": "d", "method": m, "aggregate": "max", "n_features": n, "learner": "nb",
           "metric": metric, "mean": v, "std": 0.0, "folds": 1} for m, n, metric, v in rows])
     best = best_per_size(summary)
-    assert best.loc[10, ("nb", "accuracy")] == "b (0.9000)"
-    assert best.loc[10, ("nb", "misclassification_error")] == "b (0.1000)"
-    assert best.loc[20, ("nb", "accuracy")] == "a (0.9500)"
-    assert best.loc[30, ("nb", "accuracy")] == "all tied (0.9700)"
+    assert best.loc["10", ("nb", "accuracy")] == "b (0.9000)"
+    assert best.loc["10", ("nb", "misclassification_error")] == "b (0.1000)"
+    assert best.loc["20", ("nb", "accuracy")] == "a (0.9500)"
+    assert best.loc["30", ("nb", "accuracy")] == "all tied (0.9700)"
 
 
 def test_top_terms_side_by_side():
@@ -98,3 +107,28 @@ def test_top_terms_side_by_side():
 def test_report_of_a_directory_without_results_says_what_to_do(tmp_path):
     with pytest.raises(StoreError, match="holds no experiment"):
         write_report(tmp_path)
+
+
+def test_a_note_names_the_methods_whose_top_terms_are_rare():
+    """MI, DIA and AM score how exclusively a term belongs to a class, so a word seen once
+    tops them; the report says so in one line, for those methods only."""
+    from textsift.report.html import rare_terms_note
+
+    rows = [("mi", r, 1) for r in range(1, 16)] + [("ig", r, 40 + r) for r in range(1, 16)]
+    rows += [("dia", r, 1 if r <= 8 else 50) for r in range(1, 16)]
+    terms = pd.DataFrame([{"method": m, "aggregate": "max", "rank": r, "term": f"{m}{r}",
+                           "score": 1.0, "df": df} for m, r, df in rows])
+    note = rare_terms_note(terms)
+    assert note.startswith("mi, dia: most of their top 15 terms occur in at most 3 training")
+    assert rare_terms_note(terms[terms["method"] == "ig"]) is None
+
+
+def test_a_cv_report_shows_mean_and_std_over_folds(tmp_path):
+    cfg = {**CFG, "evaluation": {"protocol": "cv", "folds": 2, "metrics": ["accuracy"]},
+           "selection": {"methods": ["mi", "ig"], "sizes": [20, "all"]},
+           "learners": [{"name": "nb"}, {"name": "linear_svm"}]}
+    run_experiment(parse_config(cfg), tmp_path)
+    html = write_report(tmp_path).read_text(encoding="utf-8")
+    assert "Results: mean ± std over 2 folds" in html and " ± " in html
+    assert "naive Bayes" in html and "linear SVM" in html and "all (" in html
+    assert "mi: most of their top 15 terms" in html

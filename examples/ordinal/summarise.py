@@ -1,7 +1,10 @@
-"""Markdown tables of an ordinal run: MAE^M per method and reduction level, per corpus and
-learner, with Triv and FFS; and the best method at each level.
+"""Markdown tables of the ordinal experiments (examples/ordinal/*.toml): MAE^M per method and
+reduction level, per corpus and learner, with Triv and FFS; and the best method at each level.
 
-    python examples/ordinal/summarise.py results/ordinal/all.csv > summary.md
+    python examples/ordinal/summarise.py results/ordinal/*/results.csv --claims > summary.md
+    python examples/ordinal/summarise.py docs/ordinal/results.csv
+
+Reads the harness's results tables (long form: a row per cell and metric).
 """
 
 from __future__ import annotations
@@ -11,6 +14,15 @@ import sys
 import pandas as pd
 
 ORDER = ["var", "rr_var", "prp (provisional)", "var_idf", "rr_var_idf", "rr_igor", "rr_nc_idf"]
+
+
+def load(paths) -> pd.DataFrame:
+    """One row per (corpus, learner, method, ratio) with its MAE^M; Triv at ratio 1."""
+    df = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True)
+    df = df[df.metric == "mae_macro"].rename(columns={"dataset": "corpus", "value": "mae_macro"})
+    df["ratio"] = df["ratio"].fillna(1.0)
+    df["method"] = df["method"].replace({"prp": "prp (provisional)"})
+    return df[["corpus", "learner", "method", "ratio", "n_features", "mae_macro"]]
 
 
 def table(part: pd.DataFrame, value: str = "mae_macro") -> str:
@@ -53,10 +65,11 @@ def claims(part: pd.DataFrame) -> str:
     return "\n".join(out)
 
 
-def main(path: str) -> None:
-    df = pd.read_csv(path)
+def main(paths) -> None:
+    df = load(paths)
     for corpus, by_corpus in df.groupby("corpus", sort=False):
-        for learner, part in by_corpus.groupby("learner", sort=False):
+        for learner in sorted(by_corpus["learner"].unique(), reverse=True):  # svr-balanced 1st
+            part = by_corpus[by_corpus["learner"] == learner]
             print(f"\n**{corpus}, {learner}** (MAE^M, lower is better; bold = best at that "
                   "level; at 100% every method is FFS)\n")
             print(table(part))
@@ -66,4 +79,4 @@ def main(path: str) -> None:
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    main(args[0] if args else "results/ordinal/all.csv")
+    main(args or ["docs/ordinal/results.csv"])

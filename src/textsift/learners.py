@@ -16,9 +16,9 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from .errors import TextsiftError
 from .metrics import mae_macro
-from .scores.ordinal import check_ranks, nearest_rank
+from .ranks import check_ranks, nearest_rank
 
-__all__ = ["RankSVR", "check_ranks", "nearest_rank"]
+__all__ = ["RankSVR"]
 
 
 class RankSVR(RegressorMixin, BaseEstimator):

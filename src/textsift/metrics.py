@@ -23,12 +23,16 @@ from sklearn.utils.class_weight import compute_sample_weight
 from .errors import TextsiftError
 
 __all__ = [
+    "LOWER_IS_BETTER",
     "mae_macro",
     "mae_macro_scorer",
     "mae_micro",
     "misclassification_error",
-    "trivial_rank",
 ]
+
+
+#: The measures where a smaller value is better (errors); for the others greater is better.
+LOWER_IS_BETTER = frozenset({"misclassification_error", "mae_macro", "mae_micro"})
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
@@ -90,17 +94,6 @@ def misclassification_error(y_true, y_pred) -> float:
     if len(y_true) == 0:
         raise TextsiftError("cannot evaluate on an empty test set")
     return float(1.0 - accuracy_score(y_true, y_pred))
-
-
-def trivial_rank(ranks) -> float:
-    """The rank the trivial predictor Triv always outputs: the middle of the scale
-    (METHODS.md §A.1: 3 stars on 1-5). On an even scale the lower of the two middle ranks
-    (the spec's "lower rank" tie rule); both give the same ``MAE^M`` when every rank occurs.
-    """
-    ranks = np.unique(np.asarray(ranks, dtype=np.float64))
-    if len(ranks) == 0:
-        raise TextsiftError("the scale is empty")
-    return float(ranks[(len(ranks) - 1) // 2])
 
 
 #: ``GridSearchCV(..., scoring=mae_macro_scorer)``: negated ``MAE^M`` (greater is better).

@@ -21,10 +21,47 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .counts import Counts
 from .errors import TextsiftError
 from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
-from .scores import REGISTRY, ScoreTable, compute, get_method
-from .scores.ordinal import check_ranks
+from .ranks import check_ranks
+from .scores import REGISTRY, ScoreTable, compute, compute_many, get_method
 
-__all__ = ["OrdinalSelector", "TermSelector", "rank", "ranking_of", "resolve_k"]
+__all__ = ["OrdinalSelector", "TermSelector", "default_aggregate", "rank", "ranking_of",
+           "resolve_k", "score_all", "score_table"]
+
+
+def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTable:
+    """The scores of every term: :func:`textsift.scores.compute` for a registered method name,
+    or a user's own scoring function ``method(counts, **params)`` called as it is.
+
+    A function may return one score per term (shape ``(V,)``: a global score), one per term
+    and class (``(V, m)``, columns in ``counts.classes`` order, globalised by the policy), or
+    a :class:`~textsift.scores.ScoreTable`. NaN scores and unseen terms are never ranked."""
+    if not callable(method):
+        return compute(counts, method, **(params or {}))
+    out = method(counts, **(params or {}))
+    name = getattr(method, "__name__", repr(method))
+    if isinstance(out, ScoreTable):
+        values, groups, weights = out.values, out.groups, out.weights
+    else:
+        values = np.asarray(out, dtype=np.float64)
+        if values.ndim == 1:
+            values, groups, weights = values[:, None], np.array(["all"], dtype=object), None
+        elif values.ndim == 2 and values.shape[1] == counts.n_classes:
+            groups, weights = counts.classes, counts.priors
+        else:
+            raise TextsiftError(
+                f"scoring function {name} returned shape {values.shape}; return one score per "
+                f"term ({counts.n_terms},) or per term and class ({counts.n_terms}, "
+                f"{counts.n_classes})")
+    if values.shape[0] != counts.n_terms:
+        raise TextsiftError(f"scoring function {name} returned {values.shape[0]} scores for "
+                         f"{counts.n_terms} terms")
+    values = np.where(np.isnan(values) | ~counts.seen[:, None], -np.inf, values)
+    return ScoreTable(values, np.asarray(groups), counts.seen, weights)
+
+
+def default_aggregate(method) -> str:
+    """The policy a method ranks by unless told otherwise (``max`` for a user's function)."""
+    return "max" if callable(method) else get_method(method).default_aggregate
 
 
 def ranking_of(
@@ -55,7 +92,7 @@ def ranking_of(
 
 def rank(
     counts: Counts,
-    method: str,
+    method,
     aggregate: str | None = None,
     class_label=None,
     top: int | None = None,
@@ -63,10 +100,10 @@ def rank(
     **params,
 ) -> pd.DataFrame:
     """Ranked terms as a DataFrame with columns ``rank`` (from 1), ``term``, ``score`` and
-    ``group`` (the class or rank a round robin took the term from; empty otherwise)."""
-    m = get_method(method)
-    aggregate = aggregate or m.default_aggregate
-    table = compute(counts, method, **params)
+    ``group`` (the class or rank a round robin took the term from; empty otherwise).
+    ``method`` is a registered name or a scoring function (see :func:`score_table`)."""
+    aggregate = aggregate or default_aggregate(method)
+    table = score_table(counts, method, params)
     if top is not None and top <= 0:
         raise TextsiftError(f"top must be a positive number of terms, got {top}")
     r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
@@ -77,6 +114,27 @@ def rank(
     return pd.DataFrame(
         {"rank": np.arange(1, len(r.index) + 1), "term": terms, "score": r.score, "group": group}
     )
+
+
+def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
+              top: int = 20) -> pd.DataFrame:
+    """Every nominal method's score side by side: a column per method, each its globalised
+    score under ``aggregate`` (default: the method's own policy) or ``class_label``'s column;
+    the rows are the terms in some method's top ``top``, in vocabulary order."""
+    if aggregate == "rr":
+        raise TextsiftError("--method all prints a score per method; the round robin gives an "
+                         "order, not a score: use --aggregate max, sum or wavg")
+    columns = {}
+    for name, table in compute_many(counts):  # every nominal method, one table at a time
+        r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
+        col = np.empty(counts.n_terms)
+        col[r.index] = r.score
+        columns[name] = (col, r.index[:top])
+    keep = np.unique(np.concatenate([best for _, best in columns.values()]))
+    out = pd.DataFrame({"term": counts.feature_names[keep]})
+    for name, (col, _) in columns.items():
+        out[name] = col[keep]
+    return out
 
 
 def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
@@ -105,9 +163,16 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : str
+    method : str or callable
         A canonical method name (``textsift methods`` lists them), e.g. ``"chi2"``, ``"bns"``,
-        ``"rc"``, ``"ig_multi"``.
+        ``"rc"``, ``"ig_multi"``; or your own scoring function ``f(counts, **method_params)``
+        of a :class:`~textsift.counts.Counts`, returning one score per term or per term and
+        class (the policy then globalises them), higher is better -- no registration needed::
+
+            def doc_share(counts):  # share of a term's documents in each class
+                return counts.doc_counts / np.maximum(counts.df, 1)[:, None]
+
+            TermSelector(doc_share, k=500)
     k : int or "all", default=10
         Number of terms kept, unless ``ratio`` or ``threshold`` is given.
     ratio : float in (0, 1], optional
@@ -177,11 +242,10 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
-        method = get_method(self.method)
         if self.ratio is not None and self.threshold is not None:
             raise TextsiftError("give at most one of ratio and threshold (k is the default)")
-        aggregate = self.aggregate or method.default_aggregate
-        table = compute(counts, self.method, **(self.method_params or {}))
+        aggregate = self.aggregate or default_aggregate(self.method)
+        table = score_table(counts, self.method, self.method_params)
         n_terms = counts.n_terms
         n_keep = None
         if self.threshold is None:
@@ -271,7 +335,7 @@ class OrdinalSelector(TermSelector):
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` whose classes are the ranks of the scale."""
-        if get_method(self.method).kind != "ordinal":
+        if not callable(self.method) and get_method(self.method).kind != "ordinal":
             ordinal = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
             raise TextsiftError(
                 f"{self.method!r} is not an ordinal method; choose one of {', '.join(ordinal)}"

@@ -5,16 +5,13 @@ from __future__ import annotations
 from enum import StrEnum
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import typer
 from rich.markup import escape
 from rich.table import Table
 
 from ..counts import Counts
-from ..errors import TextsiftError
-from ..scores import REGISTRY, compute_many, get_method
-from ..selectors import rank, ranking_of
+from ..scores import REGISTRY, get_method
+from ..selectors import rank, score_all
 from ..vectorize import VectorizerOptions
 from ._app import Format, app, console, emit, fail, stdout_console
 
@@ -126,22 +123,3 @@ def score(
     cols = ["rank", "term", "score", *extra]
     title = f"{get_method(method).label} ({'class ' + class_label if class_label else used})"
     emit(ranked[cols], fmt, title)
-
-
-def score_all(counts: Counts, aggregate, class_label, top) -> pd.DataFrame:
-    """One column per nominal method, each the method's globalised score (or ``class_label``'s
-    column); rows are the terms in some method's top ``top``, in vocabulary order."""
-    if aggregate == "rr":
-        raise TextsiftError("--method all prints a score per method; the round robin gives an "
-                         "order, not a score: use --aggregate max, sum or wavg")
-    columns = {}
-    for name, table in compute_many(counts):  # every nominal method, one table at a time
-        r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
-        col = np.empty(counts.n_terms)
-        col[r.index] = r.score
-        columns[name] = (col, r.index[:top])
-    keep = np.unique(np.concatenate([best for _, best in columns.values()]))
-    out = pd.DataFrame({"term": counts.feature_names[keep]})
-    for name, (col, _) in columns.items():
-        out[name] = col[keep]
-    return out

@@ -31,11 +31,12 @@ def demo(
                              help="Directory for the results and report.html"),
 ):
     """Compare six selection methods on the bundled 20 Newsgroups sample; write a report."""
-    from ..experiment import parse_config, run_experiment
+    from ..experiment import parse_config
     from ..report.html import write_report
+    from .experiment import run_with_progress
 
     exp = parse_config(DEMO, src="textsift demo")
-    summary = run_experiment(exp, out, resume=True, console=console)
+    summary = run_with_progress(exp, out, resume=True)
     report = write_report(out)
     svm = summary.results.query("metric == 'accuracy' and learner == 'linear_svm'")
     full = svm["n_features"].max()

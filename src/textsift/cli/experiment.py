@@ -5,8 +5,42 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich.markup import escape
 
-from ._app import app, console, fail
+from ._app import app, console
+
+
+def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None = None):
+    """:func:`textsift.experiment.run_experiment` with its news on stderr and its cells as a
+    rich progress bar (the library only calls back)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from ..experiment import run_experiment
+
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
+    with Progress(*columns, console=console, transient=False) as bar:
+        task = []
+
+        def progress(done: int, total: int) -> None:
+            if not task:
+                task.append(bar.add_task(escape(exp.name), total=total, completed=done))
+            bar.update(task[0], completed=done)
+
+        def log(message: str) -> None:
+            note = message.startswith("note: ")
+            console.print(("[yellow]note:[/] " if note else "")
+                          + escape(message[6:] if note else message), highlight=False)
+
+        return run_experiment(exp, out, resume=resume, n_jobs=n_jobs, progress=progress,
+                              log=log)
 
 
 @app.command()
@@ -18,14 +52,9 @@ def run(
     report: bool = typer.Option(True, "--report/--no-report", help="Write OUT/report.html"),
 ):
     """Run an experiment: every (fold, method, policy, size, learner) cell, resumable."""
-    from ..corpus import CorpusError
-    from ..experiment import ConfigError, StoreError, load_config, run_experiment
+    from ..experiment import load_config
 
-    try:
-        exp = load_config(config)
-        summary = run_experiment(exp, out, resume=resume, n_jobs=n_jobs, console=console)
-    except (ConfigError, StoreError, CorpusError) as exc:
-        fail(str(exc))  # fail() escapes: messages name TOML tables, e.g. [corpus]
+    summary = run_with_progress(load_config(config), out, resume, n_jobs)
     console.print(f"{summary.n_run} of {summary.n_cells} cells run in {summary.wall_s:.1f} s; "
                   f"results: {out / 'results.csv'}", highlight=False)
     if report:
@@ -33,13 +62,9 @@ def run(
 
 
 def _report(directory: Path) -> Path:
-    from ..experiment import StoreError
     from ..report.html import write_report
 
-    try:
-        path = write_report(directory)
-    except StoreError as exc:
-        fail(str(exc))
+    path = write_report(directory)
     print(path)
     return path
 

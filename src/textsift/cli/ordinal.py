@@ -1,5 +1,5 @@
 """``textsift ordinal`` (rank terms for ordinal regression) and ``textsift ordinal-eval``
-(the reduction-level experiment, :mod:`textsift.ordinal_eval`)."""
+(the reduction-level experiment, run by :mod:`textsift.experiment`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import typer
 
 from ..corpus import CorpusError, numeric_labels, read_corpus
 from ..counts import Counts
+from ..ranks import check_ranks
 from ..scores import REGISTRY, get_method
-from ..scores.ordinal import check_ranks
 from ..selectors import rank, resolve_k
 from ..vectorize import VectorizerOptions
 from ._app import Format, app, console, emit, fail, plain
@@ -44,11 +44,9 @@ def _method(name: str):
 
 
 def _method_params(m, a, eps, idf) -> dict:
-    import inspect
-
-    accepted = inspect.signature(m.func).parameters
+    """The options a method takes (``--eps`` is ``eps`` or ``eps_nc``, whichever it has)."""
     given = {"a": a, "eps": eps, "eps_nc": eps, "idf": idf}
-    return {k: v for k, v in given.items() if v is not None and k in accepted}
+    return {k: v for k, v in given.items() if v is not None and k in m.params}
 
 
 @app.command()
@@ -112,34 +110,45 @@ def ordinal_eval(
     ratios: str = typer.Option("0.005,0.01,0.025,0.05,0.1,0.2,0.3,0.5,0.75,1", "--ratios"),
     learner: Learner = typer.Option(Learner.svr_balanced, "--learner"),
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5"),
-    a_grid: str = typer.Option(None, "--a-grid", help="IDF exponents tried on validation"),
-    c_grid: str = typer.Option(None, "--c-grid", help="SVR C values tried on validation"),
+    a_grid: str = typer.Option("0.25,0.5,1,2,4,8", "--a-grid",
+                               help="IDF exponents tried on validation"),
+    c_grid: str = typer.Option("0.3,1,3", "--c-grid", help="SVR C values tried on validation"),
     text_field: str = typer.Option("text", "--text-field"),
     min_df: int = typer.Option(1, "--min-df"),
-    n_jobs: int = typer.Option(1, "--n-jobs", help="Threads for the validation grid"),
+    n_jobs: int = typer.Option(1, "--n-jobs", help="Parallel workers"),
 ):
-    """MAE^M of each ordinal method at each reduction level (and FFS, Triv)."""
-    from rich.progress import Progress
+    """MAE^M of each ordinal method at each reduction level (and FFS, Triv).
 
-    from ..ordinal_eval import Settings, load_ordinal, run
+    The experiment of examples/ordinal/*.toml, built from these options and run by the
+    harness (`textsift run`): OUT gets the same results, summary and report."""
+    from ..experiment import parse_config
+    from ..report.html import write_report
+    from .experiment import run_with_progress
 
-    names = [s.strip() for s in methods.split(",") if s.strip()]
-    for name in names:
-        _method(name)
-    grids = {}
-    if a_grid:
-        grids["a_grid"] = tuple(_numbers(a_grid, "--a-grid"))
-    if c_grid:
-        grids["c_grid"] = tuple(_numbers(c_grid, "--c-grid"))
-    opts = VectorizerOptions(min_df=min_df)
-    try:
-        settings = Settings(methods=tuple(names), ratios=tuple(_numbers(ratios, "--ratios")),
-                            learners=(learner.value,), vectorizer={"min_df": min_df}, **grids)
-        corpus = load_ordinal(data, rating_field, text_field, split_field,
-                              _numbers(ranks, "--ranks"), opts)
-        with Progress(console=console) as progress:
-            results = run(corpus, out, settings, progress=progress, n_jobs=n_jobs)
-    except (CorpusError, ValueError) as exc:
-        fail(str(exc))
-    console.print(f"wrote {out / 'results.csv'} ({len(results)} rows) and "
-                  f"{out / 'mae_macro.png'}", highlight=False)
+    names = [_method(s.strip()).name for s in methods.split(",") if s.strip()]
+    tuning = {"val_size": 0.25, "C": _numbers(c_grid, "--c-grid")}
+    if any("a" in get_method(n).params for n in names):
+        tuning["a"] = _numbers(a_grid, "--a-grid")
+    corpus = {"path": str(data.resolve()), "label_field": rating_field, "task": "ordinal",
+              "text_field": text_field}
+    if split_field:
+        corpus["split_field"] = split_field
+    if ranks:
+        corpus["ranks"] = _numbers(ranks, "--ranks", int)
+    config = {
+        "experiment": {"name": f"ordinal-eval: {data.name}", "seed": 0, "n_jobs": n_jobs},
+        "corpus": corpus,
+        "evaluation": {"protocol": "split", "metrics": ["mae_macro", "mae_micro"],
+                       **({} if split_field else {"test_size": 0.2})},
+        "preprocessing": {"min_df": min_df},
+        "selection": {"methods": names, "ratios": _numbers(ratios, "--ratios"),
+                      "baselines": ["ffs", "triv"]},
+        "tuning": tuning,
+        "learners": [{"name": "svr", "label": learner.value,
+                      "balanced": learner is Learner.svr_balanced}],
+    }
+    summary = run_with_progress(parse_config(config, src="textsift ordinal-eval"), out,
+                                resume=True, n_jobs=n_jobs)
+    report = write_report(out)
+    console.print(f"wrote {out / 'results.csv'} ({len(summary.results)} rows) and {report}",
+                  highlight=False)

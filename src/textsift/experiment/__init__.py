@@ -1,4 +1,5 @@
-"""Declarative experiments: TOML config, runner (cells, cache, resume), results store."""
+"""Declarative experiments: TOML config, plan, cells (with tuning and baselines), runner
+(cache, resume), results store."""
 
 from .config import ConfigError, Experiment, load_config, parse_config
 from .runner import RunSummary, run_experiment

@@ -25,11 +25,12 @@ import pandas as pd
 import scipy.sparse as sp
 from joblib import Parallel, delayed, effective_n_jobs
 from sklearn.feature_extraction.text import CountVectorizer
-from sklearn.model_selection import KFold, StratifiedKFold
+from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
 from .._io import atomic_write
-from ..corpus import CorpusError, load_sample, read_corpus
+from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
+from ..ranks import check_ranks
 from ..vectorize import VectorizerOptions, build_vectorizer
 from .config import ConfigError, Experiment
 
@@ -63,12 +64,28 @@ def _frame(exp: Experiment, path: str | None) -> pd.DataFrame:
     return frame
 
 
-def read_documents(exp: Experiment) -> tuple[list[str], np.ndarray, np.ndarray | None]:
-    """``(texts, labels, is_test)`` of the whole corpus; ``is_test`` is None under CV.
+def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray, np.ndarray | None]:
+    """``(texts, labels, is_test)`` of the whole corpus; ``is_test`` is None under CV and for
+    a random test part (``test_size``). Documents with an empty text are dropped (and counted
+    through ``log``): they carry nothing to select from, yet would count in every ``N``.
 
     With ``protocol = "split"`` the test part is ``test_path`` when given, else the records
     whose ``split_field`` equals ``test_split`` (the rest must equal ``train_split``).
     """
+    texts, labels, is_test = _documents(exp)
+    keep = np.array([bool(t.strip()) for t in texts], dtype=bool)
+    if not keep.all():
+        if log is not None:
+            log(f"dropped {int((~keep).sum()):,} documents with an empty text")
+        texts = [t for t, k in zip(texts, keep, strict=True) if k]
+        labels = labels[keep]
+        is_test = None if is_test is None else is_test[keep]
+    if is_test is not None and (is_test.all() or not is_test.any()):
+        raise ConfigError(f"{exp.source}: the split leaves an empty train or test part")
+    return texts, labels, is_test
+
+
+def _documents(exp: Experiment):
     c = exp.corpus
     sources = [None] if c.sample else list(c.paths)
     frames = [_frame(exp, p) for p in sources]
@@ -78,7 +95,7 @@ def read_documents(exp: Experiment) -> tuple[list[str], np.ndarray, np.ndarray |
     frame = pd.concat(frames, ignore_index=True)
     texts = frame[c.text_field].fillna("").astype(str).tolist()
     labels = _labels(exp, frame[c.label_field])
-    if exp.protocol == "cv":
+    if exp.protocol == "cv" or exp.test_size:
         return texts, labels, None
     if c.test_path:
         is_test = np.arange(len(frame)) >= n_train
@@ -94,8 +111,6 @@ def read_documents(exp: Experiment) -> tuple[list[str], np.ndarray, np.ndarray |
                 f"{exp.source}: {int(other.sum())} records have {c.split_field} outside "
                 f"{{{c.train_split!r}, {c.test_split!r}}} (e.g. {split[other][0]!r})")
         is_test = split == c.test_split
-    if is_test.all() or not is_test.any():
-        raise ConfigError(f"{exp.source}: the split leaves an empty train or test part")
     return texts, labels, is_test
 
 
@@ -105,10 +120,8 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
                           f"{exp.corpus.label_field!r}; drop or fill them")
     if exp.corpus.task == "nominal":
         return column.astype(str).to_numpy(dtype=str)
-    from ..learners import check_ranks
-
     try:
-        y, _ = check_ranks(column.to_numpy(), exp.corpus.ranks)
+        y, _ = check_ranks(numeric_labels(column, exp.corpus.label_field), exp.corpus.ranks)
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: ordinal task: {exc}") from None
     return y.astype(np.int64)
@@ -142,6 +155,16 @@ def _identity(doc):
 
 # --------------------------------------------------------------------------- folds
 def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.ndarray]]:
+    """``(train, test)`` document indices of every fold, each in corpus order."""
+    if exp.protocol == "split" and exp.test_size:
+        try:
+            train, _ = train_test_split(np.arange(len(labels)), test_size=exp.test_size,
+                                        stratify=labels, random_state=exp.seed)
+        except ValueError as exc:
+            raise ConfigError(f"{exp.source}: cannot draw a stratified test part of "
+                              f"{exp.test_size:g}: {exc}") from None
+        is_test = np.ones(len(labels), dtype=bool)
+        is_test[train] = False
     if exp.protocol == "split":
         return [(np.flatnonzero(~is_test), np.flatnonzero(is_test))]
     cls = StratifiedKFold if exp.stratified else KFold
@@ -229,7 +252,7 @@ def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1) 
     missing = [k for k, p in enumerate(paths) if not p.exists()]
     if not missing:
         return paths
-    texts, labels, is_test = read_documents(exp)
+    texts, labels, is_test = read_documents(exp, log)
     log(f"tokenising {len(texts):,} documents")
     docs = tokenize_parallel(texts, exp.preprocessing, n_jobs)
     splits = fold_indices(exp, labels, is_test)

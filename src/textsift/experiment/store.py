@@ -5,8 +5,12 @@ Layout of ``DIR``::
     experiment.json       the validated configuration and its fingerprint
     cache/fold-K.npz      matrices and counts of fold K (see :mod:`.folds`)
     cells/*.json          one file per finished cell, written atomically
-    results.csv/.parquet  the long-form table, one row per (cell, metric)
-    summary.csv/.parquet  mean and std of each metric over folds
+    results.csv/.parquet  the long-form table, one row per (cell row, metric): COLUMNS, then
+                          ``ratio`` (the fraction of the vocabulary asked for; 1 for "all"
+                          and FFS, empty for a number of terms) and, with [tuning], the
+                          chosen parameters and the validation value of the first metric
+    summary.csv/.parquet  mean and std of each metric over folds (a level asked as a ratio
+                          or "all" has the folds' mean number of terms)
     timings.csv           seconds per cell (selection, learner) -- not part of the results
     terms.csv             top terms of every method on fold 0, for the report
 
@@ -35,20 +39,20 @@ class StoreError(TextsiftError):
     """The output directory cannot be used as asked; the message says what to do."""
 
 
-
-
-def cell_name(fold, method, aggregate, n_features, learner, task=None) -> str:
-    task = "" if task is None else "t" + "".join(c if c.isalnum() else "-" for c in str(task))
-    return f"{task}f{fold}__{method}__{aggregate}__{n_features}__{learner}.json"
-
-
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
-    """Mean and std (ddof=1; 0 for a single fold) of each metric over folds."""
-    keys = [k for k in KEY if k != "fold"] + ["metric"]
-    g = results.groupby(keys, sort=True)["value"]
-    out = g.agg(mean="mean", std="std", folds="count").reset_index()
+    """Mean and std (ddof=1; 0 for a single fold) of each metric over folds, per level: a
+    number of terms, or a ratio (and "all", ratio 1), whose folds may keep different numbers
+    of terms -- ``n_features`` is then their mean, rounded."""
+    level = results.assign(n_level=results["n_features"].where(results["ratio"].isna()))
+    keys = ["dataset", "method", "aggregate", "ratio", "n_level", "learner", "metric"]
+    out = level.groupby(keys, sort=True, dropna=False).agg(
+        n_features=("n_features", "mean"), mean=("value", "mean"), std=("value", "std"),
+        folds=("value", "count")).reset_index()
+    out["n_features"] = out["n_features"].round().astype("int64")
     out["std"] = out["std"].fillna(0.0)
-    return out
+    order = ["dataset", "method", "aggregate", "n_features", "ratio", "learner", "metric"]
+    return out.sort_values(order, kind="stable").reset_index(drop=True)[
+        order + ["mean", "std", "folds"]]
 
 
 class Store:
@@ -115,9 +119,12 @@ class Store:
             cell = json.loads(p.read_text(encoding="utf-8"))
             rows.extend(cell["rows"])
             timings.append({"cell": p.name, **cell["timing"]})
-        results = pd.DataFrame(rows, columns=COLUMNS)
-        results = results.sort_values(COLUMNS[:-1], kind="stable").reset_index(drop=True)
-        return results, pd.DataFrame(timings)
+        results = pd.DataFrame(rows, columns=None if rows else COLUMNS + ["ratio"])
+        extra = sorted(c for c in results.columns if c not in COLUMNS and c != "ratio")
+        extra.sort(key=lambda c: c.startswith("val_"))  # tuned parameters, then validation
+        results = results[COLUMNS + ["ratio", *extra]].astype({"ratio": "float64"})
+        results = results.sort_values(KEY + ["ratio", "metric"], kind="stable")
+        return results.reset_index(drop=True), pd.DataFrame(timings)
 
     # ------------------------------------------------------------------ tables
     def write_tables(self, terms: pd.DataFrame | None = None) -> pd.DataFrame:

@@ -1,9 +1,11 @@
-"""``DIR/report.html``: a self-contained report of an experiment directory.
+"""``DIR/report.html``: a self-contained report of an experiment directory, for a person.
 
-The page holds, in one file with every image inline (``data:image/png;base64``): what was run,
-the notes of the run (clipped sizes, skipped policies), a curve per metric and learner, the
-best method at each size, the top terms of each method side by side, and the summary table.
-The figures are also written as PNG and SVG files in ``DIR/figures/``.
+The page holds, in one file with every image inline (``data:image/png;base64``): what was run
+(corpus, protocol, learners and measures by name), the notes of the run, a figure per metric
+as wide as the page (learners side by side), the best method at each level, the top terms of
+each method side by side (with a note where they are rare words, and why), the table of
+results (mean and std over folds only when there are folds), and links to the files. The
+figures are also written as PNG and SVG files in ``DIR/figures/``.
 """
 
 from __future__ import annotations
@@ -13,57 +15,133 @@ import html
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from .._io import atomic_write
 from ..errors import TextsiftError
 from ..experiment.store import Store
-from .plots import LOWER_IS_BETTER, curve_figures, label_of
+from ..metrics import LOWER_IS_BETTER
+from .plots import (
+    BASELINES,
+    curve_figures,
+    label_of,
+    learner_title,
+    method_name,
+    metric_name,
+    one_policy_each,
+)
 
-__all__ = ["best_per_size", "macro_over_tasks", "top_terms_table", "write_report"]
+__all__ = ["best_per_size", "macro_over_tasks", "rare_terms_note", "top_terms_table",
+           "write_report"]
 
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
 h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
 td,th{border:1px solid #ddd;padding:.25em .5em;text-align:left}th{background:#f4f4f4}
-img{max-width:100%;display:block;margin:1em 0}.note{color:#8a5a00}code{background:#f4f4f4}
+img{width:100%;display:block;margin:1em 0}.note{color:#8a5a00}code{background:#f4f4f4}
+summary{cursor:pointer;margin:.4em 0}ul.files{columns:3}
 """
+_FILES = ("results.csv", "results.parquet", "summary.csv", "summary.parquet", "terms.csv",
+          "timings.csv", "notes.json", "experiment.json")
+
+
+def _levels(summary: pd.DataFrame) -> pd.Series:
+    """A readable name for each row's level: "0.5%" for a ratio, "all (12,942)" for every
+    term, the number of terms otherwise."""
+    ratio = summary["ratio"] if "ratio" in summary else pd.Series(np.nan, summary.index)
+    by_ratio = (ratio.notna() | summary["method"].isin(list(BASELINES))).all()
+    return pd.Series([f"{100 * r:g}%" if by_ratio and r < 1 else
+                      f"all ({n:,})" if r == 1 else f"{n:,}"
+                      for n, r in zip(summary["n_features"], ratio, strict=True)],
+                     index=summary.index)
+
+
+def _level_order(summary: pd.DataFrame) -> list[str]:
+    ratio = summary["ratio"] if "ratio" in summary else pd.Series(np.nan, summary.index)
+    key = summary.assign(level=_levels(summary), r=ratio.fillna(-1))
+    return list(key.sort_values(["r", "n_features"])["level"].drop_duplicates())
 
 
 def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
-    """For each learner, metric and size, the method (and policy) with the best mean; equal
-    best means are all named (``"a = b"``), and ``"all tied"`` when every method has it."""
-    single = summary["aggregate"].nunique() == 1
+    """For each learner, metric and level, the method (and policy) with the best mean; equal
+    best means are all named (``"a = b"``), and ``"all tied"`` when every method has it.
+    Baselines are not candidates."""
+    summary = summary[~summary["method"].isin(list(BASELINES))]
+    single = one_policy_each(summary)
+    levels = _levels(summary)
     rows = []
-    for (learner, metric, n), part in summary.groupby(["learner", "metric", "n_features"]):
+    for (learner, metric, level), part in summary.groupby(["learner", "metric", levels]):
         value = part["mean"].min() if metric in LOWER_IS_BETTER else part["mean"].max()
         tied = part[part["mean"] == value]
         names = ("all tied" if len(tied) == len(part) > 1 else " = ".join(
             label_of(m, a, single) for m, a in zip(tied["method"], tied["aggregate"],
                                                    strict=True)))
-        rows.append({"learner": learner, "metric": metric, "n_features": n,
+        rows.append({"learner": learner, "metric": metric, "level": level,
                      "best": f"{names} ({value:.4f})"})
-    table = pd.DataFrame(rows)
-    return table.pivot(index="n_features", columns=["learner", "metric"], values="best")
+    table = pd.DataFrame(rows).pivot(index="level", columns=["learner", "metric"],
+                                     values="best")
+    return table.reindex(_level_order(summary)).rename_axis(None)
 
 
 def macro_over_tasks(summary: pd.DataFrame) -> pd.DataFrame:
     """Average a summary over its datasets (e.g. the binary tasks of a one-vs-rest
     experiment): mean of the per-task means, their std across tasks, ``folds`` = tasks."""
-    keys = ["method", "aggregate", "n_features", "learner", "metric"]
-    out = summary.groupby(keys, sort=True)["mean"].agg(mean="mean", std="std",
-                                                       folds="count").reset_index()
+    keys = ["method", "aggregate", "n_features", "ratio", "learner", "metric"]
+    out = summary.groupby(keys, sort=True, dropna=False)["mean"].agg(
+        mean="mean", std="std", folds="count").reset_index()
     return out.assign(dataset="all tasks", std=out["std"].fillna(0.0))
 
 
 def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
     """Top terms of every (method, policy) as side-by-side columns (rows are ranks)."""
-    single = terms["aggregate"].nunique() == 1
+    single = one_policy_each(terms)
     terms = terms[terms["rank"] <= top]
     cols = {label_of(m, a, single): g.set_index("rank")["term"]
             for (m, a), g in terms.groupby(["method", "aggregate"], sort=False)}
     return pd.DataFrame(cols).rename_axis("rank")
+
+
+def rare_terms_note(terms: pd.DataFrame, top: int = 15, max_df: int = 3) -> str | None:
+    """One line naming the methods whose top terms are mostly rare words, and why."""
+    if "df" not in terms:
+        return None
+    single = one_policy_each(terms)
+    head = terms[terms["rank"] <= top]
+    rare = [label_of(m, a, single) for (m, a), g in head.groupby(["method", "aggregate"],
+                                                                  sort=False)
+            if (g["df"] <= max_df).sum() * 2 > len(g)]
+    if not rare:
+        return None
+    return (f"{', '.join(rare)}: most of their top {top} terms occur in at most {max_df} "
+            "training documents. These scores reward a term for belonging to one class (or "
+            "one rank), not for being frequent, and a word seen once belongs to one class: "
+            "it gets the best score there is.")
+
+
+def _results_tables(summary: pd.DataFrame, learners: dict, folds: int) -> list[str]:
+    """Per (learner, metric): the methods (and baselines) against the levels."""
+    single = one_policy_each(summary)
+    cell = (lambda r: f"{r['mean']:.4f}") if folds == 1 else (
+        lambda r: f"{r['mean']:.4f} ± {r['std']:.4f}")
+    out = []
+    frame = summary.assign(level=_levels(summary),
+                           name=[label_of(m, a, single) for m, a in
+                                 zip(summary["method"], summary["aggregate"], strict=True)],
+                           cell=summary.apply(cell, axis=1))
+    order = _level_order(summary[~summary["method"].isin(list(BASELINES))])
+    for (learner, metric), part in frame.groupby(["learner", "metric"], sort=False):
+        wide = part.pivot(index="name", columns="level", values="cell")
+        wide = wide.reindex(columns=[c for c in order if c in wide.columns] + [
+            c for c in wide.columns if c not in order]).fillna("")
+        wide = wide.sort_index(key=lambda ix: ix.map(lambda n: (n in ("FFS (every term)",
+                                                                        "Triv"), n)))
+        out.append(f"<details><summary>{html.escape(learners.get(learner, learner))}: "
+                   f"{metric_name(metric, 'html')}</summary>"
+                   + wide.rename_axis(None, axis=1).rename_axis("method").to_html(escape=True)
+                   + "</details>")
+    return out
 
 
 def _img(path: Path, alt: str) -> str:
@@ -71,13 +149,41 @@ def _img(path: Path, alt: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
 
 
+def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict) -> str:
+    folds = int(summary["folds"].max())
+    protocol = (f"{folds}-fold cross-validation" if config["protocol"] == "cv"
+                else "one train/test split")
+    if config.get("ratios"):
+        sel = "ratios of the training vocabulary " + ", ".join(
+            f"{100 * r:g}%" for r in config["ratios"])
+    else:
+        sel = "numbers of terms " + ", ".join(map(str, config["sizes"]))
+    esc = html.escape
+    text = [esc(f"Corpus {dataset}, {protocol}."),
+            esc("Methods: " + ", ".join(method_name(m) for m in config["methods"])
+                + f"; {sel}."),
+            esc("Learners: " + "; ".join(learners.values()) + "."),
+            "Measures: " + "; ".join(metric_name(m, "html") for m in config["metrics"]) + "."]
+    if config.get("baselines"):
+        triv = ("the middle rank" if config["corpus"]["task"] == "ordinal" else
+                "the most frequent training class")
+        text.append(esc("Baselines: " + ", ".join(method_name(b) for b in config["baselines"])
+                        + f" (Triv always says {triv})."))
+    if config.get("tuning"):
+        t = config["tuning"]
+        grids = "; ".join(f"{k} in {{{', '.join(map(str, v))}}}" for k, v in t["grids"])
+        text.append(f"Tuned on a stratified {100 * t['val_size']:g}% of each training set, by "
+                    f"{metric_name(config['metrics'][0], 'html', direction=False)}: "
+                    f"{esc(grids)}.")
+    return "<p>" + " ".join(text) + f" Seed {config['seed']}.</p>"
+
+
 def write_report(directory) -> Path:
     """Write ``directory/report.html`` and ``directory/figures/*``; return the page's path."""
     store = Store(directory)
-    manifest = store.manifest()
-    config = manifest["config"]
-    summary = pd.read_parquet(store.root / "summary.parquet") if (
-        store.root / "summary.parquet").exists() else None
+    config = store.manifest()["config"]
+    path = store.root / "summary.parquet"
+    summary = pd.read_parquet(path) if path.exists() else None
     if summary is None or summary.empty:
         store.results()  # raises the "finish the run first" error
         raise TextsiftError(f"{store.root}: the results table is empty")
@@ -91,38 +197,39 @@ def write_report(directory) -> Path:
     dataset = config["corpus"]["dataset"]
     if config.get("tasks") == "one_vs_rest":
         dataset += " (one-vs-rest tasks)"
-    figures = curve_figures(summary, store.root / "figures", dataset)
+    learners = {lr["label"]: learner_title(lr) for lr in config["learners"]}
+    figures = curve_figures(summary, store.root / "figures", dataset, learners)
     folds = int(summary["folds"].max())
-    learners = ", ".join(f"{lr['label']} ({lr['name']}, {lr['weighting']} input)"
-                         for lr in config["learners"])
-    protocol = (f"{folds}-fold cross-validation" if config["protocol"] == "cv"
-                else "train/test split")
     parts = [
         f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
         f"<title>textsift report: {html.escape(config['name'])}</title>"
         f"<style>{_CSS}</style></head><body>",
-        f"<h1>{html.escape(config['name'])}</h1>",
-        "<p>" + html.escape(
-            f"Dataset {dataset}, {protocol}, learners: {learners}. "
-            f"Methods: {', '.join(config['methods'])}; policies: "
-            f"{', '.join(sorted(summary['aggregate'].unique()))}. Seed {config['seed']}.")
-        + "</p>",
-    ]
+        f"<h1>{html.escape(config['name'])}</h1>", _describe(config, summary, dataset,
+                                                             learners)]
     parts += [f"<p class='note'>note: {html.escape(n)}</p>" for n in notes]
     parts.append("<h2>Curves</h2>")
-    for f in figures:
-        parts.append(_img(f.png, f.title))
-    parts.append("<h2>Best method per number of terms</h2>")
-    parts.append(best_per_size(summary).to_html(escape=True))
+    parts += [_img(f.png, f.title) for f in figures]
+    parts.append("<h2>Best method at each level</h2>")
+    best = best_per_size(summary)
+    best.columns = [f"{learners.get(lr, lr)}: {metric_name(m)}" for lr, m in best.columns]
+    parts.append(best.to_html(escape=True).replace("^M", "<sup>M</sup>").replace(
+        "^mu", "<sup>μ</sup>"))
     terms_path = store.root / "terms.csv"
     if terms_path.exists():
         parts.append("<h2>Top terms of each method (fold 0)</h2>")
         terms = pd.read_csv(terms_path, keep_default_na=False)
+        note = rare_terms_note(terms)
+        if note:
+            parts.append(f"<p class='note'>{html.escape(note)}</p>")
         parts.append(top_terms_table(terms).to_html(escape=True))
-    parts.append("<h2>Summary (mean and std over folds)</h2><details><summary>table</summary>")
-    parts.append(summary.to_html(index=False, float_format=lambda x: f"{x:.4f}", escape=True))
-    parts.append("</details><p>Files: <code>results.csv</code>, <code>results.parquet</code>, "
-                 "<code>summary.csv</code>, <code>figures/</code>.</p></body></html>")
+    parts.append("<h2>Results</h2>" if folds == 1 else
+                 f"<h2>Results: mean ± std over {folds} folds</h2>")
+    parts += _results_tables(summary, learners, folds)
+    files = [f for f in _FILES if (store.root / f).exists()] + [
+        f"figures/{f.png.name}" for f in figures] + [f"figures/{f.svg.name}" for f in figures]
+    parts.append("<h2>Files</h2><ul class='files'>" + "".join(
+        f"<li><a href='{html.escape(f)}'>{html.escape(f)}</a></li>" for f in files)
+        + "</ul></body></html>")
     out = store.root / "report.html"
     atomic_write(out, lambda fh: fh.write("\n".join(parts).encode("utf-8")))
     return out

@@ -1,10 +1,12 @@
-"""Curves of an experiment: a metric against the number of terms, one line per method.
+"""Curves of an experiment: a metric against the number of terms kept, one line per method.
 
-One figure per (learner, metric), with one panel per selection policy when the experiment
-compares policies (a method with a single score column, such as ``df`` or ``ig_multi``, is
-the same under every policy and is drawn in each panel). The x axis is logarithmic when the
-sizes span more than a factor of 20. With several folds each point is the mean and the band
-is +/- one standard deviation. Figures are written as PNG and SVG (matplotlib, Agg backend).
+One figure per metric, as wide as the report's page: a panel per learner side by side (and a
+row of panels per selection policy when the experiment compares policies; a method with a
+single score column, such as ``df`` or ``ig_multi``, is the same under every policy and is
+drawn in each row). An experiment given in ratios is drawn as Baccianella et al. draw it:
+the metric against the reduction level (% of the vocabulary kept) on a logarithmic axis. The
+FFS and Triv baselines are horizontal lines. With several folds each point is the mean and the
+band is +/- one standard deviation. Figures are written as PNG and SVG (matplotlib, Agg).
 """
 
 from __future__ import annotations
@@ -18,12 +20,29 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from ..scores import get_method  # noqa: E402
+from .._io import atomic_write  # noqa: E402
+from ..metrics import LOWER_IS_BETTER  # noqa: E402
+from ..scores import REGISTRY  # noqa: E402
 
-__all__ = ["LOWER_IS_BETTER", "Figure", "curve_figures", "label_of"]
+__all__ = ["BASELINES", "Figure", "curve_figures", "label_of", "learner_title", "metric_name",
+           "method_name", "one_policy_each"]
 
-#: Metrics where a smaller value is better.
-LOWER_IS_BETTER = {"misclassification_error", "mae_macro", "mae_micro"}
+BASELINES = {"ffs": ("FFS (every term)", "black", "--"), "triv": ("Triv", "grey", ":")}
+_METRICS = {
+    "accuracy": "accuracy", "micro_f1": "micro-averaged F1", "macro_f1": "macro-averaged F1",
+    "precision": "macro-averaged precision", "recall": "macro-averaged recall",
+    "misclassification_error": "misclassification error", "f1_pos": "F1 of the positive class",
+    "precision_pos": "precision of the positive class",
+    "recall_pos": "recall of the positive class",
+    "mae_macro": "MAE^M (macro-averaged MAE)", "mae_micro": "MAE^mu (plain MAE)",
+}
+_MARKUP = {"tex": (("^M", "$^M$"), ("^mu", "$^\\mu$")),
+           "html": (("^M", "<sup>M</sup>"), ("^mu", "<sup>μ</sup>")), "text": ()}
+_LEARNERS = {"nb": "naive Bayes", "linear_svm": "linear SVM",
+             "logreg": "logistic regression", "svr": "ε-SVR rounded to ranks"}
+_ORDINAL = {"var": "Var", "rr_var": "RR(Var)", "var_idf": "Var*IDF",
+            "rr_var_idf": "RR(Var*IDF)", "rr_igor": "RR(IGOR)", "rr_nc_idf": "RR(NC*IDF)",
+            "prp": "PRP (provisional)"}
 
 
 @dataclass(frozen=True)
@@ -33,71 +52,135 @@ class Figure:
     svg: Path
 
 
+def metric_name(metric: str, markup: str = "text", direction: bool = True) -> str:
+    """A measure as a reader names it (``markup``: "text", "tex" for matplotlib or "html"),
+    and which way is better."""
+    name = _METRICS.get(metric, metric)
+    for plain, marked in _MARKUP[markup]:
+        name = name.replace(plain, marked)
+    if not direction:
+        return name
+    return f"{name}, {'lower' if metric in LOWER_IS_BETTER else 'higher'} is better"
+
+
+def method_name(method: str) -> str:
+    """Ordinal methods as the papers write them; baselines by name; the rest as registered."""
+    if method in BASELINES:
+        return BASELINES[method][0]
+    m = REGISTRY.get(method)
+    return _ORDINAL.get(method, m.label if m else method)
+
+
+def one_policy_each(frame: pd.DataFrame) -> bool:
+    """Whether every method of a table is ranked under one policy (then a label needs no
+    policy: it is the method's own)."""
+    return bool((frame.groupby("method")["aggregate"].nunique() <= 1).all())
+
+
 def label_of(method: str, aggregate: str, single_policy: bool) -> str:
-    return method if single_policy else f"{method} ({aggregate})"
+    name = method_name(method)
+    return name if single_policy or method in BASELINES else f"{name} ({aggregate})"
+
+
+def learner_title(spec: dict) -> str:
+    """``{"name": "svr", "label": "svr-balanced", "params": [["balanced", true]]}`` ->
+    "svr-balanced: ε-SVR rounded to ranks, balanced weights"."""
+    what = _LEARNERS.get(spec["name"], spec["name"])
+    if dict(map(tuple, spec.get("params", []))).get("balanced"):
+        what += ", balanced weights"
+    return what if spec["label"] == spec["name"] else f"{spec['label']}: {what}"
 
 
 def _one_column(method: str) -> bool:
-    try:
-        return get_method(method).aggregates == ("max",)
-    except ValueError:  # a method no longer registered: draw it as it was run
-        return False
+    m = REGISTRY.get(method)
+    return m is not None and m.aggregates == ("max",)
 
 
 def _slug(text: str) -> str:
-    return "".join(ch if ch.isalnum() else "-" for ch in text).strip("-")
+    return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text).strip("-")
 
 
-def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "") -> list[Figure]:
-    """Draw every (learner, metric) curve of ``summary`` (the summary table) into ``out_dir``."""
+def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
+                  learners: dict | None = None) -> list[Figure]:
+    """Draw a figure per metric of ``summary`` (the summary table) into ``out_dir``;
+    ``learners`` maps a learner's label to its title."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    # a method scored as one column (df, ig_multi) is the same under every policy: it is
-    # drawn in every panel, and the panels are the policies of the per-class methods
-    single = {m for m in summary["method"].unique() if _one_column(m)}
-    policies = sorted(summary.loc[~summary["method"].isin(single), "aggregate"].unique()) or \
-        sorted(summary["aggregate"].unique())
-    sizes = summary["n_features"]
-    log_x = sizes.max() / max(sizes.min(), 1) > 20
-    methods = sorted(summary["method"].unique())
+    for old in [*out_dir.glob("*.png"), *out_dir.glob("*.svg")]:
+        old.unlink()  # figures of an earlier report: they are all drawn again
+    learners = learners or {}
+    base = summary[summary["method"].isin(list(BASELINES))]
+    curves = summary[~summary["method"].isin(list(BASELINES))]
+    # a ratio experiment has no level given as a number of terms
+    by_ratio = curves["ratio"].notna().all() and not curves.empty
+    single = {m for m in curves["method"].unique() if _one_column(m)}
+    policies = sorted(curves.loc[~curves["method"].isin(single), "aggregate"].unique()) or \
+        sorted(curves["aggregate"].unique())
+    methods = sorted(curves["method"].unique(), key=method_name)
     palette = plt.cm.tab10 if len(methods) <= 10 else plt.cm.tab20
     style = {m: (palette(i % palette.N), "-" if i < palette.N else "--")
              for i, m in enumerate(methods)}
     band = 0.15 if len(methods) <= 4 else 0.05  # many overlapping bands hide the lines
     figures = []
-    for (learner, metric), part in summary.groupby(["learner", "metric"], sort=True):
-        fig, axes = plt.subplots(1, len(policies), figsize=(4.2 * len(policies) + 1.5, 3.8),
-                                 sharey=True, squeeze=False)
-        for ax, policy in zip(axes[0], policies, strict=True):
-            panel = part[(part["aggregate"] == policy) | part["method"].isin(single)]
-            for method, line in panel.groupby("method", sort=True):
-                line = line.sort_values("n_features")
-                colour, dash = style[method]
-                ax.plot(line["n_features"], line["mean"], marker="o", ms=3, lw=1.4,
-                        ls=dash, label=method, color=colour)
-                if (line["folds"] > 1).any():
-                    ax.fill_between(line["n_features"], line["mean"] - line["std"],
-                                    line["mean"] + line["std"], color=colour, alpha=band)
-            if log_x:
-                ax.set_xscale("log")
-            ax.set_xlabel("number of terms")
-            ax.set_title(f"policy: {policy}" if len(policies) > 1 else "", fontsize=10)
+    for metric, part in summary.groupby("metric", sort=False):
+        columns = list(dict.fromkeys(part["learner"]))
+        fig, axes = plt.subplots(len(policies), len(columns), squeeze=False, sharey=True,
+                                 figsize=(12, 0.6 + 3.7 * len(policies)))
+        for (row, policy), (col, learner) in ((r, c) for r in enumerate(policies)
+                                              for c in enumerate(columns)):
+            ax = axes[row][col]
+            panel = curves[(curves["metric"] == metric) & (curves["learner"] == learner) & (
+                (curves["aggregate"] == policy) | curves["method"].isin(single))]
+            _draw_curves(ax, panel, style, band, by_ratio)
+            for method, (label, colour, dash) in BASELINES.items():
+                line = base[(base["metric"] == metric) & (base["learner"] == learner) & (
+                    base["method"] == method)]
+                if len(line):
+                    ax.axhline(line["mean"].iloc[0], color=colour, ls=dash, lw=1.3,
+                               label=label)
+            title = learners.get(learner, learner)
+            ax.set_title(title + (f"; policy {policy}" if len(policies) > 1 else ""),
+                         fontsize=10)
+            ax.set_xlabel("% of the vocabulary kept" if by_ratio else "number of terms")
             ax.grid(True, alpha=0.3)
-        axes[0][0].set_ylabel(metric)
-        handles = {}  # every method once, also those drawn in some panels only
-        for ax in axes[0]:
+        for row in axes:
+            row[0].set_ylabel(metric_name(metric, "tex", direction=False))
+        handles = {}  # every line once, also those drawn in some panels only
+        for ax in axes.flat:
             for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
                 handles.setdefault(lab, h)
-        axes[0][-1].legend([handles[m] for m in methods if m in handles],
-                           [m for m in methods if m in handles], fontsize=8,
-                           loc="center left", bbox_to_anchor=(1.02, 0.5))
-        title = f"{dataset}: {metric}, {learner}".strip(": ")
-        fig.suptitle(title, fontsize=11)
-        fig.tight_layout()
-        stem = out_dir / _slug(f"{learner}-{metric}")
+        fig.legend(handles.values(), handles.keys(), loc="lower center", fontsize=9,
+                   ncol=min(len(handles), 6), frameon=False)
+        title = f"{dataset}: {metric_name(metric)}".strip(": ")
+        fig.suptitle(f"{dataset}: {metric_name(metric, 'tex')}".strip(": "), fontsize=11)
+        rows_of_legend = -(-len(handles) // 6)
+        fig.tight_layout(rect=(0, 0.05 * rows_of_legend / len(policies) + 0.02, 1, 1))
+        stem = out_dir / _slug(metric)
         png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
-        fig.savefig(png, dpi=100)
-        fig.savefig(svg)
+        atomic_write(png, lambda fh, f=fig: f.savefig(fh, dpi=100, format="png"))
+        atomic_write(svg, lambda fh, f=fig: f.savefig(fh, format="svg"))
         plt.close(fig)
         figures.append(Figure(title, png, svg))
     return figures
+
+
+def _draw_curves(ax, panel: pd.DataFrame, style, band, by_ratio: bool) -> None:
+    x_of = (lambda d: 100 * d["ratio"]) if by_ratio else (lambda d: d["n_features"])
+    for method, line in panel.groupby("method", sort=False):
+        line = line.sort_values("ratio" if by_ratio else "n_features")
+        colour, dash = style[method]
+        aggregates = line["aggregate"].unique()
+        ax.plot(x_of(line), line["mean"], marker="o", ms=3, lw=1.4, ls=dash, color=colour,
+                label=label_of(method, aggregates[0], len(aggregates) == 1))
+        if (line["folds"] > 1).any():
+            ax.fill_between(x_of(line), line["mean"] - line["std"],
+                            line["mean"] + line["std"], color=colour, alpha=band)
+    if panel.empty:
+        return
+    x = x_of(panel)
+    if by_ratio or x.max() / max(x.min(), 1) > 20:
+        ax.set_xscale("log")
+    if by_ratio:
+        ticks = sorted(x.unique())
+        ax.set_xticks(ticks, [f"{t:g}" for t in ticks], fontsize=8)
+        ax.minorticks_off()

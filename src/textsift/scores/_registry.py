@@ -49,6 +49,10 @@ class ScoreTable:
 
 @dataclass(frozen=True)
 class Method:
+    """A registered scoring method. ``params`` maps each keyword parameter of ``func`` (after
+    the counts) to its default, e.g. ``{"a": 1.0, "eps": 0.1, "idf": "standard"}``: callers
+    (the CLI, experiment grids) read which parameters a method takes from it."""
+
     name: str
     func: Callable[..., ScoreTable]
     kind: str  # "nominal" or "ordinal"
@@ -74,10 +78,18 @@ def register(name, kind, summary, default_aggregate="max", aggregates=("max", "s
         if name in REGISTRY:
             raise RuntimeError(f"method {name!r} is registered twice")
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
-                                provisional)
+                                provisional, _keyword_defaults(func))
         return func
 
     return deco
+
+
+def _keyword_defaults(func) -> dict:
+    """The parameters of a scoring function after its counts, with their defaults."""
+    import inspect
+
+    params = list(inspect.signature(func).parameters.values())[1:]
+    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
 
 
 def get_method(name: str) -> Method:

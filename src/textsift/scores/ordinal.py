@@ -41,74 +41,13 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..ranks import check_ranks, nearest_index
 from ._registry import ScoreTable, global_table, register
 from .information import ig_multi_from_counts
 
-__all__ = ["RankStats", "check_ranks", "idf", "nearest_rank", "rank_stats"]
+__all__ = ["RankStats", "idf", "rank_stats"]
 
 ORDINAL_RR = ("rr",)
-
-
-# ----------------------------------------------------------------------------- ranks
-def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
-    """Validate ordinal ranks; return ``(y as float64, the sorted scale)``.
-
-    Ranks must be finite integers (``4.0`` is accepted; ``4.5`` and ``"4"`` are not). The
-    scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
-    ``y`` otherwise; it needs at least two ranks.
-    """
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise TextsiftError(f"ranks must be one-dimensional, got shape {y.shape}")
-    if y.dtype.kind not in "biuf":
-        raise TextsiftError(
-            f"Unknown label type {y.dtype}: ordinal ranks must be numbers (e.g. 1-5 stars); "
-            "convert the rating field to integers"
-        )
-    y = y.astype(np.float64)
-    if not np.all(np.isfinite(y)):
-        raise TextsiftError("ranks contain NaN or infinite values; drop unrated documents")
-    if np.any(y != np.round(y)):
-        bad = np.unique(y[y != np.round(y)])[:5]
-        raise TextsiftError(
-            f"ordinal ranks must be integers, got {bad.tolist()}; "
-            "bin a continuous rating into ranks first"
-        )
-    if ranks is None:
-        scale = np.unique(y)
-    else:
-        scale = np.asarray(ranks)
-        if scale.ndim != 1 or scale.dtype.kind not in "biuf":
-            raise TextsiftError(
-                f"the declared scale must be a list of integer ranks, got {ranks!r}")
-        scale = np.unique(scale.astype(np.float64))
-        if not np.all(np.isfinite(scale)) or np.any(scale != np.round(scale)):
-            raise TextsiftError(f"the declared scale must hold integer ranks, got {ranks!r}")
-        outside = ~np.isin(y, scale)
-        if np.any(outside):
-            raise TextsiftError(
-                f"ratings {np.unique(y[outside])[:5].tolist()} are outside the declared scale "
-                f"{scale.tolist()}"
-            )
-    if len(scale) < 2:
-        raise TextsiftError(
-            f"an ordinal scale needs at least two ranks, got one class {scale.tolist()}; "
-            "declare the full scale (ranks=...) if the data show only one"
-        )
-    return y, scale
-
-
-def nearest_rank(values, scale) -> np.ndarray:
-    """Round each value to the nearest rank of the sorted ``scale``; an exact tie goes to the
-    lower rank (§A.4). Values off the scale go to its ends, so rounding also clips."""
-    scale = np.asarray(scale, dtype=np.float64)
-    return scale[_nearest_index(values, scale)]
-
-
-def _nearest_index(values, scale: np.ndarray) -> np.ndarray:
-    """Index of the nearest rank of the sorted ``scale`` (the lower one on a tie)."""
-    mid = (scale[1:] + scale[:-1]) / 2
-    return np.searchsorted(mid, np.asarray(values, dtype=np.float64), side="left")
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -182,7 +121,7 @@ def _rank_table(st: RankStats, score: np.ndarray, group: np.ndarray, counts) -> 
 
 def _nearest_mean_rank(st: RankStats) -> np.ndarray:
     """Column of the rank nearest each term's mean (lower on a tie); -1 where df = 0."""
-    return np.where(st.df > 0, _nearest_index(np.nan_to_num(st.mean), st.scale), -1)
+    return np.where(st.df > 0, nearest_index(np.nan_to_num(st.mean), st.scale), -1)
 
 
 def _var_idf(st, a, eps, form):

@@ -1,0 +1,377 @@
+"""The tables of an experiment file, each read and checked by one function (see
+:mod:`.config` for the schema). Every error names the file, the table and the fix."""
+
+from __future__ import annotations
+
+import difflib
+import importlib
+import os
+import re
+from pathlib import Path
+
+from ..corpus import SAMPLES
+from ..errors import TextsiftError
+from ..policies import AGGREGATES
+from ..scores import get_method
+from ..vectorize import VectorizerOptions
+
+__all__ = ["LEARNERS", "METRICS", "SCHEMA", "ConfigError", "method_policies", "resolve_method"]
+
+
+class ConfigError(TextsiftError):
+    """An experiment file is invalid; the message says where and how to fix it."""
+
+
+#: Learner name -> (what it is, parameters accepted from TOML, default input weighting).
+LEARNERS = {
+    "nb": ("multinomial naive Bayes (sklearn MultinomialNB)", ("alpha",), "counts"),
+    "linear_svm": ("linear SVM, one-vs-rest (sklearn LinearSVC)",
+                   ("C", "max_iter", "tol", "class_weight"), "tfidf"),
+    "logreg": ("logistic regression (sklearn LogisticRegression)",
+               ("C", "max_iter", "tol", "class_weight"), "tfidf"),
+    "svr": ("epsilon-SVR on ranks, rounded (textsift.learners.RankSVR); ordinal tasks only",
+            ("C", "epsilon", "balanced", "max_iter", "tol"), "sublinear_tfidf"),
+}
+#: Input weightings: term counts, presence, tf-idf (L2-normalised), and tf-idf with
+#: ``1 + ln tf`` (Baccianella et al.'s learner input), all over the selected terms.
+WEIGHTINGS = ("counts", "binary", "tfidf", "sublinear_tfidf")
+NOMINAL_METRICS = ("accuracy", "micro_f1", "macro_f1", "precision", "recall",
+                   "misclassification_error")
+#: Measures of the positive class of a binary task (label "pos", as in one-vs-rest tasks).
+POSITIVE_METRICS = ("f1_pos", "precision_pos", "recall_pos")
+ORDINAL_METRICS = ("mae_macro", "mae_micro")
+METRICS = NOMINAL_METRICS + POSITIVE_METRICS + ORDINAL_METRICS
+BASELINES = ("ffs", "triv")
+
+SCHEMA = {
+    "experiment": {"name", "seed", "n_jobs"},
+    "corpus": {"dataset", "path", "sample", "test_path", "text_field", "label_field",
+               "split_field", "train_split", "test_split", "task", "ranks"},
+    "evaluation": {"protocol", "folds", "stratified", "test_size", "metrics", "tasks"},
+    "preprocessing": {"lowercase", "stop_words", "min_df", "max_df", "stem", "strip_headers",
+                      "binary", "token_pattern"},
+    "selection": {"methods", "aggregates", "sizes", "ratios", "baselines", "rr_variant",
+                  "method_params"},
+    "tuning": None,  # val_size and one grid per tuned parameter, checked against the methods
+    "learners": None,  # an array of tables, checked per learner
+}
+
+
+# --------------------------------------------------------------------------- helpers
+def unknown(keys, allowed, where: str, src: str):
+    for key in keys:
+        if key not in allowed:
+            close = difflib.get_close_matches(key, sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(
+                f"{src}: unknown key {key!r} in {where}{hint}; allowed keys there: "
+                f"{', '.join(sorted(allowed))}"
+            )
+
+
+def typed(value, types, what: str, src: str):
+    if not isinstance(value, types) or (isinstance(value, bool) and bool not in _tuple(types)):
+        names = "/".join(t.__name__ for t in _tuple(types))
+        raise ConfigError(f"{src}: {what} must be {names}, got {value!r}")
+    return value
+
+
+def _tuple(types):
+    return types if isinstance(types, tuple) else (types,)
+
+
+def choice(value, choices, what: str, src: str):
+    if value not in choices:
+        raise ConfigError(f"{src}: {what} = {value!r} is not one of {', '.join(map(str, choices))}")
+    return value
+
+
+def _fraction(value, what: str, src: str, one: bool = False) -> float:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and (
+        0 < value <= 1 if one else 0 < value < 1)
+    if not ok:
+        raise ConfigError(f"{src}: {what} must be a fraction in (0, {'1]' if one else '1)'}, "
+                          f"got {value!r}")
+    return float(value)
+
+
+_VAR = re.compile(r"\$(\w+|\{[^}]*\})")
+
+
+def resolve_path(raw: str, base: Path, what: str, src: str) -> str:
+    typed(raw, str, what, src)
+    for m in _VAR.finditer(raw):
+        var = m.group(1).strip("{}")
+        if var not in os.environ:
+            raise ConfigError(
+                f"{src}: {what} uses ${var}, which is not set; export {var} (e.g. "
+                f"{var}=/path/to/shared/data) or write the path out"
+            )
+    path = Path(os.path.expandvars(raw)).expanduser()
+    if not path.is_absolute():
+        # a path that starts with a variable (TEXTSIFT_DATA=../shared/data) is relative to
+        # the working directory, where the variable was set; a literal one to the TOML
+        path = (Path.cwd() if _VAR.match(raw) else base) / path
+    if not path.exists():
+        raise ConfigError(f"{src}: {what} {str(path)!r} does not exist; check the path")
+    return str(path.resolve())
+
+
+# --------------------------------------------------------------------------- methods
+def resolve_method(name: str):
+    """What :class:`~textsift.selectors.TermSelector` takes for a method of the file: the
+    registered name, or the function ``"package.module:function"`` names."""
+    if ":" not in name:
+        return name
+    module, _, attr = name.partition(":")
+    obj = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def method_policies(name: str) -> tuple[str, tuple[str, ...]]:
+    """(default policy, policies offered) of a method; a user's function offers them all."""
+    if ":" in name:
+        return "max", AGGREGATES
+    m = get_method(name)
+    return m.default_aggregate, m.aggregates
+
+
+def method_param_names(name: str) -> tuple[str, ...]:
+    return () if ":" in name else tuple(get_method(name).params)
+
+
+def _method_name(entry, task: str, src: str) -> str:
+    """The name a method entry is recorded under, checked: a registered method, a
+    ``module:function`` string that imports, or (from Python) an importable function."""
+    if callable(entry):
+        name = f"{entry.__module__}:{entry.__qualname__}"
+        try:
+            same = resolve_method(name) is entry
+        except (ImportError, AttributeError):
+            same = False
+        if not same:
+            raise ConfigError(f"{src}: [selection] methods: {name} cannot be imported back; "
+                              "define the scoring function at the top level of a module")
+        return name
+    typed(entry, str, "[selection] methods entry", src)
+    if ":" in entry:
+        try:
+            func = resolve_method(entry)
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError(f"{src}: [selection] methods: cannot import {entry!r} ({exc}); "
+                              "write 'package.module:function'") from None
+        if not callable(func):
+            raise ConfigError(f"{src}: [selection] methods: {entry!r} is not a function")
+        return entry
+    try:
+        m = get_method(entry)
+    except ValueError as exc:
+        raise ConfigError(f"{src}: [selection] methods: {exc}") from None
+    if m.kind == "ordinal" and task != "ordinal":
+        raise ConfigError(f"{src}: method {entry!r} is ordinal; set [corpus] task = 'ordinal'")
+    return entry
+
+
+# --------------------------------------------------------------------------- tables
+def corpus_section(t: dict, base: Path, src: str):
+    from .config import CorpusSpec
+
+    unknown(t, SCHEMA["corpus"], "[corpus]", src)
+    if ("path" in t) == ("sample" in t):
+        raise ConfigError(f"{src}: [corpus] needs exactly one of 'path' (a file or a list of "
+                          f"files) or 'sample' ({', '.join(SAMPLES)})")
+    paths: tuple[str, ...] = ()
+    sample = None
+    if "path" in t:
+        raw = t["path"] if isinstance(t["path"], list) else [t["path"]]
+        paths = tuple(resolve_path(p, base, "[corpus] path", src) for p in raw)
+        if not paths:
+            raise ConfigError(f"{src}: [corpus] path is an empty list")
+    else:
+        sample = choice(t["sample"], tuple(SAMPLES), "[corpus] sample", src)
+    test_path = t.get("test_path")
+    if test_path is not None:
+        test_path = resolve_path(test_path, base, "[corpus] test_path", src)
+    task = choice(t.get("task", "nominal"), ("nominal", "ordinal"), "[corpus] task", src)
+    ranks = t.get("ranks")
+    if ranks is not None:
+        if task != "ordinal":
+            raise ConfigError(f"{src}: [corpus] ranks is only for task = 'ordinal'")
+        if not (isinstance(ranks, list) and len(ranks) >= 2
+                and all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)):
+            raise ConfigError(f"{src}: [corpus] ranks must be a list of at least two integers")
+        ranks = tuple(sorted(set(ranks)))
+    default_label = SAMPLES[sample][2] if sample else "label"
+    dataset = t.get("dataset", sample or _dataset_name(Path(paths[0])))
+    fields = {k: typed(t.get(k, d), str, f"[corpus] {k}", src) for k, d in (
+        ("text_field", "text"), ("label_field", default_label), ("split_field", "split"),
+        ("train_split", "train"), ("test_split", "test"))}
+    return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
+                      sample=sample, test_path=test_path, task=task, ranks=ranks, **fields)
+
+
+def _dataset_name(path: Path) -> str:
+    """A file's name without extensions, or its folder's when the file is named like a part
+    (``amazon_alexa/all.jsonl.gz`` is ``amazon_alexa``)."""
+    stem = path.name.split(".")[0]
+    return path.parent.name if stem in ("all", "train", "test", "data") else stem
+
+
+def evaluation_section(ev: dict, selection: dict, corpus, src: str) -> dict:
+    unknown(ev, SCHEMA["evaluation"], "[evaluation]", src)
+    protocol = choice(ev.get("protocol", "split"), ("split", "cv"), "[evaluation] protocol", src)
+    folds = typed(ev.get("folds", 10 if protocol == "cv" else 1), int, "[evaluation] folds", src)
+    if protocol == "cv" and folds < 2:
+        raise ConfigError(f"{src}: [evaluation] folds must be at least 2 for protocol = 'cv'")
+    if protocol == "split" and "folds" in ev:
+        raise ConfigError(f"{src}: [evaluation] folds applies to protocol = 'cv' only")
+    test_size = ev.get("test_size")
+    if test_size is not None:
+        if protocol != "split" or corpus.test_path:
+            raise ConfigError(f"{src}: [evaluation] test_size (a random stratified test part) "
+                              "is for protocol = 'split' without [corpus] test_path")
+        test_size = _fraction(test_size, "[evaluation] test_size", src)
+    tasks = choice(ev.get("tasks", "multiclass"), ("multiclass", "one_vs_rest"),
+                   "[evaluation] tasks", src)
+    if tasks == "one_vs_rest" and corpus.task != "nominal":
+        raise ConfigError(f"{src}: [evaluation] tasks = 'one_vs_rest' needs a nominal task")
+    if tasks == "one_vs_rest" and selection.get("aggregates", ["default"]) != ["default"]:
+        raise ConfigError(f"{src}: with tasks = 'one_vs_rest' each binary task ranks terms by "
+                          "its positive class's scores; remove [selection] aggregates")
+    metrics = ev.get("metrics", ["accuracy", "macro_f1"])
+    if not isinstance(metrics, list) or not metrics:
+        raise ConfigError(f"{src}: [evaluation] metrics must be a non-empty list")
+    for m in metrics:
+        choice(m, METRICS, "[evaluation] metrics entry", src)
+        if m in ORDINAL_METRICS and corpus.task != "ordinal":
+            raise ConfigError(f"{src}: metric {m!r} measures rank distances; it needs "
+                              "[corpus] task = 'ordinal' (this task is nominal)")
+    return {"protocol": protocol, "folds": folds, "test_size": test_size, "tasks": tasks,
+            "stratified": typed(ev.get("stratified", True), bool, "[evaluation] stratified",
+                                src),
+            "metrics": tuple(dict.fromkeys(metrics))}
+
+
+def preprocessing_section(t: dict, src: str) -> VectorizerOptions:
+    unknown(t, SCHEMA["preprocessing"], "[preprocessing]", src)
+    stop = t.get("stop_words", None)
+    if stop is False or stop == "":
+        stop = None
+    if stop is not None:
+        choice(stop, ("english",), "[preprocessing] stop_words", src)
+    opts = {}
+    for key, types in (("lowercase", bool), ("stem", bool), ("strip_headers", bool),
+                       ("binary", bool), ("min_df", (int, float)), ("max_df", (int, float)),
+                       ("token_pattern", str)):
+        if key in t:
+            opts[key] = typed(t[key], types, f"[preprocessing] {key}", src)
+    return VectorizerOptions(stop_words=stop, **opts)
+
+
+def _size(value, src: str):
+    if value == "all":
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ConfigError(f"{src}: [selection] sizes holds {value!r}; use positive integers "
+                          "or \"all\"")
+    return value
+
+
+def selection_section(t: dict, task: str, src: str) -> dict:
+    unknown(t, SCHEMA["selection"], "[selection]", src)
+    methods = t.get("methods")
+    if not isinstance(methods, list) or not methods:
+        raise ConfigError(f"{src}: [selection] methods must be a non-empty list of method names")
+    methods = [_method_name(m, task, src) for m in methods]
+    aggregates = t.get("aggregates", ["default"])
+    if not isinstance(aggregates, list) or not aggregates:
+        raise ConfigError(f"{src}: [selection] aggregates must be a list, e.g. [\"max\", \"rr\"]")
+    for a in aggregates:
+        choice(a, ("default",) + AGGREGATES, "[selection] aggregates entry", src)
+    if ("sizes" in t) == ("ratios" in t):
+        raise ConfigError(f"{src}: [selection] needs exactly one of sizes (numbers of terms, "
+                          "e.g. [100, 500, \"all\"]) or ratios (fractions of the training "
+                          "vocabulary, e.g. [0.01, 0.1])")
+    sizes, ratios = t.get("sizes", []), t.get("ratios", [])
+    if not isinstance(sizes, list) or not isinstance(ratios, list) or not (sizes or ratios):
+        raise ConfigError(f"{src}: [selection] sizes or ratios must be a non-empty list, e.g. "
+                          "sizes = [100, 500] or ratios = [0.01, 0.1]")
+    baselines = t.get("baselines", [])
+    if not isinstance(baselines, list):
+        raise ConfigError(f"{src}: [selection] baselines must be a list, e.g. [\"ffs\", \"triv\"]")
+    for b in baselines:
+        choice(b, BASELINES, "[selection] baselines entry", src)
+    params = t.get("method_params", {})
+    typed(params, dict, "[selection] method_params", src)
+    unknown(params, set(methods), "[selection.method_params] (a table per listed method)", src)
+    return {
+        "methods": tuple(dict.fromkeys(methods)),
+        "aggregates": tuple(dict.fromkeys(aggregates)),
+        "sizes": tuple(dict.fromkeys(_size(s, src) for s in sizes)),
+        "ratios": tuple(sorted({_fraction(r, "[selection] ratios entry", src, one=True)
+                                for r in ratios})),
+        "baselines": tuple(b for b in BASELINES if b in baselines),
+        "rr_variant": choice(t.get("rr_variant", "skip"), ("skip", "turn_consumed"),
+                             "[selection] rr_variant", src),
+        "method_params": tuple(sorted((m, tuple(sorted(p.items()))) for m, p in params.items())),
+    }
+
+
+def learners_section(items, task: str, src: str) -> tuple:
+    from .config import LearnerSpec
+
+    if not isinstance(items, list) or not items:
+        raise ConfigError(f"{src}: add at least one [[learners]] table, e.g. name = \"nb\"")
+    out = []
+    for i, t in enumerate(items, start=1):
+        where = f"[[learners]] #{i}"
+        typed(t, dict, where, src)
+        name = choice(t.get("name"), tuple(LEARNERS), f"{where} name", src)
+        _, accepted, weighting = LEARNERS[name]
+        unknown(t, {"name", "label", "weighting", *accepted}, f"{where} ({name})", src)
+        if name == "svr" and task != "ordinal":
+            raise ConfigError(f"{src}: {where}: 'svr' regresses ranks; it needs task = 'ordinal'")
+        weighting = choice(t.get("weighting", weighting), WEIGHTINGS, f"{where} weighting", src)
+        params = tuple(sorted((k, v) for k, v in t.items() if k in accepted))
+        out.append(LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
+                               weighting, params))
+    labels = [lr.label for lr in out]
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"{src}: two [[learners]] share a label ({labels}); give each a "
+                          "distinct label = \"...\"")
+    return tuple(out)
+
+
+def tuning_section(t, selection: dict, learners, src: str):
+    """``[tuning]``: ``val_size`` and a non-empty list per parameter of a listed method (its
+    scoring function's keyword) or of a learner (a key its [[learners]] table accepts)."""
+    from .config import Tuning
+
+    if t is None:
+        return None
+    typed(t, dict, "[tuning]", src)
+    method_keys = {p for m in selection["methods"] for p in method_param_names(m)}
+    learner_keys = {p for lr in learners for p in LEARNERS[lr.name][1]}
+    unknown(t, {"val_size"} | method_keys | learner_keys, "[tuning] (val_size, or a "
+            "parameter of a listed method or learner)", src)
+    grids = []
+    for key in sorted(k for k in t if k != "val_size"):
+        values = t[key]
+        if not isinstance(values, list) or not values or len(set(map(repr, values))) != len(
+                values):
+            raise ConfigError(f"{src}: [tuning] {key} must be a non-empty list of distinct "
+                              f"values to try, e.g. {key} = [0.3, 3]")
+        fixed = [lr.label for lr in learners if key in dict(lr.params)] + [
+            m for m, p in selection["method_params"] if key in dict(p)]
+        if fixed:
+            raise ConfigError(f"{src}: {key} is tuned in [tuning] and fixed for {fixed[0]!r} "
+                              "([[learners]] or [selection.method_params]); remove one of the "
+                              "two")
+        grids.append((key, tuple(values)))
+    if not grids:
+        raise ConfigError(f"{src}: [tuning] has no parameter to tune; add e.g. C = [0.3, 3], "
+                          "or remove the table")
+    val_size = _fraction(t.get("val_size", 0.25), "[tuning] val_size", src)
+    return Tuning(val_size, tuple(grids))
