@@ -17,6 +17,20 @@ def test_order_descending_ties_by_index_nan_as_minus_inf_unseen_last():
     np.testing.assert_array_equal(order(score, seen), [4, 1, 3, 0, 2, 5])
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_order_with_a_limit_is_the_prefix_of_the_full_order(data):
+    """The partial sort behind ``limit`` changes nothing: same ties by index, -inf and NaN
+    scores after the others, unseen terms last, whatever the limit."""
+    n = data.draw(st.integers(1, 40))
+    values = st.sampled_from([0.0, 1.0, 1.5, 2.0, np.inf, -np.inf, np.nan])
+    score = data.draw(arrays(np.float64, n, elements=values))
+    seen = data.draw(arrays(bool, n))
+    limit = data.draw(st.integers(0, n + 2))
+    for s in (seen, None):
+        np.testing.assert_array_equal(order(score, s, limit), order(score, s)[:limit])
+
+
 def test_globalise_policies():
     table = np.array([[1.0, 3.0], [2.0, 2.0], [0.0, 5.0]])
     np.testing.assert_array_equal(globalise(table, "max"), [3, 2, 5])

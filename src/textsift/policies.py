@@ -39,18 +39,30 @@ def _clean(score: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(score), -np.inf, score)
 
 
-def order(score: np.ndarray, seen: np.ndarray | None = None) -> np.ndarray:
+def order(score: np.ndarray, seen: np.ndarray | None = None,
+          limit: int | None = None) -> np.ndarray:
     """Indices of ``score`` by descending value, ties by ascending index; unseen terms last.
+    ``limit`` keeps the first ``limit`` (``order(s, seen)[:limit]``, found by a partial sort
+    when that many seen terms score above ``-inf``).
 
     >>> order(np.array([1.0, 3.0, 3.0, np.nan]))
     array([1, 2, 0, 3])
     """
     score = _clean(score)
+    if limit is not None and 0 < limit < len(score):
+        ok = score > -np.inf
+        if seen is not None:
+            ok &= np.asarray(seen, dtype=bool)
+        cand = score[ok]
+        if limit <= len(cand):
+            cut = np.partition(cand, len(cand) - limit)[len(cand) - limit]
+            idx = np.flatnonzero(ok & (score >= cut))  # ties at the cut, by index
+            return idx[np.argsort(-score[idx], kind="stable")][:limit]
     idx = np.argsort(-score, kind="stable")
     if seen is None:
-        return idx
+        return idx[:limit]
     seen = np.asarray(seen, dtype=bool)
-    return np.concatenate([idx[seen[idx]], np.flatnonzero(~seen)])
+    return np.concatenate([idx[seen[idx]], np.flatnonzero(~seen)])[:limit]
 
 
 def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = None) -> np.ndarray:
@@ -194,7 +206,7 @@ def rank_terms(
     seen = np.asarray(seen, dtype=bool)
     if aggregate != "rr":
         g = globalise(table, aggregate, weights)
-        idx = order(g, seen)[:limit]
+        idx = order(g, seen, limit)
         return Ranking(idx, g[idx], np.full(len(idx), -1, dtype=np.intp))
     masked = np.where(seen[:, None], table, -np.inf)
     sel, grp = round_robin(masked, masked.shape[0] if limit is None else limit, variant)

@@ -2,7 +2,7 @@
 nothing of their own. Each family of commands lives in its own module and registers on ``app``.
 """
 
-from . import adabag, core, demo, experiment, ordinal  # noqa: F401  (each module registers its commands)
+from . import adabag, core, demo, experiment, explore, ordinal  # noqa: F401  (each module registers its commands)
 from ._app import app, main
 
 __all__ = ["app", "main"]

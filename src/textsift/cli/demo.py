@@ -1,8 +1,9 @@
 """``textsift demo``: the main job of the tool on the bundled 20 Newsgroups sample.
 
 Runs a small experiment through the harness (six methods, seven sizes, naive Bayes and a
-linear SVM, on the sample's own train/test split) and writes the HTML report; prints where
-the report is. Re-running it in the same directory reuses the finished cells.
+linear SVM, on the sample's own train/test split) and writes the HTML report and the explore
+page of the sample's training split (``explore.html``); prints where they are. Re-running it
+in the same directory reuses the finished cells.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ DEMO = {
 @app.command()
 def demo(
     out: Path = typer.Option(Path("textsift-demo"), "--out",
-                             help="Directory for the results and report.html"),
+                             help="Directory for the results, report.html and explore.html"),
 ):
     """Compare six selection methods on the bundled 20 Newsgroups sample; write a report."""
     from ..experiment import parse_config
@@ -46,4 +47,26 @@ def demo(
         console.print(f"linear-SVM accuracy with {what}: " + ", ".join(
             f"{m} {v:.3f}" for m, v in zip(part["method"], part["value"], strict=True)),
             highlight=False)
+    page = _explore_page(out)
+    print(f"explore: {page.resolve()}")
     print(f"report: {report.resolve()}")
+
+
+def _explore_page(out: Path) -> Path:
+    """``out/explore.html``: the explore page of the sample's training split, with the demo's
+    preprocessing."""
+    from ..corpus import load_sample
+    from ..counts import Counts
+    from ..report.explore import explore
+    from ..vectorize import VectorizerOptions
+
+    pre = DEMO["preprocessing"]
+    opts = VectorizerOptions(stop_words=pre["stop_words"], strip_headers=pre["strip_headers"],
+                             min_df=pre["min_df"])
+    train = load_sample("20ng", split="train")
+    with console.status("writing the explore page") as status:
+        counts = Counts.from_texts(train.texts, train.labels, opts)
+        docs = zip(train.texts, train.labels, strict=True)
+        return explore(counts, Path(out) / "explore.html", docs, opts=opts,
+                       title="textsift demo: 20 Newsgroups sample (train)",
+                       progress=status.update)

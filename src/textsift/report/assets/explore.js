@@ -1,0 +1,378 @@
+// textsift explore: the glue between the embedded data, the HTML controls and table, and
+// the Bokeh figures (whose sources it fills). Written by hand; everything else is Bokeh.
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined && text !== null) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const num = (x) => (x === "inf" ? Infinity : x === "-inf" ? -Infinity : x);
+  const fmt = (x) => {
+    if (x === null || x === undefined || Number.isNaN(x)) return "";
+    if (!Number.isFinite(x)) return x > 0 ? "\u221e" : "\u2212\u221e";
+    const a = Math.abs(x);
+    if (a !== 0 && (a >= 1e5 || a < 1e-3)) return x.toExponential(2);
+    return String(Number(x.toPrecision(4)));
+  };
+  const pct = (x) => (100 * x).toFixed(x < 0.01 ? 2 : 1) + "%";
+
+  async function inflate(b64) {
+    const bin = atob(b64.trim());
+    const bytes = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return JSON.parse(await new Response(stream).text());
+  }
+
+  let D, M, df, N;
+  const S = { method: 0, cls: 0, policy: "class", k: 50, picked: null, sort: null };
+  const posCache = new Map();
+  const pointCache = new Map();
+
+  function countIn(id, c) {
+    const p = D.counts.ptr;
+    for (let j = p[id]; j < p[id + 1]; j++) if (D.counts.cls[j] === c) return D.counts.n[j];
+    return 0;
+  }
+
+  // The ranking a method gives in the current view: the class's column, or a policy (its
+  // default when it has no such column or policy).
+  function viewOf(mi) {
+    const m = D.methods[mi];
+    const v = D.views[m.name];
+    if (S.policy === "class" && v.c) {
+      const x = v.c[S.cls];
+      return x ? { ids: x[0], sc: x[1], key: m.name + "|c" + S.cls, how: "class" } : null;
+    }
+    const p = v.p[S.policy] ? S.policy : v.p[m.default] ? m.default : Object.keys(v.p)[0];
+    return { ids: v.p[p][0], sc: v.p[p][1], key: m.name + "|" + p, how: p };
+  }
+  function positions(view) {
+    let pos = posCache.get(view.key);
+    if (!pos) {
+      pos = new Map();
+      view.ids.forEach((id, r) => pos.set(id, r));
+      posCache.set(view.key, pos);
+    }
+    return pos;
+  }
+  function rankIn(mi, id) {
+    const view = viewOf(mi);
+    if (!view) return null;
+    const r = positions(view).get(id);
+    return r === undefined ? null : { rank: r + 1, score: num(view.sc[r]) };
+  }
+  function howText(view) {
+    if (!view) return "no ranking for this class";
+    return view.how === "class" ? "class " + D.classes[S.cls] + " vs the rest"
+      : "all classes, " + view.how + " policy";
+  }
+
+  // ----------------------------------------------------------------- controls
+  function option(select, value, text) {
+    const o = el("option", text);
+    o.value = value;
+    select.appendChild(o);
+  }
+  function setupControls() {
+    D.methods.forEach((m, i) => option($("method"), m.name,
+      m.label + (D.ratings ? " (" + m.kind + ")" : "")));
+    D.classes.forEach((c, i) => option($("class"), String(i),
+      String(c) + " (" + D.class_sizes[i] + " docs)"));
+    $("class-label").firstChild.textContent = D.ratings ? "rank " : "class ";
+    option($("policy"), "class", "this " + (D.ratings ? "rank" : "class") + " vs the rest");
+    const policies = [...new Set(D.methods.flatMap((m) => m.policies))];
+    for (const p of ["max", "sum", "wavg", "rr"].filter((p) => policies.includes(p)))
+      option($("policy"), p, "all classes: " + p + (p === "rr" ? " (round robin)" : ""));
+    const k = $("k");
+    k.max = D.cap;
+    k.value = S.k = D.k;
+    S.method = Math.max(0, D.methods.findIndex((m) => m.name === D.method));
+    $("method").value = D.methods[S.method].name;
+    $("method").addEventListener("change", () => {
+      S.method = D.methods.findIndex((m) => m.name === $("method").value);
+      S.sort = null;
+      render();
+    });
+    $("class").addEventListener("change", () => { S.cls = +$("class").value; S.sort = null; render(); });
+    $("policy").addEventListener("change", () => { S.policy = $("policy").value; S.sort = null; render(); });
+    k.addEventListener("change", () => {
+      S.k = Math.max(1, Math.min(D.cap, Math.round(+k.value) || D.k));
+      k.value = S.k;
+      render();
+    });
+  }
+
+  // ----------------------------------------------------------------- table
+  function tableRows(view) {
+    if (!view) return [];
+    const c = S.cls;
+    return view.ids.slice(0, S.k).map((id, r) => {
+      const a = countIn(id, c);
+      return { id, cells: [r + 1, D.terms[id], num(view.sc[r]), a, df[id] - a,
+        ...D.methods.map((m, j) => (j === S.method ? null : (rankIn(j, id) || {}).rank ?? null))] };
+    });
+  }
+  function renderTable(view) {
+    const others = D.methods.map((m, j) => (j === S.method ? null : m.name));
+    const heads = ["rank", "term", "score", "class docs", "rest docs", ...others];
+    const thead = $("ranked").tHead;
+    thead.textContent = "";
+    const tr = thead.insertRow();
+    heads.forEach((h, i) => {
+      if (h === null) return;
+      const th = el("th", h, i === 1 ? "term" : "");
+      th.dataset.col = i;
+      if (S.sort && S.sort.col === i) th.classList.add(S.sort.dir > 0 ? "sorted-asc" : "sorted-desc");
+      th.addEventListener("click", () => {
+        S.sort = { col: i, dir: S.sort && S.sort.col === i ? -S.sort.dir : i === 1 || i === 0 || i > 4 ? 1 : -1 };
+        renderTable(viewOf(S.method));
+      });
+      tr.appendChild(th);
+    });
+    let rows = tableRows(view);
+    if (S.sort) {
+      const { col, dir } = S.sort;
+      rows = rows.slice().sort((x, y) => {
+        const a = x.cells[col], b = y.cells[col];
+        if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;  // blanks last
+        return (a < b ? -1 : a > b ? 1 : 0) * dir || x.cells[0] - y.cells[0];
+      });
+    }
+    const body = $("ranked").tBodies[0];
+    body.textContent = "";
+    const frag = document.createDocumentFragment();
+    for (const row of rows) {
+      const tr = el("tr");
+      tr.dataset.term = D.terms[row.id];
+      tr.dataset.id = row.id;
+      if (row.id === S.picked) tr.classList.add("picked");
+      row.cells.forEach((v, i) => {
+        if (i > 4 && others[i - 5] === null) return;
+        tr.appendChild(el("td", i === 2 ? fmt(v) : v === null ? "" : String(v), i === 1 ? "term" : ""));
+      });
+      tr.addEventListener("click", () => pick(row.id));
+      tr.addEventListener("mouseenter", () => showHover(row.id));
+      frag.appendChild(tr);
+    }
+    body.appendChild(frag);
+    const m = D.methods[S.method];
+    $("table-title").textContent = "Top " + Math.min(S.k, view ? view.ids.length : 0) + " terms: "
+      + m.label + ", " + howText(view);
+  }
+
+  // ----------------------------------------------------------------- agreement heat map
+  function renderAgree() {
+    const sets = D.methods.map((m, i) => {
+      const v = viewOf(i);
+      return new Set(v ? v.ids.slice(0, S.k) : []);
+    });
+    const x = [], y = [], v = [], txt = [];
+    D.methods.forEach((mi, i) => D.methods.forEach((mj, j) => {
+      let inter = 0;
+      for (const t of sets[i]) if (sets[j].has(t)) inter++;
+      const union = sets[i].size + sets[j].size - inter;
+      const jac = union ? inter / union : NaN;
+      x.push(mi.name); y.push(mj.name); v.push(jac);
+      txt.push(Number.isNaN(jac) ? "" : jac.toFixed(2).replace(/^0/, "").replace(/^1\.00$/, "1"));
+    }));
+    M.agree.data = { x, y, v, txt };
+    $("agree-title").textContent = "Method agreement (top " + S.k + ", " +
+      (S.policy === "class" ? "class " + D.classes[S.cls] : S.policy + " policy") + ")";
+  }
+
+  // ----------------------------------------------------------------- term map
+  function pointsOf(c, view) {
+    let ids = pointCache.get(c);
+    if (!ids) {
+      const set = new Set();
+      D.methods.forEach((m) => {
+        const v = D.views[m.name];
+        const lists = v.c ? (v.c[c] ? [v.c[c]] : []) : Object.values(v.p);
+        for (const l of lists) for (const id of l[0]) set.add(id);
+      });
+      ids = set;
+      pointCache.set(c, ids);
+    }
+    if (!view || view.how === "class") return ids;
+    const all = new Set(ids);
+    for (const id of view.ids) all.add(id);
+    return all;
+  }
+  function xy(id, c) {
+    const nc = D.class_sizes[c], rest = N - nc, a = countIn(id, c), b = df[id] - a;
+    // a count of 0 is drawn at half a document, below every term that occurs
+    return [Math.max(b, 0.5) / rest, Math.max(a, 0.5) / nc, a, b];
+  }
+  function renderMap(view) {
+    const c = S.cls;
+    const pos = view ? positions(view) : new Map();
+    const ids = [...pointsOf(c, view)];
+    const cols = { x: [], y: [], s: [], id: [], term: [], a: [], b: [] };
+    let lo = Infinity, hi = -Infinity;
+    if (view) for (const s of view.sc) { const v = num(s); if (Number.isFinite(v)) { lo = Math.min(lo, v); hi = Math.max(hi, v); } }
+    if (!(hi > lo)) { hi = (Number.isFinite(lo) ? lo : 0) + 1; lo = hi - 1; }
+    for (const id of ids) {
+      const [x, y, a, b] = xy(id, c);
+      const r = pos.get(id);
+      let s = r === undefined ? NaN : num(view.sc[r]);
+      if (s === Infinity) s = hi; else if (s === -Infinity) s = lo;
+      cols.x.push(x); cols.y.push(y); cols.s.push(s); cols.id.push(id);
+      cols.term.push(D.terms[id]); cols.a.push(a); cols.b.push(b);
+    }
+    const lowest = (n) => 0.5 / n / 1.5;  // below the half-document floor
+    M.x.setv({ start: lowest(N - D.class_sizes[c]), end: 1.5 });
+    M.y.setv({ start: lowest(D.class_sizes[c]), end: 1.5 });
+    M.colors.low = lo;
+    M.colors.high = hi;
+    M.points.data = cols;
+    const lab = { x: [], y: [], text: [] };
+    if (view) for (const id of view.ids.slice(0, Math.min(D.top, S.k))) {
+      const [x, y] = xy(id, c);
+      lab.x.push(x); lab.y.push(y); lab.text.push(D.terms[id]);
+    }
+    M.labels.data = lab;
+    $("map-title").textContent = "Term map: " + (D.ratings ? "rank " : "class ") + D.classes[c]
+      + " vs the rest, coloured by " + D.methods[S.method].label + " (" + howText(view) + ")";
+  }
+
+  // ----------------------------------------------------------------- hover, pick, context
+  function countsLine(id) {
+    const c = S.cls, nc = D.class_sizes[c], a = countIn(id, c), b = df[id] - a;
+    return "in " + a + " of " + nc + " documents of " + D.classes[c] + " (" + pct(a / nc) +
+      "), " + b + " of " + (N - nc) + " others (" + pct(b / (N - nc)) + "); df " + df[id];
+  }
+  function showHover(id) {
+    $("hover-term").textContent = D.terms[id];
+    const box = $("hover");
+    box.textContent = "";
+    box.appendChild(el("p", countsLine(id)));
+    const t = el("table");
+    const h = t.createTHead().insertRow();
+    for (const x of ["method", "score", "rank"]) h.appendChild(el("th", x));
+    const body = t.createTBody();
+    D.methods.forEach((m, j) => {
+      const r = rankIn(j, id);
+      const tr = body.insertRow();
+      if (j === S.method) tr.className = "current";
+      tr.appendChild(el("td", m.name));
+      tr.appendChild(el("td", r ? fmt(r.score) : ""));
+      tr.appendChild(el("td", r ? String(r.rank) : "> " + D.cap));
+    });
+    box.appendChild(t);
+    box.appendChild(el("p", "Ranks and scores in the ranking chosen above (" + howText(viewOf(S.method)) +
+      "); \u201c> " + D.cap + "\u201d: beyond the embedded top " + D.cap + ".", "muted"));
+  }
+  function hover(cb_data) {
+    const idx = cb_data && cb_data.index && cb_data.index.indices;
+    if (idx && idx.length) showHover(M.points.data.id[idx[0]]);
+  }
+  function tap(selected) {
+    const idx = selected.indices;
+    if (idx && idx.length) pick(M.points.data.id[idx[0]]);
+  }
+
+  function snippetList(items, withClass) {
+    const ol = el("ol");
+    for (const [c, [left, hit, right]] of items) {
+      const li = el("li", null, "snippet");
+      li.appendChild(document.createTextNode("\u2026" + left));
+      li.appendChild(el("mark", hit));
+      li.appendChild(document.createTextNode(right + "\u2026"));
+      if (withClass) li.appendChild(el("span", " [" + D.classes[c] + "]", "muted"));
+      ol.appendChild(li);
+    }
+    return ol;
+  }
+  function renderTerm(id) {
+    const c = S.cls;
+    $("picked").textContent = D.terms[id];
+    const stats = $("term-stats");
+    stats.textContent = "";
+    stats.appendChild(el("p", countsLine(id)));
+    if (D.rank_stats) {
+      const R = D.rank_stats, dl = el("dl", null, "stats");
+      for (const [k, v] of [["mean rank", fmt(R.mean[id])], ["rank variance (Var)", fmt(R.var[id])],
+        ["IDF = ln(N/df)", fmt(R.idf[id])], ["NC at R", fmt(R.nc[id])], ["R (best rank)", String(R.nc_rank[id])]]) {
+        const d = el("div");
+        d.appendChild(el("dt", k)); d.appendChild(el("dd", v));
+        dl.appendChild(d);
+      }
+      stats.appendChild(dl);
+    }
+    const n = D.classes.map((_, j) => countIn(id, j));
+    M.bars.data = { x: D.classes.map(String), n, share: n.map((v, j) => v / Math.max(D.class_sizes[j], 1)) };
+    const box = $("snippets");
+    box.textContent = "";
+    const found = D.snippets[String(id)] || [];
+    const own = [], rest = [];
+    for (const [j, list] of found) if (j === c) for (const s of list.slice(0, 10)) own.push([j, s]);
+    const others = found.filter(([j]) => j !== c).map(([j, list]) => list.map((s) => [j, s]));
+    for (let i = 0; rest.length < 10 && others.some((l) => i < l.length); i++)
+      for (const l of others) if (i < l.length && rest.length < 10) rest.push(l[i]);
+    const a = countIn(id, c), b = df[id] - a;
+    const left = el("div"), right = el("div");
+    left.appendChild(el("h3", D.classes[c] + ": " + own.length + " of " + a + " documents"));
+    right.appendChild(el("h3", "the rest: " + rest.length + " of " + b + " documents"));
+    left.appendChild(snippetList(own, false));
+    right.appendChild(snippetList(rest, true));
+    box.appendChild(left); box.appendChild(right);
+    if (!found.length && df[id] > 0)
+      box.appendChild(el("p", "No snippets embedded for this term: they are kept for the top " +
+        D.snippet_top + " terms of each method and view.", "muted"));
+  }
+  function pick(id) {
+    S.picked = id;
+    for (const tr of $("ranked").tBodies[0].rows) tr.classList.toggle("picked", +tr.dataset.id === id);
+    const [x, y] = xy(id, S.cls);
+    M.pick.data = { x: [x], y: [y] };
+    showHover(id);
+    renderTerm(id);
+  }
+
+  function render() {
+    const view = viewOf(S.method);
+    const m = D.methods[S.method];
+    $("method-summary").textContent = m.summary;
+    renderTable(view);
+    renderAgree();
+    renderMap(view);
+    if (S.picked !== null) pick(S.picked);
+  }
+
+  async function main() {
+    const timing = window.textsift.timing;
+    timing.start = performance.now();
+    D = await inflate($("textsift-data").textContent);
+    timing.data = performance.now();
+    N = D.n_docs;
+    df = new Int32Array(D.terms.length);
+    D.counts.ptr.forEach((p, i) => {
+      if (i + 1 < D.counts.ptr.length) for (let j = p; j < D.counts.ptr[i + 1]; j++) df[i] += D.counts.n[j];
+    });
+    const items = JSON.parse($("textsift-items").textContent);
+    await Promise.all(Object.entries(items).map(([name, item]) => Bokeh.embed.embed_item(item, "plot-" + name)));
+    timing.plots = performance.now();
+    const model = (name) => {
+      for (const d of Bokeh.documents) { const x = d.get_model_by_name(name); if (x) return x; }
+      throw new Error("no Bokeh model " + name);
+    };
+    M = { points: model("map_points"), colors: model("map_colors"), labels: model("map_labels"),
+      pick: model("map_pick"), x: model("map_x"), y: model("map_y"), agree: model("agree_cells"), bars: model("term_bars") };
+    $("summary").textContent = N + " documents, " + D.classes.length + (D.ratings ? " ranks" : " classes") +
+      "; " + D.terms.length + " terms embedded (the top " + D.cap + " of each method and view).";
+    $("notes").textContent = "Made by textsift explore. Scores as `textsift score` computes them " +
+      "(a class's ranking = --class; the policies = --aggregate). Embedded: the top " + D.cap +
+      " terms of every method and view, snippets for the top " + D.snippet_top + " of each.";
+    setupControls();
+    render();
+    window.textsift.ready = timing.ready = performance.now();
+  }
+
+  // ``ready``: when the page is drawn (ms since navigation); ``timing``: each stage's end
+  window.textsift = { hover, tap, pick, state: S, ready: null, timing: {} };
+  main().catch((e) => { $("summary").textContent = "error: " + e; throw e; });
+})();

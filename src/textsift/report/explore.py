@@ -1,0 +1,202 @@
+"""``textsift explore``: one self-contained HTML page to see which words matter, by class, by
+method, in context.
+
+The page holds, for every method (:func:`.explore_data.page_methods`) and every class:
+
+1. a **term map** (one class against the rest): each term placed by the fraction of the
+   class's documents and of the rest's documents that contain it, on log axes (as scattertext
+   does), coloured by the chosen method's score, the top terms labelled; hovering names the
+   term's counts and every method's score and rank;
+2. **controls** for the method, the class (or rank), the ranking (the class's own column, or
+   a globalisation policy over all classes) and the size ``k``;
+3. a sortable **ranked table** of the top ``k`` terms with each other method's rank of them,
+   and a **method agreement** heat map (Jaccard overlap of every pair of top-``k`` sets);
+4. **terms in context**: clicking a term lists up to 20 snippets, half from the chosen
+   class, half from the rest;
+5. for **ratings**, each term's distribution over the ranks, its mean rank and variance, IDF
+   and NC (the numbers behind Var, Var*IDF and NC).
+
+Plotting library: Bokeh, with its one script inline (1.3 MB, BSD-3-Clause like textsift).
+``bench/explore_libs.py`` drew the same 7,500-term map and 17 x 17 heat map in each candidate
+and opened it from ``file://`` in headless Chromium (best of 5, load average ~3.4 on 2
+cores): Bokeh 1.42 MB, 291 ms; Plotly 5.17 MB, 838 ms (4.8 MB of plotly.js); Vega-Lite
+1.35 MB, 206 ms -- but its inline bundle comes only with ``vl-convert-python``, a 33 MB
+binary wheel, or from copying npm files into the package. Bokeh's data sources are the model
+the page needs: the glue (``explore.js``, written by hand: controls, table, snippets) sets a
+source's columns and the map, labels, colour scale, heat map and bars follow; hover and tap
+call back into it. The controls and the table are plain HTML (sortable, easy to test).
+
+The data -- top ``cap`` terms per method and view, their counts and snippets -- are embedded
+as gzip-compressed JSON (base64), which the page inflates with the browser's own
+``DecompressionStream``: about 3x smaller than the JSON itself. Nothing is fetched: the page
+works from ``file://`` without a network.
+"""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+from collections.abc import Iterable
+from importlib import resources
+from pathlib import Path
+
+from .._io import atomic_write
+from ..counts import Counts
+from ..errors import TextsiftError
+from ..vectorize import VectorizerOptions
+from .explore_data import CAP, SNIPPET_TOP, explore_data
+
+__all__ = ["CAP", "SNIPPET_TOP", "check_out", "explore", "page_html"]
+
+_PALETTE_SIZE = 256
+
+
+def _asset(name: str) -> str:
+    return (resources.files("textsift.report") / "assets" / name).read_text(encoding="utf-8")
+
+
+def _figures(data: dict) -> dict:
+    """The Bokeh figures of the page, empty: the glue fills their sources."""
+    from bokeh.models import (
+        ColorBar,
+        ColumnDataSource,
+        CustomJS,
+        FactorRange,
+        HoverTool,
+        LabelSet,
+        LinearColorMapper,
+        Range1d,
+        TapTool,
+    )
+    from bokeh.palettes import Blues256, Viridis256
+    from bokeh.plotting import figure
+
+    classes = [str(c) for c in data["classes"]]
+    methods = [m["name"] for m in data["methods"]]
+    mapper = LinearColorMapper(palette=Viridis256, low=0, high=1, nan_color="#d0d0d0",
+                               name="map_colors")
+    points = ColumnDataSource(dict(x=[], y=[], s=[], id=[], term=[], a=[], b=[]),
+                              name="map_points")
+    # fixed ranges, set by the glue for each class (autoranging an empty log axis warns)
+    fig = figure(x_axis_type="log", y_axis_type="log", width=720, height=540,
+                 x_range=Range1d(1e-4, 1.3, name="map_x"), y_range=Range1d(1e-4, 1.3, name="map_y"),
+                 tools="pan,wheel_zoom,box_zoom,reset", active_scroll="wheel_zoom",
+                 name="map", toolbar_location="above", output_backend="canvas")
+    fig.xaxis.axis_label = "share of the other classes' documents containing the term"
+    fig.yaxis.axis_label = "share of the class's documents containing the term"
+    dots = fig.scatter("x", "y", source=points, size=6, line_color=None, fill_alpha=0.75,
+                       color={"field": "s", "transform": mapper})
+    dots.nonselection_glyph = None
+    dots.selection_glyph = None
+    pick = ColumnDataSource(dict(x=[], y=[]), name="map_pick")
+    fig.scatter("x", "y", source=pick, size=14, fill_color=None, line_color="#d62728",
+                line_width=2.5)
+    labels = ColumnDataSource(dict(x=[], y=[], text=[]), name="map_labels")
+    fig.add_layout(LabelSet(x="x", y="y", text="text", source=labels, text_font_size="11px",
+                            x_offset=4, y_offset=2, text_color="#222",
+                            background_fill_color="white", background_fill_alpha=0.6))
+    fig.add_layout(ColorBar(color_mapper=mapper, width=10, title="score"), "right")
+    fig.add_tools(
+        HoverTool(renderers=[dots], tooltips=[("term", "@term"), ("class docs", "@a"),
+                                              ("rest docs", "@b")],
+                  callback=CustomJS(code="window.textsift && window.textsift.hover(cb_data)")),
+        TapTool(renderers=[dots]))
+    points.selected.js_on_change("indices", CustomJS(
+        code="window.textsift && window.textsift.tap(cb_obj)"))
+
+    cells = ColumnDataSource(dict(x=[], y=[], v=[], txt=[]), name="agree_cells")
+    heat = figure(x_range=FactorRange(*methods), y_range=FactorRange(*reversed(methods)),
+                  width=520, height=500, tools="hover", toolbar_location=None, name="agree",
+                  tooltips=[("methods", "@x / @y"), ("Jaccard", "@v{0.00}")])
+    heat.rect("x", "y", 1, 1, source=cells, line_color="white",
+              color={"field": "v", "transform": LinearColorMapper(
+                  palette=list(reversed(Blues256)), low=0, high=1)})
+    heat.text("x", "y", text="txt", source=cells, text_align="center",
+              text_baseline="middle", text_font_size="9px", text_color="#333")
+    heat.xaxis.major_label_orientation = 0.9
+    for f in (heat,):
+        f.grid.visible = False
+        f.axis.axis_line_color = None
+
+    bars = ColumnDataSource(dict(x=[], n=[], share=[]), name="term_bars")
+    dist = figure(x_range=FactorRange(*classes), width=620, height=220, name="dist",
+                  toolbar_location=None, tools="hover",
+                  tooltips=[("", "@x"), ("documents", "@n"), ("share", "@share{0.0%}")])
+    dist.vbar("x", top="n", width=0.8, source=bars, color="#4c72b0")
+    dist.yaxis.axis_label = "documents"
+    dist.xaxis.major_label_orientation = 0.9 if len(classes) > 8 else 0
+    dist.y_range.start = 0
+    return {"map": fig, "agree": heat, "dist": dist}
+
+
+def page_html(data: dict) -> str:
+    """The page for :func:`explore_data`'s ``data``: one HTML string, every script inline."""
+    from bokeh.embed import json_item
+    from bokeh.resources import Resources
+
+    items = {name: json_item(fig, f"plot-{name}") for name, fig in _figures(data).items()}
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    payload = base64.b64encode(gzip.compress(raw.encode("utf-8"), 6, mtime=0)).decode("ascii")
+    bokeh_js = Resources(mode="inline", components=["bokeh"]).render_js()
+    page = _asset("explore.html")
+    for marker, text in (("TITLE", _escape(data["title"])), ("CSS", _asset("explore.css")),
+                         ("BOKEH", bokeh_js),
+                         ("ITEMS", _script_json(items)),
+                         ("PAYLOAD", payload),
+                         ("GLUE", _asset("explore.js"))):
+        page = page.replace(f"<!--TEXTSIFT:{marker}-->", text, 1)
+    return page
+
+
+def _escape(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+def _script_json(obj) -> str:
+    """JSON that is safe inside a ``<script>`` element."""
+    return json.dumps(obj, separators=(",", ":")).replace("</", "<\\/")
+
+
+def check_out(out) -> Path:
+    """The page's path, checked: an HTML file name whose folder can be made."""
+    out = Path(out)
+    if out.is_dir():
+        raise TextsiftError(f"--out {out} is a directory; give the page's file name, "
+                            f"e.g. {out / 'explore.html'}")
+    if out.suffix.lower() not in (".html", ".htm"):
+        raise TextsiftError(f"--out {out}: the page is HTML; give a file name ending in .html")
+    for parent in out.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise TextsiftError(f"--out {out}: {parent} is a file, not a folder")
+            break
+    return out
+
+
+def explore(counts: Counts, out, documents: Iterable[tuple[str, object]] | None = None, *,
+            opts: VectorizerOptions | None = None, methods=None, method=None, k: int = 50,
+            top: int = 20, cap: int = CAP, snippet_top: int = SNIPPET_TOP,
+            title: str = "textsift explore", progress=None) -> Path:
+    """Write the explore page for ``counts`` to ``out`` (atomically; nothing is written on
+    bad input) and return its path.
+
+    documents : ``(text, label)`` pairs of the documents counted (read once), for the
+        snippets; ``opts`` are the vectorizer options they were counted with.
+    methods : the methods to offer (default: every nominal one, and the ordinal ones when
+        the labels are integer ratings); ``method``: the one shown first (default chi2).
+    k, top : initial size of the ranked table and agreement sets; terms labelled on the map.
+    cap, snippet_top : terms embedded per method and view; terms per view with snippets.
+    progress : called with a short message as each stage starts.
+    """
+    out = check_out(out)
+    data = explore_data(counts, documents, opts=opts, methods=methods, method=method, k=k,
+                        top=top, cap=cap, snippet_top=snippet_top, title=title,
+                        progress=progress)
+    if progress:
+        progress("writing the page")
+    page = page_html(data).encode("utf-8")
+    atomic_write(out, lambda fh: fh.write(page))
+    return out

@@ -1,0 +1,230 @@
+"""What the explore page embeds: the rankings, the terms' counts and their snippets, as one
+JSON-ready dict (:func:`explore_data`), computed from :class:`~textsift.counts.Counts`.
+
+For every method the page offers (every nominal method; the ordinal ones too when the labels
+are integer ratings) it keeps the top ``cap`` terms of each *view*: each class's one-vs-rest
+column (for the ordinal RR methods, each rank's list; a single-column method has one list)
+and each globalisation policy the method allows (:func:`textsift.selectors.ranking_of`, the
+ranking ``textsift score`` prints). Only the terms of some view are embedded, with their
+document counts per class; for ratings also the statistics behind Var, Var*IDF and NC
+(:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top ``snippet_top``
+terms of each view (:mod:`.snippets`).
+
+Size: ``cap`` bounds the rankings (two numbers per entry, about ``n_methods x (n_classes + 4)
+x cap`` entries), ``snippet_top`` the snippets; docs/explore.md gives the page sizes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..counts import Counts
+from ..errors import TextsiftError
+from ..scores import REGISTRY, compute
+from ..scores.ordinal import check_ranks, idf, rank_stats
+from ..selectors import ranking_of
+from ..vectorize import VectorizerOptions
+from .snippets import find_snippets
+
+__all__ = ["CAP", "SNIPPETS", "SNIPPET_TOP", "explore_data", "is_rating_scale", "page_methods"]
+
+#: Terms kept per method and view (class, rank or policy).
+CAP = 2000
+#: Terms per view whose snippets are embedded.
+SNIPPET_TOP = 100
+#: Snippets shown per term: half from the chosen class, half from the rest.
+SNIPPETS = 20
+
+
+def is_rating_scale(classes) -> bool:
+    """Integer labels (1-5 stars, 1-10 ratings): the ordinal methods apply."""
+    try:
+        check_ranks(np.asarray(classes))
+    except ValueError:
+        return False
+    return True
+
+
+def page_methods(counts: Counts, methods=None) -> list[str]:
+    """The methods of the page: ``methods`` (checked), or every nominal method and, for
+    integer ratings, every ordinal one."""
+    ratings = is_rating_scale(counts.classes)
+    if methods is None:
+        return sorted(n for n, m in REGISTRY.items() if m.kind == "nominal" or ratings)
+    methods = list(dict.fromkeys(methods))
+    for name in methods:
+        if name not in REGISTRY:
+            raise TextsiftError(f"unknown method {name!r}; `textsift methods` lists them")
+        if REGISTRY[name].kind == "ordinal" and not ratings:
+            raise TextsiftError(f"{name} is an ordinal method: it needs integer ratings as "
+                                "labels (e.g. --label-field rating)")
+    if not methods:
+        raise TextsiftError("no methods to show; name at least one")
+    return methods
+
+
+def _views(counts: Counts, name: str, cap: int) -> dict:
+    """``{"c": [per class: (ids, scores) or None], "p": {policy: (ids, scores)}}``."""
+    table = compute(counts, name)
+    out: dict = {"p": {}}
+    if table.values.shape[1] > 1:
+        groups = [str(g) for g in table.groups]
+        per_class = []
+        for cls in counts.classes:
+            if str(cls) in groups:
+                r = ranking_of(table, "max", cls, limit=cap)
+                per_class.append((r.index, r.score))
+            else:
+                per_class.append(None)
+        if any(v is not None for v in per_class):
+            out["c"] = per_class
+        for agg in REGISTRY[name].aggregates:
+            r = ranking_of(table, agg, limit=cap)
+            out["p"][agg] = (r.index, r.score)
+    else:
+        r = ranking_of(table, "max", limit=cap)
+        out["p"]["max"] = (r.index, r.score)
+    return out
+
+
+def _lists(views: dict) -> Iterable[tuple[np.ndarray, np.ndarray]]:
+    yield from (v for v in views.get("c", ()) if v is not None)
+    yield from views["p"].values()
+
+
+def rounded(x: np.ndarray, digits: int = 4) -> list:
+    """Scores to ``digits`` significant digits for JSON; +/-inf as "inf" / "-inf"."""
+    x = np.asarray(x, dtype=np.float64)
+    finite = np.isfinite(x) & (x != 0)
+    mag = np.zeros_like(x)
+    mag[finite] = np.floor(np.log10(np.abs(x[finite])))
+    scale = 10.0 ** (digits - 1 - mag)
+    r = np.where(finite, np.round(x * scale) / scale, x)
+    return [v if math.isfinite(v) else ("inf" if v > 0 else "-inf")
+            for v in r.tolist()]
+
+
+def _quota(counts: Counts, views: dict, sel: np.ndarray, top: int, per: int) -> np.ndarray:
+    """Snippets wanted per (embedded term, class): ``per`` in a class where the term is in
+    the top ``top`` of some view of that class (a policy list counts for the class where the
+    term is most frequent), enough for ``per`` from the rest otherwise; never more than the
+    documents there are."""
+    pos = {int(t): i for i, t in enumerate(sel)}
+    m = counts.n_classes
+    quota = np.zeros((len(sel), m), dtype=np.int64)
+    keen = np.zeros((len(sel), m), dtype=bool)
+    rate = counts.doc_counts / np.maximum(counts.class_sizes, 1)[None, :]
+    for v in views.values():
+        for c, view in enumerate(v.get("c", [])):
+            if view is not None:
+                keen[[pos[int(t)] for t in view[0][:top]], c] = True
+        for ids, _ in v["p"].values():
+            head = ids[:top]
+            keen[[pos[int(t)] for t in head], np.argmax(rate[head], axis=1)] = True
+    wanted = keen.any(axis=1)
+    quota[wanted] = -(-per // max(m - 1, 1))  # for the rest of any class
+    quota[keen] = per
+    return np.minimum(quota, counts.doc_counts[sel])
+
+
+def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None = None, *,
+                 opts: VectorizerOptions | None = None, methods=None, method=None, k: int = 50,
+                 top: int = 20, cap: int = CAP, snippet_top: int = SNIPPET_TOP,
+                 title: str = "textsift explore", progress=None) -> dict:
+    """The page's data (see the module docstring). ``documents`` -- ``(text, label)`` pairs,
+    the training documents the counts were taken from, read once -- give the snippets
+    (none without them); ``opts`` must be the options the counts were vectorized with.
+    ``method`` is the one shown first (default chi2, when offered); ``progress`` is called
+    with a short message as each stage starts."""
+    say = progress or (lambda what: None)
+    if not isinstance(counts, Counts):
+        raise TextsiftError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+    if counts.n_terms == 0 or not counts.seen.any():
+        raise TextsiftError("the vocabulary is empty: no term to show; lower --min-df, raise "
+                            "--max-df or check the text field")
+    if (counts.class_sizes > 0).sum() < 2:
+        raise TextsiftError(
+            f"explore compares a class with the rest: it needs at least two classes with "
+            f"documents, got {[str(c) for c in counts.classes[counts.class_sizes > 0]]}; "
+            "check --label-field")
+    for name, value in (("cap", cap), ("k", k), ("top", top), ("snippet_top", snippet_top)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise TextsiftError(f"{name} must be a positive number of terms, got {value!r}")
+    cap = min(cap, int(counts.seen.sum()))
+    names = page_methods(counts, methods)
+    if method is None:
+        method = "chi2" if "chi2" in names else names[0]
+    elif method not in names:
+        raise TextsiftError(f"method {method!r} is not among the page's methods {names}")
+    views = {}
+    for name in names:
+        say(f"ranking the terms: {name}")
+        try:
+            views[name] = _views(counts, name, cap)
+        except ValueError as exc:  # a method that cannot score these labels
+            raise TextsiftError(f"{name}: {exc}") from None
+    sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
+    page_id = np.full(counts.n_terms, -1, dtype=np.int64)
+    page_id[sel] = np.arange(len(sel))
+    terms = counts.feature_names[sel] if counts.feature_names is not None else sel.astype(str)
+    dc = counts.doc_counts[sel]
+    nz_t, nz_c = np.nonzero(dc)
+    ratings = is_rating_scale(counts.classes)
+    data = {
+        "title": title, "n_docs": counts.n_docs, "ratings": ratings,
+        "classes": [_label(c) for c in counts.classes],
+        "class_sizes": counts.class_sizes.tolist(),
+        "method": method, "cap": cap, "k": min(k, cap), "top": top, "snippet_top": snippet_top,
+        "terms": [str(t) for t in terms],
+        "counts": {"ptr": np.r_[0, np.cumsum(np.bincount(nz_t, minlength=len(sel)))].tolist(),
+                   "cls": nz_c.tolist(), "n": dc[nz_t, nz_c].tolist()},
+        "methods": [{"name": n, "kind": REGISTRY[n].kind, "summary": REGISTRY[n].summary,
+                     "label": REGISTRY[n].label, "default": REGISTRY[n].default_aggregate,
+                     "per_class": "c" in views[n], "policies": list(views[n]["p"])}
+                    for n in names],
+        "views": {n: _encode(v, page_id) for n, v in views.items()},
+    }
+    if ratings:
+        data["rank_stats"] = _rank_numbers(counts, sel)
+    data["snippets"] = {}
+    if documents is not None:
+        say("finding the terms in context")
+        quota = _quota(counts, views, sel, snippet_top, SNIPPETS // 2)
+        rows = np.flatnonzero(quota.sum(axis=1))
+        index = {_label(c): i for i, c in enumerate(counts.classes)}
+        found = find_snippets(documents, terms[rows], index, quota[rows], opts)
+        data["snippets"] = {str(int(r)): [[c, s] for c, s in enumerate(per) if s]
+                            for r, per in zip(rows, found, strict=True) if any(per)}
+    return data
+
+
+def _encode(views: dict, page_id: np.ndarray) -> dict:
+    def pair(view):
+        return None if view is None else [page_id[view[0]].tolist(), rounded(view[1])]
+
+    out = {"p": {agg: pair(v) for agg, v in views["p"].items()}}
+    if "c" in views:
+        out["c"] = [pair(v) for v in views["c"]]
+    return out
+
+
+def _rank_numbers(counts: Counts, sel: np.ndarray) -> dict:
+    """Mean rank, rank variance, IDF = ln(N/df), and NC(t, R(t)) with its rank R(t) (the
+    lowest rank minimising the mean absolute rank distance, METHODS.md §A.6)."""
+    st = rank_stats(counts.select_terms(sel))
+    dist = np.abs(st.scale[:, None] - st.scale[None, :])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        nc = st.counts @ dist / st.df[:, None]
+    best = np.argmin(np.nan_to_num(nc, nan=np.inf), axis=1)
+    return {"mean": rounded(st.mean), "var": rounded(st.var),
+            "idf": rounded(idf(st.df, counts.n_docs)),
+            "nc": rounded(nc[np.arange(len(best)), best]),
+            "nc_rank": [_label(r) for r in st.scale[best]]}
+
+
+def _label(value):
+    value = value.item() if isinstance(value, np.generic) else value
+    return int(value) if isinstance(value, float) and value.is_integer() else value

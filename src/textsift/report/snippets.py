@@ -1,0 +1,123 @@
+"""Terms in context: short snippets of training documents around chosen terms.
+
+:func:`find_snippets` reads the documents once, in order, and tokenises each the way the
+vectorizer did (:class:`~textsift.vectorize.VectorizerOptions`: header stripping, the token
+pattern, lowercasing, Snowball stemming), so a term -- a stem with ``stem=True`` -- is found
+where the counts found it, and its surface form is what is highlighted. It keeps, for each
+wanted term and class, the first ``quota[t, c]`` documents of that class containing the term
+(one snippet per document), and stops reading as soon as every quota is full.
+
+Written by hand: scikit-learn's analyzers return tokens without their character offsets,
+which a snippet needs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..corpus import strip_header
+from ..errors import TextsiftError
+from ..vectorize import VectorizerOptions
+
+__all__ = ["Snippet", "find_snippets"]
+
+#: ``(left context, the term as written, right context)``.
+Snippet = tuple[str, str, str]
+
+_SPACE = re.compile(r"\s+")
+
+
+def _squash(text: str) -> str:
+    return _SPACE.sub(" ", text)
+
+
+def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: dict,
+                  quota: np.ndarray, opts: VectorizerOptions | None = None, words: int = 5,
+                  max_chars: int = 60) -> list[list[list[Snippet]]]:
+    """Snippets of ``terms`` in ``documents``, per term and class.
+
+    documents : iterable of ``(text, label)`` pairs, read once (a generator is fine).
+    terms : the wanted terms, as the vocabulary spells them (lowercased, stemmed).
+    class_index : label -> class column (labels outside it are skipped).
+    quota : (len(terms), n_classes) ints, snippets wanted per term and class.
+    words, max_chars : context kept on each side of the term (at most ``words`` tokens and
+        ``max_chars`` characters, whitespace squashed).
+
+    Returns ``out[t][c]``, a list of at most ``quota[t, c]`` snippets, in document order.
+    """
+    opts = opts or VectorizerOptions()
+    terms = list(terms)
+    quota = np.asarray(quota, dtype=np.int64)
+    if quota.shape != (len(terms), len(set(class_index.values()))):
+        raise TextsiftError(f"quota has shape {quota.shape}; expected one row per term "
+                            "and one column per class")
+    left = quota.copy()
+    remaining = int(left.sum())
+    # need[c]: term -> row, for the terms whose quota in class c is not yet full
+    need = [{t: i for i, t in enumerate(terms) if left[i, c] > 0} for c in range(left.shape[1])]
+    out: list[list[list[Snippet]]] = [[[] for _ in range(quota.shape[1])] for _ in terms]
+    pattern = re.compile(opts.token_pattern)
+    key = _token_key(opts)
+    for text, label in documents if remaining > 0 else ():
+        c = class_index.get(_hashable(label))
+        if c is None or not need[c]:
+            continue
+        if opts.strip_headers:
+            text = strip_header(text)
+        low = text.lower() if opts.lowercase else text
+        # a cheap filter first (findall and set work run in C), then the offsets of the tokens
+        # of a document that holds a wanted term (tokenised as written, each token lowercased:
+        # lowercasing a whole text can change its length)
+        tokens = set(pattern.findall(low))
+        hits = need[c].keys() & (tokens if key is None else {key(t) for t in tokens})
+        if not hits:
+            continue
+        first: dict[str, int] = {}  # term -> the token where it first occurs
+        spans = [m.span() for m in pattern.finditer(text)]
+        for i, (a, b) in enumerate(spans):
+            word = text[a:b].lower() if opts.lowercase else text[a:b]
+            k = word if key is None else key(word)
+            if k in hits and k not in first:
+                first[k] = i
+        for k, i in first.items():
+            t = need[c][k]
+            left[t, c] -= 1
+            remaining -= 1
+            if left[t, c] == 0:
+                del need[c][k]
+            a, b = spans[i]
+            lo = spans[max(0, i - words)][0]
+            hi = spans[min(len(spans) - 1, i + words)][1]
+            before = _squash(text[lo:a])[-max_chars:]
+            after = _squash(text[b:hi])[:max_chars]
+            out[t][c].append((before, text[a:b], after))
+        if remaining <= 0:
+            break  # read no further
+    return out
+
+
+def _token_key(opts: VectorizerOptions):
+    """Lowercased token -> the term the vocabulary holds: its Snowball stem with
+    ``stem=True`` (cached: a corpus has far fewer distinct tokens than tokens), else None
+    (the token itself)."""
+    if not opts.stem:
+        return None
+    import snowballstemmer
+
+    stem = snowballstemmer.stemmer("english").stemWord
+    cache: dict[str, str] = {}
+
+    def key(token: str) -> str:
+        k = cache.get(token)
+        if k is None:
+            k = cache[token] = stem(token)
+        return k
+
+    return key
+
+
+def _hashable(label):
+    return label.item() if isinstance(label, np.generic) else label

@@ -1,0 +1,270 @@
+"""The explore page's data and file (textsift.report.explore): the rankings are the ones
+``textsift score`` prints, the snippets are the terms in their documents, the ratings numbers
+are the worked example's, bad input writes nothing. The page in a browser:
+test_explore_browser.py."""
+
+from __future__ import annotations
+
+import base64
+import gzip
+import json
+import math
+import re
+from html.parser import HTMLParser
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from typer.testing import CliRunner
+
+from textsift.cli import app
+from textsift.corpus import load_sample, sample_path
+from textsift.counts import Counts
+from textsift.errors import TextsiftError
+from textsift.report.explore import explore, page_html
+from textsift.report.explore_data import explore_data, rounded
+from textsift.report.snippets import find_snippets
+from textsift.scores import compute
+from textsift.selectors import rank
+from textsift.vectorize import VectorizerOptions
+
+OPTS = VectorizerOptions(stop_words="english", strip_headers=True, min_df=2)
+
+
+@pytest.fixture(scope="module")
+def sample():
+    train = load_sample("20ng", split="train")
+    counts = Counts.from_texts(train.texts, train.labels, OPTS)
+    return train, counts
+
+
+@pytest.fixture(scope="module")
+def sample_data(sample):
+    train, counts = sample
+    docs = zip(train.texts, train.labels, strict=True)
+    return explore_data(counts, docs, opts=OPTS, methods=["chi2", "bns", "df", "rc", "ig_multi"],
+                        cap=300, snippet_top=20)
+
+
+# ----------------------------------------------------------------------------- snippets
+def test_snippets_worked_example():
+    docs = [("Alpha beta GAMMA delta epsilon zeta", "x"), ("gamma again", "y"),
+            ("beta and gamma, gamma", "x"), ("gamma once more", "x")]
+    out = find_snippets(docs, ["gamma"], {"x": 0, "y": 1}, np.array([[2, 1]]), words=2)
+    # two words of context each side, the term as written; one snippet per document; the
+    # class quota (2) is full before the fourth document
+    assert out == [[[("Alpha beta ", "GAMMA", " delta epsilon"), ("beta and ", "gamma", ", gamma")],
+                    [("", "gamma", " again")]]]
+
+
+def test_snippets_follow_the_vectorizer_options():
+    docs = [("From: gamma@example.com\nSubject: runs\n\nThe dog was running home", "x")]
+    opts = VectorizerOptions(stem=True, strip_headers=True)
+    out = find_snippets(docs, ["run", "gamma"], {"x": 0}, np.array([[1], [1]]), opts, words=1)
+    # the stem "run" is found as "running" in the body; the header (gamma, runs) is dropped
+    assert out == [[[("was ", "running", " home")]], [[]]]
+
+
+def test_snippets_stop_reading_when_every_quota_is_full():
+    def docs():
+        yield "gamma", "x"
+        raise AssertionError("read past the last snippet needed")
+
+    assert find_snippets(docs(), ["gamma"], {"x": 0}, np.array([[1]])) == [[[("", "gamma", "")]]]
+
+
+def test_snippet_quota_shape_is_checked():
+    with pytest.raises(TextsiftError, match="one row per term"):
+        find_snippets([], ["a", "b"], {"x": 0}, np.ones((1, 1), dtype=int))
+
+
+# ----------------------------------------------------------------------------- the data
+def _decode(data, method, view):
+    ids, scores = view
+    return [data["terms"][i] for i in ids], scores
+
+
+def test_class_views_are_what_textsift_score_prints(sample, sample_data):
+    _, counts = sample
+    for method in ("chi2", "bns", "rc"):
+        for c, cls in enumerate(counts.classes[:5]):
+            terms, scores = _decode(sample_data, method, sample_data["views"][method]["c"][c])
+            expected = rank(counts, method, class_label=cls, top=300)
+            assert terms == expected["term"].tolist()
+            assert scores == rounded(expected["score"].to_numpy())
+
+
+def test_policy_views_are_what_textsift_score_prints(sample, sample_data):
+    _, counts = sample
+    for method, policies in (("chi2", ["max", "sum", "wavg", "rr"]), ("df", ["max"]),
+                             ("ig_multi", ["max"])):
+        assert list(sample_data["views"][method]["p"]) == policies
+        for p in policies:
+            terms, _ = _decode(sample_data, method, sample_data["views"][method]["p"][p])
+            assert terms == rank(counts, method, aggregate=p, top=300)["term"].tolist()
+    # single-column methods have no per-class lists
+    assert "c" not in sample_data["views"]["df"]
+    assert [m["per_class"] for m in sample_data["methods"]] == [True, True, False, True, False]
+
+
+def test_embedded_terms_are_the_union_of_the_views_with_their_counts(sample, sample_data):
+    _, counts = sample
+    views = sample_data["views"]
+    used = set()
+    for v in views.values():
+        for view in [*v.get("c", []), *v["p"].values()]:
+            assert len(view[0]) == 300  # the cap
+            used.update(view[0])
+    assert used == set(range(len(sample_data["terms"])))
+    index = {t: i for i, t in enumerate(counts.feature_names)}
+    rows = [index[t] for t in sample_data["terms"]]
+    ptr, cls, n = (np.array(sample_data["counts"][k]) for k in ("ptr", "cls", "n"))
+    dense = np.zeros((len(rows), counts.n_classes), dtype=np.int64)
+    dense[np.repeat(np.arange(len(rows)), np.diff(ptr)), cls] = n
+    np.testing.assert_array_equal(dense, counts.doc_counts[rows])
+
+
+def test_snippets_show_the_term_in_documents_of_its_class(sample, sample_data):
+    train, counts = sample
+    labels = np.asarray(train.labels)
+    texts = np.asarray(train.texts, dtype=object)
+    assert len(sample_data["snippets"]) > 100
+    for sid, per_class in list(sample_data["snippets"].items())[:200]:
+        term = sample_data["terms"][int(sid)]
+        for c, snippets in per_class:
+            assert 1 <= len(snippets) <= 10
+            in_class = texts[labels == counts.classes[c]]
+            for left, hit, right in snippets:
+                assert hit.lower() == term
+                assert any(f"{left}{hit}{right}".strip() in re.sub(r"\s+", " ", t)
+                           for t in in_class)
+
+
+def test_every_view_of_the_chosen_class_gets_snippets(sample, sample_data):
+    """The top ``snippet_top`` terms of each class's view have snippets from that class."""
+    snippets = sample_data["snippets"]
+    for c in range(3):
+        top = sample_data["views"]["chi2"]["c"][c][0][:20]
+        for t in top:
+            assert c in [k for k, _ in snippets[str(t)]]
+
+
+def test_ratings_numbers_worked_example():
+    # good: ranks 1, 1, 3 -> mean 5/3, Var 8/9, NC(1) = 2/3 (R = 1); bad: ranks 3, 2 -> mean
+    # 2.5, Var 0.25, NC(2) = NC(3) = 0.5, R = 2 (the lower rank); IDF = ln(4 / df)
+    texts = ["good day", "good one", "good bad", "bad day"]
+    counts = Counts.from_texts(texts, [1, 1, 3, 2])
+    data = explore_data(counts, zip(texts, [1, 1, 3, 2], strict=True))
+    assert data["ratings"] and {"var", "rr_nc_idf", "rr_igor"} <= {
+        m["name"] for m in data["methods"]}
+    st = data["rank_stats"]
+    i, j = data["terms"].index("good"), data["terms"].index("bad")
+    assert (st["mean"][i], st["var"][i], st["nc"][i], st["nc_rank"][i]) == (
+        1.667, 0.8889, 0.6667, 1)
+    assert (st["mean"][j], st["var"][j], st["nc"][j], st["nc_rank"][j]) == (2.5, 0.25, 0.5, 2)
+    assert st["idf"][i] == round(math.log(4 / 3), 4)
+    # the numbers behind RR(NC*IDF): its score is -(NC + 0.1) * IDF
+    table = compute(counts, "rr_nc_idf").values.max(axis=1)
+    good = list(counts.feature_names).index("good")
+    assert table[good] == pytest.approx(-(2 / 3 + 0.1) * math.log(4 / 3))
+
+
+def test_infinite_scores_are_written_as_strings():
+    assert rounded(np.array([np.inf, -np.inf, 0.0, 123456.0, -0.000123456])) == [
+        "inf", "-inf", 0.0, 123500.0, -0.0001235]
+
+
+# ----------------------------------------------------------------------------- bad input
+def test_bad_input_is_one_error(sample, tmp_path):
+    one = Counts.from_texts(["alpha beta", "beta gamma"], ["x", "x"])
+    with pytest.raises(TextsiftError, match="at least two classes"):
+        explore_data(one)
+    empty = Counts.from_matrix(sp.csr_matrix((2, 3)), ["x", "y"])
+    with pytest.raises(TextsiftError, match="vocabulary is empty"):
+        explore_data(empty)
+    _, counts = sample
+    with pytest.raises(TextsiftError, match="ordinal method"):
+        explore_data(counts, methods=["rr_var"])
+    with pytest.raises(TextsiftError, match="unknown method"):
+        explore_data(counts, methods=["chi3"])
+    with pytest.raises(TextsiftError, match="cap must be a positive"):
+        explore_data(counts, cap=0)
+    with pytest.raises(TextsiftError, match="is a directory"):
+        explore(counts, tmp_path)
+    with pytest.raises(TextsiftError, match="ending in .html"):
+        explore(counts, tmp_path / "page.txt")
+    with pytest.raises(TextsiftError, match="at least two classes"):
+        explore(one, tmp_path / "page.html")
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+# ----------------------------------------------------------------------------- the page
+class _Fetches(HTMLParser):
+    """Every resource an HTML page would fetch (src, href), and its scripts' types."""
+
+    def __init__(self):
+        super().__init__()
+        self.fetches, self.scripts = [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.fetches += [(tag, a[k]) for k in ("src", "href") if k in a]
+        if tag == "link":
+            self.fetches.append((tag, a))
+        if tag == "script":
+            self.scripts.append(a.get("type", "text/javascript"))
+
+
+def test_page_is_self_contained_and_carries_the_data(sample_data):
+    html = page_html(sample_data)
+    parser = _Fetches()
+    parser.feed(html)
+    assert parser.fetches == []  # no script, style, font or image from anywhere
+    assert "application/octet-stream" in parser.scripts
+    payload = re.search(r'id="textsift-data">([^<]+)<', html).group(1)
+    assert json.loads(gzip.decompress(base64.b64decode(payload))) == json.loads(
+        json.dumps(sample_data))  # snippets: tuples become lists
+    assert "Bokeh" in html and "DecompressionStream" in html
+
+
+def test_cli_writes_the_page(tmp_path):
+    out = tmp_path / "sub" / "page.html"
+    result = CliRunner().invoke(app, [
+        "explore", str(sample_path("reviews")), "--label-field", "rating", "--out", str(out),
+        "--min-df", "5", "--stop-words", "english", "--methods", "chi2,rr_nc_idf",
+        "--cap", "100", "--snippet-top", "5"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.strip().splitlines()[-1] == f"explore: {out.resolve()}"
+    html = out.read_text(encoding="utf-8")
+    payload = re.search(r'id="textsift-data">([^<]+)<', html).group(1)
+    data = json.loads(gzip.decompress(base64.b64decode(payload)))
+    assert data["classes"] == [1, 2, 3, 4, 5] and data["ratings"]
+    assert [m["name"] for m in data["methods"]] == ["chi2", "rr_nc_idf"]
+    assert data["method"] == "chi2" and data["cap"] == 100
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--label-field", "split"], None),  # fine: two classes (train, test)
+    (["--min-df", "100000"], "vocabulary is empty"),
+    (["--split", "train", "--label-field", "split"], "at least two classes"),
+])
+def test_cli_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
+    out = tmp_path / "page.html"
+    result = CliRunner().invoke(app, ["explore", str(sample_path("20ng")), "--out", str(out),
+                                      "--cap", "50", "--snippet-top", "2", *args])
+    if message is None:
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 2
+    text = " ".join(result.output.split())  # one message (rich wraps it to the terminal)
+    assert text.startswith("error:") and text.count("error:") == 1 and message in text, text
+    assert "Traceback" not in text
+    assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_cli_out_directory_is_refused_before_counting(tmp_path):
+    result = CliRunner().invoke(app, ["explore", str(tmp_path / "missing.jsonl"),
+                                      "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "is a directory" in " ".join(result.output.split())
+    assert list(tmp_path.iterdir()) == []
