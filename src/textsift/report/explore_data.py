@@ -23,7 +23,7 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..scores import REGISTRY, compute
+from ..scores import REGISTRY, compute_many
 from ..scores.ordinal import check_ranks, idf, rank_stats
 from ..selectors import ranking_of
 from ..vectorize import VectorizerOptions
@@ -66,9 +66,8 @@ def page_methods(counts: Counts, methods=None) -> list[str]:
     return methods
 
 
-def _views(counts: Counts, name: str, cap: int) -> dict:
+def _views(counts: Counts, name: str, table, cap: int) -> dict:
     """``{"c": [per class: (ids, scores) or None], "p": {policy: (ids, scores)}}``."""
-    table = compute(counts, name)
     out: dict = {"p": {}}
     if table.values.shape[1] > 1:
         groups = [str(g) for g in table.groups]
@@ -160,10 +159,11 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
     elif method not in names:
         raise TextsiftError(f"method {method!r} is not among the page's methods {names}")
     views = {}
+    say("ranking the terms")
+    tables = compute_many(counts, names)  # one evaluation set shared by the per-class scores
     for name in names:
-        say(f"ranking the terms: {name}")
         try:
-            views[name] = _views(counts, name, cap)
+            views[name] = _views(counts, name, next(tables)[1], cap)
         except ValueError as exc:  # a method that cannot score these labels
             raise TextsiftError(f"{name}: {exc}") from None
     sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
