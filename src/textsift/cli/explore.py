@@ -14,18 +14,10 @@ from .core import Engine, load_counts, vectorizer_options
 def _documents(data: Path, text_field, label_field, split_field, split, skip_bad_lines):
     """The corpus's ``(text, label)`` pairs, streamed: the snippet pass reads the corpus once
     more (the counts keep no text) and tokenises only the documents it needs."""
-    on_bad_line = "skip" if skip_bad_lines else "error"
-    from ..engines.readers import DATA_SUFFIXES, iter_chunks
+    from ..engines.readers import iter_chunks
 
-    if data.is_dir() and not any(f.is_file() and f.name.lower().endswith(DATA_SUFFIXES)
-                                 for f in data.iterdir()):
-        from ..corpus import read_corpus  # an aclImdb or 20news-bydate tree
-
-        corpus = read_corpus(data, text_field, label_field, split_field, split, on_bad_line)
-        yield from zip(corpus.texts, corpus.labels, strict=True)
-        return
     for chunk in iter_chunks(data, text_field, label_field, split_field, split,
-                             on_bad_line=on_bad_line):
+                             on_bad_line="skip" if skip_bad_lines else "error"):
         yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
@@ -55,7 +47,8 @@ def explore(
     engine: Engine = typer.Option(Engine.memory, "--engine",
                                   help="memory | stream (chunked, bounded memory) | dask"),
     scheduler: str = typer.Option(None, "--scheduler", help="Dask scheduler address"),
-    chunk_size: int = typer.Option(10_000, "--chunk-size", help="Documents per chunk"),
+    chunk_size: int = typer.Option(None, "--chunk-size",
+                                   help="Documents per chunk (stream, dask; default 10,000)"),
     skip_bad_lines: bool = typer.Option(False, "--skip-bad-lines",
                                         help="Skip (and count) malformed JSONL lines"),
 ):
