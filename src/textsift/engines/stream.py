@@ -56,7 +56,7 @@ Source = Callable[[], Iterable[Chunk]]
 def _empty_vocabulary(reason: str) -> TextsiftError:
     # the wording of textsift.vectorize.vectorize, so both engines fail alike
     return TextsiftError(f"the vocabulary is empty after preprocessing ({reason}); lower min_df, "
-                      "raise max_df, or check the text field and token pattern")
+                         "raise max_df, or check the text field and token pattern")
 
 
 @dataclass
@@ -205,7 +205,8 @@ def hashing_vectorizer(opts: VectorizerOptions | None = None,
     opts = opts or VectorizerOptions()
     if opts.min_df != 1 or opts.max_df != 1.0 or opts.max_features is not None:
         raise TextsiftError("the hashing mode counts buckets, not terms: min_df, max_df and "
-                         "max_features apply to the exact mode only; leave them at their defaults")
+                            "max_features apply to the exact mode only; leave them at their "
+                            "defaults")
     if not isinstance(n_features, Integral) or n_features < 1:
         raise TextsiftError(f"n_features must be a positive integer, got {n_features!r}")
     return HashingVectorizer(analyzer=build_vectorizer(opts).build_analyzer(),

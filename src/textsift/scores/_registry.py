@@ -136,7 +136,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None):
     unknown = set(params) - set(methods)
     if unknown:
         raise TextsiftError(f"parameters given for {sorted(unknown)}, which are not among the "
-                         f"methods asked for ({', '.join(methods)})")
+                            f"methods asked for ({', '.join(methods)})")
     for name in methods:
         yield name, compute(counts, name, **params.get(name, {}))
 
