@@ -107,7 +107,7 @@ def test_ordinal_task_accepts_ordinal_metrics_and_svr():
     ({"evaluation__protocol": "cv", "evaluation__folds": 1}, "folds must be at least 2"),
     ({"evaluation__folds": 5}, "folds applies to protocol = 'cv' only"),
     ({"experiment__seed": "0"}, r"seed must be int"),
-    ({"experiment__n_jobs": 0}, "n_jobs must be positive"),
+    ({"experiment__n_jobs": 0}, "n_jobs must be a positive number of workers"),
     ({"preprocessing__stem": "yes"}, "stem must be bool"),
     ({"corpus": {"sample": "20ng", "path": "x"}}, "exactly one of 'path'"),
     ({"corpus": {"sample": "20ng", "ranks": [1, 2]}}, "ranks is only for task = 'ordinal'"),

@@ -11,7 +11,9 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write", "atomic_write_text"]
+from .errors import TextsiftError
+
+__all__ = ["atomic_write", "atomic_write_text", "check_out_dir"]
 
 
 def atomic_write(path, write) -> None:
@@ -33,3 +35,20 @@ def atomic_write(path, write) -> None:
 def atomic_write_text(path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
+
+
+def check_out_dir(path, option: str = "--out") -> Path:
+    """An output directory that can be used: a directory, or a path that does not exist yet
+    (created when the first result is written) under a directory. Checked before any work,
+    so that a file in its place is one clear error, not a traceback once results are due."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise TextsiftError(f"{option} {path} is a file, not a directory; choose a directory "
+                            "(it is created if it does not exist)")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise TextsiftError(f"{option} {path}: {parent} is a file, not a directory; "
+                                    "choose another path")
+            break
+    return path

@@ -13,7 +13,7 @@ stderr and exits with code 2; anything else keeps its traceback and exits with c
 
 from __future__ import annotations
 
-__all__ = ["CorpusError", "TextsiftError"]
+__all__ = ["CorpusError", "TextsiftError", "check_n_jobs"]
 
 
 class TextsiftError(ValueError):
@@ -22,3 +22,13 @@ class TextsiftError(ValueError):
 
 class CorpusError(TextsiftError):
     """A corpus cannot be read or used as asked; the message says why and what to do."""
+
+
+def check_n_jobs(n_jobs, name: str = "n_jobs") -> int:
+    """A number of parallel workers: a positive count, or -1 for every core. joblib reads
+    other negative values as "all cores but some" and silently clips them to one worker
+    (``-7`` on a 2-core machine), and 0 is meaningless; both are errors here."""
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or (n_jobs < 1 and n_jobs != -1):
+        raise TextsiftError(f"{name} must be a positive number of workers, or -1 for every "
+                            f"core; got {n_jobs!r}")
+    return n_jobs

@@ -8,9 +8,12 @@ scikit-learn's :class:`~sklearn.svm.LinearSVR` (liblinear, L1 epsilon-insensitiv
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.svm import LinearSVR
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
@@ -58,6 +61,16 @@ class RankSVR(RegressorMixin, BaseEstimator):
     n_iter_ : int, liblinear iterations.
     """
 
+    _parameter_constraints = {
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "balanced": ["boolean"],
+        "ranks": ["array-like", None],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
     def __init__(self, C=1.0, epsilon=0.0, balanced=False, ranks=None, max_iter=10_000,
                  tol=1e-4, random_state=0):
         self.C = C
@@ -69,6 +82,7 @@ class RankSVR(RegressorMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y, sample_weight=None):
+        self._validate_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", y_numeric=False,
                              ensure_all_finite=True, dtype=np.float64)
         y, self.ranks_ = check_ranks(y, self.ranks)

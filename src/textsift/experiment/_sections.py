@@ -174,6 +174,38 @@ def _method_name(entry, task: str, src: str) -> str:
     return entry
 
 
+def check_learner(spec, where: str, src: str, **params) -> None:
+    """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
+    ``alpha = -1``) now, rather than when the first cell fits it."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from .learn import make_learner
+
+    try:
+        make_learner(spec, 0, **params)[-1]._validate_params()
+    except InvalidParameterError as exc:
+        raise ConfigError(f"{src}: {where}: {exc}") from None
+
+
+def check_method_params(name: str, params: dict, where: str, src: str) -> None:
+    """A registered method's parameters, tried on a two-document corpus: a value it refuses
+    (``a = -1``, ``a = "x"``) is an error now, not in a cell. (A user's own function is
+    called as it is, when its cells run.)"""
+    if ":" in name or not params:
+        return
+    import numpy as np
+
+    from ..counts import Counts
+    from ..scores import compute
+
+    tiny = Counts.from_matrix(np.eye(2, dtype=np.int64), np.array([1, 2]),
+                              feature_names=np.array(["a", "b"], dtype=object))
+    try:
+        compute(tiny, name, **params)
+    except (TextsiftError, TypeError) as exc:
+        raise ConfigError(f"{src}: {where}: {exc}") from None
+
+
 # --------------------------------------------------------------------------- tables
 def corpus_section(t: dict, base: Path, src: str):
     from .config import CorpusSpec
@@ -267,7 +299,10 @@ def preprocessing_section(t: dict, src: str) -> VectorizerOptions:
                        ("token_pattern", str)):
         if key in t:
             opts[key] = typed(t[key], types, f"[preprocessing] {key}", src)
-    return VectorizerOptions(stop_words=stop, **opts)
+    try:
+        return VectorizerOptions(stop_words=stop, **opts)
+    except TextsiftError as exc:  # a value out of range (min_df = 0, max_df = 0, ...)
+        raise ConfigError(f"{src}: [preprocessing] {exc}") from None
 
 
 def _size(value, src: str):
@@ -306,6 +341,10 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     params = t.get("method_params", {})
     typed(params, dict, "[selection] method_params", src)
     unknown(params, set(methods), "[selection.method_params] (a table per listed method)", src)
+    for name, given in params.items():
+        where = f"[selection.method_params.{name}]"
+        unknown(typed(given, dict, where, src), set(method_param_names(name)), where, src)
+        check_method_params(name, given, where, src)
     return {
         "methods": tuple(dict.fromkeys(methods)),
         "aggregates": tuple(dict.fromkeys(aggregates)),
@@ -335,8 +374,10 @@ def learners_section(items, task: str, src: str) -> tuple:
             raise ConfigError(f"{src}: {where}: 'svr' regresses ranks; it needs task = 'ordinal'")
         weighting = choice(t.get("weighting", weighting), WEIGHTINGS, f"{where} weighting", src)
         params = tuple(sorted((k, v) for k, v in t.items() if k in accepted))
-        out.append(LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
-                               weighting, params))
+        spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
+                           weighting, params)
+        check_learner(spec, f"{where} ({name})", src)
+        out.append(spec)
     labels = [lr.label for lr in out]
     if len(set(labels)) != len(labels):
         raise ConfigError(f"{src}: two [[learners]] share a label ({labels}); give each a "
@@ -369,6 +410,15 @@ def tuning_section(t, selection: dict, learners, src: str):
             raise ConfigError(f"{src}: {key} is tuned in [tuning] and fixed for {fixed[0]!r} "
                               "([[learners]] or [selection.method_params]); remove one of the "
                               "two")
+        for value in values:  # each value the grid will try, checked now
+            for lr in learners:
+                if key in LEARNERS[lr.name][1]:
+                    check_learner(lr, f"[tuning] {key} = {value!r} ({lr.label})", src,
+                                  **{key: value})
+            for m in selection["methods"]:
+                if key in method_param_names(m):
+                    check_method_params(m, {key: value}, f"[tuning] {key} = {value!r} ({m})",
+                                        src)
         grids.append((key, tuple(values)))
     if not grids:
         raise ConfigError(f"{src}: [tuning] has no parameter to tune; add e.g. C = [0.3, 3], "

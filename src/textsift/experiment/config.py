@@ -36,6 +36,7 @@ import tomllib
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..errors import TextsiftError, check_n_jobs
 from ..vectorize import VectorizerOptions
 from ._sections import (
     LEARNERS,
@@ -176,8 +177,10 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
     tuning = tuning_section(data.get("tuning"), selection, learners, src)
     seed = typed(exp.get("seed", 0), int, "[experiment] seed", src)
     n_jobs = typed(exp.get("n_jobs", 1), int, "[experiment] n_jobs", src)
-    if n_jobs == 0:
-        raise ConfigError(f"{src}: [experiment] n_jobs must be positive (or -1 for all cores)")
+    try:
+        check_n_jobs(n_jobs, "[experiment] n_jobs")
+    except TextsiftError as exc:
+        raise ConfigError(f"{src}: {exc}") from None
     return Experiment(
         name=typed(exp.get("name", Path(src).stem), str, "[experiment] name", src),
         corpus=corpus,

@@ -34,8 +34,8 @@ from ..ranks import check_ranks
 from ..vectorize import VectorizerOptions, build_vectorizer
 from .config import ConfigError, Experiment
 
-__all__ = ["FoldData", "fold_key", "load_fold", "prepare_folds", "read_documents", "tokenize",
-           "tokenize_parallel"]
+__all__ = ["FoldData", "Prepared", "fold_key", "fold_paths", "load_fold", "prepare_documents",
+           "prepare_folds", "read_documents", "tokenize", "tokenize_parallel"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -244,21 +244,54 @@ def tokenize_parallel(texts, opts: VectorizerOptions, n_jobs: int = 1) -> list[l
     return [doc for part in parts for doc in part]
 
 
-def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1) -> list[Path]:
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """An experiment's corpus read, checked and tokenised once, the indices of its folds, and
+    its first fold built in memory: all the work on the data that can fail, done before the
+    first file is written (:func:`prepare_documents`)."""
+
+    docs: list[list[str]]
+    labels: np.ndarray
+    splits: list[tuple[np.ndarray, np.ndarray]]
+    first: FoldData
+
+
+def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
+    """Read, check and tokenise the corpus (over ``n_jobs`` processes) and build fold 0:
+    a corpus that cannot be read, a split that leaves a part empty, a training part with one
+    class, folds that cannot be made, or an empty vocabulary are errors raised here."""
+    texts, labels, is_test = read_documents(exp, log)
+    splits = fold_indices(exp, labels, is_test)
+    for k, (train, _) in enumerate(splits):
+        present = np.unique(labels[train])
+        if len(present) < 2:
+            part = "training part" + (f" of fold {k}" if exp.n_folds > 1 else "")
+            raise CorpusError(
+                f"{exp.source}: the {part} has a single class ({present[0]!r}, "
+                f"{len(train):,} documents); classifying needs two or more. Check [corpus] "
+                f"label_field ({exp.corpus.label_field!r}) and the split")
+    log(f"tokenising {len(texts):,} documents")
+    docs = tokenize_parallel(texts, exp.preprocessing, n_jobs)
+    return Prepared(docs, labels, splits, _build_fold(exp, docs, labels, *splits[0]))
+
+
+def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:
+    return [Path(cache_dir) / f"fold-{k}.npz" for k in range(exp.n_folds)]
+
+
+def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1,
+                  prepared: Prepared | None = None) -> list[Path]:
     """Paths of the cached folds of ``exp``, building the missing ones (corpus read and
-    tokenised at most once, over ``n_jobs`` processes)."""
+    tokenised at most once, over ``n_jobs`` processes; or taken from ``prepared``)."""
     cache_dir.mkdir(parents=True, exist_ok=True)
-    paths = [cache_dir / f"fold-{k}.npz" for k in range(exp.n_folds)]
+    paths = fold_paths(exp, cache_dir)
     missing = [k for k, p in enumerate(paths) if not p.exists()]
     if not missing:
         return paths
-    texts, labels, is_test = read_documents(exp, log)
-    log(f"tokenising {len(texts):,} documents")
-    docs = tokenize_parallel(texts, exp.preprocessing, n_jobs)
-    splits = fold_indices(exp, labels, is_test)
+    p = prepared or prepare_documents(exp, log, n_jobs)
     for k in missing:
-        train, test = splits[k]
-        fold = _build_fold(exp, docs, labels, train, test)
+        train, test = p.splits[k]
+        fold = p.first if k == 0 else _build_fold(exp, p.docs, p.labels, train, test)
         save_fold(fold, paths[k])
         log(f"fold {k}: {len(train):,} train / {len(test):,} test documents, "
             f"{fold.n_terms:,} terms")

@@ -25,11 +25,12 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from .._io import atomic_write
+from ..errors import check_n_jobs
 from ..selectors import default_aggregate, ranking_of, score_table
 from ._sections import resolve_method
 from .cells import run_cell
 from .config import POSITIVE_METRICS, ConfigError, Experiment
-from .folds import load_fold, prepare_folds
+from .folds import fold_paths, load_fold, prepare_documents, prepare_folds
 from .plan import method_aggregates, plan_cells, resolve_levels
 from .store import Store
 
@@ -87,25 +88,30 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
             log(message)
 
     t0 = time.perf_counter()
+    n_jobs = check_n_jobs(exp.n_jobs if n_jobs is None else n_jobs, "n_jobs (--n-jobs)")
+    # every check of the data and the configuration runs before the first file is written:
+    # a run refused for bad input leaves --out as it found it
     store = Store(out)
-    store.open(exp.as_dict(), exp.fingerprint, resume)
-    n_jobs = n_jobs or exp.n_jobs
-    fold_paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs)
-    prepare_s = time.perf_counter() - t0
-    levels, notes = resolve_levels(exp, [_vocab_size(p) for p in fold_paths])
-    pairs, skipped = method_aggregates(exp)
-    notes += skipped
-    for note in notes:
-        say(f"note: {note}")
-    atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
-    classes = load_fold(str(fold_paths[0])).counts.classes
+    cache = fold_paths(exp, store.cache)
+    cached = store.check(exp.fingerprint, resume) and all(p.exists() for p in cache)
+    prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
+    classes = (load_fold(str(cache[0])) if cached else prepared.first).counts.classes
     if set(exp.metrics) & set(POSITIVE_METRICS) and exp.tasks == "multiclass" and (
             list(map(str, classes)) != ["neg", "pos"]):
         raise ConfigError(f"{exp.source}: f1_pos, precision_pos and recall_pos need binary "
                           f"labels 'neg'/'pos' or tasks = 'one_vs_rest' (labels: "
                           f"{list(classes)[:5]})")
+    store.open(exp.as_dict(), exp.fingerprint, resume)
+    paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
+    prepare_s = time.perf_counter() - t0
+    levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
+    pairs, skipped = method_aggregates(exp)
+    notes += skipped
+    for note in notes:
+        say(f"note: {note}")
+    atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
     tasks = list(classes) if exp.tasks == "one_vs_rest" else [None]
-    cells = plan_cells(exp, fold_paths, levels, pairs, store.root, tasks)
+    cells = plan_cells(exp, paths, levels, pairs, store.root, tasks)
     done = store.finished()
     pending = [c for c in cells if c["name"] not in done]
     if len(cells) - len(pending):
@@ -118,7 +124,7 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
         finished += 1
         if progress is not None:
             progress(finished, len(cells))
-    results = store.write_tables(top_terms(fold_paths[0], pairs))
+    results = store.write_tables(top_terms(paths[0], pairs))
     wall = time.perf_counter() - t0
     run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending)}

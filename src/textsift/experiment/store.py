@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .._io import atomic_write, atomic_write_text
+from .._io import atomic_write, atomic_write_text, check_out_dir
 from ..errors import TextsiftError
 
 __all__ = ["COLUMNS", "KEY", "Store", "StoreError", "summarise"]
@@ -64,37 +64,52 @@ class Store:
         self.cache = self.root / "cache"
 
     # ------------------------------------------------------------------ opening
-    def open(self, config: dict, fingerprint: str, resume: bool) -> int:
-        """Claim the directory for the experiment ``fingerprint``; return the number of
-        finished cells already there. Another experiment's results, or this experiment's
-        without ``resume``, are errors. A directory claimed by another experiment that
-        finished no cell (e.g. stopped by an error in its configuration) is taken over: its
-        manifest and fold cache are replaced."""
+    def check(self, fingerprint: str, resume: bool) -> bool:
+        """Whether the directory can be claimed for the experiment ``fingerprint``, found
+        without writing anything: ``True`` if it already holds this experiment (its fold
+        cache and finished cells are reused), ``False`` if it is absent, empty, or another
+        experiment's that finished no cell (:meth:`open` takes it over). Another experiment's
+        results, this experiment's without ``resume``, or a file in its place are errors."""
+        check_out_dir(self.root)
         manifest = self.root / "experiment.json"
         if manifest.exists():
-            old = json.loads(manifest.read_text(encoding="utf-8"))
+            try:
+                old = json.loads(manifest.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise StoreError(f"{manifest} is not readable JSON ({exc}); choose a new --out "
+                                 "directory or delete it") from None
             done = len(self.finished())
             if old.get("fingerprint") == fingerprint:
                 if done and not resume:
                     raise StoreError(
                         f"{self.root} already holds {done} finished cells of this experiment; "
                         "pass --resume to continue it, or choose a new --out directory")
-                for tmp in self.root.rglob("*.tmp"):  # partial writes of a killed run
-                    tmp.unlink(missing_ok=True)
-                return done
+                return True
             if done:
                 raise StoreError(
                     f"{self.root} holds the results of another experiment "
                     f"({old.get('config', {}).get('name')!r}, fingerprint "
                     f"{old.get('fingerprint')}); choose a new --out directory or delete it")
-            for path in [*self.cache.glob("*"), *self.root.glob("*.json")]:
-                path.unlink()  # another experiment's, with no results: take it over
-        elif self.root.exists() and any(self.root.iterdir()):
+            return False
+        if self.root.exists() and any(self.root.iterdir()):
             raise StoreError(f"{self.root} is not empty and holds no experiment; choose a new "
                              "or empty --out directory")
+        return False
+
+    def open(self, config: dict, fingerprint: str, resume: bool) -> int:
+        """Claim the directory for the experiment ``fingerprint`` (after :meth:`check`); return
+        the number of finished cells already there. A directory claimed by another experiment
+        that finished no cell is taken over: its manifest and fold cache are replaced."""
+        if self.check(fingerprint, resume):
+            for tmp in self.root.rglob("*.tmp"):  # partial writes of a killed run
+                tmp.unlink(missing_ok=True)
+            return len(self.finished())
+        for path in [*self.cache.glob("*"), *self.root.glob("*.json")]:
+            path.unlink()  # another experiment's, with no results: take it over
         self.cells.mkdir(parents=True, exist_ok=True)
         payload = {"fingerprint": fingerprint, "config": config}
-        atomic_write_text(manifest, json.dumps(payload, indent=2, default=str))
+        atomic_write_text(self.root / "experiment.json",
+                          json.dumps(payload, indent=2, default=str))
         return 0
 
     def manifest(self) -> dict:
