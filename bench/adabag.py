@@ -24,9 +24,10 @@ import numpy as np
 import pandas as pd
 
 from textsift.lasso import (
-    AdaBag,
+    AdaBagClassifier,
     SharedDesign,
     adaptive_weights,
+    holdout_run,
     lambda_grid,
     lasso_path,
     load_polarity,
@@ -92,12 +93,12 @@ def main():
 
     if args.full:
         t = time.perf_counter()
-        model = AdaBag(a=4, b=7, n_bootstraps=args.bootstraps, backend=args.backend,
-                       patience=10, n_jobs=args.n_jobs, store=args.out / "bootstraps",
-                       progress=True).fit(X, y, pol)
+        model = AdaBagClassifier(a=4, b=7, n_bootstraps=args.bootstraps, backend=args.backend,
+                                 polarity=pol, patience=10, n_jobs=args.n_jobs, random_state=0)
+        run = holdout_run(model, X, y)
         print(f"full AdaBag run, B={args.bootstraps}, n_jobs={args.n_jobs}, backend "
               f"{args.backend}: {time.perf_counter() - t:.0f} s; test error "
-              f"{model.test_error_:.4f} with {len(model.selected_)} words")
+              f"{run.test_error:.4f} with {run.model.support_.sum()} words")
 
 
 if __name__ == "__main__":

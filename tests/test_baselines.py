@@ -6,7 +6,8 @@ import scipy.sparse as sp
 from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-from textsift.baselines import fisher_lda, pca_lda, standardise
+from textsift.baselines import fisher_lda, pca_lda, pca_lda_holdout, standardise
+from textsift.errors import TextsiftError
 from textsift.lasso import simulate, split_211
 
 
@@ -67,3 +68,36 @@ def test_unreached_level_is_nan_and_bad_input(parts):
         standardise(sp.csr_matrix(np.ones((5, 3))))
     with pytest.raises(ValueError, match="both classes"):
         fisher_lda(np.ones((4, 2)), np.zeros(4))
+
+
+def test_max_components_is_honoured(parts):
+    # the dense route (p = 77 <= dense_limit) used to compute and use every component
+    Xtr, ttr, Xte, tte = parts
+    full = pca_lda(Xtr, ttr, Xte, tte)
+    capped = pca_lda(Xtr, ttr, Xte, tte, max_components=10)
+    assert full["exact_spectrum"].all() and not capped["exact_spectrum"].any()
+    assert (capped["n_components"].dropna() <= 10).all()
+    # the 20% level needs 8 variance-ordered components (measured), within the cap: the same
+    # prefix and error as with the whole spectrum; 30% needs more than 10, so NaN
+    v_full = full[full.ordering == "variance"].set_index("level")
+    v_cap = capped[capped.ordering == "variance"].set_index("level")
+    assert v_full.loc[0.20, "n_components"] == v_cap.loc[0.20, "n_components"] <= 10
+    assert v_cap.loc[0.20, "test_error"] == v_full.loc[0.20, "test_error"]
+    assert np.isnan(v_cap.loc[0.30, "n_components"]) and v_full.loc[0.30, "n_components"] > 10
+    for bad in (0, -3, 2.5):
+        with pytest.raises(TextsiftError, match="max_components must be an integer >= 1"):
+            pca_lda(Xtr, ttr, Xte, tte, max_components=bad)
+
+
+def test_holdout_runs_pooled_and_per_group():
+    sim = simulate(3)
+    groups = np.where(np.arange(400) % 2 == 0, "even", "odd")
+    table = pca_lda_holdout(sim.X, sim.y, sim.a, sim.b, groups, seed=3, max_components=20)
+    assert table["group"].unique().tolist() == ["pooled", "even", "odd"]
+    # 2:1:1 within each class x group cell: 400 rows -> 300 training, 100 test; each group
+    # has 100 rows per class -> 50 + 25 training and 25 test per class
+    sizes = table.groupby("group")[["n_train", "n_test"]].first()
+    assert sizes.loc["pooled"].tolist() == [300, 100]
+    assert sizes.loc["even"].tolist() == [150, 50] == sizes.loc["odd"].tolist()
+    with pytest.raises(TextsiftError, match="only one class after thresholding"):
+        pca_lda_holdout(sim.X, sim.y, -100, sim.b)

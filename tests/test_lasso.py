@@ -22,7 +22,7 @@ from textsift.lasso import (
     polarity_from_lexicon,
     predict_class,
 )
-from textsift.lasso.classifier import WeightedGram
+from textsift.lasso.classifier import NestedOLS
 from textsift.lasso.path import check_backend, normalise_penalty, objective
 
 
@@ -237,14 +237,28 @@ def test_ols_rank_deficient_sets_aliased_coefficient_to_zero():
     np.testing.assert_allclose(fit.decision(Xd), ref, atol=1e-9)
 
 
-def test_weighted_gram_reuse_equals_fresh_fits():
-    X, y, rng = _data(seed=7)
-    w = rng.integers(0, 3, X.shape[0]).astype(float)
-    gram = WeightedGram(X, y, w)
-    for cols in ([1, 2], [2, 3, 9], [9, 1, 2, 3, 4]):
-        a, b = gram.fit(cols), ols_fit(X, y, cols, w)
-        np.testing.assert_allclose(a.coef, b.coef, atol=1e-10)
-        assert a.intercept == pytest.approx(b.intercept)
+def test_nested_ols_along_a_sequence_equals_fresh_least_squares():
+    # sets that grow, shrink and change (a lasso path's active sets), with aliased columns
+    # (a duplicate, a sum of two columns) and bootstrap weights with zeros, up to more columns
+    # than rows of positive weight: the fitted values are those of weighted lstsq each time
+    # (on the rows of weight 0 only where the coefficients are unique, i.e. at full rank)
+    rng = np.random.default_rng(7)
+    n = 90
+    X = sp.csc_matrix((rng.random((n, 60)) < 0.2).astype(float))
+    X = sp.hstack([X, X[:, [3]], X[:, [1]] + X[:, [2]]], format="csc")
+    y = rng.normal(size=n)
+    w = rng.integers(0, 3, n).astype(float)
+    refit = NestedOLS(X, y, w)
+    sqw = np.sqrt(w)[:, None]
+    for size in [3, 8, 8, 20, 35, 15, 62, 40, 0, 10]:
+        cols = rng.choice(62, size=size, replace=False)
+        fit = refit.fit(cols)
+        A = np.c_[np.ones(n), X[:, cols].toarray()]
+        ref = A @ np.linalg.lstsq(A * sqw, y * sqw.ravel(), rcond=None)[0]
+        rank = np.linalg.matrix_rank(A[w > 0] - np.average(A[w > 0], axis=0, weights=w[w > 0]))
+        rows = slice(None) if rank == size else w > 0
+        np.testing.assert_allclose(fit.decision(X)[rows], ref[rows], atol=1e-9)
+        assert fit.rank == rank
 
 
 @settings(max_examples=60, deadline=None)

@@ -1,23 +1,27 @@
 """Weighted lasso paths, the data-shared augmentation, AdaBag and bootstrap frequencies
 (METHODS.md §D)."""
 
-from .adabag import AdaBag, loess, split_211
+from .adabag import choose_cutoff, cutoff_curve, label_rows, loess, split_211, split_cells
 from .bagging import (
-                      BootstrapStore,
-                      bagging_frequencies,
-                      run_bootstraps,
-                      stability_selection,
-                      stratified_bootstrap,
+    BootstrapStore,
+    bagging_frequencies,
+    run_bootstraps,
+    stability_selection,
+    stratified_bootstrap,
 )
-from .classifier import OLSFit, misclassification, ols_fit, predict_class
+from .classifier import NestedOLS, OLSFit, misclassification, ols_fit, predict_class
+from .estimator import AdaBagClassifier
 from .path import BACKENDS, LassoPath, check_backend, lambda_grid, lasso_path, objective
 from .polarity import POLARITY_SOURCES, adaptive_weights, load_polarity, polarity_from_lexicon
+from .protocol import HoldoutRun, holdout_run
 from .shared import SCHEMES, SharedDesign, group_weights
 from .simulate import Simulation, simulate, simulation_polarity
 
-__all__ = ["AdaBag", "BACKENDS", "BootstrapStore", "LassoPath", "OLSFit", "POLARITY_SOURCES",
-           "SCHEMES", "SharedDesign", "Simulation", "adaptive_weights", "bagging_frequencies",
-           "check_backend", "group_weights", "lambda_grid", "lasso_path", "load_polarity",
-           "loess", "misclassification", "objective", "ols_fit", "polarity_from_lexicon",
-           "predict_class", "run_bootstraps", "simulate", "simulation_polarity", "split_211",
-           "stability_selection", "stratified_bootstrap"]
+__all__ = ["AdaBagClassifier", "BACKENDS", "BootstrapStore", "HoldoutRun", "LassoPath",
+           "NestedOLS", "OLSFit", "POLARITY_SOURCES", "SCHEMES", "SharedDesign", "Simulation",
+           "adaptive_weights", "bagging_frequencies", "check_backend", "choose_cutoff",
+           "cutoff_curve", "group_weights", "holdout_run", "label_rows", "lambda_grid",
+           "lasso_path", "load_polarity", "loess", "misclassification", "objective", "ols_fit",
+           "polarity_from_lexicon", "predict_class", "run_bootstraps", "simulate",
+           "simulation_polarity", "split_211", "split_cells", "stability_selection",
+           "stratified_bootstrap"]

@@ -19,8 +19,10 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 from joblib import Parallel, delayed
+from threadpoolctl import threadpool_limits
 
 from .._io import atomic_write, atomic_write_text
+from ..errors import TextsiftError
 
 __all__ = ["BootstrapStore", "bagging_frequencies", "run_bootstraps", "stability_selection",
            "stratified_bootstrap"]
@@ -61,7 +63,7 @@ class BootstrapStore:
             keys = set(old) | set(self.config)
             diff = sorted(k for k in keys if old.get(k) != self.config.get(k))
             if diff:
-                raise ValueError(f"{self.dir} holds bootstraps of another run (differs in "
+                raise TextsiftError(f"{self.dir} holds bootstraps of another run (differs in "
                                  f"{', '.join(diff)}); use another output folder or delete it")
         else:
             atomic_write_text(meta, json.dumps(self.config, sort_keys=True, indent=1))
@@ -101,30 +103,32 @@ def fingerprint(*arrays) -> str:
 
 def _one(task, i, seed_seq, strata):
     weights = stratified_bootstrap(strata, np.random.default_rng(seed_seq))
-    return i, task(weights)
+    with threadpool_limits(1):  # the bootstraps are the parallel unit, not BLAS
+        return i, task(weights)
 
 
-def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs: int = 1, store=None,
-                   progress: bool = True, description: str = "bootstraps") -> list[dict]:
+def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs=1, store=None,
+                   progress=None) -> list[dict]:
     """Run ``task(multiplicities) -> dict`` (with key ``"selected"``) for ``B`` bootstraps,
-    in parallel (joblib), resuming from ``store``; results in bootstrap order."""
+    in parallel (joblib), resuming from ``store``; results in bootstrap order.
+    ``progress(done, total)``, when given, is called once before the first bootstrap and after
+    each one (the library draws nothing; the CLI renders it)."""
     if B < 1:
-        raise ValueError(f"the number of bootstraps must be >= 1, got {B}")
+        raise TextsiftError(f"the number of bootstraps must be >= 1, got {B}")
     seeds = np.random.SeedSequence(seed).spawn(B)
     results: dict[int, dict] = {}
     if store is not None:
         results = {i: store.load(i) for i in store.done(B)}
     todo = [i for i in range(B) if i not in results]
-    from rich.progress import Progress
-
-    with Progress(disable=not progress, transient=False) as bar:
-        tid = bar.add_task(description, total=B, completed=B - len(todo))
-        jobs = (delayed(_one)(task, i, seeds[i], strata) for i in todo)
-        for i, res in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
-            if store is not None:
-                store.save(i, res)
-            results[i] = res
-            bar.advance(tid)
+    if progress is not None:
+        progress(B - len(todo), B)
+    jobs = (delayed(_one)(task, i, seeds[i], strata) for i in todo)
+    for i, res in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
+        if store is not None:
+            store.save(i, res)
+        results[i] = res
+        if progress is not None:
+            progress(len(results), B)
     return [results[i] for i in range(B)]
 
 
@@ -153,15 +157,14 @@ class _SelectorTask:
         return {"selected": np.asarray(sel.selected_, dtype=np.int64)}
 
 
-def stability_selection(selector, X, y, B: int = 100, seed: int = 0, n_jobs: int = 1,
-                        store=None, progress: bool = False) -> np.ndarray:
+def stability_selection(selector, X, y, B: int = 100, seed: int = 0, n_jobs=1,
+                        store=None, progress=None) -> np.ndarray:
     """Bagging frequencies of a :class:`~textsift.selectors.TermSelector` over ``B`` class-
     stratified bootstraps of ``(X, y)``: ``f(j) / B`` is the selection probability of term
     ``j`` (stability selection, Meinshausen and Buehlmann 2010)."""
     y = np.asarray(y)
     if X.shape[0] != len(y):
-        raise ValueError(f"X has {X.shape[0]} rows and y {len(y)} labels")
+        raise TextsiftError(f"X has {X.shape[0]} rows and y {len(y)} labels")
     task = _SelectorTask(selector, X, y)
-    results = run_bootstraps(task, B, task.codes, seed, n_jobs, store, progress,
-                             "stability selection")
+    results = run_bootstraps(task, B, task.codes, seed, n_jobs, store, progress)
     return bagging_frequencies([r["selected"] for r in results], X.shape[1])

@@ -28,6 +28,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import TextsiftError
+
 __all__ = ["POLARITY_SOURCES", "adaptive_weights", "load_polarity", "polarity_from_lexicon"]
 
 POLARITY_SOURCES = ("imdb", "vader", "afinn", "uniform")
@@ -38,13 +40,13 @@ def adaptive_weights(polarity, tol: float = 1e-5) -> np.ndarray:
     """``1 / (|pol| + tol)``; all-zero or non-finite polarities are errors."""
     pol = np.asarray(polarity, dtype=float)
     if not np.all(np.isfinite(pol)):
-        raise ValueError("polarities must be finite numbers")
+        raise TextsiftError("polarities must be finite numbers")
     if not np.any(pol != 0):
-        raise ValueError("every polarity is 0, so every word gets the same weight 1/tol; use "
+        raise TextsiftError("every polarity is 0, so every word gets the same weight 1/tol; use "
                          "--polarity uniform for the plain lasso, or a lexicon that covers "
                          "the vocabulary")
     if tol <= 0:
-        raise ValueError("tol must be > 0")
+        raise TextsiftError("tol must be > 0")
     return 1.0 / (np.abs(pol) + tol)
 
 
@@ -54,7 +56,7 @@ def polarity_from_lexicon(vocabulary, lexicon: dict, min_coverage: int = 1) -> n
     pol = np.array([lexicon.get(w, 0.0) for w in vocabulary], dtype=float)
     covered = int(sum(w in lexicon for w in vocabulary))
     if covered < min_coverage:
-        raise ValueError(f"the polarity lexicon covers {covered} of the {len(vocabulary)} "
+        raise TextsiftError(f"the polarity lexicon covers {covered} of the {len(vocabulary)} "
                          "vocabulary words; check that it matches the tokenisation (lower "
                          "case?) or choose another --polarity")
     return pol
@@ -64,12 +66,12 @@ def _imdb_lexicon(path: Path | None) -> dict:
     if path is None:
         root = os.environ.get(DATA_ENV)
         if not root:
-            raise ValueError("polarity 'imdb' needs the aclImdb expected ratings: set "
+            raise TextsiftError("polarity 'imdb' needs the aclImdb expected ratings: set "
                              f"{DATA_ENV} to the data folder holding "
                              "imdb/vocab_expected_rating.jsonl.gz, or pass that file")
         path = Path(root) / "imdb" / "vocab_expected_rating.jsonl.gz"
     if not Path(path).exists():
-        raise ValueError(f"{path}: no such lexicon file")
+        raise TextsiftError(f"{path}: no such lexicon file")
     with gzip.open(path, "rt", encoding="utf-8") as fh:
         return {r["word"]: r["expected_rating"] / 4.5 for r in map(json.loads, fh)}
 
@@ -81,10 +83,10 @@ def _file_lexicon(path: Path) -> dict:
     elif name.endswith((".csv", ".csv.gz", ".tsv")):
         frame = pd.read_csv(path, sep="\t" if name.endswith(".tsv") else ",")
     else:
-        raise ValueError(f"{path}: a polarity file must be .csv, .tsv or .jsonl(.gz)")
+        raise TextsiftError(f"{path}: a polarity file must be .csv, .tsv or .jsonl(.gz)")
     value = next((c for c in ("polarity", "expected_rating", "score") if c in frame), None)
     if "word" not in frame or value is None:
-        raise ValueError(f"{path}: needs a 'word' column and a 'polarity' column")
+        raise TextsiftError(f"{path}: needs a 'word' column and a 'polarity' column")
     return dict(zip(frame["word"].astype(str), frame[value].astype(float), strict=True))
 
 
@@ -108,6 +110,6 @@ def load_polarity(source: str, vocabulary) -> np.ndarray:
         p = Path(source)
         lex = _imdb_lexicon(p) if p.name == "vocab_expected_rating.jsonl.gz" else _file_lexicon(p)
     else:
-        raise ValueError(f"unknown polarity source {source!r}: use imdb, vader, afinn, uniform "
+        raise TextsiftError(f"unknown polarity source {source!r}: use imdb, vader, afinn, uniform "
                          "or the path of a word,polarity file")
     return polarity_from_lexicon(vocabulary, lex)

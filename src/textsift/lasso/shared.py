@@ -15,6 +15,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import TextsiftError
+
 __all__ = ["SCHEMES", "SharedDesign", "group_weights"]
 
 SCHEMES = ("ws1", "ws2", "ws3", "ws4", "ws5", "ws6")
@@ -28,10 +30,10 @@ def group_weights(n_g, scheme: str = "ws3") -> np.ndarray:
     """
     scheme = str(scheme).lower()
     if scheme not in SCHEMES:
-        raise ValueError(f"unknown weighting scheme {scheme!r}; choose one of ws1..ws6")
+        raise TextsiftError(f"unknown weighting scheme {scheme!r}; choose one of ws1..ws6")
     n = np.asarray(n_g, dtype=float)
     if n.ndim != 1 or n.size == 0 or np.any(n < 2):
-        raise ValueError("group weights need at least one group, each with >= 2 documents "
+        raise TextsiftError("group weights need at least one group, each with >= 2 documents "
                          "(log n_g must be positive)")
     N, G = n.sum(), n.size
     ratio = np.log(n) / np.log(N)
@@ -64,9 +66,9 @@ class SharedDesign:
         weights = np.asarray(weights, dtype=float)
         G = len(r)
         if weights.shape != (X.shape[1],):
-            raise ValueError("one adaptive weight per feature is needed")
+            raise TextsiftError("one adaptive weight per feature is needed")
         if groups.shape != (X.shape[0],) or groups.min() < 0 or groups.max() >= G:
-            raise ValueError(f"groups must be codes 0..{G - 1}, one per row")
+            raise TextsiftError(f"groups must be codes 0..{G - 1}, one per row")
         if G == 1:
             return cls(sp.csc_matrix(X), weights.copy(), X.shape[1], 1)
         blocks = [X]
@@ -79,11 +81,18 @@ class SharedDesign:
         return cls(Z, pf, X.shape[1], G)
 
     def group_supports(self, coef) -> list[np.ndarray]:
-        """Per group ``g``, the words with ``beta_j + Delta_gj != 0`` (METHODS.md §D.4)."""
-        coef = np.asarray(coef.toarray() if sp.issparse(coef) else coef).ravel()
+        """Per group ``g``, the words with ``beta_j + Delta_gj != 0`` (METHODS.md §D.4), sorted;
+        ``coef`` a sparse column or a dense vector over the columns of ``Z``."""
+        coef = sp.csc_matrix(coef if sp.issparse(coef) else np.reshape(coef, (-1, 1)))
+        idx, val = coef.indices, coef.data
         p = self.n_features
-        beta = coef[:p]
+        shared = idx < p
         if self.n_groups == 1:
-            return [np.flatnonzero(beta)]
-        return [np.flatnonzero(beta + coef[p * (g + 1): p * (g + 2)])
-                for g in range(self.n_groups)]
+            return [np.sort(idx[shared & (val != 0)])]
+        out = []
+        for g in range(self.n_groups):
+            own = (idx >= p * (g + 1)) & (idx < p * (g + 2))
+            words = np.r_[idx[shared], idx[own] - p * (g + 1)]
+            total = np.bincount(words, np.r_[val[shared], val[own]], minlength=p)
+            out.append(np.flatnonzero(total))
+        return out

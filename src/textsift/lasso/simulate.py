@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import TextsiftError
+
 __all__ = ["Simulation", "simulate", "simulation_polarity"]
 
 BETA = np.zeros(77)
@@ -32,7 +34,7 @@ def simulation_polarity(variant: str = "assigned") -> np.ndarray:
     if variant == "equal":
         return np.ones(77)
     if variant != "assigned":
-        raise ValueError("variant must be 'assigned' or 'equal'")
+        raise TextsiftError("variant must be 'assigned' or 'equal'")
     block2 = [0.25, 0.33, 0.33, 0.20, 0.20, 0.25, 0.20, 0.20, 0.20, 0.20, 0.20, 0.20, 0.20]
     return np.concatenate([BETA[:8], block2, np.full(4, 0.2),
                            1.0 / (np.arange(26, 76) - 1.0), [1.25, 1.25]])
@@ -58,7 +60,7 @@ def simulate(seed=0, n: int = 1000, variant: str = "assigned", mu: float = 0.0,
     counts are the 2:1:1 split of 2 x 200 rows); ``per_class=None`` keeps every row outside
     the band."""
     if n < 20:
-        raise ValueError("the simulation needs n >= 20")
+        raise TextsiftError("the simulation needs n >= 20")
     rng = np.random.default_rng(seed)
     X = (rng.random((n, 77)) < PROBS).astype(np.float64)
     y = mu + X @ BETA + rng.normal(0.0, np.sqrt(NOISE_VAR), n)
@@ -67,7 +69,7 @@ def simulate(seed=0, n: int = 1000, variant: str = "assigned", mu: float = 0.0,
     if per_class is not None:
         hi, lo = keep[y[keep] > ybar], keep[y[keep] < ybar]
         if min(len(hi), len(lo)) < per_class:
-            raise ValueError(f"only {min(len(hi), len(lo))} rows in the smaller class; lower "
+            raise TextsiftError(f"only {min(len(hi), len(lo))} rows in the smaller class; lower "
                              "per_class or raise n")
         keep = np.sort(np.r_[rng.choice(hi, per_class, False), rng.choice(lo, per_class, False)])
     X, y = X[keep], y[keep]

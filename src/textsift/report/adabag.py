@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from .._io import atomic_write, atomic_write_text
+from ..errors import TextsiftError
 
 __all__ = ["bfd_chart", "bfd_table", "cutoff_chart", "save_adabag", "word_cloud"]
 
@@ -80,7 +81,7 @@ def word_cloud(names, coef, path, top: int = 150, seed: int = 0):
     order = np.argsort(-np.abs(coef), kind="stable")[:top]
     order = order[coef[order] != 0]
     if len(order) == 0:
-        raise ValueError("no non-zero coefficient: nothing to draw")
+        raise TextsiftError("no non-zero coefficient: nothing to draw")
     sign = {str(names[j]): coef[j] > 0 for j in order}
     cloud = WordCloud(width=900, height=500, background_color="white", random_state=seed,
                       prefer_horizontal=0.9)
@@ -89,28 +90,31 @@ def word_cloud(names, coef, path, top: int = 150, seed: int = 0):
     atomic_write(path, lambda fh: cloud.to_image().save(fh, format="PNG"))
 
 
-def save_adabag(model, names, out, extra: dict | None = None, pictures: bool = True) -> dict:
-    """Write ``summary.json``, ``bfd.csv``, ``cutoffs.csv`` and the pictures of a fitted
-    :class:`~textsift.lasso.AdaBag` to ``out``; returns the summary."""
+def save_adabag(run, names, out, extra: dict | None = None, pictures: bool = True) -> dict:
+    """Write ``summary.json``, ``bfd.csv``, ``cutoffs.csv`` and the pictures of a
+    :class:`~textsift.lasso.HoldoutRun` to ``out``; returns the summary."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     names = np.asarray(names, dtype=object)
+    model = run.model
+    selected = np.flatnonzero(model.support_)
+    coef = model.coef_[selected]
     summary = {
-        "test_error": model.test_error_,
+        "test_error": run.test_error,
         "validation_error": model.validation_error_,
-        "model_size": int(len(model.selected_)),
+        "model_size": int(len(selected)),
         "cutoff": model.cutoff_,
-        "selected_terms": [str(t) for t in names[model.selected_]],
-        "coefficients": {str(names[j]): float(c) for j, c in zip(model.selected_, model.coef_,
-                                                                  strict=True)},
-        "test_error_by_group": model.test_error_by_group_,
-        "group_weights": {str(g): float(r) for g, r in zip(model.group_labels_, model.r_,
+        "selected_terms": [str(t) for t in names[selected]],
+        "coefficients": {str(names[j]): float(c) for j, c in zip(selected, coef, strict=True)},
+        "intercept": model.intercept_,
+        "test_error_by_group": run.test_error_by_group,
+        "group_weights": {str(g): float(r) for g, r in zip(model.groups_, model.r_,
                                                            strict=True)},
         "n_bootstraps": model.n_bootstraps,
         "n_features": int(len(names)),
-        "split_sizes": {k: int(np.sum(model.part_ == i))
+        "split_sizes": {k: int(np.sum(run.part == i))
                         for i, k in enumerate(("core", "validation", "test"))},
-        "seconds": model.fit_seconds_,
+        "seconds": run.seconds,
         **(extra or {}),
     }
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, allow_nan=False))
@@ -118,12 +122,12 @@ def save_adabag(model, names, out, extra: dict | None = None, pictures: bool = T
                  lambda fh: bfd_table(model.frequencies_, names).to_csv(fh, index=False))
     cut = pd.DataFrame({"cutoff": model.cutoffs_, "model_size": model.sizes_,
                         "validation_error": model.validation_errors_,
-                        "test_error": model.test_errors_})
+                        "test_error": run.test_errors})
     atomic_write(out / "cutoffs.csv", lambda fh: cut.to_csv(fh, index=False))
     if pictures:
         bfd_chart(model.frequencies_, names, out / "bfd.png", n_bootstraps=model.n_bootstraps)
-        cutoff_chart(model.cutoffs_, model.validation_errors_, model.test_errors_,
+        cutoff_chart(model.cutoffs_, model.validation_errors_, run.test_errors,
                      model.cutoff_, out / "cutoff.png")
-        if np.any(model.coef_ != 0):
-            word_cloud(names[model.selected_], model.coef_, out / "wordcloud.png")
+        if np.any(coef != 0):
+            word_cloud(names[selected], coef, out / "wordcloud.png")
     return summary

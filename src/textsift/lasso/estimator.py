@@ -1,0 +1,270 @@
+"""AdaBag as a scikit-learn estimator: a classifier of ratings into low (``y <= a``) and high
+(``y >= b``) that selects its words (METHODS.md §D.4; the steps are in :mod:`.adabag`).
+
+``fit(X, y, groups=None)`` takes a document-term matrix and numeric ratings, drops the rows
+strictly between ``a`` and ``b``, splits the rest 2:1 into core and validation sets within each
+class x group cell, runs the bootstraps on the core set, chooses the cutoff ``c*`` on the
+validation set, and refits OLS on ``A_{c*}`` on core + validation. ``predict`` is classifier
+(2.2): 1 ("high") iff the fitted rating is at least ``(a + b) / 2``; ``transform`` keeps the
+words of ``A_{c*}``.
+
+The paper's protocol, which also holds out a test quarter, is :func:`~.protocol.holdout_run`.
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.feature_selection import SelectorMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from ..errors import TextsiftError
+from .adabag import BootstrapTask, choose_cutoff, cutoff_curve, label_rows, split_cells
+from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
+from .classifier import NestedOLS
+from .path import check_backend
+from .polarity import adaptive_weights
+from .shared import SCHEMES, SharedDesign, group_weights
+
+__all__ = ["EXPECTED_FAILED_CHECKS", "AdaBagClassifier"]
+
+#: scikit-learn's estimator checks that cannot apply, and why (``check_estimator(...,
+#: expected_failed_checks=EXPECTED_FAILED_CHECKS)`` with ``a=0, b=1``, so that the checks'
+#: 0/1 labels are low and high ratings)
+EXPECTED_FAILED_CHECKS = {
+    "check_classifiers_classes": "y are numeric ratings; string class labels are refused",
+    "check_classifiers_regression_target": "y are ratings, so a continuous y is the input "
+                                           "it is built for, not an error",
+    "check_classifier_not_supporting_multiclass": "ratings of many values are thresholded "
+                                                  "into two classes, not refused",
+    "check_estimators_dtypes": "labels 1 and 2 are both >= b=1; passes with a=1, b=2",
+    "check_classifier_data_not_an_array": "labels 1 and 2 are both >= b=1; passes with "
+                                          "a=1, b=2",
+    "check_fit2d_1feature": "labels 1 and 2 are both >= b=1; passes with a=1, b=2",
+}
+
+_CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
+            "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group")}
+
+
+class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
+    """AdaBag (module docstring).
+
+    Parameters: ``a < b`` the class thresholds on the rating; ``scheme`` the group weights
+    ws1..ws6 of the data-shared lasso (used with ``groups``); ``n_bootstraps`` (B);
+    ``polarity`` one value per feature (adaptive weights ``1/(|pol| + polarity_tol)``) or None
+    (equal weights: the plain lasso); ``backend`` of the lasso path (``"adelie"`` or
+    ``"glmnet"``); ``cutoff_selection`` ``"raw" | "loess" | "1se"``; ``lambda_selection``
+    ``"min" | "1se"``; ``random_state`` seeds the split and the bootstraps; ``n_jobs`` runs
+    bootstraps in parallel (joblib); ``n_lambdas``, ``min_ratio``, ``patience``,
+    ``max_active`` shape each path (:mod:`.adabag`); ``final_model`` ``"pooled"`` (one OLS
+    model, the paper's shrinkage classifier) or ``"per_group"`` (one per group: ``predict``
+    then needs ``groups``); ``store`` a folder that keeps finished bootstraps, so an
+    interrupted fit resumes (it needs an int ``random_state``); ``progress(done, total)`` is
+    called as bootstraps finish.
+
+    Fitted: ``frequencies_`` (bagging frequency per feature), ``cutoffs_`` (1..B), ``sizes_``
+    and ``validation_errors_`` per cutoff, ``cutoff_``, ``support_`` (mask of ``A_{c*}``),
+    ``coef_`` (OLS coefficient per feature, 0 outside the support) and ``intercept_`` of the
+    rating model, ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words,
+    lambda, validation errors along its path), ``groups_`` and ``r_`` (group labels and weights),
+    ``seed_`` (the seed drawn from ``random_state``), ``classes_ = [0, 1]``.
+    """
+
+    def __init__(self, a=4.0, b=7.0, scheme="ws3", n_bootstraps=100, polarity=None,
+                 backend="adelie", cutoff_selection="raw", lambda_selection="min",
+                 random_state=None, n_jobs=None, n_lambdas=100, min_ratio=1e-3, patience=10,
+                 max_active=3000, final_model="pooled", polarity_tol=1e-5, store=None,
+                 progress=None):
+        self.a, self.b, self.scheme, self.n_bootstraps = a, b, scheme, n_bootstraps
+        self.polarity, self.backend = polarity, backend
+        self.cutoff_selection, self.lambda_selection = cutoff_selection, lambda_selection
+        self.random_state, self.n_jobs = random_state, n_jobs
+        self.n_lambdas, self.min_ratio, self.patience = n_lambdas, min_ratio, patience
+        self.max_active, self.final_model, self.polarity_tol = max_active, final_model, \
+            polarity_tol
+        self.store, self.progress = store, progress
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.classifier_tags.multi_class = False
+        tags.classifier_tags.poor_score = True
+        return tags
+
+    # ------------------------------------------------------------------ checks
+    def check_params(self):
+        """Check the parameters, and that the backend is installed, without fitting (fit
+        starts with it)."""
+        for name, choices in _CHOICES.items():
+            if getattr(self, name) not in choices:
+                raise TextsiftError(f"{name}={getattr(self, name)!r}: choose one of "
+                                    f"{', '.join(choices)}")
+        if not (np.isscalar(self.a) and np.isscalar(self.b) and self.a < self.b):
+            raise TextsiftError(f"the class thresholds need a < b, got a={self.a}, b={self.b}")
+        for name, low in (("n_bootstraps", 1), ("n_lambdas", 2), ("patience", 1),
+                          ("max_active", 1)):
+            value = getattr(self, name)
+            if value is None and name in ("patience", "max_active"):
+                continue
+            if not isinstance(value, numbers.Integral) or value < low:
+                raise TextsiftError(f"{name} must be an integer >= {low}, got {value!r}")
+        if not 0 < self.min_ratio < 1:
+            raise TextsiftError(f"min_ratio must be in (0, 1), got {self.min_ratio}")
+        if self.store is not None and not isinstance(self.random_state, numbers.Integral):
+            raise TextsiftError("a store of bootstraps needs an int random_state (a rerun "
+                                "must draw the same bootstraps)")
+        check_backend(self.backend)
+
+    def _check_y(self, y):
+        y = np.asarray(y)
+        if y.dtype == object and all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                                     for v in y.ravel()):
+            y = y.astype(float)  # numbers held as objects (a pandas object column)
+        if y.dtype.kind not in "iuf":
+            raise TextsiftError("y must hold numeric ratings (Unknown label type "
+                                f"{y.dtype}); got values such as "
+                                f"{[str(v) for v in y.ravel()[:3]]}: choose a numeric rating "
+                                "field, not a class label")
+        if not np.all(np.isfinite(y)):
+            raise TextsiftError("y must hold finite ratings; NaN or infinite values found")
+        return y.astype(float)
+
+    def _polarity(self, p):
+        if self.polarity is None:
+            return np.ones(p)
+        pol = np.asarray(self.polarity, dtype=float)
+        if pol.shape != (p,):
+            raise TextsiftError(f"polarity has {pol.size} values; it needs one per feature "
+                                f"({p})")
+        if not np.all(np.isfinite(pol)):
+            raise TextsiftError(f"polarity holds {int(np.sum(~np.isfinite(pol)))} NaN or "
+                                "infinite values; give every feature a finite polarity "
+                                "(0 for words a lexicon lacks)")
+        return pol
+
+    def _parts(self, theta, gcode, grouped, validation, keep):
+        """Core (0) or validation (1) of each kept row: the 2:1 split, or ``validation``."""
+        if validation is None:
+            return split_cells(theta, gcode, (2, 1), self.seed_, grouped)
+        validation = np.asarray(validation)
+        if validation.dtype != bool or validation.shape != keep.shape:
+            raise TextsiftError("validation must be a boolean mask with one value per row")
+        part = validation[keep].astype(np.int8)
+        for g in range(gcode.max() + 1):
+            for c in (0, 1):
+                cell = part[(gcode == g) & (theta == c)]
+                if (cell == 1).sum() < 1 or (cell == 0).sum() < 2:
+                    raise TextsiftError("validation: every class in every group needs a "
+                                        "validation row and two core rows")
+        return part
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y, groups=None, *, validation=None):
+        """Fit on ratings ``y`` (module docstring); ``validation``, a boolean mask over the
+        rows, replaces the 2:1 split (to reproduce a given split)."""
+        start = time.perf_counter()
+        self.check_params()
+        X, y = validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64)
+        y = self._check_y(y)
+        pol = self._polarity(X.shape[1])
+        weights = adaptive_weights(pol, self.polarity_tol)
+        rs = self.random_state
+        self.seed_ = (int(rs) if isinstance(rs, numbers.Integral)
+                      else int(check_random_state(rs).randint(np.iinfo(np.int32).max)))
+        keep, theta, self.groups_, gcode = label_rows(y, self.a, self.b, groups)
+        part = self._parts(theta, gcode, groups is not None, validation, keep)
+        X, y = sp.csr_matrix(X)[keep], y[keep]
+        core, val = np.flatnonzero(part == 0), np.flatnonzero(part == 1)
+        gc = gcode[core]
+        self.r_ = group_weights(np.bincount(gc), self.scheme)
+        design = SharedDesign.build(X[core], gc, weights, self.r_)
+        task = BootstrapTask(design, X[core], y[core], gc, X[val], theta[val], gcode[val],
+                             self.a, self.b, n_lambdas=self.n_lambdas, min_ratio=self.min_ratio,
+                             backend=self.backend, patience=self.patience,
+                             max_active=self.max_active, lambda_selection=self.lambda_selection)
+        store = None
+        if self.store is not None:  # created only now: bad input has been caught above
+            params = ("a", "b", "scheme", "n_lambdas", "min_ratio", "backend", "polarity_tol",
+                      "patience", "max_active", "lambda_selection")
+            config = {k: getattr(self, k) for k in params}
+            config.update(seed=self.seed_, data=fingerprint(X, y, gcode, part, pol))
+            store = BootstrapStore(self.store, config)
+        self.bootstraps_ = run_bootstraps(task, self.n_bootstraps, gc * 2 + theta[core],
+                                          self.seed_, self.n_jobs, store, self.progress)
+        self.frequencies_ = bagging_frequencies([r["selected"] for r in self.bootstraps_],
+                                                X.shape[1])
+        self.cutoffs_ = np.arange(1, self.n_bootstraps + 1)
+        per_group = self.final_model == "per_group"
+        G = len(self.groups_)
+        self.sizes_, self.validation_errors_ = cutoff_curve(
+            X, y, theta, gcode, core, val, self.frequencies_, self.cutoffs_, self.a, self.b,
+            per_group, G)
+        self.cutoff_ = choose_cutoff(self.cutoffs_, self.validation_errors_, len(val),
+                                     self.cutoff_selection)
+        self.validation_error_ = float(self.validation_errors_[self.cutoff_ - 1])
+        self.support_ = self.frequencies_ >= self.cutoff_
+        cols = np.flatnonzero(self.support_)
+        train = np.flatnonzero(part <= 1)  # refit on core + validation
+        Xcsc = X.tocsc()
+        fits = ([NestedOLS(Xcsc, y, rows=train).fit(cols)] if not per_group else
+                [NestedOLS(Xcsc, y, rows=train[gcode[train] == g]).fit(cols) for g in range(G)])
+        self.coef_by_group_ = np.zeros((len(fits), X.shape[1]))
+        for g, fit in enumerate(fits):
+            self.coef_by_group_[g, cols] = fit.coef
+        self.intercept_by_group_ = np.array([fit.intercept for fit in fits])
+        self.coef_ = self.coef_by_group_.mean(axis=0)
+        self.intercept_ = float(self.intercept_by_group_.mean())
+        self.classes_ = np.array([0, 1])
+        self.fit_seconds_ = time.perf_counter() - start
+        return self
+
+    # ------------------------------------------------------------------ use
+    def _get_support_mask(self):
+        check_is_fitted(self)
+        return self.support_
+
+    def _group_codes(self, groups, n):
+        if self.final_model == "pooled":
+            return np.zeros(n, np.int64)
+        if groups is None:
+            raise TextsiftError("final_model='per_group' predicts with each row's group: pass "
+                                "groups")
+        groups = np.asarray(groups)
+        code = np.searchsorted(self.groups_, groups)
+        code = np.minimum(code, len(self.groups_) - 1)
+        if groups.shape != (n,) or np.any(self.groups_[code] != groups):
+            raise TextsiftError("groups must hold one known group label per row")
+        return code
+
+    def rating(self, X, groups=None) -> np.ndarray:
+        """The fitted rating ``x'b_hat`` of each row (OLS on ``A_{c*}``)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
+        code = self._group_codes(groups, X.shape[0])
+        out = X @ self.coef_by_group_.T + self.intercept_by_group_
+        return np.asarray(out)[np.arange(X.shape[0]), code]
+
+    def decision_function(self, X, groups=None) -> np.ndarray:
+        """``x'b_hat - (a + b)/2``: positive means "high" (class 1)."""
+        return self.rating(X, groups) - (self.a + self.b) / 2
+
+    def predict(self, X, groups=None) -> np.ndarray:
+        """Classifier (2.2): 1 ("high", ``y >= b``) iff ``x'b_hat >= (a + b)/2``, else 0."""
+        return (self.decision_function(X, groups) >= 0).astype(np.int64)
+
+    def score(self, X, y, sample_weight=None, groups=None) -> float:
+        """Accuracy on the rows whose rating is <= a or >= b (the others have no class)."""
+        y = self._check_y(y).astype(float)
+        keep = (y <= self.a) | (y >= self.b)
+        if not keep.any():
+            raise TextsiftError(f"no rating is <= a={self.a} or >= b={self.b}: nothing to score")
+        pred = self.predict(X, groups)
+        w = None if sample_weight is None else np.asarray(sample_weight)[keep]
+        return float(np.average(pred[keep] == (y[keep] >= self.b), weights=w))
+
