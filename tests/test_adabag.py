@@ -274,8 +274,8 @@ def test_cli_bad_input(tmp_path):
     _fails_cleanly(["adabag", "--simulate", "--backend", "lars"], out, "unknown lasso backend")
     file = tmp_path / "a_file"
     file.write_text("x")
-    _fails_cleanly(["adabag", "--simulate"], file, "is a file; give a folder")
-    _fails_cleanly(["pca-lda", "--simulate"], file, "is a file; give a folder")
+    _fails_cleanly(["adabag", "--simulate"], file, "is a file, not a directory")
+    _fails_cleanly(["pca-lda", "--simulate"], file, "is a file, not a directory")
     for bad in ("0", "-3"):
         _fails_cleanly(["pca-lda", "--simulate", "--max-components", bad], tmp_path / "p",
                        "--max-components must be >= 1")

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import typer
 
+from .._io import check_out_dir
 from ..errors import TextsiftError
 from ._app import app, console
 
@@ -30,11 +31,6 @@ class _Bar:
         if self.task is None:
             self.task = self.progress.add_task(self.description, total=total)
         self.progress.update(self.task, completed=done)
-
-
-def _check_out(out: Path) -> None:
-    if out.exists() and not out.is_dir():
-        raise TextsiftError(f"--out {out} is a file; give a folder (it is created if missing)")
 
 
 def _load(data: list[Path], text_field: str, label_field: str, group_field: str | None,
@@ -113,7 +109,7 @@ def adabag(
     from ..lasso import AdaBagClassifier, holdout_run, load_polarity
     from ..report.adabag import save_adabag
 
-    _check_out(out)
+    check_out_dir(out)
     model = AdaBagClassifier(
         a=low, b=high, scheme=scheme, n_bootstraps=bootstraps, backend=backend,
         min_ratio=min_ratio, patience=patience or None, max_active=max_active or None,
@@ -161,7 +157,7 @@ def pca_lda_command(
     from .._io import atomic_write, atomic_write_text
     from ..baselines import pca_lda_holdout
 
-    _check_out(out)
+    check_out_dir(out)
     if max_components < 1:
         raise TextsiftError(f"--max-components must be >= 1, got {max_components}")
     X, y, groups, _, _, a, b = _data_or_simulation(
