@@ -61,14 +61,23 @@ def pool(data: str) -> tuple[list[str], np.ndarray]:
 
 def perturb(text: str, r: int) -> str:
     """Copy ``r`` of a text: unchanged for ``r = 0``; otherwise drop the words at positions
-    ``j`` with ``(j * 2654435761 + r) % 17 == 0`` and swap one adjacent pair."""
+    ``j`` with ``(j * 2654435761 + r) % 17 == 0`` and swap one adjacent pair.
+
+    Those positions are every 17th from the first one ``j0`` (17 is prime and does not divide
+    2654435761), so they are dropped by one slice deletion instead of a test per word."""
     if r == 0:
         return text
-    words = [w for j, w in enumerate(text.split()) if (j * 2654435761 + r) % 17]
+    words = text.split()
+    del words[_first_dropped(r)::17]
     if len(words) > 1:
         k = (r * 40503) % (len(words) - 1)
         words[k], words[k + 1] = words[k + 1], words[k]
     return " ".join(words)
+
+
+@lru_cache(maxsize=17)
+def _first_dropped(r: int) -> int:
+    return next(j for j in range(17) if (j * 2654435761 + r) % 17 == 0)
 
 
 class Synthetic:

@@ -279,3 +279,19 @@ def test_stream_exact_equals_in_memory_on_20ng(real_data):
     assert cli_memory.exit_code == 0 and cli_stream.exit_code == 0, cli_stream.stderr
     assert cli_stream.stdout == cli_memory.stdout
     assert len(json.loads(cli_memory.stdout)) == 40
+
+
+@pytest.mark.parametrize("opts", [VectorizerOptions(), VectorizerOptions(binary=True, stem=True)])
+def test_hashing_counts_equal_sklearns_hashing_vectorizer(opts):
+    """Each chunk's distinct terms hashed once and their counts pooled: the matrix of
+    scikit-learn's HashingVectorizer over the same tokens, entry for entry."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    from textsift.engines.stream import hashing_vectorizer
+    from textsift.vectorize import build_vectorizer
+
+    texts = load_sample("reviews").texts[:500] + ["", "Ünïcode wörds ΣΑΣ"]
+    ours = hashing_vectorizer(opts, 2**10).transform(texts)
+    ref = HashingVectorizer(analyzer=build_vectorizer(opts).build_analyzer(), n_features=2**10,
+                            alternate_sign=False, norm=None, binary=opts.binary).transform(texts)
+    assert ours.dtype == ref.dtype and (ours != ref).nnz == 0

@@ -169,20 +169,27 @@ def test_ordinal_method_on_a_nominal_task_is_an_error():
         parse_config(cfg)
 
 
-def test_memoised_stemming_equals_the_package_analyzer_and_chunks_do_not_matter():
-    """folds.tokenize stems each word type once; the tokens must be exactly those of the
-    package's stemming analyzer (textsift.vectorize), and splitting over processes must not
-    change them."""
-    from textsift.corpus import load_sample
-    from textsift.experiment.folds import tokenize, tokenize_parallel
-    from textsift.vectorize import VectorizerOptions, build_vectorizer
+def test_fold_matrices_are_countvectorizer_fitted_on_the_training_part(tmp_path):
+    """The corpus is tokenised once; a fold's matrices are its rows and the columns its
+    training part keeps -- exactly a CountVectorizer (stemming included) fitted on the
+    training documents and applied to the test documents."""
+    from textsift.experiment.folds import fold_indices, prepare_folds, read_documents
+    from textsift.vectorize import build_vectorizer
 
-    texts = load_sample("20ng").texts[:2000]
-    opts = VectorizerOptions(stem=True, stop_words="english", strip_headers=True)
-    analyze = build_vectorizer(opts).build_analyzer()
-    ours = tokenize(texts, opts)
-    assert ours[:200] == [analyze(t) for t in texts[:200]]
-    assert tokenize_parallel(texts + texts, opts, n_jobs=2) == ours + ours  # 2 chunks
+    cfg = {**SMALL, "evaluation": {"protocol": "cv", "folds": 3},
+           "preprocessing": {"stop_words": "english", "min_df": 3, "max_df": 0.4,
+                             "strip_headers": True, "stem": True}}
+    exp = parse_config(cfg)
+    texts, labels, is_test = read_documents(exp)
+    paths = prepare_folds(exp, tmp_path, log=lambda *_: None, n_jobs=2)
+    for path, (train, test) in zip(paths, fold_indices(exp, labels, is_test), strict=True):
+        fold = load_fold(str(path))
+        vec = build_vectorizer(exp.preprocessing)
+        X_train = vec.fit_transform([texts[i] for i in train])
+        assert fold.counts.feature_names.tolist() == vec.get_feature_names_out().tolist()
+        assert (fold.X_train != X_train).nnz == 0
+        assert (fold.X_test != vec.transform([texts[i] for i in test])).nnz == 0
+        np.testing.assert_array_equal(fold.y_train, labels[train])
 
 
 OVR = {"experiment": {"name": "ovr"},

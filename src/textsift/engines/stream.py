@@ -2,20 +2,25 @@
 
 Two vocabulary modes:
 
-* **exact** (:func:`count_exact`) -- two passes. Pass 1 sums, over chunks, each term's
-  document frequency and total count (:class:`DocumentFrequencies`) and then prunes the
-  vocabulary exactly as scikit-learn's ``CountVectorizer.fit`` does (``min_df``, ``max_df``,
-  then ``max_features`` by total count; terms sorted). Pass 2 counts each chunk with a
-  ``CountVectorizer`` fixed to that vocabulary, :meth:`Counts.from_matrix` per chunk, and
-  adds the chunk counts with ``+``. The result equals ``Counts.from_texts`` on the whole
-  corpus: every count is an integer (exact in float64), so the order of the sums is
-  immaterial.
-* **hashing** (:func:`count_hashed`) -- one pass with scikit-learn's ``HashingVectorizer``
-  (``alternate_sign=False``, ``norm=None``): counts per hash bucket, memory fixed by
-  ``n_features`` whatever the vocabulary. A bucket's ``term_freq`` is the sum of its terms';
+* **exact** (:func:`count_exact`) -- one pass. Each chunk is tokenised and counted
+  (:func:`textsift.vectorize.count_terms`: every term, no pruning) into per-class counts
+  (:meth:`Counts.from_matrix`), which :class:`TermTotals` adds up term by term, over the union
+  of the chunks' vocabularies and classes. At the end the vocabulary is sorted and pruned
+  exactly as scikit-learn's ``CountVectorizer.fit`` prunes it
+  (:func:`textsift.vectorize.term_mask`: ``min_df``, ``max_df``, then ``max_features`` by
+  total count). Every count is an integer (exact in float64), so the result equals
+  ``Counts.from_texts`` on the whole corpus whatever the chunking. Memory: the counts of every
+  term seen, ``V_all x m x 16`` bytes (before pruning), and one chunk of documents.
+* **hashing** (:func:`count_hashed`) -- one pass, the counts of scikit-learn's
+  ``HashingVectorizer`` (``alternate_sign=False``, ``norm=None``; each chunk's distinct terms
+  hashed once): counts per hash bucket, memory fixed by ``n_features`` whatever the
+  vocabulary. A bucket's ``term_freq`` is the sum of its terms';
   its ``doc_counts`` lie between the largest of its terms' and their sum (two terms of one
   bucket in one document count once). :func:`recover_terms` names the buckets a ranking
   selected by a second, light pass that keeps only the terms hashing into them.
+
+:class:`DocumentFrequencies` and :func:`fixed_vectorizer` serve engines that count in two
+passes (vocabulary first, then counts against it: the Dask engine).
 
 A *source* is a callable returning a fresh iterable of :class:`~textsift.engines.readers.Chunk`
 (it is iterated once per pass), e.g. ``functools.partial(iter_chunks, path, ...)``.
@@ -26,21 +31,22 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from numbers import Integral
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.feature_extraction import FeatureHasher
-from sklearn.feature_extraction.text import CountVectorizer, HashingVectorizer
 
 from ..corpus import EmptyCorpusError
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..vectorize import VectorizerOptions, build_vectorizer
+from ..vectorize import Vectorizer, VectorizerOptions, count_terms, term_mask
 from .readers import Chunk
 
 __all__ = [
     "DocumentFrequencies",
+    "TermTotals",
     "count_chunks",
     "count_exact",
     "count_hashed",
@@ -53,17 +59,10 @@ __all__ = [
 Source = Callable[[], Iterable[Chunk]]
 
 
-def _empty_vocabulary(reason: str) -> TextsiftError:
-    # the wording of textsift.vectorize.vectorize, so both engines fail alike
-    return TextsiftError(f"the vocabulary is empty after preprocessing ({reason}); lower min_df, "
-                         "raise max_df, or check the text field and token pattern")
-
-
 @dataclass
 class DocumentFrequencies:
-    """Pass 1 of the exact mode: documents seen, and each term's document frequency ``df`` and
-    total count ``tf``. Additive over disjoint chunks (``a + b``, or ``a.update(b)`` in place).
-    """
+    """Pass 1 of a two-pass count: documents seen, and each term's document frequency ``df``
+    and total count ``tf``. Additive over disjoint chunks (``a + b``, or ``a.update(b)``)."""
 
     n_docs: int = 0
     df: Counter = field(default_factory=Counter)
@@ -71,15 +70,9 @@ class DocumentFrequencies:
 
     @classmethod
     def of_texts(cls, texts: list[str], opts: VectorizerOptions | None = None):
-        """Frequencies of one chunk, through ``CountVectorizer`` without pruning."""
-        vec = build_vectorizer(opts, min_df=1, max_df=1.0, max_features=None)
-        try:
-            X = vec.fit_transform(texts).tocsr()
-        except ValueError as exc:
-            if "empty vocabulary" in str(exc):  # no token in this chunk: it still has documents
-                return cls(len(texts))
-            raise
-        names = vec.get_feature_names_out().tolist()
+        """Frequencies of one chunk (:func:`textsift.vectorize.count_terms`)."""
+        X, names = count_terms(texts, opts)
+        names = names.tolist()
         df = np.bincount(X.indices, minlength=len(names))
         tf = np.asarray(X.sum(axis=0)).ravel()
         return cls(len(texts), Counter(dict(zip(names, df.tolist(), strict=True))),
@@ -96,34 +89,87 @@ class DocumentFrequencies:
 
     def vocabulary(self, opts: VectorizerOptions | None = None) -> np.ndarray:
         """The sorted terms ``CountVectorizer(min_df, max_df, max_features).fit`` keeps on the
-        same documents (the pruning of its ``_limit_features``, restated here because
-        scikit-learn offers it only on a full matrix)."""
-        opts = opts or VectorizerOptions()
+        same documents (:func:`textsift.vectorize.term_mask`)."""
         names = np.array(sorted(self.df), dtype=object)
-        if not len(names):
-            raise _empty_vocabulary(
-                "empty vocabulary; perhaps the documents only contain stop words")
         df = np.fromiter((self.df[t] for t in names), np.int64, len(names))
-        n = self.n_docs
-        high = opts.max_df if isinstance(opts.max_df, Integral) else opts.max_df * n
-        low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n
-        if high < low:  # worded as textsift.vectorize.vectorize words it
-            raise TextsiftError(
-                f"the vocabulary is empty: min_df={opts.min_df} asks for more documents than "
-                f"max_df={opts.max_df} allows among the {n} documents; lower min_df "
-                "or raise max_df")
-        mask = (df <= high) & (df >= low)
-        limit = opts.max_features
-        if limit is not None and mask.sum() > limit:
-            tf = np.fromiter((self.tf[t] for t in names), np.int64, len(names))
-            keep = (-tf[mask]).argsort()[:limit]  # the very call scikit-learn makes
-            new = np.zeros(len(names), dtype=bool)
-            new[np.flatnonzero(mask)[keep]] = True
-            mask = new
-        if not mask.any():
-            raise _empty_vocabulary(
-                "After pruning, no terms remain. Try a lower min_df or a higher max_df.")
-        return names[mask]
+        tf = np.fromiter((self.tf[t] for t in names), np.int64, len(names))
+        return names[term_mask(df, tf, self.n_docs, opts)]
+
+
+@dataclass
+class TermTotals:
+    """The counts of every term seen so far, over the classes seen so far: chunk counts with
+    different vocabularies and classes added term by term (the exact mode's one pass)."""
+
+    names: list = field(default_factory=list)  # pyarrow arrays: the terms, by row
+    n_terms: int = 0
+    classes: np.ndarray | None = None
+    class_sizes: np.ndarray | None = None
+    doc_counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+    term_freq: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+
+    def add(self, part: Counts) -> TermTotals:
+        """Add the counts of one chunk (``part.feature_names`` name its rows)."""
+        if self.classes is None:
+            self.classes, self.class_sizes = part.classes, np.zeros(part.n_classes, np.int64)
+            self.doc_counts = np.zeros((0, part.n_classes), np.int64)
+            self.term_freq = np.zeros((0, part.n_classes))
+        if not np.isin(part.classes, self.classes).all():  # new classes: widen the table
+            classes = np.union1d(self.classes, part.classes)
+            at = np.searchsorted(classes, self.classes)
+            sizes = np.zeros(len(classes), np.int64)
+            sizes[at] = self.class_sizes
+            dc = np.zeros((len(self.doc_counts), len(classes)), np.int64)
+            tf = np.zeros(dc.shape)
+            dc[:, at], tf[:, at] = self.doc_counts, self.term_freq
+            self.classes, self.class_sizes, self.doc_counts, self.term_freq = classes, sizes, dc, tf
+        cols = np.searchsorted(self.classes, part.classes)
+        rows = self._rows(part.feature_names)
+        if self.n_terms > len(self.doc_counts):  # grow geometrically
+            size = max(self.n_terms, 2 * len(self.doc_counts))
+            self.doc_counts = _grown(self.doc_counts, size)
+            self.term_freq = _grown(self.term_freq, size)
+        self.class_sizes[cols] += part.class_sizes
+        cells = np.ix_(rows, cols)
+        self.doc_counts[cells] += part.doc_counts
+        self.term_freq[cells] += part.term_freq
+        return self
+
+    def _rows(self, terms) -> np.ndarray:
+        """The rows of ``terms``, new terms appended (a hash lookup in C++: pyarrow)."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        terms = pa.array(terms, pa.string())
+        if self.names:
+            self.names = [pa.concat_arrays(self.names)]
+            rows = pc.index_in(terms, value_set=self.names[0])
+        else:
+            rows = pa.nulls(len(terms), pa.int32())
+        new = rows.is_null().to_numpy(zero_copy_only=False)
+        rows = rows.fill_null(0).to_numpy().astype(np.intp)
+        rows[new] = self.n_terms + np.arange(new.sum())
+        self.names.append(terms.filter(pa.array(new)))
+        self.n_terms += int(new.sum())
+        return rows
+
+    def counts(self) -> Counts:
+        """The totals as :class:`Counts`, terms sorted."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        names = pa.concat_arrays(self.names) if self.names else pa.array([], pa.string())
+        order = pc.sort_indices(names).to_numpy()
+        n = self.n_terms
+        return Counts(self.classes, self.class_sizes, self.doc_counts[:n][order],
+                      self.term_freq[:n][order],
+                      np.asarray(names.take(pa.array(order)).to_pylist(), dtype=object))
+
+
+def _grown(a: np.ndarray, rows: int) -> np.ndarray:
+    out = np.zeros((rows, a.shape[1]), a.dtype)
+    out[:len(a)] = a
+    return out
 
 
 def frequencies(chunks: Iterable[Chunk], opts: VectorizerOptions | None = None,
@@ -137,10 +183,9 @@ def frequencies(chunks: Iterable[Chunk], opts: VectorizerOptions | None = None,
     return total
 
 
-def fixed_vectorizer(vocabulary, opts: VectorizerOptions | None = None) -> CountVectorizer:
-    """A ``CountVectorizer`` with the preprocessing of ``opts`` and a fixed vocabulary."""
-    vec = build_vectorizer(opts)
-    return vec.set_params(vocabulary={t: i for i, t in enumerate(vocabulary)})
+def fixed_vectorizer(vocabulary, opts: VectorizerOptions | None = None) -> Vectorizer:
+    """A vectorizer with the preprocessing of ``opts`` and a fixed vocabulary."""
+    return Vectorizer(vocabulary, opts)
 
 
 def count_chunks(chunks: Iterable[Chunk], vectorizer, feature_names=None, classes=None,
@@ -180,28 +225,32 @@ def empty_corpus() -> EmptyCorpusError:
 
 def count_exact(source: Source, opts: VectorizerOptions | None = None, classes=None,
                 progress: bool = False) -> Counts:
-    """Exact counts of a chunked source in two passes (module docstring); equal to
-    ``Counts.from_texts(all_texts, all_labels, opts, classes)``.
-
-    Memory: the pass-1 table and the ``(V, m)`` counts; one chunk of documents at a time.
-    """
-    with _progress(progress, "pass 1/2: vocabulary") as advance:
-        freq = frequencies(source(), opts, advance)
-    if freq.n_docs == 0:
+    """Exact counts of a chunked source in one pass (module docstring); equal to
+    ``Counts.from_texts(all_texts, all_labels, opts, classes)``."""
+    opts = opts or VectorizerOptions()
+    totals = TermTotals()
+    with _progress(progress, "counting") as advance:
+        for chunk in source():
+            if not len(chunk):
+                continue
+            X, names = count_terms(chunk.texts, opts)
+            totals.add(Counts.from_matrix(X, chunk.labels, classes=classes, feature_names=names))
+            if advance:
+                advance(len(chunk))
+    if totals.classes is None:
         raise empty_corpus()
-    names = freq.vocabulary(opts)
-    with _progress(progress, "pass 2/2: counting") as advance:
-        counts = count_chunks(source(), fixed_vectorizer(names, opts), names, classes, advance)
-    return counts
+    counts = totals.counts()
+    total = np.rint(counts.term_freq.sum(axis=1)).astype(np.int64)  # binary: presences
+    return counts.select_terms(term_mask(counts.df, total, counts.n_docs, opts))
 
 
 # --------------------------------------------------------------------------- hashing mode
 def hashing_vectorizer(opts: VectorizerOptions | None = None,
-                       n_features: int = 2**18) -> HashingVectorizer:
-    """scikit-learn's ``HashingVectorizer`` over the tokens of ``opts`` (same analyzer as the
-    exact mode: lowercasing, token pattern, stop words, stemming, header stripping), raw
-    counts. Document-frequency pruning needs a vocabulary, so ``min_df``, ``max_df`` and
-    ``max_features`` must keep their defaults."""
+                       n_features: int = 2**18) -> HashingCounter:
+    """What scikit-learn's ``HashingVectorizer(alternate_sign=False, norm=None)`` gives over
+    the tokens of ``opts`` (lowercasing, token pattern, stop words, stemming, header
+    stripping): raw counts per bucket. Document-frequency pruning needs a vocabulary, so
+    ``min_df``, ``max_df`` and ``max_features`` must keep their defaults."""
     opts = opts or VectorizerOptions()
     if opts.min_df != 1 or opts.max_df != 1.0 or opts.max_features is not None:
         raise TextsiftError("the hashing mode counts buckets, not terms: min_df, max_df and "
@@ -209,9 +258,29 @@ def hashing_vectorizer(opts: VectorizerOptions | None = None,
                             "defaults")
     if not isinstance(n_features, Integral) or n_features < 1:
         raise TextsiftError(f"n_features must be a positive integer, got {n_features!r}")
-    return HashingVectorizer(analyzer=build_vectorizer(opts).build_analyzer(),
-                             n_features=int(n_features), alternate_sign=False, norm=None,
-                             binary=opts.binary)
+    return HashingCounter(opts, int(n_features))
+
+
+class HashingCounter:
+    """``HashingVectorizer``'s counts from :func:`textsift.vectorize.count_terms`: each
+    distinct term of a chunk hashed once (scikit-learn's ``FeatureHasher``, the hasher inside
+    ``HashingVectorizer``), the term counts pooled by bucket."""
+
+    def __init__(self, opts: VectorizerOptions, n_features: int):
+        self.opts, self.n_features = opts, n_features
+
+    def transform(self, texts) -> sp.csr_matrix:
+        X, names = count_terms(texts, replace(self.opts, binary=False))
+        bucket = np.zeros(0, np.int32)
+        if len(names):
+            hasher = FeatureHasher(self.n_features, input_type="string", alternate_sign=False)
+            bucket = hasher.transform([[t] for t in names]).indices
+        H = sp.csr_matrix((X.data.astype(np.float64), bucket[X.indices], X.indptr),
+                          shape=(X.shape[0], self.n_features))
+        H.sum_duplicates()
+        if self.opts.binary:
+            H.data[:] = 1
+        return H
 
 
 def count_hashed(source: Source, opts: VectorizerOptions | None = None, n_features: int = 2**18,

@@ -5,12 +5,11 @@ disk (one ``.npz`` per fold, written atomically) so that cells -- and a resumed 
 The vocabulary of a fold is fitted on that fold's training documents only (``min_df`` and
 ``max_df`` apply to them), as in any honest evaluation.
 
-Tokenisation is done once per corpus with the package's own analyzer
-(:func:`textsift.vectorize.build_vectorizer`: lowercasing, header stripping, the token pattern
-and stop words). Stemming is then applied per *distinct* token through a memo: Snowball is a
-pure function of the word, so this gives exactly the stems of the package's stemming analyzer
-while calling the stemmer once per word type rather than once per token (no library memoises
-it; 20 Newsgroups has ~5M tokens but ~100k types).
+The corpus is tokenised and counted once (:func:`textsift.vectorize.count_terms`: lowercasing,
+header stripping, the token pattern, stop words, each distinct word stemmed once), into one
+matrix over every term; a fold's matrices are its rows and the columns its training part
+keeps (:func:`textsift.vectorize.term_mask`) -- what a ``CountVectorizer`` fitted on the
+training documents and applied to the test documents gives.
 """
 
 from __future__ import annotations
@@ -23,19 +22,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
-from joblib import Parallel, delayed, effective_n_jobs
-from sklearn.feature_extraction.text import CountVectorizer
+from joblib import effective_n_jobs
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
 from .._io import atomic_write
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..ranks import check_ranks
-from ..vectorize import VectorizerOptions, build_vectorizer
+from ..vectorize import count_terms, term_mask
 from .config import ConfigError, Experiment
 
 __all__ = ["FoldData", "Prepared", "fold_key", "fold_paths", "load_fold", "prepare_documents",
-           "prepare_folds", "read_documents", "tokenize", "tokenize_parallel"]
+           "prepare_folds", "read_documents"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -127,32 +126,6 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
     return y.astype(np.int64)
 
 
-def tokenize(texts, opts: VectorizerOptions) -> list[list[str]]:
-    """Token lists of ``texts`` under ``opts`` (stems memoised per word type)."""
-    analyze = build_vectorizer(opts, stem=False).build_analyzer()
-    docs = [analyze(t) for t in texts]
-    if not opts.stem:
-        return docs
-    import snowballstemmer
-
-    stemmer = snowballstemmer.stemmer("english")
-    memo: dict[str, str] = {}
-    out = []
-    for doc in docs:
-        stems = []
-        for w in doc:
-            s = memo.get(w)
-            if s is None:
-                s = memo[w] = stemmer.stemWord(w)
-            stems.append(s)
-        out.append(stems)
-    return out
-
-
-def _identity(doc):
-    return doc
-
-
 # --------------------------------------------------------------------------- folds
 def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.ndarray]]:
     """``(train, test)`` document indices of every fold, each in corpus order."""
@@ -175,20 +148,23 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
 
 
-def _build_fold(exp, docs, labels, train, test) -> FoldData:
-    o = exp.preprocessing
-    vec = CountVectorizer(analyzer=_identity, min_df=o.min_df, max_df=o.max_df,
-                          binary=o.binary, dtype=np.int32)
-    train_docs = [docs[i] for i in train]
+def _build_fold(exp, X, names, labels, train, test) -> FoldData:
+    """The fold's matrices from the corpus's term counts ``X`` (every term, ``names``): the
+    terms of the training documents that ``min_df`` / ``max_df`` keep on them."""
+    X_train = X[train]
+    df = np.bincount(X_train.indices, minlength=X.shape[1])
+    seen = df > 0
     try:
-        X_train = vec.fit_transform(train_docs)
-    except ValueError as exc:
+        mask = term_mask(df[seen], np.asarray(X_train[:, seen].sum(axis=0)).ravel(),
+                         len(train), exp.preprocessing)
+    except TextsiftError as exc:
         raise ConfigError(f"{exp.source}: empty vocabulary in a fold ({exc}); lower min_df "
                           "or raise max_df") from None
-    X_test = vec.transform([docs[i] for i in test])
-    names = vec.get_feature_names_out().astype(str)
+    keep = np.flatnonzero(seen)[mask]
+    X_train, X_test = X_train[:, keep], X[test][:, keep]
     ranks = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
-    counts = Counts.from_matrix(X_train, labels[train], classes=ranks, feature_names=names)
+    counts = Counts.from_matrix(X_train, labels[train], classes=ranks,
+                                feature_names=names[keep].astype(str))
     return FoldData(sp.csr_matrix(X_train), sp.csr_matrix(X_test), labels[train], labels[test],
                     counts)
 
@@ -233,31 +209,21 @@ def _load_fold(key: tuple[str, int, int]) -> FoldData:
     return FoldData(csr("Xtr"), csr("Xte"), a["y_train"], a["y_test"], counts)
 
 
-def tokenize_parallel(texts, opts: VectorizerOptions, n_jobs: int = 1) -> list[list[str]]:
-    """:func:`tokenize` over ``n_jobs`` contiguous chunks (joblib); same result, in order."""
-    n_chunks = max(1, min(effective_n_jobs(n_jobs), len(texts) // 2000))
-    if n_chunks == 1:
-        return tokenize(texts, opts)
-    bounds = np.linspace(0, len(texts), n_chunks + 1).astype(int)
-    parts = Parallel(n_jobs=n_chunks)(delayed(tokenize)(texts[a:b], opts)
-                                      for a, b in zip(bounds[:-1], bounds[1:], strict=True))
-    return [doc for part in parts for doc in part]
-
-
 @dataclass(frozen=True, eq=False)
 class Prepared:
-    """An experiment's corpus read, checked and tokenised once, the indices of its folds, and
-    its first fold built in memory: all the work on the data that can fail, done before the
-    first file is written (:func:`prepare_documents`)."""
+    """An experiment's corpus read, checked and counted once (``X``: every term, ``names``),
+    the indices of its folds, and its first fold built in memory: all the work on the data
+    that can fail, done before the first file is written (:func:`prepare_documents`)."""
 
-    docs: list[list[str]]
+    X: sp.csr_matrix
+    names: np.ndarray
     labels: np.ndarray
     splits: list[tuple[np.ndarray, np.ndarray]]
     first: FoldData
 
 
 def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
-    """Read, check and tokenise the corpus (over ``n_jobs`` processes) and build fold 0:
+    """Read, check and count the corpus (on ``n_jobs`` threads) and build fold 0:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
     class, folds that cannot be made, or an empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
@@ -271,8 +237,8 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
                 f"{len(train):,} documents); classifying needs two or more. Check [corpus] "
                 f"label_field ({exp.corpus.label_field!r}) and the split")
     log(f"tokenising {len(texts):,} documents")
-    docs = tokenize_parallel(texts, exp.preprocessing, n_jobs)
-    return Prepared(docs, labels, splits, _build_fold(exp, docs, labels, *splits[0]))
+    X, names = count_terms(texts, exp.preprocessing, n_threads=effective_n_jobs(n_jobs))
+    return Prepared(X, names, labels, splits, _build_fold(exp, X, names, labels, *splits[0]))
 
 
 def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:
@@ -282,7 +248,7 @@ def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:
 def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1,
                   prepared: Prepared | None = None) -> list[Path]:
     """Paths of the cached folds of ``exp``, building the missing ones (corpus read and
-    tokenised at most once, over ``n_jobs`` processes; or taken from ``prepared``)."""
+    counted at most once, on ``n_jobs`` threads; or taken from ``prepared``)."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     paths = fold_paths(exp, cache_dir)
     missing = [k for k, p in enumerate(paths) if not p.exists()]
@@ -291,7 +257,7 @@ def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1,
     p = prepared or prepare_documents(exp, log, n_jobs)
     for k in missing:
         train, test = p.splits[k]
-        fold = p.first if k == 0 else _build_fold(exp, p.docs, p.labels, train, test)
+        fold = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
         save_fold(fold, paths[k])
         log(f"fold {k}: {len(train):,} train / {len(test):,} test documents, "
             f"{fold.n_terms:,} terms")

@@ -1,0 +1,189 @@
+"""The count pass against scikit-learn's ``CountVectorizer``: speed and identity.
+
+    TEXTSIFT_DATA=../shared/data .venv/bin/python bench/count.py [--skip-stream]
+
+In one run it prints, with the load average beside every figure:
+
+* on 20 Newsgroups (train + test, 18,846 messages) and IMDb (train + test, 50,000 reviews),
+  default options: documents per second of ``CountVectorizer().fit_transform`` and of
+  ``textsift.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
+  matrix are identical;
+* the same stemmed: ``CountVectorizer`` with an analyzer that stems every token with the
+  pure-Python ``snowballstemmer`` (what ``--stem`` cost before: one call per token) against
+  ``vectorize(stem=True)`` (PyStemmer, once per word type), goal >= 5, and whether the stems
+  and the matrix are identical;
+* the 1M-document stream of ``bench/scale.py`` counted exactly (``count_exact``, a fresh
+  process): CPU seconds and documents per CPU second against the run before this count pass
+  (586.38 CPU s, ``bench/results/scale.json`` at commit 40d5904: ``CountVectorizer`` in two
+  passes), goal >= 4x, and the SHA-256 of the counts, which must be that run's; and, in this
+  run, the old two-pass ``CountVectorizer`` counting and the new one on a prefix
+  (``--prefix-docs``): a ratio measured under the same load, and the same SHA.
+
+Times are wall and CPU seconds of this process (all its threads), one run each (they are
+long); the CPU ratio is the one a busy shared machine does not distort.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.feature_extraction.text import CountVectorizer
+
+from textsift.vectorize import VectorizerOptions, build_vectorizer, vectorize
+
+BEFORE = {"cpu_seconds": 586.38, "seconds": 1204.89, "digest": "dde3e0045118e252",
+          "load_average": 11.1, "n_docs": 1_000_000}
+CORPORA = {"20 Newsgroups": ["20newsgroups/train.jsonl.gz", "20newsgroups/test.jsonl.gz"],
+           "IMDb": ["imdb/train.jsonl.gz", "imdb/test.jsonl.gz"]}
+
+
+def load(data: Path, files) -> list[str]:
+    texts = []
+    for f in files:
+        with gzip.open(data / f, "rt", encoding="utf-8") as fh:
+            texts.extend(json.loads(line)["text"] for line in fh)
+    return texts
+
+
+def timed(fn):
+    load0 = os.getloadavg()[0]
+    t, c = time.perf_counter(), time.process_time()
+    out = fn()
+    wall, cpu = time.perf_counter() - t, time.process_time() - c
+    return out, wall, cpu, (load0 + os.getloadavg()[0]) / 2
+
+
+class PerTokenStemmer:
+    """scikit-learn's analyzer, then the pure-Python Snowball stemmer on every token."""
+
+    def __init__(self):
+        from snowballstemmer.english_stemmer import EnglishStemmer
+
+        self.base = CountVectorizer().build_analyzer()
+        self.stemmer = EnglishStemmer()
+
+    def __call__(self, doc):
+        return [self.stemmer.stemWord(w) for w in self.base(doc)]
+
+
+def same(X, names, Y, ref_names) -> bool:
+    Y = sp.csr_matrix(Y)
+    Y.sort_indices()
+    return (list(names) == list(ref_names) and X.shape == Y.shape
+            and np.array_equal(X.indptr, Y.indptr) and np.array_equal(X.indices, Y.indices)
+            and np.array_equal(X.data, Y.data))
+
+
+def corpus_rows(name: str, texts: list[str]) -> None:
+    n = len(texts)
+    print(f"\n{name}: {n:,} documents, {sum(map(len, texts)) / 1e6:.0f} M characters")
+    print("| count pass | wall s | CPU s | documents/s (wall) | ratio wall | ratio CPU "
+          "| identical | load |")
+    print("|---|---|---|---|---|---|---|---|")
+    for label, ref, ours in (
+        ("plain", lambda: CountVectorizer(dtype=np.int32),
+         VectorizerOptions()),
+        ("stemmed", lambda: CountVectorizer(analyzer=PerTokenStemmer(), dtype=np.int32),
+         VectorizerOptions(stem=True)),
+    ):
+        vec = ref()
+        Y, w0, c0, l0 = timed(lambda vec=vec: vec.fit_transform(texts))
+        (X, names, _), w1, c1, l1 = timed(lambda o=ours: vectorize(texts, o))
+        ident = same(X, names, Y, vec.get_feature_names_out())
+        anchor = "CountVectorizer" + (" + snowballstemmer per token" if label == "stemmed" else "")
+        print(f"| {anchor} | {w0:.2f} | {c0:.2f} | {n / w0:,.0f} | 1 | 1 | -- | {l0:.1f} |")
+        print(f"| textsift {label} | {w1:.2f} | {c1:.2f} | {n / w1:,.0f} | **{w0 / w1:.1f}x** | "
+              f"{c0 / c1:.1f}x | {ident} | {l1:.1f} |")
+        sys.stdout.flush()
+
+
+def old_count_exact(src):
+    """The exact streamed count before this count pass (textsift at commit 40d5904):
+    ``CountVectorizer`` over the chunks twice, vocabulary first, then counts against it."""
+    from collections import Counter
+
+    from textsift.counts import Counts
+    from textsift.engines.stream import DocumentFrequencies
+
+    total = DocumentFrequencies()
+    for chunk in src():
+        vec = build_vectorizer()
+        X = vec.fit_transform(chunk.texts).tocsr()
+        names = vec.get_feature_names_out().tolist()
+        df = np.bincount(X.indices, minlength=len(names))
+        tf = np.asarray(X.sum(axis=0)).ravel()
+        total.update(DocumentFrequencies(
+            len(chunk), Counter(dict(zip(names, df.tolist(), strict=True))),
+            Counter(dict(zip(names, tf.tolist(), strict=True)))))
+    vocab = total.vocabulary()
+    vec = build_vectorizer().set_params(vocabulary={t: i for i, t in enumerate(vocab)})
+    counts = None
+    for chunk in src():
+        part = Counts.from_matrix(vec.transform(chunk.texts), chunk.labels, feature_names=vocab)
+        counts = part if counts is None else counts + part
+    return counts
+
+
+def stream_rows(data: str, n_docs: int, prefix: int) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from scale import Synthetic, digest
+
+    from textsift.engines import count_exact
+
+    print("\nthe stream of bench/scale.py, exact mode (chunks of 10,000 documents)")
+    print("| count pass | documents | wall s | CPU s | documents per CPU s | ratio CPU "
+          "| counts SHA-256 | load |")
+    print("|---|---|---|---|---|---|---|---|")
+    if prefix:
+        src = Synthetic(data, 0, prefix)
+        old, w0, c0, l0 = timed(lambda: old_count_exact(src))
+        new, w1, c1, l1 = timed(lambda: count_exact(src))
+        print(f"| before (CountVectorizer, two passes), this run | {prefix:,} | {w0:.1f} | "
+              f"{c0:.1f} | {prefix / c0:,.0f} | 1 | `{digest(old)}` | {l0:.1f} |")
+        print(f"| textsift (one pass), this run | {prefix:,} | {w1:.1f} | {c1:.1f} | "
+              f"{prefix / c1:,.0f} | **{c0 / c1:.1f}x** | `{digest(new)}` | {l1:.1f} |")
+        sys.stdout.flush()
+    scale = Path(__file__).with_name("scale.py")  # a fresh process, as bench/scale.py runs it
+    out = subprocess.run([sys.executable, str(scale), "--one", "stream", str(n_docs),
+                          "--data", data], capture_output=True, text=True, check=True)
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    b = BEFORE
+    print(f"| before (CountVectorizer, two passes), commit 40d5904 | {b['n_docs']:,} | "
+          f"{b['seconds']} | {b['cpu_seconds']} | {b['n_docs'] / b['cpu_seconds']:,.0f} | 1 | "
+          f"`{b['digest']}` | {b['load_average']} |")
+    ratio = b["cpu_seconds"] / r["cpu_seconds"] * r["n_docs"] / b["n_docs"]
+    print(f"| textsift (one pass), fresh process | {r['n_docs']:,} | {r['seconds']} | "
+          f"{r['cpu_seconds']} | {r['n_docs'] / r['cpu_seconds']:,.0f} | **{ratio:.1f}x** "
+          f"(goal >= 4) | `{r.get('digest')}` | {r['load_average']} |")
+    if n_docs == b["n_docs"]:
+        print(f"same counts as before: {r.get('digest') == b['digest']}; peak RSS "
+              f"{r['peak_rss_mib']} MiB (of which the pool of texts {r['pool_rss_mib']} MiB)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", default=os.environ.get("TEXTSIFT_DATA", "../shared/data"))
+    ap.add_argument("--stream-docs", type=int, default=1_000_000)
+    ap.add_argument("--prefix-docs", type=int, default=100_000,
+                    help="documents of the stream counted both ways in this run (0: skip)")
+    ap.add_argument("--skip-stream", action="store_true")
+    args = ap.parse_args()
+    data = Path(args.data)
+    print(f"{os.cpu_count()} cores; load average (1 min) beside each figure")
+    for name, files in CORPORA.items():
+        corpus_rows(name, load(data, files))
+    if not args.skip_stream:
+        stream_rows(str(data), args.stream_docs, args.prefix_docs)
+
+
+if __name__ == "__main__":
+    main()
