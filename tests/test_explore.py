@@ -15,6 +15,9 @@ from html.parser import HTMLParser
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
 from typer.testing import CliRunner
 
 from textsift.cli import app
@@ -22,7 +25,7 @@ from textsift.corpus import load_sample, sample_path
 from textsift.counts import Counts
 from textsift.errors import TextsiftError
 from textsift.report.explore import explore, page_html
-from textsift.report.explore_data import explore_data, rounded
+from textsift.report.explore_data import explore_data, rounded, spread
 from textsift.report.snippets import find_snippets
 from textsift.scores import compute
 from textsift.selectors import rank
@@ -57,6 +60,12 @@ def test_snippets_worked_example():
                     [("", "gamma", " again")]]]
 
 
+def test_a_snippet_is_not_repeated():
+    docs = [("we orbit here", "x"), ("we orbit here", "x"), ("they orbit there", "x")]
+    out = find_snippets(docs, ["orbit"], {"x": 0}, np.array([[2]]))
+    assert out == [[[("we ", "orbit", " here"), ("they ", "orbit", " there")]]]
+
+
 def test_snippets_follow_the_vectorizer_options():
     docs = [("From: gamma@example.com\nSubject: runs\n\nThe dog was running home", "x")]
     opts = VectorizerOptions(stem=True, strip_headers=True)
@@ -76,6 +85,16 @@ def test_snippets_stop_reading_when_every_quota_is_full():
 def test_snippet_quota_shape_is_checked():
     with pytest.raises(TextsiftError, match="one row per term"):
         find_snippets([], ["a", "b"], {"x": 0}, np.ones((1, 1), dtype=int))
+
+
+@given(arrays(np.int64, st.integers(1, 8), elements=st.integers(0, 12)), st.integers(0, 40))
+def test_rest_snippets_are_spread_evenly_over_the_other_classes(avail, total):
+    q = spread(avail, total)
+    assert q.sum() == min(total, avail.sum()) and (0 <= q).all() and (q <= avail).all()
+    # water-filling: a class that could give more has at most one fewer than any other
+    short = q < avail
+    if short.any():
+        assert q.max() - q[short].min() <= 1
 
 
 # ----------------------------------------------------------------------------- the data
@@ -216,14 +235,15 @@ class _Fetches(HTMLParser):
 
 
 def test_page_is_self_contained_and_carries_the_data(sample_data):
-    html = page_html(sample_data)
+    html = page_html({**sample_data, "title": "R&D <b>"})
+    assert "<title>R&amp;D &lt;b&gt;</title>" in html and "<h1>R&amp;D &lt;b&gt;</h1>" in html
     parser = _Fetches()
     parser.feed(html)
     assert parser.fetches == []  # no script, style, font or image from anywhere
     assert "application/octet-stream" in parser.scripts
     payload = re.search(r'id="textsift-data">([^<]+)<', html).group(1)
     assert json.loads(gzip.decompress(base64.b64decode(payload))) == json.loads(
-        json.dumps(sample_data))  # snippets: tuples become lists
+        json.dumps({**sample_data, "title": "R&D <b>"}))  # snippets: tuples become lists
     assert "Bokeh" in html and "DecompressionStream" in html
 
 
@@ -268,3 +288,13 @@ def test_cli_out_directory_is_refused_before_counting(tmp_path):
     assert result.exit_code == 2
     assert "is a directory" in " ".join(result.output.split())
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_docs_library_example_runs(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[1] / "docs" / "explore.md"
+    code = re.search(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/explore.md", "exec"), {})  # noqa: S102
+    assert (tmp_path / "explore.html").stat().st_size > 1_000_000  # Bokeh's script alone: 1.3 MB

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 import base64
 import gzip
+import html
 import json
+import re
 from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
@@ -139,20 +141,11 @@ def page_html(data: dict) -> str:
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     payload = base64.b64encode(gzip.compress(raw.encode("utf-8"), 6, mtime=0)).decode("ascii")
     bokeh_js = Resources(mode="inline", components=["bokeh"]).render_js()
-    page = _asset("explore.html")
-    for marker, text in (("TITLE", _escape(data["title"])), ("CSS", _asset("explore.css")),
-                         ("BOKEH", bokeh_js),
-                         ("ITEMS", _script_json(items)),
-                         ("PAYLOAD", payload),
-                         ("GLUE", _asset("explore.js"))):
-        page = page.replace(f"<!--TEXTSIFT:{marker}-->", text, 1)
-    return page
-
-
-def _escape(text: str) -> str:
-    import html
-
-    return html.escape(text)
+    parts = {"TITLE": html.escape(data["title"]), "CSS": _asset("explore.css"),
+             "BOKEH": bokeh_js, "ITEMS": _script_json(items), "PAYLOAD": payload,
+             "GLUE": _asset("explore.js")}
+    # one pass over the template: what is put in is never searched for markers
+    return re.sub(r"<!--TEXTSIFT:(\w+)-->", lambda m: parts[m.group(1)], _asset("explore.html"))
 
 
 def _script_json(obj) -> str:

@@ -107,14 +107,12 @@ def rounded(x: np.ndarray, digits: int = 4) -> list:
 
 
 def _quota(counts: Counts, views: dict, sel: np.ndarray, top: int, per: int) -> np.ndarray:
-    """Snippets wanted per (embedded term, class): ``per`` in a class where the term is in
-    the top ``top`` of some view of that class (a policy list counts for the class where the
-    term is most frequent), enough for ``per`` from the rest otherwise; never more than the
-    documents there are."""
+    """Snippets wanted per (embedded term, class): ``per`` in each class where the term is
+    in the top ``top`` of some view of that class (a policy list counts for the class where
+    the term is most frequent), and ``per`` spread as evenly as the documents allow over the
+    other classes, for "the rest"; never more than the documents there are."""
     pos = {int(t): i for i, t in enumerate(sel)}
-    m = counts.n_classes
-    quota = np.zeros((len(sel), m), dtype=np.int64)
-    keen = np.zeros((len(sel), m), dtype=bool)
+    keen = np.zeros((len(sel), counts.n_classes), dtype=bool)
     rate = counts.doc_counts / np.maximum(counts.class_sizes, 1)[None, :]
     for v in views.values():
         for c, view in enumerate(v.get("c", [])):
@@ -123,10 +121,33 @@ def _quota(counts: Counts, views: dict, sel: np.ndarray, top: int, per: int) -> 
         for ids, _ in v["p"].values():
             head = ids[:top]
             keen[[pos[int(t)] for t in head], np.argmax(rate[head], axis=1)] = True
-    wanted = keen.any(axis=1)
-    quota[wanted] = -(-per // max(m - 1, 1))  # for the rest of any class
-    quota[keen] = per
-    return np.minimum(quota, counts.doc_counts[sel])
+    avail = counts.doc_counts[sel]
+    quota = np.where(keen, np.minimum(avail, per), 0)
+    for row in np.flatnonzero(keen.any(axis=1)):
+        rest = ~keen[row]
+        quota[row, rest] = spread(avail[row, rest], per)
+    return quota
+
+
+def spread(avail: np.ndarray, total: int) -> np.ndarray:
+    """Integer shares ``q <= avail`` as even as possible (water-filling; leftover units go
+    to the first classes), summing to ``min(total, avail.sum())``.
+
+    >>> spread(np.array([1, 5, 0, 9]), 10).tolist()
+    [1, 5, 0, 4]
+    """
+    q = np.zeros_like(avail)
+    left = min(int(total), int(avail.sum()))
+    while left > 0:
+        room = np.flatnonzero(q < avail)
+        step = left // len(room)
+        if step == 0:
+            q[room[:left]] += 1
+            break
+        add = np.minimum(avail[room] - q[room], step)
+        q[room] += add
+        left -= int(add.sum())
+    return q
 
 
 def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None = None, *,

@@ -5,7 +5,7 @@ vectorizer did (:class:`~textsift.vectorize.VectorizerOptions`: header stripping
 pattern, lowercasing, Snowball stemming), so a term -- a stem with ``stem=True`` -- is found
 where the counts found it, and its surface form is what is highlighted. It keeps, for each
 wanted term and class, the first ``quota[t, c]`` documents of that class containing the term
-(one snippet per document), and stops reading as soon as every quota is full.
+(one snippet per document, none twice), and stops reading as soon as every quota is full.
 
 Written by hand: scikit-learn's analyzers return tokens without their character offsets,
 which a snippet needs.
@@ -84,16 +84,17 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
                 first[k] = i
         for k, i in first.items():
             t = need[c][k]
+            a, b = spans[i]
+            lo = spans[max(0, i - words)][0]
+            hi = spans[min(len(spans) - 1, i + words)][1]
+            snippet = (_squash(text[lo:a])[-max_chars:], text[a:b], _squash(text[b:hi])[:max_chars])
+            if snippet in out[t][c]:
+                continue  # the same words again (a quoted reply, a repeated review)
+            out[t][c].append(snippet)
             left[t, c] -= 1
             remaining -= 1
             if left[t, c] == 0:
                 del need[c][k]
-            a, b = spans[i]
-            lo = spans[max(0, i - words)][0]
-            hi = spans[min(len(spans) - 1, i + words)][1]
-            before = _squash(text[lo:a])[-max_chars:]
-            after = _squash(text[b:hi])[:max_chars]
-            out[t][c].append((before, text[a:b], after))
         if remaining <= 0:
             break  # read no further
     return out
