@@ -212,6 +212,10 @@ def test_bad_input_is_one_error(sample, tmp_path):
         explore(counts, tmp_path)
     with pytest.raises(TextsiftError, match="ending in .html"):
         explore(counts, tmp_path / "page.txt")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(TextsiftError, match="file, not a directory"):
+        explore(counts, tmp_path / "file" / "page.html")
+    (tmp_path / "file").unlink()
     with pytest.raises(TextsiftError, match="at least two classes"):
         explore(one, tmp_path / "page.html")
     assert list(tmp_path.iterdir()) == []  # nothing written

@@ -43,7 +43,7 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from .._io import atomic_write
+from .._io import atomic_write, check_out_dir
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..vectorize import VectorizerOptions
@@ -161,11 +161,7 @@ def check_out(out) -> Path:
                             f"e.g. {out / 'explore.html'}")
     if out.suffix.lower() not in (".html", ".htm"):
         raise TextsiftError(f"--out {out}: the page is HTML; give a file name ending in .html")
-    for parent in out.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise TextsiftError(f"--out {out}: {parent} is a file, not a folder")
-            break
+    check_out_dir(out.parent, "--out's folder")
     return out
 
 
