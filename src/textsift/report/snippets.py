@@ -102,19 +102,18 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
 
 def _token_key(opts: VectorizerOptions):
     """Lowercased token -> the term the vocabulary holds: its Snowball stem with
-    ``stem=True`` (cached: a corpus has far fewer distinct tokens than tokens), else None
-    (the token itself)."""
+    ``stem=True`` (:func:`textsift.tokens.stem_words`, cached: a corpus has far fewer
+    distinct tokens than tokens), else None (the token itself)."""
     if not opts.stem:
         return None
-    import snowballstemmer
+    from ..tokens import stem_words
 
-    stem = snowballstemmer.stemmer("english").stemWord
     cache: dict[str, str] = {}
 
     def key(token: str) -> str:
         k = cache.get(token)
         if k is None:
-            k = cache[token] = stem(token)
+            k = cache[token] = stem_words([token])[0]
         return k
 
     return key
