@@ -88,7 +88,8 @@ def test_n_jobs_in_the_toml(tmp_path, out, n_jobs):
 def test_n_jobs_on_the_command_line(tmp_path, out, n_jobs):
     toml = write_toml(tmp_path, write_corpus(tmp_path / "c.jsonl", ["a", "b"]))
     assert_refused(["run", str(toml), "--n-jobs", n_jobs], out,
-                   f"must be a positive number of workers, or -1 for every core; got {n_jobs}")
+                   f"Invalid value for '--n-jobs': a positive number of workers, or -1 for "
+                   f"every core; got {n_jobs}")
 
 
 def test_n_jobs_rule():
@@ -147,7 +148,7 @@ def test_another_experiments_directory_is_left_alone(tmp_path):
 @pytest.mark.parametrize("command", [
     ["run", "{toml}"],
     ["demo"],
-    ["ordinal-eval", "{corpus}", "--rating-field", "rating"],
+    ["ordinal-eval", "{corpus}", "--label-field", "rating"],
 ])
 def test_out_that_is_a_file(tmp_path, command):
     corpus = write_corpus(tmp_path / "c.jsonl", ["a", "b"])

@@ -99,10 +99,10 @@ def test_cli_ordinal_json_shape(corpus):
 
 @pytest.mark.parametrize("args, message", [
     (["--rating-field", "text", "--k", "3"], "numeric ratings"),
-    (["--rating-field", "stars"], "exactly one of --k"),
-    (["--rating-field", "stars", "--k", "3", "--ratio", "0.1"], "exactly one of --k"),
+    (["--rating-field", "stars"], "exactly one of -k"),
+    (["--label-field", "stars", "--k", "3", "--ratio", "0.1"], "exactly one of -k"),
     (["--rating-field", "stars", "--k", "3", "--method", "bns"], "not an ordinal method"),
-    (["--rating-field", "stars", "--k", "3", "--ranks", "1,2"], "outside the declared"),
+    (["--rating-field", "stars", "--k", "3", "--ranks", "1,2"], "not among the declared"),
     (["--rating-field", "stars", "--k", "3", "--method", "var_idf", "--a", "-1"], "positive"),
 ])
 def test_cli_ordinal_errors(corpus, args, message):

@@ -15,17 +15,40 @@ from typer.core import TyperGroup
 
 from ..errors import TextsiftError
 
+try:  # typer vendors its own click (typer._click) since 0.17; click's own classes otherwise
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover
+    from click.exceptions import NoArgsIsHelpError, UsageError
+
 
 class _Commands(TyperGroup):
-    """The command group: bad input (:class:`~textsift.errors.TextsiftError`) raised anywhere
-    in a command becomes one ``error: ...`` line and exit code 2; any other exception is a bug
-    and keeps its traceback (exit code 1)."""
+    """The command group: bad input -- a :class:`~textsift.errors.TextsiftError` raised
+    anywhere in a command, or an option click refuses (a missing argument, a value out of
+    range, an unknown option or command) -- becomes one ``error: ...`` line and exit code 2;
+    any other exception is a bug and keeps its traceback (exit code 1)."""
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as exc:
+            _usage_error(exc)
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except NoArgsIsHelpError:
+            raise
+        except UsageError as exc:
+            _usage_error(exc)
         except TextsiftError as exc:
             fail(str(exc))
+
+
+def _usage_error(exc: UsageError):
+    where = exc.ctx.command_path if exc.ctx is not None else "textsift"
+    fail(f"{exc.format_message().rstrip('.')} (see '{where} -h')")
 
 
 app = typer.Typer(
@@ -35,8 +58,23 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 console = Console(stderr=True)  # messages and progress; results go to stdout
+
+
+def _version(value: bool):
+    if value:
+        from .. import __version__
+
+        print(f"textsift {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(version: bool = typer.Option(False, "--version", help="Print the version and exit",
+                                       callback=_version, is_eager=True)):
+    """Score, rank and select the terms that matter for text classification."""
 
 
 def stdout_console(min_width: int = 100) -> Console:

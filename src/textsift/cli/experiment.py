@@ -8,6 +8,7 @@ import typer
 from rich.markup import escape
 
 from ._app import app, console
+from .options import NJobs, OutDir
 
 
 def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None = None):
@@ -45,18 +46,26 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
 
 @app.command()
 def run(
-    config: Path = typer.Argument(..., help="Experiment file (TOML); see examples/*.toml"),
-    out: Path = typer.Option(..., "--out", help="Directory for the results (created)"),
+    config: Path = typer.Argument(..., help="Experiment file (TOML); see examples/*.toml",
+                                  metavar="CONFIG", show_default=False),
+    out: OutDir = ...,
     resume: bool = typer.Option(False, "--resume", help="Continue a run interrupted in --out"),
-    n_jobs: int = typer.Option(None, "--n-jobs", help="Parallel workers (default: the file's)"),
+    n_jobs: NJobs = None,
     report: bool = typer.Option(True, "--report/--no-report", help="Write OUT/report.html"),
 ):
-    """Run an experiment: every (fold, method, policy, size, learner) cell, resumable."""
+    """Run an experiment: every (fold, method, policy, size, learner) cell, resumable.
+    Every check of the file and the data runs before anything is written to --out.
+
+    The paths of the results table and the report go to stdout, progress to stderr.
+
+    Example: textsift run examples/forman_20ng.toml --out forman-run --n-jobs 2
+    """
     from ..experiment import load_config
 
     summary = run_with_progress(load_config(config), out, resume, n_jobs)
-    console.print(f"{summary.n_run} of {summary.n_cells} cells run in {summary.wall_s:.1f} s; "
-                  f"results: {out / 'results.csv'}", highlight=False)
+    console.print(f"{summary.n_run} of {summary.n_cells} cells run in {summary.wall_s:.1f} s",
+                  highlight=False)
+    print(out / "results.csv")
     if report:
         _report(out)
 
@@ -70,6 +79,11 @@ def _report(directory: Path) -> Path:
 
 
 @app.command("report")
-def report_cmd(directory: Path = typer.Argument(..., help="An experiment's --out directory")):
-    """Write DIR/report.html (self-contained) and the figures beside it."""
+def report_cmd(directory: Path = typer.Argument(..., help="An experiment's --out directory",
+                                                metavar="DIR", show_default=False)):
+    """Write DIR/report.html (self-contained) and the figures beside it; its path goes to
+    stdout.
+
+    Example: textsift report forman-run
+    """
     _report(directory)

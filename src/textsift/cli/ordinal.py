@@ -8,13 +8,13 @@ from pathlib import Path
 
 import typer
 
-from ..corpus import CorpusError, numeric_labels, read_corpus
-from ..counts import Counts
+from ..corpus import numeric_labels
+from ..errors import TextsiftError
 from ..ranks import check_ranks
 from ..scores import REGISTRY, get_method
 from ..selectors import rank, resolve_k
-from ..vectorize import VectorizerOptions
-from ._app import Format, app, console, emit, fail, plain
+from ._app import Format, app, console, emit, plain
+from .options import CorpusOptions, K, NJobs, OutDir, TopOrAll, corpus_options
 
 ORDINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
 
@@ -30,16 +30,15 @@ def _numbers(text: str | None, what: str, kind=float):
     try:
         return [kind(v) for v in text.split(",") if v.strip()]
     except ValueError:
-        fail(f"{what} must be a comma-separated list of numbers, got {text!r}")
+        raise TextsiftError(f"{what} must be a comma-separated list of numbers, got "
+                            f"{text!r}") from None
 
 
 def _method(name: str):
-    try:
-        m = get_method(name)
-    except ValueError as exc:
-        fail(str(exc))
+    m = get_method(name)
     if m.kind != "ordinal":
-        fail(f"{name!r} is not an ordinal method; choose one of {', '.join(ORDINAL)}")
+        raise TextsiftError(f"{name!r} is not an ordinal method; choose one of "
+                            f"{', '.join(ORDINAL)}")
     return m
 
 
@@ -49,42 +48,52 @@ def _method_params(m, a, eps, idf) -> dict:
     return {k: v for k, v in given.items() if v is not None and k in m.params}
 
 
+class Idf(StrEnum):
+    standard = "standard"
+    smooth = "smooth"
+
+
 @app.command()
+@corpus_options()
 def ordinal(
-    data: Path = typer.Argument(..., help="Corpus file (.jsonl[.gz], .csv, .parquet)"),
-    rating_field: str = typer.Option(..., "--rating-field", help="Field with integer ranks"),
+    corpus: CorpusOptions,
     method: str = typer.Option("rr_nc_idf", "--method", "-m", help=", ".join(ORDINAL)),
-    k: int = typer.Option(None, "--k", help="Number of terms to select"),
-    ratio: float = typer.Option(None, "--ratio", help="Fraction of the vocabulary to keep"),
-    top: int = typer.Option(None, "--top", help="Print only the first N selected terms"),
-    fmt: Format = typer.Option(Format.table, "--format", "-f"),
-    ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5"),
-    a: float = typer.Option(None, "--a", help="IDF exponent (IDF methods; default 1)"),
-    eps: float = typer.Option(None, "--eps", help="Smoothing eps / eps_nc (default 0.1)"),
-    idf: str = typer.Option(None, "--idf", help="standard | smooth"),
-    text_field: str = typer.Option("text", "--text-field"),
-    split_field: str = typer.Option(None, "--split-field"),
-    split: str = typer.Option(None, "--split", help="Use only this split (e.g. train)"),
-    min_df: int = typer.Option(1, "--min-df"),
-    stop_words: str = typer.Option(None, "--stop-words"),
+    k: K = None,
+    ratio: float = typer.Option(None, "--ratio", show_default=False,
+                                help="Fraction of the vocabulary to select (instead of -k)"),
+    top: TopOrAll = None,
+    fmt: Format = typer.Option(Format.table, "--format", "-f", help="How to print the terms"),
+    ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
+                              "(default: the ratings present)", show_default=False),
+    a: float = typer.Option(None, "--a", help="IDF exponent (IDF methods; default 1)",
+                            show_default=False),
+    eps: float = typer.Option(None, "--eps", help="Smoothing eps / eps_nc (default 0.1)",
+                              show_default=False),
+    idf: Idf = typer.Option(None, "--idf", help="The IDF form (default standard)",
+                            show_default=False),
 ):
-    """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani)."""
+    """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani): select -k terms (or
+    a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings.
+
+    The selected terms go to stdout (a table, CSV or JSON), messages to stderr.
+
+    Example: textsift ordinal reviews.jsonl.gz --label-field rating -k 200 --top 20
+    """
     m = _method(method)
     if (k is None) == (ratio is None):
-        fail("give exactly one of --k (a number of terms) and --ratio (a fraction in (0, 1])")
-    if top is not None and top <= 0:
-        fail(f"--top must be a positive number of terms, got {top}")
+        raise TextsiftError("give exactly one of -k (a number of terms) and --ratio (a "
+                            "fraction in (0, 1])")
     scale = _numbers(ranks, "--ranks")
-    opts = VectorizerOptions(min_df=min_df, stop_words=stop_words)
-    try:
-        corpus = read_corpus(data, text_field, rating_field, split_field, split)
-        y, scale = check_ranks(numeric_labels(corpus.labels, rating_field), scale)
-        counts = Counts.from_texts(corpus.texts, y, opts, classes=scale)
-        n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
-        shown = n if top is None else min(n, top)
-        ranked = rank(counts, method, top=shown, **_method_params(m, a, eps, idf))
-    except (CorpusError, ValueError) as exc:
-        fail(str(exc))
+    counts = corpus.count(classes=scale)
+    if counts.classes.dtype.kind not in "biuf":  # names the field and its values
+        numeric_labels(counts.classes, corpus.label_field)
+        raise TextsiftError(f"the ratings of {corpus.label_field!r} are written as strings "
+                            f"({counts.classes[0]!r}); write them as numbers")
+    check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
+    n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
+    shown = n if top is None else min(n, top)
+    ranked = rank(counts, method, top=shown,
+                  **_method_params(m, a, eps, idf and idf.value))
     rr = m.default_aggregate == "rr"
     ranked = ranked.rename(columns={"group": "rank_assigned"})
     cols = ["rank", "term", "score"] + (["rank_assigned"] if rr else [])
@@ -100,27 +109,31 @@ def ordinal(
 
 
 @app.command("ordinal-eval")
+@corpus_options(engine=False, split=False)
 def ordinal_eval(
-    data: Path = typer.Argument(..., help="Corpus file (.jsonl[.gz], .csv, .parquet)"),
-    rating_field: str = typer.Option(..., "--rating-field", help="Field with integer ranks"),
-    out: Path = typer.Option(..., "--out", help="Output directory (resumes if it exists)"),
-    split_field: str = typer.Option(None, "--split-field",
-                                    help="Field marking train/test (default: a 80/20 split)"),
+    corpus: CorpusOptions,
+    out: OutDir,
     methods: str = typer.Option(",".join(ORDINAL), "--methods", help="Comma-separated"),
-    ratios: str = typer.Option("0.005,0.01,0.025,0.05,0.1,0.2,0.3,0.5,0.75,1", "--ratios"),
-    learner: Learner = typer.Option(Learner.svr_balanced, "--learner"),
-    ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5"),
+    ratios: str = typer.Option("0.005,0.01,0.025,0.05,0.1,0.2,0.3,0.5,0.75,1", "--ratios",
+                               help="Fractions of the vocabulary to select"),
+    learner: Learner = typer.Option(Learner.svr_balanced, "--learner",
+                                    help="epsilon-SVR on the ranks, balanced or not"),
+    ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
+                              "(default: the ratings present)", show_default=False),
     a_grid: str = typer.Option("0.25,0.5,1,2,4,8", "--a-grid",
                                help="IDF exponents tried on validation"),
     c_grid: str = typer.Option("0.3,1,3", "--c-grid", help="SVR C values tried on validation"),
-    text_field: str = typer.Option("text", "--text-field"),
-    min_df: int = typer.Option(1, "--min-df"),
-    n_jobs: int = typer.Option(1, "--n-jobs", help="Parallel workers"),
+    n_jobs: NJobs = 1,
 ):
     """MAE^M of each ordinal method at each reduction level (and FFS, Triv).
 
     The experiment of examples/ordinal/*.toml, built from these options and run by the
-    harness (`textsift run`): OUT gets the same results, summary and report."""
+    harness (`textsift run`): OUT gets the same results, summary and report. The test part is
+    the records whose --split-field is 'test' (the others, 'train'), or else a random
+    stratified 20%. The report's path goes to stdout, progress to stderr.
+
+    Example: textsift ordinal-eval reviews.jsonl.gz --label-field rating --out ordinal-run
+    """
     from ..experiment import parse_config
     from ..report.html import write_report
     from .experiment import run_with_progress
@@ -129,18 +142,24 @@ def ordinal_eval(
     tuning = {"val_size": 0.25, "C": _numbers(c_grid, "--c-grid")}
     if any("a" in get_method(n).params for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
-    corpus = {"path": str(data.resolve()), "label_field": rating_field, "task": "ordinal",
-              "text_field": text_field}
-    if split_field:
-        corpus["split_field"] = split_field
+    source = {"path": str(Path(corpus.data).absolute()), "label_field": corpus.label_field,
+              "task": "ordinal", "text_field": corpus.text_field}
+    if corpus.split_field:
+        source["split_field"] = corpus.split_field
+    if corpus.skip_bad_lines:
+        source["skip_bad_lines"] = True
     if ranks:
-        corpus["ranks"] = _numbers(ranks, "--ranks", int)
+        source["ranks"] = _numbers(ranks, "--ranks", int)
+    opts = corpus.vectorizer()
     config = {
-        "experiment": {"name": f"ordinal-eval: {data.name}", "seed": 0, "n_jobs": n_jobs},
-        "corpus": corpus,
+        "experiment": {"name": f"ordinal-eval: {corpus.data.name}", "seed": 0,
+                       "n_jobs": n_jobs},
+        "corpus": source,
         "evaluation": {"protocol": "split", "metrics": ["mae_macro", "mae_micro"],
-                       **({} if split_field else {"test_size": 0.2})},
-        "preprocessing": {"min_df": min_df},
+                       **({} if corpus.split_field else {"test_size": 0.2})},
+        "preprocessing": {"min_df": opts.min_df, "max_df": opts.max_df, "stem": opts.stem,
+                          "strip_headers": opts.strip_headers,
+                          **({"stop_words": opts.stop_words} if opts.stop_words else {})},
         "selection": {"methods": names, "ratios": _numbers(ratios, "--ratios"),
                       "baselines": ["ffs", "triv"]},
         "tuning": tuning,
@@ -150,5 +169,5 @@ def ordinal_eval(
     summary = run_with_progress(parse_config(config, src="textsift ordinal-eval"), out,
                                 resume=True, n_jobs=n_jobs)
     report = write_report(out)
-    console.print(f"wrote {out / 'results.csv'} ({len(summary.results)} rows) and {report}",
-                  highlight=False)
+    console.print(f"wrote {out / 'results.csv'} ({len(summary.results)} rows)", highlight=False)
+    print(report)

@@ -7,6 +7,7 @@ import difflib
 import importlib
 import os
 import re
+from glob import glob, has_magic
 from pathlib import Path
 
 from ..corpus import SAMPLES
@@ -46,7 +47,7 @@ BASELINES = ("ffs", "triv")
 SCHEMA = {
     "experiment": {"name", "seed", "n_jobs"},
     "corpus": {"dataset", "path", "sample", "test_path", "text_field", "label_field",
-               "split_field", "train_split", "test_split", "task", "ranks"},
+               "split_field", "train_split", "test_split", "task", "ranks", "skip_bad_lines"},
     "evaluation": {"protocol", "folds", "stratified", "test_size", "metrics", "tasks"},
     "preprocessing": {"lowercase", "stop_words", "min_df", "max_df", "stem", "strip_headers",
                       "binary", "token_pattern"},
@@ -112,6 +113,10 @@ def resolve_path(raw: str, base: Path, what: str, src: str) -> str:
         # a path that starts with a variable (TEXTSIFT_DATA=../shared/data) is relative to
         # the working directory, where the variable was set; a literal one to the TOML
         path = (Path.cwd() if _VAR.match(raw) else base) / path
+    if has_magic(str(path)):  # a glob pattern: the files it matches (textsift.sources)
+        if not glob(str(path)):
+            raise ConfigError(f"{src}: {what} {str(path)!r} matches no file; check the path")
+        return str(path.absolute())
     if not path.exists():
         raise ConfigError(f"{src}: {what} {str(path)!r} does not exist; check the path")
     return str(path.resolve())
@@ -240,8 +245,10 @@ def corpus_section(t: dict, base: Path, src: str):
     fields = {k: typed(t.get(k, d), str, f"[corpus] {k}", src) for k, d in (
         ("text_field", "text"), ("label_field", default_label), ("split_field", "split"),
         ("train_split", "train"), ("test_split", "test"))}
+    skip = typed(t.get("skip_bad_lines", False), bool, "[corpus] skip_bad_lines", src)
     return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
-                      sample=sample, test_path=test_path, task=task, ranks=ranks, **fields)
+                      sample=sample, test_path=test_path, task=task, ranks=ranks,
+                      skip_bad_lines=skip, **fields)
 
 
 def _dataset_name(path: Path) -> str:

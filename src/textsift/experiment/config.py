@@ -4,7 +4,8 @@ An experiment file has seven tables::
 
     [experiment]     name, seed, n_jobs
     [corpus]         dataset, path | sample, test_path, text_field, label_field,
-                     split_field, train_split, test_split, task ("nominal" | "ordinal"), ranks
+                     split_field, train_split, test_split, task ("nominal" | "ordinal"), ranks,
+                     skip_bad_lines
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics,
                      tasks ("multiclass" | "one_vs_rest")
     [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
@@ -87,6 +88,7 @@ class CorpusSpec:
     test_split: str = "test"
     task: str = "nominal"
     ranks: tuple[int, ...] | None = None
+    skip_bad_lines: bool = False
 
 
 @dataclass(frozen=True)
@@ -154,6 +156,8 @@ class Experiment:
         d.pop("n_jobs")
         if d["tasks"] == "multiclass":  # as before the option existed: old runs still resume
             d.pop("tasks")
+        if not d["corpus"]["skip_bad_lines"]:  # likewise
+            d["corpus"].pop("skip_bad_lines")
         blob = json.dumps(d, sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 

@@ -51,10 +51,11 @@ class FoldData:
 
 
 # --------------------------------------------------------------------------- documents
-def _frame(exp: Experiment, path: str | None) -> pd.DataFrame:
+def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     c = exp.corpus
     corpus = load_sample(c.sample) if path is None else read_corpus(
-        path, c.text_field, c.label_field)
+        path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
+        bad_lines=bad)
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -71,7 +72,10 @@ def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray, np
     With ``protocol = "split"`` the test part is ``test_path`` when given, else the records
     whose ``split_field`` equals ``test_split`` (the rest must equal ``train_split``).
     """
-    texts, labels, is_test = _documents(exp)
+    bad: list = []
+    texts, labels, is_test = _documents(exp, bad)
+    if bad and log is not None:
+        log(f"skipped {len(bad):,} malformed line(s) (first: {bad[0][0]} line {bad[0][1]})")
     keep = np.array([bool(t.strip()) for t in texts], dtype=bool)
     if not keep.all():
         if log is not None:
@@ -84,13 +88,13 @@ def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray, np
     return texts, labels, is_test
 
 
-def _documents(exp: Experiment):
+def _documents(exp: Experiment, bad: list):
     c = exp.corpus
     sources = [None] if c.sample else list(c.paths)
-    frames = [_frame(exp, p) for p in sources]
+    frames = [_frame(exp, p, bad) for p in sources]
     n_train = sum(len(f) for f in frames)
     if c.test_path:
-        frames.append(_frame(exp, c.test_path))
+        frames.append(_frame(exp, c.test_path, bad))
     frame = pd.concat(frames, ignore_index=True)
     texts = frame[c.text_field].fillna("").astype(str).tolist()
     labels = _labels(exp, frame[c.label_field])

@@ -1,0 +1,271 @@
+"""The options the commands share, each defined once, so that an option means the same in
+every command (``tests/test_cli_options.py`` walks the commands and checks it).
+
+The options that describe a corpus -- the source, its fields, its split, its preprocessing,
+bad lines, the counting engine -- are gathered by :func:`corpus_options` into one
+:class:`CorpusOptions` value: a command declares ``corpus: CorpusOptions`` and gets them all,
+typed and checked (``--min-df 0`` or ``--max-df 0`` are usage errors naming the option).
+
+Where the same name could mean two things, it is settled here:
+
+* ``--label-field`` is the label of every command: a class, or a rating for the ordinal
+  commands (``--rating-field`` is kept as a hidden old name);
+* ``-k/--k`` is how many terms to select, ``--top`` how many to print;
+* ``--min-df`` defaults to 1 (every term), except for the AdaBag commands, whose paper keeps
+  the words of at least 5 documents;
+* ``--engine`` (with ``--scheduler`` and ``--chunk-size``) exists on the commands that only
+  count a corpus (score, ordinal, explore); the commands that fit learners need the
+  document-term matrix, so they read the corpus in memory.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import check_n_jobs
+from ..vectorize import VectorizerOptions
+
+CORPUS = "Corpus"
+ENGINE = "Engine"
+
+
+class Engine(StrEnum):
+    memory = "memory"
+    stream = "stream"
+    dask = "dask"
+
+
+class StopWords(StrEnum):
+    english = "english"
+
+
+def _min_df(value: int) -> int:
+    if value is not None and value < 1:
+        raise typer.BadParameter(f"a number of documents >= 1, got {value}")
+    return value
+
+
+def _max_df(value: float) -> int | float:
+    """A fraction in (0, 1], or a whole number of documents above 1 (read as an int, which
+    is how scikit-learn tells a count from a fraction)."""
+    if value is None:
+        return value
+    if 0 < value <= 1:
+        return value
+    if value > 1 and float(value).is_integer():
+        return int(value)
+    raise typer.BadParameter(f"a fraction in (0, 1] or a whole number of documents, got {value:g}")
+
+
+def _positive(value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise typer.BadParameter(f"must be at least 1, got {value}")
+    return value
+
+
+def _n_jobs(value: int | None) -> int | None:
+    if value is not None:
+        try:
+            check_n_jobs(value, "--n-jobs")
+        except ValueError as exc:
+            raise typer.BadParameter(f"a positive number of workers, or -1 for every core; "
+                                     f"got {value}") from exc
+    return value
+
+
+# ------------------------------------------------------------------ the shared options
+Data = Annotated[Path, typer.Argument(
+    help="The corpus: a .jsonl(.gz), .csv(.gz) or .parquet file, a directory of them, a "
+         "quoted glob ('data/*.jsonl.gz'), or an aclImdb / 20news-bydate tree",
+    metavar="DATA", show_default=False)]
+TextField = Annotated[str, typer.Option(
+    "--text-field", help="The field holding the text", rich_help_panel=CORPUS)]
+LabelField = Annotated[str, typer.Option(
+    "--label-field", help="The field holding the label: a class, or a rating for the ordinal "
+    "commands", rich_help_panel=CORPUS)]
+RatingField = Annotated[str | None, typer.Option(
+    "--rating-field", hidden=True, help="Old name of --label-field")]
+SplitField = Annotated[str | None, typer.Option(
+    "--split-field", help="The field holding the split (default: split)",
+    rich_help_panel=CORPUS, show_default=False)]
+Split = Annotated[str | None, typer.Option(
+    "--split", help="Use only the records of this split, e.g. train", rich_help_panel=CORPUS,
+    show_default=False)]
+MinDf = Annotated[int, typer.Option(
+    "--min-df", help="Keep terms in at least this many documents", callback=_min_df,
+    rich_help_panel=CORPUS)]
+MaxDf = Annotated[float, typer.Option(
+    "--max-df", help="Keep terms in at most this fraction of the documents (or this many, "
+    "when above 1)", callback=_max_df, rich_help_panel=CORPUS)]
+StopWordsOption = Annotated[StopWords | None, typer.Option(
+    "--stop-words", help="Drop the stop words of this list (scikit-learn's)",
+    rich_help_panel=CORPUS, show_default=False)]
+Stem = Annotated[bool, typer.Option(
+    "--stem", help="Stem the terms (Snowball English, Porter 2)", rich_help_panel=CORPUS)]
+StripHeaders = Annotated[bool, typer.Option(
+    "--strip-headers", help="Drop e-mail/news headers (up to the first blank line)",
+    rich_help_panel=CORPUS)]
+SkipBadLines = Annotated[bool, typer.Option(
+    "--skip-bad-lines", help="Skip malformed JSONL lines (and say how many) instead of "
+    "stopping at the first", rich_help_panel=CORPUS)]
+EngineOption = Annotated[Engine, typer.Option(
+    "--engine", help="Count in memory, in chunks of bounded memory (stream), or on a Dask "
+    "cluster", rich_help_panel=ENGINE)]
+Scheduler = Annotated[str | None, typer.Option(
+    "--scheduler", help="Dask scheduler address tcp://HOST:PORT (dask engine; default: a "
+    "local cluster)", rich_help_panel=ENGINE, show_default=False)]
+ChunkSize = Annotated[int | None, typer.Option(
+    "--chunk-size", help="Documents per chunk (stream and dask engines; default 10,000)",
+    callback=_positive, rich_help_panel=ENGINE, show_default=False)]
+
+Top = Annotated[int, typer.Option("--top", help="How many terms to print", callback=_positive)]
+TopOrAll = Annotated[int | None, typer.Option(
+    "--top", help="How many terms to print (default: every selected term)",
+    callback=_positive, show_default=False)]
+K = Annotated[int | None, typer.Option(
+    "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
+NJobs = Annotated[int | None, typer.Option(
+    "--n-jobs", help="Parallel workers (-1: every core)", callback=_n_jobs)]
+OutDir = Annotated[Path, typer.Option(
+    "--out", "-o", help="The directory for the results (created; a run in it resumes)",
+    show_default=False)]
+
+
+@dataclass(frozen=True)
+class CorpusOptions:
+    """A corpus as the command line describes it (the options above)."""
+
+    data: Path
+    text_field: str = "text"
+    label_field: str = "label"
+    split_field: str | None = None
+    split: str | None = None
+    min_df: int = 1
+    max_df: int | float = 1.0
+    stop_words: StopWords | None = None
+    stem: bool = False
+    strip_headers: bool = False
+    skip_bad_lines: bool = False
+    engine: Engine = Engine.memory
+    scheduler: str | None = None
+    chunk_size: int | None = None
+
+    def vectorizer(self, **kw) -> VectorizerOptions:
+        """The preprocessing options (``kw`` override them, e.g. ``binary=True``)."""
+        return VectorizerOptions(min_df=self.min_df, max_df=self.max_df,
+                                 stop_words=self.stop_words and self.stop_words.value,
+                                 stem=self.stem, strip_headers=self.strip_headers, **kw)
+
+    @property
+    def on_bad_line(self) -> str:
+        return "skip" if self.skip_bad_lines else "error"
+
+    def count(self, classes=None, **kw):
+        """The corpus's counts (:func:`textsift.engines.count_file`, any engine); skipped
+        lines are reported once, as a warning on stderr."""
+        import warnings
+
+        from rich.markup import escape
+
+        from ..engines import count_file
+        from ._app import console
+
+        bad: list = []
+        with warnings.catch_warnings():  # reported below, once, whatever the engine
+            warnings.simplefilter("ignore", UserWarning)
+            counts = count_file(self.data, text_field=self.text_field,
+                                label_field=self.label_field, split_field=self.split_field,
+                                split=self.split, opts=self.vectorizer(**kw),
+                                engine=self.engine.value, scheduler=self.scheduler,
+                                chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
+                                bad_lines=bad, classes=classes)
+        if bad:
+            file, line = bad[0]
+            console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
+                          f"{escape(str(file))} line {line})", highlight=False, soft_wrap=True)
+        return counts
+
+    def read(self):
+        """The whole corpus in memory (:func:`textsift.corpus.read_corpus`)."""
+        from ..corpus import read_corpus
+
+        return read_corpus(self.data, self.text_field, self.label_field, self.split_field,
+                           self.split, self.on_bad_line, [])
+
+    def documents(self) -> Iterator[tuple[str, object]]:
+        """``(text, label)`` of every (selected) document, streamed."""
+        from ..engines.readers import iter_chunks
+
+        for chunk in iter_chunks(self.data, self.text_field, self.label_field,
+                                 self.split_field, self.split, on_bad_line=self.on_bad_line):
+            yield from zip(chunk.texts, chunk.labels, strict=True)
+
+
+#: The parameters :func:`corpus_options` gives a command, in the order of its help.
+_CORPUS_PARAMS = {
+    "data": (Data, inspect.Parameter.empty),
+    "text_field": (TextField, "text"),
+    "label_field": (LabelField, "label"),
+    "rating_field": (RatingField, None),
+    "split_field": (SplitField, None),
+    "split": (Split, None),
+    "min_df": (MinDf, 1),
+    "max_df": (MaxDf, 1.0),
+    "stop_words": (StopWordsOption, None),
+    "stem": (Stem, False),
+    "strip_headers": (StripHeaders, False),
+    "skip_bad_lines": (SkipBadLines, False),
+    "engine": (EngineOption, Engine.memory),
+    "scheduler": (Scheduler, None),
+    "chunk_size": (ChunkSize, None),
+}
+ENGINE_PARAMS = ("engine", "scheduler", "chunk_size")
+
+
+def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1):
+    """A decorator giving a command the corpus options: its parameter ``corpus:
+    CorpusOptions`` becomes the options above, and the command receives them as one
+    :class:`CorpusOptions`. ``engine=False`` for the commands that need the document-term
+    matrix (no ``--engine``, ``--scheduler``, ``--chunk-size``); ``split=False`` for those
+    whose split field marks train and test (no ``--split``); ``min_df`` the default of
+    ``--min-df``."""
+    leave_out = (set(ENGINE_PARAMS) if not engine else set()) | (set() if split else {"split"})
+
+    def decorate(func):
+        signature = inspect.signature(func, eval_str=True)  # real types, not strings
+        own = [p for p in signature.parameters.values() if p.name != "corpus"]
+        added = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                   annotation=annotation,
+                                   default=min_df if name == "min_df" else default)
+                 for name, (annotation, default) in _CORPUS_PARAMS.items()
+                 if name not in leave_out]
+        # the DATA argument first, then the command's own parameters, then the corpus options
+        params = [added[0], *own, *added[1:]]
+
+        @functools.wraps(func)
+        def command(**kw):
+            given = {name: kw.pop(name) for name in _CORPUS_PARAMS if name in kw}
+            rating = given.pop("rating_field")
+            if rating is not None:
+                if given["label_field"] not in ("label", rating):
+                    raise typer.BadParameter("give --label-field only (--rating-field is its "
+                                             "old name)", param_hint="--rating-field")
+                given["label_field"] = rating
+            valid = {f.name for f in fields(CorpusOptions)}
+            return func(corpus=CorpusOptions(**{k: v for k, v in given.items() if k in valid}),
+                        **kw)
+
+        command.__signature__ = signature.replace(parameters=params)
+        command.__annotations__ = {p.name: p.annotation for p in params}
+        del command.__wrapped__  # typer must read the new signature, not the function's
+        return command
+
+    return decorate
