@@ -270,8 +270,10 @@ def test_cli_bad_input(tmp_path):
                     "--group-field", "nope"], out, "--group-field: no field 'nope'")
     out.mkdir()
     (out / "keep.txt").write_text("mine")  # an existing folder is left as it was
-    _fails_cleanly(["adabag", "--simulate", "--scheme", "ws9"], out, "scheme='ws9'")
-    _fails_cleanly(["adabag", "--simulate", "--backend", "lars"], out, "unknown lasso backend")
+    _fails_cleanly(["adabag", "--simulate", "--scheme", "ws9"], out,
+                   "Invalid value for '--scheme': Value error, 'ws9' is not one of 'ws1'")
+    _fails_cleanly(["adabag", "--simulate", "--backend", "lars"], out,
+                   "Invalid value for '--backend'")
     file = tmp_path / "a_file"
     file.write_text("x")
     _fails_cleanly(["adabag", "--simulate"], file, "is a file, not a directory")

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import CorpusError
-from .sources import data_files, iter_frames, iter_jsonl, record_unit
+from .sources import data_files, describe, iter_frames, iter_jsonl, record_unit
 
 __all__ = [
     "SAMPLES",
@@ -97,8 +97,8 @@ def read_corpus(
     on_bad_line: str = "error",
     bad_lines: list | None = None,
 ) -> Corpus:
-    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`) -- and
-    check the fields a scorer needs (:func:`select_records`).
+    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
+    list of them -- and check the fields a scorer needs (:func:`select_records`).
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the
     directory trees it picks ``train`` or ``test``. Empty corpora, a split no record has,
@@ -119,7 +119,7 @@ def read_corpus(
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
         raise no_records(path, split_field, split, splits)
-    return Corpus(frame, text_field, label_field, str(path))
+    return Corpus(frame, text_field, label_field, describe(path))
 
 
 class EmptyCorpusError(CorpusError):
@@ -129,6 +129,7 @@ class EmptyCorpusError(CorpusError):
 def no_records(source, split_field=None, split=None, values=()) -> EmptyCorpusError:
     """The error for a source with no (selected) record; ``values`` are the split values
     seen, when a split was asked for."""
+    source = describe(source)
     if split is None:
         return EmptyCorpusError(f"{source}: the corpus is empty (no record); check the path")
     field = split_field or "split"

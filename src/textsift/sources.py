@@ -1,6 +1,7 @@
 """Where a corpus comes from: what a path means, and reading its files record by record.
 
-A *source* is one of three things, the same in every engine (memory, stream, Dask):
+A *source* is one of three things, the same in every engine (memory, stream, Dask) -- or a
+list of them, read one after the other as one corpus:
 
 * a **file**: JSON Lines (``.jsonl``, ``.ndjson``, ``.json``), CSV/TSV (``.csv``, ``.tsv``)
   -- each optionally gzipped (``.gz``) -- or Parquet (``.parquet``, ``.pq``);
@@ -40,8 +41,10 @@ import numpy as np
 import pandas as pd
 
 from .errors import CorpusError
+from .layouts import is_aclimdb, iter_20news, iter_aclimdb
 
-__all__ = ["DATA_SUFFIXES", "data_files", "file_kind", "iter_frames", "iter_jsonl", "record_unit"]
+__all__ = ["DATA_SUFFIXES", "data_files", "describe", "file_kind", "iter_frames", "iter_jsonl",
+           "record_unit"]
 
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".json", ".json.gz")
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".tsv.gz")
@@ -60,16 +63,12 @@ def is_data_file(path: Path) -> bool:
     return path.name.lower().endswith(DATA_SUFFIXES)
 
 
-def _is_aclimdb(root: Path) -> bool:
-    return any((root / s / lab).is_dir() for s in ("train", "test") for lab in ("pos", "neg"))
-
-
 def file_kind(path: Path) -> str:
     """``"jsonl"``, ``"csv"`` or ``"parquet"`` for a data file, ``"aclimdb"`` or ``"20news"``
     for a directory tree (as :func:`data_files` returns them)."""
     path = Path(path)
     if path.is_dir():
-        return "aclimdb" if _is_aclimdb(path) else "20news"
+        return "aclimdb" if is_aclimdb(path) else "20news"
     name = path.name.lower()
     for kind, suffixes in (("jsonl", JSONL_SUFFIXES), ("csv", CSV_SUFFIXES),
                            ("parquet", PARQUET_SUFFIXES)):
@@ -85,8 +84,20 @@ def record_unit(path: Path) -> str:
     return {"jsonl": "line", "parquet": "row"}.get(file_kind(path), "record")
 
 
+def describe(source) -> str:
+    """A source for messages: its path, or its paths joined (a list of sources)."""
+    if isinstance(source, list | tuple):
+        return ", ".join(map(str, source))
+    return str(source)
+
+
 def data_files(source) -> list[Path]:
-    """The files (or the one tree) a source stands for (module docstring), sorted by name."""
+    """The files (or the one tree) a source stands for (module docstring), sorted by name; a
+    list of sources stands for their files in turn."""
+    if isinstance(source, list | tuple):
+        if not source:
+            raise CorpusError("no corpus given; name a file, a directory or a glob pattern")
+        return [f for s in source for f in data_files(s)]
     text = str(source)
     path = Path(text)
     if path.is_file():
@@ -108,7 +119,7 @@ def data_files(source) -> list[Path]:
 
 
 def _directory(root: Path) -> list[Path]:
-    if _is_aclimdb(root):
+    if is_aclimdb(root):
         return [root]
     entries = sorted(e for e in root.iterdir() if not e.name.startswith("."))
     files = [e for e in entries if e.is_file()]
@@ -325,61 +336,6 @@ def parquet_row_groups(path: Path) -> int:
     except (pa.ArrowException, OSError) as exc:
         raise CorpusError(f"{path}: not a readable Parquet file ({exc}); check that it was "
                           "written completely, or export it again") from None
-
-
-# --------------------------------------------------------------------------- directory trees
-def _text_file(path: Path, encoding: str) -> str:
-    try:
-        return path.read_bytes().decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise CorpusError(f"{path}: undecodable bytes at byte {exc.start} (not {encoding}); "
-                          "re-encode the file") from None
-
-
-def iter_aclimdb(root, split: str | None = None) -> Iterator[dict]:
-    """Records of the aclImdb layout ``ROOT/{train,test}/{pos,neg}/<id>_<rating>.txt`` (Maas
-    et al. 2011): ``id``, ``text`` (``<br />`` turned into newlines), ``label`` (pos/neg),
-    ``rating`` (1-10, from the file name) and ``split``."""
-    root = Path(root)
-    found = False
-    for sp in [split] if split else ["train", "test"]:
-        for label in ("neg", "pos"):
-            folder = root / sp / label
-            if not folder.is_dir():
-                continue
-            for f in sorted(folder.glob("*.txt")):
-                _, _, rating = f.stem.partition("_")
-                found = True
-                yield {"id": f"{label}/{f.stem}",
-                       "text": _text_file(f, "utf-8").replace("<br />", "\n"), "label": label,
-                       "rating": int(rating) if rating.isdigit() else None, "split": sp}
-    if not found:
-        where = f"{split}/{{pos,neg}}" if split else "{train,test}/{pos,neg}"
-        raise CorpusError(f"{root}: no aclImdb reviews found under {where}/*.txt"
-                          + ("; the aclImdb splits are 'train' and 'test'" if split else ""))
-
-
-def iter_20news(root, split: str | None = None) -> Iterator[dict]:
-    """Records of the 20news-bydate layout, ``ROOT/20news-bydate-{train,test}/<group>/<id>``
-    or a single ``ROOT/<group>/<id>`` tree: ``id``, ``text`` (decoded as Latin-1, as
-    scikit-learn does), ``label`` (the group) and ``split``."""
-    root = Path(root)
-    parts = {s: root / f"20news-bydate-{s}" for s in ("train", "test")}
-    if any(p.is_dir() for p in parts.values()):
-        trees = [(s, p) for s, p in parts.items() if p.is_dir() and split in (None, s)]
-    else:
-        trees = [(split or "", root)]
-    found = False
-    for sp, tree in trees:
-        for group in sorted(d for d in tree.iterdir() if d.is_dir()):
-            for f in sorted(group.iterdir(), key=lambda p: (len(p.name), p.name)):
-                if f.is_file():
-                    found = True
-                    yield {"id": f"{group.name}/{f.name}", "text": _text_file(f, "latin-1"),
-                           "label": group.name, "split": sp}
-    if not found:
-        raise CorpusError(f"{root}: no newsgroup messages found (expected <group>/<id> files"
-                          + (f" in 20news-bydate-{split}" if split else "") + ")")
 
 
 # --------------------------------------------------------------------------- one file as frames

@@ -6,15 +6,15 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from enum import StrEnum
 
 import numpy as np
-import pandas as pd
 import typer
 
 from .._io import check_out_dir
 from ..errors import TextsiftError
 from ._app import app, console
+from .options import CorpusOptions, NJobs, OutDir, corpus_options
 
 
 class _Bar:
@@ -33,77 +33,120 @@ class _Bar:
         self.progress.update(self.task, completed=done)
 
 
-def _load(data: list[Path], text_field: str, label_field: str, group_field: str | None,
-          min_df: int):
-    """Read and concatenate DATA files, check the fields, and vectorise (binary, min_df)."""
-    from ..corpus import CorpusError, numeric_labels, read_corpus
-    from ..vectorize import VectorizerOptions, vectorize
+def _load(corpus: CorpusOptions, group_field: str | None):
+    """Read the corpus, take its labels as ratings and vectorise it (binary presence)."""
+    from ..corpus import numeric_labels
+    from ..vectorize import vectorize
 
-    frame = pd.concat([read_corpus(path, text_field, label_field).frame for path in data],
-                      ignore_index=True)
-    try:
-        y = numeric_labels(frame[label_field], label_field)
-    except CorpusError as exc:
-        raise TextsiftError(f"--label-field: {exc}") from None
+    frame = corpus.read().frame
+    y = numeric_labels(frame[corpus.label_field], corpus.label_field)
     groups = None
     if group_field is not None:
         if group_field not in frame:
             raise TextsiftError(f"--group-field: no field {group_field!r}; fields are "
                                 f"{list(frame.columns)}")
         groups = frame[group_field].astype(str).to_numpy()
-    X, names, _ = vectorize(frame[text_field].astype(str).tolist(),
-                            VectorizerOptions(binary=True, min_df=min_df))
+    X, names, _ = vectorize(frame[corpus.text_field].tolist(), corpus.vectorizer(binary=True))
     return X, y, groups, names
 
 
-def _data_or_simulation(data, label_field, text_field, group_field, min_df, simulate, seed,
+def _data_or_simulation(corpus: CorpusOptions, group_field, simulate, seed,
                         variant="assigned"):
     """``(X, y, groups, names, polarity or None, a, b)``; ``a, b`` only for the simulation."""
     from ..lasso import simulate as simulate_data
 
     if simulate:
+        if corpus.data:
+            raise TextsiftError("--simulate makes its own data; drop DATA, or --simulate")
         sim = simulate_data(seed, variant=variant)
         return sim.X, sim.y, None, sim.feature_names, sim.polarity, sim.a, sim.b
-    if not data or label_field is None:
-        raise TextsiftError("give DATA and --label-field (or --simulate)")
-    X, y, groups, names = _load(data, text_field, label_field, group_field, min_df)
+    if not corpus.data:
+        raise TextsiftError("give DATA (a corpus with ratings), or --simulate")
+    X, y, groups, names = _load(corpus, group_field)
     return X, y, groups, names, None, None, None
 
 
+class Scheme(StrEnum):
+    ws1 = "ws1"
+    ws2 = "ws2"
+    ws3 = "ws3"
+    ws4 = "ws4"
+    ws5 = "ws5"
+    ws6 = "ws6"
+
+
+class Backend(StrEnum):
+    adelie = "adelie"
+    glmnet = "glmnet"
+
+
+class Cutoff(StrEnum):
+    raw = "raw"
+    loess = "loess"
+    one_se = "1se"
+
+
+class FinalModel(StrEnum):
+    pooled = "pooled"
+    per_group = "per_group"
+
+
+class LambdaSelection(StrEnum):
+    min = "min"
+    one_se = "1se"
+
+
+class Variant(StrEnum):
+    assigned = "assigned"
+    equal = "equal"
+
+
+_ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
+
+
 @app.command()
+@corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def adabag(
-    data: list[Path] = typer.Argument(None, help="Corpus file(s) (JSONL/CSV/Parquet), joined"),
-    label_field: str = typer.Option(None, "--label-field", help="Numeric rating field"),
-    text_field: str = typer.Option("text", "--text-field"),
-    group_field: str = typer.Option(None, "--group-field",
+    corpus: CorpusOptions,
+    group_field: str = typer.Option(None, "--group-field", show_default=False,
                                     help="Categorical field for the data-shared lasso"),
-    scheme: str = typer.Option("ws3", "--scheme", help="Group weights ws1..ws6"),
+    scheme: Scheme = typer.Option(Scheme.ws3, "--scheme", help="Group weights"),
     polarity: str = typer.Option("imdb", "--polarity",
                                  help="imdb | vader | afinn | uniform | FILE (word,polarity)"),
     low: float = typer.Option(4.0, "--low", help="a: ratings <= a are class 0"),
     high: float = typer.Option(7.0, "--high", help="b: ratings >= b are class 1"),
-    bootstraps: int = typer.Option(100, "--bootstraps", "-B"),
-    seed: int = typer.Option(0, "--seed"),
-    min_df: int = typer.Option(5, "--min-df", help="Words in at least this many documents"),
-    backend: str = typer.Option("adelie", "--backend", help="adelie | glmnet (optional, GPL-2)"),
+    bootstraps: int = typer.Option(100, "--bootstraps", "-B", help="Bootstrap samples"),
+    seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
+    backend: Backend = typer.Option(Backend.adelie, "--backend",
+                                    help="Lasso paths: adelie, or glmnet (optional, GPL-2)"),
     min_ratio: float = typer.Option(1e-3, "--min-ratio", help="Smallest lambda / lambda_max"),
     patience: int = typer.Option(
         10, "--patience", help="Stop a path this many lambdas past its validation minimum, once "
         "more than one standard error above it (0: the whole grid)"),
     max_active: int = typer.Option(
         3000, "--max-active", help="Stop a path past this many non-zero coefficients (0: no)"),
-    cutoff_selection: str = typer.Option("raw", "--cutoff-selection", help="raw | loess | 1se"),
-    final_model: str = typer.Option("pooled", "--final-model", help="pooled | per_group"),
-    lambda_selection: str = typer.Option("min", "--lambda-selection",
-                                         help="min | 1se: lambda of each bootstrap"),
-    n_jobs: int = typer.Option(1, "--n-jobs"),
+    cutoff_selection: Cutoff = typer.Option(Cutoff.raw, "--cutoff-selection",
+                                            help="How the bagging-frequency cutoff is chosen"),
+    final_model: FinalModel = typer.Option(FinalModel.pooled, "--final-model",
+                                           help="One model, or one per group"),
+    lambda_selection: LambdaSelection = typer.Option(
+        LambdaSelection.min, "--lambda-selection", help="The lambda of each bootstrap"),
+    n_jobs: NJobs = 1,
     simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),
-    variant: str = typer.Option("assigned", "--variant", help="Simulation: assigned | equal"),
-    out: Path = typer.Option(..., "--out", help="Output folder (resumes a run in it)"),
+    variant: Variant = typer.Option(Variant.assigned, "--variant",
+                                    help="The simulation's polarity variant"),
+    out: OutDir = ...,
 ):
     """AdaBag with the paper's 2:1:1 protocol (core, validation, test): bootstrap-bagged
     adaptive (data-shared) lasso; writes summary.json, bfd.csv, cutoffs.csv and PNG pictures
-    to --out, and keeps finished bootstraps in --out/bootstraps to resume."""
+    to --out, and keeps finished bootstraps in --out/bootstraps to resume. The labels are
+    ratings; --min-df defaults to 5, the paper's.
+
+    The test error goes to stdout, progress to stderr.
+
+    Example: textsift adabag imdb/train.jsonl.gz imdb/test.jsonl.gz --label-field rating
+    --out adabag-imdb
+    """
     from rich.progress import Progress
 
     from ..lasso import AdaBagClassifier, holdout_run, load_polarity
@@ -111,57 +154,63 @@ def adabag(
 
     check_out_dir(out)
     model = AdaBagClassifier(
-        a=low, b=high, scheme=scheme, n_bootstraps=bootstraps, backend=backend,
+        a=low, b=high, scheme=scheme.value, n_bootstraps=bootstraps, backend=backend.value,
         min_ratio=min_ratio, patience=patience or None, max_active=max_active or None,
-        cutoff_selection=cutoff_selection, final_model=final_model,
-        lambda_selection=lambda_selection, random_state=seed, n_jobs=n_jobs,
+        cutoff_selection=cutoff_selection.value, final_model=final_model.value,
+        lambda_selection=lambda_selection.value, random_state=seed, n_jobs=n_jobs,
         store=out / "bootstraps")
     model.check_params()  # the options (and the backend) before reading data
-    X, y, groups, names, pol, a, b = _data_or_simulation(
-        data, label_field, text_field, group_field, min_df, simulate, seed, variant)
-    extra = {"scheme": scheme, "polarity": polarity, "backend": backend, "seed": seed}
+    X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate, seed,
+                                                         variant.value)
+    extra = {"scheme": scheme.value, "polarity": polarity, "backend": backend.value,
+             "seed": seed}
     if simulate:
-        extra.update(polarity=f"simulation ({variant})", data="simulation")
+        extra.update(polarity=f"simulation ({variant.value})", data="simulation")
         model.set_params(a=a, b=b)
     else:
         pol = load_polarity(polarity, names)
-        extra["data"] = [str(p) for p in data]
+        extra["data"] = [str(p) for p in corpus.data]
     model.set_params(polarity=pol)
     with Progress(console=console) as bar:
         model.set_params(progress=_Bar(bar, "AdaBag bootstraps"))
         run = holdout_run(model, X, y, groups)
     summary = save_adabag(run, names, out, {**extra, "a": model.a, "b": model.b})
-    console.print(f"test error {summary['test_error']:.4f} with {summary['model_size']} words "
-                  f"(cutoff {summary['cutoff']}, validation {summary['validation_error']:.4f});"
-                  f" written to {out}")
+    console.print(f"written to {out}", highlight=False)
+    print(f"test error {summary['test_error']:.4f} with {summary['model_size']} words (cutoff "
+          f"{summary['cutoff']}, validation {summary['validation_error']:.4f})")
 
 
 @app.command("pca-lda")
+@corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def pca_lda_command(
-    data: list[Path] = typer.Argument(None, help="Corpus file(s), joined"),
-    label_field: str = typer.Option(None, "--label-field"),
-    text_field: str = typer.Option("text", "--text-field"),
-    group_field: str = typer.Option(None, "--group-field", help="Also one run per group"),
-    low: float = typer.Option(4.0, "--low"),
-    high: float = typer.Option(7.0, "--high"),
-    seed: int = typer.Option(0, "--seed"),
-    min_df: int = typer.Option(5, "--min-df"),
+    corpus: CorpusOptions,
+    group_field: str = typer.Option(None, "--group-field", show_default=False,
+                                    help="Also one run per group"),
+    low: float = typer.Option(4.0, "--low", help="a: ratings <= a are class 0"),
+    high: float = typer.Option(7.0, "--high", help="b: ratings >= b are class 1"),
+    seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
     scale: bool = typer.Option(True, "--scale/--no-scale", help="Standardise the columns"),
     max_components: int = typer.Option(300, "--max-components",
                                        help="Leading components considered (>= 1)"),
-    simulate: bool = typer.Option(False, "--simulate"),
-    out: Path = typer.Option(..., "--out"),
+    simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),
+    out: OutDir = ...,
 ):
     """PCA (variance- and entropy-ordered, 20/25/30% of variance) + Fisher LDA, fitted on the
-    core and validation parts of AdaBag's 2:1:1 split and tested on its test part."""
+    core and validation parts of AdaBag's 2:1:1 split and tested on its test part; --min-df
+    defaults to 5, as for adabag.
+
+    The results table goes to stdout (and to --out), progress to stderr.
+
+    Example: textsift pca-lda imdb/train.jsonl.gz imdb/test.jsonl.gz --label-field rating
+    --out pca-imdb
+    """
     from .._io import atomic_write, atomic_write_text
     from ..baselines import pca_lda_holdout
 
     check_out_dir(out)
     if max_components < 1:
         raise TextsiftError(f"--max-components must be >= 1, got {max_components}")
-    X, y, groups, _, _, a, b = _data_or_simulation(
-        data, label_field, text_field, group_field, min_df, simulate, seed)
+    X, y, groups, _, _, a, b = _data_or_simulation(corpus, group_field, simulate, seed)
     if simulate:
         low, high = a, b
     table = pca_lda_holdout(X, y, low, high, groups, seed, scale=scale,

@@ -48,7 +48,7 @@ def explore(
         counts = corpus.count()
         page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,
                           method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
-                          title=title or f"textsift explore: {corpus.data.name}",
+                          title=title or f"textsift explore: {corpus.name}",
                           progress=status.update)
     console.print(f"{counts.n_docs:,} documents, {counts.n_classes} classes; page of "
                   f"{page.stat().st_size / 1e6:.1f} MB", highlight=False)

@@ -82,10 +82,13 @@ def _n_jobs(value: int | None) -> int | None:
 
 
 # ------------------------------------------------------------------ the shared options
-Data = Annotated[Path, typer.Argument(
-    help="The corpus: a .jsonl(.gz), .csv(.gz) or .parquet file, a directory of them, a "
-         "quoted glob ('data/*.jsonl.gz'), or an aclImdb / 20news-bydate tree",
-    metavar="DATA", show_default=False)]
+_DATA_HELP = ("The corpus: .jsonl(.gz), .csv(.gz) or .parquet files, directories of them, "
+              "quoted globs ('data/*.jsonl.gz'), or aclImdb / 20news-bydate trees; several are "
+              "read as one corpus")
+Data = Annotated[list[Path], typer.Argument(help=_DATA_HELP, metavar="DATA...",
+                                            show_default=False)]
+OptionalData = Annotated[list[Path] | None, typer.Argument(
+    help=_DATA_HELP + " (none with --simulate)", metavar="[DATA...]", show_default=False)]
 TextField = Annotated[str, typer.Option(
     "--text-field", help="The field holding the text", rich_help_panel=CORPUS)]
 LabelField = Annotated[str, typer.Option(
@@ -143,7 +146,7 @@ OutDir = Annotated[Path, typer.Option(
 class CorpusOptions:
     """A corpus as the command line describes it (the options above)."""
 
-    data: Path
+    data: tuple[Path, ...]
     text_field: str = "text"
     label_field: str = "label"
     split_field: str | None = None
@@ -165,6 +168,17 @@ class CorpusOptions:
                                  stem=self.stem, strip_headers=self.strip_headers, **kw)
 
     @property
+    def source(self):
+        """What the readers take: the one source, or the list of them."""
+        return self.data[0] if len(self.data) == 1 else list(self.data)
+
+    @property
+    def name(self) -> str:
+        """The corpus's name for titles: its (first) file's."""
+        return self.data[0].name + (f" and {len(self.data) - 1} more" if len(self.data) > 1
+                                    else "")
+
+    @property
     def on_bad_line(self) -> str:
         return "skip" if self.skip_bad_lines else "error"
 
@@ -181,7 +195,7 @@ class CorpusOptions:
         bad: list = []
         with warnings.catch_warnings():  # reported below, once, whatever the engine
             warnings.simplefilter("ignore", UserWarning)
-            counts = count_file(self.data, text_field=self.text_field,
+            counts = count_file(self.source, text_field=self.text_field,
                                 label_field=self.label_field, split_field=self.split_field,
                                 split=self.split, opts=self.vectorizer(**kw),
                                 engine=self.engine.value, scheduler=self.scheduler,
@@ -197,14 +211,14 @@ class CorpusOptions:
         """The whole corpus in memory (:func:`textsift.corpus.read_corpus`)."""
         from ..corpus import read_corpus
 
-        return read_corpus(self.data, self.text_field, self.label_field, self.split_field,
+        return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
                            self.split, self.on_bad_line, [])
 
     def documents(self) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
         from ..engines.readers import iter_chunks
 
-        for chunk in iter_chunks(self.data, self.text_field, self.label_field,
+        for chunk in iter_chunks(self.source, self.text_field, self.label_field,
                                  self.split_field, self.split, on_bad_line=self.on_bad_line):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
@@ -230,21 +244,25 @@ _CORPUS_PARAMS = {
 ENGINE_PARAMS = ("engine", "scheduler", "chunk_size")
 
 
-def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1):
+def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
+                   data_required: bool = True):
     """A decorator giving a command the corpus options: its parameter ``corpus:
     CorpusOptions`` becomes the options above, and the command receives them as one
     :class:`CorpusOptions`. ``engine=False`` for the commands that need the document-term
     matrix (no ``--engine``, ``--scheduler``, ``--chunk-size``); ``split=False`` for those
     whose split field marks train and test (no ``--split``); ``min_df`` the default of
-    ``--min-df``."""
+    ``--min-df``; ``data_required=False`` where DATA may be left out (a simulation)."""
     leave_out = (set(ENGINE_PARAMS) if not engine else set()) | (set() if split else {"split"})
 
     def decorate(func):
         signature = inspect.signature(func, eval_str=True)  # real types, not strings
         own = [p for p in signature.parameters.values() if p.name != "corpus"]
+        defaults = {"min_df": min_df, "data": inspect.Parameter.empty if data_required
+                    else None}
         added = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                   annotation=annotation,
-                                   default=min_df if name == "min_df" else default)
+                                   annotation=OptionalData if name == "data" and not
+                                   data_required else annotation,
+                                   default=defaults.get(name, default))
                  for name, (annotation, default) in _CORPUS_PARAMS.items()
                  if name not in leave_out]
         # the DATA argument first, then the command's own parameters, then the corpus options
@@ -259,6 +277,7 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1):
                     raise typer.BadParameter("give --label-field only (--rating-field is its "
                                              "old name)", param_hint="--rating-field")
                 given["label_field"] = rating
+            given["data"] = tuple(given["data"] or ())
             valid = {f.name for f in fields(CorpusOptions)}
             return func(corpus=CorpusOptions(**{k: v for k, v in given.items() if k in valid}),
                         **kw)

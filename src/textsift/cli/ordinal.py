@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from pathlib import Path
 
 import typer
 
@@ -142,7 +141,7 @@ def ordinal_eval(
     tuning = {"val_size": 0.25, "C": _numbers(c_grid, "--c-grid")}
     if any("a" in get_method(n).params for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
-    source = {"path": str(Path(corpus.data).absolute()), "label_field": corpus.label_field,
+    source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
               "task": "ordinal", "text_field": corpus.text_field}
     if corpus.split_field:
         source["split_field"] = corpus.split_field
@@ -152,7 +151,7 @@ def ordinal_eval(
         source["ranks"] = _numbers(ranks, "--ranks", int)
     opts = corpus.vectorizer()
     config = {
-        "experiment": {"name": f"ordinal-eval: {corpus.data.name}", "seed": 0,
+        "experiment": {"name": f"ordinal-eval: {corpus.name}", "seed": 0,
                        "n_jobs": n_jobs},
         "corpus": source,
         "evaluation": {"protocol": "split", "metrics": ["mae_macro", "mae_micro"],

@@ -1,0 +1,212 @@
+"""One consistent command line: a walk over every command's options. The same option means
+the same everywhere; the commands that read a corpus share its options; choices are choices,
+flags are flags, required options are required; -h, --version and an example everywhere; bad
+options are one `error:` line; results on stdout, messages on stderr."""
+
+import json
+import types
+from enum import Enum
+
+import pandas as pd
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from textsift import __version__
+from textsift.cli import app
+from textsift.corpus import sample_path
+
+runner = CliRunner()
+GROUP = typer.main.get_command(app)
+COMMANDS = dict(GROUP.commands)
+SAMPLE = str(sample_path("20ng"))
+REVIEWS = str(sample_path("reviews"))
+
+#: The commands that read a corpus, and the corpus options every one of them has ...
+CORPUS_COMMANDS = ("score", "ordinal", "ordinal-eval", "explore", "adabag", "pca-lda")
+CORPUS_OPTIONS = ("--text-field", "--label-field", "--split-field", "--split", "--min-df",
+                  "--max-df", "--stop-words", "--stem", "--strip-headers", "--skip-bad-lines",
+                  "--engine", "--scheduler", "--chunk-size")
+#: ... but for these, each for the reason given.
+LEARNERS_NEED_THE_MATRIX = "fits learners on the document-term matrix, read in memory"
+NOT_ON = {
+    ("ordinal-eval", "--split"): "its --split-field marks the train and test parts",
+    **{(c, o): LEARNERS_NEED_THE_MATRIX for c in ("ordinal-eval", "adabag", "pca-lda")
+       for o in ("--engine", "--scheduler", "--chunk-size")},
+}
+#: Options whose default differs between commands, and why.
+OWN_DEFAULTS = {
+    ("adabag", "--min-df"): "the AdaBag paper keeps the words of at least 5 documents",
+    ("pca-lda", "--min-df"): "the baseline of AdaBag, on the same vocabulary",
+}
+
+
+def annotation(p):
+    """The Python type typer built a parameter from (``int`` for ``int | None``)."""
+    ann = p.type_descriptor.annotation
+    args = [a for a in getattr(ann, "__args__", ()) if a is not type(None)]
+    return args[0] if isinstance(ann, types.UnionType) and len(args) == 1 else ann
+
+
+def choices(p) -> list | None:
+    ann = annotation(p)
+    return [m.value for m in ann] if isinstance(ann, type) and issubclass(ann, Enum) else None
+
+
+def options(command) -> dict:
+    """Long name -> click parameter, for the options of a command."""
+    return {next(o for o in p.opts if o.startswith("--")): p for p in command.params
+            if p.param_type_name == "option" and any(o.startswith("--") for o in p.opts)}
+
+
+def test_every_corpus_command_has_the_corpus_options():
+    for name in CORPUS_COMMANDS:
+        have = options(COMMANDS[name])
+        for option in CORPUS_OPTIONS:
+            assert (option in have) != ((name, option) in NOT_ON), (name, option)
+        data = next(p for p in COMMANDS[name].params if p.param_type_name == "argument")
+        assert data.name == "data" and data.nargs == -1  # one or more sources, read as one
+        assert data.required == (name not in ("adabag", "pca-lda"))  # those: or --simulate
+
+
+def test_an_option_means_the_same_in_every_command():
+    seen: dict = {}
+    for name, command in COMMANDS.items():
+        for long, p in options(command).items():
+            seen.setdefault(long, []).append((name, p))
+    shared = {long: uses for long, uses in seen.items() if len(uses) > 1}
+    assert {"--label-field", "--min-df", "--out", "--n-jobs", "--top", "--k"} <= set(shared)
+    for long, uses in shared.items():
+        first_name, first = uses[0]
+        for name, p in uses[1:]:
+            where = (long, first_name, name)
+            assert sorted(p.opts) == sorted(first.opts), where  # the same short names
+            assert p.is_flag == first.is_flag, where
+            assert annotation(p) == annotation(first), where
+            if long in CORPUS_OPTIONS and (name, long) not in OWN_DEFAULTS and (
+                    first_name, long) not in OWN_DEFAULTS:
+                assert p.default == first.default, where
+                assert p.help == first.help, where
+
+
+def test_label_field_everywhere_rating_field_hidden():
+    for name in CORPUS_COMMANDS:
+        have = options(COMMANDS[name])
+        assert not have["--label-field"].hidden and have["--label-field"].default == "label"
+        assert have["--rating-field"].hidden, name
+
+
+def test_k_selects_and_top_prints():
+    for name, command in COMMANDS.items():
+        have = options(command)
+        if "--k" in have:
+            assert sorted(have["--k"].opts) == ["--k", "-k"]
+            assert "select" in have["--k"].help, name
+        if "--top" in have:
+            assert have["--top"].opts == ["--top"], name  # not -k any more
+            assert "print" in have["--top"].help or "label" in have["--top"].help, name
+    assert "--k" not in options(COMMANDS["score"])  # score selects nothing: it prints --top
+
+
+def test_min_df_has_one_default_but_for_adabag():
+    for name in CORPUS_COMMANDS:
+        default = options(COMMANDS[name])["--min-df"].default
+        assert default == (5 if (name, "--min-df") in OWN_DEFAULTS else 1), name
+
+
+def test_choices_are_choices_and_flags_are_flags():
+    for name, command in COMMANDS.items():
+        for long, p in options(command).items():
+            if annotation(p) is bool:
+                assert p.is_flag, (name, long)
+            alternatives = " | " in (p.help or "") and long != "--polarity"  # or a FILE
+            assert not alternatives or choices(p), (name, long, p.help)
+    assert choices(options(COMMANDS["score"])["--engine"]) == ["memory", "stream", "dask"]
+    assert choices(options(COMMANDS["ordinal"])["--idf"]) == ["standard", "smooth"]
+    assert choices(options(COMMANDS["adabag"])["--scheme"]) == [f"ws{i}" for i in range(1, 7)]
+
+
+def test_required_options_are_required():
+    for name in ("run", "ordinal-eval", "explore", "adabag", "pca-lda"):
+        assert options(COMMANDS[name])["--out"].required, name
+    assert not options(COMMANDS["demo"])["--out"].required  # it has a default folder
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_help_with_an_example(name):
+    for flag in ("-h", "--help"):
+        res = runner.invoke(app, [name, flag])
+        assert res.exit_code == 0, res.output
+        text = " ".join(res.stdout.split())
+        assert "Example: textsift " + name in text, text[:300]
+
+
+def test_version_and_short_help():
+    res = runner.invoke(app, ["--version"])
+    assert res.exit_code == 0 and res.stdout == f"textsift {__version__}\n"
+    res = runner.invoke(app, ["-h"])
+    assert res.exit_code == 0 and all(name in res.stdout for name in COMMANDS)
+
+
+@pytest.mark.parametrize("name", sorted(COMMANDS))
+def test_a_bad_option_is_one_error_line(name):
+    res = runner.invoke(app, [name, "--no-such-option"])
+    assert res.exit_code == 2
+    assert res.stderr == f"error: No such option: --no-such-option (see 'textsift {name} -h')\n"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["score"], "Missing argument 'DATA...'"),
+    (["score", SAMPLE, "--engine", "spark"], "Invalid value for '--engine'"),
+    (["score", SAMPLE, "--min-df", "0"], "Invalid value for '--min-df': a number of documents"),
+    (["score", SAMPLE, "--chunk-size", "0"], "Invalid value for '--chunk-size'"),
+    (["ordinal", SAMPLE, "-k", "0"], "Invalid value for '-k' / '--k': must be at least 1"),
+    (["run", "x.toml", "--out", "o", "--n-jobs", "-3"], "Invalid value for '--n-jobs'"),
+    (["scroe"], "No such command 'scroe'. Did you mean 'score'?"),
+    (["score", SAMPLE, "--label-field", "x", "--rating-field", "y"], "--rating-field"),
+])
+def test_usage_errors_are_one_line(args, message):
+    res = runner.invoke(app, args)
+    assert res.exit_code == 2
+    assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1, res.stderr
+    assert message in res.stderr
+
+
+def test_rating_field_is_the_old_name_of_label_field():
+    args = ["ordinal", REVIEWS, "-k", "5", "-f", "json"]
+    new = runner.invoke(app, [*args, "--label-field", "rating"])
+    old = runner.invoke(app, [*args, "--rating-field", "rating"])
+    assert new.exit_code == 0 and new.stdout == old.stdout
+
+
+def test_several_sources_are_read_as_one_corpus(tmp_path):
+    frame = pd.read_json(REVIEWS, lines=True)
+    frame.iloc[:1000].to_json(tmp_path / "a.jsonl", orient="records", lines=True)
+    frame.iloc[1000:].to_csv(tmp_path / "b.csv", index=False)
+    args = ["--label-field", "rating", "--top", "10", "-f", "csv"]
+    one = runner.invoke(app, ["score", REVIEWS, *args])
+    two = runner.invoke(app, ["score", str(tmp_path / "a.jsonl"), str(tmp_path / "b.csv"),
+                              *args, "--engine", "stream"])
+    assert one.exit_code == 0 and two.exit_code == 0, two.output
+    assert one.stdout == two.stdout
+
+
+def test_results_on_stdout_messages_on_stderr(tmp_path):
+    res = runner.invoke(app, ["score", SAMPLE, "--top", "3", "-f", "json", "--skip-bad-lines"])
+    assert res.exit_code == 0 and len(json.loads(res.stdout)) == 3 and res.stderr == ""
+    res = runner.invoke(app, ["ordinal", REVIEWS, "--label-field", "rating", "-k", "30",
+                              "--top", "4", "-f", "json"])
+    assert res.exit_code == 0 and len(json.loads(res.stdout)) == 4
+    assert "30 terms selected" in res.stderr
+    res = runner.invoke(app, ["methods"])
+    assert res.exit_code == 0 and "chi2" in res.stdout and res.stderr == ""
+    toml = tmp_path / "exp.toml"
+    toml.write_text('[corpus]\nsample = "20ng"\n[selection]\nmethods = ["chi2"]\n'
+                    'sizes = [50]\n[[learners]]\nname = "nb"\n')
+    out = tmp_path / "run"
+    res = runner.invoke(app, ["run", str(toml), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.splitlines() == [str(out / "results.csv"), str(out / "report.html")]
+    assert "cells run" in res.stderr
+    res = runner.invoke(app, ["report", str(out)])
+    assert res.exit_code == 0 and res.stdout == f"{out / 'report.html'}\n"
