@@ -131,7 +131,9 @@ def _results_tables(summary: pd.DataFrame, learners: dict, folds: int) -> list[s
                                  zip(summary["method"], summary["aggregate"], strict=True)],
                            cell=summary.apply(cell, axis=1))
     order = _level_order(summary[~summary["method"].isin(list(BASELINES))])
-    for (learner, metric), part in frame.groupby(["learner", "metric"], sort=False):
+    rank = {lb: i for i, lb in enumerate(learners)}  # the file's order of the learners
+    groups = frame.groupby(["learner", "metric"], sort=False)
+    for (learner, metric), part in sorted(groups, key=lambda g: rank.get(g[0][0], len(rank))):
         wide = part.pivot(index="name", columns="level", values="cell")
         wide = wide.reindex(columns=[c for c in order if c in wide.columns] + [
             c for c in wide.columns if c not in order]).fillna("")
@@ -211,6 +213,8 @@ def write_report(directory) -> Path:
     parts += [_img(f.png, f.title) for f in figures]
     parts.append("<h2>Best method at each level</h2>")
     best = best_per_size(summary)
+    order = {lb: i for i, lb in enumerate(learners)}
+    best = best[sorted(best.columns, key=lambda c: order.get(c[0], len(order)))]
     best.columns = [f"{learners.get(lr, lr)}: {metric_name(m)}" for lr, m in best.columns]
     parts.append(best.to_html(escape=True).replace("^M", "<sup>M</sup>").replace(
         "^mu", "<sup>μ</sup>"))
@@ -221,7 +225,7 @@ def write_report(directory) -> Path:
         note = rare_terms_note(terms)
         if note:
             parts.append(f"<p class='note'>{html.escape(note)}</p>")
-        parts.append(top_terms_table(terms).to_html(escape=True))
+        parts.append(top_terms_table(terms).to_html(escape=True, index_names=False))
     parts.append("<h2>Results</h2>" if folds == 1 else
                  f"<h2>Results: mean ± std over {folds} folds</h2>")
     parts += _results_tables(summary, learners, folds)

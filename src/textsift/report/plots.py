@@ -123,7 +123,9 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
     band = 0.15 if len(methods) <= 4 else 0.05  # many overlapping bands hide the lines
     figures = []
     for metric, part in summary.groupby("metric", sort=False):
-        columns = list(dict.fromkeys(part["learner"]))
+        present = list(dict.fromkeys(part["learner"]))  # in the file's order when known
+        columns = [lb for lb in learners if lb in present] + [
+            lb for lb in present if lb not in learners]
         fig, axes = plt.subplots(len(policies), len(columns), squeeze=False, sharey=True,
                                  figsize=(12, 0.6 + 3.7 * len(policies)))
         for (row, policy), (col, learner) in ((r, c) for r in enumerate(policies)
