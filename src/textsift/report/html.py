@@ -121,27 +121,29 @@ def rare_terms_note(terms: pd.DataFrame, top: int = 15, max_df: int = 3) -> str 
 
 
 def _results_tables(summary: pd.DataFrame, learners: dict, folds: int) -> list[str]:
-    """Per (learner, metric): the methods (and baselines) against the levels."""
+    """Per (learner, metric): the methods against the levels, then the baselines (one value,
+    the same at every level: the horizontal lines of the figures)."""
     single = one_policy_each(summary)
     cell = (lambda r: f"{r['mean']:.4f}") if folds == 1 else (
         lambda r: f"{r['mean']:.4f} ± {r['std']:.4f}")
     out = []
+    is_base = summary["method"].isin(list(BASELINES))
     frame = summary.assign(level=_levels(summary),
                            name=[label_of(m, a, single) for m, a in
                                  zip(summary["method"], summary["aggregate"], strict=True)],
-                           cell=summary.apply(cell, axis=1))
-    order = _level_order(summary[~summary["method"].isin(list(BASELINES))])
+                           cell=summary.apply(cell, axis=1), base=is_base)
+    order = _level_order(summary[~is_base])
     rank = {lb: i for i, lb in enumerate(learners)}  # the file's order of the learners
     groups = frame.groupby(["learner", "metric"], sort=False)
     for (learner, metric), part in sorted(groups, key=lambda g: rank.get(g[0][0], len(rank))):
-        wide = part.pivot(index="name", columns="level", values="cell")
-        wide = wide.reindex(columns=[c for c in order if c in wide.columns] + [
-            c for c in wide.columns if c not in order]).fillna("")
-        wide = wide.sort_index(key=lambda ix: ix.map(lambda n: (n in ("FFS (every term)",
-                                                                        "Triv"), n)))
+        wide = part[~part["base"]].pivot(index="name", columns="level", values="cell")
+        wide = wide.reindex(columns=order).fillna("")
+        for name, value in zip(part.loc[part["base"], "name"], part.loc[part["base"], "cell"],
+                               strict=True):
+            wide.loc[name] = value
         out.append(f"<details><summary>{html.escape(learners.get(learner, learner))}: "
                    f"{metric_name(metric, 'html')}</summary>"
-                   + wide.rename_axis(None, axis=1).rename_axis("method").to_html(escape=True)
+                   + wide.rename_axis(None, axis=1).to_html(escape=True, index_names=False)
                    + "</details>")
     return out
 
