@@ -80,6 +80,7 @@ def _parquet(cut):
 def _files(files):
     def make(d):
         for name, data in files.items():
+            (d / name).parent.mkdir(exist_ok=True)
             (d / name).write_bytes(data)
         return d
     return make
@@ -145,6 +146,10 @@ CASES = {
         r"\(logo\.png, notes\.txt\)"),
     "directory without data files": (_files({"notes.txt": b"x", "logo.png": b"\x89PNG"}),
                                      r"no data file in this directory"),
+    "data files one level down": (_files({"2024/a.jsonl": jsonl(TWO)}),
+                                  r"no data file directly in this directory, but its "
+                                  r"subdirectories hold some \(a\.jsonl\); name them with a "
+                                  r"quoted glob such as '.*/\*/\*\.jsonl'"),
     "unknown file type": (_write("c.xlsx", b"x"), r"c\.xlsx: unknown file type"),
 }
 

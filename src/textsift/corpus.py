@@ -164,8 +164,7 @@ def select_records(frame: pd.DataFrame, source, text_field: str, label_field: st
                 f"{source}: no field {field!r} (the {role} field); the records have the fields "
                 f"{list(frame.columns)}. Choose the {role} field among them (--{role}-field, "
                 f"or {role}_field in an experiment's [corpus])")
-    frame = frame.copy()
-    frame[text_field] = check_texts(frame[text_field], source, unit)
+    frame = frame.assign(**{text_field: check_texts(frame[text_field], source, unit)})
     if label_field is not None:
         label_type(frame[label_field], source, unit)
     return frame

@@ -132,7 +132,15 @@ def _directory(root: Path) -> list[Path]:
             f"quoted glob such as '{root}/*{data[0].name[data[0].name.index('.'):]}'")
     if data:
         return data
-    if any(e.is_dir() for e in entries):
+    subdirectories = [e for e in entries if e.is_dir()]
+    if subdirectories:
+        nested = [f for d in subdirectories for f in itertools.islice(d.rglob("*"), 50)
+                  if f.is_file() and is_data_file(f)]
+        if nested:  # not newsgroup messages: data files one level down
+            raise CorpusError(
+                f"{root}: no data file directly in this directory, but its subdirectories "
+                f"hold some ({_names(nested)}); name them with a quoted glob such as "
+                f"'{root}/*/*{nested[0].name[nested[0].name.index('.'):]}'")
         if others:
             raise CorpusError(
                 f"{root}: read as a 20news-bydate tree (<group>/<id> files), but it also holds "
@@ -245,10 +253,15 @@ def iter_jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None) 
 
 def _batches(numbered, size: int | None) -> Iterator[pd.DataFrame]:
     """DataFrames of at most ``size`` ``(number, record)`` pairs, indexed by the numbers."""
-    numbered = iter(numbered)
-    while batch := list(itertools.islice(numbered, size)):
-        index, records = zip(*batch, strict=True)
-        yield pd.DataFrame.from_records(list(records), index=pd.Index(index, dtype=np.int64))
+    index, records = [], []
+    for number, record in numbered:
+        index.append(number)
+        records.append(record)
+        if len(records) == size:
+            yield pd.DataFrame.from_records(records, index=pd.Index(index, dtype=np.int64))
+            index, records = [], []
+    if records:
+        yield pd.DataFrame.from_records(records, index=pd.Index(index, dtype=np.int64))
 
 
 # --------------------------------------------------------------------------- CSV and Parquet
