@@ -59,3 +59,11 @@ def test_demo_report_renders_in_headless_chromium(demo_run, tmp_path):
                     Path(demo_run[0] / "report.html").resolve().as_uri()],
                    capture_output=True, timeout=60, check=True)
     assert shot.stat().st_size > 10_000
+
+
+def test_demo_writes_the_explore_page_of_the_sample(demo_run):
+    out, proc = demo_run
+    page = out / "explore.html"
+    assert f"explore: {page.resolve()}" in proc.stdout.splitlines()
+    html = page.read_text(encoding="utf-8")
+    assert "textsift demo: 20 Newsgroups sample (train)" in html and 'id="textsift-data"' in html
