@@ -73,7 +73,12 @@ balanced = true
 
 @pytest.fixture(scope="module")
 def issue_run(tmp_path_factory):
-    """The issue's TOML, as written, on the bundled reviews sample (1-5 stars)."""
+    """The issue's TOML, as written, on the bundled reviews sample (1-5 stars), through
+    `textsift run` (which also writes the report)."""
+    from typer.testing import CliRunner
+
+    from textsift.cli import app
+
     root = tmp_path_factory.mktemp("issue")
     shutil.copy(sample_path("reviews"), root / "reviews.jsonl.gz")
     (root / "issue.toml").write_text(ISSUE_TOML)
@@ -81,9 +86,19 @@ def issue_run(tmp_path_factory):
     mp.setenv("TEXTSIFT_DATA", str(root))
     try:
         exp = load_config(root / "issue.toml")
+        res = CliRunner().invoke(app, ["run", str(root / "issue.toml"), "--out",
+                                       str(root / "out")])
     finally:
         mp.undo()
-    return root / "out", exp, run_experiment(exp, root / "out").results
+    assert res.exit_code == 0, res.output
+    return root / "out", exp, pd.read_csv(root / "out" / "results.csv")
+
+
+def test_the_issue_toml_report_draws_the_reduction_levels_with_the_baselines(issue_run):
+    out, _, _ = issue_run
+    svg = (out / "figures" / "mae_macro.svg").read_text()
+    assert "% of the vocabulary kept" in svg and "FFS (every term)" in svg and "Triv" in svg
+    assert "figures/mae_macro.png" in (out / "report.html").read_text()
 
 
 def test_the_issue_toml_gives_baselines_and_every_method_at_every_ratio(issue_run):
