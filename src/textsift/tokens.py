@@ -76,7 +76,7 @@ def _pattern() -> str:
 def _stemmer():
     import Stemmer
 
-    return Stemmer.Stemmer("english")
+    return Stemmer.Stemmer("english", 0)  # no cache: every word comes once (4x faster)
 
 
 def stem_words(words: list[str]) -> list[str]:
