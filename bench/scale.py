@@ -9,7 +9,7 @@ of the pool's) whatever the corpus size: the setting in which streamed memory mu
 
 Each measurement runs in a fresh Python process, so its peak RSS (``ru_maxrss``) is its own:
 
-* ``stream`` at 100k and 1M documents (exact mode, two passes), and ``hashing`` (one pass,
+* ``stream`` at 100k and 1M documents (exact mode, one pass), and ``hashing`` (one pass,
   2**18 buckets) at the same sizes: documents per second, peak RSS, and the RSS after loading
   the pool (the fixed cost every run pays);
 * ``memory`` (``Counts.from_texts`` on the whole list) against ``dask`` (a LocalCluster of 2

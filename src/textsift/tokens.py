@@ -61,7 +61,8 @@ def word_class() -> str:
     (surrogates excluded: they are not word characters and cannot be UTF-8)."""
     ranges = []
     for lo, hi in ((0, 0xD800), (0xE000, 0x110000)):
-        for m in re.finditer(r"\w+", "".join(map(chr, range(lo, hi)))):
+        every = np.arange(lo, hi, dtype="<u4").tobytes().decode("utf-32-le")  # chr(lo..hi-1)
+        for m in re.finditer(r"\w+", every):
             ranges.append((lo + m.start(), lo + m.end() - 1))
     return "".join(f"\\x{{{a:X}}}" if a == b else f"\\x{{{a:X}}}-\\x{{{b:X}}}"
                    for a, b in ranges)
