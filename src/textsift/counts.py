@@ -121,7 +121,7 @@ class Counts:
         per_doc = np.diff(X.indptr)
         flat = X.indices.astype(np.intp)  # in place from here: few fresh pages
         flat *= m
-        flat += np.repeat(codes, per_doc)
+        flat += np.repeat(codes.astype(np.min_scalar_type(m)), per_doc)
         size = n_terms * m
         present = X.data > 0
         weight = None if multiplicity is None else np.repeat(multiplicity, per_doc)
@@ -353,7 +353,7 @@ class SparseCells:
         some[code] = np.arange(len(code))
         return some, code
 
-    @property
+    @cached_property
     def nz_table(self) -> np.ndarray:
         """For each non-zero cell, the index of its table in :attr:`evaluation_set`."""
         return self._distinct[1] + self.n_zero

@@ -108,8 +108,9 @@ class TermTotals:
     doc_counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
     term_freq: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
-    def add(self, part: Counts) -> TermTotals:
-        """Add the counts of one chunk (``part.feature_names`` name its rows)."""
+    def add(self, part: Counts, rows=None) -> TermTotals:
+        """Add the counts of one chunk: its rows are those of ``part.feature_names``, or the
+        given row numbers (hash buckets: then no names are kept)."""
         if self.classes is None:
             self.classes, self.class_sizes = part.classes, np.zeros(part.n_classes, np.int64)
             self.doc_counts = np.zeros((0, part.n_classes), np.int64)
@@ -124,7 +125,10 @@ class TermTotals:
             dc[:, at], tf[:, at] = self.doc_counts, self.term_freq
             self.classes, self.class_sizes, self.doc_counts, self.term_freq = classes, sizes, dc, tf
         cols = np.searchsorted(self.classes, part.classes)
-        rows = self._rows(part.feature_names)
+        if rows is None:
+            rows = self._rows(part.feature_names)
+        elif len(rows):
+            self.n_terms = max(self.n_terms, int(rows.max()) + 1)
         if self.n_terms > len(self.doc_counts):  # grow geometrically
             size = max(self.n_terms, 2 * len(self.doc_counts))
             self.doc_counts = _grown(self.doc_counts, size)
@@ -153,11 +157,15 @@ class TermTotals:
         self.n_terms += int(new.sum())
         return rows
 
-    def counts(self) -> Counts:
-        """The totals as :class:`Counts`, terms sorted."""
+    def counts(self, n_rows: int | None = None) -> Counts:
+        """The totals as :class:`Counts`: terms sorted, or (rows given as numbers) ``n_rows``
+        rows without names."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        if n_rows is not None:
+            grown = (_grown(self.doc_counts, n_rows), _grown(self.term_freq, n_rows))
+            return Counts(self.classes, self.class_sizes, *grown)
         names = pa.concat_arrays(self.names) if self.names else pa.array([], pa.string())
         order = pc.sort_indices(names).to_numpy()
         n = self.n_terms
@@ -167,8 +175,9 @@ class TermTotals:
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:
+    """``a`` with ``rows`` rows: zeros appended, or cut."""
     out = np.zeros((rows, a.shape[1]), a.dtype)
-    out[:len(a)] = a
+    out[:min(rows, len(a))] = a[:rows]
     return out
 
 
@@ -295,11 +304,22 @@ def count_hashed(source: Source, opts: VectorizerOptions | None = None, n_featur
         rank(named, "chi2", top=20)
     """
     vec = hashing_vectorizer(opts, n_features)
+    totals = TermTotals()
     with _progress(progress, "hashing") as advance:
-        counts = count_chunks(source(), vec, None, classes, advance)
-    if counts is None:
+        for chunk in source():
+            if not len(chunk):
+                continue
+            H = vec.transform(chunk.texts)  # counted over the buckets this chunk uses only
+            used = np.bincount(H.indices, minlength=n_features) > 0
+            compact = sp.csr_matrix((H.data, (np.cumsum(used) - 1)[H.indices], H.indptr),
+                                    shape=(H.shape[0], int(used.sum())))
+            totals.add(Counts.from_matrix(compact, chunk.labels, classes=classes),
+                       rows=np.flatnonzero(used))
+            if advance:
+                advance(len(chunk))
+    if totals.classes is None:
         raise empty_corpus()
-    return counts
+    return totals.counts(n_rows=n_features)
 
 
 def recover_terms(source: Source, buckets, opts: VectorizerOptions | None = None,
