@@ -4,6 +4,10 @@
 
 In one run it prints, with the load average beside every figure:
 
+* for IMDb, the CPU seconds of the engines considered for each step (lowercasing, finding the
+  tokens, numbering them): why the count pass uses Python's lowercasing, Polars' regex kernel
+  with Python's word characters, and PyArrow's dictionary encoding;
+
 * on 20 Newsgroups (train + test, 18,846 messages) and IMDb (train + test, 50,000 reviews),
   default options: documents per second of ``CountVectorizer().fit_transform`` and of
   ``textsift.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
@@ -115,6 +119,60 @@ def corpus_rows(name: str, texts: list[str], pure: bool) -> None:
         sys.stdout.flush()
 
 
+def candidates(name: str, texts: list[str]) -> None:
+    """CPU seconds of the engines considered for each step of the count pass, one thread."""
+    import re
+
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    from textsift.tokens import _pattern
+
+    def cpu(fn):
+        c = time.process_time()
+        out = fn()
+        return out, time.process_time() - c
+
+    lowered = [t.lower() for t in texts]
+    series, arrow = pl.Series(lowered), pa.array(lowered)
+    python_w = re.compile(r"(?u)\b\w\w+\b")
+    rows = [
+        ("lowercase", "Python str.lower (exact by definition)",
+         lambda: [t.lower() for t in texts]),
+        ("lowercase", "Polars str.to_lowercase", lambda: pl.Series(texts).str.to_lowercase()),
+        ("lowercase", "PyArrow utf8_lower", lambda: pc.utf8_lower(pa.array(texts))),
+        ("find the tokens", "Python re.findall (scikit-learn's tokenizer)",
+         lambda: [python_w.findall(t) for t in lowered]),
+        ("find the tokens", "Polars extract_all, Python's word characters (chosen)",
+         lambda: series.str.extract_all(_pattern())),
+        ("find the tokens", "Polars extract_all, Rust's \\w (not Python's)",
+         lambda: series.str.extract_all(r"\b\w\w+\b")),
+        ("find the tokens", "PyArrow split_pattern_regex on [^\\pL\\pN_]+ (RE2), no filter",
+         lambda: pc.split_pattern_regex(arrow, r"[^\pL\pN_]+")),
+    ]
+    tokens = series.str.extract_all(_pattern()).list.explode()
+    flat = tokens.to_arrow(compat_level=pl.CompatLevel.newest())
+    rows += [
+        ("number the tokens", "PyArrow dictionary_encode (chosen)",
+         lambda: pc.dictionary_encode(flat)),
+        ("number the tokens", "Polars Categorical (a global string cache)",
+         lambda: tokens.cast(pl.Categorical)),
+        ("number the tokens", "Python dict", lambda: _python_numbering(tokens.to_list())),
+    ]
+    print(f"\ncandidates on {name} ({len(texts):,} documents, {len(flat):,} tokens), CPU s "
+          f"on one thread, load {os.getloadavg()[0]:.1f}")
+    print("| step | engine | CPU s |")
+    print("|---|---|---|")
+    for step, engine, fn in rows:
+        print(f"| {step} | {engine} | {cpu(fn)[1]:.2f} |")
+
+
+def _python_numbering(tokens):
+    index: dict[str, int] = {}
+    return [index.setdefault(t, len(index)) for t in tokens]
+
+
 def old_count_exact(src):
     """The exact streamed count before this count pass (textsift at commit 40d5904):
     ``CountVectorizer`` over the chunks twice, vocabulary first, then counts against it."""
@@ -198,7 +256,10 @@ def main() -> None:
     vectorize(["warm up, once"], stem=True)
     CountVectorizer().fit_transform(["warm up, once"])
     for name, files in CORPORA.items():
-        corpus_rows(name, load(data, files), pure=name == "20 Newsgroups")
+        texts = load(data, files)
+        corpus_rows(name, texts, pure=name == "20 Newsgroups")
+        if name == "IMDb":
+            candidates(name, texts)
     if stream is not None:
         stream_rows(str(data), stream, args.prefix_docs)
 

@@ -171,7 +171,7 @@ class TermTotals:
         n = self.n_terms
         return Counts(self.classes, self.class_sizes, self.doc_counts[:n][order],
                       self.term_freq[:n][order],
-                      np.asarray(names.take(pa.array(order)).to_pylist(), dtype=object))
+                      names.take(pa.array(order)).to_numpy(zero_copy_only=False))
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:
