@@ -193,13 +193,21 @@ def test_sparse_rc_equals_the_dense_formula(kw):
 def test_compute_many_yields_what_compute_gives_bit_for_bit():
     X, y = random_corpus(11, n_docs=120, n_terms=60, n_classes=4, density=0.1)
     counts = Counts.from_matrix(X, y)
-    got = dict(compute_many(counts, params={"mi": {"weighted": True}, "ig": {"base": 10}}))
+    params = {"mi": {"weighted": True}, "ig": {"base": 10}}
+    got = dict(compute_many(counts, params=params))
     assert list(got) == NOMINAL  # every nominal method, sorted
     for name in NOMINAL:
-        kw = {"mi": {"weighted": True}, "ig": {"base": 10}}.get(name, {})
+        kw = params.get(name, {})
         want = compute(Counts.from_matrix(X, y), name, **kw)  # fresh counts: no shared cache
         np.testing.assert_array_equal(got[name].values, want.values, err_msg=name)
         np.testing.assert_array_equal(got[name].groups, want.groups)
+    # reuse=True: one buffer for the per-class tables, each right while it is the current one
+    buffers = set()
+    for name, table in compute_many(counts, params=params, reuse=True):
+        np.testing.assert_array_equal(table.values, got[name].values, err_msg=name)
+        if table.values.shape[1] > 1:
+            buffers.add(table.values.__array_interface__["data"][0])
+    assert len(buffers) == 1
 
 
 def test_compute_many_checks_every_name_before_any_work():

@@ -125,7 +125,7 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
         raise TextsiftError("--method all prints a score per method; the round robin gives an "
                          "order, not a score: use --aggregate max, sum or wavg")
     columns = {}
-    for name, table in compute_many(counts):  # every nominal method, one table at a time
+    for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
         col = np.empty(counts.n_terms)
         col[r.index] = r.score

@@ -110,22 +110,30 @@ def compute(counts: Counts, method: str, **params) -> ScoreTable:
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     table = get_method(method).func(counts, **params)
-    if isinstance(table, PerClass):
-        return table.table()
+    return table.table() if isinstance(table, PerClass) else _clean(table)
+
+
+def _clean(table: ScoreTable) -> ScoreTable:
+    """NaN and unseen terms as ``-inf`` (a full pass only when there are some)."""
     values = table.values
-    if np.isnan(values).any() or not table.seen.all():  # rare: skip the pass when clean
+    if np.isnan(values).any() or not table.seen.all():
         values = np.where(np.isnan(values) | ~table.seen[:, None], -np.inf, values)
     return ScoreTable(values, table.groups, table.seen, table.weights)
 
 
-def compute_many(counts: Counts, methods=None, params: dict | None = None):
+def compute_many(counts: Counts, methods=None, params: dict | None = None,
+                 reuse: bool = False):
     """Score ``counts`` with each of ``methods`` (names; default every nominal method, sorted),
     yielding ``(name, ScoreTable)`` in that order; ``params`` maps a name to its keyword
     parameters.
 
     Every name is checked before any work. The per-class methods share one evaluation set
     (module docstring) and the cached derived counts; each table is built when the caller
-    asks for it, so a caller that uses a table and drops it holds one (V, m) table at a time.
+    asks for it. With ``reuse=True`` the per-class tables are all written into one (V, m)
+    buffer, so a table is valid only until the next one is asked for: for a caller that
+    reduces each table (a ranking, a column) before going on, which then costs one table's
+    memory instead of one per method (fresh memory pages cost, on some machines, as much as
+    the scores themselves).
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
@@ -137,8 +145,15 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None):
     if unknown:
         raise TextsiftError(f"parameters given for {sorted(unknown)}, which are not among the "
                             f"methods asked for ({', '.join(methods)})")
+    buffer = None
     for name in methods:
-        yield name, compute(counts, name, **params.get(name, {}))
+        out = get_method(name).func(counts, **params.get(name, {}))
+        if not isinstance(out, PerClass):
+            yield name, _clean(out)
+            continue
+        if reuse and (buffer is None or buffer.shape != out.counts.doc_counts.shape):
+            buffer = np.empty(out.counts.doc_counts.shape)
+        yield name, out.table(buffer if reuse else None)
 
 
 def nonempty_classes(counts: Counts) -> Counts:
@@ -167,18 +182,20 @@ class PerClass:
     zero: np.ndarray | None = None
     nz: np.ndarray | None = None
 
-    def table(self) -> ScoreTable:
-        """The dense table, NaN and unseen terms as ``-inf``: one gather and one scatter."""
+    def table(self, out: np.ndarray | None = None) -> ScoreTable:
+        """The dense table, NaN and unseen terms as ``-inf``: one gather and one scatter,
+        into ``out`` (a (V, m) float64 array) when given, else into fresh memory."""
         c, cells = self.counts, self.counts.cells
+        values = np.empty(c.doc_counts.shape) if out is None else out
         if self.tables is not None:
             tables = _minus_inf_for_nan(self.tables)
             grid = tables[:cells.n_zero].reshape(-1, c.n_classes)
             if len(cells.df_values) and cells.df_values[0] == 0:  # df = 0: unseen terms
                 grid[0] = -np.inf
-            values = np.take(grid, cells.df_index, axis=0)
+            np.take(grid, cells.df_index, axis=0, out=values, mode="clip")  # "clip": no copy
             nz = tables.take(cells.nz_table)
         else:
-            values = _outer_or_broadcast(self.zero, c.doc_counts.shape)
+            _outer_or_broadcast(self.zero, values)
             if not c.seen.all():
                 values[~c.seen] = -np.inf
             nz = _minus_inf_for_nan(self.nz)
@@ -186,18 +203,17 @@ class PerClass:
         return ScoreTable(values, c.classes, c.seen, c.priors)
 
 
-def _outer_or_broadcast(zero, shape) -> np.ndarray:
-    """A fresh (V, m) array of the ``zero`` values of :class:`PerClass`, without NaN. NaN is
+def _outer_or_broadcast(zero, values: np.ndarray) -> None:
+    """Write the ``zero`` values of :class:`PerClass` into ``values``, without NaN. NaN is
     looked for in the factors: finite factors give no NaN (an overflow gives ``inf``)."""
     if isinstance(zero, tuple):
         ufunc, x, y = zero
-        values = np.empty(shape)
         with np.errstate(over="ignore"):
             ufunc(x, y, out=values)
         if not (np.isfinite(x).all() and np.isfinite(y).all()):
             np.copyto(values, -np.inf, where=np.isnan(values))
-        return values
-    return np.array(np.broadcast_to(_minus_inf_for_nan(zero), shape))
+    else:
+        np.copyto(values, np.broadcast_to(_minus_inf_for_nan(zero), values.shape))
 
 
 def _minus_inf_for_nan(a) -> np.ndarray:
