@@ -164,3 +164,32 @@ def test_missing_glmnet_backend(sim, monkeypatch, tmp_path):
     with pytest.raises(TextsiftError, match="python-glmnet"):
         est.fit(sim.X, sim.y)
     assert not (tmp_path / "boot").exists()
+
+
+def test_polarity_shrinkage_and_size_budget(sim):
+    from textsift.lasso import shrink_polarity
+
+    # n/(n + prior): a word in 10 documents keeps 10/20 of its polarity with prior 10; a word
+    # in fewer than min_count documents gets 0
+    np.testing.assert_allclose(shrink_polarity([0.8, -0.6, 0.4], [10, 30, 2], prior=10,
+                                               min_count=3), [0.4, -0.45, 0.0])
+    assert shrink_polarity([0.5], [0]).tolist() == [0.5]  # nothing asked, nothing changed
+    base = AdaBagClassifier(a=sim.a, b=sim.b, n_bootstraps=4, polarity=sim.polarity,
+                            random_state=0)
+    full = clone(base).fit(sim.X, sim.y)
+    cap = int(full.sizes_[-2])  # A_3: a budget that excludes A_1 and A_2
+    assert cap < full.support_.sum()
+    small = clone(base).set_params(max_features=cap).fit(sim.X, sim.y)
+    allowed = small.sizes_ <= cap
+    best = small.validation_errors_[allowed].min()
+    assert small.support_.sum() <= cap
+    assert small.cutoff_ == small.cutoffs_[allowed & (small.validation_errors_ == best)][-1]
+    # a budget below the smallest model: the smallest model (the largest cutoff)
+    tiny = clone(base).set_params(max_features=1).fit(sim.X, sim.y)
+    assert tiny.cutoff_ == 4 and tiny.support_.sum() == full.sizes_[-1] > 1
+    # features 66-77 are in 2-4% of the rows: with min_count 20 they get no polarity (weight
+    # 1/tol) and are never chosen
+    counts = np.asarray((sim.X != 0).sum(axis=0)).ravel()
+    rare = counts < 20
+    shrunk = clone(base).set_params(polarity_min_count=20).fit(sim.X, sim.y)
+    assert rare.any() and shrunk.frequencies_[rare].sum() == 0

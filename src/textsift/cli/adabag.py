@@ -131,6 +131,14 @@ def adabag(
                                            help="One model, or one per group"),
     lambda_selection: LambdaSelection = typer.Option(
         LambdaSelection.min, "--lambda-selection", help="The lambda of each bootstrap"),
+    max_features: int = typer.Option(
+        0, "--max-features", help="Choose the cutoff among models of at most this many words "
+        "(0: any size)"),
+    polarity_prior: float = typer.Option(
+        0.0, "--polarity-prior", help="Shrink polarities by n/(n + this), n = the word's "
+        "training documents (0: no)"),
+    polarity_min_count: int = typer.Option(
+        1, "--polarity-min-count", help="Polarity 0 for words in fewer training documents"),
     n_jobs: NJobs = 1,
     simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),
     variant: Variant = typer.Option(Variant.assigned, "--variant",
@@ -158,12 +166,15 @@ def adabag(
         min_ratio=min_ratio, patience=patience or None, max_active=max_active or None,
         cutoff_selection=cutoff_selection.value, final_model=final_model.value,
         lambda_selection=lambda_selection.value, random_state=seed, n_jobs=n_jobs,
-        store=out / "bootstraps")
+        max_features=max_features or None, polarity_prior=polarity_prior,
+        polarity_min_count=polarity_min_count, store=out / "bootstraps")
     model.check_params()  # the options (and the backend) before reading data
     X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate, seed,
                                                          variant.value)
     extra = {"scheme": scheme.value, "polarity": polarity, "backend": backend.value,
-             "seed": seed}
+             "seed": seed, "patience": patience, "cutoff_selection": cutoff_selection.value,
+             "lambda_selection": lambda_selection.value, "max_features": max_features,
+             "polarity_prior": polarity_prior, "polarity_min_count": polarity_min_count}
     if simulate:
         extra.update(polarity=f"simulation ({variant.value})", data="simulation")
         model.set_params(a=a, b=b)

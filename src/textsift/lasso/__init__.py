@@ -12,7 +12,13 @@ from .bagging import (
 from .classifier import NestedOLS, OLSFit, misclassification, ols_fit, predict_class
 from .estimator import AdaBagClassifier
 from .path import BACKENDS, LassoPath, check_backend, lambda_grid, lasso_path, objective
-from .polarity import POLARITY_SOURCES, adaptive_weights, load_polarity, polarity_from_lexicon
+from .polarity import (
+    POLARITY_SOURCES,
+    adaptive_weights,
+    load_polarity,
+    polarity_from_lexicon,
+    shrink_polarity,
+)
 from .protocol import HoldoutRun, holdout_run
 from .shared import SCHEMES, SharedDesign, group_weights
 from .simulate import Simulation, simulate, simulation_polarity
@@ -23,5 +29,5 @@ __all__ = ["AdaBagClassifier", "BACKENDS", "BootstrapStore", "HoldoutRun", "Lass
            "cutoff_curve", "group_weights", "holdout_run", "label_rows", "lambda_grid",
            "lasso_path", "load_polarity", "loess", "misclassification", "objective", "ols_fit",
            "polarity_from_lexicon", "predict_class", "run_bootstraps", "simulate",
-           "simulation_polarity", "split_211", "split_cells", "stability_selection",
-           "stratified_bootstrap"]
+           "shrink_polarity", "simulation_polarity", "split_211", "split_cells",
+           "stability_selection", "stratified_bootstrap"]

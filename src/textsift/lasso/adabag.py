@@ -128,14 +128,15 @@ class BootstrapTask:
     """One AdaBag bootstrap (module docstring, step 2) as ``task(multiplicities) -> dict``.
 
     ``design`` is the :class:`~.shared.SharedDesign` of the core rows; ``Xc``/``yc``/``gc`` the
-    core rows (CSC), ratings and group codes; ``Xv``/``tv``/``gv`` the validation rows, classes
-    and group codes."""
+    core rows, ratings and group codes; ``Xv``/``tv``/``gv`` the validation rows, classes and
+    group codes."""
 
     def __init__(self, design, Xc, yc, gc, Xv, tv, gv, a, b, *, n_lambdas=100, min_ratio=1e-3,
                  backend="adelie", patience=None, max_active=None, lambda_selection="min"):
         self.design, self.yc, self.gc = design, yc, gc
-        self.Xc = sp.csc_matrix(Xc, dtype=np.float64)
-        self.Xc_csr = self.Xc.tocsr()
+        self.Xc_csr = sp.csr_matrix(Xc, dtype=np.float64)
+        # one group: the design is the core matrix itself (CSC), not a second copy of it
+        self.Xc = design.Z if design.n_groups == 1 else self.Xc_csr.tocsc()
         self.tv, self.gv, self.a, self.b = tv, gv, a, b
         self.Xv = [sp.csc_matrix(Xv[gv == g]) for g in range(design.n_groups)]
         self.n_lambdas, self.min_ratio, self.backend = n_lambdas, min_ratio, backend
@@ -185,19 +186,20 @@ def nested_order(frequencies) -> np.ndarray:
 
 
 def cutoff_curve(X, y, theta, gcode, fit_rows, eval_rows, frequencies, cutoffs, a, b,
-                 per_group: bool = False, n_groups: int = 1):
+                 per_group: bool = False, n_groups: int = 1, X_csc=None):
     """``(sizes, errors)``: ``|A_c|`` and the ME on ``eval_rows`` of OLS on ``A_c`` fitted on
     ``fit_rows`` (pooled, or one model per group), for each cutoff ``c``. The ``A_c`` are
-    prefixes of :func:`nested_order`, so the refits share one growing factorisation."""
-    X = sp.csc_matrix(X, dtype=np.float64)
-    Xr = X.tocsr()
+    prefixes of :func:`nested_order`, so the refits share one growing factorisation.
+    ``X_csc``, the same matrix in CSC, may be passed to share it."""
+    Xr = sp.csr_matrix(X, dtype=np.float64)
+    X = X_csc if X_csc is not None else Xr.tocsc()
     order = nested_order(frequencies)
     f = np.asarray(frequencies)[order]
     sizes = np.array([np.count_nonzero(f >= c) for c in cutoffs])
     models = ([NestedOLS(X, y, rows=fit_rows, X_csr=Xr)] if not per_group else
               [NestedOLS(X, y, rows=fit_rows[gcode[fit_rows] == g], X_csr=Xr)
                for g in range(n_groups)])
-    Xe, ge, te = Xr[eval_rows], gcode[eval_rows], theta[eval_rows]
+    Xe, ge, te = Xr[eval_rows].tocsc(), gcode[eval_rows], theta[eval_rows]
     errors = {}
     for s in sorted(set(sizes.tolist())):  # growing sets: each refit extends the last
         fits = [m.fit(order[:s]) for m in models]
@@ -216,8 +218,17 @@ def predict_groups(fits, X, gcode, a, b) -> np.ndarray:
     return pred
 
 
-def choose_cutoff(cutoffs, errors, n_eval: int, rule: str = "raw") -> int:
-    """``c*`` by ``rule`` (module docstring, step 4): ``"raw"``, ``"loess"`` or ``"1se"``."""
+def choose_cutoff(cutoffs, errors, n_eval: int, rule: str = "raw", sizes=None,
+                  max_features: int | None = None) -> int:
+    """``c*`` by ``rule`` (module docstring, step 4): ``"raw"``, ``"loess"`` or ``"1se"``;
+    with ``max_features``, among the cutoffs whose model has at most that many words
+    (``sizes``; the largest cutoff when none is that small)."""
+    cutoffs = np.asarray(cutoffs)
     curve = loess(cutoffs, errors) if rule == "loess" else np.asarray(errors, float)
-    bound = _within_one_se(curve, n_eval) if rule == "1se" else curve.min()
-    return int(np.asarray(cutoffs)[np.flatnonzero(curve <= bound + 1e-12)[-1]])
+    allowed = np.ones(len(cutoffs), bool)
+    if max_features is not None:
+        allowed = np.asarray(sizes) <= max_features
+        if not allowed.any():
+            return int(cutoffs[-1])
+    bound = _within_one_se(curve[allowed], n_eval) if rule == "1se" else curve[allowed].min()
+    return int(cutoffs[np.flatnonzero(allowed & (curve <= bound + 1e-12))[-1]])

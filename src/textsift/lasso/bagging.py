@@ -2,7 +2,8 @@
 stability selection for this package's filter scores (scikit-learn removed its randomized lasso).
 
 A bootstrap sample is a vector of integer multiplicities over the rows (resampling within each
-stratum to the stratum's size), never a copied matrix. Bootstrap ``i`` draws from
+stratum to the stratum's size), never a copied matrix. Local worker processes get the task
+(its matrices) once, as a memory-mapped file, not once per bootstrap. Bootstrap ``i`` draws from
 ``SeedSequence(seed).spawn(B)[i]``, so results do not depend on ``n_jobs`` or on the order in
 which bootstraps finish. With a ``store``, each finished bootstrap is written atomically to
 ``DIR/<i>.npz`` and a rerun only computes the missing ones.
@@ -12,13 +13,18 @@ The bagging frequency of feature ``j`` is ``f(j) = #{i : j in S_i}`` (METHODS.md
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
 import json
+import tempfile
 from pathlib import Path
 
+import joblib
 import numpy as np
 import scipy.sparse as sp
-from joblib import Parallel, delayed
+from joblib import Parallel, delayed, effective_n_jobs
+from joblib.parallel import get_active_backend
 from threadpoolctl import threadpool_limits
 
 from .._io import atomic_write, atomic_write_text
@@ -107,6 +113,34 @@ def _one(task, i, seed_seq, strata):
         return i, task(weights)
 
 
+@functools.lru_cache(maxsize=1)
+def _load_task(path: str):
+    return joblib.load(path, mmap_mode="r")
+
+
+class _TaskFile:
+    """A task dumped once for local worker processes, which memory-map it (loaded once per
+    process) instead of receiving a pickled copy of its matrices with every bootstrap."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def __call__(self, m):
+        return _load_task(self.path)(m)
+
+
+@contextlib.contextmanager
+def _shared(task, n_jobs):
+    backend = type(get_active_backend()[0]).__name__
+    if effective_n_jobs(n_jobs) == 1 or backend not in ("LokyBackend", "MultiprocessingBackend"):
+        yield task  # in process, or a cluster that cannot read a local file
+        return
+    with tempfile.TemporaryDirectory(prefix="textsift-") as tmp:
+        path = str(Path(tmp) / "task.joblib")
+        joblib.dump(task, path)
+        yield _TaskFile(path)
+
+
 def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs=1, store=None,
                    progress=None) -> list[dict]:
     """Run ``task(multiplicities) -> dict`` (with key ``"selected"``) for ``B`` bootstraps,
@@ -122,13 +156,14 @@ def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs=1, store=None,
     todo = [i for i in range(B) if i not in results]
     if progress is not None:
         progress(B - len(todo), B)
-    jobs = (delayed(_one)(task, i, seeds[i], strata) for i in todo)
-    for i, res in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
-        if store is not None:
-            store.save(i, res)
-        results[i] = res
-        if progress is not None:
-            progress(len(results), B)
+    with _shared(task, n_jobs) as shared:
+        jobs = (delayed(_one)(shared, i, seeds[i], strata) for i in todo)
+        for i, res in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
+            if store is not None:
+                store.save(i, res)
+            results[i] = res
+            if progress is not None:
+                progress(len(results), B)
     return [results[i] for i in range(B)]
 
 

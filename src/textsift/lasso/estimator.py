@@ -28,7 +28,7 @@ from .adabag import BootstrapTask, choose_cutoff, cutoff_curve, label_rows, spli
 from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
 from .classifier import NestedOLS
 from .path import check_backend
-from .polarity import adaptive_weights
+from .polarity import adaptive_weights, shrink_polarity
 from .shared import SCHEMES, SharedDesign, group_weights
 
 __all__ = ["EXPECTED_FAILED_CHECKS", "AdaBagClassifier"]
@@ -58,9 +58,12 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     Parameters: ``a < b`` the class thresholds on the rating; ``scheme`` the group weights
     ws1..ws6 of the data-shared lasso (used with ``groups``); ``n_bootstraps`` (B);
     ``polarity`` one value per feature (adaptive weights ``1/(|pol| + polarity_tol)``) or None
-    (equal weights: the plain lasso); ``backend`` of the lasso path (``"adelie"`` or
+    (equal weights: the plain lasso); ``polarity_prior`` and ``polarity_min_count`` shrink the
+    polarities of words in few training documents towards 0 (:func:`.shrink_polarity`, counted
+    on the rows outside ``(a, b)``); ``backend`` of the lasso path (``"adelie"`` or
     ``"glmnet"``); ``cutoff_selection`` ``"raw" | "loess" | "1se"``; ``lambda_selection``
-    ``"min" | "1se"``; ``random_state`` seeds the split and the bootstraps; ``n_jobs`` runs
+    ``"min" | "1se"``; ``max_features`` chooses ``c*`` among the models of at most that many
+    words; ``random_state`` seeds the split and the bootstraps; ``n_jobs`` runs
     bootstraps in parallel (joblib); ``n_lambdas``, ``min_ratio``, ``patience``,
     ``max_active`` shape each path (:mod:`.adabag`); ``final_model`` ``"pooled"`` (one OLS
     model, the paper's shrinkage classifier) or ``"per_group"`` (one per group: ``predict``
@@ -79,8 +82,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, a=4.0, b=7.0, scheme="ws3", n_bootstraps=100, polarity=None,
                  backend="adelie", cutoff_selection="raw", lambda_selection="min",
                  random_state=None, n_jobs=None, n_lambdas=100, min_ratio=1e-3, patience=10,
-                 max_active=3000, final_model="pooled", polarity_tol=1e-5, store=None,
-                 progress=None):
+                 max_active=3000, final_model="pooled", polarity_tol=1e-5, polarity_prior=0.0,
+                 polarity_min_count=1, max_features=None, store=None, progress=None):
         self.a, self.b, self.scheme, self.n_bootstraps = a, b, scheme, n_bootstraps
         self.polarity, self.backend = polarity, backend
         self.cutoff_selection, self.lambda_selection = cutoff_selection, lambda_selection
@@ -88,6 +91,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.n_lambdas, self.min_ratio, self.patience = n_lambdas, min_ratio, patience
         self.max_active, self.final_model, self.polarity_tol = max_active, final_model, \
             polarity_tol
+        self.polarity_prior, self.polarity_min_count = polarity_prior, polarity_min_count
+        self.max_features = max_features
         self.store, self.progress = store, progress
 
     def __sklearn_tags__(self):
@@ -108,12 +113,14 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         if not (np.isscalar(self.a) and np.isscalar(self.b) and self.a < self.b):
             raise TextsiftError(f"the class thresholds need a < b, got a={self.a}, b={self.b}")
         for name, low in (("n_bootstraps", 1), ("n_lambdas", 2), ("patience", 1),
-                          ("max_active", 1)):
+                          ("max_active", 1), ("max_features", 1), ("polarity_min_count", 0)):
             value = getattr(self, name)
-            if value is None and name in ("patience", "max_active"):
+            if value is None and name in ("patience", "max_active", "max_features"):
                 continue
             if not isinstance(value, numbers.Integral) or value < low:
                 raise TextsiftError(f"{name} must be an integer >= {low}, got {value!r}")
+        if not (np.isscalar(self.polarity_prior) and self.polarity_prior >= 0):
+            raise TextsiftError(f"polarity_prior must be >= 0, got {self.polarity_prior!r}")
         if not 0 < self.min_ratio < 1:
             raise TextsiftError(f"min_ratio must be in (0, 1), got {self.min_ratio}")
         if self.store is not None and not isinstance(self.random_state, numbers.Integral):
@@ -173,13 +180,16 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         X, y = validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64)
         y = self._check_y(y)
         pol = self._polarity(X.shape[1])
-        weights = adaptive_weights(pol, self.polarity_tol)
         rs = self.random_state
         self.seed_ = (int(rs) if isinstance(rs, numbers.Integral)
                       else int(check_random_state(rs).randint(np.iinfo(np.int32).max)))
         keep, theta, self.groups_, gcode = label_rows(y, self.a, self.b, groups)
         part = self._parts(theta, gcode, groups is not None, validation, keep)
         X, y = sp.csr_matrix(X)[keep], y[keep]
+        if self.polarity_prior or self.polarity_min_count > 1:
+            counts = np.bincount(X.indices[X.data != 0], minlength=X.shape[1])
+            pol = shrink_polarity(pol, counts, self.polarity_prior, self.polarity_min_count)
+        weights = adaptive_weights(pol, self.polarity_tol)
         core, val = np.flatnonzero(part == 0), np.flatnonzero(part == 1)
         gc = gcode[core]
         self.r_ = group_weights(np.bincount(gc), self.scheme)
@@ -191,7 +201,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         store = None
         if self.store is not None:  # created only now: bad input has been caught above
             params = ("a", "b", "scheme", "n_lambdas", "min_ratio", "backend", "polarity_tol",
-                      "patience", "max_active", "lambda_selection")
+                      "patience", "max_active", "lambda_selection", "polarity_prior",
+                      "polarity_min_count")
             config = {k: getattr(self, k) for k in params}
             config.update(seed=self.seed_, data=fingerprint(X, y, gcode, part, pol))
             store = BootstrapStore(self.store, config)
@@ -202,18 +213,19 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.cutoffs_ = np.arange(1, self.n_bootstraps + 1)
         per_group = self.final_model == "per_group"
         G = len(self.groups_)
+        Xcsc = X.tocsc()
         self.sizes_, self.validation_errors_ = cutoff_curve(
             X, y, theta, gcode, core, val, self.frequencies_, self.cutoffs_, self.a, self.b,
-            per_group, G)
+            per_group, G, X_csc=Xcsc)
         self.cutoff_ = choose_cutoff(self.cutoffs_, self.validation_errors_, len(val),
-                                     self.cutoff_selection)
+                                     self.cutoff_selection, self.sizes_, self.max_features)
         self.validation_error_ = float(self.validation_errors_[self.cutoff_ - 1])
         self.support_ = self.frequencies_ >= self.cutoff_
         cols = np.flatnonzero(self.support_)
         train = np.flatnonzero(part <= 1)  # refit on core + validation
-        Xcsc = X.tocsc()
-        fits = ([NestedOLS(Xcsc, y, rows=train).fit(cols)] if not per_group else
-                [NestedOLS(Xcsc, y, rows=train[gcode[train] == g]).fit(cols) for g in range(G)])
+        fits = ([NestedOLS(Xcsc, y, rows=train, X_csr=X).fit(cols)] if not per_group else
+                [NestedOLS(Xcsc, y, rows=train[gcode[train] == g], X_csr=X).fit(cols)
+                 for g in range(G)])
         self.coef_by_group_ = np.zeros((len(fits), X.shape[1]))
         for g, fit in enumerate(fits):
             self.coef_by_group_[g, cols] = fit.coef

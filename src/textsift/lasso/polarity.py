@@ -30,7 +30,8 @@ import pandas as pd
 
 from ..errors import TextsiftError
 
-__all__ = ["POLARITY_SOURCES", "adaptive_weights", "load_polarity", "polarity_from_lexicon"]
+__all__ = ["POLARITY_SOURCES", "adaptive_weights", "load_polarity", "polarity_from_lexicon",
+           "shrink_polarity"]
 
 POLARITY_SOURCES = ("imdb", "vader", "afinn", "uniform")
 DATA_ENV = "TEXTSIFT_DATA"
@@ -48,6 +49,24 @@ def adaptive_weights(polarity, tol: float = 1e-5) -> np.ndarray:
     if tol <= 0:
         raise TextsiftError("tol must be > 0")
     return 1.0 / (np.abs(pol) + tol)
+
+
+def shrink_polarity(polarity, counts, prior: float = 0.0, min_count: int = 0) -> np.ndarray:
+    """Rare words' polarities pulled towards 0: ``pol_j n_j / (n_j + prior)`` for a word in
+    ``n_j`` documents, and 0 for a word in fewer than ``min_count``. A lexicon's polarity of a
+    word seen in few reviews is a noisy mean; the factor is the posterior mean's under a prior
+    centred on 0 worth ``prior`` reviews (the usual shrinkage of a mean of ``n`` observations).
+    ``prior=0, min_count=0`` leave the polarities as they are."""
+    pol = np.asarray(polarity, dtype=float)
+    n = np.asarray(counts, dtype=float)
+    if n.shape != pol.shape or np.any(n < 0):
+        raise TextsiftError("counts must hold one document count >= 0 per polarity")
+    if not prior >= 0 or not min_count >= 0:
+        raise TextsiftError(f"polarity_prior and polarity_min_count must be >= 0, got {prior} "
+                            f"and {min_count}")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        factor = np.where(n > 0, n / (n + prior), 0.0) if prior > 0 else np.ones_like(n)
+    return np.where(n >= min_count, pol * factor, 0.0)
 
 
 def polarity_from_lexicon(vocabulary, lexicon: dict, min_coverage: int = 1) -> np.ndarray:
