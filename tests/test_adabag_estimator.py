@@ -94,16 +94,16 @@ def test_validation_mask_replaces_the_split(sim):
 
 def test_pipeline_on_raw_texts_and_grid_search(reviews):
     texts, ratings, _ = reviews
-    pipe = Pipeline([("vec", CountVectorizer(min_df=5, binary=True)),
+    pipe = Pipeline([("vec", CountVectorizer(min_df=10, binary=True)),
                      ("ada", AdaBagClassifier(a=2, b=4, n_bootstraps=4, random_state=0))])
     train = np.arange(len(texts)) % 4 != 0
     pipe.fit(texts[train], ratings[train])
     words = pipe[:-1].get_feature_names_out()
     kept = pipe["ada"].get_feature_names_out(words)
     assert 20 < len(kept) < 400 and pipe.transform(texts[:3]).shape == (3, len(kept))
-    # held-out quarter, 1-2 stars against 4-5 stars: measured 0.86 with B = 4
-    assert pipe.score(texts[~train], ratings[~train]) > 0.8
-    grid = GridSearchCV(pipe, {"ada__scheme": ["ws1", "ws3"], "ada__n_bootstraps": [2, 3]},
+    # held-out quarter, 1-2 stars against 4-5 stars: measured 0.824 with B = 4 (108 words)
+    assert pipe.score(texts[~train], ratings[~train]) > 0.78
+    grid = GridSearchCV(pipe, {"ada__scheme": ["ws1", "ws3"], "ada__n_bootstraps": [1, 2]},
                         cv=2).fit(texts, ratings)
     assert len(grid.cv_results_["params"]) == 4 and 0.7 < grid.best_score_ <= 1
 

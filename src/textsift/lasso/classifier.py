@@ -52,8 +52,9 @@ class OLSFit:
 class NestedOLS:
     """Weighted least squares of ``y`` on an intercept and ``X[:, S]`` for a sequence of
     column sets ``S`` (module docstring). ``sample_weight`` weights the rows (a bootstrap's
-    multiplicities), ``rows`` restricts them; rows of weight 0 stay in place, nothing of size
-    ``n x p`` is copied. ``X_csr``, the same matrix in CSR, may be passed to share it."""
+    multiplicities), ``rows`` restricts them; the rows of positive weight are sliced out once,
+    so that no product visits the others. ``X_csr``, the same matrix in CSR, may be passed to
+    share it."""
 
     def __init__(self, X, y, sample_weight=None, rows=None, X_csr=None):
         n = X.shape[0]
@@ -62,17 +63,20 @@ class NestedOLS:
             keep = np.zeros(n, bool)
             keep[rows] = True
             w = np.where(keep, w, 0.0)
-        self.W = w.sum()
-        self.max_rank = int(np.count_nonzero(w)) - 1  # after centring
-        if self.W <= 0:
+        pos = np.flatnonzero(w > 0)  # rows of weight 0 add nothing: every product skips them
+        if len(pos) == 0:
             raise TextsiftError("no observations (with positive weight) to fit the OLS "
                                 "model on")
-        self.X = X if sp.isspmatrix_csc(X) and X.dtype == np.float64 else sp.csc_matrix(
+        whole = len(pos) == n
+        X = X if sp.isspmatrix_csc(X) and X.dtype == np.float64 else sp.csc_matrix(
             X, dtype=np.float64)
-        self._Xr = X_csr
-        self.w, y = w, np.asarray(y, dtype=float)
-        self.ybar = w @ y / self.W
-        self.r = w * (y - self.ybar)
+        self.X = X if whole else X[pos]
+        self._Xr = X_csr if X_csr is None or whole else X_csr[pos]
+        self.w, y = w[pos], np.asarray(y, dtype=float)[pos]
+        self.W = self.w.sum()
+        self.max_rank = len(pos) - 1  # after centring
+        self.ybar = self.w @ y / self.W
+        self.r = self.w * (y - self.ybar)
         self.held: list[int] = []  # columns in factor order, aliased ones included
         self.kept = np.zeros(0, bool)  # per held column: in the factor (not aliased)
         self.t = 0  # columns in the factor

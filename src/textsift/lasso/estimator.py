@@ -84,16 +84,27 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                  random_state=None, n_jobs=None, n_lambdas=100, min_ratio=1e-3, patience=10,
                  max_active=3000, final_model="pooled", polarity_tol=1e-5, polarity_prior=0.0,
                  polarity_min_count=1, max_features=None, store=None, progress=None):
-        self.a, self.b, self.scheme, self.n_bootstraps = a, b, scheme, n_bootstraps
-        self.polarity, self.backend = polarity, backend
-        self.cutoff_selection, self.lambda_selection = cutoff_selection, lambda_selection
-        self.random_state, self.n_jobs = random_state, n_jobs
-        self.n_lambdas, self.min_ratio, self.patience = n_lambdas, min_ratio, patience
-        self.max_active, self.final_model, self.polarity_tol = max_active, final_model, \
-            polarity_tol
-        self.polarity_prior, self.polarity_min_count = polarity_prior, polarity_min_count
+        self.a = a
+        self.b = b
+        self.scheme = scheme
+        self.n_bootstraps = n_bootstraps
+        self.polarity = polarity
+        self.backend = backend
+        self.cutoff_selection = cutoff_selection
+        self.lambda_selection = lambda_selection
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+        self.n_lambdas = n_lambdas
+        self.min_ratio = min_ratio
+        self.patience = patience
+        self.max_active = max_active
+        self.final_model = final_model
+        self.polarity_tol = polarity_tol
+        self.polarity_prior = polarity_prior
+        self.polarity_min_count = polarity_min_count
         self.max_features = max_features
-        self.store, self.progress = store, progress
+        self.store = store
+        self.progress = progress
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
