@@ -317,3 +317,11 @@ def test_imdb_expected_rating_transform(real_data, monkeypatch):
     pol = load_polarity("imdb", ["the", "and", "notaword_xyz"])
     # imdbEr: the 0.0490972013402, and 0.201363575849; divided by 4.5 (module docstring)
     np.testing.assert_allclose(pol, [0.0490972013402 / 4.5, 0.201363575849 / 4.5, 0.0])
+
+
+def test_missing_lexicon_package_is_a_clear_error(monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "afinn", None)
+    with pytest.raises(TextsiftError, match=r"needs the afinn package: pip install"):
+        load_polarity("afinn", ["good"])

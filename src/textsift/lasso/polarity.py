@@ -109,6 +109,16 @@ def _file_lexicon(path: Path) -> dict:
     return dict(zip(frame["word"].astype(str), frame[value].astype(float), strict=True))
 
 
+def _optional(module: str, package: str, source: str):
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise TextsiftError(f"polarity {source!r} needs the {package} package: pip install "
+                            f"'textsift[lexicons]' (or {package})") from None
+
+
 def load_polarity(source: str, vocabulary) -> np.ndarray:
     """Polarity per vocabulary word from ``source`` (module docstring)."""
     vocabulary = np.asarray(vocabulary, dtype=object)
@@ -118,13 +128,11 @@ def load_polarity(source: str, vocabulary) -> np.ndarray:
     if source == "imdb":
         lex = _imdb_lexicon(None)
     elif source == "vader":
-        from vaderSentiment.vaderSentiment import SentimentIntensityAnalyzer
-
-        lex = {w: v / 4.0 for w, v in SentimentIntensityAnalyzer().lexicon.items()}
+        vader = _optional("vaderSentiment.vaderSentiment", "vaderSentiment", source)
+        lex = {w: v / 4.0 for w, v in vader.SentimentIntensityAnalyzer().lexicon.items()}
     elif source == "afinn":
-        from afinn import Afinn
-
-        lex = {w: v / 5.0 for w, v in Afinn()._dict.items()}
+        afinn = _optional("afinn", "afinn", source)
+        lex = {w: v / 5.0 for w, v in afinn.Afinn()._dict.items()}
     elif Path(source).exists():
         p = Path(source)
         lex = _imdb_lexicon(p) if p.name == "vocab_expected_rating.jsonl.gz" else _file_lexicon(p)
