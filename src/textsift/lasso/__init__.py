@@ -1,7 +1,15 @@
 """Weighted lasso paths, the data-shared augmentation, AdaBag and bootstrap frequencies
 (METHODS.md §D)."""
 
-from .adabag import choose_cutoff, cutoff_curve, label_rows, loess, split_211, split_cells
+from .adabag import (
+    NestedModels,
+    choose_cutoff,
+    label_rows,
+    loess,
+    nested_models,
+    split_211,
+    split_cells,
+)
 from .bagging import (
     BootstrapStore,
     bagging_frequencies,
@@ -24,10 +32,10 @@ from .shared import SCHEMES, SharedDesign, group_weights
 from .simulate import Simulation, simulate, simulation_polarity
 
 __all__ = ["AdaBagClassifier", "BACKENDS", "BootstrapStore", "HoldoutRun", "LassoPath",
-           "NestedOLS", "OLSFit", "POLARITY_SOURCES", "SCHEMES", "SharedDesign", "Simulation",
-           "adaptive_weights", "bagging_frequencies", "check_backend", "choose_cutoff",
-           "cutoff_curve", "group_weights", "holdout_run", "label_rows", "lambda_grid",
-           "lasso_path", "load_polarity", "loess", "misclassification", "objective", "ols_fit",
-           "polarity_from_lexicon", "predict_class", "run_bootstraps", "simulate",
-           "shrink_polarity", "simulation_polarity", "split_211", "split_cells",
-           "stability_selection", "stratified_bootstrap"]
+           "NestedModels", "NestedOLS", "OLSFit", "POLARITY_SOURCES", "SCHEMES",
+           "SharedDesign", "Simulation", "adaptive_weights", "bagging_frequencies",
+           "check_backend", "choose_cutoff", "group_weights", "holdout_run", "label_rows",
+           "lambda_grid", "lasso_path", "load_polarity", "loess", "misclassification",
+           "nested_models", "objective", "ols_fit", "polarity_from_lexicon", "predict_class",
+           "run_bootstraps", "shrink_polarity", "simulate", "simulation_polarity", "split_211",
+           "split_cells", "stability_selection", "stratified_bootstrap"]

@@ -17,7 +17,7 @@ which :class:`~textsift.lasso.AdaBagClassifier` composes:
    grid is ``n_lambdas`` values down to ``min_ratio`` of ``lambda_max`` **[A]** (glmnet's 1e-2
    for n < p ends at about 300 IMDb words, before the validation minimum).
 3. Bagging frequencies ``f(w) = #{l : w in S_l}``; nested models ``A_c = {w : f(w) >= c}``.
-4. For each ``c``, :func:`cutoff_curve`: OLS on ``A_c`` fitted on the core set **[A]**, ME on
+4. For each ``c``, :func:`nested_models`: OLS on ``A_c`` fitted on the core set **[A]**, ME on
    the validation set; :func:`choose_cutoff`: ``c*`` minimises it (ties: larger ``c``), on the
    raw curve or a loess fit of it, or, with ``"1se"`` **[A]**, ``c*`` is the largest ``c``
    whose ME is within one binomial standard error ``sqrt(ME(1-ME)/|V|)`` of the minimum.
@@ -25,15 +25,18 @@ which :class:`~textsift.lasso.AdaBagClassifier` composes:
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
+from threadpoolctl import threadpool_limits
 
 from ..errors import TextsiftError
 from .classifier import NestedOLS, misclassification, predict_class
 from .path import lambda_grid, lasso_path
 
-__all__ = ["BootstrapTask", "choose_cutoff", "cutoff_curve", "label_rows", "loess",
-           "nested_order", "predict_groups", "split_211", "split_cells"]
+__all__ = ["BootstrapTask", "NestedModels", "choose_cutoff", "label_rows", "loess",
+           "nested_models", "nested_order", "split_211", "split_cells"]
 
 
 def label_rows(y, a, b, groups=None):
@@ -185,37 +188,64 @@ def nested_order(frequencies) -> np.ndarray:
     return order[f[order] > 0]
 
 
-def cutoff_curve(X, y, theta, gcode, fit_rows, eval_rows, frequencies, cutoffs, a, b,
-                 per_group: bool = False, n_groups: int = 1, X_csc=None):
-    """``(sizes, errors)``: ``|A_c|`` and the ME on ``eval_rows`` of OLS on ``A_c`` fitted on
-    ``fit_rows`` (pooled, or one model per group), for each cutoff ``c``. The ``A_c`` are
-    prefixes of :func:`nested_order`, so the refits share one growing factorisation.
-    ``X_csc``, the same matrix in CSC, may be passed to share it."""
+@dataclass
+class NestedModels:
+    """OLS on each nested model ``A_c``: ``sizes`` (``|A_c|`` per cutoff), ``coef`` (per group,
+    a CSR matrix with one row of coefficients per cutoff; one group when pooled) and
+    ``intercept`` (groups x cutoffs)."""
+
+    sizes: np.ndarray
+    coef: list
+    intercept: np.ndarray
+
+    def ratings(self, X, gcode) -> np.ndarray:
+        """``(rows, cutoffs)``: the fitted rating of each row by each model (its group's)."""
+        X = sp.csr_matrix(X, dtype=np.float64)
+        out = np.empty((X.shape[0], len(self.sizes)))
+        for g, coef in enumerate(self.coef):
+            at = np.arange(X.shape[0]) if len(self.coef) == 1 else np.flatnonzero(gcode == g)
+            out[at] = (X[at] @ coef.T).toarray() + self.intercept[g]
+        return out
+
+    def errors(self, X, theta, gcode, a, b) -> np.ndarray:
+        """The ME of classifier (2.2) by each model."""
+        pred = self.ratings(X, gcode) >= (a + b) / 2  # predict_class, for every cutoff
+        return np.mean(pred != np.asarray(theta)[:, None].astype(bool), axis=0)
+
+
+def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool = False,
+                  n_groups: int = 1, X_csc=None) -> NestedModels:
+    """OLS on ``A_c`` fitted on ``fit_rows`` (pooled, or one model per group) for each cutoff
+    ``c``. The ``A_c`` are prefixes of :func:`nested_order`: the largest is factored once, and
+    each smaller one only truncates that factor. ``X_csc``, the same matrix in CSC, may be
+    passed to share it."""
+    if not per_group:
+        n_groups = 1
     Xr = sp.csr_matrix(X, dtype=np.float64)
     X = X_csc if X_csc is not None else Xr.tocsc()
     order = nested_order(frequencies)
     f = np.asarray(frequencies)[order]
     sizes = np.array([np.count_nonzero(f >= c) for c in cutoffs])
-    models = ([NestedOLS(X, y, rows=fit_rows, X_csr=Xr)] if not per_group else
-              [NestedOLS(X, y, rows=fit_rows[gcode[fit_rows] == g], X_csr=Xr)
-               for g in range(n_groups)])
-    Xe, ge, te = Xr[eval_rows].tocsc(), gcode[eval_rows], theta[eval_rows]
-    errors = {}
-    for s in sorted(set(sizes.tolist())):  # growing sets: each refit extends the last
-        fits = [m.fit(order[:s]) for m in models]
-        errors[s] = misclassification(te, predict_groups(fits, Xe, ge, a, b))
-    return sizes, np.array([errors[s] for s in sizes])
-
-
-def predict_groups(fits, X, gcode, a, b) -> np.ndarray:
-    """Classifier (2.2) with one pooled fit, or the fit of each row's group."""
-    if len(fits) == 1:
-        return predict_class(fits[0].decision(X), a, b)
-    pred = np.empty(X.shape[0], np.int8)
-    for g, fit in enumerate(fits):
-        at = gcode == g
-        pred[at] = predict_class(fit.decision(X[at]), a, b)
-    return pred
+    rows = [fit_rows] if not per_group else [fit_rows[gcode[fit_rows] == g]
+                                             for g in range(n_groups)]
+    fits = {}
+    with threadpool_limits(1):  # OpenBLAS threads spin when the cores are busy: 10x slower
+        for g, r in enumerate(rows):
+            model = NestedOLS(X, y, rows=r, X_csr=Xr)
+            for size in sorted(set(sizes.tolist()), reverse=True):
+                fits[g, size] = model.fit(order[:size])
+    coef, intercept = [], np.empty((n_groups, len(sizes)))
+    for g in range(n_groups):
+        data, indices, indptr = [], [], [0]
+        for k, size in enumerate(sizes):
+            fit = fits[g, int(size)]
+            data.append(fit.coef)
+            indices.append(fit.columns)
+            indptr.append(indptr[-1] + len(fit.columns))
+            intercept[g, k] = fit.intercept
+        coef.append(sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
+                                  shape=(len(sizes), X.shape[1])))
+    return NestedModels(sizes, coef, intercept)
 
 
 def choose_cutoff(cutoffs, errors, n_eval: int, rule: str = "raw", sizes=None,

@@ -130,9 +130,10 @@ class _TaskFile:
 
 
 @contextlib.contextmanager
-def _shared(task, n_jobs):
+def _shared(task, n_jobs, n_tasks: int):
     backend = type(get_active_backend()[0]).__name__
-    if effective_n_jobs(n_jobs) == 1 or backend not in ("LokyBackend", "MultiprocessingBackend"):
+    if (effective_n_jobs(n_jobs) == 1 or n_tasks < 2
+            or backend not in ("LokyBackend", "MultiprocessingBackend")):
         yield task  # in process, or a cluster that cannot read a local file
         return
     with tempfile.TemporaryDirectory(prefix="textsift-") as tmp:
@@ -156,7 +157,7 @@ def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs=1, store=None,
     todo = [i for i in range(B) if i not in results]
     if progress is not None:
         progress(B - len(todo), B)
-    with _shared(task, n_jobs) as shared:
+    with _shared(task, n_jobs, len(todo)) as shared:
         jobs = (delayed(_one)(shared, i, seeds[i], strata) for i in todo)
         for i, res in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
             if store is not None:

@@ -139,13 +139,19 @@ class NestedOLS:
         live = np.flatnonzero((norms > 0) & (np.diag(S) > RANK_TOL * norms))
         acc = live[:0]
         if len(live) and t < self.max_rank:
-            # pivoted Cholesky of the scaled Schur complement: a column stays only if its
-            # residual is above RANK_TOL of its own norm (the pivots are relative)
+            # Cholesky of the scaled Schur complement, whose pivots are relative: a column
+            # stays only if its residual is above RANK_TOL of its own norm. In the given order
+            # when every column passes (the nested A_c need it), else pivoted (dpstrf)
             d = np.sqrt(norms[live])
-            c, piv, rank, _ = sla.lapack.dpstrf(S[np.ix_(live, live)] / np.outer(d, d),
-                                                lower=1, tol=RANK_TOL)
-            rank = min(rank, self.max_rank - t)
-            order = piv[:rank] - 1  # LAPACK is 1-based
+            Ss = S[np.ix_(live, live)] / np.outer(d, d)
+            c, info = sla.lapack.dpotrf(Ss, lower=1, clean=1)
+            if info == 0 and np.all(np.diag(c) ** 2 > RANK_TOL) and len(live) <= (
+                    self.max_rank - t):
+                order = np.arange(len(live))
+            else:
+                c, piv, rank, _ = sla.lapack.dpstrf(Ss, lower=1, tol=RANK_TOL)
+                order = piv[:min(rank, self.max_rank - t)] - 1  # LAPACK is 1-based
+            rank = len(order)
             acc = live[order]
             self._reserve(t + rank)
             self.L[t:t + rank, :t] = B[:, acc].T
@@ -165,7 +171,11 @@ class NestedOLS:
         dropped column may have been aliased with, are taken out to be appended again."""
         kept_pos = np.cumsum(self.kept) - 1
         drop = set(gone) | set(np.flatnonzero(~self.kept).tolist())
-        for k in sorted((int(kept_pos[k]) for k in gone if self.kept[k]), reverse=True):
+        positions = sorted((int(kept_pos[k]) for k in gone if self.kept[k]), reverse=True)
+        while positions and positions[0] == self.t - 1:  # trailing columns: truncate
+            self.t -= 1
+            positions.pop(0)
+        for k in positions:
             self._drop_factor_column(k)
         self.held = [j for k, j in enumerate(self.held) if k not in drop]
         self.kept = np.ones(len(self.held), bool)

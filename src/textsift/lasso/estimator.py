@@ -24,14 +24,20 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ..errors import TextsiftError
-from .adabag import BootstrapTask, choose_cutoff, cutoff_curve, label_rows, split_cells
+from .adabag import (
+    BootstrapTask,
+    NestedModels,
+    choose_cutoff,
+    label_rows,
+    nested_models,
+    split_cells,
+)
 from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
-from .classifier import NestedOLS
 from .path import check_backend
 from .polarity import adaptive_weights, shrink_polarity
 from .shared import SCHEMES, SharedDesign, group_weights
 
-__all__ = ["EXPECTED_FAILED_CHECKS", "AdaBagClassifier"]
+__all__ = ["EXPECTED_FAILED_CHECKS", "AdaBagClassifier", "check_ratings"]
 
 #: scikit-learn's estimator checks that cannot apply, and why (``check_estimator(...,
 #: expected_failed_checks=EXPECTED_FAILED_CHECKS)`` with ``a=0, b=1``, so that the checks'
@@ -50,6 +56,21 @@ EXPECTED_FAILED_CHECKS = {
 
 _CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
             "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group")}
+
+
+def check_ratings(y) -> np.ndarray:
+    """``y`` as float ratings; strings (class labels) or non-finite values are errors."""
+    y = np.asarray(y)
+    if y.dtype == object and all(isinstance(v, numbers.Real) and not isinstance(v, bool)
+                                 for v in y.ravel()):
+        y = y.astype(float)  # numbers held as objects (a pandas object column)
+    if y.dtype.kind not in "iuf":
+        raise TextsiftError(f"y must hold numeric ratings (Unknown label type {y.dtype}); got "
+                            f"values such as {[str(v) for v in y.ravel()[:3]]}: choose a "
+                            "numeric rating field, not a class label")
+    if not np.all(np.isfinite(y)):
+        raise TextsiftError("y must hold finite ratings; NaN or infinite values found")
+    return y.astype(float)
 
 
 class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
@@ -74,7 +95,9 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     Fitted: ``frequencies_`` (bagging frequency per feature), ``cutoffs_`` (1..B), ``sizes_``
     and ``validation_errors_`` per cutoff, ``cutoff_``, ``support_`` (mask of ``A_{c*}``),
     ``coef_`` (OLS coefficient per feature, 0 outside the support) and ``intercept_`` of the
-    rating model, ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words,
+    rating model (refitted on core + validation), ``cutoff_coef_`` / ``cutoff_intercept_``
+    (the same for every cutoff: per group, a CSR matrix with a row per cutoff),
+    ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words,
     lambda, validation errors along its path), ``groups_`` and ``r_`` (group labels and weights),
     ``seed_`` (the seed drawn from ``random_state``), ``classes_ = [0, 1]``.
     """
@@ -139,20 +162,6 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                                 "must draw the same bootstraps)")
         check_backend(self.backend)
 
-    def _check_y(self, y):
-        y = np.asarray(y)
-        if y.dtype == object and all(isinstance(v, numbers.Real) and not isinstance(v, bool)
-                                     for v in y.ravel()):
-            y = y.astype(float)  # numbers held as objects (a pandas object column)
-        if y.dtype.kind not in "iuf":
-            raise TextsiftError("y must hold numeric ratings (Unknown label type "
-                                f"{y.dtype}); got values such as "
-                                f"{[str(v) for v in y.ravel()[:3]]}: choose a numeric rating "
-                                "field, not a class label")
-        if not np.all(np.isfinite(y)):
-            raise TextsiftError("y must hold finite ratings; NaN or infinite values found")
-        return y.astype(float)
-
     def _polarity(self, p):
         if self.polarity is None:
             return np.ones(p)
@@ -189,7 +198,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         start = time.perf_counter()
         self.check_params()
         X, y = validate_data(self, X, y, accept_sparse=("csr", "csc"), dtype=np.float64)
-        y = self._check_y(y)
+        y = check_ratings(y)
         pol = self._polarity(X.shape[1])
         rs = self.random_state
         self.seed_ = (int(rs) if isinstance(rs, numbers.Integral)
@@ -225,22 +234,23 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         per_group = self.final_model == "per_group"
         G = len(self.groups_)
         Xcsc = X.tocsc()
-        self.sizes_, self.validation_errors_ = cutoff_curve(
-            X, y, theta, gcode, core, val, self.frequencies_, self.cutoffs_, self.a, self.b,
-            per_group, G, X_csc=Xcsc)
+        core_models = nested_models(X, y, gcode, core, self.frequencies_, self.cutoffs_,
+                                    per_group, G, X_csc=Xcsc)
+        self.sizes_ = core_models.sizes
+        self.validation_errors_ = core_models.errors(X[val], theta[val], gcode[val], self.a,
+                                                     self.b)
         self.cutoff_ = choose_cutoff(self.cutoffs_, self.validation_errors_, len(val),
                                      self.cutoff_selection, self.sizes_, self.max_features)
         self.validation_error_ = float(self.validation_errors_[self.cutoff_ - 1])
         self.support_ = self.frequencies_ >= self.cutoff_
-        cols = np.flatnonzero(self.support_)
-        train = np.flatnonzero(part <= 1)  # refit on core + validation
-        fits = ([NestedOLS(Xcsc, y, rows=train, X_csr=X).fit(cols)] if not per_group else
-                [NestedOLS(Xcsc, y, rows=train[gcode[train] == g], X_csr=X).fit(cols)
-                 for g in range(G)])
-        self.coef_by_group_ = np.zeros((len(fits), X.shape[1]))
-        for g, fit in enumerate(fits):
-            self.coef_by_group_[g, cols] = fit.coef
-        self.intercept_by_group_ = np.array([fit.intercept for fit in fits])
+        # every A_c refitted on core + validation: the chosen model, and the others for
+        # cutoff_errors (one factorisation of A_1 serves them all)
+        final = nested_models(X, y, gcode, np.flatnonzero(part <= 1), self.frequencies_,
+                              self.cutoffs_, per_group, G, X_csc=Xcsc)
+        self.cutoff_coef_, self.cutoff_intercept_ = final.coef, final.intercept
+        k = self.cutoff_ - 1
+        self.coef_by_group_ = np.vstack([c[k].toarray() for c in final.coef])
+        self.intercept_by_group_ = final.intercept[:, k].copy()
         self.coef_ = self.coef_by_group_.mean(axis=0)
         self.intercept_ = float(self.intercept_by_group_.mean())
         self.classes_ = np.array([0, 1])
@@ -281,9 +291,27 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         """Classifier (2.2): 1 ("high", ``y >= b``) iff ``x'b_hat >= (a + b)/2``, else 0."""
         return (self.decision_function(X, groups) >= 0).astype(np.int64)
 
+    def cutoff_errors(self, X, y, groups=None) -> np.ndarray:
+        """The misclassification error on ``(X, y)`` (rows outside ``(a, b)``) of the model
+        ``A_c`` of every cutoff ``c``, each refitted on core + validation like the chosen one
+        (the paper's test curve)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
+        y = check_ratings(y)
+        if groups is None and self.final_model == "per_group":
+            raise TextsiftError("final_model='per_group' predicts with each row's group: pass "
+                                "groups")
+        keep = (y <= self.a) | (y >= self.b)
+        if not keep.any():
+            raise TextsiftError(f"no rating is <= a={self.a} or >= b={self.b}: nothing to score")
+        code = self._group_codes(None if groups is None else np.asarray(groups)[keep],
+                                 int(keep.sum()))
+        models = NestedModels(self.sizes_, self.cutoff_coef_, self.cutoff_intercept_)
+        return models.errors(sp.csr_matrix(X)[keep], y[keep] >= self.b, code, self.a, self.b)
+
     def score(self, X, y, sample_weight=None, groups=None) -> float:
         """Accuracy on the rows whose rating is <= a or >= b (the others have no class)."""
-        y = self._check_y(y).astype(float)
+        y = check_ratings(y)
         keep = (y <= self.a) | (y >= self.b)
         if not keep.any():
             raise TextsiftError(f"no rating is <= a={self.a} or >= b={self.b}: nothing to score")

@@ -14,8 +14,9 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from ..errors import TextsiftError
-from .adabag import cutoff_curve, label_rows, split_211
+from .adabag import label_rows, split_211
 from .classifier import misclassification
+from .estimator import check_ratings
 
 __all__ = ["HoldoutRun", "holdout_run"]
 
@@ -45,7 +46,7 @@ def holdout_run(model, X, y, groups=None) -> HoldoutRun:
     seed = model.random_state
     if seed is None or not np.issubdtype(type(seed), np.integer):
         raise TextsiftError("the 2:1:1 protocol needs an int random_state (it seeds the split)")
-    y = model._check_y(y)
+    y = check_ratings(y)
     X = sp.csr_matrix(X, dtype=np.float64)
     if X.shape[0] != len(y):
         raise TextsiftError(f"X has {X.shape[0]} rows and y {len(y)} ratings")
@@ -61,9 +62,6 @@ def holdout_run(model, X, y, groups=None) -> HoldoutRun:
     ttest, gtest = theta[part == 2], gcode[part == 2]
     by_group = {str(label): misclassification(ttest[gtest == k], pred[gtest == k])
                 for k, label in enumerate(labels)}
-    _, test_errors = cutoff_curve(X[kept], y[kept], theta, gcode, np.flatnonzero(part < 2),
-                                  np.flatnonzero(part == 2), model.frequencies_,
-                                  model.cutoffs_, model.a, model.b,
-                                  model.final_model == "per_group", len(labels))
+    test_errors = model.cutoff_errors(X[test], y[test], None if g is None else g[test])
     return HoldoutRun(model, kept, part, test_errors, misclassification(ttest, pred), by_group,
                       time.perf_counter() - start)
