@@ -8,9 +8,9 @@ side in one run, each figure with the machine's load average.
    The previous default, skglm, is printed from its recorded figure (it is no longer
    installed): 28.9 s against glmnet's 1.20 s on this path (load 2.6).
 2. A review matrix of about 10k x 11k (10,000 training reviews drawn with seed 0, words in
-   >= 10 of them: 10,000 x 10,727), bootstrap multiplicities, random penalty factors (uniform 0.5-2), glmnet's own grid of
-   100 lambdas: seconds, the ratio adelie / glmnet (goal <= 1.5) and the largest relative
-   objective difference over the lambdas (goal <= 1e-4).
+   >= 10 of them: 10,000 x 10,727), bootstrap multiplicities, random penalty factors (uniform
+   0.5-2), glmnet's own grid of 100 lambdas: seconds, the ratio adelie / glmnet (goal
+   <= 1.5) and the largest relative objective difference over the lambdas (goal <= 1e-4).
 3. ``--full``: the paper's protocol with B bootstraps on ``--n-jobs`` processes, default
    install (adelie), ``patience=10`` (goal <= 90 s; 159 s with glmnet before this backend).
    ``--full-backend glmnet`` times the same run with glmnet.
