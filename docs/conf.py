@@ -21,6 +21,7 @@ extensions = [
     "myst_parser",
     "sphinx_click",
     "mathml",
+    "api_pages",
 ]
 html_math_renderer = "mathml"
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
@@ -42,3 +43,16 @@ exclude_patterns += ["_templates"]
 # references into other projects are not resolved offline (no intersphinx inventories are
 # fetched at build time); a broken reference to a textsift name still fails the build
 nitpick_ignore_regex = [("py:.*", r"(sklearn|numpy|np|scipy|pandas|pd|dask|joblib)(\..*)?")]
+
+
+def _skip_foreign(app, what, name, obj, skip, options):
+    """Document textsift's own members only: scikit-learn adds methods to every estimator
+    (``set_fit_request``, ...) whose docstrings point into scikit-learn's glossary."""
+    module = getattr(obj, "__module__", None) or ""
+    if module and not module.startswith("textsift"):
+        return True
+    return None
+
+
+def setup(app):
+    app.connect("autodoc-skip-member", _skip_foreign)

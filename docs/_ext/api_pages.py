@@ -1,0 +1,106 @@
+"""Sphinx extension: the API reference pages, written from the package itself.
+
+Every public module of textsift (no underscore in its dotted name) gets a page that lists every
+name of its ``__all__``: a name defined in that module is documented there (one page per object
+through ``autosummary``); a name it re-exports from another public module links to the object's
+own page. The pages are regenerated at every build, so the reference cannot drift from the code:
+a name added to an ``__all__`` appears, and a docstring it lacks fails the test suite
+(``tests/test_docs.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+
+#: Section of the reference index -> module prefixes, in the order the data flows.
+SECTIONS = {
+    "Corpora and counts": ["textsift", "textsift.corpus", "textsift.sources", "textsift.layouts",
+                           "textsift.tokens", "textsift.vectorize", "textsift.counts",
+                           "textsift.engines", "textsift.errors"],
+    "Scores, policies and selectors": ["textsift.scores", "textsift.policies",
+                                       "textsift.selectors", "textsift.ranks"],
+    "Learners and measures": ["textsift.learners", "textsift.metrics", "textsift.baselines"],
+    "AdaBag and the lasso": ["textsift.lasso"],
+    "Experiments and reports": ["textsift.experiment", "textsift.report"],
+    "Command line": ["textsift.cli"],
+}
+
+
+def public_modules(package: str = "textsift") -> list:
+    """The package and its submodules without a private (``_``) part, imported."""
+    root = importlib.import_module(package)
+    mods = [root]
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        if not any(part.startswith("_") for part in info.name.split(".")[1:]):
+            mods.append(importlib.import_module(info.name))
+    return [m for m in mods if getattr(m, "__all__", None)]
+
+
+def home(module, name: str) -> str:
+    """The public module whose page documents ``module.name``: of the module that defines the
+    object and its parent packages, the deepest public one listing the name in ``__all__``
+    (``textsift.scores`` for a function defined in ``textsift.scores._registry``)."""
+    obj = getattr(module, name)
+    owner = getattr(obj, "__module__", None) if (inspect.isclass(obj) or callable(obj)) else None
+    if not owner or not owner.startswith("textsift"):
+        return module.__name__
+    parts = owner.split(".")
+    for depth in range(len(parts), 0, -1):
+        candidate = ".".join(parts[:depth])
+        if any(p.startswith("_") for p in parts[1:depth]):
+            continue
+        if name in getattr(importlib.import_module(candidate), "__all__", ()):
+            return candidate
+    return module.__name__
+
+
+def _page(module) -> str:
+    title = f"``{module.__name__}``"
+    lines = [title, "=" * len(title), "", f".. automodule:: {module.__name__}", "   :no-members:",
+             "", f".. currentmodule:: {module.__name__}", ""]
+    own = [n for n in module.__all__ if home(module, n) == module.__name__]
+    elsewhere = [n for n in module.__all__ if n not in own]
+    if own:
+        lines += [".. autosummary::", "   :toctree: generated", ""]
+        lines += [f"   {n}" for n in own] + [""]
+    if elsewhere:
+        lines += ["Also available here:", ""]
+        lines += [f"* :py:obj:`{n} <{home(module, n)}.{n}>`" for n in elsewhere] + [""]
+    return "\n".join(lines)
+
+
+def _section_of(name: str) -> str:
+    best, length = "Other", -1
+    for section, prefixes in SECTIONS.items():
+        for p in prefixes:
+            if (name == p or name.startswith(p + ".")) and len(p) > length:
+                best, length = section, len(p)
+    return best
+
+
+def write_pages(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    modules = public_modules()
+    by_section: dict[str, list[str]] = {}
+    for m in modules:
+        (out / f"{m.__name__}.rst").write_text(_page(m), encoding="utf-8")
+        by_section.setdefault(_section_of(m.__name__), []).append(m.__name__)
+    index = ["API reference", "=============", "",
+             "Every public module and every name of its ``__all__``, generated from the code.", ""]
+    for section in [*SECTIONS, "Other"]:
+        if section in by_section:
+            index += [section, "-" * len(section), "", ".. toctree::", "   :maxdepth: 1", ""]
+            index += [f"   {name}" for name in by_section[section]] + [""]
+    (out / "index.rst").write_text("\n".join(index), encoding="utf-8")
+
+
+def _generate(app):
+    write_pages(Path(app.srcdir) / "api")
+
+
+def setup(app):
+    app.connect("builder-inited", _generate, priority=100)  # before autosummary (500)
+    return {"parallel_read_safe": True}
