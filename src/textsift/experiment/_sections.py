@@ -3,212 +3,27 @@
 
 from __future__ import annotations
 
-import difflib
-import importlib
-import os
-import re
-from glob import glob, has_magic
 from pathlib import Path
 
 from ..corpus import SAMPLES
 from ..errors import TextsiftError
 from ..policies import AGGREGATES
-from ..scores import get_method
 from ..vectorize import VectorizerOptions
+from ._keys import ConfigError, choice, fraction, resolve_path, typed, unknown
+from ._methods import check_learner, check_method_params, method_name, method_param_names
+from .schema import (
+    BASELINES,
+    LEARNER_KEYS,
+    LEARNERS,
+    METRICS,
+    ORDINAL_METRICS,
+    SCHEMA,
+    TUNING_KEYS,
+    WEIGHTINGS,
+)
 
-__all__ = ["LEARNERS", "METRICS", "SCHEMA", "ConfigError", "method_policies", "resolve_method"]
-
-
-class ConfigError(TextsiftError):
-    """An experiment file is invalid; the message says where and how to fix it."""
-
-
-#: Learner name -> (what it is, parameters accepted from TOML, default input weighting).
-LEARNERS = {
-    "nb": ("multinomial naive Bayes (sklearn MultinomialNB)", ("alpha",), "counts"),
-    "linear_svm": ("linear SVM, one-vs-rest (sklearn LinearSVC)",
-                   ("C", "max_iter", "tol", "class_weight"), "tfidf"),
-    "logreg": ("logistic regression (sklearn LogisticRegression)",
-               ("C", "max_iter", "tol", "class_weight"), "tfidf"),
-    "svr": ("epsilon-SVR on ranks, rounded (textsift.learners.RankSVR); ordinal tasks only",
-            ("C", "epsilon", "balanced", "max_iter", "tol"), "sublinear_tfidf"),
-}
-#: Input weightings: term counts, presence, tf-idf (L2-normalised), and tf-idf with
-#: ``1 + ln tf`` (Baccianella et al.'s learner input), all over the selected terms.
-WEIGHTINGS = ("counts", "binary", "tfidf", "sublinear_tfidf")
-NOMINAL_METRICS = ("accuracy", "micro_f1", "macro_f1", "precision", "recall",
-                   "misclassification_error")
-#: Measures of the positive class of a binary task (label "pos", as in one-vs-rest tasks).
-POSITIVE_METRICS = ("f1_pos", "precision_pos", "recall_pos")
-ORDINAL_METRICS = ("mae_macro", "mae_micro")
-METRICS = NOMINAL_METRICS + POSITIVE_METRICS + ORDINAL_METRICS
-BASELINES = ("ffs", "triv")
-
-SCHEMA = {
-    "experiment": {"name", "seed", "n_jobs"},
-    "corpus": {"dataset", "path", "sample", "test_path", "text_field", "label_field",
-               "split_field", "train_split", "test_split", "task", "ranks", "skip_bad_lines"},
-    "evaluation": {"protocol", "folds", "stratified", "test_size", "metrics", "tasks"},
-    "preprocessing": {"lowercase", "stop_words", "min_df", "max_df", "stem", "strip_headers",
-                      "binary", "token_pattern"},
-    "selection": {"methods", "aggregates", "sizes", "ratios", "baselines", "rr_variant",
-                  "method_params"},
-    "tuning": None,  # val_size and one grid per tuned parameter, checked against the methods
-    "learners": None,  # an array of tables, checked per learner
-}
-
-
-# --------------------------------------------------------------------------- helpers
-def unknown(keys, allowed, where: str, src: str):
-    for key in keys:
-        if key not in allowed:
-            close = difflib.get_close_matches(key, sorted(allowed), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise ConfigError(
-                f"{src}: unknown key {key!r} in {where}{hint}; allowed keys there: "
-                f"{', '.join(sorted(allowed))}"
-            )
-
-
-def typed(value, types, what: str, src: str):
-    if not isinstance(value, types) or (isinstance(value, bool) and bool not in _tuple(types)):
-        names = "/".join(t.__name__ for t in _tuple(types))
-        raise ConfigError(f"{src}: {what} must be {names}, got {value!r}")
-    return value
-
-
-def _tuple(types):
-    return types if isinstance(types, tuple) else (types,)
-
-
-def choice(value, choices, what: str, src: str):
-    if value not in choices:
-        raise ConfigError(f"{src}: {what} = {value!r} is not one of {', '.join(map(str, choices))}")
-    return value
-
-
-def _fraction(value, what: str, src: str, one: bool = False) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and (
-        0 < value <= 1 if one else 0 < value < 1)
-    if not ok:
-        raise ConfigError(f"{src}: {what} must be a fraction in (0, {'1]' if one else '1)'}, "
-                          f"got {value!r}")
-    return float(value)
-
-
-_VAR = re.compile(r"\$(\w+|\{[^}]*\})")
-
-
-def resolve_path(raw: str, base: Path, what: str, src: str) -> str:
-    typed(raw, str, what, src)
-    for m in _VAR.finditer(raw):
-        var = m.group(1).strip("{}")
-        if var not in os.environ:
-            raise ConfigError(
-                f"{src}: {what} uses ${var}, which is not set; export {var} (e.g. "
-                f"{var}=/path/to/shared/data) or write the path out"
-            )
-    path = Path(os.path.expandvars(raw)).expanduser()
-    if not path.is_absolute():
-        # a path that starts with a variable (TEXTSIFT_DATA=../shared/data) is relative to
-        # the working directory, where the variable was set; a literal one to the TOML
-        path = (Path.cwd() if _VAR.match(raw) else base) / path
-    if has_magic(str(path)):  # a glob pattern: the files it matches (textsift.sources)
-        if not glob(str(path)):
-            raise ConfigError(f"{src}: {what} {str(path)!r} matches no file; check the path")
-        return str(path.absolute())
-    if not path.exists():
-        raise ConfigError(f"{src}: {what} {str(path)!r} does not exist; check the path")
-    return str(path.resolve())
-
-
-# --------------------------------------------------------------------------- methods
-def resolve_method(name: str):
-    """What :class:`~textsift.selectors.TermSelector` takes for a method of the file: the
-    registered name, or the function ``"package.module:function"`` names."""
-    if ":" not in name:
-        return name
-    module, _, attr = name.partition(":")
-    obj = importlib.import_module(module)
-    for part in attr.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-def method_policies(name: str) -> tuple[str, tuple[str, ...]]:
-    """(default policy, policies offered) of a method; a user's function offers them all."""
-    if ":" in name:
-        return "max", AGGREGATES
-    m = get_method(name)
-    return m.default_aggregate, m.aggregates
-
-
-def method_param_names(name: str) -> tuple[str, ...]:
-    return () if ":" in name else tuple(get_method(name).params)
-
-
-def _method_name(entry, task: str, src: str) -> str:
-    """The name a method entry is recorded under, checked: a registered method, a
-    ``module:function`` string that imports, or (from Python) an importable function."""
-    if callable(entry):
-        name = f"{entry.__module__}:{entry.__qualname__}"
-        try:
-            same = resolve_method(name) is entry
-        except (ImportError, AttributeError):
-            same = False
-        if not same:
-            raise ConfigError(f"{src}: [selection] methods: {name} cannot be imported back; "
-                              "define the scoring function at the top level of a module")
-        return name
-    typed(entry, str, "[selection] methods entry", src)
-    if ":" in entry:
-        try:
-            func = resolve_method(entry)
-        except (ImportError, AttributeError) as exc:
-            raise ConfigError(f"{src}: [selection] methods: cannot import {entry!r} ({exc}); "
-                              "write 'package.module:function'") from None
-        if not callable(func):
-            raise ConfigError(f"{src}: [selection] methods: {entry!r} is not a function")
-        return entry
-    try:
-        m = get_method(entry)
-    except ValueError as exc:
-        raise ConfigError(f"{src}: [selection] methods: {exc}") from None
-    if m.kind == "ordinal" and task != "ordinal":
-        raise ConfigError(f"{src}: method {entry!r} is ordinal; set [corpus] task = 'ordinal'")
-    return entry
-
-
-def check_learner(spec, where: str, src: str, **params) -> None:
-    """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
-    ``alpha = -1``) now, rather than when the first cell fits it."""
-    from sklearn.utils._param_validation import InvalidParameterError
-
-    from .learn import make_learner
-
-    try:
-        make_learner(spec, 0, **params)[-1]._validate_params()
-    except InvalidParameterError as exc:
-        raise ConfigError(f"{src}: {where}: {exc}") from None
-
-
-def check_method_params(name: str, params: dict, where: str, src: str) -> None:
-    """A registered method's parameters, tried on a two-document corpus: a value it refuses
-    (``a = -1``, ``a = "x"``) is an error now, not in a cell. (A user's own function is
-    called as it is, when its cells run.)"""
-    if ":" in name or not params:
-        return
-    import numpy as np
-
-    from ..counts import Counts
-    from ..scores import compute
-
-    tiny = Counts.from_matrix(np.eye(2, dtype=np.int64), np.array([1, 2]),
-                              feature_names=np.array(["a", "b"], dtype=object))
-    try:
-        compute(tiny, name, **params)
-    except (TextsiftError, TypeError) as exc:
-        raise ConfigError(f"{src}: {where}: {exc}") from None
+__all__ = ["corpus_section", "evaluation_section", "learners_section", "preprocessing_section",
+           "selection_section", "tuning_section"]
 
 
 # --------------------------------------------------------------------------- tables
@@ -271,7 +86,7 @@ def evaluation_section(ev: dict, selection: dict, corpus, src: str) -> dict:
         if protocol != "split" or corpus.test_path:
             raise ConfigError(f"{src}: [evaluation] test_size (a random stratified test part) "
                               "is for protocol = 'split' without [corpus] test_path")
-        test_size = _fraction(test_size, "[evaluation] test_size", src)
+        test_size = fraction(test_size, "[evaluation] test_size", src)
     tasks = choice(ev.get("tasks", "multiclass"), ("multiclass", "one_vs_rest"),
                    "[evaluation] tasks", src)
     if tasks == "one_vs_rest" and corpus.task != "nominal":
@@ -326,7 +141,7 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     methods = t.get("methods")
     if not isinstance(methods, list) or not methods:
         raise ConfigError(f"{src}: [selection] methods must be a non-empty list of method names")
-    methods = [_method_name(m, task, src) for m in methods]
+    methods = [method_name(m, task, src) for m in methods]
     aggregates = t.get("aggregates", ["default"])
     if not isinstance(aggregates, list) or not aggregates:
         raise ConfigError(f"{src}: [selection] aggregates must be a list, e.g. [\"max\", \"rr\"]")
@@ -356,7 +171,7 @@ def selection_section(t: dict, task: str, src: str) -> dict:
         "methods": tuple(dict.fromkeys(methods)),
         "aggregates": tuple(dict.fromkeys(aggregates)),
         "sizes": tuple(dict.fromkeys(_size(s, src) for s in sizes)),
-        "ratios": tuple(sorted({_fraction(r, "[selection] ratios entry", src, one=True)
+        "ratios": tuple(sorted({fraction(r, "[selection] ratios entry", src, one=True)
                                 for r in ratios})),
         "baselines": tuple(b for b in BASELINES if b in baselines),
         "rr_variant": choice(t.get("rr_variant", "skip"), ("skip", "turn_consumed"),
@@ -376,7 +191,7 @@ def learners_section(items, task: str, src: str) -> tuple:
         typed(t, dict, where, src)
         name = choice(t.get("name"), tuple(LEARNERS), f"{where} name", src)
         _, accepted, weighting = LEARNERS[name]
-        unknown(t, {"name", "label", "weighting", *accepted}, f"{where} ({name})", src)
+        unknown(t, {*LEARNER_KEYS, *accepted}, f"{where} ({name})", src)
         if name == "svr" and task != "ordinal":
             raise ConfigError(f"{src}: {where}: 'svr' regresses ranks; it needs task = 'ordinal'")
         weighting = choice(t.get("weighting", weighting), WEIGHTINGS, f"{where} weighting", src)
@@ -430,5 +245,6 @@ def tuning_section(t, selection: dict, learners, src: str):
     if not grids:
         raise ConfigError(f"{src}: [tuning] has no parameter to tune; add e.g. C = [0.3, 3], "
                           "or remove the table")
-    val_size = _fraction(t.get("val_size", 0.25), "[tuning] val_size", src)
+    val_size = fraction(t.get("val_size", TUNING_KEYS["val_size"].default), "[tuning] val_size",
+                        src)
     return Tuning(val_size, tuple(grids))

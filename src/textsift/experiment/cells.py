@@ -32,7 +32,8 @@ from sklearn.model_selection import train_test_split
 from ..counts import Counts
 from ..metrics import LOWER_IS_BETTER
 from ..selectors import TermSelector
-from ._sections import ConfigError, resolve_method
+from ._keys import ConfigError
+from ._methods import resolve_method
 from .folds import fold_key, load_fold
 from .learn import binary_labels, encode, make_learner, one_vs_rest, score, trivial_prediction
 from .plan import n_kept

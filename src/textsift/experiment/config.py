@@ -1,21 +1,18 @@
-"""The TOML schema of a declarative experiment, read into frozen dataclasses and validated.
+"""An experiment file (TOML) read into frozen dataclasses and validated.
 
-An experiment file has seven tables::
+The tables and every key they accept, with types, defaults and meanings, are in
+:mod:`.schema` (the documentation's experiment reference is generated from it)::
 
     [experiment]     name, seed, n_jobs
-    [corpus]         dataset, path | sample, test_path, text_field, label_field,
-                     split_field, train_split, test_split, task ("nominal" | "ordinal"), ranks,
+    [corpus]         path | sample, dataset, test_path, text_field, label_field, split_field,
+                     train_split, test_split, task ("nominal" | "ordinal"), ranks,
                      skip_bad_lines
-    [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics,
-                     tasks ("multiclass" | "one_vs_rest")
+    [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks
     [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
                      token_pattern
-    [selection]      methods, aggregates, sizes | ratios, baselines ("ffs", "triv"),
-                     rr_variant, method_params
-    [tuning]         val_size, and a list of values per tuned parameter: a method's (e.g. the
-                     IDF exponent ``a``) or a learner's (e.g. ``C``)
-    [[learners]]     name ("nb" | "linear_svm" | "logreg" | "svr"), label, weighting,
-                     and the estimator's own parameters (C, alpha, epsilon, ...)
+    [selection]      methods, aggregates, sizes | ratios, baselines, rr_variant, method_params
+    [tuning]         val_size, and a list of values per tuned parameter of a method or learner
+    [[learners]]     name, label, weighting, and the estimator's own parameters
 
 Every key is checked: an unknown key names itself and the table it is in, with the keys that
 table accepts. ``$VARS`` (e.g. ``${TEXTSIFT_DATA}``) are expanded, and an unset variable is an
@@ -24,9 +21,9 @@ starts with a variable is relative to the working directory (where the variable 
 ``TEXTSIFT_DATA=../shared/data textsift run examples/x.toml`` means what it says.
 
 A method is a registered name (``textsift methods``) or ``"package.module:function"``, a
-scoring function of :class:`~textsift.counts.Counts` (see :class:`~textsift.selectors.
-TermSelector`), imported when the file is read; from Python, the function itself may be put
-in the list.
+scoring function of :class:`~textsift.counts.Counts` (see
+:class:`~textsift.selectors.TermSelector`), imported when the file is read; from Python, the
+function itself may be put in the list.
 """
 
 from __future__ import annotations
@@ -39,23 +36,17 @@ from pathlib import Path
 
 from ..errors import TextsiftError, check_n_jobs
 from ..vectorize import VectorizerOptions
+from ._keys import TABLES, ConfigError, typed, unknown
+from ._methods import resolve_method as resolve_method
 from ._sections import (
-    LEARNERS,
-    METRICS,
-    ORDINAL_METRICS,
-    POSITIVE_METRICS,
-    SCHEMA,
-    ConfigError,
     corpus_section,
     evaluation_section,
     learners_section,
     preprocessing_section,
     selection_section,
     tuning_section,
-    typed,
-    unknown,
 )
-from ._sections import resolve_method as resolve_method
+from .schema import LEARNERS, METRICS, ORDINAL_METRICS, POSITIVE_METRICS
 
 __all__ = [
     "LEARNERS",
@@ -72,7 +63,7 @@ __all__ = [
     "resolve_method",
 ]
 
-_SCHEMA = SCHEMA  # the keys each table accepts (tests read it)
+_SCHEMA = TABLES  # the keys each table accepts (tests read it)
 
 
 @dataclass(frozen=True)
@@ -164,12 +155,12 @@ class Experiment:
 
 def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> Experiment:
     """Validate a parsed TOML document (``base``: the folder relative paths start from)."""
-    unknown(data, set(SCHEMA), "the top level (tables)", src)
-    for key, allowed in SCHEMA.items():
+    unknown(data, set(TABLES), "the top level (tables)", src)
+    for key, allowed in TABLES.items():
         if allowed is not None and key in data and not isinstance(data[key], dict):
             raise ConfigError(f"{src}: {key!r} must be a table [{key}]")
     exp = data.get("experiment", {})
-    unknown(exp, SCHEMA["experiment"], "[experiment]", src)
+    unknown(exp, TABLES["experiment"], "[experiment]", src)
     if "corpus" not in data:
         raise ConfigError(f"{src}: missing the [corpus] table (path or sample)")
     corpus = corpus_section(data["corpus"], base, src)

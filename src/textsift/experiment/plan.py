@@ -18,8 +18,9 @@ import itertools
 from pathlib import Path
 
 from ..policies import n_from_ratio
-from ._sections import LEARNERS, method_param_names, method_policies
+from ._methods import method_param_names, method_policies
 from .config import Experiment
+from .schema import LEARNERS
 
 __all__ = ["cell_name", "level_name", "method_aggregates", "n_kept", "plan_cells",
            "resolve_levels"]

@@ -27,7 +27,7 @@ from joblib import Parallel, delayed
 from .._io import atomic_write
 from ..errors import check_n_jobs
 from ..selectors import default_aggregate, ranking_of, score_table
-from ._sections import resolve_method
+from ._methods import resolve_method
 from .cells import run_cell
 from .config import POSITIVE_METRICS, ConfigError, Experiment
 from .folds import fold_paths, load_fold, prepare_documents, prepare_folds

@@ -1,0 +1,103 @@
+"""The methods of an experiment file: a registered name or a user's scoring function
+(``"package.module:function"``), their policies and parameters, and the checks of the
+parameters a file gives methods and learners before any cell runs."""
+
+from __future__ import annotations
+
+import importlib
+
+from ..errors import TextsiftError
+from ..policies import AGGREGATES
+from ..scores import get_method
+from ._keys import ConfigError, typed
+
+__all__ = ["check_learner", "check_method_params", "method_name", "method_param_names",
+           "method_policies", "resolve_method"]
+
+
+def resolve_method(name: str):
+    """What :class:`~textsift.selectors.TermSelector` takes for a method of the file: the
+    registered name, or the function ``"package.module:function"`` names."""
+    if ":" not in name:
+        return name
+    module, _, attr = name.partition(":")
+    obj = importlib.import_module(module)
+    for part in attr.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+def method_policies(name: str) -> tuple[str, tuple[str, ...]]:
+    """(default policy, policies offered) of a method; a user's function offers them all."""
+    if ":" in name:
+        return "max", AGGREGATES
+    m = get_method(name)
+    return m.default_aggregate, m.aggregates
+
+
+def method_param_names(name: str) -> tuple[str, ...]:
+    return () if ":" in name else tuple(get_method(name).params)
+
+
+def method_name(entry, task: str, src: str) -> str:
+    """The name a method entry is recorded under, checked: a registered method, a
+    ``module:function`` string that imports, or (from Python) an importable function."""
+    if callable(entry):
+        name = f"{entry.__module__}:{entry.__qualname__}"
+        try:
+            same = resolve_method(name) is entry
+        except (ImportError, AttributeError):
+            same = False
+        if not same:
+            raise ConfigError(f"{src}: [selection] methods: {name} cannot be imported back; "
+                              "define the scoring function at the top level of a module")
+        return name
+    typed(entry, str, "[selection] methods entry", src)
+    if ":" in entry:
+        try:
+            func = resolve_method(entry)
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError(f"{src}: [selection] methods: cannot import {entry!r} ({exc}); "
+                              "write 'package.module:function'") from None
+        if not callable(func):
+            raise ConfigError(f"{src}: [selection] methods: {entry!r} is not a function")
+        return entry
+    try:
+        m = get_method(entry)
+    except ValueError as exc:
+        raise ConfigError(f"{src}: [selection] methods: {exc}") from None
+    if m.kind == "ordinal" and task != "ordinal":
+        raise ConfigError(f"{src}: method {entry!r} is ordinal; set [corpus] task = 'ordinal'")
+    return entry
+
+
+def check_learner(spec, where: str, src: str, **params) -> None:
+    """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
+    ``alpha = -1``) now, rather than when the first cell fits it."""
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from .learn import make_learner
+
+    try:
+        make_learner(spec, 0, **params)[-1]._validate_params()
+    except InvalidParameterError as exc:
+        raise ConfigError(f"{src}: {where}: {exc}") from None
+
+
+def check_method_params(name: str, params: dict, where: str, src: str) -> None:
+    """A registered method's parameters, tried on a two-document corpus: a value it refuses
+    (``a = -1``, ``a = "x"``) is an error now, not in a cell. (A user's own function is
+    called as it is, when its cells run.)"""
+    if ":" in name or not params:
+        return
+    import numpy as np
+
+    from ..counts import Counts
+    from ..scores import compute
+
+    tiny = Counts.from_matrix(np.eye(2, dtype=np.int64), np.array([1, 2]),
+                              feature_names=np.array(["a", "b"], dtype=object))
+    try:
+        compute(tiny, name, **params)
+    except (TextsiftError, TypeError) as exc:
+        raise ConfigError(f"{src}: {where}: {exc}") from None
