@@ -22,10 +22,11 @@ extensions = [
     "sphinx_click",
     "mathml",
     "api_pages",
+    "generated_pages",
 ]
 html_math_renderer = "mathml"
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
-exclude_patterns = ["_build", "_ext", "ordinal/*.csv"]
+exclude_patterns = ["_build", "_ext", "_generated", "ordinal/*.csv", "reproductions.md"]
 myst_enable_extensions = ["dollarmath", "colon_fence"]
 myst_heading_anchors = 3
 

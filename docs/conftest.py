@@ -29,7 +29,7 @@ def _setup(namespace):
 pytest_collect_file = Sybil(
     parsers=[PythonCodeBlockParser(), SkipParser()],
     patterns=["*.md"],
-    excludes=["reproductions.md"],  # measurements with commands over the full corpora
+    excludes=["reproductions.md", "reproductions/*"],  # measurements over the full corpora
     fixtures=["_in_tmp_dir"],
     setup=_setup,
 ).pytest()
