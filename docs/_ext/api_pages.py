@@ -97,10 +97,47 @@ def write_pages(out: Path) -> None:
     (out / "index.rst").write_text("\n".join(index), encoding="utf-8")
 
 
-def _generate(app):
+def _generate(app, config=None):
     write_pages(Path(app.srcdir) / "api")
 
 
 def setup(app):
-    app.connect("builder-inited", _generate, priority=100)  # before autosummary (500)
+    app.connect("config-inited", _generate)  # before the source files are listed
+    app.connect("missing-reference", _resolve_reexport)
     return {"parallel_read_safe": True}
+
+
+def _resolve_reexport(app, env, node, contnode):
+    """A reference to a name where it is re-exported (``textsift.lasso.lasso_path``) or by a
+    short name in its module's docstrings (``Counts`` in ``textsift.scores``) resolves to the
+    page that documents the object (``textsift.lasso.path.lasso_path``)."""
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"].lstrip("~.")
+    candidates = [target]
+    for context in (node.get("py:module"), node.get("py:class")):
+        if context and not target.startswith("textsift"):
+            candidates.append(f"{node.get('py:module')}.{target}")
+    domain = env.get_domain("py")
+    for name in candidates:
+        module_name, _, attr = name.rpartition(".")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        if not hasattr(module, attr) or not module_name.startswith("textsift"):
+            continue
+        obj = getattr(module, attr)
+        owner = getattr(obj, "__module__", None)
+        canonical = f"{home(importlib.import_module(owner), attr)}.{attr}" if (
+            owner and owner.startswith("textsift") and attr in getattr(
+                importlib.import_module(owner), "__all__", ())) else name
+        if canonical not in domain.objects and hasattr(module, "__all__") and attr in module.__all__:
+            canonical = f"{home(module, attr)}.{attr}"
+        entry = domain.objects.get(canonical)
+        if entry is not None:
+            from sphinx.util.nodes import make_refnode
+
+            return make_refnode(app.builder, node["refdoc"], entry.docname, entry.node_id,
+                                contnode, canonical)
+    return None

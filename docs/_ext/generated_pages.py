@@ -109,7 +109,7 @@ def write_generated(out: Path) -> None:
     (out / "methods.md").write_text(methods_table(), encoding="utf-8")
 
 
-def _generate(app):
+def _generate(app, config=None):
     src = Path(app.srcdir)
     write_generated(src / "_generated")
     pages = src / "reproductions"
@@ -121,5 +121,5 @@ def _generate(app):
 
 
 def setup(app):
-    app.connect("builder-inited", _generate, priority=100)
+    app.connect("config-inited", _generate)  # before the source files are listed
     return {"parallel_read_safe": True}

@@ -5,4 +5,4 @@ nothing of their own. Each family of commands lives in its own module and regist
 from . import adabag, core, demo, experiment, explore, ordinal  # noqa: F401  (each module registers its commands)
 from ._app import app, main
 
-__all__ = ["app", "main"]
+__all__ = ["main"]  # the typer application is `app` (its commands: the docs' CLI reference)

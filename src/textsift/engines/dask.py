@@ -181,9 +181,11 @@ def _result(x):
 @contextmanager
 def joblib_on_cluster(scheduler: str | None = None, client=None,
                       timeout: float = CONNECT_TIMEOUT, **local) -> Iterator:
-    """Run the ``joblib.Parallel`` work inside the ``with`` block on a Dask cluster (joblib's
-    ``"dask"`` backend): the given ``client``, the scheduler at ``scheduler``, or a local
-    cluster (``local`` are :func:`cluster_client` options). Yields the client::
+    """Run the ``joblib.Parallel`` work inside the ``with`` block on a Dask cluster.
+
+    The cluster is joblib's ``"dask"`` backend over the given ``client``, the scheduler at
+    ``scheduler``, or a local cluster (``local`` are :func:`cluster_client` options). Yields
+    the client::
 
         with joblib_on_cluster("tcp://10.0.0.5:8786"):
             model.fit(X, y)          # e.g. AdaBag bootstraps dispatched with joblib

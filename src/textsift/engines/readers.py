@@ -40,8 +40,9 @@ def iter_chunks(path, text_field: str = "text", label_field: str = "label",
                 on_bad_line: str = "error", bad_lines: list | None = None,
                 row_groups=None) -> Iterator[Chunk]:
     """Yield the (selected) documents and labels of a source, ``chunk_size`` at a time,
-    checked as :func:`textsift.corpus.read_corpus` checks them (:class:`~textsift.corpus.
-    Records`: one label type and the fields seen, across chunks and files).
+    checked as :func:`textsift.corpus.read_corpus` checks them
+    (:class:`~textsift.corpus.Records`: one label type and the fields seen, across chunks and
+    files).
 
     Chunks left empty by the split selection are not yielded.
     """

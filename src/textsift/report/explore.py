@@ -172,13 +172,27 @@ def explore(counts: Counts, out, documents: Iterable[tuple[str, object]] | None 
     """Write the explore page for ``counts`` to ``out`` (atomically; nothing is written on
     bad input) and return its path.
 
-    documents : ``(text, label)`` pairs of the documents counted (read once), for the
-        snippets; ``opts`` are the vectorizer options they were counted with.
-    methods : the methods to offer (default: every nominal one, and the ordinal ones when
-        the labels are integer ratings); ``method``: the one shown first (default chi2).
-    k, top : initial size of the ranked table and agreement sets; terms labelled on the map.
-    cap, snippet_top : terms embedded per method and view; terms per view with snippets.
-    progress : called with a short message as each stage starts.
+    Parameters
+    ----------
+    counts : Counts
+        The counts of the corpus.
+    out : path
+        The page to write (``.html``).
+    documents : iterable of (text, label), optional
+        The documents counted (read once), for the snippets.
+    opts : VectorizerOptions, optional
+        The vectorizer options they were counted with.
+    methods : list of str, optional
+        The methods to offer (default: every nominal one, and the ordinal ones when the labels
+        are integer ratings).
+    method : str, optional
+        The one shown first (default chi2).
+    k, top : int
+        Initial size of the ranked table and agreement sets; terms labelled on the map.
+    cap, snippet_top : int
+        Terms embedded per method and view; terms per view with snippets.
+    progress : callable, optional
+        Called with a short message as each stage starts.
     """
     out = check_out(out)
     data = explore_data(counts, documents, opts=opts, methods=methods, method=method, k=k,

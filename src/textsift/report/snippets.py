@@ -22,7 +22,7 @@ from ..corpus import strip_header
 from ..errors import TextsiftError
 from ..vectorize import VectorizerOptions
 
-__all__ = ["Snippet", "find_snippets"]
+__all__ = ["find_snippets"]
 
 #: ``(left context, the term as written, right context)``.
 Snippet = tuple[str, str, str]

@@ -34,11 +34,17 @@ __all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "binary_scores", "com
 class ScoreTable:
     """Scores of every term for every group.
 
-    values : (V, G) float64; ``-inf`` marks unseen terms (and, for round robin, terms that
-        are not candidates of a group); never NaN.
-    groups : (G,) group labels (classes, ranks, split names, or ``["all"]``).
-    seen : (V,) bool, ``df > 0``.
-    weights : (G,) group weights for ``wavg`` (class priors), or None.
+    Attributes
+    ----------
+    values : ndarray of shape (V, G), float64
+        ``-inf`` marks unseen terms (and, for round robin, terms that are not candidates of a
+        group); never NaN.
+    groups : ndarray of shape (G,)
+        Group labels (classes, ranks, split names, or ``["all"]``).
+    seen : ndarray of shape (V,), bool
+        ``df > 0``.
+    weights : ndarray of shape (G,) or None
+        Group weights for ``wavg`` (class priors).
     """
 
     values: np.ndarray
