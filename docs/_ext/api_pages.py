@@ -127,13 +127,14 @@ def _resolve_reexport(app, env, node, contnode):
             continue
         if not hasattr(module, attr) or not module_name.startswith("textsift"):
             continue
-        obj = getattr(module, attr)
-        owner = getattr(obj, "__module__", None)
-        canonical = f"{home(importlib.import_module(owner), attr)}.{attr}" if (
-            owner and owner.startswith("textsift") and attr in getattr(
-                importlib.import_module(owner), "__all__", ())) else name
-        if canonical not in domain.objects and hasattr(module, "__all__") and attr in module.__all__:
-            canonical = f"{home(module, attr)}.{attr}"
+        owner = getattr(getattr(module, attr), "__module__", None) or ""
+        if attr in getattr(module, "__all__", ()):
+            base = module
+        elif owner.startswith("textsift"):
+            base = importlib.import_module(owner)
+        else:
+            continue
+        canonical = f"{home(base, attr)}.{attr}"
         entry = domain.objects.get(canonical)
         if entry is not None:
             from sphinx.util.nodes import make_refnode

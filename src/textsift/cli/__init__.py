@@ -3,6 +3,7 @@ nothing of their own. Each family of commands lives in its own module and regist
 """
 
 from . import adabag, core, demo, experiment, explore, ordinal  # noqa: F401  (each module registers its commands)
-from ._app import app, main
+from ._app import app as app  # the typer application (the docs' CLI reference shows it)
+from ._app import main
 
-__all__ = ["main"]  # the typer application is `app` (its commands: the docs' CLI reference)
+__all__ = ["main"]

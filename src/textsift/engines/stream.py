@@ -296,8 +296,9 @@ def count_hashed(source: Source, opts: VectorizerOptions | None = None, n_featur
                  classes=None, progress: bool = False) -> Counts:
     """Counts per hash bucket in one pass.
 
-    ``feature_names`` is ``None`` (bucket ``i`` is row ``i``). Memory is ``n_features x n_classes x 16`` bytes; collisions grow as the vocabulary
-    approaches ``n_features``, so raise it for large vocabularies. Typical use::
+    ``feature_names`` is ``None`` (bucket ``i`` is row ``i``). Memory is
+    ``n_features x n_classes x 16`` bytes; collisions grow as the vocabulary approaches
+    ``n_features``, so raise it for large vocabularies. Typical use::
 
         counts = count_hashed(src, opts)
         top = rank(counts, "chi2", top=20)                     # terms are bucket numbers
