@@ -10,20 +10,16 @@ clicking a term lists snippets that contain it.
 from __future__ import annotations
 
 import json
-import shutil
 import time
 
 import pytest
+from browser import CHROMIUM, DRIVER, chromium_or_skip
 from typer.testing import CliRunner
 
 from textsift.cli import app
 from textsift.corpus import sample_path
 
 webdriver = pytest.importorskip("selenium.webdriver")
-
-CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser") if shutil.which(b)),
-                None)
-DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
                                 reason="needs headless Chromium and chromedriver "
                                        "(apt-get install chromium chromium-driver)")
@@ -44,17 +40,7 @@ def page(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    from selenium.webdriver.chrome.service import Service
-
-    opts = webdriver.ChromeOptions()
-    opts.binary_location = CHROMIUM
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--window-size=1400,1200",
-                 f"--user-data-dir={tmp_path_factory.mktemp('profile')}"):
-        opts.add_argument(flag)
-    opts.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    drv = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    drv = chromium_or_skip(tmp_path_factory.mktemp("profile"))
     yield drv
     drv.quit()
 

@@ -107,6 +107,30 @@ def setup(app):
     return {"parallel_read_safe": True}
 
 
+def canonical_name(name: str) -> str | None:
+    """The dotted name under which the object ``name`` (a module path, then attributes, as
+    ``textsift.lasso.lasso_path`` or ``textsift.engines.stream.Counts.from_matrix``) is
+    documented, or None when it is not a textsift object."""
+    parts = name.split(".")
+    for i in range(len(parts) - 1, 0, -1):
+        try:
+            module = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        first, rest = parts[i], parts[i + 1:]
+        if not hasattr(module, first):
+            return None
+        owner = getattr(getattr(module, first), "__module__", None) or ""
+        if first in getattr(module, "__all__", ()):
+            base = module
+        elif owner.startswith("textsift"):
+            base = importlib.import_module(owner)
+        else:
+            return None
+        return ".".join([home(base, first), first, *rest])
+    return None
+
+
 def _resolve_reexport(app, env, node, contnode):
     """A reference to a name where it is re-exported (``textsift.lasso.lasso_path``) or by a
     short name in its module's docstrings (``Counts`` in ``textsift.scores``) resolves to the
@@ -114,28 +138,15 @@ def _resolve_reexport(app, env, node, contnode):
     if node.get("refdomain") != "py":
         return None
     target = node["reftarget"].lstrip("~.")
-    candidates = [target]
-    for context in (node.get("py:module"), node.get("py:class")):
-        if context and not target.startswith("textsift"):
-            candidates.append(f"{node.get('py:module')}.{target}")
+    context = node.get("py:module")
+    candidates = [target] + ([f"{context}.{target}"] if context and not target.startswith(
+        "textsift") else [])
     domain = env.get_domain("py")
     for name in candidates:
-        module_name, _, attr = name.rpartition(".")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
+        if not name.startswith("textsift"):
             continue
-        if not hasattr(module, attr) or not module_name.startswith("textsift"):
-            continue
-        owner = getattr(getattr(module, attr), "__module__", None) or ""
-        if attr in getattr(module, "__all__", ()):
-            base = module
-        elif owner.startswith("textsift"):
-            base = importlib.import_module(owner)
-        else:
-            continue
-        canonical = f"{home(base, attr)}.{attr}"
-        entry = domain.objects.get(canonical)
+        canonical = canonical_name(name)
+        entry = domain.objects.get(canonical) if canonical else None
         if entry is not None:
             from sphinx.util.nodes import make_refnode
 

@@ -36,6 +36,7 @@ from .errors import TextsiftError
 
 __all__ = ["LEVELS", "fisher_lda", "pca_lda", "pca_lda_holdout", "standardise"]
 
+#: Shares of the variance the leading components must explain (the paper's 20/25/30%).
 LEVELS = (0.20, 0.25, 0.30)
 
 

@@ -13,6 +13,7 @@ __all__ = ["is_aclimdb", "iter_20news", "iter_aclimdb"]
 
 
 def is_aclimdb(root: Path) -> bool:
+    """Whether ``root`` is an aclImdb tree (``{train,test}/{pos,neg}/``)."""
     return any((root / s / lab).is_dir() for s in ("train", "test") for lab in ("pos", "neg"))
 
 

@@ -31,6 +31,7 @@ __all__ = [
     "round_robin",
 ]
 
+#: The policies that turn a (V, G) score table into one ranking.
 AGGREGATES = ("max", "sum", "wavg", "rr")
 
 

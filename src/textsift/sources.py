@@ -49,6 +49,7 @@ __all__ = ["DATA_SUFFIXES", "data_files", "describe", "file_kind", "iter_frames"
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".json", ".json.gz")
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".tsv.gz")
 PARQUET_SUFFIXES = (".parquet", ".pq")
+#: The file name endings textsift reads as data (JSON Lines, CSV/TSV, Parquet).
 DATA_SUFFIXES = JSONL_SUFFIXES + CSV_SUFFIXES + PARQUET_SUFFIXES
 READABLE = ".jsonl/.ndjson/.json, .csv/.tsv (each optionally .gz) and .parquet"
 

@@ -101,7 +101,8 @@ def print_json(obj) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
 
 
-def main():  # console-script entry point
+def main():
+    """The ``textsift`` console script: run the command line."""
     app()
 
 

@@ -246,6 +246,7 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
 
 
 def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:
+    """The cache file of each fold of ``exp`` in ``cache_dir`` (built or not)."""
     return [Path(cache_dir) / f"fold-{k}.npz" for k in range(exp.n_folds)]
 
 

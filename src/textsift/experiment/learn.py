@@ -90,6 +90,7 @@ def one_vs_rest(counts: Counts, positive) -> Counts:
 
 
 def binary_labels(y, positive) -> np.ndarray:
+    """The labels of a one-vs-rest task: ``"pos"`` for ``positive``, ``"neg"`` otherwise."""
     return np.where(y == positive, "pos", "neg")
 
 

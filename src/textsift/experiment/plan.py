@@ -57,6 +57,7 @@ def resolve_levels(exp: Experiment, vocab_sizes) -> tuple[list[tuple], list[str]
 
 
 def level_name(level: tuple) -> str:
+    """How a level reads in cell names: ``"all"``, a number of terms, or ``r<ratio>``."""
     kind, value = level
     return "all" if kind == "all" else str(value) if kind == "n" else f"r{value:g}"
 

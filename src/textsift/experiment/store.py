@@ -31,7 +31,9 @@ from ..errors import TextsiftError
 
 __all__ = ["COLUMNS", "KEY", "Store", "StoreError", "summarise"]
 
+#: The columns that identify a cell of the results table.
 KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
+#: The first columns of ``results.csv``: the key, the metric and its value.
 COLUMNS = KEY + ["metric", "value"]
 
 

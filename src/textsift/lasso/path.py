@@ -45,6 +45,7 @@ from ..errors import TextsiftError
 __all__ = ["BACKENDS", "LassoPath", "lambda_grid", "lasso_path", "normalise_penalty",
            "objective"]
 
+#: Lasso path solvers: adelie (MIT, the default) and glmnet (GPL-2, an optional extra).
 BACKENDS = ("adelie", "glmnet")
 
 

@@ -33,6 +33,7 @@ from ..errors import TextsiftError
 __all__ = ["POLARITY_SOURCES", "adaptive_weights", "load_polarity", "polarity_from_lexicon",
            "shrink_polarity"]
 
+#: Named word-polarity sources (a file path is accepted too; module docstring).
 POLARITY_SOURCES = ("imdb", "vader", "afinn", "uniform")
 DATA_ENV = "TEXTSIFT_DATA"
 

@@ -19,6 +19,7 @@ from ..errors import TextsiftError
 
 __all__ = ["SCHEMES", "SharedDesign", "group_weights"]
 
+#: The group-weight schemes of the data-shared lasso (:func:`group_weights`).
 SCHEMES = ("ws1", "ws2", "ws3", "ws4", "ws5", "ws6")
 
 

@@ -78,6 +78,7 @@ def one_policy_each(frame: pd.DataFrame) -> bool:
 
 
 def label_of(method: str, aggregate: str, single_policy: bool) -> str:
+    """A curve's legend: the method's readable name, with its policy when several are shown."""
     name = method_name(method)
     return name if single_policy or method in BASELINES else f"{name} ({aggregate})"
 

@@ -73,6 +73,7 @@ class Method:
         return f"{self.name} (provisional)" if self.provisional else self.name
 
 
+#: Every registered method: canonical name -> :class:`Method` (``textsift methods`` lists them).
 REGISTRY: dict[str, Method] = {}
 
 

@@ -1,0 +1,129 @@
+"""The documentation: every public name has a docstring, and the site builds.
+
+Public names are those of ``textsift.__all__`` and of every public submodule's ``__all__`` (a
+module without an underscore in its dotted name). Classes and functions need their own
+docstring; a constant needs a ``#:`` comment where it is assigned (what Sphinx shows). The
+docs pages' code blocks run through Sybil (``docs/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import textsift
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _modules(private: bool):
+    mods = [textsift]
+    for info in pkgutil.walk_packages(textsift.__path__, "textsift."):
+        if private or not any(p.startswith("_") for p in info.name.split(".")[1:]):
+            mods.append(importlib.import_module(info.name))
+    return mods
+
+
+def _attribute_docs() -> dict[str, str]:
+    """``name -> #: comment`` of every module-level assignment in the package."""
+    from sphinx.pycode import ModuleAnalyzer
+
+    docs = {}
+    for mod in _modules(private=True):
+        for (scope, name), lines in ModuleAnalyzer.for_module(mod.__name__).find_attr_docs(
+        ).items():
+            if scope == "" and "".join(lines).strip():
+                docs[name] = "".join(lines)
+    return docs
+
+
+PUBLIC = sorted({(m.__name__, n) for m in _modules(private=False)
+                 for n in getattr(m, "__all__", ())})
+
+
+def test_the_public_surface_is_what_the_reference_lists():
+    assert ("textsift", "TermSelector") in PUBLIC
+    assert ("textsift.lasso", "AdaBagClassifier") in PUBLIC
+    assert len(PUBLIC) > 100
+
+
+@pytest.mark.parametrize(("module", "name"), PUBLIC, ids=[f"{m}.{n}" for m, n in PUBLIC])
+def test_every_public_name_has_a_docstring(module, name):
+    obj = getattr(importlib.import_module(module), name)
+    if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.ismodule(obj):
+        doc = obj.__doc__  # its own, not a base class's
+    elif callable(obj) and hasattr(obj, "__wrapped__"):
+        doc = obj.__wrapped__.__doc__
+    else:
+        doc = _ATTR_DOCS.get(name)
+    assert doc and doc.strip(), f"{module}.{name} has no docstring"
+
+
+_ATTR_DOCS = _attribute_docs()
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory) -> Path:
+    """The site as ``make docs`` builds it: Sphinx in strict mode (a warning -- a broken
+    reference, a page outside every table of contents, a docstring Sphinx cannot parse --
+    fails the build)."""
+    pytest.importorskip("sphinx")
+    out = tmp_path_factory.mktemp("site")
+    src = tmp_path_factory.mktemp("docs-src") / "docs"
+    shutil.copytree(ROOT / "docs", src, ignore=shutil.ignore_patterns(
+        "api", "_generated", "reproductions"))
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
+    res = subprocess.run([sys.executable, "-m", "sphinx", "-q", "-W", "--keep-going", "-n",
+                          "-b", "html", str(src), str(out)], capture_output=True, text=True,
+                         env={**__import__("os").environ, **env}, timeout=900)
+    assert res.returncode == 0, res.stderr[-4000:]
+    return out
+
+
+@pytest.mark.slow
+def test_the_site_builds_with_an_api_page_per_estimator_and_rendered_formulas(site):
+    assert (site / "index.html").is_file()
+    pages = {p.name: p for p in (site / "api" / "generated").glob("*.html")}
+    for name in ("textsift.selectors.TermSelector", "textsift.selectors.OrdinalSelector",
+                 "textsift.counts.Counts", "textsift.lasso.estimator.AdaBagClassifier"):
+        assert f"{name}.html" in pages, name
+    scores = (site / "guide" / "scores.html").read_text(encoding="utf-8")
+    assert scores.count("<math") > 20          # formulas rendered to MathML at build time
+    assert "mathjax" not in scores.lower() and "katex" not in scores.lower()
+    cli = (site / "guide" / "cli.html").read_text(encoding="utf-8")
+    for command in ("score", "run", "explore", "adabag", "ordinal-eval"):
+        assert f"textsift {command}" in cli, command
+    keys = (site / "guide" / "experiments.html").read_text(encoding="utf-8")
+    from textsift.experiment.schema import SCHEMA
+
+    for table, names in SCHEMA.items():
+        for key in names:
+            assert f"<code class=\"docutils literal notranslate\"><span class=\"pre\">{key}" \
+                   f"</span></code>" in keys, (table, key)
+
+
+@pytest.mark.slow
+def test_a_page_opens_from_file_with_no_request_and_no_console_error(site, tmp_path):
+    """One page in headless Chromium from file://: it loads, shows its formulas, logs no
+    error and asks no network address for anything (fonts, scripts, analytics)."""
+    from browser import chromium_or_skip
+
+    driver = chromium_or_skip(tmp_path)
+    try:
+        driver.get((site / "guide" / "scores.html").as_uri())
+        assert "Scores and policies" in driver.title
+        entries = driver.execute_script(
+            "return performance.getEntriesByType('resource').map(e => e.name)")
+        assert all(e.startswith(("file:", "data:")) for e in entries), entries
+        assert driver.execute_script("return document.querySelectorAll('math').length") > 20
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        driver.quit()
