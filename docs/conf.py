@@ -19,7 +19,6 @@ extensions = [
     "sphinx.ext.intersphinx",
     "numpydoc",
     "myst_parser",
-    "sphinx_click",
     "mathml",
     "api_pages",
     "generated_pages",
@@ -38,6 +37,7 @@ nitpicky = True
 
 html_theme = "pydata_sphinx_theme"
 html_theme_options = {"navigation_with_keys": False}
+html_context = {"default_mode": "auto"}  # unset, the theme logs a console error
 html_static_path = []
 templates_path = ["_templates"]
 exclude_patterns += ["_templates"]

@@ -69,6 +69,10 @@ def _page(module) -> str:
     if elsewhere:
         lines += ["Also available here:", ""]
         lines += [f"* :py:obj:`{n} <{home(module, n)}.{n}>`" for n in elsewhere] + [""]
+    if module.__name__ == "textsift.scores":  # the registered methods: formula and paper
+        for kind, title in [("nominal", "Nominal methods"), ("ordinal", "Ordinal methods")]:
+            lines += [title, "-" * len(title), "",
+                      f".. include:: ../_generated/methods_{kind}.rst", ""]
     return "\n".join(lines)
 
 

@@ -225,7 +225,7 @@ def rank_terms(
 
 
 def n_from_ratio(ratio: float, n_ranked: int) -> int:
-    """Number of terms kept at reduction level ``ratio`` = |S|/|T| (the fraction *kept*):
+    """Number of terms kept at reduction level ``ratio`` = ``|S| / |T|`` (the fraction *kept*):
     ``max(1, ceil(ratio * n_ranked))`` (METHODS.md §0.5.6)."""
     if not 0 < ratio <= 1:
         raise TextsiftError(f"ratio must be in (0, 1], got {ratio}")

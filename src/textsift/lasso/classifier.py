@@ -230,7 +230,7 @@ def predict_class(decision: np.ndarray, a: float, b: float) -> np.ndarray:
 
 
 def misclassification(theta, pred) -> float:
-    """ME = mean |theta - y_hat| (the misclassification rate)."""
+    """ME = mean ``|theta - y_hat|`` (the misclassification rate)."""
     theta, pred = np.asarray(theta), np.asarray(pred)
     if theta.size == 0:
         raise TextsiftError("no observations to evaluate")

@@ -1,5 +1,6 @@
 """AdaBag as a scikit-learn estimator: a classifier of ratings into low (``y <= a``) and high
-(``y >= b``) that selects its words (METHODS.md §D.4; the steps are in :mod:`.adabag`).
+(``y >= b``) that selects its words (METHODS.md §D.4; the steps are in
+:mod:`textsift.lasso.adabag`).
 
 ``fit(X, y, groups=None)`` takes a document-term matrix and numeric ratings, drops the rows
 strictly between ``a`` and ``b``, splits the rest 2:1 into core and validation sets within each
@@ -86,11 +87,11 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     ``"min" | "1se"``; ``max_features`` chooses ``c*`` among the models of at most that many
     words; ``random_state`` seeds the split and the bootstraps; ``n_jobs`` runs
     bootstraps in parallel (joblib); ``n_lambdas``, ``min_ratio``, ``patience``,
-    ``max_active`` shape each path (:mod:`.adabag`); ``final_model`` ``"pooled"`` (one OLS
-    model, the paper's shrinkage classifier) or ``"per_group"`` (one per group: ``predict``
-    then needs ``groups``); ``store`` a folder that keeps finished bootstraps, so an
-    interrupted fit resumes (it needs an int ``random_state``); ``progress(done, total)`` is
-    called as bootstraps finish.
+    ``max_active`` shape each path (:mod:`textsift.lasso.adabag`); ``final_model``
+    ``"pooled"`` (one OLS model, the paper's shrinkage classifier) or ``"per_group"`` (one per
+    group: ``predict`` then needs ``groups``); ``store`` a folder that keeps finished
+    bootstraps, so an interrupted fit resumes (it needs an int ``random_state``);
+    ``progress(done, total)`` is called as bootstraps finish.
 
     Fitted: ``frequencies_`` (bagging frequency per feature), ``cutoffs_`` (1..B), ``sizes_``
     and ``validation_errors_`` per cutoff, ``cutoff_``, ``support_`` (mask of ``A_{c*}``),

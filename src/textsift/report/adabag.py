@@ -73,7 +73,7 @@ def cutoff_chart(cutoffs, validation, test, cutoff, path):
 
 
 def word_cloud(names, coef, path, top: int = 150, seed: int = 0):
-    """Word cloud of the ``top`` words by ``|coef|``: size ~ |coef|, green positive, red
+    """Word cloud of the ``top`` words by ``|coef|``: size ~ ``|coef|``, green positive, red
     negative."""
     from wordcloud import WordCloud
 

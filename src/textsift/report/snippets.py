@@ -39,14 +39,26 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
                   max_chars: int = 60) -> list[list[list[Snippet]]]:
     """Snippets of ``terms`` in ``documents``, per term and class.
 
-    documents : iterable of ``(text, label)`` pairs, read once (a generator is fine).
-    terms : the wanted terms, as the vocabulary spells them (lowercased, stemmed).
-    class_index : label -> class column (labels outside it are skipped).
-    quota : (len(terms), n_classes) ints, snippets wanted per term and class.
-    words, max_chars : context kept on each side of the term (at most ``words`` tokens and
-        ``max_chars`` characters, whitespace squashed).
+    Parameters
+    ----------
+    documents : iterable of (text, label) pairs
+        Read once (a generator is fine).
+    terms : sequence of str
+        The wanted terms, as the vocabulary spells them (lowercased, stemmed).
+    class_index : dict
+        Label -> class column (labels outside it are skipped).
+    quota : ndarray of shape (len(terms), n_classes), int
+        Snippets wanted per term and class.
+    opts : VectorizerOptions, optional
+        How the documents were tokenised (default options when None).
+    words, max_chars : int
+        Context kept on each side of the term (at most ``words`` tokens and ``max_chars``
+        characters, whitespace squashed).
 
-    Returns ``out[t][c]``, a list of at most ``quota[t, c]`` snippets, in document order.
+    Returns
+    -------
+    list
+        ``out[t][c]``, a list of at most ``quota[t, c]`` snippets, in document order.
     """
     opts = opts or VectorizerOptions()
     terms = list(terms)

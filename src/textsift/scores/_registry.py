@@ -57,7 +57,10 @@ class ScoreTable:
 class Method:
     """A registered scoring method. ``params`` maps each keyword parameter of ``func`` (after
     the counts) to its default, e.g. ``{"a": 1.0, "eps": 0.1, "idf": "standard"}``: callers
-    (the CLI, experiment grids) read which parameters a method takes from it."""
+    (the CLI, experiment grids) read which parameters a method takes from it. ``formula`` is
+    the score in LaTeX (in the notation of the contingency table: ``A``, ``B``, ``C``, ``D``,
+    ``tpr``, ``fpr``, ``TF``; the documentation renders it) and ``reference`` the paper it
+    comes from."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -67,6 +70,8 @@ class Method:
     aggregates: tuple[str, ...] = ("max", "sum", "wavg", "rr")
     provisional: bool = False
     params: dict = field(default_factory=dict)
+    formula: str = ""
+    reference: str = ""
 
     @property
     def label(self) -> str:
@@ -78,14 +83,15 @@ REGISTRY: dict[str, Method] = {}
 
 
 def register(name, kind, summary, default_aggregate="max", aggregates=("max", "sum", "wavg", "rr"),
-             provisional=False):
-    """Decorator adding a scoring function to :data:`REGISTRY` under ``name``."""
+             provisional=False, *, formula="", reference=""):
+    """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``formula``
+    (LaTeX) and ``reference`` document it (every built-in method has both)."""
 
     def deco(func):
         if name in REGISTRY:
             raise RuntimeError(f"method {name!r} is registered twice")
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
-                                provisional, _keyword_defaults(func))
+                                provisional, _keyword_defaults(func), formula, reference)
         return func
 
     return deco
@@ -246,7 +252,7 @@ def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
 
 
 def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
-    """The dense table of :func:`binary_scores` (NaN and unseen terms as ``-inf``)."""
+    """The dense table of ``binary_scores`` (NaN and unseen terms as ``-inf``)."""
     return binary_scores(counts, binary_metric, **params).table()
 
 

@@ -13,6 +13,10 @@ import numpy as np
 
 from ._registry import PerClass, binary_scores, nonempty_classes, register
 
+RC_PAPER = ("Yang Jieming, Wang Jing, Qu Zhaoyang, feature selection based on relative "
+            "contribution (RC), Northeast Electric Power University; normalisation and smoothing "
+            "as reconstructed in METHODS.md C.1")
+
 __all__ = ["dia", "relative_contribution", "sparse_tf_table"]
 
 
@@ -50,19 +54,25 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
 
 def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
     """A (V, m) table in sparse form whose ``TF(t, c) = 0`` cells are ``zero_value(counts)``
-    (an array broadcastable to (V, m), or ``(ufunc, x, y)``, see :class:`PerClass`) and
+    (an array broadcastable to (V, m), or ``(ufunc, x, y)``, see ``PerClass``) and
     whose non-zero cells are ``cell_value(counts, cells)``: one dense write and one scatter,
     never an operation over the whole term-frequency table."""
     counts = nonempty_classes(counts)
     return PerClass(counts, zero=zero_value(counts), nz=cell_value(counts, counts.cells))
 
 
-@register("dia", "nominal", "DIA association factor P(c | t)")
+@register("dia", "nominal", "DIA association factor P(c | t)",
+          formula=r"P(c \mid t) = \frac{A}{\mathrm{df}} \quad (0 \text{ for an unseen term})",
+          reference="N. Fuhr et al., the Darmstadt Indexing Approach (AIR/X, RIAO 1991), as in "
+                    "F. Sebastiani, ACM Computing Surveys 34 (2002); a baseline of the RC paper")
 def _dia(counts):
     return binary_scores(counts, dia)
 
 
-@register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)")
+@register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)",
+          formula=r"\frac{\mathrm{TF}(t, c)}{\mathrm{TF}(t)}",
+          reference="S. S. R. Mengle and N. Goharian, \"Ambiguity measure feature-selection "
+                    "algorithm\", JASIST 60(5) (2009) 1037-1050")
 def _am(counts):
     """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class."""
     return sparse_tf_table(
@@ -70,7 +80,10 @@ def _am(counts):
     )
 
 
-@register("rc", "nominal", "relative contribution: class-normalised, smoothed frequency lead")
+@register("rc", "nominal", "relative contribution: class-normalised, smoothed frequency lead",
+          formula=r"\sum_{j \ne i} \big(\tilde p(t \mid c_i) - \tilde p(t \mid c_j)\big), \quad "
+                  r"\tilde p(t \mid c) = \frac{\mathrm{TF}(t, c) + 1}{\mathrm{TF}(c) + V}",
+          reference=RC_PAPER)
 def _rc(counts, normalize=True, smooth=True):
     """:func:`relative_contribution` evaluated sparsely: ``p(t|c)`` takes one value per class
     where ``TF(t, c) = 0`` (``1 / (TF(c) + V)`` smoothed, else 0), so ``m p(t|c_i) - sum_j

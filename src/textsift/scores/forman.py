@@ -5,7 +5,7 @@ Each metric is a vectorised function of the contingency cells ``A = tp``, ``B = 
 ``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions and zero-count rules follow
 METHODS.md §B.2: G. Forman, "An extensive empirical study of feature selection metrics for
 text classification", JMLR 3 (2003) 1289-1305, as taught in P. Kang's Text Analytics lecture 6.
-The registered methods apply them one-vs-rest to every class (:func:`binary_scores`).
+The registered methods apply them one-vs-rest to every class (``binary_scores``).
 """
 
 from __future__ import annotations
@@ -95,22 +95,35 @@ def pow_(A, B, C, D, k=5):
     return (1 - fpr) ** k - (1 - tpr) ** k
 
 
-def _register_binary(name, fn, summary):
-    register(name, "nominal", summary)(lambda counts, **kw: binary_scores(counts, fn, **kw))
+#: The paper of every metric in this module.
+FORMAN_2003 = ('G. Forman, "An extensive empirical study of feature selection metrics for text '
+               'classification", JMLR 3 (2003) 1289-1305')
+
+
+def _register_binary(name, fn, summary, formula):
+    register(name, "nominal", summary, formula=formula, reference=FORMAN_2003)(
+        lambda counts, **kw: binary_scores(counts, fn, **kw))
 
 
 @register("df", "nominal", "document frequency: documents containing the term",
-          aggregates=("max",))
+          aggregates=("max",), formula=r"\mathrm{df}(t) = A + B", reference=FORMAN_2003)
 def _df(counts):
     """DF = ``A + B``, the same for every class (a single global column)."""
     return global_table(counts, counts.df)
 
 
-_register_binary("acc", acc, "accuracy tp - fp (favours positive indicators)")
-_register_binary("acc_ratio", acc_ratio, "balanced accuracy |tpr - fpr| (Forman's Acc2)")
-_register_binary("prob_ratio", prob_ratio, "probability ratio tpr / fpr (inf when fpr = 0)")
-_register_binary("odds_ratio", odds_ratio, "odds ratio AD / BC, zero denominators set to 1")
-_register_binary("odds_numerator", odds_numerator, "odds-ratio numerator A * D")
-_register_binary("f1", f1, "F-measure 2tp / (pos + tp + fp)")
-_register_binary("bns", bns, "bi-normal separation |F^-1(tpr) - F^-1(fpr)| (Forman)")
-_register_binary("pow", pow_, "Forman's Pow (1 - fpr)^k - (1 - tpr)^k, k = 5")
+_register_binary("acc", acc, "accuracy tp - fp (favours positive indicators)", r"A - B")
+_register_binary("acc_ratio", acc_ratio, "balanced accuracy |tpr - fpr| (Forman's Acc2)",
+                 r"\lvert \mathrm{tpr} - \mathrm{fpr} \rvert")
+_register_binary("prob_ratio", prob_ratio, "probability ratio tpr / fpr (inf when fpr = 0)",
+                 r"\mathrm{tpr} / \mathrm{fpr} \quad (+\infty \text{ when } \mathrm{fpr} = 0 "
+                 r"< \mathrm{tpr})")
+_register_binary("odds_ratio", odds_ratio, "odds ratio AD / BC, zero denominators set to 1",
+                 r"\frac{A D}{B C} \quad (\text{a zero } B \text{ or } C \text{ replaced by } 1)")
+_register_binary("odds_numerator", odds_numerator, "odds-ratio numerator A * D", r"A D")
+_register_binary("f1", f1, "F-measure 2tp / (pos + tp + fp)", r"\frac{2 A}{N_c + \mathrm{df}}")
+_register_binary("bns", bns, "bi-normal separation |F^-1(tpr) - F^-1(fpr)| (Forman)",
+                 r"\lvert F^{-1}(\mathrm{tpr}) - F^{-1}(\mathrm{fpr}) \rvert \quad "
+                 r"(\text{rates clipped to } [0.0005, 0.9995])")
+_register_binary("pow", pow_, "Forman's Pow (1 - fpr)^k - (1 - tpr)^k, k = 5",
+                 r"(1 - \mathrm{fpr})^k - (1 - \mathrm{tpr})^k, \quad k = 5")

@@ -22,6 +22,10 @@ import numpy as np
 
 from ._registry import binary_scores, global_table, register
 from .association import sparse_tf_table
+from .forman import FORMAN_2003
+
+YANG_PEDERSEN_1997 = ("Y. Yang and J. O. Pedersen, \"A comparative study on feature selection in "
+                      "text categorization\", ICML 1997, 412-420")
 
 __all__ = ["chi2", "ig", "ig_multi_from_counts", "mi"]
 
@@ -89,13 +93,19 @@ def _ig_multi(cells, df, pos, base):
     return np.maximum(out, 0.0)
 
 
-@register("ig", "nominal", "information gain of presence for each class (bits)")
+@register("ig", "nominal", "information gain of presence for each class (bits)",
+          formula=r"\sum_{c' \in \{c, \bar c\}} \sum_{t' \in \{t, \bar t\}} P(t', c')"
+                  r" \log_2 \frac{P(t', c')}{P(t') P(c')}",
+          reference=FORMAN_2003)
 def _ig(counts, base=2.0):
     return binary_scores(counts, ig, base=base)
 
 
 @register("ig_multi", "nominal", "mutual information of presence with the m-valued class",
-          aggregates=("max",))
+          aggregates=("max",),
+          formula=r"H(C) - P(t) H(C \mid t) - P(\bar t) H(C \mid \bar t) \quad "
+                  r"(\text{one score per term, bits})",
+          reference=YANG_PEDERSEN_1997)
 def _ig_multi_method(counts, base=2.0):
     # sparse: the A = 0 cells of a term contribute sum_c pos_c log pos_c, a constant; only the
     # non-zero cells need their own terms
@@ -107,19 +117,28 @@ def _ig_multi_method(counts, base=2.0):
     return global_table(counts, _ig_multi(cells, counts.df.astype(np.float64), pos, base))
 
 
-@register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))")
+@register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))",
+          formula=r"\log \frac{P(t, c)}{P(t) P(c)} = \log \frac{A N}{\mathrm{df}\, N_c} \quad "
+                  r"(-\infty \text{ when } A = 0)",
+          reference=YANG_PEDERSEN_1997)
 def _mi(counts, weighted=False, base=np.e):
     return binary_scores(counts, mi, weighted=weighted, base=base)
 
 
-@register("chi2", "nominal", "chi-square of the 2x2 presence/class table")
+@register("chi2", "nominal", "chi-square of the 2x2 presence/class table",
+          formula=r"\frac{N (A D - B C)^2}{(A + B)(C + D)(A + C)(B + D)} \quad "
+                  r"(0 \text{ when a margin is } 0)",
+          reference=FORMAN_2003)
 def _chi2(counts):
     return binary_scores(counts, chi2)
 
 
 @register("chi2_sklearn", "nominal",
           "scikit-learn's chi2 on term weights (per-class terms; 'sum' equals sklearn)",
-          default_aggregate="sum")
+          default_aggregate="sum",
+          formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
+          reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
+                    "(2011) 2825-2830), one term per class")
 def _chi2_sklearn(counts):
     """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``."""
     return sparse_tf_table(

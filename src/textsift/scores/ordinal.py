@@ -7,17 +7,19 @@ scale to keep ranks that have no documents). From them :func:`rank_stats` derive
 term ``t_k``, the distribution of the ranks ``Y_k`` of the training documents containing it:
 ``df_k``, ``mean_k``, ``Var(t_k)`` -- additive across chunks because the counts are.
 
-==============  ==================================================================  ======
-name            score of term ``t_k`` (higher is better)                            policy
-==============  ==================================================================  ======
-``var``         ``-Var(t_k)`` (population variance of ``Y_k``, §A.2)                 top-k
-``var_idf``     ``-(Var(t_k) + eps) * IDF(t_k)^a`` (§A.3)                            top-k
-``rr_var``      ``-Var``, listed under the rank nearest ``mean_k`` (§A.4)            RR
-``rr_var_idf``  the ``var_idf`` score, listed under the rank nearest ``mean_k``      RR
-``rr_igor``     binary IG (bits) of ``y <= r_j`` vs ``y > r_j``, one list per split  RR
-``rr_nc_idf``   ``-(NC(t_k, R(t_k)) + eps_nc) * IDF^a``, listed under ``R(t_k)``     RR
-``prp``         IG on class distributions smoothed over neighbouring ranks (§A.7)   top-k
-==============  ==================================================================  ======
+* ``var`` -- ``-Var(t_k)`` (population variance of ``Y_k``, §A.2); top-k.
+* ``var_idf`` -- ``-(Var(t_k) + eps) * IDF(t_k)^a`` (§A.3); top-k.
+* ``rr_var`` -- ``-Var``, listed under the rank nearest ``mean_k`` (§A.4); round robin.
+* ``rr_var_idf`` -- the ``var_idf`` score, listed under the rank nearest ``mean_k``; round
+  robin.
+* ``rr_igor`` -- binary IG (bits) of ``y <= r_j`` vs ``y > r_j``, one list per cut (§A.5);
+  round robin.
+* ``rr_nc_idf`` -- ``-(NC(t_k, R(t_k)) + eps_nc) * IDF^a``, listed under ``R(t_k)`` (§A.6);
+  round robin.
+* ``prp`` -- IG on class distributions smoothed over neighbouring ranks (§A.7); top-k.
+
+Each method's formula and paper are also in its registry entry (:data:`textsift.scores.REGISTRY`),
+which the documentation renders.
 
 ``IDF = ln(N / df)`` (``idf="standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1``
 (``idf="smooth"``). With the standard form a term in every document has IDF 0 and so the
@@ -48,6 +50,9 @@ from .information import ig_multi_from_counts
 __all__ = ["RankStats", "idf", "rank_stats"]
 
 ORDINAL_RR = ("rr",)
+BES = ("S. Baccianella, A. Esuli and F. Sebastiani, \"Feature selection for ordinal regression\", "
+       "ACM SAC 2010; Neural Computation 26(3) (2014) 557-591")
+_IDF = r"\mathrm{IDF}(t_k)^a"
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -131,33 +136,48 @@ def _var_idf(st, a, eps, form):
 
 # ----------------------------------------------------------------------------- methods
 @register("var", "ordinal", "minus the variance of the ranks of the documents with the term",
-          aggregates=("max",))
+          aggregates=("max",),
+          formula=r"-\operatorname{Var}(Y_k) = -\frac{1}{\mathrm{df}_k} \sum_{y \in Y_k} "
+                  r"(y - \bar y_k)^2",
+          reference=BES)
 def _var(counts):
     return global_table(counts, 0.0 - rank_stats(counts).var)  # 0.0 - x: no "-0.0"
 
 
 @register("var_idf", "ordinal", "-(Var + eps) * IDF^a: low rank variance, not rare",
-          aggregates=("max",))
+          aggregates=("max",),
+          formula=r"-(\operatorname{Var}(Y_k) + \epsilon)\, " + _IDF
+                  + r", \quad \mathrm{IDF}(t_k) = \ln(N / \mathrm{df}_k), \ \epsilon = 0.1",
+          reference=BES)
 def _var_idf_method(counts, a=1.0, eps=0.1, idf="standard"):
     return global_table(counts, _var_idf(rank_stats(counts), a, eps, idf))
 
 
 @register("rr_var", "ordinal", "-Var, round robin over the rank nearest each term's mean",
-          default_aggregate="rr", aggregates=ORDINAL_RR)
+          default_aggregate="rr", aggregates=ORDINAL_RR,
+          formula=r"-\operatorname{Var}(Y_k) \text{ in the list of rank } "
+                  r"\arg\min_j \lvert r_j - \bar y_k \rvert",
+          reference=BES)
 def _rr_var(counts):
     st = rank_stats(counts)
     return _rank_table(st, 0.0 - st.var, _nearest_mean_rank(st), counts)
 
 
 @register("rr_var_idf", "ordinal", "Var*IDF, round robin over the rank nearest each term's mean",
-          default_aggregate="rr", aggregates=ORDINAL_RR)
+          default_aggregate="rr", aggregates=ORDINAL_RR,
+          formula=r"-(\operatorname{Var}(Y_k) + \epsilon)\, " + _IDF
+                  + r" \text{ in the list of rank } \arg\min_j \lvert r_j - \bar y_k \rvert",
+          reference=BES)
 def _rr_var_idf(counts, a=1.0, eps=0.1, idf="standard"):
     st = rank_stats(counts)
     return _rank_table(st, _var_idf(st, a, eps, idf), _nearest_mean_rank(st), counts)
 
 
 @register("rr_igor", "ordinal", "information gain of y<=r vs y>r, round robin over the n-1 splits",
-          default_aggregate="rr", aggregates=ORDINAL_RR)
+          default_aggregate="rr", aggregates=ORDINAL_RR,
+          formula=r"\mathrm{IG}(t_k, \{y \le r_j\}) \text{ (the binary IG of ig) in the list "
+                  r"of cut } j = 1, \dots, n - 1",
+          reference=BES)
 def _rr_igor(counts, base=2.0):
     """One binary problem per cut ``y <= r_j`` vs ``y >= r_{j+1}`` (§A.5), scored by the
     binary IG of presence. A cut with an empty side is skipped (§A.5 [A]); so is a cut that
@@ -197,7 +217,12 @@ def _ig_cuts(A, df, below, N, base):
 
 @register("rr_nc_idf", "ordinal",
           "-(NC + eps) * IDF^a, NC = mean |r - y| at the best rank R; round robin over R",
-          default_aggregate="rr", aggregates=ORDINAL_RR)
+          default_aggregate="rr", aggregates=ORDINAL_RR,
+          formula=r"-(\mathrm{NC}(t_k, R_k) + \epsilon)\, " + _IDF + r", \quad "
+                  r"\mathrm{NC}(t_k, r) = \frac{1}{\mathrm{df}_k} \sum_{y \in Y_k} "
+                  r"\lvert r - y \rvert, \ R_k = \arg\min_r \mathrm{NC}(t_k, r) "
+                  r"\text{ (its list)}",
+          reference=BES)
 def _rr_nc_idf(counts, a=1.0, eps_nc=0.1, idf="standard"):
     """``NC(t_k, r_j) = (1/df_k) sum_{d in Tr_k} |r_j - y(d)|`` (§A.6, error = MAE [A]):
     the MAE on ``Tr_k`` of the trivial classifier that always says ``r_j``. ``R(t_k)`` is the
@@ -215,7 +240,14 @@ def _rr_nc_idf(counts, a=1.0, eps_nc=0.1, idf="standard"):
 
 @register("prp", "ordinal",
           "IG after spreading each term's rank distribution over neighbouring ranks",
-          aggregates=("max",), provisional=True)
+          aggregates=("max",), provisional=True,
+          formula=r"\mathrm{IG}_{\mathrm{multi}} \text{ of } P'(t \mid r_j) N_j, \quad "
+                  r"P'(t \mid r_j) = \frac{\sum_i S_{ij} P(t \mid r_i)}{\sum_i S_{ij}}, \ "
+                  r"S_{ij} = s^{\lvert r_i - r_j \rvert}",
+          reference="R. Mukras, N. Wiratunga, R. Lothian, S. Chakraborti and D. Harper, "
+                    "\"Information gain feature selection for ordinal text classification using "
+                    "probability re-distribution\", IJCAI 2007 Textlink workshop (provisional "
+                    "form, METHODS.md A.7)")
 def _prp(counts, s=0.5, base=2.0):
     """PRP, provisional form (§A.7 [A]; the original is not pinned down).
 
