@@ -12,6 +12,7 @@ import importlib
 import inspect
 import pkgutil
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -148,3 +149,33 @@ def test_a_page_opens_from_file_with_no_request_and_no_console_error(site, tmp_p
         assert not errors, errors
     finally:
         driver.quit()
+
+
+def _shell_commands():
+    """Every ``textsift ...`` command line of the shell blocks of the docs pages, the README and
+    the examples' READMEs (continuation lines joined, comments dropped)."""
+    pages = [ROOT / "README.md", *ROOT.glob("docs/**/*.md"), *ROOT.glob("examples/*/README.md")]
+    out = []
+    for page in sorted(pages):
+        text = page.read_text(encoding="utf-8")
+        for block in re.findall(r"```(?:bash|sh|console)\n(.*?)```", text, re.DOTALL):
+            for line in block.replace("\\\n", " ").splitlines():
+                words = shlex.split(line, comments=True)
+                if words[:1] == ["textsift"]:
+                    out.append(pytest.param(words[1:], id=f"{page.name}: {' '.join(words[:2])}"))
+    return out
+
+
+@pytest.mark.parametrize("argv", _shell_commands())
+def test_every_documented_command_line_parses(argv):
+    """The commands of the shell blocks run on the full corpora, so the suite does not run
+    them; it parses each with the application's own parser: a renamed or removed option, a
+    wrong choice or a missing argument in the docs fails here."""
+    import typer
+
+    from textsift.cli import app
+
+    group = typer.main.get_command(app)
+    name, *args = argv
+    assert name in group.commands, f"no command {name!r}"
+    group.commands[name].make_context(name, args)  # raises on any usage error
