@@ -10,8 +10,8 @@ learners' own seconds (fit + predict, measured inside each cell) can be subtract
 wall time. The anchor is the learners' time in the same run: the harness's overhead is
 everything else -- reading, tokenising and stemming the corpus, vectorising, counting,
 scoring and ranking, column slicing, metrics, writing the cells and the tables, and the
-report -- reported as a share of the wall time (goal: under 10%); also without the one-off
-corpus preparation (which the fold cache saves a resumed run), inside the cells alone, and
+report -- reported as a share of the wall time (goal: under 15%, issue 12); also without the
+one-off corpus preparation (which the fold cache saves a resumed run), inside the cells alone, and
 (serial runs) as a share of CPU time, which a busy shared machine does not distort.
 """
 
@@ -53,6 +53,7 @@ def main() -> None:
     ap.add_argument("--n-jobs", type=int, default=1)
     args = ap.parse_args()
     exp = parse_config(config(args.data.resolve(), args.n_jobs), src="bench/harness.py")
+    load0 = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "run"
         t0, c0 = time.perf_counter(), time.process_time()
@@ -68,6 +69,8 @@ def main() -> None:
     cells = timings["select_s"].add(timings["learner_s"]).add(timings["metrics_s"]).sum()
     rows = [
         ("cells", f"{run.n_cells}"),
+        ("load average (1 min), start / end", f"{load0:.1f} / {os.getloadavg()[0]:.1f} "
+                                              f"({os.cpu_count()} cores)"),
         ("wall time, run + report", f"{wall:8.1f} s"),
         ("  of which learners (fit + predict)", f"{learner:8.1f} s"),
         ("  of which selection + column slicing", f"{select:8.1f} s"),
@@ -75,7 +78,8 @@ def main() -> None:
         ("  of which reading, tokenising, vectorising, counting", f"{prepare:8.1f} s"),
         ("  of which store, tables, top terms", f"{t_run - prepare - cells / args.n_jobs:8.1f} s"),
         ("  of which report", f"{wall - t_run:8.1f} s"),
-        ("share outside the learners", f"{1 - learner / args.n_jobs / wall:8.1%} (goal < 10%)"),
+        ("share outside the learners",
+         f"{1 - learner / args.n_jobs / wall:8.1%} (goal < 15%, issue 12)"),
         ("  same, without the one-off corpus preparation",
          f"{1 - learner / args.n_jobs / (wall - prepare):8.1%}"),
         ("  same, inside the cells only (selection + metrics)",

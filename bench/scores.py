@@ -14,6 +14,7 @@ token pattern) it prints:
   column subset (it is far too slow for all columns) and scaled per column, with the largest
   difference between the two on that subset (goal: >= 1000x, identical values);
 * peak traced memory of each (tracemalloc sees numpy's buffers) beside the matrix's own size.
+* where the time goes: each stage of the fused scoring timed apart, with its page faults.
 """
 
 from __future__ import annotations
@@ -94,6 +95,54 @@ def race_cold(X, y, repeat: int) -> dict:
     return best
 
 
+def stages(X, y, names, repeat: int) -> None:
+    """Where the time of ``compute_many(reuse=True)`` goes: each stage timed apart (best of
+    ``repeat``), with the minor page faults of its best run (a first touch of fresh memory)."""
+    import resource
+
+    from textsift.scores import get_method
+    from textsift.scores._registry import PerClass
+
+    def faults():
+        return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+
+    best: dict[str, list] = {}
+
+    def note(key, t, f):
+        if key not in best or t < best[key][0]:
+            best[key] = [t, f]
+
+    for _ in range(repeat):
+        t0, f0 = time.perf_counter(), faults()
+        counts = Counts.from_matrix(X, y)
+        note("count pass (Counts.from_matrix)", time.perf_counter() - t0, faults() - f0)
+        t0, f0 = time.perf_counter(), faults()
+        _ = counts.cells.evaluation_set, counts.cells.nz_table
+        note("df, non-zero cells, distinct tables", time.perf_counter() - t0, faults() - f0)
+        t0, f0 = time.perf_counter(), faults()
+        buffer = np.empty(counts.doc_counts.shape)
+        buffer.fill(0.0)
+        note("first touch of the (V, m) buffer", time.perf_counter() - t0, faults() - f0)
+        metric = table = 0.0
+        per_class = 0
+        f0 = faults()
+        for n in names:
+            t0 = time.perf_counter()
+            out = get_method(n).func(counts)
+            t1 = time.perf_counter()
+            if isinstance(out, PerClass):
+                out.table(buffer)
+                per_class += 1
+            metric, table = metric + t1 - t0, table + time.perf_counter() - t1
+        note(f"the metrics on the distinct tables ({len(names)} methods)", metric, None)
+        note(f"writing {per_class} per-class tables (a gather and a scatter each)", table,
+             faults() - f0)
+    print(f"where the time goes (stages apart, best of {repeat}, load average "
+          f"{os.getloadavg()[0]:.1f}): ms, minor page faults")
+    for k, (t, f) in best.items():
+        print(f"  {k:<60s} {t * 1e3:7.1f}   {'' if f is None else f}")
+
+
 def peak_mb(fn):
     tracemalloc.start()
     fn()
@@ -161,6 +210,8 @@ def main():
         (wall, cpu), (w0, c0) = t[k], t["chi2"]
         print(f"  {label:<72s} {wall * 1e3:7.1f} / {cpu * 1e3:7.1f}   "
               f"{wall / w0:5.2f}x / {cpu / c0:5.2f}x")
+    stages(X, y, names, max(3, args.repeat // 2))
+    print("one method alone, its table on fresh memory:")
     for n in names:
         t, _ = best_of(lambda n=n: compute(counts, n), repeat=3)
         print(f"    {n:15s} {t * 1e3:7.1f} ms")
