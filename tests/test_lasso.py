@@ -1,6 +1,10 @@
 """Weighted lasso paths, the data-shared design, OLS refits and classifier (2.2), polarities
 (METHODS.md §D.2-D.3)."""
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -143,6 +147,21 @@ def test_path_stops_early(backend):
     stopped = lasso_path(X, y, lambdas=lambdas, backend=backend,
                          callback=lambda k, coef, b0: seen.append(coef.nnz) or k == 3)
     assert len(stopped.lambdas) == 4 and seen == sizes[:4].tolist()
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2,
+                    reason="needs CPU affinity and two CPUs")
+def test_adelie_leaves_the_process_on_every_cpu():
+    # adelie sets OMP_PROC_BIND=TRUE and its OpenMP runtime then pins the importing process to
+    # CPU 0, so bootstrap workers (one thread each) shared one core; lasso_path imports it
+    # unbound. A fresh interpreter, as a joblib worker is, and the environment without the flag
+    code = ("import os; from textsift.lasso import lasso_path; import numpy as np; "
+            "lasso_path(np.eye(4), np.arange(4.0), n_lambdas=2); "
+            "print(sorted(os.sched_getaffinity(0)))")
+    env = {k: v for k, v in os.environ.items() if k != "OMP_PROC_BIND"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip() == str(sorted(os.sched_getaffinity(0)))
 
 
 def test_callback_errors_reach_the_caller():

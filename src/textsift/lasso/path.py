@@ -34,6 +34,7 @@ weighted variance of ``y``.
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from dataclasses import dataclass
 
@@ -169,6 +170,12 @@ def _import_glmnet():
 
 
 def _import_adelie():
+    # adelie sets OMP_PROC_BIND=TRUE unless it is set, and its OpenMP runtime then pins the
+    # importing process to the first CPU: every single-threaded bootstrap worker landed on CPU
+    # 0, so n_jobs=2 ran on one core (and so did every process started from a pinned one).
+    # Our paths run on one thread, processes are the parallel unit: no binding, unless the
+    # user asked for it.
+    os.environ.setdefault("OMP_PROC_BIND", "false")
     import adelie
 
     # adelie adds a colour StreamHandler to the root logger when imported; a library must not
