@@ -13,7 +13,8 @@ words' polarities shrunk towards 0 by their training-document count ``n`` (facto
     TEXTSIFT_DATA=/path/to/shared/data python examples/adabag/frontier.py [--out DIR]
 
 Finished bootstraps are kept in ``DIR/<variant>/``, so a rerun resumes. Writes
-``DIR/frontier.csv`` (one row per variant and rule) and ``DIR/curves.csv`` (every cutoff).
+``DIR/frontier.csv`` (one row per variant and rule) and ``DIR/curves.csv`` (every cutoff)
+after each variant, keeping the rows of variants not run this time (``--only``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from textsift._io import atomic_write_text
 from textsift.lasso import AdaBagClassifier, choose_cutoff, holdout_run, load_polarity
 from textsift.vectorize import VectorizerOptions, vectorize
 
@@ -66,7 +68,8 @@ def main():
         start = time.perf_counter()
         run = holdout_run(model, X, y)
         m, n_val = run.model, int(np.sum(run.part == 1))
-        print(f"{variant}: {time.perf_counter() - start:.0f} s", flush=True)
+        print(f"{variant}: {time.perf_counter() - start:.0f} s (load average "
+              + " ".join(f"{x:.1f}" for x in os.getloadavg()) + ")", flush=True)
         curves.append(pd.DataFrame({"variant": variant, "cutoff": m.cutoffs_,
                                     "model_size": m.sizes_,
                                     "validation_error": m.validation_errors_,
@@ -82,9 +85,18 @@ def main():
             print(f"  {rule:28s} c* = {c:3d}: {rows[-1]['model_size']:5d} words, test "
                   f"{rows[-1]['test_error']:.4f} (validation {rows[-1]['validation_error']:.4f})",
                   flush=True)
-    args.out.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(args.out / "frontier.csv", index=False)
-    pd.concat(curves).to_csv(args.out / "curves.csv", index=False)
+        save(args.out, rows, curves)
+
+
+def save(out: Path, rows, curves):
+    """Write both tables after each variant (an interruption loses nothing), keeping the rows
+    of variants not run this time (``--only``)."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, new in (("frontier.csv", pd.DataFrame(rows)), ("curves.csv", pd.concat(curves))):
+        if (out / name).exists():
+            old = pd.read_csv(out / name)
+            new = pd.concat([old[~old.variant.isin(new.variant)], new], ignore_index=True)
+        atomic_write_text(out / name, new.to_csv(index=False))
 
 
 if __name__ == "__main__":
