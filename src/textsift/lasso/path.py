@@ -24,7 +24,7 @@ Backends (one interface, :func:`lasso_path`):
   paths 20% faster than its default pivot rule, measured side by side).
 * ``"glmnet"`` (optional extra ``textsift[glmnet]``, GPL-2 Fortran through ``python-glmnet``),
   imported lazily; the cross-check. Measured side by side on IMDb (``bench/adabag.py``):
-  adelie takes about 0.8x glmnet's time, objectives within 1e-6 relative at every lambda.
+  adelie takes 0.97-1.04x glmnet's time, objectives within 1e-6 relative at every lambda.
 
 ``tol`` is the coordinate-descent threshold of either backend (adelie's ``tol``, glmnet's
 ``thresh``): the largest weighted squared coefficient change of a sweep, relative to the
