@@ -6,15 +6,18 @@
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 
 import numpy as np
 import typer
 
 from .._io import check_out_dir
 from ..errors import TextsiftError
+from ..lasso.estimator import CHOICES
+from ..lasso.path import BACKENDS
+from ..lasso.shared import SCHEMES
+from ..lasso.simulate import VARIANTS
 from ._app import app, console
-from .options import CorpusOptions, NJobs, OutDir, corpus_options
+from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
 
 class _Bar:
@@ -66,39 +69,12 @@ def _data_or_simulation(corpus: CorpusOptions, group_field, simulate, seed,
     return X, y, groups, names, None, None, None
 
 
-class Scheme(StrEnum):
-    ws1 = "ws1"
-    ws2 = "ws2"
-    ws3 = "ws3"
-    ws4 = "ws4"
-    ws5 = "ws5"
-    ws6 = "ws6"
-
-
-class Backend(StrEnum):
-    adelie = "adelie"
-    glmnet = "glmnet"
-
-
-class Cutoff(StrEnum):
-    raw = "raw"
-    loess = "loess"
-    one_se = "1se"
-
-
-class FinalModel(StrEnum):
-    pooled = "pooled"
-    per_group = "per_group"
-
-
-class LambdaSelection(StrEnum):
-    min = "min"
-    one_se = "1se"
-
-
-class Variant(StrEnum):
-    assigned = "assigned"
-    equal = "equal"
+Scheme = choices("Scheme", SCHEMES)
+Backend = choices("Backend", BACKENDS)
+Cutoff = choices("Cutoff", CHOICES["cutoff_selection"])
+FinalModel = choices("FinalModel", CHOICES["final_model"])
+LambdaSelection = choices("LambdaSelection", CHOICES["lambda_selection"])
+Variant = choices("Variant", VARIANTS)
 
 
 _ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
@@ -110,14 +86,14 @@ def adabag(
     corpus: CorpusOptions,
     group_field: str = typer.Option(None, "--group-field", show_default=False,
                                     help="Categorical field for the data-shared lasso"),
-    scheme: Scheme = typer.Option(Scheme.ws3, "--scheme", help="Group weights"),
+    scheme: Scheme = typer.Option(Scheme("ws3"), "--scheme", help="Group weights"),
     polarity: str = typer.Option("imdb", "--polarity",
                                  help="imdb | vader | afinn | uniform | FILE (word,polarity)"),
     low: float = typer.Option(4.0, "--low", help="a: ratings <= a are class 0"),
     high: float = typer.Option(7.0, "--high", help="b: ratings >= b are class 1"),
     bootstraps: int = typer.Option(100, "--bootstraps", "-B", help="Bootstrap samples"),
     seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
-    backend: Backend = typer.Option(Backend.adelie, "--backend",
+    backend: Backend = typer.Option(Backend("adelie"), "--backend",
                                     help="Lasso paths: adelie, or glmnet (optional, GPL-2)"),
     min_ratio: float = typer.Option(1e-3, "--min-ratio", help="Smallest lambda / lambda_max"),
     patience: int = typer.Option(
@@ -125,12 +101,12 @@ def adabag(
         "more than one standard error above it (0: the whole grid)"),
     max_active: int = typer.Option(
         3000, "--max-active", help="Stop a path past this many non-zero coefficients (0: no)"),
-    cutoff_selection: Cutoff = typer.Option(Cutoff.raw, "--cutoff-selection",
+    cutoff_selection: Cutoff = typer.Option(Cutoff("raw"), "--cutoff-selection",
                                             help="How the bagging-frequency cutoff is chosen"),
-    final_model: FinalModel = typer.Option(FinalModel.pooled, "--final-model",
+    final_model: FinalModel = typer.Option(FinalModel("pooled"), "--final-model",
                                            help="One model, or one per group"),
     lambda_selection: LambdaSelection = typer.Option(
-        LambdaSelection.min, "--lambda-selection", help="The lambda of each bootstrap"),
+        LambdaSelection("min"), "--lambda-selection", help="The lambda of each bootstrap"),
     max_features: int = typer.Option(
         0, "--max-features", help="Choose the cutoff among models of at most this many words "
         "(0: any size)"),
@@ -141,7 +117,7 @@ def adabag(
         1, "--polarity-min-count", help="Polarity 0 for words in fewer training documents"),
     n_jobs: NJobs = 1,
     simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),
-    variant: Variant = typer.Option(Variant.assigned, "--variant",
+    variant: Variant = typer.Option(Variant("assigned"), "--variant",
                                     help="The simulation's polarity variant"),
     out: OutDir = ...,
 ):

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 import typer
 from rich.table import Table
 
+from ..policies import AGGREGATES
 from ..scores import REGISTRY, get_method
 from ..selectors import rank, score_all
 from ._app import Format, app, emit, stdout_console
-from .options import CorpusOptions, Top, corpus_options
+from .options import CorpusOptions, Top, choices, corpus_options
 
-
-class Aggregate(StrEnum):
-    max = "max"
-    sum = "sum"
-    wavg = "wavg"
-    rr = "rr"
+Aggregate = choices("Aggregate", AGGREGATES)
 
 
 @app.command()

@@ -30,6 +30,7 @@ from typing import Annotated
 
 import typer
 
+from ..engines import ENGINES
 from ..errors import check_n_jobs
 from ..vectorize import VectorizerOptions
 
@@ -37,10 +38,14 @@ CORPUS = "Corpus"
 ENGINE = "Engine"
 
 
-class Engine(StrEnum):
-    memory = "memory"
-    stream = "stream"
-    dask = "dask"
+def choices(name: str, values) -> type[StrEnum]:
+    """The choice type of an option whose values the library lists (``ENGINES``,
+    ``AGGREGATES``, ...): typer offers and checks exactly the values the library accepts, so
+    the two cannot drift apart."""
+    return StrEnum(name, [(v, v) for v in values])
+
+
+Engine = choices("Engine", ENGINES)
 
 
 class StopWords(StrEnum):
@@ -157,7 +162,7 @@ class CorpusOptions:
     stem: bool = False
     strip_headers: bool = False
     skip_bad_lines: bool = False
-    engine: Engine = Engine.memory
+    engine: Engine = Engine("memory")
     scheduler: str | None = None
     chunk_size: int | None = None
 
@@ -237,7 +242,7 @@ _CORPUS_PARAMS = {
     "stem": (Stem, False),
     "strip_headers": (StripHeaders, False),
     "skip_bad_lines": (SkipBadLines, False),
-    "engine": (EngineOption, Engine.memory),
+    "engine": (EngineOption, Engine("memory")),
     "scheduler": (Scheduler, None),
     "chunk_size": (ChunkSize, None),
 }

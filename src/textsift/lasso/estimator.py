@@ -55,8 +55,9 @@ EXPECTED_FAILED_CHECKS = {
     "check_fit2d_1feature": "labels 1 and 2 are both >= b=1; passes with a=1, b=2",
 }
 
-_CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
-            "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group")}
+#: The values of the estimator's string parameters (the CLI offers the same choices).
+CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
+           "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group")}
 
 
 def check_ratings(y) -> np.ndarray:
@@ -141,7 +142,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     def check_params(self):
         """Check the parameters, and that the backend is installed, without fitting (fit
         starts with it)."""
-        for name, choices in _CHOICES.items():
+        for name, choices in CHOICES.items():
             if getattr(self, name) not in choices:
                 raise TextsiftError(f"{name}={getattr(self, name)!r}: choose one of "
                                     f"{', '.join(choices)}")

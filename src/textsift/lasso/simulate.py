@@ -29,12 +29,16 @@ PROBS = np.r_[np.full(2, 0.1), np.full(63, 0.2), np.full(10, 0.03), np.full(2, 0
 NOISE_VAR = 0.3
 
 
+#: The two polarity variants of the simulation (METHODS.md §D.6).
+VARIANTS = ("assigned", "equal")
+
+
 def simulation_polarity(variant: str = "assigned") -> np.ndarray:
     """Polarities of the 77 features: ``"assigned"`` (variant ii) or ``"equal"`` (variant i)."""
     if variant == "equal":
         return np.ones(77)
-    if variant != "assigned":
-        raise TextsiftError("variant must be 'assigned' or 'equal'")
+    if variant not in VARIANTS:
+        raise TextsiftError(f"variant must be one of {', '.join(map(repr, VARIANTS))}")
     block2 = [0.25, 0.33, 0.33, 0.20, 0.20, 0.25, 0.20, 0.20, 0.20, 0.20, 0.20, 0.20, 0.20]
     return np.concatenate([BETA[:8], block2, np.full(4, 0.2),
                            1.0 / (np.arange(26, 76) - 1.0), [1.25, 1.25]])
