@@ -16,6 +16,7 @@ record) and says what to do. The rules for field values (:func:`select_records`)
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
 from numbers import Number
@@ -106,19 +107,12 @@ def read_corpus(
     not scalars are errors that say how to fix them. ``on_bad_line="skip"`` skips malformed
     or undecodable JSONL lines, recording them in ``bad_lines`` as ``(file, line)`` pairs.
     """
-    frames, splits = [], set()
+    splits = set() if split is not None else None
     records = Records(text_field, label_field, split_field, split)
-    tree_split = split if split_field in (None, "split") else None
-    for file in data_files(path):
-        unit = record_unit(file)
-        for frame in iter_frames(file, None, on_bad_line, bad_lines, label_field=label_field,
-                                 split=tree_split):
-            if split is not None and (split_field or "split") in frame.columns:
-                splits.update(frame[split_field or "split"].astype(str).unique()[:20])
-            frames.append(records.select(frame, file, unit))
+    frames = list(records.read(path, None, on_bad_line, bad_lines, split_values=splits))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
-        raise no_records(path, split_field, split, splits)
+        raise no_records(path, split_field, split, splits or ())
     return Corpus(frame, text_field, label_field, describe(path))
 
 
@@ -194,6 +188,23 @@ class Records:
                                self.split_field, self.split, unit)
         self.labels.check(frame, source, unit)
         return frame
+
+    def read(self, path, chunk_size: int | None = None, on_bad_line: str = "error",
+             bad_lines: list | None = None, row_groups=None,
+             split_values: set | None = None) -> Iterator[pd.DataFrame]:
+        """The selected records of every file of ``path`` (:func:`~textsift.sources.data_files`),
+        frame by frame (at most ``chunk_size`` records each; ``None``: one frame per file), as
+        every engine reads a corpus. The values of the split field met on the way go into
+        ``split_values`` when it is given (for the message of an empty split)."""
+        field = self.split_field or "split"
+        tree_split = self.split if self.split_field in (None, "split") else None
+        for file in data_files(path):
+            unit = record_unit(file)
+            for frame in iter_frames(file, chunk_size, on_bad_line, bad_lines, row_groups,
+                                     self.label_field, tree_split):
+                if split_values is not None and field in frame.columns:
+                    split_values.update(frame[field].astype(str).unique()[:20])
+                yield self.select(frame, file, unit)
 
 
 # --------------------------------------------------------------------------- field checks

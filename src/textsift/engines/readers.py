@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..corpus import Records, no_records
-from ..sources import data_files, file_kind, iter_frames, parquet_row_groups, record_unit
+from ..sources import data_files, file_kind, iter_frames, parquet_row_groups
 
 __all__ = ["Chunk", "FilePart", "data_files", "file_parts", "iter_chunks", "iter_frames"]
 
@@ -47,14 +47,9 @@ def iter_chunks(path, text_field: str = "text", label_field: str = "label",
     Chunks left empty by the split selection are not yielded.
     """
     records = Records(text_field, label_field, split_field, split)
-    tree_split = split if split_field in (None, "split") else None
-    for file in data_files(path):
-        unit = record_unit(file)
-        for frame in iter_frames(file, chunk_size, on_bad_line, bad_lines, row_groups,
-                                 label_field, tree_split):
-            frame = records.select(frame, file, unit)
-            if len(frame):
-                yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy())
+    for frame in records.read(path, chunk_size, on_bad_line, bad_lines, row_groups):
+        if len(frame):
+            yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy())
 
 
 def split_values(path, split_field: str | None = None, limit: int = 20) -> set[str]:
