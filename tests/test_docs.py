@@ -25,12 +25,8 @@ import textsift
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _modules(private: bool):
-    mods = [textsift]
-    for info in pkgutil.walk_packages(textsift.__path__, "textsift."):
-        if private or not any(p.startswith("_") for p in info.name.split(".")[1:]):
-            mods.append(importlib.import_module(info.name))
-    return mods
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from api_pages import public_modules  # noqa: E402  (the modules the reference documents)
 
 
 def _attribute_docs() -> dict[str, str]:
@@ -38,16 +34,17 @@ def _attribute_docs() -> dict[str, str]:
     from sphinx.pycode import ModuleAnalyzer
 
     docs = {}
-    for mod in _modules(private=True):
-        for (scope, name), lines in ModuleAnalyzer.for_module(mod.__name__).find_attr_docs(
+    modules = ["textsift"] + [m.name for m in pkgutil.walk_packages(textsift.__path__,
+                                                                     "textsift.")]
+    for module in modules:
+        for (scope, name), lines in ModuleAnalyzer.for_module(module).find_attr_docs(
         ).items():
             if scope == "" and "".join(lines).strip():
                 docs[name] = "".join(lines)
     return docs
 
 
-PUBLIC = sorted({(m.__name__, n) for m in _modules(private=False)
-                 for n in getattr(m, "__all__", ())})
+PUBLIC = sorted({(m.__name__, n) for m in public_modules() for n in m.__all__})
 
 
 def test_the_public_surface_is_what_the_reference_lists():
