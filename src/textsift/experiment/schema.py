@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..policies import AGGREGATES
+
 __all__ = ["BASELINES", "LEARNERS", "LEARNER_KEYS", "METRICS", "NOMINAL_METRICS",
            "ORDINAL_METRICS", "POSITIVE_METRICS", "SCHEMA", "TUNING_KEYS", "WEIGHTINGS", "Key"]
 
@@ -126,7 +128,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
                        'them), or your own function as "package.module:function".'),
         "aggregates": Key("list of strings", ["default"], "Policies turning per-class scores "
                           f'into one ranking: "default" (the method\'s own), '
-                          f'{_choices(("max", "sum", "wavg", "rr"))}.'),
+                          f"{_choices(AGGREGATES)}."),
         "sizes": Key("list", None, 'Numbers of terms to keep, or "all" (every term of each '
                      "fold's own training vocabulary). Exactly one of sizes and ratios."),
         "ratios": Key("list of fractions", None, "Fractions of each fold's training "

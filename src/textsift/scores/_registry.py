@@ -25,6 +25,7 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..policies import AGGREGATES
 
 __all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "binary_scores", "compute",
            "compute_many", "get_method", "per_class", "register"]
@@ -67,7 +68,7 @@ class Method:
     kind: str  # "nominal" or "ordinal"
     summary: str
     default_aggregate: str = "max"
-    aggregates: tuple[str, ...] = ("max", "sum", "wavg", "rr")
+    aggregates: tuple[str, ...] = AGGREGATES
     provisional: bool = False
     params: dict = field(default_factory=dict)
     formula: str = ""
@@ -82,7 +83,7 @@ class Method:
 REGISTRY: dict[str, Method] = {}
 
 
-def register(name, kind, summary, default_aggregate="max", aggregates=("max", "sum", "wavg", "rr"),
+def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference=""):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both)."""
