@@ -144,23 +144,21 @@ def _figures(data: dict) -> dict:
     # the corpus's distribution over the classes beside it
     rotate = 0.9 if len(classes) > 8 else 0
     bars = ColumnDataSource(dict(x=[], n=[], size=[], share=[]), name="term_bars")
-    dist = figure(x_range=FactorRange(*classes), width=560, height=260, name="dist",
+    dist = figure(x_range=FactorRange(*classes), width=560, height=280, name="dist",
                   toolbar_location=None, tools="hover",
                   tooltips=[("", "@x"), ("documents", "@n of @size"),
                             ("share", "@share{0.0%}")])
     dist.vbar("x", top="share", width=0.8, source=bars, color="#4c72b0")
     dist.add_layout(Span(location=0, dimension="width", line_color="#d62728",
                          line_dash="dashed", line_width=1.5, name="term_rate"))
-    dist.yaxis.axis_label = f"share of the {'rank' if data['ratings'] else 'class'}'s documents"
     corpus = ColumnDataSource(dict(x=classes, n=data["class_sizes"],
                                    share=[n / max(data["n_docs"], 1)
                                           for n in data["class_sizes"]]),
                               name="corpus_bars")
-    base = figure(x_range=FactorRange(*classes), width=380, height=260, name="corpus",
+    base = figure(x_range=FactorRange(*classes), width=380, height=280, name="corpus",
                   toolbar_location=None, tools="hover",
                   tooltips=[("", "@x"), ("documents", "@n"), ("share", "@share{0.0%}")])
     base.vbar("x", top="share", width=0.8, source=corpus, color="#999999")
-    base.yaxis.axis_label = "share of the corpus"
     for f in (dist, base):
         f.yaxis.formatter = NumeralTickFormatter(format="0.[0]%")
         f.xaxis.major_label_orientation = rotate

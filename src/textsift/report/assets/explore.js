@@ -262,8 +262,9 @@
   // terms to label, best first. Terms with the same counts share a dot and one label ("best
   // +3"). Each label takes the first of a few spots around its dot where its box (the
   // text's measured extent) stays in the frame and meets neither a label already placed nor
-  // the dot of a term already labelled; a term with no free spot is left unlabelled (the
-  // hover still names it). Run again whenever the view is panned or zoomed.
+  // the dot of a term already labelled -- preferring a spot that covers no dot still to be
+  // labelled; a term with no free spot is left unlabelled (the hover still names it). Run
+  // again whenever the view is panned or zoomed.
   const SPOTS = [  // [dx, dy (up), align, baseline] around the dot
     [6, 0, "left", "middle"], [-6, 0, "right", "middle"], [4, 5, "left", "bottom"],
     [4, -5, "left", "top"], [-4, 5, "right", "bottom"], [-4, -5, "right", "top"],
@@ -294,23 +295,30 @@
       const [x, y] = xy(id, c), key = x + " " + y;
       if (dots.has(key)) dots.get(key).n++; else dots.set(key, { id, x, y, n: 1 });
     }
+    const at = [...dots.values()].map((d) => {
+      const [sx, sy] = screen(d.x, d.y);
+      return { ...d, sx, sy, dot: [sx - 3, sy - 3, sx + 3, sy + 3] };
+    });
     const placed = [];  // the boxes of the labels placed and of their dots
     const lab = { x: [], y: [], text: [], dx: [], dy: [], align: [], base: [] };
-    for (const { id, x, y, n } of dots.values()) {
-      const [sx, sy] = screen(x, y), text = D.terms[id] + (n > 1 ? " +" + (n - 1) : "");
-      const [w, h] = textBox(text);
-      for (const [dx, dy, align, base] of SPOTS) {
+    at.forEach(({ id, x, y, n, sx, sy, dot }, i) => {
+      const text = D.terms[id] + (n > 1 ? " +" + (n - 1) : ""), [w, h] = textBox(text);
+      const boxes = SPOTS.map(([dx, dy, align, base]) => {
         const left = sx + dx - (align === "left" ? 0 : align === "right" ? w : w / 2);
         const top = sy - dy - (base === "top" ? 0 : base === "bottom" ? h : h / 2);
-        const box = [left - PAD, top - PAD, left + w + PAD, top + h + PAD];
-        if (box[0] < 0 || box[1] < 0 || box[2] > W || box[3] > H) continue;
-        if (placed.some((b) => meets(b, box))) continue;
-        placed.push(box, [sx - 3, sy - 3, sx + 3, sy + 3]);
-        lab.x.push(x); lab.y.push(y); lab.text.push(text);
-        lab.dx.push(dx); lab.dy.push(dy); lab.align.push(align); lab.base.push(base);
-        break;
-      }
-    }
+        return [left - PAD, top - PAD, left + w + PAD, top + h + PAD];
+      });
+      const free = (box) => box[0] >= 0 && box[1] >= 0 && box[2] <= W && box[3] <= H &&
+        !placed.some((b) => meets(b, box));
+      const later = at.slice(i + 1).map((d) => d.dot);
+      let k = boxes.findIndex((box) => free(box) && !later.some((d) => meets(d, box)));
+      if (k < 0) k = boxes.findIndex(free);
+      if (k < 0) return;
+      placed.push(boxes[k], dot);
+      const [dx, dy, align, base] = SPOTS[k];
+      lab.x.push(x); lab.y.push(y); lab.text.push(text);
+      lab.dx.push(dx); lab.dy.push(dy); lab.align.push(align); lab.base.push(base);
+    });
     return lab;
   }
   function relabel() {
