@@ -155,13 +155,15 @@ def _figures(data: dict) -> dict:
                                    share=[n / max(data["n_docs"], 1)
                                           for n in data["class_sizes"]]),
                               name="corpus_bars")
-    base = figure(x_range=FactorRange(*classes), width=380, height=280, name="corpus",
+    base = figure(x_range=FactorRange(*classes), width=440, height=280, name="corpus",
                   toolbar_location=None, tools="hover",
                   tooltips=[("", "@x"), ("documents", "@n"), ("share", "@share{0.0%}")])
     base.vbar("x", top="share", width=0.8, source=corpus, color="#999999")
     for f in (dist, base):
         f.yaxis.formatter = NumeralTickFormatter(format="0.[0]%")
         f.xaxis.major_label_orientation = rotate
+        if rotate:  # room on the left for the first class's slanted name
+            f.min_border_left = 110
         f.y_range.start = 0
         f.xgrid.visible = False
     return {"map": fig, "agree": heat, "dist": dist, "corpus": base}
