@@ -10,14 +10,15 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.model_selection import train_test_split
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.model_selection import GridSearchCV, train_test_split
+from sklearn.pipeline import Pipeline
 
 from textsift.corpus import sample_path
-from textsift.counts import Counts
 from textsift.experiment import load_config, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
-from textsift.experiment.learn import make_learner
-from textsift.metrics import mae_macro
+from textsift.learners import RankSVR
+from textsift.metrics import mae_macro, mae_macro_scorer
 from textsift.selectors import TermSelector
 
 CV = {"experiment": {"name": "cv-all", "seed": 0},
@@ -123,31 +124,32 @@ def test_the_issue_toml_gives_baselines_and_every_method_at_every_ratio(issue_ru
                                "val_mae_macro"]
 
 
-def test_a_tuned_cell_is_the_grid_search_done_by_hand(issue_run):
-    """Identity: hold out the same stratified quarter, try every (a, C) by selecting on the
-    rest and scoring MAE^M on it, keep the best (first on a tie), re-select on the whole
-    training part and refit: the cell's test MAE^M."""
-    out, exp, r = issue_run
-    fold = load_fold(str(out / "cache" / "fold-0.npz"))
+def test_a_tuned_cell_is_scikit_learns_grid_search_on_the_same_validation_part(issue_run):
+    """Identity with scikit-learn: ``GridSearchCV`` over the pipeline the cell stands for
+    (var_idf keeping 10% of the training terms, sublinear tf-idf, balanced RankSVR), with the
+    stratified quarter the cell holds out as its one split, scored by
+    MAE^M and refitted on the whole training part, chooses the cell's (a, C), with the cell's
+    validation MAE^M, and predicts the test part with the cell's MAE^M. (The split is given
+    as its index arrays, in ``train_test_split``'s order, since liblinear's solution depends a
+    little on the order of the rows.)"""
+    out, _, r = issue_run
+    fold = load_fold(out / "cache" / "fold-0.npz")
     X, y, scale = fold.X_train, fold.y_train, fold.counts.classes
-    fit, val = train_test_split(np.arange(len(y)), test_size=0.25, stratify=y, random_state=0)
-    fit_counts = Counts.from_matrix(X[fit], y[fit], classes=scale)
-
-    def mae_of(counts, X_tr, y_tr, X_te, y_te, a, C):
-        n = int(np.ceil(0.1 * counts.seen.sum()))  # of the terms the part's training has
-        keep = np.sort(TermSelector("var_idf", k=n, method_params={"a": a})
-                       .fit_counts(counts).selected_)
-        learner = make_learner(exp.learners[0], 0, list(scale), C=C)
-        return mae_macro(y_te, learner.fit(X_tr[:, keep], y_tr).predict(X_te[:, keep]))
-
-    grid = [(a, C) for a in (1, 16) for C in (0.3, 3)]
-    scores = [mae_of(fit_counts, X[fit], y[fit], X[val], y[val], a, C) for a, C in grid]
-    a, C = grid[int(np.argmin(scores))]
-    expected = mae_of(fold.counts, X, y, fold.X_test, fold.y_test, a, C)
+    split = train_test_split(np.arange(len(y)), test_size=0.25, stratify=y, random_state=0)
+    pipe = Pipeline([("select", TermSelector("var_idf", ratio=0.1, classes=scale)),
+                     ("weight", TfidfTransformer(sublinear_tf=True)),
+                     ("svr", RankSVR(balanced=True, ranks=scale, random_state=0))])
+    grid = {"select__method_params": [{"a": 1}, {"a": 16}], "svr__C": [0.3, 3]}
+    search = GridSearchCV(pipe, grid, scoring=mae_macro_scorer,
+                          cv=[split]).fit(X, y)
     got = r.query("method == 'var_idf' and ratio == 0.1 and metric == 'mae_macro'")
-    assert (got["a"].item(), got["C"].item()) == (a, C)
-    assert got["val_mae_macro"].item() == pytest.approx(min(scores), abs=1e-12)
-    assert got["value"].item() == pytest.approx(expected, abs=1e-12)
+    best = search.best_params_
+    assert (got["a"].item(), got["C"].item()) == (best["select__method_params"]["a"],
+                                                  best["svr__C"])
+    assert got["val_mae_macro"].item() == pytest.approx(-search.best_score_, abs=1e-12)
+    assert got["value"].item() == pytest.approx(
+        mae_macro(fold.y_test, search.predict(fold.X_test)), abs=1e-12)
+    assert got["n_features"].item() == search.best_estimator_["select"].selected_.size
 
 
 def test_nominal_baselines_ffs_and_the_majority_class(tmp_path):

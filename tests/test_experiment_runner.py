@@ -63,11 +63,32 @@ def test_micro_f1_equals_accuracy_on_single_label_data(small_run):
     np.testing.assert_allclose(r["micro_f1"], r["accuracy"], rtol=0, atol=1e-12)
 
 
-def test_full_vocabulary_gives_the_same_value_for_every_method(small_run):
-    """Invariant: keeping every term, all methods select the same set, hence one value."""
-    r = small_run[1].results
-    full = r[r["n_features"] == r["n_features"].max()]
-    assert full.groupby(["learner", "metric"])["value"].nunique().eq(1).all()
+def test_the_full_vocabulary_is_each_learner_fitted_by_hand_on_every_column(small_run):
+    """Identity with scikit-learn: at "all" (10**6 terms keeps every one) every method's row
+    is the learner fitted on every column of the fold's training matrix -- naive Bayes on
+    counts, LinearSVC (seed 1) on tf-idf -- and measured on the test part."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.metrics import accuracy_score, f1_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
+    out, summary = small_run
+    fold = load_fold(out / "cache" / "fold-0.npz")
+    r = summary.results
+    full = r[r["n_features"] == fold.n_terms]
+    assert set(full["method"]) == {"ig", "rc", "ig_multi"} and full["ratio"].eq(1.0).all()
+    by_hand = {"nb": MultinomialNB(),
+               "linear_svm": make_pipeline(TfidfTransformer(), LinearSVC(random_state=1))}
+    for learner, model in by_hand.items():
+        pred = model.fit(fold.X_train, fold.y_train).predict(fold.X_test)
+        expected = {"accuracy": accuracy_score(fold.y_test, pred),
+                    "micro_f1": accuracy_score(fold.y_test, pred),
+                    "macro_f1": f1_score(fold.y_test, pred, average="macro", zero_division=0)}
+        rows = full[full["learner"] == learner]
+        assert len(rows) == 5 * 3  # every (method, aggregate) pair, every measure
+        for metric, value in expected.items():
+            np.testing.assert_allclose(rows.loc[rows["metric"] == metric, "value"], value,
+                                       rtol=0, atol=1e-12)
 
 
 def test_a_cell_equals_the_same_pipeline_built_by_hand(small_run):
@@ -208,7 +229,7 @@ def test_one_vs_rest_tasks_select_by_the_positive_class(tmp_path):
     from sklearn.pipeline import make_pipeline
     from sklearn.svm import LinearSVC
 
-    from textsift.experiment.learn import binary_labels, one_vs_rest
+    from textsift.experiment.learn import binary_labels
     from textsift.report.html import write_report
 
     r = run_experiment(parse_config(OVR), tmp_path).results
@@ -219,7 +240,7 @@ def test_one_vs_rest_tasks_select_by_the_positive_class(tmp_path):
     task = classes[3]
     yb = binary_labels(fold.y_train, task)
     # the binary counts derived from the multi-class ones equal a fresh count of the task
-    assert one_vs_rest(fold.counts, task).equals(
+    assert fold.counts.one_vs_rest(task).equals(
         Counts.from_matrix(fold.X_train, yb, feature_names=fold.counts.feature_names))
     keep = TermSelector("bns", k=50, class_label="pos").fit(fold.X_train, yb).selected_
     keep = np.sort(keep)
