@@ -283,3 +283,32 @@ def test_a_directory_left_by_a_failed_configuration_is_taken_over(tmp_path):
     from textsift.vectorize import vectorize
     X, _, _ = vectorize(load_sample("20ng", "train").texts, min_df=4)
     assert vocab == X.shape[1]
+
+
+def test_a_new_learner_and_a_new_measure_are_one_registry_entry_each(tmp_path, monkeypatch):
+    """A learner and a measure added to their registries (nothing else) are accepted by the
+    file, fitted and reported: ridge regression's classifier on tf-idf, balanced accuracy."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.linear_model import RidgeClassifier
+    from sklearn.metrics import balanced_accuracy_score
+
+    from textsift.learners import LEARNERS, Learner
+    from textsift.metrics import MEASURES, Measure
+
+    monkeypatch.setitem(LEARNERS, "ridge", Learner(
+        "ridge", lambda seed, ranks, **p: RidgeClassifier(**p), "ridge classifier",
+        ("nominal",), "tfidf", ("alpha",)))
+    monkeypatch.setitem(MEASURES, "balanced_accuracy", Measure(
+        "balanced_accuracy", balanced_accuracy_score, "mean recall of the classes",
+        ("nominal",), False, ()))
+    cfg = {**SMALL, "evaluation": {"metrics": ["balanced_accuracy"]},
+           "selection": {"methods": ["ig"], "sizes": ["all"]},
+           "learners": [{"name": "ridge", "alpha": 2.0}]}
+    r = run_experiment(parse_config(cfg), tmp_path).results
+    fold = load_fold(tmp_path / "cache" / "fold-0.npz")
+    tfidf = TfidfTransformer().fit(fold.X_train)
+    model = RidgeClassifier(alpha=2.0).fit(tfidf.transform(fold.X_train), fold.y_train)
+    expected = balanced_accuracy_score(fold.y_test, model.predict(tfidf.transform(fold.X_test)))
+    assert r[["learner", "metric"]].drop_duplicates().values.tolist() == [
+        ["ridge", "balanced_accuracy"]]
+    assert r["value"].item() == pytest.approx(expected, abs=1e-12)
