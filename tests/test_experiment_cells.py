@@ -64,7 +64,7 @@ def test_a_cell_is_small_and_frozen():
     ref = FoldRef("/nowhere/fold-0.npz", 1, 2)
     cell = plan_cells(exp, [ref], resolve_levels(exp, [1000])[0],
                       method_aggregates(exp)[0])[-1]
-    assert cell.kind == "select" and cell.data == ref and cell.level.value == 50
+    assert cell.kind == "select" and cell.fold_ref == ref and cell.level.value == 50
     assert len(pickle.dumps(cell)) < 1500
     with pytest.raises(dataclasses.FrozenInstanceError):
         cell.fold = 3

@@ -16,7 +16,7 @@ from ..scores import compute, get_method
 from ._keys import ConfigError, typed
 
 __all__ = ["check_learner", "check_method_params", "method_name", "method_param_names",
-           "method_policies", "resolve_method"]
+           "offered_aggregates", "resolve_method"]
 
 
 def resolve_method(name: str):
@@ -31,7 +31,7 @@ def resolve_method(name: str):
     return obj
 
 
-def method_policies(name: str) -> tuple[str, tuple[str, ...]]:
+def offered_aggregates(name: str) -> tuple[str, tuple[str, ...]]:
     """(default policy, policies offered) of a method; a user's function offers them all."""
     if ":" in name:
         return "max", AGGREGATES

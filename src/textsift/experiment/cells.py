@@ -6,7 +6,7 @@ fold's ranking under (method, aggregate), fits the learner on those columns of t
 matrix and measures its test predictions. The ranking comes from
 :class:`~textsift.selectors.TermSelector` fitted on the fold's :class:`~textsift.counts.Counts`
 (``fit_counts``: nothing is re-counted) to the experiment's largest level, once per fold and
-process (:meth:`OpenFold.kept`): the cells of a ranking share it. Taking a prefix is exact for
+process (:meth:`LoadedFold.kept`): the cells of a ranking share it. Taking a prefix is exact for
 every policy: top-k is a prefix of the order, and a round robin stopped after ``k`` picks is
 the prefix of a longer one (METHODS.md §0.6). An ``all`` cell fits on every column; a
 ``triv`` cell predicts the trivial answer.
@@ -38,7 +38,7 @@ from .folds import load_fold
 from .learn import binary_labels, encode, trivial_prediction
 from .specs import Cell, FoldRef, TrainTest
 
-__all__ = ["CellResult", "OpenFold", "open_fold", "run_cell", "selector"]
+__all__ = ["CellResult", "LoadedFold", "open_fold", "run_cell", "selector"]
 
 
 def selector(method: str, aggregate: str, rr_variant: str, params, k: int) -> TermSelector:
@@ -49,7 +49,7 @@ def selector(method: str, aggregate: str, rr_variant: str, params, k: int) -> Te
                         method_params=dict(params), **by_class)
 
 
-class OpenFold:
+class LoadedFold:
     """A loaded fold (``data``) and what its cells derive from it, each computed once and kept
     as long as the fold is: the validation split of tuning, the binary counts of one-vs-rest
     tasks, the rankings, and the columns of the last number of terms asked for (which the
@@ -101,10 +101,10 @@ class OpenFold:
 
 
 @lru_cache(maxsize=2)
-def open_fold(ref: FoldRef) -> OpenFold:
+def open_fold(ref: FoldRef) -> LoadedFold:
     """The fold ``ref`` names, read from its cache file once per process (a worker runs a
     fold's cells one after another: see :func:`~.plan.plan_cells`)."""
-    return OpenFold(load_fold(ref))
+    return LoadedFold(load_fold(ref))
 
 
 def _validation(d: TrainTest, val_size: float, seed: int) -> TrainTest:
@@ -148,18 +148,18 @@ def _labels(cell: Cell, p: TrainTest):
     return binary_labels(p.y_train, cell.positive), binary_labels(p.y_test, cell.positive)
 
 
-def _predict(cell: Cell, fold: OpenFold, holdout, choice: dict, clock: Clock):
+def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock):
     """Fit the cell's learner on its terms of the part ``holdout`` with the parameters
     ``choice``; return ``(y_true, prediction, terms used, positive label, scale)``."""
     t0 = time.perf_counter()
-    p = fold.part(holdout)
+    p = loaded.part(holdout)
     own = set(cell.tuning.method_params) if cell.tuning else set()
     if cell.kind == "all":
         X_train, X_test, k = p.X_train, p.X_test, p.n_terms
     else:
         k = cell.level.k(int(p.counts.seen.sum()), p.counts.n_terms)
         params = {**dict(cell.params), **{key: choice[key] for key in own}}
-        X_train, X_test = fold.columns(holdout, cell, tuple(sorted(params.items())), k)
+        X_train, X_test = loaded.columns(holdout, cell, tuple(sorted(params.items())), k)
     y_train, y_test, pos = *_labels(cell, p), "pos"
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
         y_train, y_test, names = encode(y_train, y_test)
@@ -180,14 +180,14 @@ def _predict(cell: Cell, fold: OpenFold, holdout, choice: dict, clock: Clock):
     return y_test, pred, k, pos, scale
 
 
-def _tune(cell: Cell, fold: OpenFold, clock: Clock) -> tuple[dict, float | None]:
+def _tune(cell: Cell, loaded: LoadedFold, clock: Clock) -> tuple[dict, float | None]:
     """The grid point with the best first measure on the validation part."""
     if not cell.tuning:
         return {}, None
     measure, holdout = MEASURES[cell.measures[0]], (cell.tuning.val_size, cell.seed)
     grid, values = cell.tuning.points(), []
     for choice in grid:
-        y, pred, _, pos, scale = _predict(cell, fold, holdout, choice, clock)
+        y, pred, _, pos, scale = _predict(cell, loaded, holdout, choice, clock)
         values.append(measure(y, pred, scale, pos))
     best = int(np.argmin(values) if measure.lower_is_better else np.argmax(values))
     return grid[best], values[best]
@@ -208,17 +208,17 @@ def _triv(cell: Cell, p: TrainTest) -> dict:
 
 def run_cell(cell: Cell) -> CellResult:
     """Run one cell; return its rows and timing."""
-    fold = open_fold(cell.data)
+    loaded = open_fold(cell.fold_ref)
     clock = Clock()
     extra: dict = {}
     if cell.kind == "triv":
         t0 = time.perf_counter()
-        measures = _triv(cell, fold.data)
+        measures = _triv(cell, loaded.data)
         clock.metrics_s = time.perf_counter() - t0
         k = 0
     else:
-        choice, val_value = _tune(cell, fold, clock)
-        y, pred, k, pos, scale = _predict(cell, fold, None, choice, clock)
+        choice, val_value = _tune(cell, loaded, clock)
+        y, pred, k, pos, scale = _predict(cell, loaded, None, choice, clock)
         t0 = time.perf_counter()
         measures = {m: MEASURES[m](y, pred, scale, pos) for m in cell.measures}
         clock.metrics_s = time.perf_counter() - t0

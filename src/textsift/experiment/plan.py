@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 
 from ..learners import LEARNERS
-from ._methods import method_param_names, method_policies
+from ._methods import method_param_names, offered_aggregates
 from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
 
 __all__ = ["cell_name", "method_aggregates", "plan_cells", "resolve_levels"]
@@ -55,7 +55,7 @@ def method_aggregates(exp: Experiment) -> tuple[list[tuple[str, str]], list[str]
     one-vs-rest tasks a per-class method ranks by the positive class (aggregate ``"pos"``)."""
     pairs, notes = [], []
     for name in exp.methods:
-        own, offered = method_policies(name)
+        own, offered = offered_aggregates(name)
         if exp.tasks == "one_vs_rest":
             pairs.append((name, "pos" if len(offered) > 1 else own))
             continue
@@ -109,7 +109,7 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level], pairs
     cells = []
     for (fold, ref), positive in itertools.product(enumerate(folds), positives):
         dataset = exp.corpus.dataset if positive is None else f"{exp.corpus.dataset}:{positive}"
-        base = {"fold": fold, "data": ref, "dataset": dataset, "positive": positive,
+        base = {"fold": fold, "fold_ref": ref, "dataset": dataset, "positive": positive,
                 "measures": exp.metrics, "seed": exp.seed,
                 "ordinal": exp.corpus.task == "ordinal"}
         if "triv" in exp.baselines:

@@ -62,8 +62,8 @@ def top_terms(exp: Experiment, fold: TrainTest, pairs, top: int = 20) -> pd.Data
     counts = fold.counts
     frames = []
     for method, aggregate in pairs:
-        policy = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
-        sel = selector(method, policy, exp.rr_variant, exp.params_of(method).items(),
+        used = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
+        sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
                        min(top, counts.n_terms)).fit_counts(counts)
         idx = sel.ranking_[:top]
         frames.append(pd.DataFrame({"method": method, "aggregate": aggregate,

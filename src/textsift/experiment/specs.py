@@ -247,7 +247,7 @@ class Cell:
     kind: str
     name: str
     fold: int
-    data: FoldRef
+    fold_ref: FoldRef
     dataset: str
     positive: object
     rows: tuple[tuple[str, str], ...]
