@@ -55,17 +55,17 @@ __all__ = [
 
 #: The keywords a measure may take besides ``(y_true, y_pred)``: the rank scale of an ordinal
 #: task, and the label of the positive class of a binary task.
-CONTEXT = ("ranks", "pos_label")
+_CONTEXT = ("ranks", "pos_label")
 
 
 @dataclass(frozen=True)
 class Measure:
     """A registered evaluation measure.
 
-    ``func(y_true, y_pred, **context)`` takes the keywords of :data:`CONTEXT` it declares
-    (``context``, read from its signature); ``tasks`` are the label kinds it applies to
-    (``"nominal"`` classes, ``"ordinal"`` ranks); a measure that takes ``pos_label`` measures
-    the positive class of a binary task."""
+    ``func(y_true, y_pred, **context)`` takes those of the keywords ``ranks`` (the rank scale
+    of an ordinal task) and ``pos_label`` it declares (``context``, read from its signature);
+    ``tasks`` are the label kinds it applies to (``"nominal"`` classes, ``"ordinal"`` ranks);
+    a measure that takes ``pos_label`` measures the positive class of a binary task."""
 
     name: str
     func: Callable[..., float]
@@ -96,7 +96,7 @@ def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
         if name in MEASURES:
             raise RuntimeError(f"measure {name!r} is registered twice")
         params = list(inspect.signature(func).parameters)[2:]
-        context = tuple(p for p in params if p in CONTEXT)
+        context = tuple(p for p in params if p in _CONTEXT)
         MEASURES[name] = Measure(name, func, summary, tuple(tasks), lower_is_better, context)
         return func
 

@@ -139,7 +139,7 @@ TUNING_KEYS = {
 }
 
 #: Keys of each ``[[learners]]`` table, besides the learner's own parameters
-#: (:attr:`textsift.learners.Learner.params`).
+#: (the ``params`` of its :class:`textsift.learners.Learner`).
 LEARNER_KEYS = {
     "name": Key("string", None, f"The learner: {_choices(LEARNERS)}."),
     "label": Key("string", None, "Its name in the results; default its name. Two learners "

@@ -120,13 +120,14 @@ class Experiment:
         return dict(dict(self.method_params).get(method, ()))
 
     def as_dict(self) -> dict:
+        """The experiment as plain data (``experiment.json`` holds it)."""
         d = asdict(self)
         d.pop("source")
         return d
 
     @property
     def fingerprint(self) -> str:
-        """A hash of :meth:`as_dict` without ``n_jobs``, and without the keys added since the
+        """A hash of ``as_dict()`` without ``n_jobs``, and without the keys added since the
         first runs when they are at their default: a run directory made before a key existed
         still resumes."""
         d = self.as_dict()
