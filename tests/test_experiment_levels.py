@@ -38,9 +38,9 @@ def test_all_under_cv_is_every_term_of_each_fold_for_every_method(tmp_path):
     assert len(set(vocab)) == 3  # the folds' vocabularies differ
     at_all = r[r["ratio"] == 1.0]
     assert sorted(set(at_all["method"])) == ["chi2", "dia", "ig"]
-    for fold, part in at_all.groupby("fold"):
-        assert (part["n_features"] == vocab[fold]).all()
-        assert part["value"].nunique() == 1
+    for fold, rows in at_all.groupby("fold"):
+        assert (rows["n_features"] == vocab[fold]).all()
+        assert rows["value"].nunique() == 1
     # the summary keeps "all" as one level over the folds, at their mean size
     summary = pd.read_csv(tmp_path / "summary.csv")
     row = summary[(summary["ratio"] == 1.0) & (summary["method"] == "dia")]
@@ -108,12 +108,12 @@ def test_the_issue_toml_gives_baselines_and_every_method_at_every_ratio(issue_ru
     triv = mae[mae["method"] == "triv"]
     assert triv["value"].item() == pytest.approx(1.2)  # every rank is in the test part
     assert (mae[mae["method"] == "ffs"]["ratio"] == 1.0).all()
-    fold = load_fold(str(out / "cache" / "fold-0.npz"))
+    data = load_fold(str(out / "cache" / "fold-0.npz"))
     for method in ("rr_nc_idf", "var_idf", "rr_igor"):
         got = mae[mae["method"] == method].sort_values("ratio")
         assert got["ratio"].tolist() == [0.01, 0.1]
         # ceil(ratio x the training vocabulary), every term of which occurs in training
-        assert got["n_features"].tolist() == [int(np.ceil(q * fold.n_terms)) for q in
+        assert got["n_features"].tolist() == [int(np.ceil(q * data.n_terms)) for q in
                                               (0.01, 0.1)]
     # a is tuned for the IDF methods only; C for every cell but Triv
     assert mae.loc[mae["method"] == "rr_igor", "a"].isna().all()
@@ -133,8 +133,8 @@ def test_a_tuned_cell_is_scikit_learns_grid_search_on_the_same_validation_part(i
     as its index arrays, in ``train_test_split``'s order, since liblinear's solution depends a
     little on the order of the rows.)"""
     out, _, r = issue_run
-    fold = load_fold(out / "cache" / "fold-0.npz")
-    X, y, scale = fold.X_train, fold.y_train, fold.counts.classes
+    data = load_fold(out / "cache" / "fold-0.npz")
+    X, y, scale = data.X_train, data.y_train, data.counts.classes
     split = train_test_split(np.arange(len(y)), test_size=0.25, stratify=y, random_state=0)
     pipe = Pipeline([("select", TermSelector("var_idf", ratio=0.1, classes=scale)),
                      ("weight", TfidfTransformer(sublinear_tf=True)),
@@ -148,7 +148,7 @@ def test_a_tuned_cell_is_scikit_learns_grid_search_on_the_same_validation_part(i
                                                   best["svr__C"])
     assert got["val_mae_macro"].item() == pytest.approx(-search.best_score_, abs=1e-12)
     assert got["value"].item() == pytest.approx(
-        mae_macro(fold.y_test, search.predict(fold.X_test)), abs=1e-12)
+        mae_macro(data.y_test, search.predict(data.X_test)), abs=1e-12)
     assert got["n_features"].item() == search.best_estimator_["select"].selected_.size
 
 
@@ -160,11 +160,11 @@ def test_nominal_baselines_ffs_and_the_majority_class(tmp_path):
            "selection": {"methods": ["chi2", "ig"], "sizes": [20, "all"],
                          "baselines": ["ffs", "triv"]}}
     r = run_experiment(parse_config(cfg), tmp_path).results
-    fold = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
-    labels, n = np.unique(fold.y_train, return_counts=True)
+    data = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
+    labels, n = np.unique(data.y_train, return_counts=True)
     majority = labels[np.argmax(n)]
     triv = r[r["method"] == "triv"]
-    assert triv["value"].item() == pytest.approx(np.mean(fold.y_test == majority))
+    assert triv["value"].item() == pytest.approx(np.mean(data.y_test == majority))
     at_all = r[r["ratio"] == 1.0].set_index("method")["value"]
     assert at_all["ffs"] == at_all["chi2"] == at_all["ig"]
 
@@ -219,5 +219,5 @@ def test_empty_texts_are_dropped(tmp_path):
     lines = []
     run_experiment(parse_config(cfg), tmp_path / "out", log=lines.append)
     assert "dropped 1 documents with an empty text" in lines
-    fold = load_fold(str(tmp_path / "out" / "cache" / "fold-0.npz"))
-    assert fold.counts.class_sizes.tolist() == [1, 1] and len(fold.y_test) == 2
+    data = load_fold(str(tmp_path / "out" / "cache" / "fold-0.npz"))
+    assert data.counts.class_sizes.tolist() == [1, 1] and len(data.y_test) == 2

@@ -73,17 +73,17 @@ def test_the_full_vocabulary_is_each_learner_fitted_by_hand_on_every_column(smal
     from sklearn.svm import LinearSVC
 
     out, summary = small_run
-    fold = load_fold(out / "cache" / "fold-0.npz")
+    data = load_fold(out / "cache" / "fold-0.npz")
     r = summary.results
-    full = r[r["n_features"] == fold.n_terms]
+    full = r[r["n_features"] == data.n_terms]
     assert set(full["method"]) == {"ig", "rc", "ig_multi"} and full["ratio"].eq(1.0).all()
     by_hand = {"nb": MultinomialNB(),
                "linear_svm": make_pipeline(TfidfTransformer(), LinearSVC(random_state=1))}
     for learner, model in by_hand.items():
-        pred = model.fit(fold.X_train, fold.y_train).predict(fold.X_test)
-        expected = {"accuracy": accuracy_score(fold.y_test, pred),
-                    "micro_f1": accuracy_score(fold.y_test, pred),
-                    "macro_f1": f1_score(fold.y_test, pred, average="macro", zero_division=0)}
+        pred = model.fit(data.X_train, data.y_train).predict(data.X_test)
+        expected = {"accuracy": accuracy_score(data.y_test, pred),
+                    "micro_f1": accuracy_score(data.y_test, pred),
+                    "macro_f1": f1_score(data.y_test, pred, average="macro", zero_division=0)}
         rows = full[full["learner"] == learner]
         assert len(rows) == 5 * 3  # every (method, aggregate) pair, every measure
         for metric, value in expected.items():
@@ -94,13 +94,13 @@ def test_the_full_vocabulary_is_each_learner_fitted_by_hand_on_every_column(smal
 def test_a_cell_equals_the_same_pipeline_built_by_hand(small_run):
     """Identity with scikit-learn: NB on IG's top-300 terms of the fold's training matrix."""
     out, summary = small_run
-    fold = load_fold(str(out / "cache" / "fold-0.npz"))
-    counts = Counts.from_matrix(fold.X_train, fold.y_train,
-                                feature_names=fold.counts.feature_names)
-    assert counts.equals(fold.counts)
-    keep = TermSelector("ig", k=300, aggregate="max").fit(fold.X_train, fold.y_train).selected_
-    nb = MultinomialNB().fit(fold.X_train[:, keep], fold.y_train)
-    expected = float(np.mean(nb.predict(fold.X_test[:, keep]) == fold.y_test))
+    data = load_fold(str(out / "cache" / "fold-0.npz"))
+    counts = Counts.from_matrix(data.X_train, data.y_train,
+                                feature_names=data.counts.feature_names)
+    assert counts.equals(data.counts)
+    keep = TermSelector("ig", k=300, aggregate="max").fit(data.X_train, data.y_train).selected_
+    nb = MultinomialNB().fit(data.X_train[:, keep], data.y_train)
+    expected = float(np.mean(nb.predict(data.X_test[:, keep]) == data.y_test))
     r = summary.results
     got = r.query("method == 'ig' and aggregate == 'max' and n_features == 300 and "
                   "learner == 'nb' and metric == 'accuracy'")["value"].item()
@@ -204,13 +204,13 @@ def test_fold_matrices_are_countvectorizer_fitted_on_the_training_part(tmp_path)
     texts, labels, is_test = read_documents(exp)
     paths = prepare_folds(exp, tmp_path, log=lambda *_: None, n_jobs=2)
     for path, (train, test) in zip(paths, fold_indices(exp, labels, is_test), strict=True):
-        fold = load_fold(str(path))
+        data = load_fold(str(path))
         vec = build_vectorizer(exp.preprocessing)
         X_train = vec.fit_transform([texts[i] for i in train])
-        assert fold.counts.feature_names.tolist() == vec.get_feature_names_out().tolist()
-        assert (fold.X_train != X_train).nnz == 0
-        assert (fold.X_test != vec.transform([texts[i] for i in test])).nnz == 0
-        np.testing.assert_array_equal(fold.y_train, labels[train])
+        assert data.counts.feature_names.tolist() == vec.get_feature_names_out().tolist()
+        assert (data.X_train != X_train).nnz == 0
+        assert (data.X_test != vec.transform([texts[i] for i in test])).nnz == 0
+        np.testing.assert_array_equal(data.y_train, labels[train])
 
 
 OVR = {"experiment": {"name": "ovr"},
@@ -233,20 +233,20 @@ def test_one_vs_rest_tasks_select_by_the_positive_class(tmp_path):
     from textsift.report.html import write_report
 
     r = run_experiment(parse_config(OVR), tmp_path).results
-    fold = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
-    classes = fold.counts.classes
+    data = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
+    classes = data.counts.classes
     assert sorted(r["dataset"].unique()) == sorted(f"ng:{c}" for c in classes)
     assert set(zip(r["method"], r["aggregate"], strict=True)) == {("bns", "pos"), ("df", "max")}
     task = classes[3]
-    yb = binary_labels(fold.y_train, task)
+    yb = binary_labels(data.y_train, task)
     # the binary counts derived from the multi-class ones equal a fresh count of the task
-    assert fold.counts.one_vs_rest(task).equals(
-        Counts.from_matrix(fold.X_train, yb, feature_names=fold.counts.feature_names))
-    keep = TermSelector("bns", k=50, class_label="pos").fit(fold.X_train, yb).selected_
+    assert data.counts.one_vs_rest(task).equals(
+        Counts.from_matrix(data.X_train, yb, feature_names=data.counts.feature_names))
+    keep = TermSelector("bns", k=50, class_label="pos").fit(data.X_train, yb).selected_
     keep = np.sort(keep)
     clf = make_pipeline(TfidfTransformer(), LinearSVC(random_state=0))
-    clf.fit(fold.X_train[:, keep], yb)
-    expected = f1_score(binary_labels(fold.y_test, task), clf.predict(fold.X_test[:, keep]),
+    clf.fit(data.X_train[:, keep], yb)
+    expected = f1_score(binary_labels(data.y_test, task), clf.predict(data.X_test[:, keep]),
                         pos_label="pos")
     got = r.query(f"dataset == 'ng:{task}' and method == 'bns' and metric == 'f1_pos'")
     assert got["value"].item() == pytest.approx(expected, abs=1e-12)
@@ -305,10 +305,10 @@ def test_a_new_learner_and_a_new_measure_are_one_registry_entry_each(tmp_path, m
            "selection": {"methods": ["ig"], "sizes": ["all"]},
            "learners": [{"name": "ridge", "alpha": 2.0}]}
     r = run_experiment(parse_config(cfg), tmp_path).results
-    fold = load_fold(tmp_path / "cache" / "fold-0.npz")
-    tfidf = TfidfTransformer().fit(fold.X_train)
-    model = RidgeClassifier(alpha=2.0).fit(tfidf.transform(fold.X_train), fold.y_train)
-    expected = balanced_accuracy_score(fold.y_test, model.predict(tfidf.transform(fold.X_test)))
+    data = load_fold(tmp_path / "cache" / "fold-0.npz")
+    tfidf = TfidfTransformer().fit(data.X_train)
+    model = RidgeClassifier(alpha=2.0).fit(tfidf.transform(data.X_train), data.y_train)
+    expected = balanced_accuracy_score(data.y_test, model.predict(tfidf.transform(data.X_test)))
     assert r[["learner", "metric"]].drop_duplicates().values.tolist() == [
         ["ridge", "balanced_accuracy"]]
     assert r["value"].item() == pytest.approx(expected, abs=1e-12)

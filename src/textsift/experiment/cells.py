@@ -83,7 +83,7 @@ class LoadedFold:
         """The columns of the first ``k`` terms of the cell's ranking (its method, aggregate
         and task, with the method's ``params``), in column order. The one place a prefix is
         taken: the ranking is computed once, to the cell's largest level."""
-        key = (holdout, cell.positive, cell.method, cell.aggregate, cell.rr_variant, params)
+        key = _ranking(holdout, cell, params)
         if key not in self._ranked:
             counts = self.counts(holdout, cell.positive)
             longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
@@ -93,11 +93,16 @@ class LoadedFold:
 
     def columns(self, holdout, cell: Cell, params: tuple, k: int):
         """The part's training and test matrices restricted to :meth:`kept` columns."""
-        key = (holdout, cell.positive, cell.method, cell.aggregate, cell.rr_variant, params, k)
+        key = _ranking(holdout, cell, params), k
         if self._columns is None or self._columns[0] != key:
             p, idx = self.part(holdout), self.kept(holdout, cell, params, k)
             self._columns = key, (p.X_train[:, idx], p.X_test[:, idx])
         return self._columns[1]
+
+
+def _ranking(holdout, cell: Cell, params: tuple) -> tuple:
+    """What a ranking depends on, besides its fold."""
+    return holdout, cell.positive, cell.method, cell.aggregate, cell.rr_variant, params
 
 
 @lru_cache(maxsize=2)

@@ -102,9 +102,9 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     classes = first.counts.classes
     if any(MEASURES[m].positive for m in exp.metrics) and exp.tasks == "multiclass" and (
             list(map(str, classes)) != ["neg", "pos"]):
-        raise ConfigError(f"{exp.source}: f1_pos, precision_pos and recall_pos need binary "
-                          f"labels 'neg'/'pos' or tasks = 'one_vs_rest' (labels: "
-                          f"{list(classes)[:5]})")
+        *some, last = [n for n, m in MEASURES.items() if m.positive]
+        raise ConfigError(f"{exp.source}: {', '.join(some)} and {last} need binary labels "
+                          f"'neg'/'pos' or tasks = 'one_vs_rest' (labels: {list(classes)[:5]})")
     store.open(exp.as_dict(), exp.fingerprint, resume)
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
     prepare_s = time.perf_counter() - t0
