@@ -88,7 +88,10 @@ _ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corp
 class Experiment:
     """A validated experiment. ``fingerprint`` identifies its results (``n_jobs`` excluded:
     the table does not depend on it). Exactly one of ``sizes`` (numbers of terms, or
-    ``"all"``) and ``ratios`` (fractions of each fold's training vocabulary) is non-empty."""
+    ``"all"``) and ``ratios`` (fractions of each fold's training vocabulary) is non-empty.
+    ``metrics`` are the evaluation measures (:data:`textsift.metrics.MEASURES`), the first
+    deciding the tuning. The fields keep the file's names: ``experiment.json`` and the
+    fingerprint are written from them."""
 
     name: str
     corpus: CorpusSpec
