@@ -160,26 +160,26 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
                      X_test=sp.csr_matrix(X_test), y_test=labels[test], counts=counts)
 
 
-def save_fold(fold: TrainTest, path: Path) -> None:
+def save_fold(data: TrainTest, path: Path) -> None:
     """Write a fold to ``path`` atomically (temporary file + ``os.replace``)."""
     arrays = {}
-    for name, X in (("Xtr", fold.X_train), ("Xte", fold.X_test)):
+    for name, X in (("Xtr", data.X_train), ("Xte", data.X_test)):
         arrays.update({f"{name}_data": X.data, f"{name}_indices": X.indices,
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
-    c = fold.counts
-    arrays.update(y_train=fold.y_train, y_test=fold.y_test, classes=c.classes,
+    c = data.counts
+    arrays.update(y_train=data.y_train, y_test=data.y_test, classes=c.classes,
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
                   feature_names=c.feature_names.astype(str))
     atomic_write(path, lambda fh: np.savez(fh, **arrays))
 
 
-def load_fold(fold) -> TrainTest:
+def load_fold(ref) -> TrainTest:
     """Read a cached fold: a :class:`~.specs.FoldRef` (the file must still be that version of
     it: a rebuilt file is refused, so that no cell mixes two experiments' folds), or a path."""
-    if isinstance(fold, FoldRef) and FoldRef.of(fold.path) != fold:
-        raise StoreError(f"{fold.path} changed while the run was using it (another run in the "
+    if isinstance(ref, FoldRef) and FoldRef.of(ref.path) != ref:
+        raise StoreError(f"{ref.path} changed while the run was using it (another run in the "
                          "same --out?); run again with --resume")
-    with np.load(fold.path if isinstance(fold, FoldRef) else fold, allow_pickle=False) as z:
+    with np.load(ref.path if isinstance(ref, FoldRef) else ref, allow_pickle=False) as z:
         a = {k: z[k] for k in z.files}
 
     def csr(name):
@@ -241,8 +241,8 @@ def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1,
     p = prepared or prepare_documents(exp, log, n_jobs)
     for k in missing:
         train, test = p.splits[k]
-        fold = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
-        save_fold(fold, paths[k])
+        data = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
+        save_fold(data, paths[k])
         log(f"fold {k}: {len(train):,} train / {len(test):,} test documents, "
-            f"{fold.n_terms:,} terms")
+            f"{data.n_terms:,} terms")
     return paths

@@ -3,11 +3,15 @@
 A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold. A *cell*
 (:class:`~.specs.Cell`) is one of three kinds:
 
-* ``select``: (fold, task, method, aggregate, level, learner) -- select, fit, measure;
-* ``all``: (fold, task, learner) -- the learner on every term; its rows are those of every
-  method at level "all" and of the FFS baseline, which are one and the same fit;
-* ``triv``: (fold, task) -- the trivial predictor (the middle rank of an ordinal scale, the
+* ``select``: (fold, binary task, method, aggregate, level, learner) -- select, fit,
+  measure;
+* ``all``: (fold, binary task, learner) -- the learner on every term; its rows are those of
+  every method at level "all" and of the FFS baseline, which are one and the same fit;
+* ``triv``: (fold, binary task) -- the trivial predictor (the middle rank of an ordinal scale, the
   majority class of a nominal task), one row per learner for the figures.
+
+(The binary task, in one-vs-rest experiments, is named by its positive class; otherwise
+there is one, multi-class, task.)
 """
 
 from __future__ import annotations

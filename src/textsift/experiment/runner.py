@@ -54,12 +54,12 @@ def _run_and_store(cell: Cell, root) -> str:
     return out.name
 
 
-def top_terms(exp: Experiment, fold: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
+def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
     """The ``top`` terms of every (method, aggregate) on one fold, with their training
     document frequency ``df``, for the report: the rankings of the cells (the same selector,
     parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments,
     under each method's own policy."""
-    counts = fold.counts
+    counts = data.counts
     frames = []
     for method, aggregate in pairs:
         used = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
