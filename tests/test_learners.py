@@ -124,3 +124,7 @@ def test_an_unknown_learner_names_the_close_one():
 
     with pytest.raises(ValueError, match="unknown learner 'lin_svm'.*'linear_svm'"):
         get_learner("lin_svm")
+    from textsift.learners import make_learner
+
+    with pytest.raises(ValueError, match="unknown weighting 'idf'; choose one of counts"):
+        make_learner("nb", "idf")

@@ -123,8 +123,11 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
     """The pipeline of a registered learner: its input weighting (default the learner's
     own), then the estimator with ``params``."""
     learner = get_learner(name)
-    steps = WEIGHTINGS[weighting or learner.weighting]()
-    return make_pipeline(*steps, learner.build(seed, ranks, **params))
+    weighting = weighting or learner.weighting
+    if weighting not in WEIGHTINGS:
+        raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
+                            f"{', '.join(WEIGHTINGS)}")
+    return make_pipeline(*WEIGHTINGS[weighting](), learner.build(seed, ranks, **params))
 
 
 class RankSVR(RegressorMixin, BaseEstimator):
