@@ -287,6 +287,18 @@ class Counts:
         return Counts(classes, self.class_sizes[index], self.doc_counts[:, index],
                       self.term_freq[:, index], self.feature_names)
 
+    def one_vs_rest(self, positive) -> Counts:
+        """The counts of the binary task ``positive`` against the other classes merged
+        (classes ``"neg"``, ``"pos"``): those of the relabelled documents, without
+        re-counting (Forman 2003's one-vs-rest tasks)."""
+        j = int(np.flatnonzero(self.classes == positive)[0])
+        dc, tf = self.doc_counts, self.term_freq
+        return Counts(np.array(["neg", "pos"]),
+                      np.array([self.n_docs - self.class_sizes[j], self.class_sizes[j]]),
+                      np.column_stack([dc.sum(axis=1) - dc[:, j], dc[:, j]]),
+                      np.column_stack([tf.sum(axis=1) - tf[:, j], tf[:, j]]),
+                      self.feature_names)
+
     def equals(self, other: Counts) -> bool:
         """Exact equality of every count (term weights to float equality)."""
         same_names = (self.feature_names is None) == (other.feature_names is None) and (

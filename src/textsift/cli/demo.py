@@ -13,11 +13,12 @@ from pathlib import Path
 from ._app import app, console
 from .options import OutDir
 
-#: The demo experiment, in the TOML schema of ``textsift run`` (see examples/*.toml).
+#: The demo experiment, in the TOML schema of ``textsift run`` (see examples/*.toml); the
+#: schema's defaults for the rest (the sample's own train/test split, seed 0).
 DEMO = {
-    "experiment": {"name": "textsift demo: 20 Newsgroups sample", "seed": 0, "n_jobs": 2},
+    "experiment": {"name": "textsift demo: 20 Newsgroups sample", "n_jobs": 2},
     "corpus": {"sample": "20ng", "dataset": "20ng-sample"},
-    "evaluation": {"protocol": "split", "metrics": ["accuracy", "macro_f1"]},
+    "evaluation": {"metrics": ["accuracy", "macro_f1"]},
     "preprocessing": {"stop_words": "english", "strip_headers": True, "min_df": 2},
     "selection": {"methods": ["rc", "ig", "chi2", "bns", "mi", "dia"], "aggregates": ["max"],
                   "sizes": [50, 100, 200, 500, 1000, 2000, "all"]},
@@ -43,7 +44,7 @@ def demo(out: OutDir = Path("textsift-demo")):
     report = write_report(out)
     table, full = _accuracy_table(summary.results)
     console.print(table, full, highlight=False)
-    page = _explore_page(out)
+    page = _explore_page(out, exp)
     print(f"explore: {page.resolve()}")
     print(f"report: {report.resolve()}")
 
@@ -68,21 +69,18 @@ def _accuracy_table(results):
     return table, full
 
 
-def _explore_page(out: Path) -> Path:
-    """``out/explore.html``: the explore page of the sample's training split, with the demo's
-    preprocessing."""
-    from ..corpus import load_sample
-    from ..counts import Counts
+def _explore_page(out: Path, exp) -> Path:
+    """``out/explore.html``: the explore page of the sample's training split, from the run's
+    own reading of the corpus and its counts of fold 0 (the training split), with the
+    experiment's preprocessing."""
+    from ..experiment import Store
+    from ..experiment.folds import fold_paths, load_fold, read_documents
     from ..report.explore import explore
-    from ..vectorize import VectorizerOptions
 
-    pre = DEMO["preprocessing"]
-    opts = VectorizerOptions(stop_words=pre["stop_words"], strip_headers=pre["strip_headers"],
-                             min_df=pre["min_df"])
-    train = load_sample("20ng", split="train")
+    texts, labels, is_test = read_documents(exp)
+    counts = load_fold(fold_paths(exp, Store(out).cache)[0]).counts
+    docs = ((t, y) for t, y, test in zip(texts, labels, is_test, strict=True) if not test)
     with console.status("writing the explore page") as status:
-        counts = Counts.from_texts(train.texts, train.labels, opts)
-        docs = zip(train.texts, train.labels, strict=True)
-        return explore(counts, Path(out) / "explore.html", docs, opts=opts,
+        return explore(counts, Path(out) / "explore.html", docs, opts=exp.preprocessing,
                        title="textsift demo: 20 Newsgroups sample (train)",
                        progress=status.update)
