@@ -182,7 +182,8 @@ def save_fold(fold: FoldData, path: Path) -> None:
     c = fold.counts
     arrays.update(y_train=fold.y_train, y_test=fold.y_test, classes=c.classes,
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
-                  feature_names=c.feature_names.astype(str))
+                  feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
+                  multilabel=c.multilabel)
     atomic_write(path, lambda fh: np.savez(fh, **arrays))
 
 
@@ -208,8 +209,10 @@ def _load_fold(key: tuple[str, int, int]) -> FoldData:
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
+    totals = {k: a[k][()] if k in ("n_docs", "multilabel") else a[k]
+              for k in ("n_docs", "df", "tf", "multilabel") if k in a}  # older caches: derived
     counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
-                    a["feature_names"].astype(object))
+                    a["feature_names"].astype(object), **totals)
     return FoldData(csr("Xtr"), csr("Xte"), a["y_train"], a["y_test"], counts)
 
 
