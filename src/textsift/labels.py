@@ -142,10 +142,11 @@ def _from_lists(y, classes) -> Labels:
     lengths = np.fromiter((len(v) for v in values), np.intp, len(values))
     flat = np.empty(int(lengths.sum()), dtype=object)
     flat[:] = list(chain.from_iterable(values))
-    if len(flat) and pd.api.types.infer_dtype(flat, skipna=False) not in (
-            "string", "integer", "floating", "boolean", "mixed-integer-float"):
-        at = next(i for i, v in enumerate(flat) if isinstance(v, _COLLECTIONS | dict)
-                  or v is None or (isinstance(v, float) and v != v))
+    odd = [] if not len(flat) or pd.api.types.infer_dtype(flat, skipna=False) in (
+        "string", "integer", "floating", "boolean", "mixed-integer-float") else [
+        i for i, v in enumerate(flat) if isinstance(v, (*_COLLECTIONS, dict)) or pd.isna(v)]
+    if odd:  # (labels of two types are encode_labels' error)
+        at = odd[0]
         row = int(np.searchsorted(np.cumsum(lengths), at, side="right"))
         raise TextsiftError(
             f"the label list at row {row} holds the {show_value(flat[at])}; a label list holds "
@@ -373,6 +374,8 @@ def show_value(value) -> str:
     """A value's JSON kind and a short repr, for messages."""
     if isinstance(value, np.ndarray):
         value = value.tolist()
+    if value is None:
+        return "null"
     text = repr(value)
     text = text if len(text) <= 40 else text[:37] + "..."
     return f"{value_kind(value)} {text}"
