@@ -502,7 +502,7 @@ class LabelTypes:
         elif kind != self.first[0] and "list" in (kind, self.first[0]):
             (a, at), (b, bt) = sorted([self.first, (kind, where)], key=lambda p: p[0] != "list")
             raise CorpusError(
-                f"the label {self.field!r} is a list in some files and a single label in "
+                f"the label {self.field!r} is a list in some records and a single label in "
                 f"others: a list at {at}, {_a(b)} at {bt}. Give every record a list of labels "
                 '(["x"]; [] for none) or every record one label, in every file')
         elif kind != self.first[0]:
