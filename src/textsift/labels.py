@@ -29,7 +29,6 @@ refuses multi-label counts for such a method with one message.
 
 from __future__ import annotations
 
-from collections.abc import Set
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
@@ -50,7 +49,7 @@ __all__ = ["REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
 #: label per document: ordered ranks, any single-label classes, or exactly two classes.
 REQUIREMENTS = ("ranks", "single_label", "two_classes")
 
-_COLLECTIONS = (list, tuple, Set, np.ndarray)
+_COLLECTIONS = (list, tuple, set, frozenset, np.ndarray)
 _SCALAR_KINDS = ("string", "number", "boolean")
 
 
@@ -139,7 +138,7 @@ def _holds_collections(y) -> bool:
 
 def _from_lists(y, classes) -> Labels:
     values = list(y)
-    lengths = np.fromiter((len(v) for v in values), np.intp, len(values))
+    lengths = np.fromiter(map(len, values), np.intp, len(values))
     flat = np.empty(int(lengths.sum()), dtype=object)
     flat[:] = list(chain.from_iterable(values))
     odd = [] if not len(flat) or pd.api.types.infer_dtype(flat, skipna=False) in (
@@ -204,15 +203,20 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     if y.ndim != 1:
         raise TextsiftError(f"labels must be one-dimensional, got shape {y.shape}")
     if y.dtype == object:
-        missing = [i for i, v in enumerate(y) if v is None or (isinstance(v, float) and v != v)]
-        if missing:
+        missing = np.flatnonzero(pd.isna(y))
+        if len(missing):
             raise TextsiftError(
                 f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
                 "drop those rows or fill the label field"
             )
     if classes is None:
         try:
-            classes, codes = np.unique(y, return_inverse=True)
+            if y.dtype != object:
+                classes, codes = np.unique(y, return_inverse=True)
+            else:  # hashed, then only the distinct labels sorted: np.unique's result, sooner
+                codes, found = pd.factorize(y)
+                order = np.argsort(found)
+                classes, codes = found[order], np.argsort(order)[codes]
         except TypeError:  # e.g. 1 and "b": no order, and is 1 the class "1"?
             kinds = sorted({type(v).__name__ for v in y})
             raise TextsiftError(f"the labels mix types ({', '.join(kinds)}); give every label "
