@@ -123,11 +123,11 @@ def main() -> None:
                                     np.argsort(-theirs, kind="stable"))
         zero = (counts.term_freq[:, j] == 0) | (counts.tf == counts.term_freq[:, j])
         elsewhere += int(np.sum((ours != theirs) & ~zero))
-    print(f"every label's chi2 against the loop's: largest relative difference {worst:.1e}, "
-          f"{same_bits:,} of {total:,} values bit-identical ({elsewhere} others outside the "
-          "cells where the label or its rest never has the term, where textsift writes E "
-          f"and scikit-learn (0 - E)^2 / E), the same ranking for {same_rank} of {n_labels} "
-          "labels")
+    print(f"every label's chi2 against the loop's: largest relative difference {worst:.1e}; "
+          f"{same_bits:,} of {total:,} values bit-identical, the other {total - same_bits:,} "
+          "where the label or its rest never has the term (textsift writes E there, "
+          f"scikit-learn (0 - E)^2 / E; {elsewhere} elsewhere); the same ranking for "
+          f"{same_rank} of {n_labels} labels")
 
     def row(name, what):
         wall, cpu = best[name]

@@ -152,6 +152,18 @@ def test_the_command_line_reads_label_lists_and_refuses_what_does_not_apply(tmp_
                    "file")
 
 
+def test_the_readme_example_runs():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    part = readme.split("## Several labels per document\n", 1)[1].split("\n## ", 1)[0]
+    block = part.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace = {}
+    exec(compile(block, "README: several labels", "exec"), namespace)  # noqa: S102
+    counts = namespace["counts"]
+    assert counts.multilabel and counts.n_docs == 3 and counts.class_sizes.tolist() == [1, 2]
+
+
 # --------------------------------------------------------------------------- GoEmotions
 @pytest.mark.real_data
 def test_goemotions_counts_identically_in_memory_stream_and_dask(real_data, client):
