@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TextsiftError
-from ._registry import ScoreTable, nonempty_classes, register
+from ._registry import PerClass, nonempty_classes, register
 
 __all__ = ["log_odds_dirichlet"]
 
@@ -37,12 +37,10 @@ MONROE_2008 = ("B. L. Monroe, M. P. Colaresi and K. M. Quinn, \"Fightin' words: 
                "D. Demszky et al., \"GoEmotions: a dataset of fine-grained emotions\", ACL 2020")
 
 
-def log_odds_dirichlet(y, y_rest, prior):
-    """``zeta_w`` (module docstring) for term frequencies ``y`` (class) and ``y_rest`` (the
-    rest) and prior counts ``prior``, broadcast together; the totals are the sums over the
-    first axis (the terms)."""
-    y, y_rest, prior = (np.asarray(a, dtype=np.float64) for a in (y, y_rest, prior))
-    n, n_rest, a0 = y.sum(axis=0), y_rest.sum(axis=0), prior.sum(axis=0)
+def log_odds_dirichlet(y, y_rest, prior, n, n_rest, a0):
+    """``zeta_w`` (module docstring) of term frequencies ``y`` (the class) and ``y_rest`` (the
+    rest), prior counts ``prior``, totals ``n`` and ``n_rest`` and prior total ``a0``, all
+    broadcast together."""
     with np.errstate(divide="ignore", invalid="ignore"):
         delta = (np.log((y + prior) / (n + a0 - y - prior))
                  - np.log((y_rest + prior) / (n_rest + a0 - y_rest - prior)))
@@ -60,12 +58,23 @@ def _log_odds_dirichlet(counts, prior_scale=1.0):
     """Each class (label) ``c`` against the documents without it: ``y_w = TF(w, c)``, ``y'_w
     = TF(w) - TF(w, c)``, prior ``a_w = prior_scale * TF(w)`` (module docstring). Right for
     label sets too, since ``TF(w)`` is over all documents. A term the corpus never has is
-    not ranked."""
+    not ranked.
+
+    Sparse, like the other per-class scores: where ``TF(w, c) = 0`` the score depends only on
+    ``(TF(w), c)``, so it is evaluated once per distinct ``TF(w)`` and class, and once per
+    non-zero cell."""
     if not isinstance(prior_scale, int | float) or isinstance(prior_scale, bool) or not (
             np.isfinite(prior_scale) and prior_scale > 0):
         raise TextsiftError(f"prior_scale must be a positive number (the prior counts are "
                             f"prior_scale * TF(w)), got {prior_scale!r}")
     counts = nonempty_classes(counts)
-    tf = counts.tf[:, None]
-    values = log_odds_dirichlet(counts.term_freq, tf - counts.term_freq, prior_scale * tf)
-    return ScoreTable(values, counts.classes, counts.seen, counts.priors)
+    cells, s = counts.cells, float(prior_scale)
+    n = counts.class_tf
+    total = counts.tf.sum()
+    n_rest, a0 = total - n, s * total
+    tf_values, at = np.unique(counts.tf, return_inverse=True)
+    tf = tf_values[:, None]
+    zero = log_odds_dirichlet(0.0, tf, s * tf, n, n_rest, a0)[at]
+    tf = counts.tf[cells.row]
+    nz = log_odds_dirichlet(cells.tf, tf - cells.tf, s * tf, n[cells.col], n_rest[cells.col], a0)
+    return PerClass(counts, zero=zero, nz=nz)
