@@ -51,6 +51,8 @@ REQUIREMENTS = ("ranks", "single_label", "two_classes")
 
 _COLLECTIONS = (list, tuple, set, frozenset, np.ndarray)
 _SCALAR_KINDS = ("string", "number", "boolean")
+#: What pandas infers for a column of single labels (anything else may hold label lists).
+_SCALAR_INFERRED = ("string", "integer", "floating", "boolean", "mixed-integer-float")
 
 
 # --------------------------------------------------------------------------- the value type
@@ -120,7 +122,7 @@ def _holds_collections(y) -> bool:
     if isinstance(y, np.ndarray) and y.dtype != object:
         return False
     if isinstance(y, np.ndarray | pd.Series) and pd.api.types.infer_dtype(
-            y, skipna=False) in ("string", "integer", "floating", "boolean", "mixed-integer-float"):
+            y, skipna=False) in _SCALAR_INFERRED:
         return False
     is_list = [isinstance(v, _COLLECTIONS) for v in y]
     if not any(is_list):
@@ -132,8 +134,8 @@ def _holds_collections(y) -> bool:
     raise TextsiftError(
         "the labels mix label lists and single labels: the "
         f"{show_value(values[first_list])} at row {first_list}, the "
-        f"{show_value(values[first_scalar])} at row {first_scalar}; give every document"
-        "  a list of labels ([] for none) or every document one label")
+        f"{show_value(values[first_scalar])} at row {first_scalar}; give every document a "
+        "list of labels ([] for none) or every document one label")
 
 
 def _from_lists(y, classes) -> Labels:
@@ -141,8 +143,8 @@ def _from_lists(y, classes) -> Labels:
     lengths = np.fromiter(map(len, values), np.intp, len(values))
     flat = np.empty(int(lengths.sum()), dtype=object)
     flat[:] = list(chain.from_iterable(values))
-    odd = [] if not len(flat) or pd.api.types.infer_dtype(flat, skipna=False) in (
-        "string", "integer", "floating", "boolean", "mixed-integer-float") else [
+    odd = [] if not len(flat) or pd.api.types.infer_dtype(
+        flat, skipna=False) in _SCALAR_INFERRED else [
         i for i, v in enumerate(flat) if isinstance(v, (*_COLLECTIONS, dict)) or pd.isna(v)]
     if odd:  # (labels of two types are encode_labels' error)
         at = odd[0]
@@ -151,8 +153,6 @@ def _from_lists(y, classes) -> Labels:
             f"the label list at row {row} holds the {show_value(flat[at])}; a label list holds "
             "labels (strings or numbers), not lists or missing values")
     names, codes = encode_labels(flat, classes)
-    if names.dtype != object and len(names) == 0:
-        names = names.astype(object)
     rows = np.repeat(np.arange(len(values)), lengths)
     matrix = sp.csr_matrix((np.ones(len(flat), np.int8), (rows, codes)),
                            shape=(len(values), len(names)))
@@ -333,10 +333,9 @@ def check_requirement(requires, counts, method: str, source=None) -> None:
             "two_classes": "two classes"}[requires[0]]
     raise TextsiftError(
         f"{f'{source}: ' if source else ''}{method} needs one label per document ({what}), but "
-        "the documents have label "
-        "lists (a multi-label corpus); choose a one-vs-rest method, which scores each label "
-        "against the documents without it (e.g. chi2, ig, bns, log_odds_dirichlet; `textsift "
-        "methods` lists them), or give each document one label")
+        "the documents have label lists (a multi-label corpus); choose a one-vs-rest method, "
+        "which scores each label against the documents without it (e.g. chi2, ig, bns, "
+        "log_odds_dirichlet; `textsift methods` lists them), or give each document one label")
 
 
 def check_labelled(counts) -> None:
