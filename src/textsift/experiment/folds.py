@@ -29,6 +29,7 @@ from .._io import atomic_write
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import check_one_label_each, holds_label_lists
 from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
 from .config import ConfigError, Experiment
@@ -121,6 +122,7 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
     if column.isna().any():
         raise CorpusError(f"{int(column.isna().sum())} records have no label "
                           f"{exp.corpus.label_field!r}; drop or fill them")
+    check_one_label_each(holds_label_lists(column), exp.source, "an experiment")
     if exp.corpus.task == "nominal":
         return column.astype(str).to_numpy(dtype=str)
     try:
