@@ -5,9 +5,11 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
+from ..labels import check_class, check_requirement, method_requires
 from ..policies import AGGREGATES
 from ..scores import REGISTRY, get_method
 from ..selectors import rank, score_all
+from ..sources import describe
 from ._app import Format, app, emit, stdout_console
 from .options import CorpusOptions, Top, choices, corpus_options
 
@@ -52,6 +54,11 @@ def score(
     if method != "all":
         get_method(method)
     counts = corpus.count()
+    source = describe(corpus.source)
+    if method != "all":
+        check_requirement(method_requires(get_method(method)), counts, method, source)
+    if class_label is not None:
+        check_class(counts, class_label, source)
     agg = aggregate.value if aggregate else None
     if method == "all":
         emit(score_all(counts, agg, class_label, top), fmt, "all methods")

@@ -27,6 +27,7 @@ from .._io import atomic_write
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import check_one_label_each, holds_label_lists
 from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
 from ._keys import ConfigError
@@ -108,6 +109,7 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
     if column.isna().any():
         raise CorpusError(f"{int(column.isna().sum())} records have no label "
                           f"{exp.corpus.label_field!r}; drop or fill them")
+    check_one_label_each(holds_label_lists(column), exp.source, "an experiment")
     if exp.corpus.task == "nominal":
         return column.astype(str).to_numpy(dtype=str)
     try:
@@ -169,7 +171,8 @@ def save_fold(data: TrainTest, path: Path) -> None:
     c = data.counts
     arrays.update(y_train=data.y_train, y_test=data.y_test, classes=c.classes,
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
-                  feature_names=c.feature_names.astype(str))
+                  feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
+                  multilabel=c.multilabel)
     atomic_write(path, lambda fh: np.savez(fh, **arrays))
 
 
@@ -186,8 +189,10 @@ def load_fold(ref) -> TrainTest:
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
+    totals = {k: a[k][()] if k in ("n_docs", "multilabel") else a[k]
+              for k in ("n_docs", "df", "tf", "multilabel") if k in a}  # older caches: derived
     counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
-                    a["feature_names"].astype(object))
+                    a["feature_names"].astype(object), **totals)
     return TrainTest(X_train=csr("Xtr"), y_train=a["y_train"], X_test=csr("Xte"),
                      y_test=a["y_test"], counts=counts)
 

@@ -5,7 +5,7 @@ yields one per method; ``REGISTRY`` maps every canonical name to its :class:`Met
 one-line summary, default aggregate).
 """
 
-from . import association, forman, information, ordinal  # noqa: F401  (register the methods)
+from . import association, forman, information, lexical, ordinal  # noqa: F401  (register them)
 from ._registry import (
     REGISTRY,
     Method,

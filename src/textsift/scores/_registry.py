@@ -25,6 +25,7 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import check_labelled, check_requirement, method_requires, requirement_met
 from ..policies import AGGREGATES
 
 __all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "binary_scores", "compute",
@@ -123,7 +124,9 @@ def compute(counts: Counts, method: str, **params) -> ScoreTable:
     """Score every term of ``counts`` with ``method`` (keyword ``params`` go to the method)."""
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
-    table = get_method(method).func(counts, **params)
+    m = get_method(method)
+    check_requirement(method_requires(m), counts, m.name)
+    table = m.func(counts, **params)
     return table.table() if isinstance(table, PerClass) else _clean(table)
 
 
@@ -137,9 +140,9 @@ def _clean(table: ScoreTable) -> ScoreTable:
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
                  reuse: bool = False):
-    """Score ``counts`` with each of ``methods`` (names; default every nominal method, sorted),
-    yielding ``(name, ScoreTable)`` in that order; ``params`` maps a name to its keyword
-    parameters.
+    """Score ``counts`` with each of ``methods`` (names; default every nominal method that
+    applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
+    ``params`` maps a name to its keyword parameters.
 
     Every name is checked before any work. The per-class methods share one evaluation set
     (module docstring) and the cached derived counts; each table is built when the caller
@@ -152,8 +155,11 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if methods is None:
-        methods = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
+        methods = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal"
+                         and requirement_met(method_requires(m), counts.multilabel))
     methods = [get_method(name).name for name in methods]
+    for name in methods:
+        check_requirement(method_requires(get_method(name)), counts, name)
     params = params or {}
     unknown = set(params) - set(methods)
     if unknown:
@@ -172,13 +178,9 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
 
 def nonempty_classes(counts: Counts) -> Counts:
     """``counts`` without the classes that have no documents (excluded from every per-class
-    score, METHODS.md §0.7); at least two must remain."""
-    if (counts.class_sizes > 0).sum() < 2:
-        raise TextsiftError(
-            "per-class scoring needs at least two classes with documents; got only one "
-            f"class ({[str(c) for c in counts.classes[counts.class_sizes > 0]]}). "
-            "Check the label field."
-        )
+    score, METHODS.md §0.7); at least two must remain (one label, for label sets:
+    :func:`textsift.labels.check_labelled`)."""
+    check_labelled(counts)
     return counts.with_documents
 
 
