@@ -108,21 +108,20 @@ def evaluation_section(ev: dict, selection: dict, corpus, src: str) -> dict:
             "metrics": tuple(dict.fromkeys(metrics))}
 
 
+#: The Python types of the TOML kinds of ``[preprocessing]`` keys.
+_KINDS = {"boolean": bool, "string": str, "integer or fraction": (int, float),
+          "list of integers": list}
+
+
 def preprocessing_section(t: dict, src: str) -> VectorizerOptions:
-    unknown(t, SCHEMA["preprocessing"], "[preprocessing]", src)
-    stop = t.get("stop_words", None)
-    if stop is False or stop == "":
-        stop = None
-    if stop is not None:
-        choice(stop, ("english",), "[preprocessing] stop_words", src)
-    opts = {}
-    for key, types in (("lowercase", bool), ("stem", bool), ("strip_headers", bool),
-                       ("binary", bool), ("min_df", (int, float)), ("max_df", (int, float)),
-                       ("token_pattern", str)):
-        if key in t:
-            opts[key] = typed(t[key], types, f"[preprocessing] {key}", src)
+    """Every key of the schema's ``[preprocessing]`` is a :class:`VectorizerOptions` field of
+    the same name, checked there (a new option needs its schema row only)."""
+    keys = SCHEMA["preprocessing"]
+    unknown(t, keys, "[preprocessing]", src)
+    opts = {k: None if k == "stop_words" and v in (False, "") else
+            typed(v, _KINDS[keys[k].kind], f"[preprocessing] {k}", src) for k, v in t.items()}
     try:
-        return VectorizerOptions(stop_words=stop, **opts)
+        return VectorizerOptions(**opts)
     except TextsiftError as exc:  # a value out of range (min_df = 0, max_df = 0, ...)
         raise ConfigError(f"{src}: [preprocessing] {exc}") from None
 

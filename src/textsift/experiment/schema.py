@@ -110,12 +110,23 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "preprocessing": {
         "lowercase": Key("boolean", True, "Lower-case the text before tokenising."),
         "stop_words": Key("string", None, '"english" removes scikit-learn\'s English stop '
-                          "words; default none."),
+                          "words, a language's name (\"german\", \"korean\", ...) "
+                          "stopwords-iso's list of it; default none."),
         "min_df": Key("integer or fraction", 1, "Drop terms in fewer training documents "
                       "(a count, or a fraction of them)."),
         "max_df": Key("integer or fraction", 1.0, "Drop terms in more training documents "
                       "(a fraction, or a count)."),
-        "stem": Key("boolean", False, "Snowball (Porter 2) English stems."),
+        "stem": Key("boolean", False, "Snowball stems of the words, in the language "
+                    "(English: Porter 2)."),
+        "language": Key("string", "english", "The text's language: its Snowball stemmer "
+                        "(any of PyStemmer's) for stem."),
+        "ngram_range": Key("list of integers", [1, 1], "[min_n, max_n]: the n-grams counted, "
+                           "of words or characters, e.g. [1, 2] for words and pairs of words "
+                           "(scikit-learn's ngram_range)."),
+        "analyzer": Key("string", "word", '"word", "char" (character n-grams) or "char_wb" '
+                        "(character n-grams inside words), as scikit-learn's."),
+        "tokenizer": Key("string", None, '"korean": Kiwi\'s morphemes instead of the token '
+                         'pattern (pip install "textsift[korean]"); default none.'),
         "strip_headers": Key("boolean", False, "Drop an e-mail header (everything before the "
                              "first blank line)."),
         "binary": Key("boolean", False, "Count presence instead of occurrences in the "
