@@ -1,8 +1,16 @@
 """The count pass against scikit-learn's ``CountVectorizer``: speed and identity.
 
-    TEXTSIFT_DATA=../shared/data .venv/bin/python bench/count.py [--skip-stream]
+    TEXTSIFT_DATA=../shared/data .venv/bin/python bench/count.py [--skip-stream] [--only ngrams]
 
 In one run it prints, with the load average beside every figure:
+
+* on IMDb (train + test), for words, words and pairs (``ngram_range=(1, 2)``), character
+  n-grams inside words (``char_wb``, 1-3) and character n-grams (``char``, 2-3): the wall and
+  CPU seconds and the peak memory of ``CountVectorizer(...).fit_transform`` and of
+  ``vectorize`` with the same options, each in a fresh process (peak RSS, and its rise above
+  the process holding the loaded texts), the ratios (goals: >= 5 for words and pairs, >= 3
+  for the character n-grams, with at most CountVectorizer's peak memory), and whether the
+  two results are identical (SHA-256 of names and matrix);
 
 * for IMDb, the CPU seconds of the engines considered for each step (lowercasing, finding the
   tokens, numbering them): why the count pass uses Python's lowercasing, Polars' regex kernel
@@ -34,8 +42,10 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -241,6 +251,69 @@ def stream_rows(data: str, r: dict, prefix: int) -> None:
               f"{r['peak_rss_mib']} MiB (of which the pool of texts {r['pool_rss_mib']} MiB)")
 
 
+#: The option sets of the n-gram rows: (label, CountVectorizer's and textsift's options).
+NGRAM_ROWS = [("words", {}), ("words + pairs (1-2)", {"ngram_range": (1, 2)}),
+              ("char_wb 1-3", {"analyzer": "char_wb", "ngram_range": (1, 3)}),
+              ("char 2-3", {"analyzer": "char", "ngram_range": (2, 3)})]
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def matrix_digest(X, names) -> str:
+    """SHA-256 of the names and the canonical CSR matrix (first 16 hex digits)."""
+    X = sp.csr_matrix(X)
+    X.sort_indices()
+    h = hashlib.sha256("\n".join(names).encode("utf-8", "surrogatepass"))
+    for a in (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data.astype(np.int64)):
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def one(data: Path, who: str, label: str) -> dict:
+    """One count of IMDb train + test in this (fresh) process: times, memory and digest."""
+    kw = dict(NGRAM_ROWS)[label]
+    texts = load(data, CORPORA["IMDb"])
+    if who == "textsift":
+        vectorize(["warm up, once"])  # the word-character table, imports
+    base = _rss_mib()
+    if who == "textsift":
+        (X, names, _), wall, cpu, load_avg = timed(lambda: vectorize(texts,
+                                                                     VectorizerOptions(**kw)))
+    else:
+        vec = CountVectorizer(dtype=np.int32, **kw)
+        X, wall, cpu, load_avg = timed(lambda: vec.fit_transform(texts))
+        names = vec.get_feature_names_out()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"wall": wall, "cpu": cpu, "load": load_avg, "peak_mib": peak,
+            "rise_mib": peak - base, "terms": len(names), "digest": matrix_digest(X, names)}
+
+
+def ngram_rows(data: Path) -> None:
+    print(f"\nIMDb train + test (50,000 reviews), each count in a fresh process; {os.cpu_count()} "
+          "cores")
+    print("| terms | count pass | wall s | CPU s | peak RSS MiB (rise) | ratio wall | ratio CPU "
+          "| memory ratio | terms | identical | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, _ in NGRAM_ROWS:
+        r = {}
+        for who in ("CountVectorizer", "textsift"):
+            out = subprocess.run([sys.executable, __file__, "--one", who, label, "--data",
+                                  str(data)], capture_output=True, text=True, check=True)
+            r[who] = json.loads(out.stdout.strip().splitlines()[-1])
+        cv, ts = r["CountVectorizer"], r["textsift"]
+        print(f"| {label} | CountVectorizer | {cv['wall']:.2f} | {cv['cpu']:.2f} | "
+              f"{cv['peak_mib']:,.0f} ({cv['rise_mib']:,.0f}) | 1 | 1 | 1 | {cv['terms']:,} | -- "
+              f"| {cv['load']:.1f} |")
+        print(f"| {label} | textsift | {ts['wall']:.2f} | {ts['cpu']:.2f} | "
+              f"{ts['peak_mib']:,.0f} ({ts['rise_mib']:,.0f}) | **{cv['wall'] / ts['wall']:.1f}x** "
+              f"| {cv['cpu'] / ts['cpu']:.1f}x | {ts['peak_mib'] / cv['peak_mib']:.2f} | "
+              f"{ts['terms']:,} | {ts['digest'] == cv['digest']} | {ts['load']:.1f} |")
+        sys.stdout.flush()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.environ.get("TEXTSIFT_DATA", "../shared/data"))
@@ -248,9 +321,17 @@ def main() -> None:
     ap.add_argument("--prefix-docs", type=int, default=100_000,
                     help="documents of the stream counted both ways in this run (0: skip)")
     ap.add_argument("--skip-stream", action="store_true")
+    ap.add_argument("--only", choices=["ngrams"], help="only the n-gram rows")
+    ap.add_argument("--one", nargs=2, metavar=("WHO", "TERMS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     data = Path(args.data)
+    if args.one:
+        print(json.dumps(one(data, *args.one)))
+        return
     print(f"{os.cpu_count()} cores; load average (1 min) beside each figure")
+    ngram_rows(data)
+    if args.only == "ngrams":
+        return
     stream = None if args.skip_stream else fresh_stream(str(data), args.stream_docs)
     # one-off costs out of the timings: imports, the word-character table, thread start-up
     vectorize(["warm up, once"], stem=True)

@@ -334,3 +334,31 @@ def test_score_prints_korean_character_ngrams():
                         opts=VectorizerOptions(analyzer="char_wb", ngram_range=(1, 3)),
                         engine="memory")
     assert set(terms) <= set(counts.feature_names)
+
+
+def test_stream_prefilter_drops_rare_ngrams_as_they_come_and_stays_exact(monkeypatch):
+    """The light pass bounds each term's document frequency by its bucket's: the counting
+    pass then never holds most of the pairs that min_df drops, and the counts are the same
+    -- also when every bucket is shared by many terms (16 buckets)."""
+    from functools import partial
+
+    import textsift.engines.stream as stream
+    from textsift.engines import iter_chunks
+
+    source = partial(iter_chunks, sample_path("reviews"), label_field="rating", chunk_size=500)
+    opts = VectorizerOptions(ngram_range=(1, 2), min_df=3)
+    seen = {}
+
+    class Spy(stream.TermTotals):
+        def counts(self, n_rows=None):
+            seen.setdefault("terms", []).append(self.n_terms)
+            return super().counts(n_rows)
+
+    monkeypatch.setattr(stream, "TermTotals", Spy)
+    exact = stream.count_exact(source, opts, prefilter=False)
+    filtered = stream.count_exact(source, opts)
+    assert filtered.equals(exact)
+    held_without, held_with = seen["terms"]
+    assert held_with < held_without / 4  # most pairs occur in fewer than 3 reviews
+    monkeypatch.setattr(stream, "PREFILTER_BUCKETS", 16)
+    assert stream.count_exact(source, opts).equals(exact)

@@ -275,16 +275,18 @@ def word_ngram_keys(ids, lengths, bits: int, ngram_range):
     ``(keys, key_lengths)``, the keys of each document consecutive."""
     low, high = ngram_range
     r = ids + 1
-    starts = np.r_[0, np.cumsum(lengths)[:-1]]
-    room = np.repeat(starts + lengths, lengths) - np.arange(len(r))  # tokens left in its doc
+    room = np.repeat(np.cumsum(lengths), lengths)  # tokens left in its document, below
+    room -= np.arange(len(r))
+    out = np.full((len(r), high - low + 1), -1, np.int64)  # each token's n-grams together
     key = np.zeros(len(r), np.int64)
-    kinds = []
     for n in range(1, min(high, len(r)) + 1):  # key: the n-gram starting at each token
         key[:len(r) - n + 1] |= r[n - 1:] << (bits * (high - n))
         if n >= low:
-            kinds.append(np.where(room >= n, key, -1))
+            np.copyto(out[:, n - low], key, where=room >= n)
+    del key, room
     per_doc = sum(np.maximum(lengths - n + 1, 0) for n in range(low, high + 1))
-    return flat_keys(kinds), per_doc
+    keys = out.ravel()
+    return keys[keys >= 0], per_doc
 
 
 def flat_keys(kinds) -> np.ndarray:
@@ -376,9 +378,9 @@ def _tally_part(keys, lengths):
 
     n = len(lengths)
     doc_bits = max(n - 1, 1).bit_length()
-    doc = np.repeat(np.arange(n, dtype=np.int64), lengths)
-    packed = pl.Series((keys << doc_bits) | doc).sort().to_numpy()
-    del doc
+    packed = keys << doc_bits
+    packed |= np.repeat(np.arange(n, dtype=np.int64), lengths)
+    packed = pl.Series(packed).sort().to_numpy()
     if not len(packed):
         return sp.csr_matrix((n, 0), dtype=np.int32), np.zeros(0, np.int64)
     new = np.empty(len(packed), bool)

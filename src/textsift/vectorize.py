@@ -45,7 +45,7 @@ from .languages import (
 from .tokens import NotPackable, count_tokens, stem_words
 
 __all__ = ["ANALYZERS", "Vectorizer", "VectorizerOptions", "build_vectorizer", "count_terms",
-           "prune", "term_mask", "vectorize"]
+           "prune", "select_columns", "term_mask", "vectorize"]
 
 DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
@@ -341,10 +341,10 @@ def prune(X: sp.csr_matrix, names, opts: VectorizerOptions | None = None):
     X = sp.csr_matrix(X)
     mask = term_mask(np.bincount(X.indices, minlength=X.shape[1]),
                      np.asarray(X.sum(axis=0)).ravel(), X.shape[0], opts)
-    return _columns(X, mask), np.asarray(names, dtype=object)[mask]
+    return select_columns(X, mask), np.asarray(names, dtype=object)[mask]
 
 
-def _columns(X: sp.csr_matrix, mask: np.ndarray) -> sp.csr_matrix:
+def select_columns(X: sp.csr_matrix, mask: np.ndarray) -> sp.csr_matrix:
     """The columns ``mask`` of a canonical CSR ``X``, in one pass (order kept)."""
     if mask.all():
         return X
