@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
-from .tokens import NotPackable, count_tokens, flat_keys, pool_map, tally
+from .tokens import NotPackable, count_tokens, pool_map, tally, window_keys
 
 __all__ = ["count_chars", "space_table"]
 
@@ -70,22 +70,26 @@ def _codes(texts) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _squash(codes, lengths):
-    """scikit-learn's ``re.sub(r"\\s\\s+", " ", text)`` on each text: runs of two or more
-    white-space characters become one space."""
-    ws = space_table()[codes]
-    if not len(codes):
-        return codes, lengths
-    first = np.zeros(len(codes), bool)  # the first character of a text
-    first[np.r_[0, np.cumsum(lengths)[:-1]][lengths > 0]] = True
-    after_ws = np.r_[False, ws[:-1]] & ~first  # white space before it, in the same text
-    before_ws = np.r_[ws[1:], False] & ~np.r_[first[1:], True]  # and after it
-    drop = ws & after_ws
-    if not drop.any():
+    r"""scikit-learn's ``re.sub(r"\s\s+", " ", text)`` on each text: runs of two or more
+    white-space characters become one space (worked on the white-space positions only)."""
+    at = np.flatnonzero(space_table()[codes])
+    ends = np.cumsum(lengths)
+    # a white-space character right after another of the same text: dropped
+    follows = np.zeros(len(at), bool)
+    follows[1:] = at[1:] == at[:-1] + 1
+    follows[1:] &= np.searchsorted(ends, at[1:], side="right") == np.searchsorted(
+        ends, at[:-1], side="right")
+    if not follows.any():
         return codes, lengths
     codes = codes.copy()
-    codes[ws & before_ws & ~after_ws] = 32
-    doc = np.repeat(np.arange(len(lengths)), lengths)
-    return codes[~drop], np.bincount(doc[~drop], minlength=len(lengths))
+    run_start = np.zeros(len(at), bool)  # the first of a run of two or more: a space
+    run_start[:-1] = follows[1:] & ~follows[:-1]
+    codes[at[run_start]] = 32
+    keep = np.ones(len(codes), bool)
+    dropped = at[follows]
+    keep[dropped] = False
+    lost = np.bincount(np.searchsorted(ends, dropped, side="right"), minlength=len(lengths))
+    return codes[keep], lengths - lost[:len(lengths)]
 
 
 def _alphabet(present: np.ndarray, high: int):
@@ -96,27 +100,6 @@ def _alphabet(present: np.ndarray, high: int):
     if bits * high > 62:
         raise NotPackable
     return rank, bits
-
-
-def _windows(r, lengths, sizes, bits, high, inside_only=False):
-    """Packed keys of the windows of ``sizes`` characters of each text (the characters'
-    numbers ``r``, ``lengths`` per text), each text's keys consecutive, and their number per
-    text; ``inside_only`` keeps only windows shorter than their text (char_wb)."""
-    starts = np.r_[0, np.cumsum(lengths)[:-1]]
-    room = np.repeat(starts + lengths, lengths) - np.arange(len(r))  # characters left
-    if inside_only:
-        text_len = np.repeat(lengths, lengths)
-    key = np.zeros(len(r), np.int64)
-    kinds = []
-    for n in range(1, min(high, len(r)) + 1):  # key: the n characters from each position
-        key[:len(r) - n + 1] |= r[n - 1:] << (bits * (high - n))
-        if n in sizes:
-            keep = (room >= n) & (text_len > n) if inside_only else room >= n
-            kinds.append(np.where(keep, key, -1))
-    counts = [np.where(lengths > n, lengths - n + 1, 0) if inside_only
-              else np.maximum(lengths - n + 1, 0) for n in sizes]
-    return kinds, sum(counts, np.zeros(len(lengths), np.int64))
-
 
 
 def _names(vocab, alphabet, bits, high) -> np.ndarray:
@@ -141,8 +124,7 @@ def _char(texts, ngram_range, preprocess, threads):
     rank, bits = _alphabet(present, high)
 
     def keyed(block):
-        kinds, per_doc = _windows(rank[block[0]], block[1], range(low, high + 1), bits, high)
-        return flat_keys(kinds), per_doc
+        return window_keys(rank[block[0]], block[1], range(low, high + 1), bits, high)
 
     X, vocab = tally(keyed, blocks, bits * high, threads)
     return X, _names(vocab, np.flatnonzero(present), bits, high)
@@ -174,16 +156,18 @@ def _char_wb(texts, ngram_range, preprocess, threads):
     present[codes] = True
     rank, bits = _alphabet(present, high)
     r = rank[codes]
-    kinds, per_word = _windows(r, lengths, range(low, high + 1), bits, high, inside_only=True)
-    whole = lengths <= high  # counted once, whole (and no longer n-grams of it)
+    # windows strictly inside a longer padded word; a word no longer than high once, whole
+    whole = lengths <= high
+    keys, words_of, _ = window_keys(r, lengths, range(low, high + 1), bits, high,
+                                    shorter=True)
     starts = np.r_[0, np.cumsum(lengths)[:-1]][whole]
-    full = np.full(len(r), -1, np.int64)
-    full[starts] = 0
+    full = np.zeros(len(starts), np.int64)
     for j in range(high):
-        has = starts[lengths[whole] > j]
-        full[has] |= r[has + j] << (bits * (high - 1 - j))
-    W, vocab = tally(lambda _: (flat_keys([*kinds, full]), per_word + whole), [None],
-                     bits * high)
+        has = lengths[whole] > j
+        full[has] |= r[starts[has] + j].astype(np.int64) << (bits * (high - 1 - j))
+    W, vocab = tally(lambda _: (np.r_[keys, full],
+                                np.r_[words_of, np.flatnonzero(whole)], len(lengths)),
+                     [None], bits * high)
     X = sp.csr_matrix(D @ W, dtype=np.int32)
     X.sort_indices()
     return X, _names(vocab, np.flatnonzero(present), bits, high)

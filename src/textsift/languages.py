@@ -75,8 +75,8 @@ def check_language(language) -> str:
     name = ISO_NAMES.get(language.lower(), language.lower())
     if name not in LANGUAGES:
         raise TextsiftError(f"no stemmer or stop list has the language {language!r}"
-                            f"{_did_you_mean(name, LANGUAGES)}; the languages are "
-                            f"{', '.join(LANGUAGES)}")
+                            + (_did_you_mean(name, LANGUAGES)
+                               or f"; the languages are {', '.join(LANGUAGES)}"))
     return name
 
 
@@ -112,9 +112,9 @@ def check_stop_words(stop_words) -> str | None:
     name = ISO_NAMES.get(stop_words.lower(), stop_words.lower())
     name = _VARIANTS.get(name, name)
     if name not in _CODES:
-        raise TextsiftError(f"no stop list for {stop_words!r}"
-                            f"{_did_you_mean(name, _CODES)}; the lists are 'english' "
-                            f"(scikit-learn's) and stopwords-iso's: {', '.join(sorted(_CODES))}")
+        raise TextsiftError(f"no stop list for {stop_words!r}" + (
+            _did_you_mean(name, _CODES) or f"; the lists are 'english' (scikit-learn's) and "
+            f"stopwords-iso's: {', '.join(sorted(_CODES))}"))
     return name
 
 

@@ -140,22 +140,17 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
     threads = n_threads or os.cpu_count() or 1
     jobs = [(texts[a:b], preprocess, stop_words, stem, language, tokenize, split)
             for a, b in _blocks(texts, threads)]
+    low, high = ngram_range
+    if high == 1:  # each block's matrix (its rows sorted by scipy), then merged
+        return _merge(pool_map(_block_counts, jobs, threads), len(texts))
     blocks = pool_map(_block_words, jobs, threads)
     names, blocks = _union(blocks)
-    low, high = ngram_range
     bits = max(len(names), 1).bit_length()
     if bits * high > 62:
         raise NotPackable
 
-    def keyed(block):
-        ids, lengths = block
-        if high == 1:
-            return ids + 1, lengths
-        return word_ngram_keys(ids, lengths, bits, ngram_range)
-
-    X, vocab = tally(keyed, blocks, bits * high, threads)
-    if high == 1:
-        return X, _to_numpy(names.take(_pa_ids(vocab - 1)))
+    X, vocab = tally(lambda b: word_ngram_keys(*b, bits, ngram_range), blocks, bits * high,
+                     threads)
     return _sorted_as_strings(X, join_names(names, vocab, bits, high), names)
 
 
@@ -219,6 +214,40 @@ def _block_words(job):
     return ids, lengths, names
 
 
+def _block_counts(job):
+    """``(X, names)`` of one block: ``names`` a sorted pyarrow string array."""
+    ids, lengths, names = _block_words(job)
+    indptr = np.zeros(len(lengths) + 1, np.int64)
+    np.cumsum(lengths, out=indptr[1:])
+    X = sp.csr_matrix((np.ones(len(ids), np.int32), ids.astype(np.int32), indptr),
+                      shape=(len(lengths), len(names)))
+    X.sum_duplicates()  # sorts each row's terms and adds repeated ones
+    return X, names
+
+
+def _merge(parts, n_docs: int):
+    """Stack the blocks' matrices over the sorted union of their vocabularies."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    if len(parts) == 1:
+        X, names = parts[0]
+        return X, _to_numpy(names)
+    union = pc.unique(pa.concat_arrays([names for _, names in parts]))
+    union = union.take(pc.sort_indices(union))
+    data, indices, indptr, offset = [], [], [np.zeros(1, np.int64)], 0
+    for X, names in parts:
+        where = pc.index_in(names, value_set=union).to_numpy().astype(np.int32)
+        data.append(X.data)
+        indices.append(where[X.indices])  # increasing: rows stay sorted
+        indptr.append(X.indptr[1:] + offset)
+        offset += X.nnz
+    X = sp.csr_matrix((np.concatenate(data), np.concatenate(indices), np.concatenate(indptr)),
+                      shape=(n_docs, len(union)))
+    X.has_sorted_indices = True
+    return X, _to_numpy(union)
+
+
 def _columns(words, stop_words, stem, language):
     """Each distinct word once: ``(column, names)``, the column of each word's term (``-1``
     for a stop word) among ``names``, the sorted terms (stems when ``stem``)."""
@@ -259,43 +288,36 @@ def _union(blocks):
                     lengths) for ids, lengths, names in blocks]
 
 
-def _pa_ids(ids):
-    import pyarrow as pa
-
-    return pa.array(np.asarray(ids, np.int64))
-
-
 def _to_numpy(names) -> np.ndarray:
     return names.to_numpy(zero_copy_only=False)  # str objects, 15x faster than to_pylist
 
 
 # --------------------------------------------------------------------------- n-gram keys
 def word_ngram_keys(ids, lengths, bits: int, ngram_range):
-    """Packed keys of the word n-grams of each document, ``bits`` a word (module docstring):
-    ``(keys, key_lengths)``, the keys of each document consecutive."""
+    """Packed keys of the word n-grams of each document, ``bits`` a word (module docstring),
+    and the document of each: ``(keys, docs, n_docs)``."""
     low, high = ngram_range
-    r = ids + 1
-    room = np.repeat(np.cumsum(lengths), lengths)  # tokens left in its document, below
+    return window_keys(ids + 1, lengths, range(low, high + 1), bits, high)
+
+
+def window_keys(r, lengths, sizes, bits: int, high: int, shorter: bool = False):
+    """Packed keys of the windows of ``sizes`` consecutive items (numbered ``r``, ``1..``;
+    ``lengths`` of them per document, end to end), ``bits`` an item: ``(keys, docs,
+    n_docs)``, ``docs`` each key's document; ``shorter`` keeps only windows shorter than
+    their document (char_wb's)."""
+    doc = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
+    room = np.repeat(np.cumsum(lengths), lengths)  # items left in its document, below
     room -= np.arange(len(r))
-    out = np.full((len(r), high - low + 1), -1, np.int64)  # each token's n-grams together
+    size = np.repeat(lengths, lengths) if shorter else None
     key = np.zeros(len(r), np.int64)
-    for n in range(1, min(high, len(r)) + 1):  # key: the n-gram starting at each token
-        key[:len(r) - n + 1] |= r[n - 1:] << (bits * (high - n))
-        if n >= low:
-            np.copyto(out[:, n - low], key, where=room >= n)
-    del key, room
-    per_doc = sum(np.maximum(lengths - n + 1, 0) for n in range(low, high + 1))
-    keys = out.ravel()
-    return keys[keys >= 0], per_doc
-
-
-def flat_keys(kinds) -> np.ndarray:
-    """The keys of several kinds (one array a kind, ``-1`` where there is none) position by
-    position, so that each document's keys stay consecutive."""
-    if not kinds:
-        return np.zeros(0, np.int64)
-    keys = np.stack(kinds, axis=1).ravel()
-    return keys[keys >= 0]
+    keys, docs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+    for n in range(1, min(high, len(r)) + 1):  # key: the n items from each position
+        key[:len(r) - n + 1] |= r[n - 1:].astype(np.int64) << (bits * (high - n))
+        if n in sizes:
+            valid = (room >= n) & (size > n) if shorter else room >= n
+            keys.append(key[valid])
+            docs.append(doc[valid])
+    return np.concatenate(keys), np.concatenate(docs), len(lengths)
 
 
 def join_names(names, vocab, bits: int, high: int):
@@ -330,15 +352,16 @@ def _sorted_as_strings(X, names, words):
 def tally(keyed, blocks, key_bits: int, n_threads: int = 1):
     """Counts of packed, non-negative keys in each document: ``(X, vocab)``, ``X`` the
     canonical CSR matrix (documents x distinct keys, int32) and ``vocab`` the distinct keys,
-    sorted. ``keyed(block)`` gives a block of documents' ``(keys, lengths)``: each document's
-    keys consecutively, ``lengths[d]`` of them for document ``d``, every key below
-    ``2**key_bits``. Blocks are keyed and counted on ``n_threads`` threads.
+    sorted. ``keyed(block)`` gives a block's ``(keys, docs, n_docs)``: its keys (each below
+    ``2**key_bits``), the document of each (``0..n_docs-1`` within the block) and its number
+    of documents. Blocks are keyed and counted on ``n_threads`` threads, their rows stacked.
 
     Written by hand (no library counts pairs of integers into a sparse matrix by sorting):
-    a block is cut into parts of at most :data:`MAX_PAIRS` keys whose document numbers fit
+    a block is cut into parts of about :data:`MAX_PAIRS` keys whose document numbers fit
     beside the key in 63 bits; each part's ``key << d | document`` values are sorted by
-    Polars (multi-threaded), equal runs counted, and the part's matrix read off by columns.
-    The parts' vocabularies are then merged (a monotone renumbering keeps rows sorted)."""
+    Polars (multi-threaded), equal runs counted, and the part's matrix read off by columns
+    (CSC, rows sorted; scipy's conversion to CSR is linear). The parts' vocabularies are then
+    merged (a monotone renumbering keeps each row sorted)."""
     if key_bits > 62:
         raise NotPackable
     parts = [p for ps in pool_map(lambda b: _tally_block(*keyed(b), key_bits), blocks,
@@ -356,30 +379,31 @@ def tally(keyed, blocks, key_bits: int, n_threads: int = 1):
     return X, vocab
 
 
-def _tally_block(keys, lengths, key_bits):
+def _tally_block(keys, docs, n_docs: int, key_bits: int):
     """The parts of one block (:func:`tally`), counted one after the other."""
-    ends = np.cumsum(lengths)
-    n_docs = len(lengths)
     max_docs = 1 << min(63 - key_bits, 31)
-    parts, start = [], 0
-    while True:
+    if len(keys) <= MAX_PAIRS and n_docs <= max_docs:
+        return [_tally_part(keys, docs, n_docs)]
+    ends = np.cumsum(np.bincount(docs, minlength=n_docs))
+    cuts, start = [0], 0
+    while start < n_docs:
         base = int(ends[start - 1]) if start else 0
         stop = int(np.searchsorted(ends, base + MAX_PAIRS, side="right"))
-        stop = min(max(stop, start + 1), start + max_docs, n_docs)
-        top = int(ends[stop - 1]) if stop else 0
-        parts.append(_tally_part(keys[base:top], lengths[start:stop]))
-        start = stop
-        if start >= n_docs:
-            return parts
+        start = min(max(stop, start + 1), start + max_docs, n_docs)
+        cuts.append(start)
+    parts = []
+    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
+        inside = (docs >= a) & (docs < b)
+        parts.append(_tally_part(keys[inside], docs[inside] - a, b - a))
+    return parts
 
 
-def _tally_part(keys, lengths):
+def _tally_part(keys, docs, n: int):
     import polars as pl
 
-    n = len(lengths)
     doc_bits = max(n - 1, 1).bit_length()
     packed = keys << doc_bits
-    packed |= np.repeat(np.arange(n, dtype=np.int64), lengths)
+    packed |= docs
     packed = pl.Series(packed).sort().to_numpy()
     if not len(packed):
         return sp.csr_matrix((n, 0), dtype=np.int32), np.zeros(0, np.int64)
