@@ -16,6 +16,10 @@ In one run it prints, with the load average beside every figure:
   tokens, numbering them): why the count pass uses Python's lowercasing, Polars' regex kernel
   with Python's word characters, and PyArrow's dictionary encoding;
 
+* on the Korean NSMC sample (60,282 reviews), the count pass of each representation of
+  ``examples/korean/``: words, words 1-2, char 2-3, char_wb 1-3 (each against
+  ``CountVectorizer`` with the same options) and Kiwi's morphemes (``tokenizer="korean"``,
+  the analyser's time included);
 * on 20 Newsgroups (train + test, 18,846 messages) and IMDb (train + test, 50,000 reviews),
   default options: documents per second of ``CountVectorizer().fit_transform`` and of
   ``textsift.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
@@ -314,6 +318,36 @@ def ngram_rows(data: Path) -> None:
         sys.stdout.flush()
 
 
+KOREAN_ROWS = [("words", {}), ("words 1-2", {"ngram_range": (1, 2)}),
+               ("char 2-3", {"analyzer": "char", "ngram_range": (2, 3)}),
+               ("char_wb 1-3", {"analyzer": "char_wb", "ngram_range": (1, 3)}),
+               ("morphemes (Kiwi)", {"tokenizer": "korean"})]
+
+
+def korean_rows(data: Path) -> None:
+    with gzip.open(data / "nsmc_korean/all.jsonl.gz", "rt", encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh]
+    print(f"\nNSMC (Korean), {len(texts):,} reviews, {sum(map(len, texts)) / 1e6:.1f} M "
+          "characters")
+    print("| terms | CountVectorizer wall s | CPU s | textsift wall s | CPU s | ratio wall "
+          "| ratio CPU | terms | identical | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    vectorize(["warm up"], tokenizer="korean")  # Kiwi's model loads once (a few seconds)
+    for label, kw in KOREAN_ROWS:
+        opts = VectorizerOptions(**kw)
+        (X, names, _), w1, c1, l1 = timed(lambda o=opts: vectorize(texts, o))
+        if "tokenizer" in kw:
+            print(f"| {label} | -- | -- | {w1:.2f} | {c1:.2f} | -- | -- | {len(names):,} | -- "
+                  f"| {l1:.1f} |")
+            continue
+        vec = CountVectorizer(dtype=np.int32, **kw)
+        Y, w0, c0, l0 = timed(lambda v=vec: v.fit_transform(texts))
+        ident = same(X, names, Y, vec.get_feature_names_out())
+        print(f"| {label} | {w0:.2f} | {c0:.2f} | {w1:.2f} | {c1:.2f} | **{w0 / w1:.1f}x** | "
+              f"{c0 / c1:.1f}x | {len(names):,} | {ident} | {(l0 + l1) / 2:.1f} |")
+        sys.stdout.flush()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.environ.get("TEXTSIFT_DATA", "../shared/data"))
@@ -321,7 +355,7 @@ def main() -> None:
     ap.add_argument("--prefix-docs", type=int, default=100_000,
                     help="documents of the stream counted both ways in this run (0: skip)")
     ap.add_argument("--skip-stream", action="store_true")
-    ap.add_argument("--only", choices=["ngrams"], help="only the n-gram rows")
+    ap.add_argument("--only", choices=["ngrams", "korean"], help="only these rows")
     ap.add_argument("--one", nargs=2, metavar=("WHO", "TERMS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     data = Path(args.data)
@@ -329,8 +363,11 @@ def main() -> None:
         print(json.dumps(one(data, *args.one)))
         return
     print(f"{os.cpu_count()} cores; load average (1 min) beside each figure")
-    ngram_rows(data)
-    if args.only == "ngrams":
+    if args.only != "korean":
+        ngram_rows(data)
+    if args.only != "ngrams":
+        korean_rows(data)
+    if args.only:
         return
     stream = None if args.skip_stream else fresh_stream(str(data), args.stream_docs)
     # one-off costs out of the timings: imports, the word-character table, thread start-up

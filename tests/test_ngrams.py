@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 import textsift.chars as tc
+import textsift.ngrams as tn
 import textsift.tokens as tt
 import textsift.vectorize as tv
 from textsift.cli import app
@@ -149,7 +150,7 @@ def test_blocks_and_parts_are_merged_exactly(monkeypatch):
     one-block counts."""
     texts = load_sample("20ng").texts[:60] + korean_texts()[:60]
     monkeypatch.setattr(tt, "MAX_BLOCK_CHARS", 3000)
-    monkeypatch.setattr(tt, "MAX_PAIRS", 500)
+    monkeypatch.setattr(tn, "MAX_PAIRS", 500)
     monkeypatch.setattr(tc, "CHAR_BLOCK", 2000)
     for kw in SETTINGS:
         assert_identical(texts, VectorizerOptions(**kw))

@@ -1,5 +1,5 @@
 """Character n-grams with scikit-learn's rules (``analyzer="char"`` and ``"char_wb"``), counted
-as packed integers by :func:`textsift.tokens.tally`.
+as packed integers by :func:`textsift.ngrams.tally`.
 
 scikit-learn's rules, which :func:`count_chars` follows exactly:
 
@@ -22,7 +22,7 @@ are counted once (a words x n-grams matrix ``W``) and the documents' counts are 
 form on IMDb. The names are made back from the packed integers (NumPy's fixed-width UTF-32
 strings). A lone surrogate cannot be encoded (nor held by the stream engine's tables), and a
 code point ``U+0000`` inside an n-gram is fixed by hand; n-grams too long for 63 bits
-(``n b + `` a part's document bits) are :class:`~textsift.tokens.NotPackable`.
+(``n b`` and a part's document bits) are :class:`~textsift.ngrams.NotPackable`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
-from .tokens import NotPackable, count_tokens, pool_map, tally, window_keys
+from .ngrams import NotPackable, pool_map, tally, window_keys
+from .tokens import count_tokens, text_blocks
 
 __all__ = ["count_chars", "space_table"]
 
@@ -116,7 +117,7 @@ def _names(vocab, alphabet, bits, high) -> np.ndarray:
 
 def _char(texts, ngram_range, preprocess, threads):
     low, high = ngram_range
-    jobs = [(texts[a:b], preprocess) for a, b in _char_blocks(texts)]
+    jobs = [(texts[a:b], preprocess) for a, b in text_blocks(texts, threads, CHAR_BLOCK)]
     blocks = pool_map(_squashed, jobs, threads)
     present = np.zeros(0x110000, bool)
     for codes, _ in blocks:
@@ -128,15 +129,6 @@ def _char(texts, ngram_range, preprocess, threads):
 
     X, vocab = tally(keyed, blocks, bits * high, threads)
     return X, _names(vocab, np.flatnonzero(present), bits, high)
-
-
-def _char_blocks(texts):
-    """Contiguous ranges of documents of about :data:`CHAR_BLOCK` characters."""
-    ends = np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts)))
-    total = int(ends[-1]) if len(ends) else 0
-    n = max(1, -(-total // CHAR_BLOCK))
-    edges = np.unique(np.r_[0, np.searchsorted(ends, total * np.arange(1, n) / n), len(texts)])
-    return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)] or [(0, 0)]
 
 
 def _squashed(job):

@@ -26,8 +26,8 @@ from functools import cache, lru_cache
 
 from .errors import TextsiftError
 
-__all__ = ["LANGUAGES", "TOKENIZERS", "check_language", "check_stop_words", "korean_tokenizer",
-           "stemmer", "stop_list"]
+__all__ = ["LANGUAGES", "TOKENIZERS", "check_language", "check_stop_words", "did_you_mean",
+           "korean_tokenizer", "stemmer", "stop_list"]
 
 #: stopwords-iso's languages: ISO 639-1 code -> English name.
 ISO_NAMES = {
@@ -61,8 +61,9 @@ def _stemmers() -> tuple[str, ...]:
 LANGUAGES = tuple(sorted(set(_stemmers()) | set(ISO_NAMES.values())))
 
 
-def _did_you_mean(value: str, options) -> str:
-    close = difflib.get_close_matches(value, list(options), n=1)
+def did_you_mean(value, options) -> str:
+    """`` (did you mean 'x'?)`` for the option closest to ``value``, or ``""``."""
+    close = difflib.get_close_matches(str(value), list(options), n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
@@ -75,7 +76,7 @@ def check_language(language) -> str:
     name = ISO_NAMES.get(language.lower(), language.lower())
     if name not in LANGUAGES:
         raise TextsiftError(f"no stemmer or stop list has the language {language!r}"
-                            + (_did_you_mean(name, LANGUAGES)
+                            + (did_you_mean(name, LANGUAGES)
                                or f"; the languages are {', '.join(LANGUAGES)}"))
     return name
 
@@ -113,7 +114,7 @@ def check_stop_words(stop_words) -> str | None:
     name = _VARIANTS.get(name, name)
     if name not in _CODES:
         raise TextsiftError(f"no stop list for {stop_words!r}" + (
-            _did_you_mean(name, _CODES) or f"; the lists are 'english' (scikit-learn's) and "
+            did_you_mean(name, _CODES) or f"; the lists are 'english' (scikit-learn's) and "
             f"stopwords-iso's: {', '.join(sorted(_CODES))}"))
     return name
 

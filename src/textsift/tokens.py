@@ -3,8 +3,7 @@
 :func:`count_tokens` gives, for a list of texts, the matrix of token (or token n-gram) counts
 over the sorted vocabulary of every term -- what ``CountVectorizer(token_pattern=r"(?u)\\b\\w
 \\w+\\b", ngram_range=...)`` (lowercasing, stop words, no pruning) gives, value for value --
-several times faster. :func:`tally` is the counting core it shares with the character
-n-grams of :mod:`textsift.chars`.
+several times faster; n-grams are counted as packed integers by :mod:`textsift.ngrams`.
 
 **Why the tokens are exact.** A match of ``\\b\\w\\w+\\b`` is a maximal run of two or more
 word characters, so the matches are those of ``[W]{2,}`` (leftmost, greedy), ``W`` being the
@@ -29,19 +28,13 @@ and scikit-learn's whole ``CountVectorizer`` 9-11 s. The tokens are then numbere
 that grows with every corpus), the distinct words sorted, stemmed and mapped once. Blocks of
 documents run on a thread pool: Polars, PyArrow, NumPy and scipy release the GIL.
 
-**N-grams as sorted integers** (:func:`tally`). With the words numbered ``1..V`` in sorted
-order, an n-gram ``(w_1, ..., w_k)`` (``k <= n``) is packed into one integer, ``b`` bits a
-word (``2^b > V``), the missing words of a shorter one as zeros:
-``w_1 2^{b(n-1)} + ... + w_k 2^{b(n-k)}``. Integer order is then the order of the tuples with
-a prefix first, which is Python's order of the strings ``"w_1 ... w_k"`` as long as no word
-holds a character at or below the space (the joining character; checked, and the strings
-sorted when one does). Each (n-gram, document) pair is packed below it, the pairs of a part
-of the corpus sorted once (Polars' multi-threaded sort), and runs of equal pairs counted:
-that sorted list *is* the part's matrix by columns (CSC, rows sorted), whose conversion to
-CSR (scipy, linear) gives canonical rows. Stop words go before the n-grams are formed, as
-scikit-learn removes them. Packing needs ``n b`` bits plus those of a part's document
-numbers within 63: n-grams of up to 3 words on a 100k-word vocabulary; longer ones are left
-to ``CountVectorizer`` (:class:`NotPackable`).
+**N-grams.** With the words numbered ``1..V`` in sorted order, an n-gram is packed into one
+integer (:mod:`textsift.ngrams`), whose order is Python's order of the strings
+``"w_1 ... w_k"`` as long as no word holds a character at or below the space (the joining
+character; checked, and the strings sorted when one does). Stop words go before the n-grams
+are formed, as scikit-learn removes them, and stems are paired. Packing needs ``n b`` bits
+(``2^b > V``) plus those of a part's document numbers within 63: n-grams of up to 3 words on a
+100k-word vocabulary; longer ones are left to ``CountVectorizer`` (:class:`NotPackable`).
 
 **Stemming** (:func:`stem_words`): each distinct word of a block is stemmed once with
 PyStemmer, the C build of the Snowball stemmers (English: Porter 2, the stems of the
@@ -54,31 +47,24 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
 import scipy.sparse as sp
 
+from . import ngrams
 from .languages import stemmer
+from .ngrams import NotPackable, pool_map, split_block, tally, window_keys
 
-__all__ = ["NotPackable", "count_tokens", "stem_words", "tally", "word_class"]
+__all__ = ["count_tokens", "stem_words", "word_class"]
 
 #: Characters of text per block: blocks are tokenised in parallel (at least one per thread
 #: when each gets ``MIN_BLOCK_CHARS``), then merged; at most ``MAX_BLOCK_CHARS`` bounds the
 #: memory of a block's tokens. A merge costs, so blocks are as few as that allows.
 MIN_BLOCK_CHARS = 1_000_000
 MAX_BLOCK_CHARS = 32_000_000
-#: (n-gram, document) pairs sorted at once by :func:`tally`: bounds its memory (16 bytes a
-#: pair while sorting) whatever the corpus.
-MAX_PAIRS = 8_000_000
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class NotPackable(Exception):
-    """The n-grams asked for do not fit 63 bits (too many words or characters, or n too
-    large): the caller counts with ``CountVectorizer`` instead."""
 
 
 def _class_of(pattern: str) -> str:
@@ -139,7 +125,7 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
     """
     threads = n_threads or os.cpu_count() or 1
     jobs = [(texts[a:b], preprocess, stop_words, stem, language, tokenize, split)
-            for a, b in _blocks(texts, threads)]
+            for a, b in text_blocks(texts, threads)]
     low, high = ngram_range
     if high == 1:  # each block's matrix (its rows sorted by scipy), then merged
         return _merge(pool_map(_block_counts, jobs, threads), len(texts))
@@ -149,25 +135,21 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
     if bits * high > 62:
         raise NotPackable
 
-    X, vocab = tally(lambda b: word_ngram_keys(*b, bits, ngram_range), blocks, bits * high,
-                     threads)
+    sizes = range(low, high + 1)
+    pieces = [p for b in blocks for p in split_block(*b, ngrams.MAX_PAIRS // len(sizes))]
+    X, vocab = tally(lambda p: window_keys(p[0] + 1, p[1], sizes, bits, high), pieces,
+                     bits * high, threads)
     return _sorted_as_strings(X, join_names(names, vocab, bits, high), names)
 
 
-def pool_map(fn, jobs, threads: int) -> list:
-    """``[fn(j) for j in jobs]``, on ``threads`` threads when there are several jobs."""
-    threads = min(len(jobs), threads)
-    if threads > 1:
-        with ThreadPoolExecutor(threads) as pool:
-            return list(pool.map(fn, jobs))
-    return [fn(j) for j in jobs]
-
-
-def _blocks(texts, threads: int) -> list[tuple[int, int]]:
-    """Contiguous ranges of documents with about equal numbers of characters."""
+def text_blocks(texts, threads: int, max_chars: int | None = None) -> list[tuple[int, int]]:
+    """Contiguous ranges of documents with about equal numbers of characters: at least one a
+    thread when each gets ``MIN_BLOCK_CHARS``, at most ``max_chars`` (``MAX_BLOCK_CHARS``)
+    each."""
     ends = np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts)))
     total = int(ends[-1]) if len(ends) else 0
-    n = max(1, -(-total // MAX_BLOCK_CHARS), min(threads, total // MIN_BLOCK_CHARS))
+    n = max(1, -(-total // (max_chars or MAX_BLOCK_CHARS)),
+            min(threads, total // MIN_BLOCK_CHARS))
     cuts = np.searchsorted(ends, total * np.arange(1, n) / n)
     edges = np.unique(np.r_[0, cuts, len(texts)])
     return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)] or [(0, 0)]
@@ -293,33 +275,6 @@ def _to_numpy(names) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- n-gram keys
-def word_ngram_keys(ids, lengths, bits: int, ngram_range):
-    """Packed keys of the word n-grams of each document, ``bits`` a word (module docstring),
-    and the document of each: ``(keys, docs, n_docs)``."""
-    low, high = ngram_range
-    return window_keys(ids + 1, lengths, range(low, high + 1), bits, high)
-
-
-def window_keys(r, lengths, sizes, bits: int, high: int, shorter: bool = False):
-    """Packed keys of the windows of ``sizes`` consecutive items (numbered ``r``, ``1..``;
-    ``lengths`` of them per document, end to end), ``bits`` an item: ``(keys, docs,
-    n_docs)``, ``docs`` each key's document; ``shorter`` keeps only windows shorter than
-    their document (char_wb's)."""
-    doc = np.repeat(np.arange(len(lengths), dtype=np.int64), lengths)
-    room = np.repeat(np.cumsum(lengths), lengths)  # items left in its document, below
-    room -= np.arange(len(r))
-    size = np.repeat(lengths, lengths) if shorter else None
-    key = np.zeros(len(r), np.int64)
-    keys, docs = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-    for n in range(1, min(high, len(r)) + 1):  # key: the n items from each position
-        key[:len(r) - n + 1] |= r[n - 1:].astype(np.int64) << (bits * (high - n))
-        if n in sizes:
-            valid = (room >= n) & (size > n) if shorter else room >= n
-            keys.append(key[valid])
-            docs.append(doc[valid])
-    return np.concatenate(keys), np.concatenate(docs), len(lengths)
-
-
 def join_names(names, vocab, bits: int, high: int):
     """The strings of packed word n-grams: their words joined by spaces (pyarrow)."""
     import pyarrow as pa
@@ -346,79 +301,3 @@ def _sorted_as_strings(X, names, words):
         X.sort_indices()
         names = names.take(order)
     return X, _to_numpy(names)
-
-
-# --------------------------------------------------------------------------- the tally
-def tally(keyed, blocks, key_bits: int, n_threads: int = 1):
-    """Counts of packed, non-negative keys in each document: ``(X, vocab)``, ``X`` the
-    canonical CSR matrix (documents x distinct keys, int32) and ``vocab`` the distinct keys,
-    sorted. ``keyed(block)`` gives a block's ``(keys, docs, n_docs)``: its keys (each below
-    ``2**key_bits``), the document of each (``0..n_docs-1`` within the block) and its number
-    of documents. Blocks are keyed and counted on ``n_threads`` threads, their rows stacked.
-
-    Written by hand (no library counts pairs of integers into a sparse matrix by sorting):
-    a block is cut into parts of about :data:`MAX_PAIRS` keys whose document numbers fit
-    beside the key in 63 bits; each part's ``key << d | document`` values are sorted by
-    Polars (multi-threaded), equal runs counted, and the part's matrix read off by columns
-    (CSC, rows sorted; scipy's conversion to CSR is linear). The parts' vocabularies are then
-    merged (a monotone renumbering keeps each row sorted)."""
-    if key_bits > 62:
-        raise NotPackable
-    parts = [p for ps in pool_map(lambda b: _tally_block(*keyed(b), key_bits), blocks,
-                                  n_threads) for p in ps]
-    if len(parts) == 1:
-        return parts[0]
-    vocab = np.unique(np.concatenate([v for _, v in parts]))
-    stacked = []
-    for X, v in parts:
-        where = np.searchsorted(vocab, v).astype(np.int32)
-        stacked.append(sp.csr_matrix((X.data, where[X.indices], X.indptr),
-                                     shape=(X.shape[0], len(vocab))))
-    X = sp.vstack(stacked, format="csr", dtype=np.int32)
-    X.has_sorted_indices = True
-    return X, vocab
-
-
-def _tally_block(keys, docs, n_docs: int, key_bits: int):
-    """The parts of one block (:func:`tally`), counted one after the other."""
-    max_docs = 1 << min(63 - key_bits, 31)
-    if len(keys) <= MAX_PAIRS and n_docs <= max_docs:
-        return [_tally_part(keys, docs, n_docs)]
-    ends = np.cumsum(np.bincount(docs, minlength=n_docs))
-    cuts, start = [0], 0
-    while start < n_docs:
-        base = int(ends[start - 1]) if start else 0
-        stop = int(np.searchsorted(ends, base + MAX_PAIRS, side="right"))
-        start = min(max(stop, start + 1), start + max_docs, n_docs)
-        cuts.append(start)
-    parts = []
-    for a, b in zip(cuts[:-1], cuts[1:], strict=True):
-        inside = (docs >= a) & (docs < b)
-        parts.append(_tally_part(keys[inside], docs[inside] - a, b - a))
-    return parts
-
-
-def _tally_part(keys, docs, n: int):
-    import polars as pl
-
-    doc_bits = max(n - 1, 1).bit_length()
-    packed = keys << doc_bits
-    packed |= docs
-    packed = pl.Series(packed).sort().to_numpy()
-    if not len(packed):
-        return sp.csr_matrix((n, 0), dtype=np.int32), np.zeros(0, np.int64)
-    new = np.empty(len(packed), bool)
-    new[0] = True
-    np.not_equal(packed[1:], packed[:-1], out=new[1:])
-    starts = np.flatnonzero(new)
-    counts = np.diff(np.r_[starts, len(packed)]).astype(np.int32)
-    pairs = packed[starts]
-    del packed, new
-    key, rows = pairs >> doc_bits, (pairs & ((1 << doc_bits) - 1)).astype(np.int32)
-    first = np.empty(len(key), bool)
-    first[0] = True
-    np.not_equal(key[1:], key[:-1], out=first[1:])
-    column_starts = np.flatnonzero(first)
-    indptr = np.r_[column_starts, len(key)].astype(np.int64)
-    by_column = sp.csc_matrix((counts, rows, indptr), shape=(n, len(column_starts)))
-    return by_column.tocsr(), key[column_starts]

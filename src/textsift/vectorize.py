@@ -38,11 +38,13 @@ from .languages import (
     TOKENIZERS,
     check_language,
     check_stop_words,
+    did_you_mean,
     korean_tokenizer,
     stemmer,
     stop_list,
 )
-from .tokens import NotPackable, count_tokens, stem_words
+from .ngrams import NotPackable
+from .tokens import count_tokens, stem_words
 
 __all__ = ["ANALYZERS", "Vectorizer", "VectorizerOptions", "build_vectorizer", "count_terms",
            "prune", "select_columns", "term_mask", "vectorize"]
@@ -94,7 +96,7 @@ class VectorizerOptions:
         object.__setattr__(self, "ngram_range", _ngram_range(self.ngram_range))
         if self.analyzer not in ANALYZERS:
             raise TextsiftError(f"unknown analyzer {self.analyzer!r}"
-                                f"{_did_you_mean(self.analyzer, ANALYZERS)}; choose one of "
+                                f"{did_you_mean(self.analyzer, ANALYZERS)}; choose one of "
                                 f"{', '.join(ANALYZERS)}")
         object.__setattr__(self, "language", check_language(self.language))
         object.__setattr__(self, "stop_words", check_stop_words(self.stop_words))
@@ -126,13 +128,6 @@ class VectorizerOptions:
             raise TextsiftError(f"analyzer {self.analyzer!r} counts character n-grams: "
                                 f"{', '.join(word_only)} apply to words only; drop them, or "
                                 "use analyzer 'word'")
-
-
-def _did_you_mean(value, options) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(str(value), list(options), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _ngram_range(value) -> tuple[int, int]:
@@ -341,7 +336,8 @@ def prune(X: sp.csr_matrix, names, opts: VectorizerOptions | None = None):
     X = sp.csr_matrix(X)
     mask = term_mask(np.bincount(X.indices, minlength=X.shape[1]),
                      np.asarray(X.sum(axis=0)).ravel(), X.shape[0], opts)
-    return select_columns(X, mask), np.asarray(names, dtype=object)[mask]
+    names = np.asarray(names, dtype=object)
+    return select_columns(X, mask), names if mask.all() else names[mask]
 
 
 def select_columns(X: sp.csr_matrix, mask: np.ndarray) -> sp.csr_matrix:
