@@ -1,4 +1,4 @@
-"""The IMDb phrases table of docs/reproductions.md (section 8): test error (%) of each linear
+"""The IMDb phrases table of docs/reproductions.md (section 6.3): test error (%) of each linear
 learner with words and with words + pairs, at the same numbers of terms, for chi2 / IG / BNS.
 
     python examples/imdb_phrases_summarise.py results/imdb_phrases_words \

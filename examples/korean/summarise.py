@@ -1,4 +1,4 @@
-"""The Korean tables of docs/reproductions.md (section 7) from the runs of examples/korean/:
+"""The Korean tables of docs/reproductions.md (section 6.2) from the runs of examples/korean/:
 accuracy (neg vs pos) of NB and the linear SVM, and MAE^M of the balanced SVR on the 1-10
 ratings, per representation, with every term (FFS) and with chi2 / IG / BNS at 1% and 10%.
 

@@ -1,4 +1,4 @@
-"""The top terms of each class of the binary NSMC corpus (docs/reproductions.md, section 6):
+"""The top terms of each class of the binary NSMC corpus (docs/reproductions.md, section 6.2):
 the terms of the training part with the highest chi2, each listed under the class whose
 reviews hold it more often (its share of that class's reviews against the other's), for
 words, morphemes and character n-grams inside words. Reads what prepare.py wrote.

@@ -93,8 +93,11 @@ def tally(keyed, blocks, key_bits: int, n_threads: int = 1):
     merged (a monotone renumbering keeps each row sorted)."""
     if key_bits > 62:
         raise NotPackable
-    parts = [p for ps in pool_map(lambda b: _tally_block(*keyed(b), key_bits), blocks,
+    jobs = list(blocks)
+    blocks.clear()  # the caller's list: each block is freed once counted
+    parts = [p for ps in pool_map(lambda b: _tally_block(*keyed(b), key_bits), jobs,
                                   n_threads) for p in ps]
+    del jobs
     if len(parts) == 1:
         return parts[0]
     vocab = np.unique(np.concatenate([v for _, v in parts]))

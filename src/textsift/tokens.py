@@ -34,7 +34,8 @@ integer (:mod:`textsift.ngrams`), whose order is Python's order of the strings
 character; checked, and the strings sorted when one does). Stop words go before the n-grams
 are formed, as scikit-learn removes them, and stems are paired. Packing needs ``n b`` bits
 (``2^b > V``) plus those of a part's document numbers within 63: n-grams of up to 3 words on a
-100k-word vocabulary; longer ones are left to ``CountVectorizer`` (:class:`NotPackable`).
+100k-word vocabulary; longer ones are left to ``CountVectorizer``
+(:class:`~textsift.ngrams.NotPackable`).
 
 **Stemming** (:func:`stem_words`): each distinct word of a block is stemmed once with
 PyStemmer, the C build of the Snowball stemmers (English: Porter 2, the stems of the
@@ -121,7 +122,8 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
     (``str.split``: what :mod:`textsift.chars` needs). Returns ``(X, names)``: ``X`` a
     canonical CSR matrix (documents x terms, int32 counts) and ``names`` the terms, sorted
     as Python sorts strings -- every term of the texts, no pruning; an empty vocabulary
-    gives zero columns. :class:`NotPackable` when the n-grams do not fit the packing.
+    gives zero columns. :class:`~textsift.ngrams.NotPackable` when the n-grams do not fit
+    the packing.
     """
     threads = n_threads or os.cpu_count() or 1
     jobs = [(texts[a:b], preprocess, stop_words, stem, language, tokenize, split)
@@ -137,6 +139,7 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
 
     sizes = range(low, high + 1)
     pieces = [p for b in blocks for p in split_block(*b, ngrams.MAX_PAIRS // len(sizes))]
+    del blocks  # the pieces alone hold the token ids now, and the tally frees them
     X, vocab = tally(lambda p: window_keys(p[0] + 1, p[1], sizes, bits, high), pieces,
                      bits * high, threads)
     return _sorted_as_strings(X, join_names(names, vocab, bits, high), names)

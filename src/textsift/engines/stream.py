@@ -52,6 +52,7 @@ from ..vectorize import Vectorizer, VectorizerOptions, count_terms, select_colum
 from .readers import Chunk
 
 __all__ = [
+    "PREFILTER_BUCKETS",
     "DocumentFrequencies",
     "TermTotals",
     "count_chunks",
