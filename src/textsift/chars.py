@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.sparse as sp
 
-from .ngrams import NotPackable, pool_map, tally, window_keys
+from .ngrams import NotPackable, pool_map, stack_rows, tally, window_keys
 from .tokens import count_tokens, text_blocks
 
 __all__ = ["count_chars", "space_table"]
@@ -160,6 +160,18 @@ def _char_wb(texts, ngram_range, preprocess, threads):
     W, vocab = tally(lambda _: (np.r_[keys, full],
                                 np.r_[words_of, np.flatnonzero(whole)], len(lengths)),
                      [None], bits * high)
-    X = sp.csr_matrix(D @ W, dtype=np.int32)
-    X.sort_indices()
-    return X, _names(vocab, np.flatnonzero(present), bits, high)
+    return _product(D, W, threads), _names(vocab, np.flatnonzero(present), bits, high)
+
+
+def _product(D, W, threads: int) -> sp.csr_matrix:
+    """``D W`` with sorted rows, by blocks of rows on ``threads`` threads (scipy's sparse
+    product releases the GIL)."""
+    cuts = np.linspace(0, D.shape[0], threads + 1).astype(int)
+
+    def rows(span):
+        P = sp.csr_matrix(D[span[0]:span[1]] @ W, dtype=np.int32)
+        P.sort_indices()
+        return P, None
+
+    parts = pool_map(rows, list(zip(cuts[:-1], cuts[1:], strict=True)), threads)
+    return stack_rows(parts, W.shape[1])

@@ -18,7 +18,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["MAX_PAIRS", "NotPackable", "pool_map", "split_block", "tally", "window_keys"]
+__all__ = ["MAX_PAIRS", "NotPackable", "pool_map", "split_block", "stack_rows", "tally",
+           "window_keys"]
 
 #: (n-gram, document) pairs sorted at once by :func:`tally`: bounds its memory (about 24
 #: bytes a pair while sorting) whatever the corpus.
@@ -93,28 +94,33 @@ def tally(keyed, blocks, key_bits: int, n_threads: int = 1):
     merged (a monotone renumbering keeps each row sorted)."""
     if key_bits > 62:
         raise NotPackable
-    jobs = list(blocks)
-    blocks.clear()  # the caller's list: each block is freed once counted
-    parts = [p for ps in pool_map(lambda b: _tally_block(*keyed(b), key_bits), jobs,
+    boxes = [[b] for b in blocks]  # each block is freed once counted (taken from its box)
+    blocks.clear()
+    parts = [p for ps in pool_map(lambda box: _tally_block(*keyed(box.pop()), key_bits), boxes,
                                   n_threads) for p in ps]
-    del jobs
     if len(parts) == 1:
         return parts[0]
     vocab = np.unique(np.concatenate([v for _, v in parts]))
+    return stack_rows([(X, np.searchsorted(vocab, v)) for X, v in parts], len(vocab)), vocab
+
+
+def stack_rows(parts: list, n_columns: int) -> sp.csr_matrix:
+    """The rows of canonical CSR matrices one under the other, the columns of each renumbered
+    by its (increasing) ``where`` (``parts``: ``(X, where)`` pairs, or ``(X, None)``), into
+    arrays of the final size; each part is freed once copied (``parts`` is emptied)."""
     nnz = sum(X.nnz for X, _ in parts)
     data, indices = np.empty(nnz, np.int32), np.empty(nnz, np.int32)
     indptr, row, at = np.zeros(sum(X.shape[0] for X, _ in parts) + 1, np.int64), 0, 0
-    while parts:  # stacked into arrays of the final size, each part freed once copied
-        X, v = parts.pop(0)
-        where = np.searchsorted(vocab, v).astype(np.int32)
+    while parts:
+        X, where = parts.pop(0)
         data[at:at + X.nnz] = X.data
-        indices[at:at + X.nnz] = where[X.indices]
+        indices[at:at + X.nnz] = X.indices if where is None else where[X.indices]
         indptr[row + 1:row + X.shape[0] + 1] = X.indptr[1:] + at
         row, at = row + X.shape[0], at + X.nnz
         del X
-    X = sp.csr_matrix((data, indices, indptr), shape=(row, len(vocab)))
+    X = sp.csr_matrix((data, indices, indptr), shape=(row, n_columns))
     X.has_sorted_indices = True
-    return X, vocab
+    return X
 
 
 def _tally_block(keys, docs, n_docs: int, key_bits: int):
