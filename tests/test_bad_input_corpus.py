@@ -311,7 +311,7 @@ def test_a_truncated_gzip_names_the_last_whole_line(tmp_path):
     ({"min_df": 0}, r"min_df must be a number of documents >= 1 or a fraction in \[0, 1\)"),
     ({"min_df": -2}, r"min_df must be"),
     ({"max_features": 0}, r"max_features must be a positive number of terms"),
-    ({"stop_words": "french"}, r"stop_words must be 'english'"),
+    ({"stop_words": "klingon"}, r"no stop list for 'klingon'"),
     ({"token_pattern": "("}, r"token_pattern '\(' is not a regular expression"),
     ({"stem": "yes"}, r"stem must be true or false"),
 ])

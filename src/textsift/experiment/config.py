@@ -188,7 +188,8 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
 
 
 #: The Python type of each kind of preprocessing key.
-_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float)}
+_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float),
+          "list of integers": (list, tuple)}
 
 
 def preprocessing_section(t, src: str) -> VectorizerOptions:
@@ -200,11 +201,9 @@ def preprocessing_section(t, src: str) -> VectorizerOptions:
     opts = {}
     for key, spec in SCHEMA["preprocessing"].items():
         value = _get(t, "preprocessing", key)
-        if key == "stop_words":
-            value = None if value is False or value == "" else value
-            if value is not None:
-                choice(value, ("english",), "[preprocessing] stop_words", src)
-        else:
+        if key == "stop_words" and (value is False or value == ""):
+            value = None
+        elif value is not None:  # a default of None (stop_words, tokenizer) is not a value
             typed(value, _TYPES[spec.kind], f"[preprocessing] {key}", src)
         opts[key] = value
     try:

@@ -95,13 +95,24 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "preprocessing": {name: Key(kind, _VECTORIZER[name], doc) for name, kind, doc in (
         ("lowercase", "boolean", "Lower-case the text before tokenising."),
-        ("stop_words", "string", '"english" removes scikit-learn\'s English stop words; '
-         "default none."),
+        ("stop_words", "string", '"english" removes scikit-learn\'s English stop words, a '
+         'language\'s name ("german", "korean", ...) stopwords-iso\'s list of it; default '
+         "none."),
         ("min_df", "integer or fraction", "Drop terms in fewer training documents (a count, "
          "or a fraction of them)."),
         ("max_df", "integer or fraction", "Drop terms in more training documents (a "
          "fraction, or a count)."),
-        ("stem", "boolean", "Snowball (Porter 2) English stems."),
+        ("stem", "boolean", "Snowball stems of the words, in the language (English: Porter "
+         "2)."),
+        ("language", "string", "The text's language: its Snowball stemmer (any of "
+         "PyStemmer's) for stem."),
+        ("ngram_range", "list of integers", "[min_n, max_n]: the n-grams counted, of words "
+         "or characters, e.g. [1, 2] for words and pairs of words (scikit-learn's "
+         "ngram_range)."),
+        ("analyzer", "string", '"word", "char" (character n-grams) or "char_wb" (character '
+         "n-grams inside words), as scikit-learn's."),
+        ("tokenizer", "string", '"korean": Kiwi\'s morphemes instead of the token pattern '
+         '(pip install "textsift[korean]"); default none.'),
         ("strip_headers", "boolean", "Drop an e-mail header (everything before the first "
          "blank line)."),
         ("binary", "boolean", "Count presence instead of occurrences in the document-term "
