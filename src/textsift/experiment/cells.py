@@ -166,11 +166,12 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
         params = {**dict(cell.params), **{key: choice[key] for key in own}}
         X_train, X_test = loaded.columns(holdout, cell, tuple(sorted(params.items())), k)
     y_train, y_test, pos = *_labels(cell, p), "pos"
+    names = None
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
     scale = list(p.counts.classes) if cell.ordinal else None
-    learner = cell.learner.pipeline(cell.seed, scale,
+    learner = cell.learner.pipeline(cell.seed, scale, names,
                                     **{key: v for key, v in choice.items() if key not in own})
     t1, c1 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings(record=True) as caught:
