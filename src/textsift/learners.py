@@ -99,7 +99,7 @@ class Learner:
 
     @property
     def keys(self) -> tuple[str, ...]:
-        """The keys a ``[[learners]]`` table may set and ``[tuning]`` try: :attr:`params`,
+        """The keys a ``[[learners]]`` table may set and ``[tuning]`` try: ``params``,
         and ``class_weight`` for a learner that weights classes."""
         return (*self.params, "class_weight") if self.weights_classes else self.params
 
@@ -202,7 +202,7 @@ def class_weight_codes(class_weight, classes):
 class ClassWeighted(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """``estimator`` fitted with each document weighted by the weight of its class:
     ``sample_weight = compute_sample_weight(class_weight, y)`` (times a ``sample_weight``
-    given to :meth:`fit`), for an estimator whose ``fit`` takes sample weights but that has
+    given to ``fit``), for an estimator whose ``fit`` takes sample weights but that has
     no ``class_weight`` parameter (:class:`~sklearn.naive_bayes.MultinomialNB`). With
     ``"balanced"`` the weight of class ``c`` is ``n / (m n_c)`` (``n`` documents, ``m``
     classes, ``n_c`` of class ``c``), as in scikit-learn's estimators that take
