@@ -165,3 +165,22 @@ def test_the_cli_runs_a_file_with_class_weights(tmp_path):
     assert res.exit_code == 0, res.output
     learners = json.loads((tmp_path / "o" / "experiment.json").read_text())["config"]["learners"]
     assert learners[0]["params"] == [["class_weight", "balanced"]]
+
+
+def test_class_weight_may_be_tuned_and_the_choice_is_a_column(tmp_path):
+    """[tuning] tries every value, tables (by class name) included; the chosen one is the
+    results' class_weight column, a table as its JSON text (one type with "balanced")."""
+    path = write_skewed(tmp_path / "c.jsonl", n=400)
+    exp = parse_config({**config(path, {"name": "logreg"}),
+                        "selection": {"methods": ["chi2"], "sizes": [1, "all"]},
+                        "tuning": {"class_weight": [{"spam": 1}, "balanced"]}})
+    table = run_experiment(exp, tmp_path / "out").results
+    chosen = table[table.metric == "accuracy"].set_index("n_features")["class_weight"]
+    # one spam word: the weights change nothing on validation, and the first value of the
+    # grid is kept; every term: unweighted, some spam is called ham
+    assert chosen.to_dict() == {1: '{"spam": 1}', 12: "balanced"}
+    exp = parse_config({**config(path, {"name": "nb"}),
+                        "tuning": {"class_weight": ["balanced", {"sapm": 2}]}})
+    with pytest.raises(ConfigError, match=r"\[tuning\] class_weight: class_weight names "
+                                          r"\['sapm'\]"):
+        run_experiment(exp, tmp_path / "other")

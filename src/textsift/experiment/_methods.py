@@ -91,13 +91,15 @@ def check_class_weights(exp, labels) -> None:
     (the corpus's), or, in one-vs-rest tasks, ``"pos"`` or ``"neg"`` (the labels of each
     binary task)."""
     classes = ["neg", "pos"] if exp.tasks == "one_vs_rest" else np.unique(labels)
-    for spec in exp.learners:
-        weights = dict(spec.params).get("class_weight")
+    tried = dict(exp.tuning.grids).get("class_weight", ()) if exp.tuning else ()
+    given = [(f"[[learners]] {spec.label}", dict(spec.params).get("class_weight"))
+             for spec in exp.learners] + [("[tuning] class_weight", w) for w in tried]
+    for where, weights in given:
         if isinstance(weights, dict):
             try:
                 class_weight_codes(weights, classes)
             except TextsiftError as exc:
-                raise ConfigError(f"{exp.source}: [[learners]] {spec.label}: {exc}"
+                raise ConfigError(f"{exp.source}: {where}: {exc}"
                                   + (" (the labels of each one-vs-rest task)" if
                                      exp.tasks == "one_vs_rest" else "")) from None
 

@@ -20,6 +20,7 @@ whole training part and refit, as Baccianella et al. tune ``a``.
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 from dataclasses import asdict, dataclass
@@ -212,6 +213,12 @@ def _triv(cell: Cell, p: TrainTest) -> dict:
     return {m: MEASURES[m](y_test, pred, scale, pos) for m in cell.measures}
 
 
+def _cell_value(value):
+    """A tuned value as the results table holds it: a table (a ``class_weight``) as its JSON
+    text, so that a column of ``"balanced"`` and tables has one type."""
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value
+
+
 def run_cell(cell: Cell) -> CellResult:
     """Run one cell; return its rows and timing."""
     loaded = open_fold(cell.fold_ref)
@@ -229,7 +236,7 @@ def run_cell(cell: Cell) -> CellResult:
         measures = {m: MEASURES[m](y, pred, scale, pos) for m in cell.measures}
         clock.metrics_s = time.perf_counter() - t0
         if cell.tuning:
-            extra = {key: choice.get(key) for key, _ in cell.tuning.grid}
+            extra = {key: _cell_value(choice.get(key)) for key, _ in cell.tuning.grid}
             extra[f"val_{cell.measures[0]}"] = val_value
     rows = [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
              "aggregate": aggregate, "n_features": k, "learner": learner, "metric": m,
