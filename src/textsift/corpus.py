@@ -177,8 +177,7 @@ def no_text(source, text_field: str) -> EmptyTextError:
     return EmptyTextError(
         f"{f'{source}: ' if source else ''}every text is empty (the text field "
         f"{text_field!r} is empty or white space in every record); choose the field that "
-        "holds the text "
-        "(--text-field, or text_field in an experiment's [corpus])")
+        "holds the text (--text-field, or text_field in an experiment's [corpus])")
 
 
 def select_records(frame: pd.DataFrame, source, text_field: str, label_field: str | None,

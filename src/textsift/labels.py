@@ -615,23 +615,29 @@ def check_label_spelling(classes, source=None, shown: int = 5) -> None:
     groups = similar_labels(classes)
     if not groups:
         return
-    kinds = [(len({c.strip() for c in g}) < len(g), len({c.strip() for c in g}) > 1)
-             for g in groups]  # (white space, case) differences in each group
-    named = "; ".join(" and ".join(map(repr, g)) + " (" + " and ".join(
-        k for k, has in zip(("white space", "case"), kind, strict=True) if has) + ")"
-        for g, kind in zip(groups[:shown], kinds, strict=False))
+    kinds = [_differences(g) for g in groups]
+    named = "; ".join(f"{' and '.join(map(repr, g))} ({' and '.join(k)})"
+                      for g, k in zip(groups[:shown], kinds, strict=False))
     more = f"; and {len(groups) - shown} more" if len(groups) > shown else ""
+    found = {k for kind in kinds for k in kind}
     fixes = []
-    if any(space for space, _ in kinds):
+    if "white space" in found:
         fixes.append("strip the white space around labels with --strip-labels (strip_labels = "
                      "true in [corpus], strip_labels=True in Python)")
-    if any(case for _, case in kinds):
+    if "case" in found:
         fixes.append("write one spelling of each label in the data (case is not folded: it "
                      "may be meant)")
     where = f"{source}: " if source else ""
     warnings.warn(f"{where}labels that differ only by white space or case count as different "
                   f"classes: {named}{more}. If each group is one class, "
                   f"{' and '.join(fixes)}", DataWarning, stacklevel=3)
+
+
+def _differences(group) -> list[str]:
+    """How the labels of a group of :func:`similar_labels` differ: by white space, by case."""
+    stripped = {c.strip() for c in group}
+    return [k for k, differ in (("white space", len(stripped) < len(group)),
+                                ("case", len(stripped) > 1)) if differ]
 
 
 def unseen_classes(y_train, y_test) -> dict:
