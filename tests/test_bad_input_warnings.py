@@ -22,17 +22,8 @@ from textsift.experiment import parse_config, run_experiment
 from textsift.labels import check_label_spelling, similar_labels, strip_labels
 from textsift.report.html import write_report
 
-distributed = pytest.importorskip("distributed")
 runner = CliRunner()
 ENGINES = ["memory", "stream", "dask"]
-
-
-@pytest.fixture(scope="module")
-def client():
-    with (distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                   dashboard_address=None, silence_logs=50) as cluster,
-          distributed.Client(cluster, set_as_default=False) as c):
-        yield c
 
 
 def count(path, engine, client, **kw):
