@@ -24,14 +24,6 @@ runner = CliRunner()
 ENGINES = ["memory", "stream", "dask"]
 
 
-@pytest.fixture(scope="module")
-def client():
-    with (distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                   dashboard_address=None, silence_logs=50) as cluster,
-          distributed.Client(cluster, set_as_default=False) as c):
-        yield c
-
-
 def count(path, engine, client, **kw):
     """count_file with a small chunk size (several chunks per file) on every engine."""
     extra = {"client": client} if engine == "dask" else {}

@@ -309,8 +309,11 @@ def term_mask(df, total, n_docs: int, opts: VectorizerOptions | None = None) -> 
     broken by the very ``argsort`` call it makes."""
     opts = opts or VectorizerOptions()
     df = np.asarray(df)
-    if not len(df):
-        raise _empty("empty vocabulary; perhaps the documents only contain stop words")
+    if not len(df):  # no token at all: min_df and max_df are not the cause
+        raise TextsiftError("the vocabulary is empty: no document has a term (the texts are "
+                            "empty, or hold only stop words or characters the token pattern "
+                            "does not match); check the text field (--text-field), the stop "
+                            "words and the token pattern")
     high = opts.max_df if isinstance(opts.max_df, Integral) else opts.max_df * n_docs
     low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n_docs
     if high < low:

@@ -155,6 +155,9 @@ TokenizerOption = Annotated[Tokenizer | None, typer.Option(
 StripHeaders = Annotated[bool, typer.Option(
     "--strip-headers", help="Drop e-mail/news headers (up to the first blank line)",
     rich_help_panel=CORPUS)]
+StripLabels = Annotated[bool, typer.Option(
+    "--strip-labels", help="Remove the white space around each label ('sci.space ' is "
+    "'sci.space'); case is kept", rich_help_panel=CORPUS)]
 SkipBadLines = Annotated[bool, typer.Option(
     "--skip-bad-lines", help="Skip malformed JSONL lines (and say how many) instead of "
     "stopping at the first", rich_help_panel=CORPUS)]
@@ -201,6 +204,7 @@ class CorpusOptions:
     tokenizer: Tokenizer | None = None
     strip_headers: bool = False
     skip_bad_lines: bool = False
+    strip_labels: bool = False
     engine: Engine = Engine("memory")
     scheduler: str | None = None
     chunk_size: int | None = None
@@ -242,13 +246,14 @@ class CorpusOptions:
 
         bad: list = []
         with warnings.catch_warnings():  # reported below, once, whatever the engine
-            warnings.simplefilter("ignore", UserWarning)
+            warnings.filterwarnings("ignore", "skipped ", UserWarning)
             counts = count_file(self.source, text_field=self.text_field,
                                 label_field=self.label_field, split_field=self.split_field,
                                 split=self.split, opts=self.vectorizer(**kw),
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
-                                bad_lines=bad, classes=classes, label_sep=self.label_sep)
+                                bad_lines=bad, classes=classes, label_sep=self.label_sep,
+                                strip_labels=self.strip_labels)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
@@ -260,7 +265,7 @@ class CorpusOptions:
         from ..corpus import read_corpus
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
-                           self.split, self.on_bad_line, [], self.label_sep)
+                           self.split, self.on_bad_line, [], self.label_sep, self.strip_labels)
 
     def documents(self) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
@@ -268,7 +273,7 @@ class CorpusOptions:
 
         for chunk in iter_chunks(self.source, self.text_field, self.label_field,
                                  self.split_field, self.split, on_bad_line=self.on_bad_line,
-                                 label_sep=self.label_sep):
+                                 label_sep=self.label_sep, strip_labels=self.strip_labels):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
@@ -291,6 +296,7 @@ _CORPUS_PARAMS = {
     "tokenizer": (TokenizerOption, None),
     "strip_headers": (StripHeaders, False),
     "skip_bad_lines": (SkipBadLines, False),
+    "strip_labels": (StripLabels, False),
     "engine": (EngineOption, Engine("memory")),
     "scheduler": (Scheduler, None),
     "chunk_size": (ChunkSize, None),

@@ -8,7 +8,7 @@ takes the schema's default, read here through :func:`~.schema.default`::
     [experiment]     name, seed, n_jobs
     [corpus]         path | sample, dataset, test_path, text_field, label_field, split_field,
                      train_split, test_split, task ("nominal" | "ordinal"), ranks,
-                     skip_bad_lines
+                     skip_bad_lines, strip_labels
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks
     [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
                      token_pattern
@@ -136,10 +136,11 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     if sample and "label_field" not in t:
         fields["label_field"] = SAMPLES[sample][2]  # the sample's own field
     dataset = t.get("dataset", sample or _dataset_name(Path(paths[0])))
-    skip = typed(_get(t, "corpus", "skip_bad_lines"), bool, "[corpus] skip_bad_lines", src)
+    flags = {k: typed(_get(t, "corpus", k), bool, f"[corpus] {k}", src)
+             for k in ("skip_bad_lines", "strip_labels")}
     return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
                       sample=sample, test_path=test_path, task=task, ranks=ranks,
-                      skip_bad_lines=skip, **fields)
+                      **flags, **fields)
 
 
 def _dataset_name(path: Path) -> str:
@@ -274,14 +275,14 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         typed(t, dict, where, src)
         name = choice(t.get("name"), tuple(LEARNERS), f"{where} name", src)
         learner = LEARNERS[name]
-        unknown(t, {*LEARNER_KEYS, *learner.params}, f"{where} ({name})", src)
+        unknown(t, {*LEARNER_KEYS, *learner.keys}, f"{where} ({name})", src)
         if task not in learner.tasks:
             raise ConfigError(f"{src}: {where}: {name!r} ({learner.summary}) serves "
                               f"{' and '.join(learner.tasks)} tasks; this task is {task} "
                               "([corpus] task)")
         weighting = choice(t.get("weighting", learner.weighting), tuple(WEIGHTINGS),
                            f"{where} weighting", src)
-        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.params))
+        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
         spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
                            weighting, params)
         check_learner(spec, f"{where} ({name})", src)
@@ -300,7 +301,7 @@ def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
         return None
     typed(t, dict, "[tuning]", src)
     method_keys = {p for m in selection["methods"] for p in method_param_names(m)}
-    learner_keys = {p for lr in learners for p in LEARNERS[lr.name].params}
+    learner_keys = {p for lr in learners for p in LEARNERS[lr.name].keys}
     unknown(t, {"val_size"} | method_keys | learner_keys, "[tuning] (val_size, or a "
             "parameter of a listed method or learner)", src)
     grids = []
@@ -318,7 +319,7 @@ def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
                               "two")
         for value in values:  # each value the grid will try, checked now
             for lr in learners:
-                if key in LEARNERS[lr.name].params:
+                if key in LEARNERS[lr.name].keys:
                     check_learner(lr, f"[tuning] {key} = {value!r} ({lr.label})", src,
                                   **{key: value})
             for m in selection["methods"]:

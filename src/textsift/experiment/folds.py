@@ -14,6 +14,7 @@ training documents and applied to the test documents gives.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,24 +27,34 @@ from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from .._io import atomic_write
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
-from ..errors import TextsiftError
-from ..labels import check_one_label_each, holds_label_lists
+from ..errors import DataWarning, TextsiftError
+from ..labels import (
+    check_label_spelling,
+    check_one_label_each,
+    distinct_labels,
+    holds_label_lists,
+    unseen_classes,
+)
 from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
 from ._keys import ConfigError
+from ._methods import check_class_weights
 from .specs import Experiment, FoldRef, TrainTest
 from .store import StoreError
 
 __all__ = ["Prepared", "fold_paths", "load_fold", "prepare_documents", "prepare_folds",
-           "read_documents"]
+           "read_documents", "split_notes"]
 
 
 # --------------------------------------------------------------------------- documents
 def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     c = exp.corpus
-    corpus = load_sample(c.sample) if path is None else read_corpus(
-        path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
-        bad_lines=bad)
+    with warnings.catch_warnings():  # the labels of every file are checked together
+        warnings.simplefilter("ignore", DataWarning)
+        corpus = load_sample(c.sample) if path is None else read_corpus(
+            path, c.text_field, c.label_field,
+            on_bad_line="skip" if c.skip_bad_lines else "error", bad_lines=bad,
+            strip_labels=c.strip_labels)
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -85,6 +96,7 @@ def _documents(exp: Experiment, bad: list):
         frames.append(_frame(exp, c.test_path, bad))
     frame = pd.concat(frames, ignore_index=True)
     texts = frame[c.text_field].fillna("").astype(str).tolist()
+    check_label_spelling(distinct_labels(frame[c.label_field]), exp.source)
     labels = _labels(exp, frame[c.label_field])
     if exp.protocol == "cv" or exp.test_size:
         return texts, labels, None
@@ -215,6 +227,7 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
     class, folds that cannot be made, or an empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
+    check_class_weights(exp, labels)
     splits = fold_indices(exp, labels, is_test)
     for k, (train, _) in enumerate(splits):
         present = np.unique(labels[train])
@@ -227,6 +240,29 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     log(f"tokenising {len(texts):,} documents")
     X, names = count_terms(texts, exp.preprocessing, n_threads=effective_n_jobs(n_jobs))
     return Prepared(X, names, labels, splits, _build_fold(exp, X, names, labels, *splits[0]))
+
+
+def split_notes(paths) -> list[str]:
+    """Notes on the cached folds ``paths``: a test part with classes that its training part
+    never has (:func:`~textsift.labels.unseen_classes`), which no learner has seen an example
+    of -- with every test class unseen, every measure is that of a wrong answer."""
+    notes = []
+    for k, path in enumerate(paths):
+        with np.load(path, allow_pickle=False) as z:
+            y_test = z["y_test"]
+            unseen = unseen_classes(z["y_train"], y_test)
+        if not unseen:
+            continue
+        n = sum(unseen.values())
+        shown = ", ".join(f"{c!r} ({m:,})" for c, m in list(unseen.items())[:5])
+        notes.append(
+            f"the test part{f' of fold {k}' if len(paths) > 1 else ''}: {n:,} of its "
+            f"{len(y_test):,} documents {'has a class' if n == 1 else 'have classes'} that no "
+            f"training document has ({shown}{' ...' if len(unseen) > 5 else ''})"
+            + ("; that is every test document, so every prediction is wrong" if n == len(
+                y_test) else "") + "; no learner has seen an example of them, and a classifier "
+            "never predicts them. Check the split and the label field")
+    return notes
 
 
 def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:

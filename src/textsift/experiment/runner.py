@@ -31,7 +31,7 @@ from ..selectors import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .cells import run_cell, selector
-from .folds import fold_paths, load_fold, prepare_documents, prepare_folds
+from .folds import fold_paths, load_fold, prepare_documents, prepare_folds, split_notes
 from .plan import method_aggregates, plan_cells, resolve_levels
 from .specs import Cell, Experiment, FoldRef, TrainTest
 from .store import Store
@@ -110,7 +110,7 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     prepare_s = time.perf_counter() - t0
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
     pairs, skipped = method_aggregates(exp)
-    notes += skipped
+    notes += skipped + split_notes(paths)
     for note in notes:
         say(f"note: {note}")
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))

@@ -20,7 +20,8 @@ from ..metrics import MEASURES
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 
-__all__ = ["BASELINES", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key", "default"]
+__all__ = ["BASELINES", "CLASS_WEIGHT", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key",
+           "default"]
 
 
 class Key(NamedTuple):
@@ -78,6 +79,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
                      "ranks present."),
         "skip_bad_lines": Key("boolean", False, "Skip (and count) malformed JSONL lines "
                               "instead of stopping at the first."),
+        "strip_labels": Key("boolean", False, "Remove the white space around each label "
+                            '("sci.space " is "sci.space"); labels that differ only by white '
+                            "space or case are warned about either way. Case is kept."),
     },
     "evaluation": {
         "protocol": Key("string", "split", '"split" (train/test parts) or "cv" (k-fold '
@@ -159,6 +163,15 @@ LEARNER_KEYS = {
                      f"{_choices(WEIGHTINGS)}; default the learner's own (see below)."),
 }
 
+
+#: The key every learner of nominal tasks takes besides its own parameters
+#: (:attr:`textsift.learners.Learner.keys`); a ``[tuning]`` list may try its values.
+CLASS_WEIGHT = Key("string or table", None, 'Weight of each class in the fit: "balanced" '
+                   "(class c weighs n / (m n_c): every class weighs as much in total) or a table "
+                   "class -> positive weight (a class left out weighs 1; with tasks = "
+                   '"one_vs_rest" the classes are "pos" and "neg"); default none, every document '
+                   "weighs 1. The same for every learner of nominal tasks: linear_svm and logreg "
+                   "take it as their class_weight, nb as sample weights in its fit.")
 
 def default(table: str, key: str):
     """The default of ``key`` in ``[table]`` (``"tuning"`` for :data:`TUNING_KEYS`): the one

@@ -45,6 +45,7 @@ class CorpusSpec:
     task: str
     ranks: tuple[int, ...] | None
     skip_bad_lines: bool
+    strip_labels: bool
 
 
 @dataclass(frozen=True)
@@ -57,10 +58,11 @@ class LearnerSpec:
     weighting: str
     params: tuple[tuple[str, object], ...]
 
-    def pipeline(self, seed: int, ranks=None, **params):
+    def pipeline(self, seed: int, ranks=None, classes=None, **params):
         """The weighting and the estimator, with the file's parameters, then ``params`` (the
-        values a tuning grid chose)."""
-        return make_learner(self.name, self.weighting, seed, ranks,
+        values a tuning grid chose); ``classes`` names the codes of the labels it is fitted
+        on (a ``class_weight`` table names classes: :meth:`~textsift.learners.Learner.build`)."""
+        return make_learner(self.name, self.weighting, seed, ranks, classes,
                             **{**dict(self.params), **params})
 
 
@@ -81,7 +83,8 @@ _FIRST_PREPROCESSING = frozenset({"binary", "min_df", "max_df", "token_pattern",
                                   "stop_words", "stem", "strip_headers", "max_features"})
 #: Keys added since fingerprints were first taken, as (place in :meth:`Experiment.as_dict`,
 #: schema table): left out of the fingerprint at their default.
-_ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"))
+_ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"),
+                (("corpus", "strip_labels"), "corpus"))
 
 
 @dataclass(frozen=True)
