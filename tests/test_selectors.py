@@ -126,3 +126,42 @@ def test_any_length_mismatch_is_refused(short, long):
     for n in (short, long):
         with pytest.raises(ValueError, match="one label per row"):
             Counts.from_matrix(LECTURE.T, np.resize(LABELS, n))
+
+
+# ----------------------------------------------------------------------------- correctness
+MI_X = np.array([[1, 0, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1], [0, 1, 1, 0], [0, 0, 1, 1],
+                 [1, 1, 0, 0]])
+MI_Y = np.array([0, 0, 1, 1, 2, 2])
+
+
+@pytest.mark.parametrize("aggregate", ["sum", "wavg", "max"])
+def test_mi_globalised_over_the_classes_where_the_term_occurs(aggregate):
+    """N = 6, df = 3 and N_c = 2 for every term, so PMI = log(A N / (df N_c)) = log A: t0 is
+    (log 2, -inf, 0), t1 (-inf, log 2, 0), t2 and t3 (0, 0, 0). Summed over the classes where
+    A > 0, t0 and t1 score log 2 (wavg: log 2 / 3) and are kept; a plain sum made them -inf
+    and kept t2, t3 -- column order."""
+    sel = TermSelector("mi", k=2, aggregate=aggregate).fit(MI_X, MI_Y)
+    np.testing.assert_array_equal(sel.selected_, [0, 1])
+    expected = np.log(2) / (3 if aggregate == "wavg" else 1)
+    np.testing.assert_allclose(sel.ranking_scores_[:2], [expected, expected], rtol=1e-15)
+
+
+def test_bns_mirrored_cells_tie_and_the_tie_goes_to_the_lower_index():
+    """Class p: t0 has tpr = 1/2, fpr = 0 and t1 tpr = 1, fpr = 1/2; both score
+    |F^-1(0.0005)| = 3.2905267314918945 exactly, so the tie rule keeps t0 (scipy's
+    ndtri(0.9995) alone is 3e-14 larger and kept t1)."""
+    from scipy.special import ndtri
+
+    X, y = np.array([[1, 1], [0, 1], [0, 1], [0, 0]]), np.array(["p", "p", "n", "n"])
+    sel = TermSelector("bns", k=1, class_label="p").fit(X, y)
+    np.testing.assert_array_equal(sel.selected_, [0])
+    assert sel.scores_["p"].tolist() == [-ndtri(0.0005)] * 2
+
+
+def test_a_users_nan_is_minus_inf_at_the_table():
+    """NaN is turned into -inf where the table is made: never ranked above a number, tied
+    with -inf by index; the table holds no NaN."""
+    X, y = np.array([[1, 1, 1], [1, 1, 1]]), np.array(["a", "b"])
+    sel = TermSelector(lambda c: np.array([np.nan, 1.0, -np.inf]), k=3).fit(X, y)
+    np.testing.assert_array_equal(sel.selected_, [1, 0, 2])
+    assert sel.scores_["all"].tolist() == [-np.inf, 1.0, -np.inf]

@@ -30,33 +30,10 @@ __all__ = ["OrdinalSelector", "TermSelector", "default_aggregate", "rank", "rank
 
 def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTable:
     """The scores of every term: :func:`textsift.scores.compute` for a registered method name,
-    or a user's own scoring function ``method(counts, **params)`` called as it is.
-
-    A function may return one score per term (shape ``(V,)``: a global score), one per term
-    and class (``(V, m)``, columns in ``counts.classes`` order, globalised by the policy), or
-    a :class:`~textsift.scores.ScoreTable`. NaN scores and unseen terms are never ranked."""
-    if not callable(method):
-        return compute(counts, method, **(params or {}))
-    out = method(counts, **(params or {}))
-    name = getattr(method, "__name__", repr(method))
-    if isinstance(out, ScoreTable):
-        values, groups, weights = out.values, out.groups, out.weights
-    else:
-        values = np.asarray(out, dtype=np.float64)
-        if values.ndim == 1:
-            values, groups, weights = values[:, None], np.array(["all"], dtype=object), None
-        elif values.ndim == 2 and values.shape[1] == counts.n_classes:
-            groups, weights = counts.classes, counts.priors
-        else:
-            raise TextsiftError(
-                f"scoring function {name} returned shape {values.shape}; return one score per "
-                f"term ({counts.n_terms},) or per term and class ({counts.n_terms}, "
-                f"{counts.n_classes})")
-    if values.shape[0] != counts.n_terms:
-        raise TextsiftError(f"scoring function {name} returned {values.shape[0]} scores for "
-                         f"{counts.n_terms} terms")
-    values = np.where(np.isnan(values) | ~counts.seen[:, None], -np.inf, values)
-    return ScoreTable(values, np.asarray(groups), counts.seen, weights)
+    or a user's own scoring function ``method(counts, **params)`` called as it is (one score
+    per term, one per term and class, or a :class:`~textsift.scores.ScoreTable`). NaN scores
+    and unseen terms are ``-inf``: never ranked."""
+    return compute(counts, method, **(params or {}))
 
 
 def default_aggregate(method) -> str:

@@ -27,7 +27,7 @@ from ..counts import Counts
 from ..errors import TextsiftError
 from ..policies import AGGREGATES
 
-__all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "binary_scores", "compute",
+__all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "binary_scores", "clean", "compute",
            "compute_many", "get_method", "per_class", "register"]
 
 
@@ -38,8 +38,10 @@ class ScoreTable:
     Attributes
     ----------
     values : ndarray of shape (V, G), float64
-        ``-inf`` marks unseen terms (and, for round robin, terms that are not candidates of a
-        group); never NaN.
+        ``-inf`` marks unseen terms and "no score in this group" (for round robin, terms that
+        are not candidates of a group); never NaN. :func:`compute` establishes this rule
+        (:func:`clean`) for every table it returns, a user's function's included, and the
+        policies trust it.
     groups : ndarray of shape (G,)
         Group labels (classes, ranks, split names, or ``["all"]``).
     seen : ndarray of shape (V,), bool
@@ -119,20 +121,58 @@ def get_method(name: str) -> Method:
         ) from None
 
 
-def compute(counts: Counts, method: str, **params) -> ScoreTable:
-    """Score every term of ``counts`` with ``method`` (keyword ``params`` go to the method)."""
+def compute(counts: Counts, method, **params) -> ScoreTable:
+    """Score every term of ``counts`` with ``method`` (keyword ``params`` go to the method).
+
+    ``method`` is a registered name, a :class:`Method`, or a user's scoring function
+    ``method(counts, **params)`` returning one score per term (shape ``(V,)``: a global
+    score), one per term and class (``(V, m)``, columns in ``counts.classes`` order), or a
+    :class:`ScoreTable`. Whatever made it, the table follows one rule: never NaN, unseen terms
+    ``-inf`` (:func:`clean`)."""
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
-    table = get_method(method).func(counts, **params)
-    return table.table() if isinstance(table, PerClass) else _clean(table)
+    if callable(method) and not isinstance(method, Method):
+        return _from_function(counts, method, params)
+    table = _method(method).func(counts, **params)
+    return table.table() if isinstance(table, PerClass) else clean(table)
 
 
-def _clean(table: ScoreTable) -> ScoreTable:
-    """NaN and unseen terms as ``-inf`` (a full pass only when there are some)."""
+def _method(method) -> Method:
+    return method if isinstance(method, Method) else get_method(method)
+
+
+def clean(table: ScoreTable) -> ScoreTable:
+    """The table with NaN and unseen terms as ``-inf``: the one rule every :class:`ScoreTable`
+    follows, applied where a table is made (a full pass only when there is something to
+    change). Policies (:mod:`textsift.policies`) rely on it and never clean again."""
     values = table.values
     if np.isnan(values).any() or not table.seen.all():
         values = np.where(np.isnan(values) | ~table.seen[:, None], -np.inf, values)
     return ScoreTable(values, table.groups, table.seen, table.weights)
+
+
+def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
+    """The table of a user's scoring function (see :func:`compute`), its shape checked."""
+    out = func(counts, **params)
+    name = getattr(func, "__name__", repr(func))
+    if isinstance(out, ScoreTable):
+        values, groups, weights = out.values, out.groups, out.weights
+    else:
+        values = np.asarray(out, dtype=np.float64)
+        if values.ndim == 1:
+            values, groups, weights = values[:, None], np.array(["all"], dtype=object), None
+        elif values.ndim == 2 and values.shape[1] == counts.n_classes:
+            groups, weights = counts.classes, counts.priors
+        else:
+            raise TextsiftError(
+                f"scoring function {name} returned shape {values.shape}; return one score per "
+                f"term ({counts.n_terms},) or per term and class ({counts.n_terms}, "
+                f"{counts.n_classes})")
+    if values.shape[0] != counts.n_terms:
+        raise TextsiftError(f"scoring function {name} returned {values.shape[0]} scores for "
+                            f"{counts.n_terms} terms")
+    return clean(ScoreTable(np.asarray(values, dtype=np.float64), np.asarray(groups),
+                            counts.seen, weights))
 
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
@@ -163,7 +203,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     for name in methods:
         out = get_method(name).func(counts, **params.get(name, {}))
         if not isinstance(out, PerClass):
-            yield name, _clean(out)
+            yield name, clean(out)
             continue
         if reuse and (buffer is None or buffer.shape != out.counts.doc_counts.shape):
             buffer = np.empty(out.counts.doc_counts.shape)

@@ -83,10 +83,20 @@ def f1(A, B, C, D):
 
 def bns(A, B, C, D):
     """BNS = ``|F^-1(tpr) - F^-1(fpr)|``, ``F^-1`` the standard normal quantile, rates clipped
-    to ``[0.0005, 0.9995]`` (Forman 2003; clipping as in Forman 2008 and the lecture)."""
+    to ``[0.0005, 0.9995]`` (Forman 2003; clipping as in Forman 2008 and the lecture).
+
+    The quantile of the upper clip is taken as ``-F^-1(0.0005)``, its exact mirror: scipy's
+    ``ndtri(0.9995)`` is 3e-14 above it (0.9995 has no exact double), which would break the
+    tie between mirrored cells -- ``tpr = 1, fpr = 1/2`` and ``tpr = 1/2, fpr = 0`` both score
+    3.29053, and ties go to the lower index. ``ndtri`` is otherwise exactly odd about 1/2."""
     tpr, fpr = _rates(A, B, C, D)
+    return np.abs(_quantile(tpr) - _quantile(fpr))
+
+
+def _quantile(rate):
+    """``F^-1`` of a rate clipped to :data:`BNS_CLIP`, the upper clip's as ``-F^-1(lo)``."""
     lo, hi = BNS_CLIP
-    return np.abs(ndtri(np.clip(tpr, lo, hi)) - ndtri(np.clip(fpr, lo, hi)))
+    return np.where(rate >= hi, -ndtri(lo), ndtri(np.clip(rate, lo, hi)))
 
 
 def pow_(A, B, C, D, k=5):
