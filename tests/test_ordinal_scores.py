@@ -53,7 +53,7 @@ def test_a11_picks_at_x4(toy, method):
 
 
 def test_a11_rr_nc_idf_same_picks_without_eps(toy):
-    assert rank(toy, "rr_nc_idf", top=4, eps_nc=0.0)["term"].tolist() == ["t1", "t3", "t2", "t6"]
+    assert rank(toy, "rr_nc_idf", top=4, eps=0.0)["term"].tolist() == ["t1", "t3", "t2", "t6"]
 
 
 def test_a11_statistics(toy):
@@ -146,7 +146,7 @@ def test_ratings_outside_declared_scale_and_one_rank_counts():
 
 @pytest.mark.parametrize("method, params, message", [
     ("var_idf", {"a": 0}, "exponent a must be positive"),
-    ("rr_nc_idf", {"eps_nc": -1}, "eps_nc must be >= 0"),
+    ("rr_nc_idf", {"eps": -1}, "eps must be >= 0"),
     ("rr_var_idf", {"idf": "bm25"}, "unknown IDF form"),
     ("prp", {"s": 2}, "rank similarity s"),
 ])
@@ -173,7 +173,7 @@ def ordinal_data(draw):
 def test_statistics_match_brute_force(data):
     X, y = data
     s = rank_stats(Counts.from_matrix(X, y, classes=SCALE))
-    nc = compute(Counts.from_matrix(X, y, classes=SCALE), "rr_nc_idf", eps_nc=0.0, a=1.0)
+    nc = compute(Counts.from_matrix(X, y, classes=SCALE), "rr_nc_idf", eps=0.0, a=1.0)
     for t in range(X.shape[1]):
         ranks = y[X[:, t] > 0]
         if len(ranks) == 0:

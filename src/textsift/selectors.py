@@ -22,18 +22,36 @@ from .counts import Counts
 from .errors import TextsiftError
 from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
 from .ranks import check_ranks
-from .scores import REGISTRY, ScoreTable, compute, compute_many, get_method
+from .scores import REGISTRY, ScoreTable, check_applies, compute, compute_many, get_method
 
-__all__ = ["OrdinalSelector", "TermSelector", "default_aggregate", "rank", "ranking_of",
-           "resolve_k", "score_all", "score_table"]
+__all__ = ["OrdinalSelector", "TermSelector", "check_method", "default_aggregate", "rank",
+           "ranking_of", "resolve_k", "score_all", "score_table"]
 
 
 def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTable:
     """The scores of every term: :func:`textsift.scores.compute` for a registered method name,
     or a user's own scoring function ``method(counts, **params)`` called as it is (one score
     per term, one per term and class, or a :class:`~textsift.scores.ScoreTable`). NaN scores
-    and unseen terms are ``-inf``: never ranked."""
+    and unseen terms are ``-inf``: never ranked. A registered method is first checked against
+    the labels of ``counts`` (:func:`check_method`)."""
+    check_method(counts, method)
     return compute(counts, method, **(params or {}))
+
+
+def check_method(counts: Counts, method) -> None:
+    """Raise unless ``method`` applies to the labels of ``counts``
+    (:func:`textsift.scores.check_applies`: ordered integer ranks for the ordinal methods;
+    one label per document, which :class:`Counts` always has today). A user's function is
+    taken as it is."""
+    if not callable(method):
+        check_applies(method, ranks=_are_ranks(counts.classes))
+
+
+def _are_ranks(classes) -> bool:
+    """Whether labels are integer ranks (numbers with integer values; their scale is checked
+    by :func:`textsift.ranks.check_ranks` when a method reads it)."""
+    c = np.asarray(classes)
+    return c.dtype.kind in "biuf" and bool(np.all(np.isfinite(c) & (c == np.round(c))))
 
 
 def default_aggregate(method) -> str:

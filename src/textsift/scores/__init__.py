@@ -8,8 +8,10 @@ one-line summary, default aggregate).
 from . import association, forman, information, ordinal  # noqa: F401  (register the methods)
 from ._registry import (
     REGISTRY,
+    REQUIREMENTS,
     Method,
     ScoreTable,
+    check_applies,
     compute,
     compute_many,
     get_method,
@@ -17,5 +19,5 @@ from ._registry import (
     register,
 )
 
-__all__ = ["REGISTRY", "Method", "ScoreTable", "compute", "compute_many", "get_method",
-           "per_class", "register"]
+__all__ = ["REGISTRY", "REQUIREMENTS", "Method", "ScoreTable", "check_applies", "compute",
+           "compute_many", "get_method", "per_class", "register"]

@@ -56,14 +56,27 @@ class ScoreTable:
     weights: np.ndarray | None = None
 
 
+#: What a method may require of a labelling (:attr:`Method.requires`), and what it means.
+REQUIREMENTS = {
+    "ranks": "ordered integer ranks as labels (ratings such as 1-5 stars)",
+    "single_label": "exactly one label per document",
+}
+
+
 @dataclass(frozen=True)
 class Method:
     """A registered scoring method. ``params`` maps each keyword parameter of ``func`` (after
-    the counts) to its default, e.g. ``{"a": 1.0, "eps": 0.1, "idf": "standard"}``: callers
-    (the CLI, experiment grids) read which parameters a method takes from it. ``formula`` is
-    the score in LaTeX (in the notation of the contingency table: ``A``, ``B``, ``C``, ``D``,
-    ``tpr``, ``fpr``, ``TF``; the documentation renders it) and ``reference`` the paper it
-    comes from."""
+    the counts) to its default, e.g. ``{"a": 1.0, "eps": 0.1, "idf": "standard"}``, and
+    ``choices`` gives the values a parameter takes when its annotation lists them
+    (``Literal["standard", "smooth"]``): callers (the CLI, experiment grids) read which
+    parameters a method takes from them. ``formula`` is the score in LaTeX (in the notation of
+    the contingency table: ``A``, ``B``, ``C``, ``D``, ``tpr``, ``fpr``, ``TF``; the
+    documentation renders it) and ``reference`` the paper it comes from.
+
+    ``requires`` lists what the method needs of a labelling, from :data:`REQUIREMENTS`:
+    ``"ranks"`` (every ordinal method: ``kind == "ordinal"`` exactly when it is there) and
+    ``"single_label"`` (the method reads the classes as a partition of the documents);
+    :func:`check_applies` checks them. Each method's docstring says why it has its own."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -75,6 +88,8 @@ class Method:
     params: dict = field(default_factory=dict)
     formula: str = ""
     reference: str = ""
+    requires: tuple[str, ...] = ()
+    choices: dict = field(default_factory=dict)
 
     @property
     def label(self) -> str:
@@ -86,26 +101,59 @@ REGISTRY: dict[str, Method] = {}
 
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
-             provisional=False, *, formula="", reference=""):
+             provisional=False, *, formula="", reference="", requires=()):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``formula``
-    (LaTeX) and ``reference`` document it (every built-in method has both)."""
+    (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
+    method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
+    ``requires``. The parameters are those of the function's signature after its counts."""
+    if kind not in ("nominal", "ordinal"):
+        raise RuntimeError(f"method {name!r}: kind must be 'nominal' or 'ordinal'")
+    requires = tuple(dict.fromkeys(
+        (("ranks", "single_label") if kind == "ordinal" else ()) + tuple(requires)))
+    unknown = set(requires) - set(REQUIREMENTS)
+    if unknown:
+        raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
 
     def deco(func):
         if name in REGISTRY:
             raise RuntimeError(f"method {name!r} is registered twice")
+        params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
-                                provisional, _keyword_defaults(func), formula, reference)
+                                provisional, params, formula, reference, requires, choices)
         return func
 
     return deco
 
 
-def _keyword_defaults(func) -> dict:
-    """The parameters of a scoring function after its counts, with their defaults."""
+def _parameters(func) -> tuple[dict, dict]:
+    """``(defaults, choices)`` of the keyword parameters of ``func`` after its counts; choices
+    from ``Literal`` annotations."""
     import inspect
+    import typing
 
     params = list(inspect.signature(func).parameters.values())[1:]
-    return {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+    defaults = {p.name: p.default for p in params if p.default is not inspect.Parameter.empty}
+    hints = typing.get_type_hints(func)
+    choices = {n: typing.get_args(hints[n]) for n in defaults
+               if typing.get_origin(hints.get(n)) is typing.Literal}
+    return defaults, choices
+
+
+def check_applies(method, *, ranks: bool, single_label: bool = True) -> Method:
+    """The registered ``method`` (a name or a :class:`Method`) if it applies to a labelling
+    whose labels are ordered integer ranks (``ranks``) and give each document one label
+    (``single_label``); else one :class:`~textsift.errors.TextsiftError` naming what is
+    missing. The selectors call it where a method meets counts; a caller that knows only the
+    kind of task (an experiment file's ``task = "ordinal"``) can call it before any data."""
+    m = method if isinstance(method, Method) else get_method(method)
+    facts = {"ranks": ranks, "single_label": single_label}
+    missing = [r for r in m.requires if not facts[r]]
+    if missing:
+        raise TextsiftError(
+            f"{m.name} needs {' and '.join(REQUIREMENTS[r] for r in missing)}, and the labels "
+            "given do not meet that; choose a method without that requirement, e.g. chi2, ig "
+            "or bns")
+    return m
 
 
 def get_method(name: str) -> Method:
@@ -133,12 +181,33 @@ def compute(counts: Counts, method, **params) -> ScoreTable:
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if callable(method) and not isinstance(method, Method):
         return _from_function(counts, method, params)
-    table = _method(method).func(counts, **params)
+    table = _call(_method(method), counts, params)
     return table.table() if isinstance(table, PerClass) else clean(table)
 
 
 def _method(method) -> Method:
     return method if isinstance(method, Method) else get_method(method)
+
+
+#: Parameters that were renamed: old name -> new name (named in the error an old name gets).
+RENAMED = {"eps_nc": "eps"}
+
+
+def _call(m: Method, counts: Counts, params: dict):
+    """``m.func(counts, **params)``, a parameter the method does not take refused by name."""
+    unknown = sorted(set(params) - set(m.params))
+    if unknown and not _takes_any_keyword(m.func):
+        hint = "".join(f" ({k} is now called {RENAMED[k]})" for k in unknown if k in RENAMED)
+        raise TextsiftError(f"{m.name} has no parameter {', '.join(unknown)}{hint}; it takes "
+                            f"{', '.join(m.params) or 'none'}")
+    return m.func(counts, **params)
+
+
+def _takes_any_keyword(func) -> bool:
+    import inspect
+
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD
+               for p in inspect.signature(func).parameters.values())
 
 
 def clean(table: ScoreTable) -> ScoreTable:
@@ -201,7 +270,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
                             f"methods asked for ({', '.join(methods)})")
     buffer = None
     for name in methods:
-        out = get_method(name).func(counts, **params.get(name, {}))
+        out = _call(get_method(name), counts, params.get(name, {}))
         if not isinstance(out, PerClass):
             yield name, clean(out)
             continue
@@ -290,6 +359,25 @@ def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         values = binary_metric(A, B, C, D, **params)
     return PerClass(counts, tables=np.broadcast_to(np.asarray(values, dtype=np.float64), A.shape))
+
+
+def binary_method(binary_metric):
+    """The scoring method of a binary metric ``f(A, B, C, D, **params)``: :func:`binary_scores`
+    over the counts, with the metric's own keyword parameters as its signature (so that
+    :func:`register` lists them in :attr:`Method.params`)."""
+    import inspect
+    import typing
+
+    def method(counts, **params):
+        return binary_scores(counts, binary_metric, **params)
+
+    own = list(inspect.signature(binary_metric).parameters.values())[4:]
+    counts = inspect.Parameter("counts", inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    method.__signature__ = inspect.Signature([counts, *own])
+    hints = typing.get_type_hints(binary_metric)  # evaluated in the metric's module
+    method.__annotations__ = {p.name: hints[p.name] for p in own if p.name in hints}
+    method.__name__ = method.__qualname__ = binary_metric.__name__
+    return method
 
 
 def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:

@@ -10,11 +10,13 @@ The registered methods apply them one-vs-rest to every class (``binary_scores``)
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from scipy.special import ndtri
 
 from ..errors import TextsiftError
-from ._registry import binary_scores, global_table, register
+from ._registry import binary_method, global_table, register
 
 __all__ = [
     "acc",
@@ -45,7 +47,7 @@ def acc_ratio(A, B, C, D):
     return np.abs(tpr - fpr)
 
 
-def prob_ratio(A, B, C, D, zero_denominator="inf"):
+def prob_ratio(A, B, C, D, zero_denominator: Literal["inf", "add_one"] = "inf"):
     """PR = ``tpr / fpr``.
 
     ``fpr = 0`` with ``tpr > 0`` gives ``+inf`` (the lecture prints Inf); ``tpr = 0`` gives 0.
@@ -112,7 +114,7 @@ FORMAN_2003 = ('G. Forman, "An extensive empirical study of feature selection me
 
 def _register_binary(name, fn, summary, formula):
     register(name, "nominal", summary, formula=formula, reference=FORMAN_2003)(
-        lambda counts, **kw: binary_scores(counts, fn, **kw))
+        binary_method(fn))
 
 
 @register("df", "nominal", "document frequency: documents containing the term",

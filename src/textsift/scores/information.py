@@ -104,11 +104,13 @@ def _ig(counts, base=2.0):
 
 
 @register("ig_multi", "nominal", "mutual information of presence with the m-valued class",
-          aggregates=("max",),
+          aggregates=("max",), requires=("single_label",),
           formula=r"H(C) - P(t) H(C \mid t) - P(\bar t) H(C \mid \bar t) \quad "
                   r"(\text{one score per term, bits})",
           reference=YANG_PEDERSEN_1997)
 def _ig_multi_method(counts, base=2.0):
+    """Requires ``single_label``: the class is one m-valued variable, so the classes must
+    partition the documents (with several labels per document ``H(C)`` is not defined)."""
     # sparse: the A = 0 cells of a term contribute sum_c pos_c log pos_c, a constant; only the
     # non-zero cells need their own terms
     c = counts.cells
@@ -140,9 +142,13 @@ def _chi2(counts):
           default_aggregate="sum",
           formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
           reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
-                    "(2011) 2825-2830), one term per class")
+                    "(2011) 2825-2830), one term per class", requires=("single_label",))
 def _chi2_sklearn(counts):
-    """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``."""
+    """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``.
+
+    Requires ``single_label``: ``TF(t)`` is the sum of the classes' ``TF(t, c)``
+    (:attr:`~textsift.counts.Counts.tf`), the term's total only when each document has one
+    label."""
     return sparse_tf_table(
         counts,
         lambda c: (np.multiply, c.tf[:, None], c.priors[None, :]),
