@@ -185,16 +185,18 @@ def _has_untaken(lst: np.ndarray, h: int, taken: np.ndarray) -> bool:
 
 @dataclass(frozen=True)
 class Ranking:
-    """A full ranking of the vocabulary under one policy.
+    """A ranking of the vocabulary (or of its first ``limit`` terms) under one policy.
 
-    ``index`` lists every term, best first; ``score[i]`` is the score the policy used for
+    ``index`` lists the terms, best first; ``score[i]`` is the score the policy used for
     ``index[i]`` (the globalised score, or for ``rr`` the score in the group it was picked
-    from); ``group[i]`` is that group's column for ``rr`` and -1 otherwise.
+    from); ``group[i]`` is that group's column for ``rr`` and -1 otherwise; ``policy`` is the
+    policy (``max``, ``sum``, ``wavg`` or ``rr``).
     """
 
     index: np.ndarray
     score: np.ndarray
     group: np.ndarray
+    policy: str
 
 
 def rank_terms(
@@ -216,7 +218,7 @@ def rank_terms(
     table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
     seen = np.asarray(seen, dtype=bool)
     if aggregate != "rr":
-        return rank_scores(globalise(table, aggregate, weights), seen, limit)
+        return rank_scores(globalise(table, aggregate, weights), seen, limit, aggregate)
     sel, grp = round_robin(table, table.shape[0] if limit is None else limit, variant)
     rest_mask = np.ones(len(seen), dtype=bool)
     rest_mask[sel] = False
@@ -228,14 +230,15 @@ def rank_terms(
     idx = np.concatenate([sel, rest])
     score = np.concatenate([table[sel, grp], best[rest]])
     group = np.concatenate([grp, np.full(len(rest), -1, dtype=np.intp)])
-    return Ranking(idx, score, group)
+    return Ranking(idx, score, group, "rr")
 
 
-def rank_scores(score: np.ndarray, seen: np.ndarray, limit: int | None = None) -> Ranking:
-    """The :class:`Ranking` of one (globalised) score per term: :func:`order`, with the scores
-    in that order and no groups."""
+def rank_scores(score: np.ndarray, seen: np.ndarray, limit: int | None = None,
+                policy: str = "max") -> Ranking:
+    """The :class:`Ranking` of one (globalised, by ``policy``) score per term: :func:`order`,
+    with the scores in that order and no groups."""
     idx = order(score, seen, limit)
-    return Ranking(idx, score[idx], np.full(len(idx), -1, dtype=np.intp))
+    return Ranking(idx, score[idx], np.full(len(idx), -1, dtype=np.intp), policy)
 
 
 def n_from_ratio(ratio: float, n_ranked: int) -> int:

@@ -1,7 +1,8 @@
 """scikit-learn compatible term selectors over the scoring registry.
 
-:func:`rank` turns counts into a ranked table of terms; :class:`TermSelector` is the same
-thing as an estimator (``fit``/``transform``, ``get_feature_names_out``), usable in
+:func:`rank` turns counts into a :class:`TermRanking` (the terms, best first, with their
+scores and the policy used); :class:`TermSelector` keeps one as an estimator (``fit``/
+``transform``, ``get_feature_names_out``) and derives its selection from it, usable in
 ``Pipeline`` and ``GridSearchCV``::
 
     Pipeline([("vec", CountVectorizer()), ("sel", TermSelector("bns", k=500)),
@@ -11,6 +12,7 @@ thing as an estimator (``fit``/``transform``, ``get_feature_names_out``), usable
 from __future__ import annotations
 
 import numbers
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -22,10 +24,65 @@ from .counts import Counts
 from .errors import TextsiftError
 from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
 from .ranks import check_ranks
-from .scores import REGISTRY, ScoreTable, check_applies, compute, compute_many, get_method
+from .scores import REGISTRY, Method, ScoreTable, check_applies, compute, compute_many, get_method
 
-__all__ = ["OrdinalSelector", "TermSelector", "check_method", "default_aggregate", "rank",
-           "ranking_of", "resolve_k", "score_all", "score_table"]
+__all__ = ["OrdinalSelector", "TermRanking", "TermSelector", "check_method", "default_aggregate",
+           "rank", "ranking_of", "resolve_k", "score_all", "score_table"]
+
+
+@dataclass(frozen=True, eq=False)
+class TermRanking:
+    """Terms ranked by one method under one policy: what :func:`rank` returns and what a
+    fitted :class:`TermSelector` keeps (``ranking_``).
+
+    Attributes
+    ----------
+    index : ndarray of shape (n,), int
+        Feature indices, best first: the whole vocabulary, or its first ``top`` terms.
+    scores : ndarray of shape (n,), float
+        The score each term was ranked by: its globalised score, its score in
+        ``class_label``'s column, or for ``rr`` its score in the group it was taken from.
+    groups : ndarray of shape (n,), object, or None
+        For ``rr``, the group (class, rank or cut) each term was taken from, ``None`` for the
+        terms no group listed (ranked after the round robin by their best score); ``None``
+        under the other policies.
+    policy : str
+        The policy actually used: ``max``, ``sum``, ``wavg`` or ``rr`` -- ``max`` on a
+        single column (a global score, or ``class_label``'s), where every policy is the
+        identity.
+    method : str
+        The method's name (a scoring function's ``__name__``).
+    class_label : object or None
+        The class whose one-vs-rest scores were ranked, if one was.
+    feature_names : ndarray of shape (V,) or None
+        The names of the vocabulary, when the counts have them.
+    """
+
+    index: np.ndarray
+    scores: np.ndarray
+    groups: np.ndarray | None
+    policy: str
+    method: str
+    class_label: object = None
+    feature_names: np.ndarray | None = None
+
+    @property
+    def terms(self) -> np.ndarray:
+        """The ranked terms' names (their indices as strings when the counts have none)."""
+        names = self.feature_names
+        return names[self.index] if names is not None else self.index.astype(str)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The ranking as a table: ``rank`` (from 1), ``term``, ``score``, and ``group`` when
+        the policy is a round robin."""
+        frame = pd.DataFrame({"rank": np.arange(1, len(self) + 1), "term": self.terms,
+                              "score": self.scores})
+        if self.groups is not None:
+            frame["group"] = self.groups
+        return frame
 
 
 def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTable:
@@ -56,7 +113,15 @@ def _are_ranks(classes) -> bool:
 
 def default_aggregate(method) -> str:
     """The policy a method ranks by unless told otherwise (``max`` for a user's function)."""
+    if isinstance(method, Method):
+        return method.default_aggregate
     return "max" if callable(method) else get_method(method).default_aggregate
+
+
+def _name(method) -> str:
+    if isinstance(method, Method):
+        return method.name
+    return getattr(method, "__name__", repr(method)) if callable(method) else str(method)
 
 
 def ranking_of(
@@ -93,32 +158,34 @@ def rank(
     top: int | None = None,
     rr_variant: str = "skip",
     **params,
-) -> pd.DataFrame:
-    """Ranked terms as a DataFrame with columns ``rank`` (from 1), ``term``, ``score`` and
-    ``group`` (the class or rank a round robin took the term from; empty otherwise).
-    ``method`` is a registered name or a scoring function (see :func:`score_table`)."""
+) -> TermRanking:
+    """The terms of ``counts`` ranked by ``method`` (a registered name, a
+    :class:`~textsift.scores.Method`, or a scoring function, see :func:`score_table`) under
+    ``aggregate`` (default: the method's own policy) or by ``class_label``'s column: the
+    whole vocabulary, or its first ``top`` terms (which spares a round robin its later
+    turns). ``params`` go to the method."""
     aggregate = aggregate or default_aggregate(method)
-    table = score_table(counts, method, params)
     if top is not None and top <= 0:
         raise TextsiftError(f"top must be a positive number of terms, got {top}")
+    table = score_table(counts, method, params)
     r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
-    names = counts.feature_names
-    terms = names[r.index] if names is not None else r.index.astype(str)
-    groups = np.asarray(table.groups, dtype=object)
-    group = np.where(r.group >= 0, groups[np.maximum(r.group, 0)], None)
-    return pd.DataFrame(
-        {"rank": np.arange(1, len(r.index) + 1), "term": terms, "score": r.score, "group": group}
-    )
+    groups = None
+    if r.policy == "rr":
+        labels = np.asarray(table.groups, dtype=object)
+        groups = np.where(r.group >= 0, labels[np.maximum(r.group, 0)], None)
+    return TermRanking(r.index, r.score, groups, r.policy, _name(method), class_label,
+                       counts.feature_names)
 
 
 def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
               top: int = 20) -> pd.DataFrame:
     """Every nominal method's score side by side: a column per method, each its globalised
     score under ``aggregate`` (default: the method's own policy) or ``class_label``'s column;
-    the rows are the terms in some method's top ``top``, in vocabulary order."""
+    the rows are the terms in some method's top ``top``, in vocabulary order. A round robin
+    gives an order, not a score, so ``aggregate="rr"`` is refused."""
     if aggregate == "rr":
-        raise TextsiftError("--method all prints a score per method; the round robin gives an "
-                         "order, not a score: use --aggregate max, sum or wavg")
+        raise TextsiftError("score_all gives one score per method and term; the round robin "
+                            "('rr') gives an order, not a score: use 'max', 'sum' or 'wavg'")
     columns = {}
     for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
@@ -126,7 +193,8 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
         col[r.index] = r.score
         columns[name] = (col, r.index[:top])
     keep = np.unique(np.concatenate([best for _, best in columns.values()]))
-    out = pd.DataFrame({"term": counts.feature_names[keep]})
+    names = counts.feature_names
+    out = pd.DataFrame({"term": names[keep] if names is not None else keep.astype(str)})
     for name, (col, _) in columns.items():
         out[name] = col[keep]
     return out
@@ -187,12 +255,20 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     Attributes
     ----------
-    scores_ : pandas.DataFrame (n_features x groups)
-        Scores of every term for every class (or group); ``-inf`` for unseen terms.
-    ranking_ : ndarray
-        Feature indices, best first (the whole vocabulary, or the first ``k`` under ``rr``).
+    ranking_ : TermRanking
+        The ranked terms with their scores and the policy used: the whole vocabulary, or
+        under ``rr`` its first ``k`` terms (a round robin's later turns are not taken).
     selected_ : ndarray
-        Indices of the kept features in rank order.
+        Indices of the kept features in rank order, derived from ``ranking_`` for the
+        current ``k``, ``ratio`` or ``threshold`` when read (as scikit-learn's selectors
+        derive their support mask): ``set_params(k=...)`` after ``fit`` changes the
+        selection without a refit. Under ``rr``, a larger ``k`` than the fit ranked re-ranks
+        ``counts_`` up to it (the round robin's further turns) and keeps that ranking. The
+        other parameters (method, policy, class, ``method_params``) take effect at the next
+        fit.
+    scores_ : pandas.DataFrame (n_features x groups)
+        Scores of every term for every class (or group); ``-inf`` for unseen terms. Computed
+        from ``counts_`` each time it is read (a fit never builds it).
     counts_ : Counts
         The sufficient statistics the scores were computed from.
     """
@@ -237,41 +313,54 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
-        if self.ratio is not None and self.threshold is not None:
-            raise TextsiftError("give at most one of ratio and threshold (k is the default)")
-        aggregate = self.aggregate or default_aggregate(self.method)
-        table = score_table(counts, self.method, self.method_params)
-        n_terms = counts.n_terms
-        n_keep = None
-        if self.threshold is None:
-            n_keep = resolve_k(n_terms, int(counts.seen.sum()), self.k, self.ratio)
-        elif aggregate == "rr":
-            raise TextsiftError("a score threshold does not apply to the round-robin policy")
-        limit = n_keep if aggregate == "rr" else None
-        r = ranking_of(table, aggregate, self.class_label, self.rr_variant, limit)
-        if self.threshold is not None:
-            keep = r.index[r.score >= self.threshold]
-        else:
-            keep = r.index[:n_keep]
+        policy = self._policy()
+        n_keep = self._n_keep(counts, policy)
+        self.ranking_ = self._rank(counts, n_keep if policy == "rr" else None)
         self.counts_ = counts
         self.classes_ = counts.classes
-        self.ranking_ = r.index
-        self.ranking_scores_ = r.score
-        self.selected_ = keep
-        self.scores_ = pd.DataFrame(
-            table.values,
-            columns=pd.Index(list(table.groups), name="group"),
-            index=pd.Index(
-                counts.feature_names if counts.feature_names is not None else np.arange(n_terms),
-                name="term",
-            ),
-        )
         if not hasattr(self, "n_features_in_"):
-            self.n_features_in_ = n_terms
+            self.n_features_in_ = counts.n_terms
         return self
 
+    def _policy(self) -> str:
+        return self.aggregate or default_aggregate(self.method)
+
+    def _n_keep(self, counts: Counts, policy: str) -> int | None:
+        """The number of terms ``k`` or ``ratio`` asks for (``None`` with a threshold)."""
+        if self.ratio is not None and self.threshold is not None:
+            raise TextsiftError("give at most one of ratio and threshold (k is the default)")
+        if self.threshold is None:
+            return resolve_k(counts.n_terms, int(counts.seen.sum()), self.k, self.ratio)
+        if policy == "rr":
+            raise TextsiftError("a score threshold does not apply to the round-robin policy")
+        return None
+
+    def _rank(self, counts: Counts, limit: int | None) -> TermRanking:
+        return rank(counts, self.method, self._policy(), self.class_label, top=limit,
+                    rr_variant=self.rr_variant, **(self.method_params or {}))
+
+    @property
+    def selected_(self) -> np.ndarray:
+        ranking = self.ranking_
+        n_keep = self._n_keep(self.counts_, ranking.policy)
+        if n_keep is None:
+            return ranking.index[ranking.scores >= self.threshold]
+        if len(ranking) < n_keep:  # a round robin stopped short of this k: its next turns
+            ranking = self.ranking_ = self._rank(self.counts_, n_keep)
+        return ranking.index[:n_keep]
+
+    @property
+    def scores_(self) -> pd.DataFrame:
+        counts = self.counts_
+        table = score_table(counts, self.method, self.method_params)
+        names = counts.feature_names
+        return pd.DataFrame(
+            table.values, columns=pd.Index(list(table.groups), name="group"),
+            index=pd.Index(names if names is not None else np.arange(counts.n_terms),
+                           name="term"))
+
     def _get_support_mask(self):
-        check_is_fitted(self, "selected_")
+        check_is_fitted(self, "ranking_")
         mask = np.zeros(self.n_features_in_, dtype=bool)
         mask[self.selected_] = True
         return mask

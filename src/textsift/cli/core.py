@@ -5,6 +5,7 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
+from ..errors import TextsiftError
 from ..policies import AGGREGATES
 from ..scores import REGISTRY, get_method
 from ..selectors import rank, score_all
@@ -49,16 +50,15 @@ def score(
 
     Example: textsift score reviews.jsonl.gz --label-field rating --method ig --top 30
     """
-    if method != "all":
-        get_method(method)
-    counts = corpus.count()
     agg = aggregate.value if aggregate else None
     if method == "all":
-        emit(score_all(counts, agg, class_label, top), fmt, "all methods")
+        if agg == "rr":
+            raise TextsiftError("--method all prints a score per method; the round robin "
+                                "gives an order, not a score: use --aggregate max, sum or wavg")
+        emit(score_all(corpus.count(), agg, class_label, top), fmt, "all methods")
         return
-    ranked = rank(counts, method, aggregate=agg, class_label=class_label, top=top)
-    used = agg or get_method(method).default_aggregate
-    extra = ("group",) if used == "rr" and class_label is None else ()
-    cols = ["rank", "term", "score", *extra]
-    title = f"{get_method(method).label} ({'class ' + class_label if class_label else used})"
-    emit(ranked[cols], fmt, title)
+    m = get_method(method)  # before counting: a misspelt name fails at once
+    ranked = rank(corpus.count(), m, aggregate=agg or m.default_aggregate,
+                  class_label=class_label, top=top)
+    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy})"
+    emit(ranked.to_frame(), fmt, title)

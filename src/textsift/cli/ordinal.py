@@ -145,19 +145,17 @@ def ordinal(
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
     shown = n if top is None else min(n, top)
-    ranked = rank(counts, m.name, top=shown, **params)
-    rr = m.default_aggregate == "rr"
-    ranked = ranked.rename(columns={"group": "rank_assigned"})
-    cols = ["rank", "term", "score"] + (["rank_assigned"] if rr else [])
-    ranked = ranked[cols]
+    ranked = rank(counts, m, top=shown, **params)
+    rr = ranked.policy == "rr"
+    frame = ranked.to_frame().rename(columns={"group": "rank_assigned"})
     if rr:
-        ranked["rank_assigned"] = [plain(g) for g in ranked["rank_assigned"]]
+        frame["rank_assigned"] = [plain(g) for g in frame["rank_assigned"]]
     if m.provisional:
-        ranked["provisional"] = True
+        frame["provisional"] = True
         console.print(f"[yellow]note:[/] {m.label}: the PRP formula is not pinned down "
                       "(METHODS.md §A.7); do not report it as a reproduction.")
     console.print(f"{m.label}: {n} terms selected of {counts.n_terms}", highlight=False)
-    emit(ranked, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
+    emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 
 
 @app.command("ordinal-eval")
