@@ -226,3 +226,12 @@ def test_rank_is_a_typed_ranking_with_the_policy_used():
     assert rr.policy == "rr" and rr.groups.tolist() == ["neg", "pos", "neg"]
     assert list(rr.to_frame().columns) == ["rank", "term", "score", "group"]
     assert list(r.to_frame().columns) == ["rank", "term", "score"]
+
+
+def test_a_fit_counts_term_frequencies_only_for_a_method_that_reads_them():
+    """chi2 reads presence only, so its fit leaves TF out (half the memory of the counts);
+    RC reads TF, and a user's function may."""
+    assert TermSelector("chi2", k=2).fit(LECTURE.T, LABELS).counts_.term_freq is None
+    assert TermSelector("rc", k=2).fit(LECTURE.T, LABELS).counts_.term_freq is not None
+    own = TermSelector(lambda c: c.tf, k=2).fit(LECTURE.T, LABELS)
+    np.testing.assert_array_equal(own.selected_, [2, 3])  # DF = TF here (binary): 10, 8

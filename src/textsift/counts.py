@@ -4,15 +4,21 @@ Every score in textsift is a function of these counts, taken in **one pass** ove
 non-zeros of a CSR matrix (METHODS.md §0.2-§0.4):
 
 * ``doc_counts[t, c]`` -- documents of class ``c`` that contain term ``t`` (binary presence,
-  the ``A`` cell of the one-vs-rest contingency table);
+  the ``A`` cell of the one-vs-rest contingency table), exact integers of the narrowest type
+  that holds the number of documents (``int32`` below 2**31, else ``int64``);
 * ``term_freq[t, c]`` -- ``TF(t, c)``, the summed term frequency of ``t`` in class ``c``
-  (used by RC and AM);
+  (used by RC, AM and ``chi2_sklearn`` only; ``None`` when counted without it,
+  ``term_freq=False``, which halves the memory or more);
 * ``class_sizes[c]`` -- ``N_c``.
 
 ``N``, ``df``, ``TF(c)`` and the one-vs-rest cells ``B, C, D`` are derived, never stored.
 Counts over disjoint document chunks add up (``a + b``) to the counts of the union, which is
 what streaming and the Dask engine build on. When the chunks saw different classes, the class
 axis grows to the sorted union.
+
+Memory: the (V, m) tables are the only arrays of that size. A large table is counted by
+blocks of terms (the matrix's entries taken in column order), so no int64 or float64 copy of
+it is made on the way; its non-zero cells (``Counts.cells``) are found block by block too.
 """
 
 from __future__ import annotations
@@ -25,7 +31,22 @@ import scipy.sparse as sp
 
 from .errors import TextsiftError
 
-__all__ = ["Counts", "encode_labels"]
+__all__ = ["Counts", "count_dtype", "encode_labels"]
+
+#: Cells per block when a (V, m) table is counted or scanned by blocks of terms (8 MB of
+#: int64): small enough to stay in cache, large enough that the loop costs nothing.
+BLOCK_CELLS = 2**20
+#: Up to this many cells a table is counted in one pass over the matrix's entries (a
+#: ``bincount`` of the whole table, at most 64 MB of int64); above it, by blocks of terms,
+#: which costs a sort of the entries (``tocsc``) but no temporary of the table's size
+#: (``bench/scores.py``: twice as fast at 20 million cells, twice as slow at 2 million).
+DIRECT_CELLS = 2**23
+
+
+def count_dtype(n_docs: int) -> type:
+    """The narrowest signed integer type that holds every count of ``n_docs`` documents
+    (a count of documents never exceeds it): ``int32`` or ``int64``."""
+    return np.int32 if n_docs < 2**31 else np.int64
 
 
 def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
@@ -73,29 +94,32 @@ class Counts:
     ----------
     classes : (m,) array of class labels, sorted.
     class_sizes : (m,) int64, documents per class.
-    doc_counts : (V, m) int64, documents of each class containing each term.
-    term_freq : (V, m) float64, summed term weights of each term in each class.
+    doc_counts : (V, m) integers (:func:`count_dtype`), documents of each class containing
+        each term.
+    term_freq : (V, m) float64, summed term weights of each term in each class; or None when
+        counted without them (the methods that read them, RC, AM and ``chi2_sklearn``, then
+        refuse the counts).
     feature_names : (V,) array of str, or None.
     """
 
     classes: np.ndarray
     class_sizes: np.ndarray
     doc_counts: np.ndarray
-    term_freq: np.ndarray
+    term_freq: np.ndarray | None
     feature_names: np.ndarray | None = None
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_matrix(cls, X, y, classes=None, feature_names=None,
-                    multiplicity=None) -> Counts:
+                    multiplicity=None, term_freq: bool = True) -> Counts:
         """Count a document-term matrix ``X`` (n_docs x V, any scipy sparse or dense array of
         non-negative term weights) against labels ``y`` in one pass over its non-zeros.
 
         Presence is ``X[d, t] > 0``; ``term_freq`` sums the weights themselves, so a count
-        matrix gives ``TF`` and a binary one gives ``doc_counts`` again. A dense ``X`` is
-        converted to CSR (never the other way round). ``multiplicity`` (non-negative integers,
-        one per document) counts document ``d`` that many times: the counts of a bootstrap
-        sample without copying a row.
+        matrix gives ``TF`` and a binary one gives ``doc_counts`` again (``term_freq=False``
+        leaves it out: ``None``). A dense ``X`` is converted to CSR (never the other way
+        round). ``multiplicity`` (non-negative integers, one per document) counts document
+        ``d`` that many times: the counts of a bootstrap sample without copying a row.
         """
         X = _as_csr(X)
         n_docs, n_terms = X.shape
@@ -116,37 +140,16 @@ class Counts:
                 raise TextsiftError("multiplicity must hold one non-negative integer per document")
         class_sizes = np.bincount(codes, weights=multiplicity, minlength=m).astype(np.int64)
 
-        # one pass over the non-zeros: cell (term, class) of each entry, counted in place in
-        # the (V, m) layout (no transpose)
-        per_doc = np.diff(X.indptr)
-        flat = X.indices.astype(np.intp)  # in place from here: few fresh pages
-        flat *= m
-        flat += np.repeat(codes.astype(np.min_scalar_type(m)), per_doc)
-        size = n_terms * m
-        present = X.data > 0
-        weight = None if multiplicity is None else np.repeat(multiplicity, per_doc)
-        if present.all():
-            doc_counts = np.bincount(flat, weights=weight, minlength=size)
-        else:
-            doc_counts = np.bincount(flat[present], minlength=size,
-                                     weights=None if weight is None else weight[present])
-        if weight is not None:  # float sums of integers: exact, but of float type
-            doc_counts = np.rint(doc_counts)
-        data = X.data if weight is None else X.data * weight
-        term_freq = np.bincount(flat, weights=data, minlength=size)
+        dtype = count_dtype(int(class_sizes.sum()))
+        counted = (_count_cells if n_terms * m <= DIRECT_CELLS else _count_cells_by_blocks)(
+            X, codes, m, multiplicity, dtype, term_freq)
         if feature_names is not None:
             feature_names = np.asarray(feature_names, dtype=object)
             if feature_names.shape != (n_terms,):
                 raise TextsiftError(
                     f"{len(feature_names)} feature names for {n_terms} columns of X"
                 )
-        return cls(
-            classes=classes,
-            class_sizes=class_sizes,
-            doc_counts=doc_counts.reshape(n_terms, m).astype(np.int64, copy=False),
-            term_freq=term_freq.reshape(n_terms, m).astype(np.float64, copy=False),
-            feature_names=feature_names,
-        )
+        return cls(classes, class_sizes, *counted, feature_names)
 
     @classmethod
     def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> Counts:
@@ -182,12 +185,20 @@ class Counts:
     @cached_property
     def tf(self) -> np.ndarray:
         """``TF(t)``, summed over classes."""
-        return _frozen(self.term_freq.sum(axis=1))
+        return _frozen(self._term_freq.sum(axis=1))
 
     @cached_property
     def class_tf(self) -> np.ndarray:
         """``TF(c)``, all term weight in class ``c``."""
-        return _frozen(self.term_freq.sum(axis=0))
+        return _frozen(self._term_freq.sum(axis=0))
+
+    @property
+    def _term_freq(self) -> np.ndarray:
+        if self.term_freq is None:
+            raise TextsiftError(
+                "these counts have no term frequencies (counted with term_freq=False); "
+                "RC, AM and chi2_sklearn need them: count with term_freq=True")
+        return self.term_freq
 
     @property
     def priors(self) -> np.ndarray:
@@ -223,14 +234,14 @@ class Counts:
         occurs = np.bincount(dfi, minlength=1) > 0
         df_values = np.flatnonzero(occurs)
         df_index = (np.cumsum(occurs) - 1)[dfi]
-        flat = np.flatnonzero(self.doc_counts.ravel() != 0)  # via a mask: twice as fast
+        flat, a = _nonzero(self.doc_counts)
         row, col = np.divmod(flat, self.n_classes)
-        a = self.doc_counts.ravel()[flat].astype(np.float64)
         b = df[row] - a
         c = self.class_sizes[col] - a
         d = self.n_docs - self.class_sizes[col] - b
+        tf = None if self.term_freq is None else self.term_freq.ravel()[flat]
         return SparseCells(df_values.astype(np.float64), df_index, flat, row, col, a, b, c, d,
-                           self.term_freq.ravel()[flat], self.class_sizes.astype(np.float64))
+                           tf, self.class_sizes.astype(np.float64))
 
     # ------------------------------------------------------------------ algebra
     def __add__(self, other: Counts) -> Counts:
@@ -247,16 +258,21 @@ class Counts:
             and not np.array_equal(self.feature_names, other.feature_names)
         ):
             raise TextsiftError("cannot add counts over different vocabularies")
+        if (self.term_freq is None) != (other.term_freq is None):
+            raise TextsiftError("cannot add counts with term frequencies to counts without "
+                                "them: count both with the same term_freq")
         classes = np.union1d(self.classes, other.classes)
         m = len(classes)
         sizes = np.zeros(m, dtype=np.int64)
-        docs = np.zeros((self.n_terms, m), dtype=np.int64)
-        tf = np.zeros((self.n_terms, m), dtype=np.float64)
+        n_docs = self.n_docs + other.n_docs
+        docs = np.zeros((self.n_terms, m), dtype=count_dtype(n_docs))
+        tf = None if self.term_freq is None else np.zeros((self.n_terms, m), dtype=np.float64)
         for part in (self, other):
             idx = np.searchsorted(classes, part.classes)
             sizes[idx] += part.class_sizes
             docs[:, idx] += part.doc_counts
-            tf[:, idx] += part.term_freq
+            if tf is not None:
+                tf[:, idx] += part.term_freq
         names = self.feature_names if self.feature_names is not None else other.feature_names
         return Counts(classes, sizes, docs, tf, names)
 
@@ -270,9 +286,8 @@ class Counts:
     def select_terms(self, index) -> Counts:
         """Counts restricted to the terms ``index`` (an index array or boolean mask)."""
         names = None if self.feature_names is None else self.feature_names[index]
-        return Counts(
-            self.classes, self.class_sizes, self.doc_counts[index], self.term_freq[index], names
-        )
+        tf = None if self.term_freq is None else self.term_freq[index]
+        return Counts(self.classes, self.class_sizes, self.doc_counts[index], tf, names)
 
     def select_classes(self, index) -> Counts:
         """Counts restricted to the classes ``index`` (an index array or a boolean mask over
@@ -284,8 +299,9 @@ class Counts:
         classes = self.classes[index]
         if len(classes) == 0:
             raise TextsiftError("select_classes needs at least one class")
-        return Counts(classes, self.class_sizes[index], self.doc_counts[:, index],
-                      self.term_freq[:, index], self.feature_names)
+        tf = None if self.term_freq is None else self.term_freq[:, index]
+        return Counts(classes, self.class_sizes[index], self.doc_counts[:, index], tf,
+                      self.feature_names)
 
     def equals(self, other: Counts) -> bool:
         """Exact equality of every count (term weights to float equality)."""
@@ -297,13 +313,89 @@ class Counts:
             and np.array_equal(self.classes, other.classes)
             and np.array_equal(self.class_sizes, other.class_sizes)
             and np.array_equal(self.doc_counts, other.doc_counts)
-            and np.allclose(self.term_freq, other.term_freq, rtol=0, atol=1e-9)
+            and (self.term_freq is None) == (other.term_freq is None)
+            and (self.term_freq is None
+                 or np.allclose(self.term_freq, other.term_freq, rtol=0, atol=1e-9))
         )
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False  # cached: callers must not change it
     return a
+
+
+def _count_cells(X: sp.csr_matrix, codes, m: int, multiplicity, dtype, with_tf: bool):
+    """``(doc_counts, term_freq)`` of a CSR matrix in one ``bincount`` each: the cell
+    ``term * m + class`` of every entry, counted in place in the (V, m) layout."""
+    n_terms = X.shape[1]
+    per_doc = np.diff(X.indptr)
+    key = X.indices.astype(np.intp)  # in place from here: few fresh pages
+    key *= m
+    key += np.repeat(codes.astype(np.min_scalar_type(m)), per_doc)
+    weight = None if multiplicity is None else np.repeat(multiplicity, per_doc)
+    docs, tf = _bincounts(key, X.data, weight, n_terms * m, dtype, with_tf)
+    return docs.reshape(n_terms, m), None if tf is None else tf.reshape(n_terms, m)
+
+
+def _count_cells_by_blocks(X: sp.csr_matrix, codes, m: int, multiplicity, dtype,
+                           with_tf: bool):
+    """The counts of :func:`_count_cells` by blocks of :data:`BLOCK_CELLS` cells: the entries
+    in column order (``tocsc``, a counting sort), each block of terms one slice of them,
+    counted into a small table and written into the (V, m) result -- no int64 or float64
+    table of the whole size on the way. Within a cell the entries come in document order, as
+    in the CSR, so every sum (the weights of ``term_freq``) is the same to the bit."""
+    n_terms = X.shape[1]
+    Xc = X.tocsc()
+    code = codes[Xc.indices]
+    weight = None if multiplicity is None else multiplicity[Xc.indices]
+    docs = np.empty((n_terms, m), dtype)
+    tf = np.empty((n_terms, m)) if with_tf else None
+    rows = max(1, BLOCK_CELLS // m)
+    for start in range(0, n_terms, rows):
+        stop = min(n_terms, start + rows)
+        lo, hi = Xc.indptr[start], Xc.indptr[stop]
+        key = np.repeat(np.arange(stop - start), np.diff(Xc.indptr[start:stop + 1])) * m
+        key += code[lo:hi]
+        d, t = _bincounts(key, Xc.data[lo:hi], None if weight is None else weight[lo:hi],
+                          (stop - start) * m, dtype, with_tf)
+        docs[start:stop] = d.reshape(stop - start, m)
+        if with_tf:
+            tf[start:stop] = t.reshape(stop - start, m)
+    return docs, tf
+
+
+def _bincounts(key, data, weight, size: int, dtype, with_tf: bool):
+    """Presence counts (``data > 0``, each entry ``weight`` times) and summed weights of the
+    cells ``key``, as ``(dtype array, float64 array or None)``."""
+    present = data > 0
+    if present.all():
+        docs = np.bincount(key, weights=weight, minlength=size)
+    else:
+        docs = np.bincount(key[present], minlength=size,
+                           weights=None if weight is None else weight[present])
+    if weight is not None:  # float sums of integers: exact, but of float type
+        docs = np.rint(docs)
+    tf = None
+    if with_tf:
+        tf = np.bincount(key, weights=data if weight is None else data * weight, minlength=size)
+    return docs.astype(dtype), tf
+
+
+def _nonzero(doc_counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(flat, a)``: the flat (V, m) index of every non-zero cell, ascending, and its count
+    as float64 -- found by blocks of :data:`BLOCK_CELLS` cells (no mask of the whole table)."""
+    n_terms, m = doc_counts.shape
+    rows = max(1, BLOCK_CELLS // max(m, 1))
+    flats, values = [], []
+    for start in range(0, n_terms, rows):
+        block = doc_counts[start:start + rows].ravel()
+        nz = np.flatnonzero(block != 0)  # via a mask: twice as fast
+        values.append(block[nz].astype(np.float64))
+        nz += start * m
+        flats.append(nz)
+    if not flats:
+        return np.zeros(0, dtype=np.intp), np.zeros(0)
+    return np.concatenate(flats), np.concatenate(values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -328,7 +420,7 @@ class SparseCells:
     b: np.ndarray
     c: np.ndarray
     d: np.ndarray
-    tf: np.ndarray
+    tf: np.ndarray | None
     pos: np.ndarray
 
     @property

@@ -20,11 +20,12 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .counts import Counts
+from .counts import BLOCK_CELLS, Counts
 from .errors import TextsiftError
-from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
+from .policies import AGGREGATES, Ranking, globalise, n_from_ratio, rank_scores, rank_terms
 from .ranks import check_ranks
 from .scores import REGISTRY, Method, ScoreTable, check_applies, compute, compute_many, get_method
+from .scores._registry import PerClass
 
 __all__ = ["OrdinalSelector", "TermRanking", "TermSelector", "check_method", "default_aggregate",
            "rank", "ranking_of", "resolve_k", "score_all", "score_table"]
@@ -118,6 +119,13 @@ def default_aggregate(method) -> str:
     return "max" if callable(method) else get_method(method).default_aggregate
 
 
+def _reads_term_freq(method) -> bool:
+    """Whether a method reads ``Counts.term_freq`` (a user's function may)."""
+    if isinstance(method, Method):
+        return method.reads_term_freq
+    return callable(method) or get_method(method).reads_term_freq
+
+
 def _name(method) -> str:
     if isinstance(method, Method):
         return method.name
@@ -125,29 +133,49 @@ def _name(method) -> str:
 
 
 def ranking_of(
-    table: ScoreTable,
+    table: ScoreTable | PerClass,
     aggregate: str,
     class_label=None,
     rr_variant: str = "skip",
     limit: int | None = None,
 ) -> Ranking:
     """Rank a score table under a policy, or by one group's column (``class_label``; a
-    class-independent score, a single ``"all"`` column, is the same for every class)."""
+    class-independent score, a single ``"all"`` column, is the same for every class).
+
+    ``table`` is a :class:`~textsift.scores.ScoreTable` or a per-class table in sparse form
+    (``compute(..., dense=False)``). ``max``, ``sum`` and ``wavg`` globalise it by blocks of
+    rows (``textsift.counts.BLOCK_CELLS`` cells), and a column is read alone, so neither
+    writes or copies the (V, m) table: the memory of a ranking does not grow with the number
+    of classes. A round robin reads whole columns: it takes the dense table."""
     if aggregate not in AGGREGATES:
         raise TextsiftError(
             f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
-    values = table.values
-    if class_label is not None and values.shape[1] > 1:
-        matches = np.flatnonzero(np.asarray(table.groups).astype(str) == str(class_label))
+    groups = np.asarray(table.groups)
+    if class_label is not None and len(groups) > 1:
+        matches = np.flatnonzero(groups.astype(str) == str(class_label))
         if len(matches) == 0:
             raise TextsiftError(
                 f"class {class_label!r} is not among the scored groups "
-                f"{[str(g) for g in table.groups]}"
+                f"{[str(g) for g in groups]}"
             )
-        values = values[:, matches[:1]]
-    if values.shape[1] == 1:
-        aggregate = "max"  # every policy is the identity on a single column
-    return rank_terms(values, aggregate, table.seen, table.weights, rr_variant, limit)
+        return rank_scores(table.column(matches[0]), table.seen, limit)
+    if len(groups) == 1:  # every policy is the identity on a single column
+        return rank_scores(table.column(0), table.seen, limit)
+    if aggregate == "rr":
+        return rank_terms(table.table().values, "rr", table.seen, table.weights, rr_variant,
+                          limit)
+    return rank_scores(_globalised(table, aggregate), table.seen, limit, aggregate)
+
+
+def _globalised(table: ScoreTable | PerClass, aggregate: str) -> np.ndarray:
+    """:func:`~textsift.policies.globalise` by blocks of rows, into one small buffer: the
+    same values, to the bit, as on the whole table (each row is reduced alone)."""
+    n_terms, m = len(table.seen), len(table.groups)
+    step = max(1, BLOCK_CELLS // m)
+    buffer = np.empty((min(step, n_terms), m))
+    return np.concatenate(
+        [globalise(table.rows(start, min(start + step, n_terms), buffer), aggregate,
+                   table.weights) for start in range(0, n_terms, step)] or [np.zeros(0)])
 
 
 def rank(
@@ -167,7 +195,8 @@ def rank(
     aggregate = aggregate or default_aggregate(method)
     if top is not None and top <= 0:
         raise TextsiftError(f"top must be a positive number of terms, got {top}")
-    table = score_table(counts, method, params)
+    check_method(counts, method)
+    table = compute(counts, method, dense=False, **params)  # ranked without the dense table
     r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
     groups = None
     if r.policy == "rr":
@@ -304,7 +333,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         if X.dtype.kind not in "biuf":
             X = X.astype(np.float64)
         names = getattr(self, "feature_names_in_", None)
-        counts = Counts.from_matrix(X, y, classes=classes, feature_names=names)
+        counts = Counts.from_matrix(X, y, classes=classes, feature_names=names,
+                                    term_freq=_reads_term_freq(self.method))
         return self.fit_counts(counts)
 
     def _check_labels(self, y):

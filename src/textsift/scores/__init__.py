@@ -10,8 +10,10 @@ from ._registry import (
     REGISTRY,
     REQUIREMENTS,
     Method,
+    PerClass,
     ScoreTable,
     check_applies,
+    clean,
     compute,
     compute_many,
     get_method,
@@ -19,5 +21,5 @@ from ._registry import (
     register,
 )
 
-__all__ = ["REGISTRY", "REQUIREMENTS", "Method", "ScoreTable", "check_applies", "compute",
-           "compute_many", "get_method", "per_class", "register"]
+__all__ = ["REGISTRY", "REQUIREMENTS", "Method", "PerClass", "ScoreTable", "check_applies",
+           "clean", "compute", "compute_many", "get_method", "per_class", "register"]

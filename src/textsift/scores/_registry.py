@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -55,6 +56,17 @@ class ScoreTable:
     seen: np.ndarray
     weights: np.ndarray | None = None
 
+    # the reading interface it shares with the sparse form, PerClass
+    def table(self) -> ScoreTable:
+        return self
+
+    def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Rows ``start:stop`` (a view; ``out`` is not needed)."""
+        return self.values[start:stop]
+
+    def column(self, j: int) -> np.ndarray:
+        return self.values[:, j]
+
 
 #: What a method may require of a labelling (:attr:`Method.requires`), and what it means.
 REQUIREMENTS = {
@@ -76,7 +88,9 @@ class Method:
     ``requires`` lists what the method needs of a labelling, from :data:`REQUIREMENTS`:
     ``"ranks"`` (every ordinal method: ``kind == "ordinal"`` exactly when it is there) and
     ``"single_label"`` (the method reads the classes as a partition of the documents);
-    :func:`check_applies` checks them. Each method's docstring says why it has its own."""
+    :func:`check_applies` checks them. Each method's docstring says why it has its own.
+    ``reads_term_freq`` says whether it reads ``Counts.term_freq`` (so that a caller counting
+    for this method alone can leave the term frequencies out)."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -90,6 +104,7 @@ class Method:
     reference: str = ""
     requires: tuple[str, ...] = ()
     choices: dict = field(default_factory=dict)
+    reads_term_freq: bool = False
 
     @property
     def label(self) -> str:
@@ -101,7 +116,8 @@ REGISTRY: dict[str, Method] = {}
 
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
-             provisional=False, *, formula="", reference="", requires=()):
+             provisional=False, *, formula="", reference="", requires=(),
+             reads_term_freq=False):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
@@ -119,7 +135,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
             raise RuntimeError(f"method {name!r} is registered twice")
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
-                                provisional, params, formula, reference, requires, choices)
+                                provisional, params, formula, reference, requires, choices,
+                                reads_term_freq)
         return func
 
     return deco
@@ -169,20 +186,24 @@ def get_method(name: str) -> Method:
         ) from None
 
 
-def compute(counts: Counts, method, **params) -> ScoreTable:
+def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTable | PerClass:
     """Score every term of ``counts`` with ``method`` (keyword ``params`` go to the method).
 
     ``method`` is a registered name, a :class:`Method`, or a user's scoring function
     ``method(counts, **params)`` returning one score per term (shape ``(V,)``: a global
     score), one per term and class (``(V, m)``, columns in ``counts.classes`` order), or a
     :class:`ScoreTable`. Whatever made it, the table follows one rule: never NaN, unseen terms
-    ``-inf`` (:func:`clean`)."""
+    ``-inf`` (:func:`clean`). ``dense=False`` returns a per-class table in the sparse form
+    the method made it (:class:`PerClass`, whose rows, columns or whole table are written
+    when asked for: a ranking by blocks of rows never holds the (V, m) table)."""
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if callable(method) and not isinstance(method, Method):
         return _from_function(counts, method, params)
     table = _call(_method(method), counts, params)
-    return table.table() if isinstance(table, PerClass) else clean(table)
+    if isinstance(table, PerClass):
+        return table.table() if dense else table
+    return clean(table)
 
 
 def _method(method) -> Method:
@@ -194,7 +215,11 @@ RENAMED = {"eps_nc": "eps"}
 
 
 def _call(m: Method, counts: Counts, params: dict):
-    """``m.func(counts, **params)``, a parameter the method does not take refused by name."""
+    """``m.func(counts, **params)``, a parameter the method does not take refused by name, and
+    counts without the term frequencies the method reads."""
+    if m.reads_term_freq and counts.term_freq is None:
+        raise TextsiftError(f"{m.name} reads term frequencies, which these counts do not have "
+                            "(counted with term_freq=False); count with term_freq=True")
     unknown = sorted(set(params) - set(m.params))
     if unknown and not _takes_any_keyword(m.func):
         hint = "".join(f" ({k} is now called {RENAMED[k]})" for k in unknown if k in RENAMED)
@@ -298,32 +323,102 @@ class PerClass:
     ``counts.cells.evaluation_set``, or ``zero`` gives the values of the cells with ``A = 0``
     and ``nz`` those of the non-zero cells, in ``counts.cells.flat`` order. ``zero`` is an
     array broadcastable to (V, m), or ``(ufunc, x, y)`` for ``ufunc(x, y)`` of a (V, 1) and a
-    (1, m) array (in either order), written straight into the table."""
+    (1, m) array (in either order), written straight into the table.
+
+    The dense values are written only when asked for, and follow the rule of
+    :class:`ScoreTable` (NaN and unseen terms as ``-inf``, the sparse values cleaned once):
+    the whole table (:meth:`table`), a block of its rows (:meth:`rows`, what a policy needs
+    to globalise a (V, m) table of any size in a buffer of a few megabytes) or one column
+    (:meth:`column`). Each gives the same values, to the bit."""
 
     counts: Counts
     tables: np.ndarray | None = None
     zero: np.ndarray | None = None
     nz: np.ndarray | None = None
 
-    def table(self, out: np.ndarray | None = None) -> ScoreTable:
-        """The dense table, NaN and unseen terms as ``-inf``: one gather and one scatter,
-        into ``out`` (a (V, m) float64 array) when given, else into fresh memory."""
+    @property
+    def groups(self) -> np.ndarray:
+        return self.counts.classes
+
+    @property
+    def seen(self) -> np.ndarray:
+        return self.counts.seen
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.counts.priors
+
+    @cached_property
+    def _sparse(self) -> tuple[np.ndarray | None, np.ndarray]:
+        """``(grid, nz)``: the ``(distinct df, class)`` grid of the ``A = 0`` values (``None``
+        for the ``zero`` form) and the values of the non-zero cells, without NaN."""
         c, cells = self.counts, self.counts.cells
-        values = np.empty(c.doc_counts.shape) if out is None else out
-        if self.tables is not None:
-            tables = _minus_inf_for_nan(self.tables)
-            grid = tables[:cells.n_zero].reshape(-1, c.n_classes)
-            if len(cells.df_values) and cells.df_values[0] == 0:  # df = 0: unseen terms
-                grid[0] = -np.inf
-            np.take(grid, cells.df_index, axis=0, out=values, mode="clip")  # "clip": no copy
-            nz = tables.take(cells.nz_table)
-        else:
-            _outer_or_broadcast(self.zero, values)
-            if not c.seen.all():
-                values[~c.seen] = -np.inf
-            nz = _minus_inf_for_nan(self.nz)
-        np.put(values, cells.flat, nz)
+        if self.tables is None:
+            return None, _minus_inf_for_nan(self.nz)
+        tables = _minus_inf_for_nan(self.tables)
+        grid = tables[:cells.n_zero].reshape(-1, c.n_classes)
+        if len(cells.df_values) and cells.df_values[0] == 0:  # df = 0: unseen terms
+            grid[0] = -np.inf
+        return grid, tables.take(cells.nz_table)
+
+    def table(self, out: np.ndarray | None = None) -> ScoreTable:
+        """The dense table: one gather and one scatter, into ``out`` (a (V, m) float64
+        array) when given, else into fresh memory."""
+        c = self.counts
+        values = self.rows(0, c.n_terms, out)
         return ScoreTable(values, c.classes, c.seen, c.priors)
+
+    def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
+        """Rows ``start:stop`` of the dense table, written into the first ``stop - start``
+        rows of ``out`` (a C-contiguous float64 array ``m`` wide) when given."""
+        c, cells = self.counts, self.counts.cells
+        m = c.n_classes
+        values = np.empty((stop - start, m)) if out is None else out[:stop - start]
+        grid, nz = self._sparse
+        if grid is not None:
+            np.take(grid, cells.df_index[start:stop], axis=0, out=values, mode="clip")  # no copy
+        else:
+            _outer_or_broadcast(_row_slice(self.zero, start, stop, c.n_terms), values)
+            seen = c.seen[start:stop]
+            if not seen.all():
+                values[~seen] = -np.inf
+        lo, hi = np.searchsorted(cells.flat, [start * m, stop * m])
+        np.put(values, cells.flat[lo:hi] - start * m, nz[lo:hi])
+        return values
+
+    def column(self, j: int) -> np.ndarray:
+        """Column ``j`` of the dense table (the scores of one class)."""
+        c, cells = self.counts, self.counts.cells
+        grid, nz = self._sparse
+        if grid is not None:
+            values = grid[cells.df_index, j]
+        else:
+            zero = self.zero
+            if isinstance(zero, tuple):
+                ufunc, x, y = zero
+                zero = (ufunc, *(a[:, j:j + 1] if a.shape[1] > 1 else a for a in (x, y)))
+            else:
+                zero = np.asarray(zero)
+                zero = zero[:, j:j + 1] if zero.ndim == 2 and zero.shape[1] > 1 else zero
+            values = np.empty((c.n_terms, 1))
+            _outer_or_broadcast(zero, values)
+            values = values[:, 0]
+            values[~c.seen] = -np.inf
+        mine = cells.col == j
+        values[cells.row[mine]] = nz[mine]
+        return values
+
+
+def _row_slice(zero, start: int, stop: int, n_terms: int):
+    """``zero`` (an array or ``(ufunc, x, y)``) for rows ``start:stop``: the operands with one
+    row per term sliced, those with one row kept."""
+    def rows(a):
+        a = np.asarray(a)
+        return a[start:stop] if a.ndim == 2 and a.shape[0] == n_terms > 1 else a
+
+    if isinstance(zero, tuple):
+        return (zero[0], rows(zero[1]), rows(zero[2]))
+    return rows(zero)
 
 
 def _outer_or_broadcast(zero, values: np.ndarray) -> None:

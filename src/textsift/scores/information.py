@@ -142,7 +142,8 @@ def _chi2(counts):
           default_aggregate="sum",
           formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
           reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
-                    "(2011) 2825-2830), one term per class", requires=("single_label",))
+                    "(2011) 2825-2830), one term per class", requires=("single_label",),
+          reads_term_freq=True)
 def _chi2_sklearn(counts):
     """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``.
 

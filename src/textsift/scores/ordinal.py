@@ -20,9 +20,9 @@ term ``t_k``, the distribution of the ranks ``Y_k`` of the training documents co
 
 Each method's formula and paper are also in its registry entry (:data:`textsift.scores.REGISTRY`),
 which the documentation renders. Every ordinal method requires ``ranks`` and ``single_label``
-(:attr:`~textsift.scores.Method.requires`): it reads the distribution of the one rating of
-each document containing a term. ``eps`` is the one smoothing constant of ``var_idf``,
-``rr_var_idf`` and ``rr_nc_idf`` (the papers' epsilon; it was ``eps_nc`` for ``rr_nc_idf``).
+(``Method.requires``): it reads the distribution of the one rating of each document
+containing a term. ``eps`` is the one smoothing constant of ``var_idf``, ``rr_var_idf`` and
+``rr_nc_idf`` (the papers' epsilon; it was ``eps_nc`` for ``rr_nc_idf``).
 
 ``IDF = ln(N / df)`` (``idf="standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1``
 (``idf="smooth"``). With the standard form a term in every document has IDF 0 and so the
