@@ -253,15 +253,15 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
     one column at a time, exactly the dense table's values; so the rankings by blocks (any
     block size) equal those of the dense table under max, sum, wavg and one class's column:
     the same order and the same scores, to the bit."""
-    import textsift.selectors as selectors
+    import textsift.ranking as ranking
     from textsift.policies import rank_terms
-    from textsift.scores._registry import PerClass
-    from textsift.selectors import ranking_of
+    from textsift.ranking import ranking_of
+    from textsift.scores import PerClass
 
     X, seed = data
     y = _labels(X.shape[0], seed)
     counts = Counts.from_matrix(X, y)
-    saved = selectors.BLOCK_CELLS
+    saved = ranking.BLOCK_CELLS
     for name in NOMINAL:
         sparse = compute(counts, name, dense=False)
         if not isinstance(sparse, PerClass):  # a global score: one dense column
@@ -273,7 +273,7 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
         for j in range(m):
             np.testing.assert_array_equal(sparse.column(j), dense.values[:, j], err_msg=name)
         try:
-            selectors.BLOCK_CELLS = block
+            ranking.BLOCK_CELLS = block
             for agg, cls in [("max", None), ("sum", None), ("wavg", None), ("max", 1)]:
                 a = ranking_of(sparse, agg, cls)
                 whole = dense.values if cls is None else dense.values[:, [1]]
@@ -281,4 +281,4 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
                 np.testing.assert_array_equal(a.index, b.index, err_msg=f"{name} {agg}")
                 np.testing.assert_array_equal(a.score, b.score, err_msg=f"{name} {agg}")
         finally:
-            selectors.BLOCK_CELLS = saved
+            ranking.BLOCK_CELLS = saved
