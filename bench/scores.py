@@ -181,8 +181,6 @@ def one_ranking(kind: str, npz: str, traced: bool) -> dict:
     """One ranking of the classes axis in this (fresh) process: ``kind`` is ``sklearn``
     (``chi2`` and a stable argsort of its scores) or ``textsift`` (``TermSelector("chi2")``,
     whose fit counts and ranks the whole vocabulary under ``max``)."""
-    import resource
-
     import scipy.sparse as sp
 
     from textsift.selectors import TermSelector
@@ -201,12 +199,23 @@ def one_ranking(kind: str, npz: str, traced: bool) -> dict:
         tracemalloc.start()
     t0, c0 = time.perf_counter(), time.process_time()
     fn()
-    out = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
-           "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}
+    out = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "rss": _peak_rss()}
     if traced:
         out["peak"] = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     return out
+
+
+def _peak_rss() -> int:
+    """This process's peak resident set in bytes: Linux's ``VmHWM``, which (unlike
+    ``ru_maxrss``, kept across ``exec``) does not count the parent the process was forked from."""
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM"))
+    except (OSError, StopIteration):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def classes_axis(classes: list[int], repeat: int) -> None:

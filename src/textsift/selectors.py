@@ -110,9 +110,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
         current ``k``, ``ratio`` or ``threshold`` when read (as scikit-learn's selectors
         derive their support mask): ``set_params(k=...)`` after ``fit`` changes the
         selection without a refit. Under ``rr``, a larger ``k`` than the fit ranked re-ranks
-        ``counts_`` up to it (the round robin's further turns) and keeps that ranking. The
-        other parameters (method, policy, class, ``method_params``) take effect at the next
-        fit.
+        ``counts_`` up to it (the round robin's further turns, with the parameters as they are
+        then) and keeps that ranking. The other parameters (method, policy, class,
+        ``method_params``) take effect at the next fit.
     scores_ : pandas.DataFrame (n_features x groups)
         Scores of every term for every class (or group); ``-inf`` for unseen terms. Computed
         from ``counts_`` each time it is read (a fit never builds it).
