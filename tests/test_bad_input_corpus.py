@@ -124,9 +124,10 @@ CASES = {
         r"the label 'label' mixes types: a number at .*a\.jsonl.*a string at .*b\.jsonl"),
     "mixed label types in CSV": (_write("c.csv", b"text,label\nalpha,1\nbeta,b\n"),
                                  r"c\.csv: the label 'label' mixes types"),
-    "label that is a list": (_write("c.jsonl", jsonl([{"text": "alpha", "label": [1, 2]}])),
-                             r"c\.jsonl, line 1: the label 'label' is the list \[1, 2\]; a "
-                             r"label must be a string, a number or true/false"),
+    "label list holding numbers": (
+        _write("c.jsonl", jsonl([{"text": "alpha", "label": [1, 2]}])),
+        r"c\.jsonl, line 1: the label 'label' is the list \[1, 2\], which holds the number 1; "
+        r"the labels in a list are strings"),
     "label that is an object": (_write("c.jsonl", jsonl(TWO + [{"text": "x y", "label": {}}])),
                                 r"c\.jsonl, line 3: the label 'label' is the object \{\}"),
     "missing label": (_write("c.jsonl", jsonl(TWO + [{"text": "x y"}])),

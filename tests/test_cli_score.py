@@ -91,7 +91,8 @@ def test_score_table_prints_terms():
      (["--top", "0"], "Invalid value for '--top': must be at least 1, got 0"),
      (["--label-field", "stars"], "no field 'stars'"),
      (["--min-df", "5000"], "vocabulary is empty"),
-     (["--class", "nope"], "class 'nope' is not among")],
+     (["--class", "nope"], "no document has the class 'nope' (--class); the classes with "
+                           "documents are alt.atheism, comp.graphics")],
 )
 def test_score_bad_input_exits_with_a_message(args, message):
     res = invoke("score", SAMPLE, *args)

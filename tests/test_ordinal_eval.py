@@ -155,3 +155,39 @@ def test_cli_ordinal_options_are_the_registrys_parameters(corpus):
     bad = runner.invoke(app, [*args[:5], "rr_nc_idf", "--k", "5", "--s", "0.2"])
     assert bad.exit_code == 2
     assert "--s is a parameter of prp, not of rr_nc_idf" in " ".join(bad.output.split())
+
+
+def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpus, tmp_path,
+                                                                          monkeypatch):
+    """`ordinal-eval` gives the harness the corpus options' VectorizerOptions whole, so an
+    option added to it later (here a made-up one) reaches the experiment, and its
+    fingerprint, without a change to the command."""
+    import dataclasses
+
+    from textsift.cli import experiment as cli_experiment
+    from textsift.cli.options import CorpusOptions
+    from textsift.vectorize import VectorizerOptions
+
+    @dataclasses.dataclass(frozen=True)
+    class Later(VectorizerOptions):
+        later_option: int = 1
+
+    given = CorpusOptions.vectorizer
+    monkeypatch.setattr(CorpusOptions, "vectorizer",
+                        lambda self, **kw: Later(**dataclasses.asdict(given(self, **kw)),
+                                                 later_option=7))
+    seen = []
+
+    def run(exp, *args, **kw):
+        seen.append(exp)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(cli_experiment, "run_with_progress", run)
+    runner.invoke(app, eval_args(corpus, tmp_path, "--min-df", "2", "--stem"))
+    (exp,) = seen
+    assert exp.preprocessing == Later(min_df=2, stem=True, later_option=7)
+    at_default = dataclasses.replace(exp, preprocessing=Later(min_df=2, stem=True))
+    assert exp.fingerprint != at_default.fingerprint
+    # at its default, an option added later leaves the fingerprint as it was without it
+    assert at_default.fingerprint == dataclasses.replace(
+        exp, preprocessing=VectorizerOptions(min_df=2, stem=True)).fingerprint

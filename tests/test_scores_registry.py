@@ -1,11 +1,12 @@
 """The registry's entries: what a method requires of a labelling, its parameters, and the one
-check of both (textsift.scores.check_applies, textsift.scores.compute)."""
+check of both (textsift.labels.check_requirement, textsift.scores.compute)."""
 
 import numpy as np
 import pytest
 
 from textsift import Counts, TermSelector
-from textsift.scores import REGISTRY, REQUIREMENTS, check_applies, compute
+from textsift.labels import REQUIREMENTS, check_requirement
+from textsift.scores import REGISTRY, compute
 from textsift.scores.forman import pow_
 from textsift.selectors import rank
 
@@ -14,35 +15,41 @@ ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "pr
 
 def test_requirements_of_every_method():
     """Ordinal methods read ranks and one rating per document; ig_multi reads the class as one
-    m-valued variable; am and chi2_sklearn read TF(t) as the sum of the classes' TF(t, c). The
-    one-vs-rest methods need neither (they read N and df)."""
-    single = {"ig_multi", "am", "chi2_sklearn"}
+    m-valued variable. The one-vs-rest methods need neither (they read the stored N, df and
+    TF(t), right for label sets too)."""
     for name, m in REGISTRY.items():
         expected = (("ranks", "single_label") if name in ORDINAL
-                    else ("single_label",) if name in single else ())
+                    else ("single_label",) if name == "ig_multi" else ())
         assert m.requires == expected, name
         assert ("ranks" in m.requires) == (m.kind == "ordinal"), name
         assert set(m.requires) <= set(REQUIREMENTS)
+    assert {n for n, m in REGISTRY.items() if m.reads_term_freq} == {
+        "am", "rc", "chi2_sklearn", "log_odds_dirichlet"}
 
 
-def test_check_applies_names_what_is_missing():
-    assert check_applies("chi2", ranks=False, single_label=False).name == "chi2"
-    assert check_applies("rr_var", ranks=True).name == "rr_var"
-    with pytest.raises(ValueError, match=r"^rr_var needs ordered integer ranks as labels"):
-        check_applies("rr_var", ranks=False)
-    with pytest.raises(ValueError, match=r"^ig_multi needs exactly one label per document"):
-        check_applies("ig_multi", ranks=False, single_label=False)
-    with pytest.raises(ValueError, match="integer ranks .* and exactly one label"):
-        check_applies(REGISTRY["prp"], ranks=False, single_label=False)
-    with pytest.raises(ValueError, match="unknown method"):
-        check_applies("nope", ranks=True)
+def test_check_requirement_names_what_is_missing():
+    """One check of a method against a labelling: label lists for any requirement, labels
+    that are not integer ranks for "ranks" (with check_ranks's reason), other than two
+    classes for "two_classes"."""
+    words = Counts.from_matrix(np.eye(3), ["a", "b", "c"])
+    stars = Counts.from_matrix(np.eye(3), [1, 2, 5])
+    lists = Counts.from_matrix(np.eye(3), [["a"], ["a", "b"], []])
+    check_requirement(REGISTRY["chi2"].requires, lists, "chi2")
+    check_requirement(REGISTRY["rr_var"].requires, stars, "rr_var")
+    with pytest.raises(ValueError, match=r"^c.jsonl: rr_var is an ordinal method: it needs "
+                                         r"ordered integer ranks as labels .* must be numbers"):
+        check_requirement(REGISTRY["rr_var"].requires, words, "rr_var", "c.jsonl")
+    with pytest.raises(ValueError, match=r"^ig_multi needs one label per document"):
+        check_requirement(REGISTRY["ig_multi"].requires, lists, "ig_multi")
+    with pytest.raises(ValueError, match=r"needs exactly two classes; the labels have 3"):
+        check_requirement(("two_classes",), words, "x")
 
 
 def test_an_ordinal_method_on_class_names_is_refused_at_the_selector():
     X, y = np.eye(3), np.array(["a", "b", "c"])
-    with pytest.raises(ValueError, match="rr_var needs ordered integer ranks"):
+    with pytest.raises(ValueError, match="rr_var is an ordinal method: it needs ordered"):
         TermSelector("rr_var", k=1).fit(X, y)
-    with pytest.raises(ValueError, match="var_idf needs ordered integer ranks"):
+    with pytest.raises(ValueError, match="var_idf is an ordinal method: it needs ordered"):
         rank(Counts.from_matrix(X, y), "var_idf")
     assert TermSelector("rr_var", k=1).fit(X, [1, 2, 3]).selected_.tolist() == [0]
 

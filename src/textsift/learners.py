@@ -1,4 +1,10 @@
-"""Learners for ordinal text classification (METHODS.md §A.9).
+"""Learners of the experiments, and the one learner scikit-learn lacks (METHODS.md §A.9).
+
+:data:`LEARNERS` is the registry of the learners an experiment may fit, shaped like the score
+registry (:data:`textsift.scores.REGISTRY`): each :class:`Learner` records its factory, the
+tasks it serves, its default input weighting and the parameters an experiment file may set or
+tune. :func:`make_learner` puts an input weighting (:data:`WEIGHTINGS`) before the estimator.
+A new learner is one :func:`register_learner` entry.
 
 :class:`RankSVR` is the learner of Baccianella, Esuli & Sebastiani (SAC 2010): a linear
 epsilon-support vector regressor on the rank values, whose real-valued output is rounded to
@@ -8,20 +14,120 @@ scikit-learn's :class:`~sklearn.svm.LinearSVR` (liblinear, L1 epsilon-insensitiv
 
 from __future__ import annotations
 
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator, RegressorMixin
-from sklearn.svm import LinearSVR
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.linear_model import LogisticRegression
+from sklearn.naive_bayes import MultinomialNB
+from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.preprocessing import Binarizer
+from sklearn.svm import LinearSVC, LinearSVR
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.class_weight import compute_sample_weight
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import (
+    _check_sample_weight,
+    check_is_fitted,
+    has_fit_parameter,
+    validate_data,
+)
 
 from .errors import TextsiftError
 from .metrics import mae_macro
 from .ranks import check_ranks, nearest_rank
 
-__all__ = ["RankSVR"]
+__all__ = ["LEARNERS", "WEIGHTINGS", "Learner", "RankSVR", "get_learner", "make_learner",
+           "register_learner"]
+
+
+@dataclass(frozen=True)
+class Learner:
+    """A registered learner.
+
+    ``factory(seed, ranks, **params)`` builds the estimator: ``seed`` its random state,
+    ``ranks`` the rank scale of an ordinal task (``None`` for a nominal one), ``params`` its
+    own parameters (the names in ``params``, which an experiment file may set in
+    ``[[learners]]`` or tune in ``[tuning]``). ``tasks`` are the label kinds it serves
+    (``"nominal"`` classes, ``"ordinal"`` ranks) and ``weighting`` its default input
+    (a key of :data:`WEIGHTINGS`)."""
+
+    name: str
+    factory: Callable[..., BaseEstimator]
+    summary: str
+    tasks: tuple[str, ...]
+    weighting: str
+    params: tuple[str, ...]
+
+    def build(self, seed: int = 0, ranks=None, **params) -> BaseEstimator:
+        """The estimator, unfitted."""
+        return self.factory(seed, ranks, **params)
+
+    @cached_property
+    def class_weight(self) -> bool:
+        """Whether the estimator takes a ``class_weight`` parameter."""
+        return "class_weight" in self.build().get_params()
+
+    @cached_property
+    def sample_weight(self) -> bool:
+        """Whether the estimator's ``fit`` takes ``sample_weight``."""
+        return has_fit_parameter(self.build(), "sample_weight")
+
+
+#: Every learner an experiment may fit: name -> :class:`Learner`.
+LEARNERS: dict[str, Learner] = {}
+
+#: Input weightings over the selected terms: term counts, presence, tf-idf (L2-normalised),
+#: and tf-idf with ``1 + ln tf`` (Baccianella et al.'s learner input); each the steps put
+#: before the estimator.
+WEIGHTINGS: dict[str, Callable[[], list]] = {
+    "counts": lambda: [],
+    "binary": lambda: [Binarizer()],
+    "tfidf": lambda: [TfidfTransformer()],
+    "sublinear_tfidf": lambda: [TfidfTransformer(sublinear_tf=True)],
+}
+
+
+def register_learner(name: str, summary: str, *, tasks=("nominal", "ordinal"),
+                     weighting: str, params: tuple[str, ...]):
+    """Decorator adding the factory ``func(seed, ranks, **params)`` to :data:`LEARNERS`."""
+
+    def deco(func):
+        if name in LEARNERS:
+            raise RuntimeError(f"learner {name!r} is registered twice")
+        if weighting not in WEIGHTINGS:
+            raise RuntimeError(f"learner {name!r}: unknown weighting {weighting!r}")
+        LEARNERS[name] = Learner(name, func, summary, tuple(tasks), weighting, tuple(params))
+        return func
+
+    return deco
+
+
+def get_learner(name: str) -> Learner:
+    """The registered learner ``name``; an unknown name raises with the closest match."""
+    try:
+        return LEARNERS[name]
+    except KeyError:
+        close = difflib.get_close_matches(str(name), list(LEARNERS), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise TextsiftError(f"unknown learner {name!r}{hint}; choose one of "
+                            f"{', '.join(LEARNERS)}") from None
+
+
+def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=None,
+                 **params) -> Pipeline:
+    """The pipeline of a registered learner: its input weighting (default the learner's
+    own), then the estimator with ``params``."""
+    learner = get_learner(name)
+    weighting = weighting or learner.weighting
+    if weighting not in WEIGHTINGS:
+        raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
+                            f"{', '.join(WEIGHTINGS)}")
+    return make_pipeline(*WEIGHTINGS[weighting](), learner.build(seed, ranks, **params))
 
 
 class RankSVR(RegressorMixin, BaseEstimator):
@@ -125,3 +231,29 @@ def _weighted_median(y: np.ndarray, weight: np.ndarray) -> float:
     order = np.argsort(y, kind="stable")
     cum = np.cumsum(weight[order])
     return float(y[order][np.searchsorted(cum, cum[-1] / 2, side="left")])
+
+
+# --------------------------------------------------------------------------- the registry
+@register_learner("nb", "multinomial naive Bayes (sklearn MultinomialNB)", weighting="counts",
+                  params=("alpha",))
+def _nb(seed, ranks, **params):
+    return MultinomialNB(**params)
+
+
+@register_learner("linear_svm", "linear SVM, one-vs-rest (sklearn LinearSVC)",
+                  weighting="tfidf", params=("C", "max_iter", "tol", "class_weight"))
+def _linear_svm(seed, ranks, **params):
+    return LinearSVC(random_state=seed, **params)
+
+
+@register_learner("logreg", "logistic regression (sklearn LogisticRegression)",
+                  weighting="tfidf", params=("C", "max_iter", "tol", "class_weight"))
+def _logreg(seed, ranks, **params):
+    return LogisticRegression(random_state=seed, **{"max_iter": 1000, **params})
+
+
+@register_learner("svr", "epsilon-SVR on ranks, rounded (textsift.learners.RankSVR)",
+                  tasks=("ordinal",), weighting="sublinear_tfidf",
+                  params=("C", "epsilon", "balanced", "max_iter", "tol"))
+def _svr(seed, ranks, **params):
+    return RankSVR(random_state=seed, ranks=ranks, **params)

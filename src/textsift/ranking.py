@@ -2,10 +2,9 @@
 
 :func:`rank` scores the counts (:func:`textsift.scores.compute`) and ranks them under a policy
 (:mod:`textsift.policies`) into a :class:`TermRanking` -- the terms best first, with their
-scores, the groups a round robin took them from and the policy actually used. It checks first
-that the method applies to the labels (:func:`check_method`), and ranks a per-class table
-without writing it whole (:func:`ranking_of`), so its memory does not grow with the number of
-classes. :class:`~textsift.selectors.TermSelector` keeps one such ranking.
+scores, the groups a round robin took them from and the policy actually used. It ranks a
+per-class table without writing it whole (:func:`ranking_of`), so its memory does not grow
+with the number of classes. :class:`~textsift.selectors.TermSelector` keeps one such ranking.
 """
 
 from __future__ import annotations
@@ -23,17 +22,15 @@ from .scores import (
     Method,
     PerClass,
     ScoreTable,
-    check_applies,
     compute,
     compute_many,
     get_method,
 )
 
-__all__ = ["TermRanking", "check_method", "default_aggregate", "rank", "ranking_of", "score_all",
-           "score_table"]
+__all__ = ["TermRanking", "default_aggregate", "rank", "ranking_of", "score_all", "score_table"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class TermRanking:
     """Terms ranked by one method under one policy: what :func:`rank` returns and what a
     fitted :class:`~textsift.selectors.TermSelector` keeps (``ranking_``).
@@ -78,6 +75,10 @@ class TermRanking:
     def __len__(self) -> int:
         return len(self.index)
 
+    def __repr__(self) -> str:
+        on = f"class {self.class_label}" if self.class_label is not None else self.policy
+        return f"TermRanking of {len(self)} terms by {self.method} ({on}):\n{self.to_frame()}"
+
     def to_frame(self) -> pd.DataFrame:
         """The ranking as a table: ``rank`` (from 1), ``term``, ``score``, and ``group`` when
         the policy is a round robin."""
@@ -93,25 +94,8 @@ def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTabl
     or a user's own scoring function ``method(counts, **params)`` called as it is (one score
     per term, one per term and class, or a :class:`~textsift.scores.ScoreTable`). NaN scores
     and unseen terms are ``-inf``: never ranked. A registered method is first checked against
-    the labels of ``counts`` (:func:`check_method`)."""
-    check_method(counts, method)
+    the labels of ``counts`` (:func:`textsift.labels.check_requirement`, in ``compute``)."""
     return compute(counts, method, **(params or {}))
-
-
-def check_method(counts: Counts, method) -> None:
-    """Raise unless ``method`` applies to the labels of ``counts``
-    (:func:`textsift.scores.check_applies`: ordered integer ranks for the ordinal methods;
-    one label per document, which :class:`Counts` always has today). A user's function is
-    taken as it is."""
-    if not callable(method):
-        check_applies(method, ranks=_are_ranks(counts.classes))
-
-
-def _are_ranks(classes) -> bool:
-    """Whether labels are integer ranks (numbers with integer values; their scale is checked
-    by :func:`textsift.ranks.check_ranks` when a method reads it)."""
-    c = np.asarray(classes)
-    return c.dtype.kind in "biuf" and bool(np.all(np.isfinite(c) & (c == np.round(c))))
 
 
 def default_aggregate(method) -> str:
@@ -190,7 +174,6 @@ def rank(
     aggregate = aggregate or default_aggregate(method)
     if top is not None and top <= 0:
         raise TextsiftError(f"top must be a positive number of terms, got {top}")
-    check_method(counts, method)
     table = compute(counts, method, dense=False, **params)  # ranked without the dense table
     r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
     groups = None

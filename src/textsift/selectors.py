@@ -27,7 +27,6 @@ from .errors import TextsiftError
 from .policies import n_from_ratio
 from .ranking import (  # noqa: F401  (rank, ranking_of, ...: their first home was here)
     TermRanking,
-    check_method,
     default_aggregate,
     rank,
     ranking_of,

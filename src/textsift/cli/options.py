@@ -9,7 +9,8 @@ typed and checked (``--min-df 0`` or ``--max-df 0`` are usage errors naming the 
 Where the same name could mean two things, it is settled here:
 
 * ``--label-field`` is the label of every command: a class, or a rating for the ordinal
-  commands (``--rating-field`` is kept as a hidden old name);
+  commands (``--rating-field`` is kept as a hidden old name); its value may be a list of
+  labels (a multi-label corpus), which ``--label-sep`` splits out of a CSV field;
 * ``-k/--k`` is how many terms to select, ``--top`` how many to print;
 * ``--min-df`` defaults to 1 (every term), except for the AdaBag commands, whose paper keeps
   the words of at least 5 documents;
@@ -99,6 +100,10 @@ TextField = Annotated[str, typer.Option(
 LabelField = Annotated[str, typer.Option(
     "--label-field", help="The field holding the label: a class, or a rating for the ordinal "
     "commands", rich_help_panel=CORPUS)]
+LabelSep = Annotated[str | None, typer.Option(
+    "--label-sep", help="CSV only: the label field joins several labels with this separator "
+    "(e.g. ';' for earn;acq); JSON Lines and Parquet give label lists as lists",
+    rich_help_panel=CORPUS, show_default=False)]
 RatingField = Annotated[str | None, typer.Option(
     "--rating-field", hidden=True, help="Old name of --label-field")]
 SplitField = Annotated[str | None, typer.Option(
@@ -154,6 +159,7 @@ class CorpusOptions:
     data: tuple[Path, ...]
     text_field: str = "text"
     label_field: str = "label"
+    label_sep: str | None = None
     split_field: str | None = None
     split: str | None = None
     min_df: int = 1
@@ -205,7 +211,7 @@ class CorpusOptions:
                                 split=self.split, opts=self.vectorizer(**kw),
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
-                                bad_lines=bad, classes=classes)
+                                bad_lines=bad, classes=classes, label_sep=self.label_sep)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
@@ -217,14 +223,15 @@ class CorpusOptions:
         from ..corpus import read_corpus
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
-                           self.split, self.on_bad_line, [])
+                           self.split, self.on_bad_line, [], self.label_sep)
 
     def documents(self) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
         from ..engines.readers import iter_chunks
 
         for chunk in iter_chunks(self.source, self.text_field, self.label_field,
-                                 self.split_field, self.split, on_bad_line=self.on_bad_line):
+                                 self.split_field, self.split, on_bad_line=self.on_bad_line,
+                                 label_sep=self.label_sep):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
@@ -233,6 +240,7 @@ _CORPUS_PARAMS = {
     "data": (Data, inspect.Parameter.empty),
     "text_field": (TextField, "text"),
     "label_field": (LabelField, "label"),
+    "label_sep": (LabelSep, None),
     "rating_field": (RatingField, None),
     "split_field": (SplitField, None),
     "split": (Split, None),

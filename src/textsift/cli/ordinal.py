@@ -189,27 +189,22 @@ def ordinal_eval(
     from .experiment import run_with_progress
 
     names = [_method(s.strip()).name for s in methods.split(",") if s.strip()]
-    tuning = {"val_size": 0.25, "C": _numbers(c_grid, "--c-grid")}
+    tuning = {"C": _numbers(c_grid, "--c-grid")}
     if any("a" in get_method(n).params for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
     source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
-              "task": "ordinal", "text_field": corpus.text_field}
+              "task": "ordinal", "text_field": corpus.text_field,
+              "skip_bad_lines": corpus.skip_bad_lines}
     if corpus.split_field:
         source["split_field"] = corpus.split_field
-    if corpus.skip_bad_lines:
-        source["skip_bad_lines"] = True
     if ranks:
         source["ranks"] = _numbers(ranks, "--ranks", int)
-    opts = corpus.vectorizer()
-    config = {
-        "experiment": {"name": f"ordinal-eval: {corpus.name}", "seed": 0,
-                       "n_jobs": n_jobs},
+    config = {  # the schema's defaults for the rest, as for a TOML file
+        "experiment": {"name": f"ordinal-eval: {corpus.name}", "n_jobs": n_jobs},
         "corpus": source,
-        "evaluation": {"protocol": "split", "metrics": ["mae_macro", "mae_micro"],
+        "evaluation": {"metrics": ["mae_macro", "mae_micro"],
                        **({} if corpus.split_field else {"test_size": 0.2})},
-        "preprocessing": {"min_df": opts.min_df, "max_df": opts.max_df, "stem": opts.stem,
-                          "strip_headers": opts.strip_headers,
-                          **({"stop_words": opts.stop_words} if opts.stop_words else {})},
+        "preprocessing": corpus.vectorizer(),  # every option, as every command reads them
         "selection": {"methods": names, "ratios": _numbers(ratios, "--ratios"),
                       "baselines": ["ffs", "triv"]},
         "tuning": tuning,

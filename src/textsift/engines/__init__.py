@@ -15,6 +15,8 @@ from functools import partial
 from ..corpus import EmptyCorpusError, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import no_labels
+from ..sources import describe
 from ..vectorize import VectorizerOptions
 from .readers import Chunk, FilePart, file_parts, iter_chunks, no_documents
 from .stream import (
@@ -48,7 +50,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                opts: VectorizerOptions | None = None, engine: str = "stream",
                scheduler: str | None = None, chunk_size: int | None = None, *,
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
-               client=None, timeout: float = 10, progress: bool | None = None) -> Counts:
+               client=None, timeout: float = 10, progress: bool | None = None,
+               label_sep: str | None = None) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
@@ -62,7 +65,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     (:func:`textsift.sources.data_files`), and the records are checked alike.
     ``on_bad_line="skip"`` skips malformed JSONL lines, appends ``(file, line)`` to
     ``bad_lines`` and warns with their number. ``progress`` (default: when stderr is a
-    terminal) draws the stream engine's progress.
+    terminal) draws the stream engine's progress. ``label_sep`` splits a CSV label field into
+    label lists (``"earn;acq"``): a multi-label corpus, as lists in JSON Lines and Parquet are.
     """
     if engine not in ENGINES:
         raise TextsiftError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
@@ -80,11 +84,12 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
         raise TextsiftError("a scheduler address (--scheduler) is for the dask engine; drop "
                             "it, or choose engine='dask' (--engine dask)")
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
-                  split=split, chunk_size=chunk_size, on_bad_line=on_bad_line)
+                  split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
+                  label_sep=label_sep)
     skipped: list = []
     if engine == "memory":
         corpus = read_corpus(path, text_field, label_field, split_field, split, on_bad_line,
-                             skipped)
+                             skipped, label_sep)
         counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
     else:
         try:
@@ -92,6 +97,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                                     timeout, progress, skipped)
         except EmptyCorpusError:
             raise no_documents(path, split_field, split) from None
+        if counts.multilabel and not counts.class_sizes.any():
+            raise no_labels(describe(path), label_field)
     skipped = sorted(set(skipped))  # each pass meets the same bad lines
     if skipped:
         if bad_lines is not None:

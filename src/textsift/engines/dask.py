@@ -29,9 +29,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import partial, reduce
 
-from ..corpus import LabelTypes, label_type_of
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import LabelTypes, label_type_of
 from ..vectorize import VectorizerOptions
 from .stream import DocumentFrequencies, count_chunks, empty_corpus, fixed_vectorizer, frequencies
 

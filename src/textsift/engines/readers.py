@@ -26,7 +26,7 @@ __all__ = ["Chunk", "FilePart", "data_files", "file_parts", "iter_chunks", "iter
 
 @dataclass(frozen=True)
 class Chunk:
-    """Texts and labels of consecutive documents."""
+    """Texts and labels of consecutive documents: one label, or one label list, each."""
 
     texts: list[str]
     labels: np.ndarray
@@ -38,15 +38,15 @@ class Chunk:
 def iter_chunks(path, text_field: str = "text", label_field: str = "label",
                 split_field: str | None = None, split=None, chunk_size: int = 10_000,
                 on_bad_line: str = "error", bad_lines: list | None = None,
-                row_groups=None) -> Iterator[Chunk]:
+                row_groups=None, label_sep: str | None = None) -> Iterator[Chunk]:
     """Yield the (selected) documents and labels of a source, ``chunk_size`` at a time,
     checked as :func:`textsift.corpus.read_corpus` checks them
     (:class:`~textsift.corpus.Records`: one label type and the fields seen, across chunks and
-    files).
+    files). ``label_sep`` splits CSV labels into label lists (multi-label).
 
     Chunks left empty by the split selection are not yielded.
     """
-    records = Records(text_field, label_field, split_field, split)
+    records = Records(text_field, label_field, split_field, split, label_sep)
     for frame in records.read(path, chunk_size, on_bad_line, bad_lines, row_groups):
         if len(frame):
             yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy())

@@ -99,7 +99,8 @@ class DocumentFrequencies:
 @dataclass
 class TermTotals:
     """The counts of every term seen so far, over the classes seen so far: chunk counts with
-    different vocabularies and classes added term by term (the exact mode's one pass)."""
+    different vocabularies and classes added term by term (the exact mode's one pass), with
+    ``N``, ``df`` and ``TF(t)`` (label sets: not the sums over the classes)."""
 
     names: list = field(default_factory=list)  # pyarrow arrays: the terms, by row
     n_terms: int = 0
@@ -107,6 +108,10 @@ class TermTotals:
     class_sizes: np.ndarray | None = None
     doc_counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
     term_freq: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    n_docs: int = 0
+    df: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    tf: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    multilabel: bool = False
 
     def add(self, part: Counts, rows=None) -> TermTotals:
         """Add the counts of one chunk: its rows are those of ``part.feature_names``, or the
@@ -115,6 +120,7 @@ class TermTotals:
             self.classes, self.class_sizes = part.classes, np.zeros(part.n_classes, np.int64)
             self.doc_counts = np.zeros((0, part.n_classes), np.int64)
             self.term_freq = np.zeros((0, part.n_classes))
+            self.multilabel = part.multilabel
         if not np.isin(part.classes, self.classes).all():  # new classes: widen the table
             classes = np.union1d(self.classes, part.classes)
             at = np.searchsorted(classes, self.classes)
@@ -133,7 +139,11 @@ class TermTotals:
             size = max(self.n_terms, 2 * len(self.doc_counts))
             self.doc_counts = _grown(self.doc_counts, size)
             self.term_freq = _grown(self.term_freq, size)
+            self.df, self.tf = _grown(self.df, size), _grown(self.tf, size)
         self.class_sizes[cols] += part.class_sizes
+        self.n_docs += part.n_docs
+        self.df[rows] += part.df
+        self.tf[rows] += part.tf
         cells = np.ix_(rows, cols)
         self.doc_counts[cells] += part.doc_counts
         self.term_freq[cells] += part.term_freq
@@ -164,19 +174,22 @@ class TermTotals:
         import pyarrow.compute as pc
 
         if n_rows is not None:
-            grown = (_grown(self.doc_counts, n_rows), _grown(self.term_freq, n_rows))
-            return Counts(self.classes, self.class_sizes, *grown)
+            grown = [_grown(a, n_rows) for a in (self.doc_counts, self.term_freq, self.df,
+                                                  self.tf)]
+            return Counts(self.classes, self.class_sizes, grown[0], grown[1], None, self.n_docs,
+                          grown[2], grown[3], self.multilabel)
         names = pa.concat_arrays(self.names) if self.names else pa.array([], pa.string())
         order = pc.sort_indices(names).to_numpy()
         n = self.n_terms
         return Counts(self.classes, self.class_sizes, self.doc_counts[:n][order],
                       self.term_freq[:n][order],
-                      names.take(pa.array(order)).to_numpy(zero_copy_only=False))
+                      names.take(pa.array(order)).to_numpy(zero_copy_only=False), self.n_docs,
+                      self.df[:n][order], self.tf[:n][order], self.multilabel)
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:
     """``a`` with ``rows`` rows: zeros appended, or cut."""
-    out = np.zeros((rows, a.shape[1]), a.dtype)
+    out = np.zeros((rows, *a.shape[1:]), a.dtype)
     out[:min(rows, len(a))] = a[:rows]
     return out
 
@@ -249,7 +262,7 @@ def count_exact(source: Source, opts: VectorizerOptions | None = None, classes=N
     if totals.classes is None:
         raise empty_corpus()
     counts = totals.counts()
-    total = np.rint(counts.term_freq.sum(axis=1)).astype(np.int64)  # binary: presences
+    total = np.rint(counts.tf).astype(np.int64)  # binary: presences
     return counts.select_terms(term_mask(counts.df, total, counts.n_docs, opts))
 
 
@@ -356,4 +369,4 @@ def name_buckets(counts: Counts, terms: dict[int, list[str]]) -> Counts:
     for b, ts in terms.items():
         if ts:
             names[b] = "|".join(ts)
-    return Counts(counts.classes, counts.class_sizes, counts.doc_counts, counts.term_freq, names)
+    return replace(counts, feature_names=names)

@@ -6,13 +6,17 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
+from sklearn.utils._param_validation import InvalidParameterError
+
+from ..counts import Counts
 from ..errors import TextsiftError
 from ..policies import AGGREGATES
-from ..scores import get_method
+from ..scores import compute, get_method
 from ._keys import ConfigError, typed
 
 __all__ = ["check_learner", "check_method_params", "method_name", "method_param_names",
-           "method_policies", "resolve_method"]
+           "offered_aggregates", "resolve_method"]
 
 
 def resolve_method(name: str):
@@ -27,7 +31,7 @@ def resolve_method(name: str):
     return obj
 
 
-def method_policies(name: str) -> tuple[str, tuple[str, ...]]:
+def offered_aggregates(name: str) -> tuple[str, tuple[str, ...]]:
     """(default policy, policies offered) of a method; a user's function offers them all."""
     if ":" in name:
         return "max", AGGREGATES
@@ -73,13 +77,10 @@ def method_name(entry, task: str, src: str) -> str:
 
 def check_learner(spec, where: str, src: str, **params) -> None:
     """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
-    ``alpha = -1``) now, rather than when the first cell fits it."""
-    from sklearn.utils._param_validation import InvalidParameterError
-
-    from .learn import make_learner
-
+    ``alpha = -1``) of a :class:`~.specs.LearnerSpec` now, rather than when the first cell
+    fits it."""
     try:
-        make_learner(spec, 0, **params)[-1]._validate_params()
+        spec.pipeline(0, **params)[-1]._validate_params()
     except InvalidParameterError as exc:
         raise ConfigError(f"{src}: {where}: {exc}") from None
 
@@ -90,11 +91,6 @@ def check_method_params(name: str, params: dict, where: str, src: str) -> None:
     called as it is, when its cells run.)"""
     if ":" in name or not params:
         return
-    import numpy as np
-
-    from ..counts import Counts
-    from ..scores import compute
-
     tiny = Counts.from_matrix(np.eye(2, dtype=np.int64), np.array([1, 2]),
                               feature_names=np.array(["a", "b"], dtype=object))
     try:

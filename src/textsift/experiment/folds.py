@@ -14,9 +14,7 @@ training documents and applied to the test documents gives.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -29,25 +27,15 @@ from .._io import atomic_write
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import check_one_label_each, holds_label_lists
 from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
-from .config import ConfigError, Experiment
+from ._keys import ConfigError
+from .specs import Experiment, FoldRef, TrainTest
+from .store import StoreError
 
-__all__ = ["FoldData", "Prepared", "fold_key", "fold_paths", "load_fold", "prepare_documents",
-           "prepare_folds", "read_documents"]
-
-
-@dataclass(frozen=True, eq=False)
-class FoldData:
-    X_train: sp.csr_matrix
-    X_test: sp.csr_matrix
-    y_train: np.ndarray
-    y_test: np.ndarray
-    counts: Counts
-
-    @property
-    def n_terms(self) -> int:
-        return self.X_train.shape[1]
+__all__ = ["Prepared", "fold_paths", "load_fold", "prepare_documents", "prepare_folds",
+           "read_documents"]
 
 
 # --------------------------------------------------------------------------- documents
@@ -121,6 +109,7 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
     if column.isna().any():
         raise CorpusError(f"{int(column.isna().sum())} records have no label "
                           f"{exp.corpus.label_field!r}; drop or fill them")
+    check_one_label_each(holds_label_lists(column), exp.source, "an experiment")
     if exp.corpus.task == "nominal":
         return column.astype(str).to_numpy(dtype=str)
     try:
@@ -152,7 +141,7 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
 
 
-def _build_fold(exp, X, names, labels, train, test) -> FoldData:
+def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
     """The fold's matrices from the corpus's term counts ``X`` (every term, ``names``): the
     terms of the training documents that ``min_df`` / ``max_df`` keep on them."""
     X_train = X[train]
@@ -169,48 +158,43 @@ def _build_fold(exp, X, names, labels, train, test) -> FoldData:
     ranks = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
     counts = Counts.from_matrix(X_train, labels[train], classes=ranks,
                                 feature_names=names[keep].astype(str))
-    return FoldData(sp.csr_matrix(X_train), sp.csr_matrix(X_test), labels[train], labels[test],
-                    counts)
+    return TrainTest(X_train=sp.csr_matrix(X_train), y_train=labels[train],
+                     X_test=sp.csr_matrix(X_test), y_test=labels[test], counts=counts)
 
 
-def save_fold(fold: FoldData, path: Path) -> None:
+def save_fold(data: TrainTest, path: Path) -> None:
     """Write a fold to ``path`` atomically (temporary file + ``os.replace``)."""
     arrays = {}
-    for name, X in (("Xtr", fold.X_train), ("Xte", fold.X_test)):
+    for name, X in (("Xtr", data.X_train), ("Xte", data.X_test)):
         arrays.update({f"{name}_data": X.data, f"{name}_indices": X.indices,
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
-    c = fold.counts
-    arrays.update(y_train=fold.y_train, y_test=fold.y_test, classes=c.classes,
+    c = data.counts
+    arrays.update(y_train=data.y_train, y_test=data.y_test, classes=c.classes,
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
-                  feature_names=c.feature_names.astype(str))
+                  feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
+                  multilabel=c.multilabel)
     atomic_write(path, lambda fh: np.savez(fh, **arrays))
 
 
-def fold_key(path) -> tuple[str, int, int]:
-    """The identity of a fold file: path, modification time and size (a rebuilt file, e.g.
-    in a directory taken over by another experiment, gets a new key)."""
-    st = os.stat(path)
-    return str(path), st.st_mtime_ns, st.st_size
-
-
-def load_fold(path) -> FoldData:
-    """Read a cached fold (memoised per process and file version: a worker loads each fold
-    once)."""
-    return _load_fold(fold_key(path))
-
-
-@lru_cache(maxsize=2)
-def _load_fold(key: tuple[str, int, int]) -> FoldData:
-    with np.load(key[0], allow_pickle=False) as z:
+def load_fold(ref) -> TrainTest:
+    """Read a cached fold: a :class:`~.specs.FoldRef` (the file must still be that version of
+    it: a rebuilt file is refused, so that no cell mixes two experiments' folds), or a path."""
+    if isinstance(ref, FoldRef) and FoldRef.of(ref.path) != ref:
+        raise StoreError(f"{ref.path} changed while the run was using it (another run in the "
+                         "same --out?); run again with --resume")
+    with np.load(ref.path if isinstance(ref, FoldRef) else ref, allow_pickle=False) as z:
         a = {k: z[k] for k in z.files}
 
     def csr(name):
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
+    totals = {k: a[k][()] if k in ("n_docs", "multilabel") else a[k]
+              for k in ("n_docs", "df", "tf", "multilabel") if k in a}  # older caches: derived
     counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
-                    a["feature_names"].astype(object))
-    return FoldData(csr("Xtr"), csr("Xte"), a["y_train"], a["y_test"], counts)
+                    a["feature_names"].astype(object), **totals)
+    return TrainTest(X_train=csr("Xtr"), y_train=a["y_train"], X_test=csr("Xte"),
+                     y_test=a["y_test"], counts=counts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -223,7 +207,7 @@ class Prepared:
     names: np.ndarray
     labels: np.ndarray
     splits: list[tuple[np.ndarray, np.ndarray]]
-    first: FoldData
+    first: TrainTest
 
 
 def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
@@ -262,8 +246,8 @@ def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1,
     p = prepared or prepare_documents(exp, log, n_jobs)
     for k in missing:
         train, test = p.splits[k]
-        fold = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
-        save_fold(fold, paths[k])
+        data = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
+        save_fold(data, paths[k])
         log(f"fold {k}: {len(train):,} train / {len(test):,} test documents, "
-            f"{fold.n_terms:,} terms")
+            f"{data.n_terms:,} terms")
     return paths

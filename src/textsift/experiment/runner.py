@@ -26,12 +26,14 @@ from joblib import Parallel, delayed
 
 from .._io import atomic_write
 from ..errors import check_n_jobs
-from ..selectors import default_aggregate, ranking_of, score_table
+from ..metrics import MEASURES
+from ..selectors import default_aggregate
+from ._keys import ConfigError
 from ._methods import resolve_method
-from .cells import run_cell
-from .config import POSITIVE_METRICS, ConfigError, Experiment
+from .cells import run_cell, selector
 from .folds import fold_paths, load_fold, prepare_documents, prepare_folds
 from .plan import method_aggregates, plan_cells, resolve_levels
+from .specs import Cell, Experiment, FoldRef, TrainTest
 from .store import Store
 
 __all__ = ["RunSummary", "run_experiment", "top_terms"]
@@ -46,27 +48,28 @@ class RunSummary:
     notes: list[str] = field(default_factory=list)
 
 
-def _run_and_store(cell: dict) -> str:
+def _run_and_store(cell: Cell, root) -> str:
     out = run_cell(cell)
-    Store(cell["root"]).write_cell(out["name"], out["rows"], out["timing"])
-    return out["name"]
+    Store(root).write_cell(out.name, out.rows, out.timing)
+    return out.name
 
 
-def top_terms(fold_path, pairs, top: int = 20) -> pd.DataFrame:
+def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
     """The ``top`` terms of every (method, aggregate) on one fold, with their training
-    document frequency ``df``, for the report (for one-vs-rest experiments: of the
-    multi-class task, under each method's own policy)."""
-    counts = load_fold(str(fold_path)).counts
+    document frequency ``df``, for the report: the rankings of the cells (the same selector,
+    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments,
+    under each method's own policy."""
+    counts = data.counts
     frames = []
     for method, aggregate in pairs:
-        func = resolve_method(method)
-        policy = default_aggregate(func) if aggregate == "pos" else aggregate
-        r = ranking_of(score_table(counts, func), policy, limit=top)
-        idx = r.index[:top]
+        used = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
+        sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
+                       min(top, counts.n_terms)).fit_counts(counts)
+        idx = sel.ranking_.index[:top]
         frames.append(pd.DataFrame({"method": method, "aggregate": aggregate,
                                     "rank": np.arange(1, len(idx) + 1),
-                                    "term": counts.feature_names[idx], "score": r.score[:top],
-                                    "df": counts.df[idx]}))
+                                    "term": counts.feature_names[idx],
+                                    "score": sel.ranking_.scores[:top], "df": counts.df[idx]}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -95,12 +98,13 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     cache = fold_paths(exp, store.cache)
     cached = store.check(exp.fingerprint, resume) and all(p.exists() for p in cache)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
-    classes = (load_fold(str(cache[0])) if cached else prepared.first).counts.classes
-    if set(exp.metrics) & set(POSITIVE_METRICS) and exp.tasks == "multiclass" and (
+    first = load_fold(cache[0]) if cached else prepared.first
+    classes = first.counts.classes
+    if any(MEASURES[m].positive for m in exp.metrics) and exp.tasks == "multiclass" and (
             list(map(str, classes)) != ["neg", "pos"]):
-        raise ConfigError(f"{exp.source}: f1_pos, precision_pos and recall_pos need binary "
-                          f"labels 'neg'/'pos' or tasks = 'one_vs_rest' (labels: "
-                          f"{list(classes)[:5]})")
+        *some, last = [n for n, m in MEASURES.items() if m.positive]
+        raise ConfigError(f"{exp.source}: {', '.join(some)} and {last} need binary labels "
+                          f"'neg'/'pos' or tasks = 'one_vs_rest' (labels: {list(classes)[:5]})")
     store.open(exp.as_dict(), exp.fingerprint, resume)
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
     prepare_s = time.perf_counter() - t0
@@ -110,21 +114,21 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     for note in notes:
         say(f"note: {note}")
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
-    tasks = list(classes) if exp.tasks == "one_vs_rest" else [None]
-    cells = plan_cells(exp, paths, levels, pairs, store.root, tasks)
+    positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
+    cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, pairs, positives)
     done = store.finished()
-    pending = [c for c in cells if c["name"] not in done]
+    pending = [c for c in cells if c.name not in done]
     if len(cells) - len(pending):
         say(f"resuming: {len(cells) - len(pending)} of {len(cells)} cells already done")
     finished = len(cells) - len(pending)
     if progress is not None:
         progress(finished, len(cells))
     jobs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    for _ in jobs(delayed(_run_and_store)(c) for c in pending):
+    for _ in jobs(delayed(_run_and_store)(c, store.root) for c in pending):
         finished += 1
         if progress is not None:
             progress(finished, len(cells))
-    results = store.write_tables(top_terms(paths[0], pairs))
+    results = store.write_tables(top_terms(exp, first, pairs))
     wall = time.perf_counter() - t0
     run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending)}

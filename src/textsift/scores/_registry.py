@@ -18,6 +18,7 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import REQUIREMENTS, check_requirement, requirement_met
 from ..policies import AGGREGATES
 from ._tables import (  # noqa: F401  (the scoring modules import them from here too)
     PerClass,
@@ -30,15 +31,7 @@ from ._tables import (  # noqa: F401  (the scoring modules import them from here
     per_class,
 )
 
-__all__ = ["REGISTRY", "REQUIREMENTS", "Method", "check_applies", "compute", "compute_many",
-           "get_method", "register"]
-
-
-#: What a method may require of a labelling (:attr:`Method.requires`), and what it means.
-REQUIREMENTS = {
-    "ranks": "ordered integer ranks as labels (ratings such as 1-5 stars)",
-    "single_label": "exactly one label per document",
-}
+__all__ = ["REGISTRY", "Method", "compute", "compute_many", "get_method", "register"]
 
 
 @dataclass(frozen=True)
@@ -51,10 +44,12 @@ class Method:
     the contingency table: ``A``, ``B``, ``C``, ``D``, ``tpr``, ``fpr``, ``TF``; the
     documentation renders it) and ``reference`` the paper it comes from.
 
-    ``requires`` lists what the method needs of a labelling, from :data:`REQUIREMENTS`:
-    ``"ranks"`` (every ordinal method: ``kind == "ordinal"`` exactly when it is there) and
-    ``"single_label"`` (the method reads the classes as a partition of the documents);
-    :func:`check_applies` checks them. Each method's docstring says why it has its own.
+    ``requires`` lists what the method needs of a labelling, from
+    :data:`textsift.labels.REQUIREMENTS`: ``"ranks"`` (every ordinal method: ``kind ==
+    "ordinal"`` exactly when it is there) and ``"single_label"`` (the method reads the classes
+    as a partition of the documents); :func:`textsift.labels.check_requirement` checks them,
+    once, where :func:`compute` meets the counts. Each method's docstring says why it has its
+    own.
     ``reads_term_freq`` says whether it reads ``Counts.term_freq`` (so that a caller counting
     for this method alone can leave the term frequencies out)."""
 
@@ -122,23 +117,6 @@ def _parameters(func) -> tuple[dict, dict]:
     return defaults, choices
 
 
-def check_applies(method, *, ranks: bool, single_label: bool = True) -> Method:
-    """The registered ``method`` (a name or a :class:`Method`) if it applies to a labelling
-    whose labels are ordered integer ranks (``ranks``) and give each document one label
-    (``single_label``); else one :class:`~textsift.errors.TextsiftError` naming what is
-    missing. The selectors call it where a method meets counts; a caller that knows only the
-    kind of task (an experiment file's ``task = "ordinal"``) can call it before any data."""
-    m = method if isinstance(method, Method) else get_method(method)
-    facts = {"ranks": ranks, "single_label": single_label}
-    missing = [r for r in m.requires if not facts[r]]
-    if missing:
-        raise TextsiftError(
-            f"{m.name} needs {' and '.join(REQUIREMENTS[r] for r in missing)}, and the labels "
-            "given do not meet that; choose a method without that requirement, e.g. chi2, ig "
-            "or bns")
-    return m
-
-
 def get_method(name: str) -> Method:
     """The registered method ``name``; an unknown name raises with the closest matches."""
     try:
@@ -166,7 +144,9 @@ def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTab
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if callable(method) and not isinstance(method, Method):
         return _from_function(counts, method, params)
-    table = _call(_method(method), counts, params)
+    m = _method(method)
+    check_requirement(m.requires, counts, m.name)
+    table = _call(m, counts, params)
     if isinstance(table, PerClass):
         return table.table() if dense else table
     return clean(table)
@@ -227,9 +207,9 @@ def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
                  reuse: bool = False):
-    """Score ``counts`` with each of ``methods`` (names; default every nominal method, sorted),
-    yielding ``(name, ScoreTable)`` in that order; ``params`` maps a name to its keyword
-    parameters.
+    """Score ``counts`` with each of ``methods`` (names; default every nominal method that
+    applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
+    ``params`` maps a name to its keyword parameters.
 
     Every name is checked before any work. The per-class methods share one evaluation set
     (module docstring) and the cached derived counts; each table is built when the caller
@@ -242,8 +222,11 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if methods is None:
-        methods = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
+        methods = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal"
+                         and requirement_met(m.requires, counts.multilabel))
     methods = [get_method(name).name for name in methods]
+    for name in methods:
+        check_requirement(REGISTRY[name].requires, counts, name)
     params = params or {}
     unknown = set(params) - set(methods)
     if unknown:
@@ -258,4 +241,3 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
         if reuse and (buffer is None or buffer.shape != out.counts.doc_counts.shape):
             buffer = np.empty(out.counts.doc_counts.shape)
         yield name, out.table(buffer if reuse else None)
-

@@ -19,7 +19,7 @@ from functools import cached_property
 import numpy as np
 
 from ..counts import Counts
-from ..errors import TextsiftError
+from ..labels import check_labelled
 
 __all__ = ["PerClass", "ScoreTable", "binary_method", "binary_scores", "clean", "global_table",
            "nonempty_classes", "per_class"]
@@ -73,13 +73,9 @@ def clean(table: ScoreTable) -> ScoreTable:
 
 def nonempty_classes(counts: Counts) -> Counts:
     """``counts`` without the classes that have no documents (excluded from every per-class
-    score, METHODS.md §0.7); at least two must remain."""
-    if (counts.class_sizes > 0).sum() < 2:
-        raise TextsiftError(
-            "per-class scoring needs at least two classes with documents; got only one "
-            f"class ({[str(c) for c in counts.classes[counts.class_sizes > 0]]}). "
-            "Check the label field."
-        )
+    score, METHODS.md §0.7); at least two must remain (one label, for label sets:
+    :func:`textsift.labels.check_labelled`)."""
+    check_labelled(counts)
     return counts.with_documents
 
 

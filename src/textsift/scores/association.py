@@ -72,14 +72,11 @@ def _dia(counts):
 @register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)",
           formula=r"\frac{\mathrm{TF}(t, c)}{\mathrm{TF}(t)}",
           reference="S. S. R. Mengle and N. Goharian, \"Ambiguity measure feature-selection "
-                    "algorithm\", JASIST 60(5) (2009) 1037-1050", requires=("single_label",),
-          reads_term_freq=True)
+                    "algorithm\", JASIST 60(5) (2009) 1037-1050", reads_term_freq=True)
 def _am(counts):
-    """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class.
-
-    Requires ``single_label``: ``TF(t)`` is the sum of the classes' ``TF(t, c)``
-    (:attr:`~textsift.counts.Counts.tf`), the term's total only when each document has one
-    label."""
+    """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class. No
+    requirement of the labelling: ``TF(t)`` is the term's total over the documents (stored,
+    right for label sets too)."""
     return sparse_tf_table(
         counts, lambda c: np.zeros((1, 1)), lambda c, cells: cells.tf / c.tf[cells.row]
     )

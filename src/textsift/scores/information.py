@@ -142,14 +142,12 @@ def _chi2(counts):
           default_aggregate="sum",
           formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
           reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
-                    "(2011) 2825-2830), one term per class", requires=("single_label",),
-          reads_term_freq=True)
+                    "(2011) 2825-2830), one term per class", reads_term_freq=True)
 def _chi2_sklearn(counts):
     """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``.
-
-    Requires ``single_label``: ``TF(t)`` is the sum of the classes' ``TF(t, c)``
-    (:attr:`~textsift.counts.Counts.tf`), the term's total only when each document has one
-    label."""
+    No requirement of the labelling: ``TF(t)`` is the term's total over the documents
+    (stored, right for label sets too), as scikit-learn's ``chi2`` takes it of an indicator
+    matrix."""
     return sparse_tf_table(
         counts,
         lambda c: (np.multiply, c.tf[:, None], c.priors[None, :]),

@@ -51,7 +51,7 @@ from ..ranks import check_ranks, nearest_index
 from ._registry import ScoreTable, global_table, register
 from .information import ig_multi_from_counts
 
-__all__ = ["RankStats", "idf", "rank_stats"]
+__all__ = ["RankStats", "idf", "nc_at_best", "rank_stats"]
 
 ORDINAL_RR = ("rr",)
 BES = ("S. Baccianella, A. Esuli and F. Sebastiani, \"Feature selection for ordinal regression\", "
@@ -237,13 +237,21 @@ def _rr_nc_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard"):
     lowest rank of least ``NC`` (a median of ``Y_k``)."""
     _check_eps(eps, "eps")
     st = rank_stats(counts)
+    nc_best, best = nc_at_best(st)
+    score = 0.0 - (nc_best + eps) * _idf_power(st, a, idf)
+    return _rank_table(st, score, best, counts)
+
+
+def nc_at_best(st: RankStats) -> tuple[np.ndarray, np.ndarray]:
+    """``NC(t_k, R(t_k))`` and the column of ``R(t_k)`` in ``st.scale`` for every term
+    (Baccianella, Esuli & Sebastiani 2014): ``NC(t_k, r) = (1/df_k) sum_{y in Y_k} |r - y|``,
+    the MAE on the documents containing ``t_k`` of always saying ``r``, and ``R(t_k)`` the
+    lowest rank minimising it (a median of ``Y_k``). ``NaN`` and column -1 where df = 0."""
     dist = np.abs(st.scale[:, None] - st.scale[None, :])  # (n, n): |r_i - r_j|
     with np.errstate(divide="ignore", invalid="ignore"):
         nc = st.counts @ dist / st.df[:, None]
     best = np.where(st.df > 0, np.argmin(np.nan_to_num(nc, nan=np.inf), axis=1), -1)
-    nc_best = nc[np.arange(len(best)), np.maximum(best, 0)]
-    score = 0.0 - (nc_best + eps) * _idf_power(st, a, idf)
-    return _rank_table(st, score, best, counts)
+    return nc[np.arange(len(best)), np.maximum(best, 0)], best
 
 
 @register("prp", "ordinal",
