@@ -153,7 +153,7 @@ def test_counting_by_blocks_is_counting_at_once(n_docs, n_terms, n_classes, bloc
     """Above DIRECT_CELLS a table is counted by blocks of terms (in column order): the same
     counts, term frequencies to the bit (float weights, stored zeros, multiplicities), and the
     same non-zero cells found by blocks."""
-    import textsift.counts as counts_module
+    import textsift._counting as counts_module
 
     rng = np.random.default_rng(seed)
     X = sp.random(n_docs, n_terms, density=0.3, random_state=rng, format="csr",
