@@ -39,8 +39,8 @@ def test_score_json_shape_and_values():
     corpus = load_sample("20ng")
     counts = Counts.from_texts(corpus.texts, corpus.labels, VectorizerOptions(min_df=2))
     expected = rank(counts, "bns", top=5)
-    assert [r["term"] for r in rows] == list(expected["term"])
-    np.testing.assert_allclose([r["score"] for r in rows], expected["score"], rtol=1e-12)
+    assert [r["term"] for r in rows] == list(expected.terms)
+    np.testing.assert_allclose([r["score"] for r in rows], expected.scores, rtol=1e-12)
 
 
 def test_score_class_gives_that_class_one_vs_rest():

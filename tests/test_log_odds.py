@@ -70,9 +70,9 @@ def test_it_ranks_the_class_words_first_and_never_an_unseen_term():
     counts = Counts.from_matrix(Xs, [["joy"], ["anger"], ["joy", "love"]],
                                 feature_names=np.array(["yay", "grr", "the", "never"]))
     top = rank(counts, "log_odds_dirichlet", class_label="joy")
-    assert top["term"].tolist()[:3] == ["yay", "the", "grr"]
-    assert top["term"].tolist()[-1] == "never"
-    assert top["score"].iloc[-1] == -np.inf
+    assert top.terms.tolist()[:3] == ["yay", "the", "grr"]
+    assert top.terms.tolist()[-1] == "never"
+    assert top.scores[-1] == -np.inf
 
 
 @pytest.mark.parametrize("scale", [0, -1.0, float("nan"), "1", True])

@@ -137,6 +137,26 @@ def test_multidomain_declared_scale_gives_rank_3_a_turn(real_data):
     assert [r["rank_assigned"] for r in json.loads(out.stdout)] == [1, 2, 3, 4, 5] * 2
 
 
+def test_cli_ordinal_options_are_the_registrys_parameters(corpus):
+    """Every parameter of an ordinal method is an option (PRP's s too); an option of another
+    method is refused by name."""
+    from textsift.scores import REGISTRY
+
+    names = {p for m in REGISTRY.values() if m.kind == "ordinal" for p in m.params}
+    help_text = runner.invoke(app, ["ordinal", "-h"]).output
+    assert names == {"a", "eps", "idf", "s", "base"}
+    assert all(f"--{p}" in help_text for p in names)
+    args = ["ordinal", str(corpus), "--rating-field", "stars", "--method", "prp", "--k", "5",
+            "--format", "json"]
+    runs = [runner.invoke(app, [*args, *extra]) for extra in ([], ["--s", "0.5"], ["--s", "0"])]
+    assert all(r.exit_code == 0 for r in runs), runs[-1].output
+    scores = [[row["score"] for row in json.loads(r.stdout)] for r in runs]
+    assert scores[0] == scores[1] and scores[2] != scores[0]  # s = 0: no redistribution
+    bad = runner.invoke(app, [*args[:5], "rr_nc_idf", "--k", "5", "--s", "0.2"])
+    assert bad.exit_code == 2
+    assert "--s is a parameter of prp, not of rr_nc_idf" in " ".join(bad.output.split())
+
+
 def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpus, tmp_path,
                                                                           monkeypatch):
     """`ordinal-eval` gives the harness the corpus options' VectorizerOptions whole, so an

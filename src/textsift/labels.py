@@ -50,9 +50,8 @@ from .errors import CorpusError, DataWarning, TextsiftError
 __all__ = ["REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
            "check_label_spelling", "check_labelled", "check_one_label_each", "check_ranks",
            "check_requirement", "csv_labels", "distinct_labels", "encode_labels",
-           "holds_label_lists", "label_type", "label_type_of", "method_requires", "no_labels",
-           "numeric_labels", "requirement_met", "similar_labels", "strip_labels",
-           "unseen_classes"]
+           "holds_label_lists", "label_type", "label_type_of", "no_labels", "numeric_labels",
+           "requirement_met", "similar_labels", "strip_labels", "unseen_classes"]
 
 #: What a scoring method may require of the labelling (``Method.requires``). Each needs one
 #: label per document: ordered ranks, any single-label classes, or exactly two classes.
@@ -309,17 +308,6 @@ def numeric_labels(values, field: str) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- what methods need
-def method_requires(method) -> tuple[str, ...]:
-    """What a registered method requires of the labelling: its ``requires`` when the registry
-    states it; until then, ordinal methods need ranks and ``ig_multi`` (the entropy of the
-    m-valued class) one label per document."""
-    if hasattr(method, "requires"):
-        return tuple(method.requires or ())
-    if method.kind == "ordinal":
-        return ("ranks",)
-    return ("single_label",) if method.name == "ig_multi" else ()
-
-
 def requirement_met(requires, multilabel: bool) -> bool:
     """Whether a labelling (multi-label or not) meets ``requires`` as far as the kind of
     labelling goes (every requirement of :data:`REQUIREMENTS` needs one label per document)."""
@@ -332,19 +320,34 @@ def requirement_met(requires, multilabel: bool) -> bool:
 
 
 def check_requirement(requires, counts, method: str, source=None) -> None:
-    """Refuse multi-label ``counts`` (anything with a ``multilabel`` flag: a
-    :class:`~textsift.counts.Counts` or a :class:`Labels`) for a method that ``requires``
-    one label per document, in one message (naming ``source``, the corpus, when given)."""
-    if requirement_met(requires, counts.multilabel):
-        return
-    requires = (requires,) if isinstance(requires, str) else tuple(requires)
-    what = {"ranks": "ordered ranks", "single_label": "one class per document",
-            "two_classes": "two classes"}[requires[0]]
-    raise TextsiftError(
-        f"{f'{source}: ' if source else ''}{method} needs one label per document ({what}), but "
-        "the documents have label lists (a multi-label corpus); choose a one-vs-rest method, "
-        "which scores each label against the documents without it (e.g. chi2, ig, bns, "
-        "log_odds_dirichlet; `textsift methods` lists them), or give each document one label")
+    """The one check of a method against a labelling: refuse ``counts`` (anything with
+    ``multilabel`` and ``classes``: a :class:`~textsift.counts.Counts` or a :class:`Labels`)
+    if a method that ``requires`` these (``Method.requires``) cannot score it, in one message
+    naming ``source``, the corpus, when given: label lists for any requirement (each needs
+    one label per document); labels that are not integer ranks for ``"ranks"``
+    (:func:`check_ranks` says why); other than two classes for ``"two_classes"``.
+    :func:`textsift.scores.compute` calls it where a method meets counts."""
+    requires = (requires,) if isinstance(requires, str) else tuple(requires or ())
+    where = f"{source}: " if source else ""
+    if not requirement_met(requires, counts.multilabel):
+        what = {"ranks": "ordered ranks", "single_label": "one class per document",
+                "two_classes": "two classes"}[requires[0]]
+        raise TextsiftError(
+            f"{where}{method} needs one label per document ({what}), but the documents have "
+            "label lists (a multi-label corpus); choose a one-vs-rest method, which scores each "
+            "label against the documents without it (e.g. chi2, ig, bns, log_odds_dirichlet; "
+            "`textsift methods` lists them), or give each document one label")
+    if "ranks" in requires:
+        try:
+            check_ranks(np.asarray(counts.classes))
+        except TextsiftError as exc:
+            raise TextsiftError(
+                f"{where}{method} is an ordinal method: it needs ordered integer ranks as "
+                f"labels (ratings such as 1-5 stars), and these labels are not ({exc}); choose "
+                "a nominal method, e.g. chi2, ig or bns") from None
+    if "two_classes" in requires and len(counts.classes) != 2:
+        raise TextsiftError(f"{where}{method} needs exactly two classes; the labels have "
+                            f"{len(counts.classes)}")
 
 
 def check_labelled(counts) -> None:

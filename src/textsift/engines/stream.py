@@ -364,7 +364,7 @@ def count_hashed(source: Source, opts: VectorizerOptions | None = None, n_featur
 
         counts = count_hashed(src, opts)
         top = rank(counts, "chi2", top=20)                     # terms are bucket numbers
-        named = name_buckets(counts, recover_terms(src, top["term"].astype(int), opts))
+        named = name_buckets(counts, recover_terms(src, top.index, opts))
         rank(named, "chi2", top=20)
     """
     vec = hashing_vectorizer(opts, n_features)

@@ -65,11 +65,11 @@ def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.Data
         used = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
         sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
                        min(top, counts.n_terms)).fit_counts(counts)
-        idx = sel.ranking_[:top]
+        idx = sel.ranking_.index[:top]
         frames.append(pd.DataFrame({"method": method, "aggregate": aggregate,
                                     "rank": np.arange(1, len(idx) + 1),
                                     "term": counts.feature_names[idx],
-                                    "score": sel.ranking_scores_[:top], "df": counts.df[idx]}))
+                                    "score": sel.ranking_.scores[:top], "df": counts.df[idx]}))
     return pd.concat(frames, ignore_index=True)
 
 

@@ -4,7 +4,7 @@ JSON-ready dict (:func:`explore_data`), computed from :class:`~textsift.counts.C
 For every method the page offers (every nominal method; the ordinal ones too when the labels
 are integer ratings) it keeps the top ``cap`` terms of each *view*: each class's one-vs-rest
 column (for the ordinal RR methods, each rank's list; a single-column method has one list)
-and each globalisation policy the method allows (:func:`textsift.selectors.ranking_of`, the
+and each globalisation policy the method allows (:func:`textsift.ranking.ranking_of`, the
 ranking ``textsift score`` prints). Only the terms of some view are embedded, with their
 document counts per class; for ratings also the statistics behind Var, Var*IDF and NC
 (:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top ``snippet_top``
