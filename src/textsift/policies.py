@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
+from ._choices import AGGREGATES
 from .errors import TextsiftError
 
 __all__ = [
@@ -33,11 +35,10 @@ __all__ = [
     "order",
     "rank_scores",
     "rank_terms",
+    "resolve_k",
     "round_robin",
+    "size_note",
 ]
-
-#: The policies that turn a (V, G) score table into one ranking.
-AGGREGATES = ("max", "sum", "wavg", "rr")
 
 
 def order(score: np.ndarray, seen: np.ndarray | None = None,
@@ -248,3 +249,34 @@ def n_from_ratio(ratio: float, n_ranked: int) -> int:
         raise TextsiftError(f"ratio must be in (0, 1], got {ratio}")
     # round first so that 0.1 * 1000 is 100, not 101 through float noise
     return max(1, math.ceil(round(ratio * n_ranked, 9)))
+
+
+def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
+    """Number of terms to keep from ``k`` (a count or ``"all"``) or ``ratio`` (a fraction of
+    the ranked vocabulary, :func:`n_from_ratio`), with the errors a user needs.
+
+    A ``k`` above the vocabulary keeps every term (:func:`size_note` says so): the one rule
+    of the selectors, the command line's ``-k`` and an experiment file's sizes, as
+    scikit-learn's ``SelectKBest`` keeps every feature (with a warning) for a ``k`` above
+    their number."""
+    if ratio is not None:
+        if not isinstance(ratio, Real) or isinstance(ratio, bool) or not 0 < ratio <= 1:
+            raise TextsiftError(f"ratio must be a fraction in (0, 1], got {ratio!r}")
+        return n_from_ratio(float(ratio), max(n_ranked, 1))
+    if isinstance(k, str) and k == "all":
+        return n_terms
+    if not isinstance(k, Integral) or isinstance(k, bool):
+        raise TextsiftError(f"k must be a positive integer or 'all', got {k!r}")
+    if k <= 0:
+        raise TextsiftError(f"k must be a positive number of terms, got {k}")
+    return int(min(k, n_terms))
+
+
+def size_note(size, n_terms: int, name: str = "size") -> str | None:
+    """The note for a number of terms to keep above the vocabulary, which keeps every term
+    (``"size 10,000 is larger than the vocabulary (1,234 terms); it keeps every term, as
+    \"all\" does"``), or ``None`` when ``size`` is not above it (or is ``"all"``)."""
+    if isinstance(size, str) or size is None or size <= n_terms:
+        return None
+    return (f"{name} {size:,} is larger than the vocabulary ({n_terms:,} terms); it keeps "
+            "every term, as \"all\" does")

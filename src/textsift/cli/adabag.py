@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import typer
 
+from .._choices import ADABAG_CHOICES as CHOICES
+from .._choices import BACKENDS, SCHEMES, VARIANTS
 from .._io import check_out_dir
 from ..errors import TextsiftError
-from ..lasso.estimator import CHOICES
-from ..lasso.path import BACKENDS
-from ..lasso.shared import SCHEMES
-from ..lasso.simulate import VARIANTS
 from ._app import app, console
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
@@ -191,6 +188,8 @@ def pca_lda_command(
     Example: textsift pca-lda imdb/train.jsonl.gz imdb/test.jsonl.gz --label-field rating
     --out pca-imdb
     """
+    import numpy as np
+
     from .._io import atomic_write, atomic_write_text
     from ..baselines import pca_lda_holdout
 

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import typer
 
-from ..labels import check_one_label_each
-from ..report.explore_data import CAP, SNIPPET_TOP
-from ..sources import describe
+from .._choices import EXPLORE_CAP as CAP
+from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
 from ._app import app, console
 from .options import CorpusOptions, corpus_options
 
@@ -40,8 +39,10 @@ def explore(
 
     Example: textsift explore reviews.jsonl.gz --label-field rating --out reviews.html
     """
+    from ..labels import check_one_label_each
     from ..report.explore import check_out
     from ..report.explore import explore as write_page
+    from ..sources import describe
 
     check_out(out)  # before the long work
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None

@@ -27,14 +27,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..engines import ENGINES
+from .._choices import ANALYZERS, ENGINES, TOKENIZERS
 from ..errors import check_n_jobs
-from ..languages import TOKENIZERS
-from ..vectorize import ANALYZERS, VectorizerOptions
+from ._app import Format
+
+if TYPE_CHECKING:
+    from ..vectorize import VectorizerOptions
 
 CORPUS = "Corpus"
 ENGINE = "Engine"
@@ -171,7 +173,9 @@ ChunkSize = Annotated[int | None, typer.Option(
     "--chunk-size", help="Documents per chunk (stream and dask engines; default 10,000)",
     callback=_positive, rich_help_panel=ENGINE, show_default=False)]
 
-Top = Annotated[int, typer.Option("--top", help="How many terms to print", callback=_positive)]
+Top = Annotated[int | None, typer.Option(
+    "--top", help="How many terms to print (default 20; with -k, every selected term)",
+    callback=_positive, show_default=False)]
 TopOrAll = Annotated[int | None, typer.Option(
     "--top", help="How many terms to print (default: every selected term)",
     callback=_positive, show_default=False)]
@@ -179,6 +183,9 @@ K = Annotated[int | None, typer.Option(
     "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(
     "--n-jobs", help="Parallel workers (-1: every core)", callback=_n_jobs)]
+FormatOption = Annotated[Format | None, typer.Option(
+    "--format", "-f", help="How to print the results: table, tsv, csv or json (default: a "
+    "table on a terminal, tab-separated values when piped)", show_default=False)]
 OutDir = Annotated[Path, typer.Option(
     "--out", "-o", help="The directory for the results (created; a run in it resumes)",
     show_default=False)]
@@ -211,6 +218,8 @@ class CorpusOptions:
 
     def vectorizer(self, **kw) -> VectorizerOptions:
         """The preprocessing options (``kw`` override them, e.g. ``binary=True``)."""
+        from ..vectorize import VectorizerOptions
+
         return VectorizerOptions(min_df=self.min_df, max_df=self.max_df,
                                  stop_words=self.stop_words, stem=self.stem,
                                  language=self.language,

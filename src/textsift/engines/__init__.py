@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from functools import partial
 
+from .._choices import ENGINES
 from ..corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
@@ -40,7 +41,6 @@ __all__ = [
     "recover_terms",
 ]
 
-ENGINES = ("memory", "stream", "dask")
 #: Documents per chunk of the stream and dask engines, unless told.
 CHUNK_SIZE = 10_000
 

@@ -43,7 +43,6 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction import FeatureHasher
 
 from ..corpus import EmptyCorpusError
 from ..counts import Counts
@@ -344,6 +343,8 @@ class HashingCounter:
         X, names = count_terms(texts, replace(self.opts, binary=False))
         bucket = np.zeros(0, np.int32)
         if len(names):
+            from sklearn.feature_extraction import FeatureHasher  # the hashing mode only
+
             hasher = FeatureHasher(self.n_features, input_type="string", alternate_sign=False)
             bucket = hasher.transform([[t] for t in names]).indices
         H = sp.csr_matrix((X.data.astype(np.float64), bucket[X.indices], X.indptr),
@@ -393,6 +394,8 @@ def recover_terms(source: Source, buckets, opts: VectorizerOptions | None = None
     A second, light pass: each chunk's terms are hashed with scikit-learn's ``FeatureHasher``
     (the hasher inside ``HashingVectorizer``) and only those landing in ``buckets`` are kept.
     """
+    from sklearn.feature_extraction import FeatureHasher
+
     hashing_vectorizer(opts, n_features)  # validates the options alike
     wanted = np.unique(np.asarray(buckets, dtype=np.int64))
     hasher = FeatureHasher(n_features=int(n_features), input_type="string", alternate_sign=False)

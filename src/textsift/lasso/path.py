@@ -41,13 +41,12 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._choices import BACKENDS  # adelie (MIT, the default) and glmnet (GPL-2, an extra)
 from ..errors import TextsiftError
 
 __all__ = ["BACKENDS", "LassoPath", "lambda_grid", "lasso_path", "normalise_penalty",
            "objective"]
 
-#: Lasso path solvers: adelie (MIT, the default) and glmnet (GPL-2, an optional extra).
-BACKENDS = ("adelie", "glmnet")
 
 
 @dataclass

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._choices import SCHEMES  # the group-weight schemes (group_weights)
 from ..errors import TextsiftError
 
 __all__ = ["SCHEMES", "SharedDesign", "group_weights"]
 
-#: The group-weight schemes of the data-shared lasso (:func:`group_weights`).
-SCHEMES = ("ws1", "ws2", "ws3", "ws4", "ws5", "ws6")
 
 
 def group_weights(n_g, scheme: str = "ws3") -> np.ndarray:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy.special import ndtri
 
 from ..errors import TextsiftError
 from ._registry import binary_method, global_table, register
@@ -97,6 +96,8 @@ def bns(A, B, C, D):
 
 def _quantile(rate):
     """``F^-1`` of a rate clipped to :data:`BNS_CLIP`, the upper clip's as ``-F^-1(lo)``."""
+    from scipy.special import ndtri  # imported here: scipy.special takes 0.1 s to import
+
     lo, hi = BNS_CLIP
     return np.where(rate >= hi, -ndtri(lo), ndtri(np.clip(rate, lo, hi)))
 
