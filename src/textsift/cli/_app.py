@@ -182,6 +182,33 @@ def _main(version: bool = typer.Option(False, "--version", help="Print the versi
     """Score, rank and select the terms that matter for text classification."""
 
 
+@contextmanager
+def stage_progress():
+    """A ``progress(stage, done, total)`` callback (the engines': documents or partitions
+    of each pass) drawing a line per stage on stderr -- a bar when the total is known, a
+    count otherwise -- gone once the block ends."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+               MofNCompleteColumn(), TimeElapsedColumn())
+    tasks: dict[str, int] = {}
+    with Progress(*columns, console=console, transient=True) as bar:
+
+        def progress(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(escape(stage), total=total)
+            bar.update(tasks[stage], completed=done)
+
+        yield progress
+
+
 def fail(message: str, code: int = 2):
     """Print the error as one line (never wrapped, whatever the terminal's width; no
     traceback) and exit."""

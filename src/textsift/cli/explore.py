@@ -47,9 +47,9 @@ def explore(
     check_out(out)  # before the long work
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
     opts = corpus.vectorizer()
-    with console.status("counting the corpus") as status:
-        counts = corpus.count()
-        check_one_label_each(counts.multilabel, describe(corpus.source), "textsift explore")
+    counts = corpus.count()  # the stream and dask engines draw their own progress
+    check_one_label_each(counts.multilabel, describe(corpus.source), "textsift explore")
+    with console.status("scoring the terms") as status:
         page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,
                           method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}",

@@ -247,14 +247,16 @@ class CorpusOptions:
         """The corpus's counts (:func:`textsift.engines.count_file`, any engine); skipped
         lines are reported once, as a warning on stderr."""
         import warnings
+        from contextlib import nullcontext
 
         from rich.markup import escape
 
         from ..engines import count_file
-        from ._app import console
+        from ._app import console, stage_progress
 
         bad: list = []
-        with warnings.catch_warnings():  # reported below, once, whatever the engine
+        drawn = nullcontext() if self.engine == "memory" else stage_progress()
+        with warnings.catch_warnings(), drawn as progress:  # warnings reported below, once
             warnings.filterwarnings("ignore", "skipped ", UserWarning)
             counts = count_file(self.source, text_field=self.text_field,
                                 label_field=self.label_field, split_field=self.split_field,
@@ -262,7 +264,7 @@ class CorpusOptions:
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
-                                strip_labels=self.strip_labels)
+                                strip_labels=self.strip_labels, progress=progress)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
