@@ -2,7 +2,7 @@
 
 Every problem a user can fix -- a corpus that cannot be read or used, an option or parameter
 out of range, an experiment file that does not validate, an output directory that cannot be
-used -- raises :class:`TextsiftError` (or one of its subclasses, which only say which stage
+used (in use by another run, on a read-only or full file system) -- raises :class:`TextsiftError` (or one of its subclasses, which only say which stage
 found the problem), with a message that names the file, line or parameter and the fix.
 
 It subclasses :class:`ValueError`, so code written against scikit-learn's convention
@@ -13,7 +13,7 @@ stderr and exits with code 2; anything else keeps its traceback and exits with c
 
 from __future__ import annotations
 
-__all__ = ["CorpusError", "TextsiftError", "check_n_jobs"]
+__all__ = ["CorpusError", "OutputError", "TextsiftError", "check_n_jobs"]
 
 
 class TextsiftError(ValueError):
@@ -22,6 +22,16 @@ class TextsiftError(ValueError):
 
 class CorpusError(TextsiftError):
     """A corpus cannot be read or used as asked; the message says why and what to do."""
+
+
+class OutputError(TextsiftError):
+    """An output path cannot be written: a folder another run holds, a read-only or full
+    file system, a file-size limit, no permission. ``errno`` is the operating system's error
+    number when it reported one (``None`` for a folder in use)."""
+
+    def __init__(self, message: str, errno: int | None = None):
+        super().__init__(message)
+        self.errno = errno
 
 
 def check_n_jobs(n_jobs, name: str = "n_jobs") -> int:
