@@ -72,6 +72,8 @@ def os_error(exc: OSError, path=None) -> OutputError | None:
     elif exc.errno == errno.ENOSPC and path is not None:
         free = _free(Path(path))
         what += "" if free is None else f" ({free / 2**20:,.1f} MiB free)"
+    if exc.errno in (errno.EMFILE, errno.ENFILE):
+        path = None  # the process's or the system's limit, whichever file hit it
     where = f"{path}: " if path is not None else ""
     return OutputError(f"{where}{what}; {fix}", exc.errno)
 

@@ -114,7 +114,7 @@ def hold(target, *, folder: bool = True, create: bool = True,
         fd = _acquire(path, what, target, note)
     except OSError as exc:
         _remove_empty(made)
-        error = os_error(exc, exc.filename or home)
+        error = os_error(exc, home if exc.filename in (None, str(path)) else exc.filename)
         if error is None:
             raise
         raise error from None

@@ -106,7 +106,8 @@ def writes_out(param: str = "out", folder: bool = True, create: bool = True):
             def note(message: str) -> None:
                 console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
 
-            with hold(kwargs[param], folder=folder, create=create, note=note):
+            what = "--out" if param == "out" else "the folder"
+            with hold(kwargs[param], folder=folder, create=create, note=note, what=what):
                 return command(*args, **kwargs)
         return held
     return decorate
