@@ -143,7 +143,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
     pending = [c for c in cells if c.name not in done]
     if done:
-        grown = (f"; the experiment grew ({'; '.join(claimed.changes)}): "
+        grown = (f"; the experiment changed ({'; '.join(claimed.changes)}): "
                  f"{len(pending)} new cells to run" if claimed.changes else "")
         say(f"resuming: {len(done)} of {len(cells)} cells already done{grown}")
     finished = len(done)

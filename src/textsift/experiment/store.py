@@ -181,10 +181,12 @@ class Store:
 
 
 def _rows_of(cell: Cell, rows: list[dict]) -> list[dict]:
-    """A cell's rows under the names the experiment gives them now. The rows of an ``all``
-    cell (every method at level "all", and FFS) and of a ``triv`` cell (a row per learner)
-    are one measurement under several names: an experiment that grew (a method, a learner,
-    a baseline) names them anew; any other cell's rows are its own."""
+    """A cell's rows under the names the experiment gives them now: its dataset's name, and
+    for an ``all`` cell (every method at level "all", and FFS) and a ``triv`` cell (a row per
+    learner), whose rows are one measurement under several names, the names of an experiment
+    that grew (a method, a learner, a baseline added)."""
+    if any(r["dataset"] != cell.dataset for r in rows):
+        rows = [{**r, "dataset": cell.dataset} for r in rows]
     names = {(r["method"], r["aggregate"], r["learner"]) for r in rows}
     wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.labels}
     if cell.kind not in ("all", "triv") or names == wanted:

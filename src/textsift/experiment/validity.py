@@ -8,7 +8,7 @@ Two keys (``CONTRIBUTING.md``, "What a finished cell is valid for"):
   (a SHA-256 of each file; of every file of an aclImdb or 20news tree), how they are read
   ([corpus] fields, task, ranks, split), the preprocessing, the protocol, the folds, the test
   part, the seed, and :data:`RESULTS_VERSION`. The fold cache is a function of it. Not the
-  paths: a corpus moved elsewhere is the same data;
+  paths, nor the dataset's name: a corpus moved elsewhere is the same data;
 * the **cell key** (:func:`cell_key`): the data key and the cell's own parameters
   (:func:`cell_spec`: its kind, fold, task, method, policy, parameters, level, learner,
   measures, seed, tuning). A finished cell is a pure function of it, so it is valid under any
@@ -150,10 +150,10 @@ def _size(entry: dict) -> str:
 
 #: Fields of a cell that are not part of what it computed: its file name, where its fold's
 #: cache is (the data key stands for its content), the largest level (a ranking computed
-#: further has the same prefix), and the names its rows are written under (an ``all`` or
-#: ``triv`` cell's rows are one measurement under several names, relabelled as the
-#: experiment grows: :meth:`~.store.Store.read_cells`).
-_NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "labels")
+#: further has the same prefix), and the names its rows are written under -- the dataset's,
+#: and an ``all`` or ``triv`` cell's rows, which are one measurement under several names --,
+#: which the table takes from the experiment as it is now (:meth:`~.store.Store.read_cells`).
+_NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "labels", "dataset")
 _CELL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Cell)
                   if f.default is not dataclasses.MISSING}
 
