@@ -2,8 +2,9 @@
 
 Every problem a user can fix -- a corpus that cannot be read or used, an option or parameter
 out of range, an experiment file that does not validate, an output directory that cannot be
-used (in use by another run, on a read-only or full file system) -- raises :class:`TextsiftError` (or one of its subclasses, which only say which stage
-found the problem), with a message that names the file, line or parameter and the fix.
+used (in use by another run, on a read-only or full file system) -- raises
+:class:`TextsiftError` (or one of its subclasses, which only say which stage found the
+problem), with a message that names the file, line or parameter and the fix.
 
 It subclasses :class:`ValueError`, so code written against scikit-learn's convention
 (``ValueError`` for invalid parameters and data) keeps working. Any other exception escaping
