@@ -27,7 +27,7 @@ class _Commands(TyperGroup):
     anywhere in a command, an option click refuses (a missing argument, a value out of
     range, an unknown option or command), or an error of the operating system the user can
     fix (a read-only file system, a full disk, too many open files:
-    :func:`textsift._io.os_error`) -- becomes one ``error: ...`` line and exit code 2; any
+    ``textsift._io.os_error``) -- becomes one ``error: ...`` line and exit code 2; any
     other exception is a bug and keeps its traceback (exit code 1)."""
 
     def make_context(self, info_name, args, parent=None, **extra):
@@ -95,7 +95,7 @@ def stdout_console(min_width: int = 100) -> Console:
 def writes_out(param: str = "out", folder: bool = True, create: bool = True):
     """Decorate a command that writes to its ``param`` (a folder, or with ``folder=False`` a
     page): the command runs holding its lock -- one writer per --out
-    (:func:`textsift._lock.hold`, which also checks that it can be written, before any
+    (``textsift._lock.hold``, which also checks that it can be written, before any
     work) --; a lock taken over from a run that ended without releasing it is said on
     stderr."""
     def decorate(command):

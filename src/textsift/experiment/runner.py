@@ -8,7 +8,7 @@ seed -- not on ``n_jobs``, on the order cells finish in, or on how many times th
 interrupted -- because every cell is a pure function of its fold's cache and its own key, and
 the table is assembled from the cell files in sorted order.
 
-A run holds its directory's lock (:mod:`textsift._lock`: one writer per directory) from
+A run holds its directory's lock (``textsift._lock``: one writer per directory) from
 its first check to its last file, and keeps the finished cells that are still valid for the
 experiment and its data (:mod:`.validity`): a changed corpus or preprocessing is refused, an
 experiment that grew (methods, sizes, learners added) computes only its new cells.

@@ -8,7 +8,7 @@ Layout of ``DIR``::
     cache/fold-K.npz      matrices and counts of fold K (see :mod:`.folds`)
     cells/*.json          one file per finished cell, written atomically: its rows, its
                           timing, its key and what the key was taken from (:mod:`.validity`)
-    .textsift.lock        while a run writes here: its lock (:mod:`textsift._lock`)
+    .textsift.lock        while a run writes here: its lock (``textsift._lock``)
     results.csv/.parquet  the long-form table, one row per (cell row, metric): COLUMNS, then
                           ``ratio`` (the fraction of the vocabulary asked for; 1 for "all"
                           and FFS, empty for a number of terms) and, with [tuning], the
