@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import errno
 import os
-import resource
 import shutil
 import tempfile
 import zipfile
@@ -38,7 +37,8 @@ FIXABLE = {
                    "write the output to a folder you may write to, or change its permissions "
                    "(chmod u+w)"),
     errno.EPERM: ("operation not permitted",
-                  "write the output to a folder you may write to, or change its permissions"),
+                  "write the output to a folder you may write to, or change its permissions "
+                  "(chmod u+w)"),
     errno.ENOSPC: ("no space left on the device", f"free some space or write the output to "
                    f"another device, {_AGAIN}"),
     errno.EDQUOT: ("the disk quota is exceeded", f"free some space or write the output "
@@ -52,8 +52,10 @@ FIXABLE = {
 }
 
 
-def _limit(kind) -> str:
-    soft, _ = resource.getrlimit(kind)
+def _limit(name: str) -> str:
+    import resource  # POSIX
+
+    soft, _ = resource.getrlimit(getattr(resource, name))
     return "unlimited" if soft == resource.RLIM_INFINITY else f"{soft:,}"
 
 
@@ -66,9 +68,9 @@ def os_error(exc: OSError, path=None) -> OutputError | None:
     what, fix = FIXABLE[exc.errno]
     path = path if path is not None else exc.filename
     if exc.errno == errno.EFBIG:
-        what += f" ({_limit(resource.RLIMIT_FSIZE)} bytes: ulimit -f)"
+        what += f" ({_limit('RLIMIT_FSIZE')} bytes: ulimit -f)"
     elif exc.errno == errno.EMFILE:
-        what += f" ({_limit(resource.RLIMIT_NOFILE)}: ulimit -n)"
+        what += f" ({_limit('RLIMIT_NOFILE')}: ulimit -n)"
     elif exc.errno == errno.ENOSPC and path is not None:
         free = _free(Path(path))
         what += "" if free is None else f" ({free / 2**20:,.1f} MiB free)"

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import os
 import socket
@@ -34,6 +33,11 @@ from pathlib import Path
 
 from ._io import check_out_dir, os_error
 from .errors import OutputError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover (not POSIX: nothing to lock with)
+    fcntl = None
 
 __all__ = ["LOCK_NAME", "hold", "lock_path"]
 
@@ -137,6 +141,8 @@ def _acquire(path: Path, what: str, target: Path, note) -> int:
     for _ in range(20):  # the file may be removed by its holder between open and flock
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         try:
+            if fcntl is None:
+                raise OSError(errno.ENOSYS, "no flock on this platform")
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             info = _read(fd)
@@ -147,8 +153,8 @@ def _acquire(path: Path, what: str, target: Path, note) -> int:
                     f"wait for it to finish, or choose another {what}") from None
             if exc.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS):
                 if note is not None:
-                    note(f"{target}: this file system cannot lock files, so nothing keeps a "
-                         "second run out of it")
+                    note(f"{target}: files cannot be locked here, so nothing keeps a second "
+                         "run out of it")
                 return _fill(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
             raise
         try:

@@ -181,11 +181,12 @@ class Store:
 
 
 def _rows_of(cell: Cell, rows: list[dict]) -> list[dict]:
-    """A cell's rows under the names the experiment gives them now: its dataset's name, and
-    for an ``all`` cell (every method at level "all", and FFS) and a ``triv`` cell (a row per
-    learner), whose rows are one measurement under several names, the names of an experiment
-    that grew (a method, a learner, a baseline added)."""
-    if any(r["dataset"] != cell.dataset for r in rows):
+    """A cell's rows under the names the experiment gives them now: its dataset's name (when
+    its rows have one), and for an ``all`` cell (every method at level "all", and FFS) and a
+    ``triv`` cell (a row per learner), whose rows are one measurement under several names, the
+    names of an experiment that grew (a method, a learner, a baseline added)."""
+    named = {r["dataset"] for r in rows}
+    if len(named) == 1 and named != {cell.dataset}:  # the dataset was renamed
         rows = [{**r, "dataset": cell.dataset} for r in rows]
     names = {(r["method"], r["aggregate"], r["learner"]) for r in rows}
     wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.labels}

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from .._io import differences
 from ..corpus import sample_path
+from ..errors import CorpusError
 from ..layouts import tree_files
 from ..sources import data_files
 from .specs import Cell, Experiment
@@ -47,7 +48,7 @@ __all__ = ["RESULTS_VERSION", "Claim", "DataKey", "cell_key", "cell_spec", "clai
 RESULTS_VERSION = 1
 
 #: [corpus] keys that do not change what is read: where the files are (their bytes are hashed
-#: instead) and the name the results carry (a cell's own key has it).
+#: instead) and the name the results carry (the table takes it from the experiment).
 _NOT_DATA = ("paths", "test_path", "dataset")
 
 
@@ -64,12 +65,16 @@ def _sha256(path: Path) -> tuple[bytes, int]:
     """The SHA-256 of a file's bytes and its size, read in blocks of 1 MiB (a small file in
     one read: for the files of a tree, opening them costs more than hashing them)."""
     h, size = hashlib.sha256(), 0
-    with open(path, "rb") as fh:
-        while block := fh.read(1 << 20):
-            h.update(block)
-            size += len(block)
-            if len(block) < 1 << 20:
-                break
+    try:
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                h.update(block)
+                size += len(block)
+                if len(block) < 1 << 20:
+                    break
+    except OSError as exc:
+        raise CorpusError(f"{path}: cannot be read ({exc.strerror or exc}); check the path and "
+                          "its permissions") from None
     return h.digest(), size
 
 
@@ -177,14 +182,13 @@ def cell_key(cell: Cell, data_key: str) -> str:
 class Claim:
     """What a run may keep of its directory: ``fresh`` (nothing: the directory is empty, or
     another experiment's that finished no cell, taken over), or the fold cache and the
-    finished cells of the same data -- ``previous`` is then the manifest found, ``adopted``
-    whether it was written before textsift recorded its data, ``changes`` how the experiment
-    differs from the one it was made for."""
+    finished cells of the same data -- ``adopted`` says whether the directory was written
+    before textsift recorded its data, ``changes`` how the experiment differs from the one
+    it was made for."""
 
     fresh: bool
-    previous: dict | None = None
     adopted: bool = False
-    changes: tuple[str, ...] = ()  # how the experiment differs from the directory's
+    changes: tuple[str, ...] = ()
 
 
 def _afresh(root: Path) -> str:
@@ -215,7 +219,7 @@ def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
         if not resume:
             raise StoreError(f"{root} already holds {done} finished cells of this experiment; "
                              "pass --resume to continue it, or choose a new --out directory")
-        return Claim(fresh=False, previous=old, adopted=True)
+        return Claim(fresh=False, adopted=True)
     changed = data.changes(record)
     if changed:
         if not done:
@@ -233,7 +237,7 @@ def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
                          f"the same data ({'; '.join(config)}); pass --resume to keep those "
                          "that are still valid and compute only the new ones, or choose a new "
                          "--out directory")
-    return Claim(fresh=False, previous=old, changes=tuple(config))
+    return Claim(fresh=False, changes=tuple(config))
 
 
 def _config_changes(old: dict, exp: Experiment) -> list[str]:
@@ -256,6 +260,7 @@ def reusable(store: Store, claimed: Claim, cells: list[Cell], data: DataKey) -> 
     records = store.cell_records()
     grown = f" (the experiment changed: {'; '.join(claimed.changes)})" if claimed.changes \
         else ""
+    stamps = []
     for name, record in sorted(records.items()):
         cell = planned.get(name)
         if cell is None:
@@ -266,7 +271,7 @@ def reusable(store: Store, claimed: Claim, cells: list[Cell], data: DataKey) -> 
                 f"{_afresh(store.root)}")
         key = cell_key(cell, data.key)
         if claimed.adopted and "key" not in record:
-            store.stamp_cell(name, key, cell_spec(cell))
+            stamps.append((name, key, cell_spec(cell)))
         elif record.get("key") != key:
             diff = differences(record.get("spec") or {}, cell_spec(cell))
             what = "; ".join(diff) if diff else "it was computed by another version of the code"
@@ -275,6 +280,8 @@ def reusable(store: Store, claimed: Claim, cells: list[Cell], data: DataKey) -> 
                 f"experiment ({what}){grown}; --resume keeps only cells whose corpus, "
                 "preprocessing, protocol, seed, measures and parameters are unchanged: "
                 f"undo the change, or {_afresh(store.root)}")
+    for stamp in stamps:  # every cell checked: now record their keys
+        store.stamp_cell(*stamp)
     return set(records)
 
 
