@@ -50,8 +50,8 @@ def _cli(*args) -> list[str]:
 def configs(tmp_path_factory):
     root = tmp_path_factory.mktemp("lock")
     sample = load_sample("20ng").frame
-    sample[sample["label"].isin(sorted(sample["label"].unique())[:8])].to_json(
-        root / "corpus.jsonl", orient="records", lines=True)  # 8 newsgroups, 1,120 posts
+    sample[sample["label"].isin(sorted(sample["label"].unique())[:4])].to_json(
+        root / "corpus.jsonl", orient="records", lines=True)  # 4 newsgroups, 560 posts
     paths = []
     for name, sizes in (("first", [20, 100, 300]), ("other", [50, 500])):
         path = root / f"{name}.toml"
