@@ -78,13 +78,6 @@ def _read(fd: int) -> dict:
         return {}
 
 
-def _created(path: Path) -> list[Path]:
-    """Make ``path`` and its missing parents; return the folders made, deepest first."""
-    missing = [p for p in (path, *path.parents) if not p.exists()]
-    path.mkdir(parents=True, exist_ok=True)
-    return missing
-
-
 @contextlib.contextmanager
 def hold(target, *, folder: bool = True, create: bool = True,
          note: Callable[[str], None] | None = None, what: str = "--out") -> Iterator[None]:
@@ -112,9 +105,9 @@ def hold(target, *, folder: bool = True, create: bool = True,
         yield
         return
     check_out_dir(home, what if folder else f"{what}'s folder")
-    made: list[Path] = []
+    made = [p for p in (home, *home.parents) if not p.exists()]  # deepest first
     try:
-        made = _created(home)
+        home.mkdir(parents=True, exist_ok=True)
         fd = _acquire(path, what, target, note)
     except OSError as exc:
         _remove_empty(made)
