@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
@@ -25,9 +26,11 @@ except ImportError:  # pragma: no cover
 
 class _Commands(TyperGroup):
     """The command group: bad input -- a :class:`~textsift.errors.TextsiftError` raised
-    anywhere in a command, or an option click refuses (a missing argument, a value out of
-    range, an unknown option or command) -- becomes one ``error: ...`` line and exit code 2;
-    any other exception is a bug and keeps its traceback (exit code 1). A
+    anywhere in a command, an option click refuses (a missing argument, a value out of
+    range, an unknown option or command), or an error of the operating system the user can
+    fix (a read-only file system, a full disk, too many open files:
+    ``textsift._io.os_error``) -- becomes one ``error: ...`` line and exit code 2; any
+    other exception is a bug and keeps its traceback (exit code 1). A
     :class:`~textsift.errors.DataWarning` (data that are probably wrong) is one ``warning:
     ...`` line, each message once."""
 
@@ -49,6 +52,13 @@ class _Commands(TyperGroup):
             _usage_error(exc)
         except TextsiftError as exc:
             fail(str(exc))
+        except OSError as exc:
+            from .._io import os_error
+
+            error = os_error(exc)
+            if error is None:
+                raise
+            fail(str(error))
 
 
 @contextmanager
@@ -106,6 +116,27 @@ def _main(version: bool = typer.Option(False, "--version", help="Print the versi
 def stdout_console(min_width: int = 100) -> Console:
     """A console on the current stdout for result tables."""
     return Console(file=sys.stdout, width=max(min_width, console.width))
+
+
+def writes_out(param: str = "out", folder: bool = True, create: bool = True):
+    """Decorate a command that writes to its ``param`` (a folder, or with ``folder=False`` a
+    page): the command runs holding its lock -- one writer per --out
+    (``textsift._lock.hold``, which also checks that it can be written, before any
+    work) --; a lock taken over from a run that ended without releasing it is said on
+    stderr."""
+    def decorate(command):
+        @functools.wraps(command)
+        def held(*args, **kwargs):
+            from .._lock import hold
+
+            def note(message: str) -> None:
+                console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
+
+            what = "--out" if param == "out" else "the folder"
+            with hold(kwargs[param], folder=folder, create=create, note=note, what=what):
+                return command(*args, **kwargs)
+        return held
+    return decorate
 
 
 def fail(message: str, code: int = 2):

@@ -16,7 +16,7 @@ from ..lasso.estimator import CHOICES
 from ..lasso.path import BACKENDS
 from ..lasso.shared import SCHEMES
 from ..lasso.simulate import VARIANTS
-from ._app import app, console
+from ._app import app, console, writes_out
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
 
@@ -81,6 +81,7 @@ _ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
 
 
 @app.command()
+@writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def adabag(
     corpus: CorpusOptions,
@@ -168,6 +169,7 @@ def adabag(
 
 
 @app.command("pca-lda")
+@writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def pca_lda_command(
     corpus: CorpusOptions,

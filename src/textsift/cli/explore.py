@@ -9,11 +9,12 @@ import typer
 from ..labels import check_one_label_each
 from ..report.explore_data import CAP, SNIPPET_TOP
 from ..sources import describe
-from ._app import app, console
+from ._app import app, console, writes_out
 from .options import CorpusOptions, corpus_options
 
 
 @app.command()
+@writes_out(folder=False)
 @corpus_options()
 def explore(
     corpus: CorpusOptions,

@@ -15,7 +15,7 @@ from ..errors import TextsiftError
 from ..ranks import check_ranks
 from ..scores import REGISTRY, get_method
 from ..selectors import rank, resolve_k
-from ._app import Format, app, console, emit, plain
+from ._app import Format, app, console, emit, plain, writes_out
 from .options import CorpusOptions, K, NJobs, OutDir, TopOrAll, choices, corpus_options
 
 ORDINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
@@ -159,6 +159,7 @@ def ordinal(
 
 
 @app.command("ordinal-eval")
+@writes_out()
 @corpus_options(engine=False, split=False)
 def ordinal_eval(
     corpus: CorpusOptions,
