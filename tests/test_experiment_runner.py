@@ -131,8 +131,9 @@ def test_same_seed_same_table_and_n_jobs_does_not_matter(small_run, tmp_path):
 def test_output_dir_of_another_experiment_is_refused(small_run):
     out, _ = small_run
     other = {**SMALL, "experiment": {"name": "other", "seed": 2}}
-    with pytest.raises(StoreError, match="holds the results of another experiment"):
-        run_experiment(parse_config(other), out)
+    with pytest.raises(StoreError, match=r"finished cells of another experiment \('small'\) "
+                       r"whose data or folds differ from this one's \(seed: 1 -> 2\)"):
+        run_experiment(parse_config(other), out, resume=True)
 
 
 def test_existing_results_need_resume(small_run):

@@ -62,8 +62,11 @@ def test_ordinal_eval_rows_baselines_and_resume(corpus, tmp_path):
     again = runner.invoke(app, eval_args(corpus, tmp_path))
     assert again.exit_code == 0, again.output
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "results.csv"), r)
+    # another tuning grid changes every tuned cell: refused, with the reason
     other = runner.invoke(app, eval_args(corpus, tmp_path, "--c-grid", "3"))
-    assert other.exit_code == 2 and "another experiment" in " ".join(other.output.split())
+    said = " ".join(other.output.split())
+    assert other.exit_code == 2 and "is not valid under this experiment (tuning.grid: " in said
+    assert "the experiment changed: tuning.grids: " in said
 
 
 @pytest.mark.parametrize("args, message", [

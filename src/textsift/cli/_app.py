@@ -7,6 +7,7 @@ catalogue); each command imports what it computes with inside its body, so that 
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import math
@@ -32,9 +33,11 @@ except ImportError:  # pragma: no cover
 
 class _Commands(TyperGroup):
     """The command group: bad input -- a :class:`~textsift.errors.TextsiftError` raised
-    anywhere in a command, or an option click refuses (a missing argument, a value out of
-    range, an unknown option or command) -- becomes one ``error: ...`` line and exit code 2;
-    any other exception is a bug and keeps its traceback (exit code 1). A
+    anywhere in a command, an option click refuses (a missing argument, a value out of
+    range, an unknown option or command), or an error of the operating system the user can
+    fix (a read-only file system, a full disk, too many open files:
+    ``textsift._io.os_error``) -- becomes one ``error: ...`` line and exit code 2; any
+    other exception is a bug and keeps its traceback (exit code 1). A
     :class:`~textsift.errors.DataWarning` (data that are probably wrong) is one ``warning:
     ...`` line, each message once. Ctrl-C is one ``interrupted`` line and exit code 130.
 
@@ -72,6 +75,13 @@ class _Commands(TyperGroup):
         except KeyboardInterrupt:
             console.print("interrupted", highlight=False)
             raise typer.Exit(130) from None
+        except OSError as exc:
+            from .._io import os_error
+
+            error = os_error(exc)
+            if error is None:
+                raise
+            fail(str(error))
 
 
 class _Command(TyperCommand):
@@ -207,6 +217,27 @@ def stage_progress():
             bar.update(tasks[stage], completed=done)
 
         yield progress
+
+
+def writes_out(param: str = "out", folder: bool = True, create: bool = True):
+    """Decorate a command that writes to its ``param`` (a folder, or with ``folder=False`` a
+    page): the command runs holding its lock -- one writer per --out
+    (``textsift._lock.hold``, which also checks that it can be written, before any
+    work) --; a lock taken over from a run that ended without releasing it is said on
+    stderr."""
+    def decorate(command):
+        @functools.wraps(command)
+        def held(*args, **kwargs):
+            from .._lock import hold
+
+            def note(message: str) -> None:
+                console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
+
+            what = "--out" if param == "out" else "the folder"
+            with hold(kwargs[param], folder=folder, create=create, note=note, what=what):
+                return command(*args, **kwargs)
+        return held
+    return decorate
 
 
 def fail(message: str, code: int = 2):

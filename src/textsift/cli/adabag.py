@@ -11,9 +11,8 @@ import typer
 
 from .._choices import ADABAG_CHOICES as CHOICES
 from .._choices import BACKENDS, SCHEMES, VARIANTS
-from .._io import check_out_dir
 from ..errors import TextsiftError
-from ._app import app, console
+from ._app import app, console, writes_out
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
 
@@ -78,6 +77,7 @@ _ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
 
 
 @app.command()
+@writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def adabag(
     corpus: CorpusOptions,
@@ -133,7 +133,6 @@ def adabag(
     from ..lasso import AdaBagClassifier, holdout_run, load_polarity
     from ..report.adabag import save_adabag
 
-    check_out_dir(out)
     model = AdaBagClassifier(
         a=low, b=high, scheme=scheme.value, n_bootstraps=bootstraps, backend=backend.value,
         min_ratio=min_ratio, patience=patience or None, max_active=max_active or None,
@@ -165,6 +164,7 @@ def adabag(
 
 
 @app.command("pca-lda")
+@writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def pca_lda_command(
     corpus: CorpusOptions,
@@ -193,7 +193,6 @@ def pca_lda_command(
     from .._io import atomic_write, atomic_write_text
     from ..baselines import pca_lda_holdout
 
-    check_out_dir(out)
     if max_components < 1:
         raise TextsiftError(f"--max-components must be >= 1, got {max_components}")
     X, y, groups, _, _, a, b = _data_or_simulation(corpus, group_field, simulate, seed)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._app import app, console
+from ._app import app, console, writes_out
 from .options import OutDir
 
 #: The demo experiment, in the TOML schema of ``textsift run`` (see examples/*.toml); the
@@ -27,6 +27,7 @@ DEMO = {
 
 
 @app.command()
+@writes_out()
 def demo(out: OutDir = Path("textsift-demo")):
     """Compare six selection methods on the bundled 20 Newsgroups sample; write a report and
     an explore page. Re-running it in the same directory reuses the finished cells.

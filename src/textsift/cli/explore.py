@@ -8,11 +8,12 @@ import typer
 
 from .._choices import EXPLORE_CAP as CAP
 from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
-from ._app import app, console
+from ._app import app, console, writes_out
 from .options import CorpusOptions, corpus_options
 
 
 @app.command()
+@writes_out(folder=False)
 @corpus_options()
 def explore(
     corpus: CorpusOptions,

@@ -12,7 +12,7 @@ import typer
 
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, emit, escape, plain
+from ._app import app, console, emit, escape, plain, writes_out
 from .options import (
     CorpusOptions,
     FormatOption,
@@ -178,6 +178,7 @@ def ordinal(
 
 
 @app.command("ordinal-eval")
+@writes_out()
 @corpus_options(engine=False, split=False)
 def ordinal_eval(
     corpus: CorpusOptions,

@@ -82,15 +82,17 @@ class LoadedFold:
 
     def kept(self, holdout, cell: Cell, params: tuple, k: int) -> np.ndarray:
         """The columns of the first ``k`` terms of the cell's ranking (its method, aggregate
-        and task, with the method's ``params``), in column order. The one place a prefix is
-        taken: the ranking is computed once, to the cell's largest level."""
+        and task, with the method's ``params``), in column order. The selector is fitted
+        once per ranking, to the cell's largest level (a round robin stops there), and each
+        level is ``set_params(k=...)`` on it: the selection is derived from the ranking, with
+        no refit."""
         key = _ranking(holdout, cell, params)
         if key not in self._ranked:
             counts = self.counts(holdout, cell.positive)
             longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
             self._ranked[key] = selector(cell.method, cell.aggregate, cell.rr_variant, params,
-                                         longest).fit_counts(counts).selected_
-        return np.sort(self._ranked[key][:k])
+                                         longest).fit_counts(counts)
+        return np.sort(self._ranked[key].set_params(k=k).selected_)
 
     def columns(self, holdout, cell: Cell, params: tuple, k: int):
         """The part's training and test matrices restricted to :meth:`kept` columns."""

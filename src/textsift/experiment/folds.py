@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
-from .._io import atomic_write
+from .._io import write_npz
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import DataWarning, TextsiftError
@@ -185,7 +185,7 @@ def save_fold(data: TrainTest, path: Path) -> None:
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
                   feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
                   multilabel=c.multilabel)
-    atomic_write(path, lambda fh: np.savez(fh, **arrays))
+    write_npz(path, arrays)
 
 
 def load_fold(ref) -> TrainTest:

@@ -131,11 +131,11 @@ class Experiment:
         d.pop("source")
         return d
 
-    @property
-    def fingerprint(self) -> str:
-        """A hash of ``as_dict()`` without ``n_jobs``, and without the keys added since the
-        first runs when they are at their default: a run directory made before a key existed
-        still resumes."""
+    def identity(self) -> dict:
+        """``as_dict()`` without ``n_jobs`` (the table does not depend on it), and without the
+        keys added since the first runs when they are at their default: what the
+        :attr:`fingerprint` hashes, and what the key of the run's data is taken from
+        (:class:`~.validity.DataKey`)."""
         d = self.as_dict()
         d.pop("n_jobs")
         for (*where, key), table in _ADDED_LATER:
@@ -148,7 +148,13 @@ class Experiment:
         for name in set(d["preprocessing"]) - _FIRST_PREPROCESSING:
             if d["preprocessing"][name] == getattr(fresh, name):
                 d["preprocessing"].pop(name)
-        blob = json.dumps(d, sort_keys=True, default=str).encode()
+        return d
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of :meth:`identity`: a run directory made before a key existed still
+        resumes."""
+        blob = json.dumps(self.identity(), sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
 
