@@ -196,7 +196,11 @@ def _main(version: bool = typer.Option(False, "--version", help="Print the versi
 def stage_progress():
     """A ``progress(stage, done, total)`` callback (the engines': documents or partitions
     of each pass) drawing a line per stage on stderr -- a bar when the total is known, a
-    count otherwise -- gone once the block ends."""
+    count otherwise -- gone once the block ends; ``None`` (nothing drawn) when stderr is not
+    a terminal."""
+    if not console.is_terminal:
+        yield None
+        return
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

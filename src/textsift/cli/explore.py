@@ -40,6 +40,8 @@ def explore(
 
     Example: textsift explore reviews.jsonl.gz --label-field rating --out reviews.html
     """
+    from contextlib import nullcontext
+
     from ..labels import check_one_label_each
     from ..report.explore import check_out
     from ..report.explore import explore as write_page
@@ -48,7 +50,9 @@ def explore(
     check_out(out)  # before the long work
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
     opts = corpus.vectorizer()
-    counts = corpus.count()  # the stream and dask engines draw their own progress
+    # the stream and dask engines draw their own progress
+    with console.status("counting the corpus") if corpus.engine == "memory" else nullcontext():
+        counts = corpus.count()
     check_one_label_each(counts.multilabel, describe(corpus.source), "textsift explore")
     with console.status("scoring the terms") as status:
         page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,

@@ -2,7 +2,8 @@
 
 The source is cut into partitions (:func:`~textsift.engines.readers.file_parts`: one per file,
 one per Parquet row group; any picklable callable returning chunks will do). A task per
-partition (``Client.map``) runs the two exact passes where the workers are:
+partition, or per batch of consecutive partitions when there are more than
+:data:`MAX_TASKS` (``Client.map``), runs the two exact passes where the workers are:
 
 1. each partition streams its chunks into :class:`~textsift.engines.stream.DocumentFrequencies`;
    the tables are added by a tree of merge tasks on the cluster (``split_every`` at a time, as
@@ -12,8 +13,10 @@ partition (``Client.map``) runs the two exact passes where the workers are:
    chunks against it (``Counts.from_matrix`` per chunk) and the partition counts are added by a
    second tree.
 
-The client learns of each partition as it finishes, so a caller can watch both passes
-(``progress``: the command line draws a bar over the partitions).
+The client learns of each task as it finishes, so a caller can watch both passes
+(``progress``: the command line draws a bar over the partitions), and Ctrl-C stops the run
+at once, quietly: the local workers ignore SIGINT (:func:`cluster_client`), and this process
+raises ``KeyboardInterrupt`` where it waits for them (:func:`count_dask`).
 
 Counts are integers, so the result equals the in-memory counts whatever the partitioning and
 the order of the sums. An empty partition contributes nothing; a partition that meets a new
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import reduce
@@ -103,10 +107,13 @@ def cluster_client(scheduler: str | None = None, timeout: float = CONNECT_TIMEOU
 
     n_workers = n_workers or os.cpu_count() or 1
     # silence_logs: a task failing on bad input is reported once, by the client, as the
-    # TextsiftError it is -- not also as the workers' "Compute Failed" tracebacks
+    # TextsiftError it is -- not also as the workers' "Compute Failed" tracebacks. No
+    # dashboard; the scheduler's own HTTP routes on a free local port (by default they take
+    # 8787, and a second cluster on the machine warns that it is in use)
     with _sigint_ignored():  # the workers inherit it: Ctrl-C stops this process, which stops them
         cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=None, silence_logs=logging.CRITICAL)
+                               dashboard_address=None, silence_logs=logging.CRITICAL,
+                               scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     with cluster, Client(cluster, set_as_default=False) as client:
         yield client
 
@@ -189,6 +196,8 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
     return an iterable of chunks. Lines skipped in pass 1 are appended to ``bad_lines``.
     ``progress(stage, done, total)``, when given, is called as partitions finish: ``stage``
     one of :data:`PASSES`, ``done`` of ``total`` partitions (the library draws nothing).
+    Ctrl-C (SIGINT) raises ``KeyboardInterrupt`` at the next check, within
+    :data:`POLL_SECONDS`, and releases the tasks (:func:`_interrupt_deferred`).
     """
     if not parts:
         raise empty_corpus()
@@ -197,49 +206,104 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
     if client is None:
         with cluster_client() as c:
             return count_dask(parts, opts, c, classes, split_every, bad_lines, progress)
-    batches = [[part] for part in parts]  # a partition each
-    freq, bad, types, text = _tree(
-        client, client.map(_pass1, batches, opts=opts, pure=False), _merge_pass1, split_every,
-        progress, PASSES[0])
-    if bad_lines is not None:
-        bad_lines.extend(bad)
-    if freq.n_docs == 0:
-        raise empty_corpus()
-    if not text:
-        raise no_text(None, getattr(parts[0], "kw", {}).get("text_field", "text"))
-    labels = LabelTypes(getattr(parts[0], "kw", {}).get("label_field", "label"))
-    for kind, where in types:  # the partitions' label types agree, or the sums would fail
-        labels.note(kind, where)
-    names = freq.vocabulary(opts)
-    # sent to the workers once, under a key of its own: concurrent runs on one cluster must
-    # not share a vocabulary
-    shared = client.scatter(names, hash=False)
-    return _tree(client, client.map(_pass2, batches, names=shared, opts=opts, classes=classes,
-                                    pure=False), _add_counts, split_every, progress, PASSES[1])
+    batches = _batches(parts, MAX_TASKS)
+    with _interrupt_deferred() as interrupted:
+        freq, bad, types, text = _tree(
+            client, client.map(_pass1, batches, opts=opts, pure=False), batches,
+            _merge_pass1, split_every, progress, PASSES[0], interrupted)
+        if bad_lines is not None:
+            bad_lines.extend(bad)
+        if freq.n_docs == 0:
+            raise empty_corpus()
+        if not text:
+            raise no_text(None, getattr(parts[0], "kw", {}).get("text_field", "text"))
+        labels = LabelTypes(getattr(parts[0], "kw", {}).get("label_field", "label"))
+        for kind, where in types:  # the partitions' label types agree, or the sums would fail
+            labels.note(kind, where)
+        names = freq.vocabulary(opts)
+        # sent to the workers once, under a key of its own: concurrent runs on one cluster
+        # must not share a vocabulary
+        shared = client.scatter(names, hash=False)
+        return _tree(client, client.map(_pass2, batches, names=shared, opts=opts,
+                                        classes=classes, pure=False),
+                     batches, _add_counts, split_every, progress, PASSES[1], interrupted)
 
 
-def _tree(client, leaves: list, merge, split_every: int, progress, stage: str):
-    """The result of ``leaves`` (futures) merged by a tree of ``merge`` tasks on the cluster,
-    ``split_every`` at a time, as they finish; ``progress(stage, done, total)`` as each leaf
-    finishes. A leaf's error is raised as soon as it is known (the other tasks are then
-    released)."""
+#: At most this many tasks a pass: many small files are batched, a batch of consecutive
+#: partitions to a task (a task costs the scheduler milliseconds; a small file's count, less).
+MAX_TASKS = 256
+
+#: How often (seconds) :func:`count_dask` looks for a Ctrl-C while it waits.
+POLL_SECONDS = 0.05
+
+
+def _batches(parts: list, max_tasks: int) -> list[list]:
+    """``parts`` cut into at most ``max_tasks`` runs of consecutive partitions, of sizes
+    differing by at most one."""
+    n = min(len(parts), max_tasks)
+    size, extra = divmod(len(parts), n)
+    bounds = [i * size + min(i, extra) for i in range(n + 1)]
+    return [parts[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _tree(client, leaves: list, batches: list[list], merge, split_every: int, progress,
+          stage: str, interrupted: Callable[[], bool]):
+    """The result of ``leaves`` (futures, one per batch of partitions) merged by a tree of
+    ``merge`` tasks on the cluster, ``split_every`` at a time, as they finish;
+    ``progress(stage, partitions done, partitions)`` as leaves finish. A leaf's error is
+    raised as soon as it is known, a Ctrl-C (``interrupted()``) as soon as it is seen; the
+    other tasks are then released."""
     from distributed import as_completed
 
-    total, level = len(leaves), leaves
+    level = leaves
     while len(level) > 1:
         level = [client.submit(merge, level[i:i + split_every], pure=False)
                  for i in range(0, len(level), split_every)]
     root = level[0]
-    finished = as_completed(leaves, loop=client.loop)
+    size = {leaf.key: len(batch) for leaf, batch in zip(leaves, batches, strict=True)}
+    finished = as_completed(leaves if root.key in size else [*leaves, root], loop=client.loop)
     del leaves, level  # each leaf's result is freed once merged
+    total, done = sum(size.values()), 0
     if progress is not None:
         progress(stage, 0, total)
-    for done, future in enumerate(finished, 1):
-        if future.status == "error":
-            future.result()  # raises the task's own error (a TextsiftError for bad input)
-        if progress is not None:
+    while not finished.is_empty():
+        if interrupted():
+            raise KeyboardInterrupt
+        ready = finished.next_batch(block=False)
+        if not ready:
+            time.sleep(POLL_SECONDS)
+            continue
+        before = done
+        for future in ready:
+            if future.status == "error":
+                future.result()  # raises the task's own error (a TextsiftError for bad input)
+            done += size.pop(future.key, 0)
+        if progress is not None and done > before:
             progress(stage, done, total)
     return root.result()
+
+
+@contextmanager
+def _interrupt_deferred() -> Iterator[Callable[[], bool]]:
+    """Yield ``interrupted()``: whether Ctrl-C (SIGINT) came during the block, which then
+    raises nothing by itself -- :func:`_tree` raises ``KeyboardInterrupt`` where it waits.
+    Raised wherever the signal lands, the ``KeyboardInterrupt`` may land in a finalizer
+    (``distributed``'s ``Future.__del__``), where Python prints it as "Exception ignored"
+    and the run goes on to the end. Only Python's own handler is replaced, and only in the
+    main thread; elsewhere ``interrupted()`` is always false and Ctrl-C is as it was."""
+    import signal
+    import threading
+
+    seen: list[int] = []
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield lambda: False
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        yield lambda: bool(seen)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager
