@@ -57,10 +57,15 @@ def mi(A, B, C, D, weighted=False, base=np.e):
     where the term occurs; :func:`textsift.policies.globalise`).
 
     ``weighted=True`` gives JaTeCS's ``P(t, c) log(...)`` (``A = 0`` gives 0).
+
+    Computed as ``log((A / df) (N / pos))``: the terms found only in the class (``A = df``)
+    all score ``log(N / pos)`` to the bit, whatever their frequency, so their tie is a tie
+    (the ranking's tie-break orders them), where ``log A + log N - log df - log pos`` differs
+    from term to term by an ulp or two.
     """
     N = A + B + C + D
     with np.errstate(divide="ignore", invalid="ignore"):
-        pmi = (np.log(A) + np.log(N) - np.log(A + B) - np.log(A + C)) / np.log(base)
+        pmi = np.log((A / (A + B)) * (N / (A + C))) / np.log(base)
     if weighted:
         return np.where(A > 0, A / N * pmi, 0.0)
     return np.where(A > 0, pmi, -np.inf)
