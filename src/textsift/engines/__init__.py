@@ -65,10 +65,10 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     (:func:`textsift.sources.data_files`), and the records are checked alike.
     ``on_bad_line="skip"`` skips malformed JSONL lines, appends ``(file, line)`` to
     ``bad_lines`` and warns with their number. ``progress(stage, done, total)``, when given,
-    is told how far the stream and dask engines are (:data:`~textsift.engines.stream.Progress`:
+    is told how far the stream and dask engines are (``textsift.engines.stream.Progress``:
     documents of each pass, or partitions of each pass); nothing is drawn. ``label_sep``
-    splits a CSV label field into
-    label lists (``"earn;acq"``): a multi-label corpus, as lists in JSON Lines and Parquet are.
+    splits a CSV label field into label lists (``"earn;acq"``): a multi-label corpus, as
+    lists in JSON Lines and Parquet are.
     Labels that differ only by white space or case warn
     (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
     around every label.

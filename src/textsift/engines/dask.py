@@ -3,7 +3,7 @@
 The source is cut into partitions (:func:`~textsift.engines.readers.file_parts`: one per file,
 one per Parquet row group; any picklable callable returning chunks will do). A task per
 partition, or per batch of consecutive partitions when there are more than
-:data:`MAX_TASKS` (``Client.map``), runs the two exact passes where the workers are:
+``MAX_TASKS`` (256) (``Client.map``), runs the two exact passes where the workers are:
 
 1. each partition streams its chunks into :class:`~textsift.engines.stream.DocumentFrequencies`;
    the tables are added by a tree of merge tasks on the cluster (``split_every`` at a time, as
@@ -195,9 +195,9 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
     ``parts`` are picklable callables; ``part(bad_lines)`` (pass 1) and ``part()`` (pass 2)
     return an iterable of chunks. Lines skipped in pass 1 are appended to ``bad_lines``.
     ``progress(stage, done, total)``, when given, is called as partitions finish: ``stage``
-    one of :data:`PASSES`, ``done`` of ``total`` partitions (the library draws nothing).
+    one of ``PASSES``, ``done`` of ``total`` partitions (the library draws nothing).
     Ctrl-C (SIGINT) raises ``KeyboardInterrupt`` at the next check, within
-    :data:`POLL_SECONDS`, and releases the tasks (:func:`_interrupt_deferred`).
+    ``POLL_SECONDS`` (0.05 s), and releases the tasks.
     """
     if not parts:
         raise empty_corpus()

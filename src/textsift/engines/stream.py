@@ -267,7 +267,7 @@ def count_exact(source: Source, opts: VectorizerOptions | None = None, classes=N
     """Exact counts of a chunked source in one pass (module docstring); equal to
     ``Counts.from_texts(all_texts, all_labels, opts, classes)``. ``prefilter`` (default:
     for n-grams) takes the light first pass that lets ``min_df`` drop terms as they come.
-    ``progress(stage, documents, None)`` is told of each chunk (:data:`Progress`)."""
+    ``progress(stage, documents, None)`` is told of each chunk (``Progress``)."""
     opts = opts or VectorizerOptions()
     if prefilter is None:
         prefilter = opts.ngram_range[1] > 1 or opts.analyzer != "word"
