@@ -14,7 +14,7 @@ import math
 import sys
 import warnings
 from contextlib import contextmanager
-from enum import StrEnum
+from enum import Enum, StrEnum
 
 import typer
 from rich.console import Console
@@ -112,7 +112,7 @@ def reflow(text: str | None) -> str | None:
 def _tidy(command) -> None:
     """Re-flow the help of ``command``, drop the type placeholder (``<bool>``) of its flags,
     the help option's included, and spare its absent options typer's coercion
-    (:class:`_Absent`)."""
+    (:class:`_LightCoercion`)."""
     command.help = reflow(command.help)
     help_option = command.get_help_option(Context(command, help_option_names=HELP_OPTIONS))
     if help_option is not None and help_option.default is None:
@@ -121,20 +121,26 @@ def _tidy(command) -> None:
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""  # typer shows a flag's metavar instead of its type
         if getattr(param, "_runtime_param", False) is None:
-            param._runtime_param = _Absent()
+            param._runtime_param = _LightCoercion()
 
 
-class _Absent:
-    """What coerces a parameter's value until one is given. typer (0.2x) coerces every
-    parameter through a pydantic ``TypeAdapter`` built at its first value, given or not, and
-    importing pydantic for it costs about 0.1 s -- as much as the rest of ``textsift
-    methods``. An absent value (``None``, the default of most options) needs no coercion:
-    it is returned as typer returns it; the first given value builds typer's own coercion
-    (``get_runtime_param``) and hands over to it."""
+class _LightCoercion:
+    """What coerces a parameter's value until a value needs typer's own coercion. typer
+    (0.2x) coerces every parameter through a pydantic ``TypeAdapter`` built at its first
+    value, given or not, and importing pydantic for it costs about 0.1 s -- as much as the
+    rest of ``textsift methods``. Two kinds of value need none of it, and are returned as
+    typer returns them: an absent one (``None``, the default of most options) and one of a
+    choice's values (``--format json`` -> ``Format.json``). Any other value builds typer's
+    coercion (``get_runtime_param``), which takes over -- for its checks and its messages,
+    a choice's unknown value included."""
 
     def coerce(self, value, param, ctx):
         if value is None and not (param.multiple or param.nargs == -1):
             return None
+        kind = param.type_descriptor.annotation
+        if (isinstance(value, str) and isinstance(kind, type) and issubclass(kind, Enum)
+                and value in kind._value2member_map_):
+            return kind(value)
         param._runtime_param = None
         return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
 
@@ -180,9 +186,9 @@ console = Console(stderr=True)  # messages and progress; results go to stdout
 
 def _version(value: bool):
     if value:
-        from .. import __version__
+        from . import print_version
 
-        print(f"textsift {__version__}")
+        print_version()
         raise typer.Exit()
 
 
@@ -261,11 +267,6 @@ def json_number(x):
 
 def print_json(obj) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
-
-
-def main():
-    """The ``textsift`` console script: run the command line."""
-    app()
 
 
 class Format(StrEnum):
