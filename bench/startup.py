@@ -13,7 +13,8 @@ goals of issue 20 (at most 0.25 s and 80 MB for ``--version``, ``methods`` and `
 same: ``CountVectorizer`` + ``chi2``), the load average before and after, and the cores.
 
 The anchors: ``python -c pass`` (the interpreter alone) and ``python -c "import
-sklearn.feature_selection"`` (what any scikit-learn script pays before it starts). The
+sklearn.feature_selection"`` (what any scikit-learn script pays before it starts), and
+``python -c "import typer, rich.console"`` (the floor of a command line built on them). The
 ``textsift`` commands run the virtualenv's console script, as a user types them (with
 ``PYTHONPATH`` as set, so a worktree's ``src`` is what runs). Last, whether ``import
 textsift`` loaded scikit-learn's estimator machinery (``sklearn.base``), ``scipy.stats`` or
@@ -121,6 +122,8 @@ def main() -> None:
             "import sklearn.feature_selection": ([py, "-c", "import sklearn.feature_selection"],
                                                  None),
             "import textsift": ([py, "-c", "import textsift"], None),
+            # the floor of any command line built on them: what -h and methods import first
+            "import typer, rich.console": ([py, "-c", "import typer, rich.console"], None),
             "textsift --version": ([*cli, "--version"], "goal"),
             "textsift methods": ([*cli, "methods"], "goal"),
             "textsift -h": ([*cli, "-h"], "goal"),

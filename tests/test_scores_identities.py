@@ -237,7 +237,7 @@ def test_compute_many_checks_every_name_before_any_work():
 
 
 def test_a_declared_class_without_documents_is_left_out_of_per_class_scores():
-    """METHODS.md §0.7: the empty class gets no column; the other columns are those of the
+    """The spec §0.7: the empty class gets no column; the other columns are those of the
     counts without it."""
     X, y = random_corpus(3, n_classes=3)
     declared = Counts.from_matrix(X, y, classes=[0, 1, 2, 7])

@@ -2,7 +2,7 @@
 
 One implementation serves every method. A score table is a (V, G) float array: one column
 per *group* -- a class (one-vs-rest), a rank, an ordinal binary split, or a single column for
-a global score. METHODS.md §0.5-§0.6 fix the rules implemented here:
+a global score. The rules implemented here:
 
 * The tables are clean: never NaN, and the rows of unseen terms are ``-inf``. That is the
   rule of :class:`~textsift.scores.ScoreTable`, established once where a table is made
@@ -69,7 +69,7 @@ def order(score: np.ndarray, seen: np.ndarray | None = None,
 
 
 def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = None) -> np.ndarray:
-    """Collapse a clean (V, G) score table into one score per term (METHODS.md §0.6).
+    """Collapse a clean (V, G) score table into one score per term (module docstring).
 
     ``max``: ``max_g f(t, g)``; ``sum``: ``sum_g f(t, g)``; ``wavg``: ``sum_g P(g) f(t, g)``
     with ``weights = P(g)`` (class priors). Follows JaTeCS ``MaximumTSRPolicy``,
@@ -106,7 +106,7 @@ def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = No
 def round_robin(
     table: np.ndarray, n_select: int, variant: str = "skip"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Round robin over the columns of a (V, G) score table (METHODS.md §0.6).
+    """Round robin over the columns of a (V, G) score table (module docstring).
 
     Each group ``g`` ranks its candidates (score > ``-inf``) by descending score, ties by
     index. Groups take turns in column order ``0, 1, ..., G-1, 0, ...``; on its turn a group
@@ -244,7 +244,7 @@ def rank_scores(score: np.ndarray, seen: np.ndarray, limit: int | None = None,
 
 def n_from_ratio(ratio: float, n_ranked: int) -> int:
     """Number of terms kept at reduction level ``ratio`` = ``|S| / |T|`` (the fraction *kept*):
-    ``max(1, ceil(ratio * n_ranked))`` (METHODS.md §0.5.6)."""
+    ``max(1, ceil(ratio * n_ranked))``."""
     if not 0 < ratio <= 1:
         raise TextsiftError(f"ratio must be in (0, 1], got {ratio}")
     # round first so that 0.1 * 1000 is 100, not 101 through float noise

@@ -65,7 +65,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         Number of terms kept, unless ``ratio`` or ``threshold`` is given; a ``k`` above the
         vocabulary keeps every term and warns (as scikit-learn's ``SelectKBest``).
     ratio : float in (0, 1], optional
-        Keep ``max(1, ceil(ratio * n_ranked))`` terms (the reduction level of METHODS.md §0.5).
+        Keep ``max(1, ceil(ratio * n_ranked))`` terms (the reduction level:
+        :func:`textsift.policies.n_from_ratio`).
     threshold : float, optional
         Keep every term whose (globalised) score is ``>= threshold``; not with ``rr``.
     aggregate : {"max", "sum", "wavg", "rr"}, optional
@@ -73,7 +74,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
     class_label : optional
         Rank by this class's one-vs-rest scores only.
     rr_variant : {"skip", "turn_consumed"}
-        Round-robin duplicate rule (METHODS.md §0.6).
+        Round-robin duplicate rule (:func:`textsift.policies.round_robin`).
     classes : array-like, optional
         The full label set (e.g. the whole rating scale), when ``y`` may miss some of it.
     method_params : dict, optional
@@ -204,8 +205,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
 
 class OrdinalSelector(TermSelector):
-    """Keep the best terms for ordinal regression (METHODS.md §A): a :class:`TermSelector`
-    restricted to the ordinal methods, whose labels must be ordered integer ranks.
+    """Keep the best terms for ordinal regression (Baccianella, Esuli & Sebastiani 2010;
+    :mod:`textsift.scores.ordinal`): a :class:`TermSelector` restricted to the ordinal methods,
+    whose labels must be ordered integer ranks.
 
     Parameters
     ----------

@@ -1,6 +1,6 @@
 """The ``textsift`` command line (typer + rich). Commands compose the library; they compute
 nothing of their own. Each family of commands lives in its own module and registers on ``app``
-(:func:`application`), which is built when first asked for: ``textsift --version`` needs none
+(``application()``), which is built when first asked for: ``textsift --version`` needs none
 of it.
 """
 

@@ -172,7 +172,7 @@ def ordinal(
     if m.provisional:
         frame["provisional"] = True
         console.print(f"[yellow]note:[/] {m.label}: the PRP formula is not pinned down "
-                      "(METHODS.md §A.7); do not report it as a reproduction.")
+                      "(the paper does not give it in full); do not report it as a reproduction.")
     console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
     emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 

@@ -12,8 +12,9 @@ __all__ = ["binary_labels", "encode", "trivial_prediction"]
 
 
 def trivial_prediction(y_train, scale=None):
-    """What Triv always says: the middle rank of ``scale`` (METHODS.md §A.1), or without a
-    scale the most frequent training label (the lowest of equally frequent ones)."""
+    """What Triv always says: the middle rank of ``scale`` (Baccianella, Esuli & Sebastiani
+    2010), or without a scale the most frequent training label (the lowest of equally frequent
+    ones)."""
     if scale is not None:
         return trivial_rank(scale)
     labels, n = np.unique(y_train, return_counts=True)

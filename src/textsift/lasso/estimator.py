@@ -1,5 +1,5 @@
 """AdaBag as a scikit-learn estimator: a classifier of ratings into low (``y <= a``) and high
-(``y >= b``) that selects its words (METHODS.md §D.4; the steps are in
+(``y >= b``) that selects its words (the AdaBag paper; the steps are in
 :mod:`textsift.lasso.adabag`).
 
 ``fit(X, y, groups=None)`` takes a document-term matrix and numeric ratings, drops the rows

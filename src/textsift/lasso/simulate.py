@@ -1,4 +1,4 @@
-"""The AdaBag paper's simulation (METHODS.md §D.6), as a generator.
+"""The AdaBag paper's simulation (its simulation design), as a generator.
 
 ``n = 1000`` rows of ``p = 77`` independent Bernoulli features (success probability 0.1 for
 columns 1-2, 0.2 for 3-65, 0.03 for 66-75, 0.029 for 76-77), ``y = mu + x'beta + eps`` with

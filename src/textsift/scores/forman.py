@@ -1,10 +1,10 @@
 """Forman's filter metrics for a binary (one-vs-rest) task.
 
 Each metric is a vectorised function of the contingency cells ``A = tp``, ``B = fp``,
-``C = fn``, ``D = tn`` (METHODS.md §0.2), with ``pos = A + C``, ``neg = B + D``,
-``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions and zero-count rules follow
-METHODS.md §B.2: G. Forman, "An extensive empirical study of feature selection metrics for
-text classification", JMLR 3 (2003) 1289-1305, as taught in P. Kang's Text Analytics lecture 6.
+``C = fn``, ``D = tn`` (:class:`~textsift.counts.Counts`), with ``pos = A + C``,
+``neg = B + D``, ``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions follow G.
+Forman, "An extensive empirical study of feature selection metrics for text classification",
+JMLR 3 (2003) 1289-1305, as taught in P. Kang's Text Analytics lecture 6.
 The registered methods apply them one-vs-rest to every class (``binary_scores``).
 """
 

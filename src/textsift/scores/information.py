@@ -1,7 +1,7 @@
 """Information-theoretic and chi-square scores.
 
-* ``ig`` -- binary information gain of presence against one class (Forman 2003; METHODS.md
-  §B.2.8 and §C.2): ``IG(t, c) = sum_{c' in {c, not c}} sum_{t' in {t, not t}}
+* ``ig`` -- binary information gain of presence against one class (Forman 2003; the RC
+  paper's IG baseline): ``IG(t, c) = sum_{c' in {c, not c}} sum_{t' in {t, not t}}
   P(t', c') log(P(t', c') / (P(t') P(c')))``, with ``0 log 0 = 0``.
 * ``ig_multi`` -- mutual information between presence and the m-valued class
   (Yang & Pedersen 1997): ``H(C) - P(t) H(C|t) - P(not t) H(C|not t)``.
@@ -72,7 +72,7 @@ def mi(A, B, C, D, weighted=False, base=np.e):
 
 
 def chi2(A, B, C, D):
-    """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (METHODS.md §B.2)."""
+    """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (Forman 2003)."""
     N = A + B + C + D
     den = (A + B) * (C + D) * (A + C) * (B + D)
     with np.errstate(divide="ignore", invalid="ignore"):
