@@ -240,14 +240,16 @@ def writes_out(param: str = "out", folder: bool = True, create: bool = True):
         def held(*args, **kwargs):
             from .._lock import hold
 
-            def note(message: str) -> None:
-                console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
-
             what = "--out" if param == "out" else "the folder"
-            with hold(kwargs[param], folder=folder, create=create, note=note, what=what):
+            with hold(kwargs[param], folder=folder, create=create, note=print_note, what=what):
                 return command(*args, **kwargs)
         return held
     return decorate
+
+
+def print_note(message: str) -> None:
+    """Print ``note: message`` on stderr as one line (never wrapped, as ``error:`` lines)."""
+    console.print(f"[yellow]note:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2):
@@ -335,7 +337,8 @@ def _print_table(columns, rows, title: str) -> None:
         table.add_row(*("" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v)
                         for v in r))
     out = Console(file=sys.stdout)
-    needed = out.measure(table).maximum
+    # measured without the console's width, which a measurement never exceeds
+    needed = out.measure(table, options=out.options.update_width(1_000_000)).maximum
     if needed > out.width:  # whole terms, always: the terminal wraps the long lines
         out = Console(file=sys.stdout, width=needed)
     out.print(table)

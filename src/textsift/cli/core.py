@@ -7,7 +7,7 @@ import typer
 from .._choices import AGGREGATES
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, emit, emit_rows, escape, plain
+from ._app import app, console, emit, emit_rows, plain, print_note
 from .options import CorpusOptions, FormatOption, K, Top, choices, corpus_options
 
 Aggregate = choices("Aggregate", AGGREGATES)
@@ -107,7 +107,7 @@ def _ranked(counts, m, agg, class_label, k, top, fmt) -> None:
     if n is not None:
         note = size_note(k, counts.n_terms, "-k")
         if note:
-            console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+            print_note(note)
         console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
     title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy})"
     emit(ranked.to_frame(), fmt, title)

@@ -12,7 +12,7 @@ import typer
 
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, emit, escape, plain, writes_out
+from ._app import app, console, emit, plain, print_note, writes_out
 from .options import (
     CorpusOptions,
     FormatOption,
@@ -162,7 +162,7 @@ def ordinal(
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
     note = size_note(k, counts.n_terms, "-k")
     if note:
-        console.print(f"[yellow]note:[/] {escape(note)}", highlight=False)
+        print_note(note)
     shown = n if top is None else min(n, top)
     ranked = rank(counts, m, top=shown, **params)
     rr = ranked.policy == "rr"
@@ -171,8 +171,8 @@ def ordinal(
         frame["rank_assigned"] = [plain(g) for g in frame["rank_assigned"]]
     if m.provisional:
         frame["provisional"] = True
-        console.print(f"[yellow]note:[/] {m.label}: the PRP formula is not pinned down "
-                      "(the paper does not give it in full); do not report it as a reproduction.")
+        print_note(f"{m.label}: the PRP formula is not pinned down (the paper does not give it "
+                 "in full); do not report it as a reproduction.")
     console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
     emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 
