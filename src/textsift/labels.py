@@ -40,10 +40,10 @@ import scipy.sparse as sp
 
 from .errors import CorpusError, TextsiftError
 
-__all__ = ["REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
+__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
            "check_labelled", "check_one_label_each", "check_ranks", "check_requirement",
-           "csv_labels", "encode_labels", "holds_label_lists", "label_type", "label_type_of",
-           "method_requires", "no_labels", "numeric_labels", "requirement_met"]
+           "csv_labels", "encode_labels", "evaluated_labels", "holds_label_lists", "label_type",
+           "label_type_of", "method_requires", "no_labels", "numeric_labels", "requirement_met"]
 
 #: What a scoring method may require of the labelling (``Method.requires``). Each needs one
 #: label per document: ordered ranks, any single-label classes, or exactly two classes.
@@ -95,6 +95,33 @@ class Labels:
         if self.multilabel:
             return np.bincount(self.matrix.indices, minlength=self.n_classes).astype(np.int64)
         return np.bincount(self.codes, minlength=self.n_classes).astype(np.int64)
+
+    def take(self, rows) -> Labels:
+        """The labelling of the documents ``rows`` (an index array or a boolean mask), over
+        the same classes (a class may then have no document)."""
+        if self.multilabel:
+            return Labels(self.classes, matrix=self.matrix[rows])
+        return Labels(self.classes, codes=self.codes[rows])
+
+
+#: Which labels an evaluation of label sets learns and measures (:func:`evaluated_labels`).
+LABEL_SETS = ("train_and_test", "all")
+
+
+def evaluated_labels(train, test, which: str) -> np.ndarray:
+    """The labels an evaluation of label sets learns and measures, as column indices of the
+    0/1 indicators ``train`` and ``test`` (documents x labels, sparse or dense, over the same
+    labels): ``"all"``, every label; ``"train_and_test"``, those with at least one training
+    and one test document (the usual reading of Reuters-21578 ModApte's 90 categories: a label
+    without training documents cannot be learned, one without test documents not measured)."""
+    if which not in LABEL_SETS:
+        raise TextsiftError(f"unknown label set {which!r}; choose one of "
+                            f"{', '.join(LABEL_SETS)}")
+    if which == "all":
+        return np.arange(train.shape[1])
+    in_train = np.asarray((train != 0).sum(axis=0)).ravel() > 0
+    in_test = np.asarray((test != 0).sum(axis=0)).ravel() > 0
+    return np.flatnonzero(in_train & in_test)
 
 
 def as_labels(y, classes=None) -> Labels:

@@ -30,7 +30,8 @@ from ..metrics import MEASURES
 from ..selectors import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
-from .cells import run_cell, selector
+from .cells import LoadedFold, run_cell, selector
+from .config import for_labels
 from .folds import fold_paths, load_fold, prepare_documents, prepare_folds
 from .plan import method_aggregates, plan_cells, resolve_levels
 from .specs import Cell, Experiment, FoldRef, TrainTest
@@ -50,19 +51,20 @@ class RunSummary:
 
 def _run_and_store(cell: Cell, root) -> str:
     out = run_cell(cell)
-    Store(root).write_cell(out.name, out.rows, out.timing)
+    Store(root).write_cell(out.name, out.rows, out.timing, out.labels)
     return out.name
 
 
 def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
     """The ``top`` terms of every (method, aggregate) on one fold, with their training
     document frequency ``df``, for the report: the rankings of the cells (the same selector,
-    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments,
-    under each method's own policy."""
+    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments
+    and the scope "local" of label sets, under each method's own policy."""
     counts = data.counts
     frames = []
     for method, aggregate in pairs:
-        used = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
+        used = default_aggregate(resolve_method(method)) if aggregate in ("pos", "local") else (
+            aggregate)
         sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
                        min(top, counts.n_terms)).fit_counts(counts)
         idx = sel.ranking_[:top]
@@ -99,7 +101,10 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     cached = store.check(exp.fingerprint, resume) and all(p.exists() for p in cache)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
     first = load_fold(cache[0]) if cached else prepared.first
+    exp = prepared.exp if prepared else for_labels(exp, first.counts.multilabel)
     classes = first.counts.classes
+    if exp.multilabel and not cached:  # a label set without labels, refused before writing
+        LoadedFold(first).label_columns(exp.label_set)
     if any(MEASURES[m].positive for m in exp.metrics) and exp.tasks == "multiclass" and (
             list(map(str, classes)) != ["neg", "pos"]):
         *some, last = [n for n, m in MEASURES.items() if m.positive]
@@ -111,6 +116,9 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
     pairs, skipped = method_aggregates(exp)
     notes += skipped
+    if exp.multilabel and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
+        notes.append("the folds of label sets are not stratified (scikit-learn has no "
+                     "multi-label stratification): shuffled KFold, or a random test part")
     for note in notes:
         say(f"note: {note}")
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))

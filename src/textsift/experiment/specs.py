@@ -45,6 +45,7 @@ class CorpusSpec:
     task: str
     ranks: tuple[int, ...] | None
     skip_bad_lines: bool
+    label_sep: str | None
 
 
 @dataclass(frozen=True)
@@ -57,11 +58,13 @@ class LearnerSpec:
     weighting: str
     params: tuple[tuple[str, object], ...]
 
-    def pipeline(self, seed: int, ranks=None, **params):
+    def pipeline(self, seed: int, ranks=None, *, multilabel: bool = False, columns=None,
+                 **params):
         """The weighting and the estimator, with the file's parameters, then ``params`` (the
-        values a tuning grid chose)."""
-        return make_learner(self.name, self.weighting, seed, ranks,
-                            **{**dict(self.params), **params})
+        values a tuning grid chose); for label sets one estimator per label, on ``columns``
+        when each label has its own (:func:`~textsift.learners.make_learner`)."""
+        return make_learner(self.name, self.weighting, seed, ranks, multilabel=multilabel,
+                            columns=columns, **{**dict(self.params), **params})
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,9 @@ _FIRST_PREPROCESSING = frozenset({"binary", "min_df", "max_df", "token_pattern",
                                   "stop_words", "stem", "strip_headers", "max_features"})
 #: Keys added since fingerprints were first taken, as (place in :meth:`Experiment.as_dict`,
 #: schema table): left out of the fingerprint at their default.
-_ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"))
+_ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"),
+                (("corpus", "label_sep"), "corpus"), (("scope",), "selection"),
+                (("label_set",), "evaluation"))
 
 
 @dataclass(frozen=True)
@@ -113,7 +118,15 @@ class Experiment:
     baselines: tuple[str, ...]
     tuning: Tuning | None
     test_size: float | None
+    scope: tuple[str, ...]
+    label_set: str
     source: str = field(compare=False)
+
+    @property
+    def multilabel(self) -> bool:
+        """Whether the documents have label sets (``[corpus] task = "multilabel"``, written or
+        found in the data: :func:`~textsift.experiment.config.for_labels`)."""
+        return self.corpus.task == "multilabel"
 
     @property
     def n_folds(self) -> int:
@@ -132,14 +145,19 @@ class Experiment:
     def fingerprint(self) -> str:
         """A hash of ``as_dict()`` without ``n_jobs``, and without the keys added since the
         first runs when they are at their default: a run directory made before a key existed
-        still resumes."""
+        still resumes. The task ``"multilabel"`` is hashed as ``"nominal"``: the data decide
+        (a nominal file over label lists is read as multilabel, and a multilabel one needs
+        them), so the two spellings are one experiment."""
         d = self.as_dict()
         d.pop("n_jobs")
+        if d["corpus"]["task"] == "multilabel":
+            d["corpus"]["task"] = "nominal"
         for (*where, key), table in _ADDED_LATER:
             place = d
             for part in where:
                 place = place[part]
-            if place[key] == default(table, key):
+            value = place[key]
+            if (list(value) if isinstance(value, tuple) else value) == default(table, key):
                 place.pop(key)
         fresh = type(self.preprocessing)()
         for name in set(d["preprocessing"]) - _FIRST_PREPROCESSING:
@@ -246,7 +264,8 @@ class Cell:
     one-vs-rest task (``None``: the multi-class task); ``rows`` the (method, aggregate) pairs
     and ``labels`` the learner names its results are written under; ``max_level`` the
     experiment's largest level, to which the ranking is computed (a smaller level is its
-    prefix)."""
+    prefix). ``label_set`` is, for label sets, which labels are learned and measured
+    (``[evaluation] label_set``; ``None`` for one label per document)."""
 
     kind: str
     name: str
@@ -267,3 +286,8 @@ class Cell:
     level: Level = ALL
     max_level: Level | None = None
     tuning: CellTuning | None = None
+    label_set: str | None = None
+
+    @property
+    def multilabel(self) -> bool:
+        return self.label_set is not None

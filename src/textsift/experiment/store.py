@@ -13,6 +13,8 @@ Layout of ``DIR``::
                           or "all" has the folds' mean number of terms)
     timings.csv           seconds per cell (selection, learner) -- not part of the results
     terms.csv             top terms of every method on fold 0, for the report
+    labels.csv/.parquet   label sets only: each label's F1, precision and recall, and its
+                          training and test documents, per row of the results (LABEL_COLUMNS)
 
 A cell file is complete or absent (temporary file + ``os.replace``), so a run killed at any
 point resumes from the cells on disk, and the table -- assembled from the cell files and sorted
@@ -29,12 +31,14 @@ import pandas as pd
 from .._io import atomic_write, atomic_write_text, check_out_dir
 from ..errors import TextsiftError
 
-__all__ = ["COLUMNS", "KEY", "Store", "StoreError", "summarise"]
+__all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "Store", "StoreError", "summarise"]
 
 #: The columns that identify a cell of the results table.
 KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
 #: The first columns of ``results.csv``: the key, the metric and its value.
 COLUMNS = KEY + ["metric", "value"]
+#: The columns of ``labels.csv``: the key, then one label's measures and documents.
+LABEL_COLUMNS = KEY + ["ratio", "label", "f1", "precision", "recall", "train", "test"]
 
 
 class StoreError(TextsiftError):
@@ -127,8 +131,19 @@ class Store:
             return set()
         return {p.name for p in self.cells.glob("*.json")}
 
-    def write_cell(self, name: str, rows: list[dict], timing: dict) -> None:
-        atomic_write_text(self.cells / name, json.dumps({"rows": rows, "timing": timing}))
+    def write_cell(self, name: str, rows: list[dict], timing: dict,
+                   labels: list[dict] | None = None) -> None:
+        cell = {"rows": rows, "timing": timing, **({"labels": labels} if labels else {})}
+        atomic_write_text(self.cells / name, json.dumps(cell))
+
+    def read_labels(self) -> pd.DataFrame:
+        """The per-label rows of the cell files (empty unless the labels are label sets),
+        sorted by their key and label."""
+        rows = []
+        for p in sorted(self.cells.glob("*.json")):
+            rows.extend(json.loads(p.read_text(encoding="utf-8")).get("labels", ()))
+        frame = pd.DataFrame(rows, columns=LABEL_COLUMNS).astype({"ratio": "float64"})
+        return frame.sort_values(KEY + ["label"], kind="stable").reset_index(drop=True)
 
     def read_cells(self) -> tuple[pd.DataFrame, pd.DataFrame]:
         rows, timings = [], []
@@ -155,6 +170,11 @@ class Store:
         atomic_write(self.root / "timings.csv", lambda fh: timings.to_csv(fh, index=False))
         if terms is not None:
             atomic_write(self.root / "terms.csv", lambda fh: terms.to_csv(fh, index=False))
+        labels = self.read_labels()
+        if len(labels):
+            atomic_write(self.root / "labels.csv", lambda fh: labels.to_csv(fh, index=False))
+            atomic_write(self.root / "labels.parquet",
+                         lambda fh: labels.to_parquet(fh, index=False))
         return results
 
     def results(self) -> pd.DataFrame:

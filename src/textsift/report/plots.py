@@ -36,6 +36,7 @@ _METRICS = {
     "precision_pos": "precision of the positive class",
     "recall_pos": "recall of the positive class",
     "mae_macro": "MAE^M (macro-averaged MAE)", "mae_micro": "MAE^mu (plain MAE)",
+    "samples_f1": "F1 of each document's label set, averaged", "hamming_loss": "Hamming loss",
 }
 _MARKUP = {"tex": (("^M", "$^M$"), ("^mu", "$^\\mu$")),
            "html": (("^M", "<sup>M</sup>"), ("^mu", "<sup>μ</sup>")), "text": ()}
