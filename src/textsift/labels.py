@@ -41,7 +41,7 @@ import scipy.sparse as sp
 from .errors import CorpusError, TextsiftError
 
 __all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
-           "check_labelled", "check_one_label_each", "check_ranks", "check_requirement",
+           "check_labelled", "check_ranks", "check_requirement",
            "csv_labels", "encode_labels", "evaluated_labels", "holds_label_lists", "label_type",
            "label_type_of", "method_requires", "no_labels", "numeric_labels", "requirement_met"]
 
@@ -394,16 +394,6 @@ def check_class(counts, label, source) -> None:
 def holds_label_lists(values) -> bool:
     """Whether a label field's values are label lists (a multi-label corpus)."""
     return _holds_collections(values)
-
-
-def check_one_label_each(multilabel: bool, source, what: str) -> None:
-    """Refuse label lists where ``what`` (a command, a kind of experiment) reads one label per
-    document: a multi-label corpus is scored by ``textsift score`` and the library."""
-    if multilabel:
-        raise CorpusError(
-            f"{source}: {what} reads one label per document, but the labels are lists (a "
-            "multi-label corpus); score it with `textsift score` (each label against the "
-            "documents without it), or give each document one label")
 
 
 def no_labels(source, field) -> CorpusError:

@@ -36,9 +36,8 @@ from functools import lru_cache
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import train_test_split
-
 from sklearn.metrics import precision_recall_fscore_support
+from sklearn.model_selection import train_test_split
 
 from ..counts import Counts
 from ..labels import evaluated_labels

@@ -223,12 +223,14 @@ class FoldRef:
 class TrainTest:
     """A learning problem: a training part (matrix, labels and their counts) and the part its
     predictions are scored on -- a fold's test part or, when tuning, the validation part held
-    out of the fold's training part (the rest of which is then the training part)."""
+    out of the fold's training part (the rest of which is then the training part). The
+    labels are one per document, or for label sets 0/1 CSR indicators (documents x the
+    corpus's labels, the classes of ``counts``)."""
 
     X_train: sp.csr_matrix
-    y_train: np.ndarray
+    y_train: np.ndarray | sp.csr_matrix
     X_test: sp.csr_matrix
-    y_test: np.ndarray
+    y_test: np.ndarray | sp.csr_matrix
     counts: Counts
 
     @property

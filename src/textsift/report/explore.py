@@ -5,8 +5,9 @@ The page holds, for every method (:func:`.explore_data.page_methods`) and every 
 
 1. a **term map** (one class against the rest): each term placed by the fraction of the
    class's documents and of the rest's documents that contain it, on log axes (as scattertext
-   does; with label sets a label is a class, and the rest are the documents without it), coloured by the chosen method's score, the top terms labelled where a label fits
-   without covering another (the glue's collision pass, again after each pan or zoom);
+   does; with label sets a label is a class, and the rest are the documents without it),
+   coloured by the chosen method's score, the top terms labelled where a label fits without
+   covering another (the glue's collision pass, again after each pan or zoom);
    hovering names the term's counts and every method's score and rank;
 2. **controls** for the method, the class (or rank), the ranking (the class's own column, or
    a globalisation policy over all classes) and the size ``k``;

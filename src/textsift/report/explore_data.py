@@ -2,14 +2,15 @@
 JSON-ready dict (:func:`explore_data`), computed from :class:`~textsift.counts.Counts`.
 
 For every method the page offers (every nominal method that applies to the labels; the
-ordinal ones too when the labels are integer ratings) it keeps the top ``cap`` terms of each *view*: each class's one-vs-rest
-column (for the ordinal RR methods, each rank's list; a single-column method has one list)
-and each globalisation policy the method allows (:func:`textsift.selectors.ranking_of`, the
-ranking ``textsift score`` prints). Only the terms of some view are embedded, with their
-document counts per class and in all (their ``df``: with label sets, a label is a class and
-"the rest" the documents without it, so the rest's counts are ``df - A`` and ``N - N_c``); for ratings also the statistics behind Var, Var*IDF and NC
-(:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top ``snippet_top``
-terms of each view (:mod:`.snippets`).
+ordinal ones too when the labels are integer ratings) it keeps the top ``cap`` terms of each
+*view*: each class's one-vs-rest column (for the ordinal RR methods, each rank's list; a
+single-column method has one list) and each globalisation policy the method allows
+(:func:`textsift.selectors.ranking_of`, the ranking ``textsift score`` prints). Only the
+terms of some view are embedded, with their document counts per class and in all (their
+``df``: with label sets, a label is a class and "the rest" the documents without it, so the
+rest's counts are ``df - A`` and ``N - N_c``); for ratings also the statistics behind Var,
+Var*IDF and NC (:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top
+``snippet_top`` terms of each view (:mod:`.snippets`).
 
 Size: ``cap`` bounds the rankings (two numbers per entry, about ``n_methods x (n_classes + 4)
 x cap`` entries), ``snippet_top`` the snippets; docs/explore.md gives the page sizes.

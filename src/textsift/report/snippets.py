@@ -82,7 +82,7 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
         if isinstance(label, list | tuple | set | frozenset | np.ndarray):
             own = sorted({class_index[v] for v in map(_hashable, label) if v in class_index})
         else:
-            own = [class_index[c]] if (c := class_index.get(_hashable(label))) is not None else []
+            own = [] if (c := class_index.get(_hashable(label))) is None else [c]
         wanted = [c for c in own if need[c]]
         if not wanted:
             continue
