@@ -217,8 +217,8 @@ def test_a_label_set_with_no_label_is_refused_before_anything_is_written(tmp_pat
     records = [dict(r, labels=["acq"] if r["split"] == "train" else ["earn"])
                for r in corpus()]
     exp = config(write(tmp_path, records))
-    with pytest.raises(ConfigError, match="no label has a document in both the training and "
-                                          "the test part of a fold"):
+    with pytest.raises(ConfigError, match="ml.toml: no label has a document in both the "
+                                          "training and the test part of a fold"):
         run_experiment(exp, tmp_path / "run")
     assert not (tmp_path / "run").exists()
 

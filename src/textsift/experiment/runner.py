@@ -104,7 +104,10 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     exp = prepared.exp if prepared else for_labels(exp, first.counts.multilabel)
     classes = first.counts.classes
     if exp.multilabel and not cached:  # a label set without labels, refused before writing
-        LoadedFold(first).label_columns(exp.label_set)
+        try:
+            LoadedFold(first).label_columns(exp.label_set)
+        except ConfigError as exc:
+            raise ConfigError(f"{exp.source}: {exc}") from None
     if any(MEASURES[m].positive for m in exp.metrics) and exp.tasks == "multiclass" and (
             list(map(str, classes)) != ["neg", "pos"]):
         *some, last = [n for n, m in MEASURES.items() if m.positive]
