@@ -38,7 +38,7 @@ from ..labels import Labels, as_labels, holds_label_lists
 from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
 from ._keys import ConfigError
-from .config import for_labels
+from ._tasks import for_labels
 from .specs import Experiment, FoldRef, TrainTest
 from .store import StoreError
 
@@ -256,7 +256,7 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     """Read, check and count the corpus (on ``n_jobs`` threads) and build fold 0:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
     class (or, for label sets, no label), folds that cannot be made, a key the labels do not
-    fit (:func:`~.config.for_labels`: ``Prepared.exp`` is the experiment for them), or an
+    fit (:func:`~._tasks.for_labels`: ``Prepared.exp`` is the experiment for them), or an
     empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
     exp = for_labels(exp, isinstance(labels, Labels))

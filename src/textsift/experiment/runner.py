@@ -30,8 +30,8 @@ from ..metrics import MEASURES
 from ..selectors import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
+from ._tasks import for_labels
 from .cells import LoadedFold, run_cell, selector
-from .config import for_labels
 from .folds import fold_paths, load_fold, prepare_documents, prepare_folds
 from .plan import method_aggregates, plan_cells, resolve_levels
 from .specs import Cell, Experiment, FoldRef, TrainTest
