@@ -372,3 +372,25 @@ def test_per_label_classifier_is_one_estimator_per_label_on_its_columns():
     glob = make_learner("nb", multilabel=True).fit(X, Y)
     np.testing.assert_array_equal(glob.predict(X), OneVsRestClassifier(MultinomialNB()).fit(
         X, Y).predict(X))
+
+
+def test_the_goemotions_example_plans_its_130_cells(tmp_path, monkeypatch):
+    """examples/goemotions.toml: 4 methods x (3 policies + local) x 4 sizes x 2 learners, and
+    every term once per learner (its data stood in by empty files: only the plan is read)."""
+    from pathlib import Path
+
+    from textsift.experiment import load_config
+    from textsift.experiment._tasks import for_labels
+    from textsift.experiment.plan import method_aggregates, plan_cells
+    from textsift.experiment.specs import FoldRef, Level
+
+    (tmp_path / "goemotions").mkdir()
+    for split in ("train", "test"):
+        (tmp_path / "goemotions" / f"{split}.jsonl.gz").touch()
+    monkeypatch.setenv("TEXTSIFT_DATA", str(tmp_path))
+    exp = for_labels(load_config(Path(__file__).parents[1] / "examples" / "goemotions.toml"),
+                     True)  # as its label lists make it
+    pairs, notes = method_aggregates(exp)
+    assert len(pairs) == 16 and notes == [] and ("bns", "local") in pairs
+    cells = plan_cells(exp, [FoldRef("f", 0, 0)], [Level("n", s) for s in exp.sizes], pairs)
+    assert len(cells) == 128 + 2 and all(c.label_set == "train_and_test" for c in cells)
