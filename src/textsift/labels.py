@@ -132,6 +132,9 @@ def as_labels(y, classes=None) -> Labels:
     an indicator matrix, the name of each column, in column order (default ``0 .. m-1``;
     columns are reordered so that the names are sorted).
     """
+    if not sp.issparse(y) and hasattr(y, "__array__") and not isinstance(
+            y, np.ndarray | pd.Series):
+        y = np.asarray(y)  # an array-like that is not a sequence (scikit-learn's checks)
     if sp.issparse(y) or (isinstance(y, np.ndarray) and y.ndim == 2):
         return _from_indicator(y, classes)
     if isinstance(y, str):

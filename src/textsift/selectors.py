@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
 from .counts import Counts
 from .errors import TextsiftError
@@ -233,9 +233,11 @@ class TermSelector(SelectorMixin, BaseEstimator):
         lists -- any labelling :func:`textsift.labels.as_labels` reads, each label scored
         against the documents without it."""
         if y is None:
-            raise TextsiftError(f"{type(self).__name__} requires y (the labels) to be passed")
+            raise TextsiftError(f"{type(self).__name__} requires y to be passed, but the "
+                                "target y is None")
         X = validate_data(self, X, accept_sparse="csr", dtype=None, ensure_all_finite=True,
                           ensure_min_features=1)  # y is read by textsift.labels
+        check_consistent_length(X, y)
         y, classes = self._check_labels(y)
         if X.dtype.kind not in "biuf":
             X = X.astype(np.float64)

@@ -32,7 +32,7 @@ function itself may be put in the list, and ``preprocessing`` may be a
 them).
 
 The task is what the file says or, for a nominal file over label lists, ``"multilabel"``:
-:func:`~._tasks.for_labels` turns the experiment into the one the data's labels call for and
+``_tasks.for_labels`` turns the experiment into the one the data's labels call for and
 checks every key against it, when the file is read (``task = "multilabel"``) or when the
 corpus is (a nominal file), before anything is written.
 """

@@ -256,7 +256,7 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     """Read, check and count the corpus (on ``n_jobs`` threads) and build fold 0:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
     class (or, for label sets, no label), folds that cannot be made, a key the labels do not
-    fit (:func:`~._tasks.for_labels`: ``Prepared.exp`` is the experiment for them), or an
+    fit (``_tasks.for_labels``: ``Prepared.exp`` is the experiment for them), or an
     empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
     exp = for_labels(exp, isinstance(labels, Labels))

@@ -125,7 +125,7 @@ class Experiment:
     @property
     def multilabel(self) -> bool:
         """Whether the documents have label sets (``[corpus] task = "multilabel"``, written or
-        found in the data: :func:`~textsift.experiment._tasks.for_labels`)."""
+        found in the data: ``textsift.experiment._tasks.for_labels``)."""
         return self.corpus.task == "multilabel"
 
     @property
