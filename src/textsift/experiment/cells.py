@@ -17,7 +17,7 @@ measure the predicted indicators: under a policy (scope "global") every label's 
 the same columns (scikit-learn's ``OneVsRestClassifier``); under the aggregate ``"local"``
 each label's reads the first ``k`` terms of its own column of the scores
 (:meth:`LoadedFold.kept_by_label`, :class:`~textsift.learners.PerLabelClassifier`). Such a
-cell also gives each label's F1 (:attr:`CellResult.labels`). Their Triv is the most frequent
+cell also gives each label's F1 (``CellResult.labels``). Their Triv is the most frequent
 training label set.
 
 With ``[tuning]``, a stratified ``val_size`` part of the fold's training set is held out
