@@ -2,7 +2,7 @@
 ratio with an informative Dirichlet prior (Monroe, Colaresi and Quinn 2008, the ranking of the
 GoEmotions paper) beside chi2's, each label against the comments without it, on the training
 comments (min_df 2, the experiment's vocabulary). Prints the markdown table of
-docs/reproductions.md, section 6.
+docs/reproductions.md, section 7.
 
     TEXTSIFT_DATA=../shared/data python examples/goemotions_words.py [TOP]
 

@@ -185,6 +185,22 @@ def test_the_per_label_table(both_scopes):
                                                     "macro_f1"))
 
 
+def test_balanced_class_weights_weight_each_labels_binary_task(tmp_path):
+    """class_weight = "balanced": each label's LinearSVC weighs its positive and negative
+    documents as scikit-learn's "balanced" does for that binary task."""
+    exp = config(write(tmp_path, corpus()), selection={"sizes": [6]},
+                 learners=[{"name": "linear_svm", "class_weight": "balanced"}])
+    results = run_experiment(exp, tmp_path / "run").results
+    fold = load_fold(tmp_path / "run" / "cache" / "fold-0.npz")
+    table = compute(fold.counts, "chi2").values
+    cols = np.sort(np.argsort(-(table @ fold.counts.priors), kind="stable")[:6])
+    model = OneVsRestClassifier(make_pipeline(TfidfTransformer(), LinearSVC(
+        random_state=0, class_weight="balanced")))
+    pred = model.fit(fold.X_train[:, cols], fold.y_train.toarray()).predict(fold.X_test[:, cols])
+    assert value(results, "wavg", 6, "linear_svm", "macro_f1") == f1_score(
+        fold.y_test.toarray(), pred, average="macro")
+
+
 # --------------------------------------------------------------------------- label sets
 def test_label_set_train_and_test_keeps_the_labels_with_both(tmp_path):
     """"ship" has training documents only, "grain" test documents only: ModApte's rule
@@ -254,6 +270,9 @@ REFUSED = {
     "one-vs-rest tasks": ({"evaluation": {"tasks": "one_vs_rest"},
                            "selection": {"aggregates": ["default"]}},
                           "[evaluation] tasks = 'one_vs_rest' is for one class per document"),
+    "a class_weight table": ({"learners": [{"name": "nb", "class_weight": {"acq": 2}}]},
+                             "[[learners]] 'nb': a class_weight table names classes; with label "
+                             "sets each label's learner is binary"),
     "policies without the global scope": ({"selection": {"scope": "local"}},
                                           "[selection] aggregates are the policies of scope "
                                           "'global'"),

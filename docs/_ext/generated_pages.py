@@ -50,7 +50,7 @@ def _key_table(keys) -> list[str]:
 
 
 def experiment_schema() -> str:
-    from textsift.experiment.schema import LEARNER_KEYS, SCHEMA, TUNING_KEYS
+    from textsift.experiment.schema import CLASS_WEIGHT, LEARNER_KEYS, SCHEMA, TUNING_KEYS
     from textsift.learners import LEARNERS
     from textsift.metrics import MEASURES
 
@@ -59,7 +59,7 @@ def experiment_schema() -> str:
         out += [f"### `[{table}]`", ""] + _key_table(keys)
     out += ["### `[tuning]`", ""] + _key_table(TUNING_KEYS)
     out += ["### `[[learners]]`", "", "One table per learner (at least one)."] + [""]
-    out += _key_table(LEARNER_KEYS)
+    out += _key_table({**LEARNER_KEYS, "class_weight": CLASS_WEIGHT})
     out += ["| learner | what it is | tasks | its own parameters | default weighting |",
             "|---|---|---|---|---|"]
     for name, lr in LEARNERS.items():

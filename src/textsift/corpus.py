@@ -27,7 +27,15 @@ import numpy as np
 import pandas as pd
 
 from .errors import CorpusError
-from .labels import LabelTypes, label_type, numeric_labels, show_value
+from .labels import (
+    LabelTypes,
+    check_label_spelling,
+    distinct_labels,
+    label_type,
+    numeric_labels,
+    show_value,
+    strip_labels,
+)
 from .sources import data_files, describe, iter_frames, iter_jsonl, record_unit
 
 __all__ = [
@@ -35,6 +43,7 @@ __all__ = [
     "Corpus",
     "CorpusError",
     "EmptyCorpusError",
+    "EmptyTextError",
     "LabelTypes",
     "Records",
     "check_texts",
@@ -100,6 +109,7 @@ def read_corpus(
     on_bad_line: str = "error",
     bad_lines: list | None = None,
     label_sep: str | None = None,
+    strip_labels: bool = False,
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
     list of them -- and check the fields a scorer needs (:func:`select_records`).
@@ -111,14 +121,22 @@ def read_corpus(
     fix them. ``on_bad_line="skip"`` skips malformed or undecodable JSONL lines, recording
     them in ``bad_lines`` as ``(file, line)`` pairs. ``label_sep`` splits a CSV label field
     into several labels (``"earn;acq"``).
+
+    Labels that differ only by the white space around them or by case warn
+    (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
+    around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
+    empty, and one whose every line was skipped as malformed, are errors that say so.
     """
     splits = set() if split is not None else None
-    records = Records(text_field, label_field, split_field, split, label_sep)
-    frames = list(records.read(path, None, on_bad_line, bad_lines, split_values=splits))
+    skipped = [] if bad_lines is None else bad_lines
+    records = Records(text_field, label_field, split_field, split, label_sep, strip_labels)
+    frames = list(records.read(path, None, on_bad_line, skipped, split_values=splits))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
-        raise no_records(path, split_field, split, splits or ())
-    records.labels.finish(describe(path))
+        raise no_records(path, split_field, split, splits or (), skipped)
+    records.finish(describe(path))
+    if label_field is not None:
+        check_label_spelling(distinct_labels(frame[label_field]), describe(path))
     return Corpus(frame, text_field, label_field, describe(path))
 
 
@@ -126,10 +144,20 @@ class EmptyCorpusError(CorpusError):
     """A source holds no (selected) record."""
 
 
-def no_records(source, split_field=None, split=None, values=()) -> EmptyCorpusError:
+def no_records(source, split_field=None, split=None, values=(), skipped=()
+                ) -> EmptyCorpusError:
     """The error for a source with no (selected) record; ``values`` are the split values
-    seen, when a split was asked for."""
+    seen, when a split was asked for, ``skipped`` the ``(file, line)`` of the lines skipped
+    as malformed (``on_bad_line="skip"``): when every line was, the error says so."""
     source = describe(source)
+    if skipped:
+        file, line = min(skipped)
+        first = f"line {line}" + ("" if str(file) == source else f" of {file}")
+        return EmptyCorpusError(
+            f"{source}: every line was skipped as malformed ({len(set(skipped)):,} line(s), "
+            f"the first {first}), so the corpus is empty; check that the file is JSON Lines "
+            "(one JSON object per line), or read it without --skip-bad-lines to see the first "
+            "error")
     if split is None:
         return EmptyCorpusError(f"{source}: the corpus is empty (no record); check the path")
     field = split_field or "split"
@@ -138,6 +166,18 @@ def no_records(source, split_field=None, split=None, values=()) -> EmptyCorpusEr
              "them" if seen else "no record has that field")
     return EmptyCorpusError(f"{source}: no record has {field} = {split!r} (an empty split); "
                             f"{there}")
+
+
+class EmptyTextError(CorpusError):
+    """Every text of a source is empty."""
+
+
+def no_text(source, text_field: str) -> EmptyTextError:
+    """The error for a source whose texts are all empty (or white space)."""
+    return EmptyTextError(
+        f"{f'{source}: ' if source else ''}every text is empty (the text field "
+        f"{text_field!r} is empty or white space in every record); choose the field that "
+        "holds the text (--text-field, or text_field in an experiment's [corpus])")
 
 
 def select_records(frame: pd.DataFrame, source, text_field: str, label_field: str | None,
@@ -175,15 +215,19 @@ class Records:
     """:func:`select_records` over the frames of one source, in order (the files of a
     directory, the chunks of a stream): a field that earlier records had and a frame lacks is
     missing in its records (not absent from the corpus), and the label type must stay the
-    first records' (:class:`~textsift.labels.LabelTypes`). ``label_sep`` splits CSV labels."""
+    first records' (:class:`~textsift.labels.LabelTypes`). ``label_sep`` splits CSV labels;
+    ``strip_labels`` removes the white space around each label."""
 
     def __init__(self, text_field: str, label_field: str | None, split_field: str | None = None,
-                 split=None, label_sep: str | None = None):
+                 split=None, label_sep: str | None = None, strip_labels: bool = False):
         self.text_field, self.label_field = text_field, label_field
         self.split_field, self.split = split_field, split
         self.label_sep = label_sep
+        self.strip_labels = strip_labels
         self.seen: set = set()
         self.labels = LabelTypes(label_field)
+        self.n_records = 0
+        self.has_text = False  # a record whose text holds more than white space was read
 
     def select(self, frame: pd.DataFrame, source, unit: str = "record") -> pd.DataFrame:
         wanted = (self.text_field, self.label_field,
@@ -195,7 +239,19 @@ class Records:
         frame = select_records(frame, source, self.text_field, self.label_field,
                                self.split_field, self.split, unit)
         self.labels.check(frame, source, unit)
+        if self.strip_labels and self.label_field is not None and len(frame):
+            frame = frame.assign(**{self.label_field: strip_labels(frame[self.label_field])})
+        self.n_records += len(frame)
+        self.has_text = self.has_text or any(t.strip() for t in frame[self.text_field])
         return frame
+
+    def finish(self, source) -> None:
+        """After the last record of the whole source: label lists empty in every record
+        (:meth:`~textsift.labels.LabelTypes.finish`) and texts that are all empty are
+        errors."""
+        self.labels.finish(source)
+        if self.n_records and not self.has_text:
+            raise no_text(source, self.text_field)
 
     def read(self, path, chunk_size: int | None = None, on_bad_line: str = "error",
              bad_lines: list | None = None, row_groups=None,

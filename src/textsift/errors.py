@@ -9,11 +9,16 @@ It subclasses :class:`ValueError`, so code written against scikit-learn's conven
 (``ValueError`` for invalid parameters and data) keeps working. Any other exception escaping
 textsift is a bug. The command line prints a ``TextsiftError`` as one ``error: ...`` line on
 stderr and exits with code 2; anything else keeps its traceback and exits with code 1.
+
+Data that are readable but probably not what was meant (class labels that differ only by
+white space or case, a test part whose classes the training part never has) are not errors:
+the library warns with :class:`DataWarning` (``warnings.warn``; it never prints), and the
+command line prints each such warning as one ``warning: ...`` line on stderr.
 """
 
 from __future__ import annotations
 
-__all__ = ["CorpusError", "TextsiftError", "check_n_jobs"]
+__all__ = ["CorpusError", "DataWarning", "TextsiftError", "check_n_jobs"]
 
 
 class TextsiftError(ValueError):
@@ -22,6 +27,11 @@ class TextsiftError(ValueError):
 
 class CorpusError(TextsiftError):
     """A corpus cannot be read or used as asked; the message says why and what to do."""
+
+
+class DataWarning(UserWarning):
+    """The data are readable but probably wrong; the message says what and how to fix it.
+    Turn it into an error with ``warnings.simplefilter("error", DataWarning)``."""
 
 
 def check_n_jobs(n_jobs, name: str = "n_jobs") -> int:

@@ -10,6 +10,13 @@ Label sets (task ``"multilabel"``) are learned one binary estimator per label, o
 indicator matrix ``Y``: scikit-learn's :class:`~sklearn.multiclass.OneVsRestClassifier` when
 every label reads the same columns, :class:`PerLabelClassifier` when each label has its own.
 
+Every nominal learner weights classes the same way, by one rule (:meth:`Learner.build`):
+``class_weight`` (``"balanced"``, ``w_c = n / (m n_c)``, or a weight per class) goes to the
+estimator's own ``class_weight`` parameter where it has one (linear SVM, logistic regression),
+and otherwise into the ``sample_weight`` of its ``fit`` (:class:`ClassWeighted`: naive Bayes),
+as scikit-learn's ``compute_sample_weight(class_weight, y)`` gives them -- the weights the
+``class_weight`` parameter of scikit-learn's estimators stands for.
+
 :class:`RankSVR` is the learner of Baccianella, Esuli & Sebastiani (SAC 2010): a linear
 epsilon-support vector regressor on the rank values, whose real-valued output is rounded to
 the nearest rank of the scale (which also clips it to the scale). The regression itself is
@@ -25,7 +32,13 @@ from functools import cached_property
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin, clone
+from sklearn.base import (
+    BaseEstimator,
+    ClassifierMixin,
+    MetaEstimatorMixin,
+    RegressorMixin,
+    clone,
+)
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
 from sklearn.multiclass import OneVsRestClassifier
@@ -33,8 +46,9 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import Binarizer
 from sklearn.svm import LinearSVC, LinearSVR
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import (
     _check_sample_weight,
     check_is_fitted,
@@ -46,8 +60,9 @@ from .errors import TextsiftError
 from .metrics import mae_macro
 from .ranks import check_ranks, nearest_rank
 
-__all__ = ["LEARNERS", "WEIGHTINGS", "Learner", "PerLabelClassifier", "RankSVR", "get_learner",
-           "make_learner", "register_learner"]
+__all__ = ["LEARNERS", "WEIGHTINGS", "ClassWeighted", "Learner", "PerLabelClassifier",
+           "RankSVR", "check_class_weight", "class_weight_codes", "get_learner", "make_learner",
+           "register_learner"]
 
 
 @dataclass(frozen=True)
@@ -57,10 +72,10 @@ class Learner:
     ``factory(seed, ranks, **params)`` builds the estimator: ``seed`` its random state,
     ``ranks`` the rank scale of an ordinal task (``None`` for a nominal one), ``params`` its
     own parameters (the names in ``params``, which an experiment file may set in
-    ``[[learners]]`` or tune in ``[tuning]``). ``tasks`` are the label kinds it serves
-    (``"nominal"`` classes, ``"ordinal"`` ranks, ``"multilabel"`` label sets: a binary
-    classifier, fitted once per label) and ``weighting`` its default input (a key of
-    :data:`WEIGHTINGS`)."""
+    ``[[learners]]`` or tune in ``[tuning]``, with ``class_weight``: :attr:`keys`).
+    ``tasks`` are the label kinds it serves (``"nominal"`` classes, ``"ordinal"`` ranks,
+    ``"multilabel"`` label sets: a binary classifier, fitted once per label) and
+    ``weighting`` its default input (a key of :data:`WEIGHTINGS`)."""
 
     name: str
     factory: Callable[..., BaseEstimator]
@@ -69,9 +84,36 @@ class Learner:
     weighting: str
     params: tuple[str, ...]
 
-    def build(self, seed: int = 0, ranks=None, **params) -> BaseEstimator:
-        """The estimator, unfitted."""
-        return self.factory(seed, ranks, **params)
+    def build(self, seed: int = 0, ranks=None, class_weight=None, classes=None,
+              **params) -> BaseEstimator:
+        """The estimator, unfitted. ``class_weight`` (``None``, ``"balanced"`` or a mapping
+        class -> positive weight; :func:`check_class_weight`) weights the classes of a nominal
+        learner by the rule of the module docstring: the estimator's own ``class_weight``
+        where it has one, else sample weights in ``fit`` (:class:`ClassWeighted`). ``classes``
+        names the integer codes the estimator is fitted on (``classes[code]``): a mapping
+        keyed by class names is re-keyed to those codes."""
+        estimator = self.factory(seed, ranks, **params)
+        if class_weight is None:
+            return estimator
+        if not self.weights_classes:
+            raise TextsiftError(f"learner {self.name!r} ({self.summary}) does not weight "
+                                "classes: class_weight is for the learners of nominal tasks")
+        class_weight = class_weight_codes(check_class_weight(class_weight), classes)
+        if self.class_weight:
+            return estimator.set_params(class_weight=class_weight)
+        return ClassWeighted(estimator, class_weight)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The keys a ``[[learners]]`` table may set and ``[tuning]`` try: ``params``,
+        and ``class_weight`` for a learner that weights classes."""
+        return (*self.params, "class_weight") if self.weights_classes else self.params
+
+    @cached_property
+    def weights_classes(self) -> bool:
+        """Whether the learner takes ``class_weight``: a learner of nominal tasks whose
+        estimator has a ``class_weight`` parameter or a ``fit`` that takes ``sample_weight``."""
+        return "nominal" in self.tasks and (self.class_weight or self.sample_weight)
 
     @cached_property
     def class_weight(self) -> bool:
@@ -124,21 +166,23 @@ def get_learner(name: str) -> Learner:
                             f"{', '.join(LEARNERS)}") from None
 
 
-def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=None, *,
-                 multilabel: bool = False, columns=None, **params):
+def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=None,
+                 classes=None, *, multilabel: bool = False, columns=None, **params):
     """The pipeline of a registered learner: its input weighting (default the learner's
-    own), then the estimator with ``params``.
+    own), then the estimator with ``params`` (``class_weight`` and ``classes``:
+    :meth:`Learner.build`).
 
     For label sets (``multilabel=True``; ``fit(X, Y)`` with a 0/1 indicator ``Y``): the
-    weighting, then one estimator per label (:class:`~sklearn.multiclass.OneVsRestClassifier`);
-    with ``columns`` (one array of column indices per label), a
-    :class:`PerLabelClassifier` of that pipeline, each label's on its own columns."""
+    weighting, then one binary estimator per label
+    (:class:`~sklearn.multiclass.OneVsRestClassifier`); with ``columns`` (one array of column
+    indices per label), a :class:`PerLabelClassifier` of that pipeline, each label's on its
+    own columns."""
     learner = get_learner(name)
     weighting = weighting or learner.weighting
     if weighting not in WEIGHTINGS:
         raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
                             f"{', '.join(WEIGHTINGS)}")
-    estimator = learner.build(seed, ranks, **params)
+    estimator = learner.build(seed, ranks, classes=classes, **params)
     if columns is not None:
         return PerLabelClassifier(make_pipeline(*WEIGHTINGS[weighting](), estimator), columns)
     if multilabel:
@@ -204,6 +248,84 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         tags.target_tags.multi_output = True
+        return tags
+
+def check_class_weight(class_weight):
+    """``"balanced"`` or a mapping class -> weight, each weight a positive finite number;
+    anything else is an error naming the value and the fix."""
+    if class_weight == "balanced":
+        return class_weight
+    if isinstance(class_weight, dict) and class_weight and all(
+            isinstance(w, Real) and not isinstance(w, bool) and np.isfinite(w) and w > 0
+            for w in class_weight.values()):
+        return class_weight
+    raise TextsiftError(f"class_weight must be \"balanced\" or a table of positive weights, one "
+                        f"per class (e.g. {{\"spam\" = 5, \"ham\" = 1}}), got {class_weight!r}")
+
+
+def class_weight_codes(class_weight, classes):
+    """``class_weight`` with its class names replaced by their codes in ``classes``."""
+    if classes is None or not isinstance(class_weight, dict):
+        return class_weight
+    names = [str(c) for c in classes]
+    unknown = [c for c in class_weight if str(c) not in names]
+    if unknown:
+        raise TextsiftError(f"class_weight names {unknown!r}, which are not classes of the "
+                            f"labels; the classes are {', '.join(names[:20])}")
+    return {names.index(str(c)): w for c, w in class_weight.items()}
+
+
+class ClassWeighted(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """``estimator`` fitted with each document weighted by the weight of its class:
+    ``sample_weight = compute_sample_weight(class_weight, y)`` (times a ``sample_weight``
+    given to ``fit``), for an estimator whose ``fit`` takes sample weights but that has
+    no ``class_weight`` parameter (:class:`~sklearn.naive_bayes.MultinomialNB`). With
+    ``"balanced"`` the weight of class ``c`` is ``n / (m n_c)`` (``n`` documents, ``m``
+    classes, ``n_c`` of class ``c``), as in scikit-learn's estimators that take
+    ``class_weight``; for naive Bayes it scales each class's term counts and prior by that
+    weight, so every class enters the priors with the same total weight.
+
+    Attributes
+    ----------
+    estimator_ : the fitted clone of ``estimator``.
+    classes_ : the classes seen in ``fit``.
+    """
+
+    _parameter_constraints = {
+        "estimator": [HasMethods(["fit", "predict"])],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+    }
+
+    def __init__(self, estimator, class_weight="balanced"):
+        self.estimator = estimator
+        self.class_weight = class_weight
+
+    def _validate_params(self):
+        super()._validate_params()
+        if hasattr(self.estimator, "_validate_params"):
+            self.estimator._validate_params()
+
+    def fit(self, X, y, sample_weight=None):
+        self._validate_params()
+        weight = compute_sample_weight(self.class_weight, y)
+        if sample_weight is not None:
+            weight = weight * _check_sample_weight(sample_weight, X)
+        self.estimator_ = clone(self.estimator).fit(X, y, sample_weight=weight)
+        self.classes_ = self.estimator_.classes_
+        return self
+
+    def predict(self, X):
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict(X)
+
+    @available_if(lambda self: hasattr(self.estimator, "predict_proba"))
+    def predict_proba(self, X):
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict_proba(X)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
         return tags
 
 
@@ -322,15 +444,13 @@ def _nb(seed, ranks, **params):
 
 
 @register_learner("linear_svm", "linear SVM, one-vs-rest (sklearn LinearSVC)",
-                  tasks=_CLASSIFIER_TASKS, weighting="tfidf",
-                  params=("C", "max_iter", "tol", "class_weight"))
+                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
 def _linear_svm(seed, ranks, **params):
     return LinearSVC(random_state=seed, **params)
 
 
 @register_learner("logreg", "logistic regression (sklearn LogisticRegression)",
-                  tasks=_CLASSIFIER_TASKS, weighting="tfidf",
-                  params=("C", "max_iter", "tol", "class_weight"))
+                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
 def _logreg(seed, ranks, **params):
     return LogisticRegression(random_state=seed, **{"max_iter": 1000, **params})
 

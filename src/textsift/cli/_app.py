@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import sys
+import warnings
+from contextlib import contextmanager
 from enum import StrEnum
 
 import numpy as np
@@ -13,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from ..errors import TextsiftError
+from ..errors import DataWarning, TextsiftError
 
 try:  # typer vendors its own click (typer._click) since 0.17; click's own classes otherwise
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -25,7 +27,9 @@ class _Commands(TyperGroup):
     """The command group: bad input -- a :class:`~textsift.errors.TextsiftError` raised
     anywhere in a command, or an option click refuses (a missing argument, a value out of
     range, an unknown option or command) -- becomes one ``error: ...`` line and exit code 2;
-    any other exception is a bug and keeps its traceback (exit code 1)."""
+    any other exception is a bug and keeps its traceback (exit code 1). A
+    :class:`~textsift.errors.DataWarning` (data that are probably wrong) is one ``warning:
+    ...`` line, each message once."""
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
@@ -37,13 +41,35 @@ class _Commands(TyperGroup):
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            with _warning_lines():
+                return super().invoke(ctx)
         except NoArgsIsHelpError:
             raise
         except UsageError as exc:
             _usage_error(exc)
         except TextsiftError as exc:
             fail(str(exc))
+
+
+@contextmanager
+def _warning_lines():
+    """Print each :class:`~textsift.errors.DataWarning` as one ``warning:`` line on stderr
+    (each message once); other warnings as Python shows them."""
+    shown = warnings.showwarning
+    said: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, DataWarning):
+            return shown(message, category, filename, lineno, file, line)
+        if str(message) not in said:
+            said.add(str(message))
+            console.print(f"[yellow]warning:[/] {escape(str(message))}", highlight=False,
+                          soft_wrap=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", DataWarning)
+        warnings.showwarning = show
+        yield
 
 
 def _usage_error(exc: UsageError):

@@ -143,7 +143,7 @@ def ordinal_eval(
         tuning["a"] = _numbers(a_grid, "--a-grid")
     source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
               "task": "ordinal", "text_field": corpus.text_field,
-              "skip_bad_lines": corpus.skip_bad_lines}
+              "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
     if corpus.split_field:
         source["split_field"] = corpus.split_field
     if ranks:

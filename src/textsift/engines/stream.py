@@ -10,7 +10,14 @@ Two vocabulary modes:
   (:func:`textsift.vectorize.term_mask`: ``min_df``, ``max_df``, then ``max_features`` by
   total count). Every count is an integer (exact in float64), so the result equals
   ``Counts.from_texts`` on the whole corpus whatever the chunking. Memory: the counts of every
-  term seen, ``V_all x m x 16`` bytes (before pruning), and one chunk of documents.
+  term seen, ``V_all x m x 16`` bytes (before pruning) and their names, and one chunk of
+  documents. **N-grams** make ``V_all`` explode (IMDb: 102k words, 2.5 M words and pairs, most
+  in one document), so where ``min_df`` prunes, an n-gram count first takes a light pass that
+  adds each term's document frequency into a fixed table of :data:`PREFILTER_BUCKETS` buckets
+  (Polars' string hash): a bucket's count bounds each of its terms' from above, so the
+  counting pass can drop every term whose bucket stays below ``min_df`` and the result is
+  still exact. Memory is then that table (32 MB) plus the terms that survive and their
+  bucket-mates; with ``min_df = 1`` the bound is the result itself.
 * **hashing** (:func:`count_hashed`) -- one pass, the counts of scikit-learn's
   ``HashingVectorizer`` (``alternate_sign=False``, ``norm=None``; each chunk's distinct terms
   hashed once): counts per hash bucket, memory fixed by ``n_features`` whatever the
@@ -41,10 +48,11 @@ from sklearn.feature_extraction import FeatureHasher
 from ..corpus import EmptyCorpusError
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..vectorize import Vectorizer, VectorizerOptions, count_terms, term_mask
+from ..vectorize import Vectorizer, VectorizerOptions, count_terms, select_columns, term_mask
 from .readers import Chunk
 
 __all__ = [
+    "PREFILTER_BUCKETS",
     "DocumentFrequencies",
     "TermTotals",
     "count_chunks",
@@ -57,6 +65,9 @@ __all__ = [
 ]
 
 Source = Callable[[], Iterable[Chunk]]
+
+#: Buckets of the table of document frequencies that bounds an n-gram count's memory.
+PREFILTER_BUCKETS = 2**22
 
 
 @dataclass
@@ -246,16 +257,23 @@ def empty_corpus() -> EmptyCorpusError:
 
 
 def count_exact(source: Source, opts: VectorizerOptions | None = None, classes=None,
-                progress: bool = False) -> Counts:
+                progress: bool = False, prefilter: bool | None = None) -> Counts:
     """Exact counts of a chunked source in one pass (module docstring); equal to
-    ``Counts.from_texts(all_texts, all_labels, opts, classes)``."""
+    ``Counts.from_texts(all_texts, all_labels, opts, classes)``. ``prefilter`` (default:
+    for n-grams) takes the light first pass that lets ``min_df`` drop terms as they come."""
     opts = opts or VectorizerOptions()
+    if prefilter is None:
+        prefilter = opts.ngram_range[1] > 1 or opts.analyzer != "word"
+    keep = _prefilter(source, opts, progress) if prefilter else None
     totals = TermTotals()
     with _progress(progress, "counting") as advance:
         for chunk in source():
             if not len(chunk):
                 continue
             X, names = count_terms(chunk.texts, opts)
+            if keep is not None:
+                mask = keep(names)
+                X, names = select_columns(X, mask), names[mask]
             totals.add(Counts.from_matrix(X, chunk.labels, classes=classes, feature_names=names))
             if advance:
                 advance(len(chunk))
@@ -264,6 +282,37 @@ def count_exact(source: Source, opts: VectorizerOptions | None = None, classes=N
     counts = totals.counts()
     total = np.rint(counts.tf).astype(np.int64)  # binary: presences
     return counts.select_terms(term_mask(counts.df, total, counts.n_docs, opts))
+
+
+def _buckets(names) -> np.ndarray:
+    import polars as pl
+
+    return (pl.Series(names, dtype=pl.String).hash(seed=0).to_numpy()
+            % PREFILTER_BUCKETS).astype(np.int64)
+
+
+def _prefilter(source: Source, opts: VectorizerOptions, progress: bool):
+    """The light pass: a term -> whether its bucket's document frequency reaches ``min_df``
+    (``None`` when ``min_df`` drops nothing)."""
+    if isinstance(opts.min_df, Integral) and opts.min_df <= 1:
+        return None
+    bound = np.zeros(PREFILTER_BUCKETS, np.int64)
+    n_docs = 0
+    with _progress(progress, "bounding document frequencies") as advance:
+        for chunk in source():
+            if not len(chunk):
+                continue
+            X, names = count_terms(chunk.texts, opts)
+            df = np.bincount(X.indices, minlength=len(names))
+            bound += np.bincount(_buckets(names), weights=df,
+                                 minlength=PREFILTER_BUCKETS).astype(np.int64)
+            n_docs += len(chunk)
+            if advance:
+                advance(len(chunk))
+    low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n_docs
+    if low <= 1:
+        return None
+    return lambda names: bound[_buckets(names)] >= low
 
 
 # --------------------------------------------------------------------------- hashing mode

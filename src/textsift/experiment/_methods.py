@@ -11,12 +11,13 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..learners import class_weight_codes
 from ..policies import AGGREGATES
 from ..scores import compute, get_method
 from ._keys import ConfigError, typed
 
-__all__ = ["check_learner", "check_method_params", "method_name", "method_param_names",
-           "offered_aggregates", "resolve_method"]
+__all__ = ["check_class_weights", "check_learner", "check_method_params", "method_name",
+           "method_param_names", "offered_aggregates", "resolve_method"]
 
 
 def resolve_method(name: str):
@@ -77,12 +78,30 @@ def method_name(entry, task: str, src: str) -> str:
 
 def check_learner(spec, where: str, src: str, **params) -> None:
     """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
-    ``alpha = -1``) of a :class:`~.specs.LearnerSpec` now, rather than when the first cell
-    fits it."""
+    ``alpha = -1``; ``class_weight``: :func:`~textsift.learners.check_class_weight`) of a
+    :class:`~.specs.LearnerSpec` now, rather than when the first cell fits it."""
     try:
         spec.pipeline(0, **params)[-1]._validate_params()
-    except InvalidParameterError as exc:
+    except (InvalidParameterError, TextsiftError) as exc:
         raise ConfigError(f"{src}: {where}: {exc}") from None
+
+
+def check_class_weights(exp, labels) -> None:
+    """Every class a ``[[learners]]`` ``class_weight`` table names is a class of ``labels``
+    (the corpus's), or, in one-vs-rest tasks, ``"pos"`` or ``"neg"`` (the labels of each
+    binary task)."""
+    classes = ["neg", "pos"] if exp.tasks == "one_vs_rest" else np.unique(labels)
+    tried = dict(exp.tuning.grids).get("class_weight", ()) if exp.tuning else ()
+    given = [(f"[[learners]] {spec.label}", dict(spec.params).get("class_weight"))
+             for spec in exp.learners] + [("[tuning] class_weight", w) for w in tried]
+    for where, weights in given:
+        if isinstance(weights, dict):
+            try:
+                class_weight_codes(weights, classes)
+            except TextsiftError as exc:
+                raise ConfigError(f"{exp.source}: {where}: {exc}"
+                                  + (" (the labels of each one-vs-rest task)" if
+                                     exp.tasks == "one_vs_rest" else "")) from None
 
 
 def check_method_params(name: str, params: dict, where: str, src: str) -> None:

@@ -61,6 +61,15 @@ def for_labels(exp: Experiment, multilabel: bool) -> Experiment:
                 check_requirement(method_requires(get_method(name)), exp, name, src)
             except TextsiftError as exc:
                 raise ConfigError(str(exc)) from None
+    tried = dict(exp.tuning.grids).get("class_weight", ()) if exp.tuning else ()
+    for where, weights in [*((f"[[learners]] {lr.label!r}", dict(lr.params).get(
+            "class_weight")) for lr in exp.learners), *(("[tuning] class_weight", w)
+                                                        for w in tried)]:
+        if isinstance(weights, dict):
+            raise ConfigError(
+                f"{src}: {where}: a class_weight table names classes; with label sets each "
+                "label's learner is binary (the label against the documents without it): use "
+                'class_weight = "balanced"')
     if exp.tasks == "one_vs_rest":
         raise ConfigError(
             f"{src}: [evaluation] tasks = 'one_vs_rest' is for one class per document; with "

@@ -29,6 +29,7 @@ whole training part and refit, as Baccianella et al. tune ``a``.
 
 from __future__ import annotations
 
+import json
 import time
 import warnings
 from dataclasses import asdict, dataclass, field
@@ -227,11 +228,12 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
         else:
             X_train, X_test = loaded.columns(holdout, cell, params, k)
     y_train, y_test, pos = *_labels(cell, loaded, p), "pos"
+    names = None
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
     scale = list(p.counts.classes) if cell.ordinal else None
-    learner = cell.learner.pipeline(cell.seed, scale, multilabel=cell.multilabel,
+    learner = cell.learner.pipeline(cell.seed, scale, names, multilabel=cell.multilabel,
                                     columns=per_label,
                                     **{key: v for key, v in choice.items() if key not in own})
     t1, c1 = time.perf_counter(), time.process_time()
@@ -291,6 +293,12 @@ def _label_rows(cell: Cell, loaded: LoadedFold, k: int, y_test, pred) -> list[di
             for method, aggregate in cell.rows for learner in cell.labels for row in per]
 
 
+def _cell_value(value):
+    """A tuned value as the results table holds it: a table (a ``class_weight``) as its JSON
+    text, so that a column of ``"balanced"`` and tables has one type."""
+    return json.dumps(value, sort_keys=True) if isinstance(value, dict) else value
+
+
 def run_cell(cell: Cell) -> CellResult:
     """Run one cell; return its rows and timing."""
     loaded = open_fold(cell.fold_ref)
@@ -311,7 +319,7 @@ def run_cell(cell: Cell) -> CellResult:
             labels = _label_rows(cell, loaded, k, y, pred)
         clock.metrics_s = time.perf_counter() - t0
         if cell.tuning:
-            extra = {key: choice.get(key) for key, _ in cell.tuning.grid}
+            extra = {key: _cell_value(choice.get(key)) for key, _ in cell.tuning.grid}
             extra[f"val_{cell.measures[0]}"] = val_value
     rows = [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
              "aggregate": aggregate, "n_features": k, "learner": learner, "metric": m,

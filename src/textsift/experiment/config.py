@@ -8,7 +8,7 @@ takes the schema's default, read here through :func:`~.schema.default`::
     [experiment]     name, seed, n_jobs
     [corpus]         path | sample, dataset, test_path, text_field, label_field, split_field,
                      train_split, test_split, task ("nominal" | "ordinal" | "multilabel"),
-                     ranks, skip_bad_lines, label_sep
+                     ranks, skip_bad_lines, strip_labels, label_sep
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks,
                      label_set
     [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
@@ -146,14 +146,15 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     if sample and "label_field" not in t:
         fields["label_field"] = SAMPLES[sample][2]  # the sample's own field
     dataset = t.get("dataset", sample or _dataset_name(Path(paths[0])))
-    skip = typed(_get(t, "corpus", "skip_bad_lines"), bool, "[corpus] skip_bad_lines", src)
+    flags = {k: typed(_get(t, "corpus", k), bool, f"[corpus] {k}", src)
+             for k in ("skip_bad_lines", "strip_labels")}
     label_sep = _get(t, "corpus", "label_sep")
     if label_sep is not None and (not isinstance(label_sep, str) or not label_sep):
         raise ConfigError(f"{src}: [corpus] label_sep must be one or more characters (e.g. "
                           f"\";\"), got {label_sep!r}")
     return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
                       sample=sample, test_path=test_path, task=task, ranks=ranks,
-                      skip_bad_lines=skip, label_sep=label_sep, **fields)
+                      label_sep=label_sep, **flags, **fields)
 
 
 def _dataset_name(path: Path) -> str:
@@ -201,7 +202,8 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
 
 
 #: The Python type of each kind of preprocessing key.
-_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float)}
+_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float),
+          "list of integers": (list, tuple)}
 
 
 def preprocessing_section(t, src: str) -> VectorizerOptions:
@@ -213,11 +215,9 @@ def preprocessing_section(t, src: str) -> VectorizerOptions:
     opts = {}
     for key, spec in SCHEMA["preprocessing"].items():
         value = _get(t, "preprocessing", key)
-        if key == "stop_words":
-            value = None if value is False or value == "" else value
-            if value is not None:
-                choice(value, ("english",), "[preprocessing] stop_words", src)
-        else:
+        if key == "stop_words" and (value is False or value == ""):
+            value = None
+        elif value is not None:  # a default of None (stop_words, tokenizer) is not a value
             typed(value, _TYPES[spec.kind], f"[preprocessing] {key}", src)
         opts[key] = value
     try:
@@ -296,10 +296,10 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         typed(t, dict, where, src)
         name = choice(t.get("name"), tuple(LEARNERS), f"{where} name", src)
         learner = LEARNERS[name]
-        unknown(t, {*LEARNER_KEYS, *learner.params}, f"{where} ({name})", src)
+        unknown(t, {*LEARNER_KEYS, *learner.keys}, f"{where} ({name})", src)
         weighting = choice(t.get("weighting", learner.weighting), tuple(WEIGHTINGS),
                            f"{where} weighting", src)
-        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.params))
+        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
         spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
                            weighting, params)
         check_learner_task(spec, possible_tasks(task), where, src)
@@ -319,7 +319,7 @@ def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
         return None
     typed(t, dict, "[tuning]", src)
     method_keys = {p for m in selection["methods"] for p in method_param_names(m)}
-    learner_keys = {p for lr in learners for p in LEARNERS[lr.name].params}
+    learner_keys = {p for lr in learners for p in LEARNERS[lr.name].keys}
     unknown(t, {"val_size"} | method_keys | learner_keys, "[tuning] (val_size, or a "
             "parameter of a listed method or learner)", src)
     grids = []
@@ -337,7 +337,7 @@ def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
                               "two")
         for value in values:  # each value the grid will try, checked now
             for lr in learners:
-                if key in LEARNERS[lr.name].params:
+                if key in LEARNERS[lr.name].keys:
                     check_learner(lr, f"[tuning] {key} = {value!r} ({lr.label})", src,
                                   **{key: value})
             for m in selection["methods"]:

@@ -21,6 +21,7 @@ training documents and applied to the test documents gives.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,25 +34,36 @@ from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from .._io import atomic_write
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
-from ..errors import TextsiftError
-from ..labels import Labels, as_labels, holds_label_lists
+from ..errors import DataWarning, TextsiftError
+from ..labels import (
+    Labels,
+    as_labels,
+    check_label_spelling,
+    distinct_labels,
+    holds_label_lists,
+    unseen_classes,
+)
 from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
 from ._keys import ConfigError
+from ._methods import check_class_weights
 from ._tasks import for_labels
 from .specs import Experiment, FoldRef, TrainTest
 from .store import StoreError
 
 __all__ = ["Prepared", "fold_paths", "load_fold", "prepare_documents", "prepare_folds",
-           "read_documents"]
+           "read_documents", "split_notes"]
 
 
 # --------------------------------------------------------------------------- documents
 def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     c = exp.corpus
-    corpus = load_sample(c.sample) if path is None else read_corpus(
-        path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
-        bad_lines=bad, label_sep=c.label_sep)
+    with warnings.catch_warnings():  # the labels of every file are checked together
+        warnings.simplefilter("ignore", DataWarning)
+        corpus = load_sample(c.sample) if path is None else read_corpus(
+            path, c.text_field, c.label_field,
+            on_bad_line="skip" if c.skip_bad_lines else "error", bad_lines=bad,
+            strip_labels=c.strip_labels, label_sep=c.label_sep)
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -97,6 +109,7 @@ def _documents(exp: Experiment, bad: list):
     _same_kind_of_labels(exp, frames, [*sources, *([c.test_path] if c.test_path else [])])
     frame = pd.concat(frames, ignore_index=True)
     texts = frame[c.text_field].fillna("").astype(str).tolist()
+    check_label_spelling(distinct_labels(frame[c.label_field]), exp.source)
     labels = _labels(exp, frame[c.label_field])
     if exp.protocol == "cv" or exp.test_size:
         return texts, labels, None
@@ -260,6 +273,8 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
     exp = for_labels(exp, isinstance(labels, Labels))
+    if not isinstance(labels, Labels):  # (a class_weight table is refused for label sets)
+        check_class_weights(exp, labels)
     splits = fold_indices(exp, labels, is_test)
     for k, (train, _) in enumerate(splits):
         if isinstance(labels, Labels):
@@ -280,6 +295,47 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     X, names = count_terms(texts, exp.preprocessing, n_threads=effective_n_jobs(n_jobs))
     return Prepared(X, names, labels, splits, _build_fold(exp, X, names, labels, *splits[0]),
                     exp)
+
+
+def split_notes(paths) -> list[str]:
+    """Notes on the cached folds ``paths``: a test part with classes that its training part
+    never has (:func:`~textsift.labels.unseen_classes`), which no learner has seen an example
+    of -- with every test class unseen, every measure is that of a wrong answer."""
+    notes = []
+    for k, path in enumerate(paths):
+        with np.load(path, allow_pickle=False) as z:
+            if "Ytr_data" in z.files:  # label sets
+                notes += _unseen_labels(z, f" of fold {k}" if len(paths) > 1 else "")
+                continue
+            y_test = z["y_test"]
+            unseen = unseen_classes(z["y_train"], y_test)
+        if not unseen:
+            continue
+        n = sum(unseen.values())
+        shown = ", ".join(f"{c!r} ({m:,})" for c, m in list(unseen.items())[:5])
+        notes.append(
+            f"the test part{f' of fold {k}' if len(paths) > 1 else ''}: {n:,} of its "
+            f"{len(y_test):,} documents {'has a class' if n == 1 else 'have classes'} that no "
+            f"training document has ({shown}{' ...' if len(unseen) > 5 else ''})"
+            + ("; that is every test document, so every prediction is wrong" if n == len(
+                y_test) else "") + "; no learner has seen an example of them, and a classifier "
+            "never predicts them. Check the split and the label field")
+    return notes
+
+
+def _unseen_labels(z, where: str) -> list[str]:
+    """The note on the labels of a fold's test part that no training document has (label
+    sets, from a cached fold ``z``)."""
+    m = len(z["classes"])
+    train = np.bincount(z["Ytr_indices"], minlength=m)
+    test = np.bincount(z["Yte_indices"], minlength=m)
+    unseen = np.flatnonzero((test > 0) & (train == 0))
+    if not len(unseen):
+        return []
+    shown = ", ".join(f"{z['classes'][j]!r} ({test[j]:,})" for j in unseen[:5])
+    return [f"the test part{where}: {len(unseen)} label(s) that no training document has "
+            f"({shown}{' ...' if len(unseen) > 5 else ''}); [evaluation] label_set = "
+            "'train_and_test' leaves them out, 'all' measures them, predicted nowhere"]
 
 
 def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:

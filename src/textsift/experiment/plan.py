@@ -100,7 +100,7 @@ def _tuning(exp: Experiment, method: str | None, learner: LearnerSpec) -> CellTu
     if exp.tuning is None:
         return None
     own = set(method_param_names(method)) if method else set()
-    accepted = set(LEARNERS[learner.name].params)
+    accepted = set(LEARNERS[learner.name].keys)
     grid = [(k, v) for k, v in exp.tuning.grids if k in own]
     grid += [(k, v) for k, v in exp.tuning.grids if k in accepted]
     return CellTuning(exp.tuning.val_size, tuple(grid), tuple(k for k, _ in grid if k in own))

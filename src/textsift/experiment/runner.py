@@ -32,7 +32,7 @@ from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
 from .cells import LoadedFold, run_cell, selector
-from .folds import fold_paths, load_fold, prepare_documents, prepare_folds
+from .folds import fold_paths, load_fold, prepare_documents, prepare_folds, split_notes
 from .plan import method_aggregates, plan_cells, resolve_levels
 from .specs import Cell, Experiment, FoldRef, TrainTest
 from .store import Store
@@ -118,7 +118,7 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     prepare_s = time.perf_counter() - t0
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
     pairs, skipped = method_aggregates(exp)
-    notes += skipped
+    notes += skipped + split_notes(paths)
     if exp.multilabel and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
         notes.append("the folds of label sets are not stratified (scikit-learn has no "
                      "multi-label stratification): shuffled KFold, or a random test part")

@@ -20,7 +20,8 @@ from ..metrics import MEASURES
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 
-__all__ = ["BASELINES", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key", "default"]
+__all__ = ["BASELINES", "CLASS_WEIGHT", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key",
+           "default"]
 
 
 class Key(NamedTuple):
@@ -82,6 +83,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
                      "ranks present."),
         "skip_bad_lines": Key("boolean", False, "Skip (and count) malformed JSONL lines "
                               "instead of stopping at the first."),
+        "strip_labels": Key("boolean", False, "Remove the white space around each label "
+                            '("sci.space " is "sci.space"); labels that differ only by white '
+                            "space or case are warned about either way. Case is kept."),
     },
     "evaluation": {
         "protocol": Key("string", "split", '"split" (train/test parts) or "cv" (k-fold '
@@ -103,13 +107,24 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "preprocessing": {name: Key(kind, _VECTORIZER[name], doc) for name, kind, doc in (
         ("lowercase", "boolean", "Lower-case the text before tokenising."),
-        ("stop_words", "string", '"english" removes scikit-learn\'s English stop words; '
-         "default none."),
+        ("stop_words", "string", '"english" removes scikit-learn\'s English stop words, a '
+         'language\'s name ("german", "korean", ...) stopwords-iso\'s list of it; default '
+         "none."),
         ("min_df", "integer or fraction", "Drop terms in fewer training documents (a count, "
          "or a fraction of them)."),
         ("max_df", "integer or fraction", "Drop terms in more training documents (a "
          "fraction, or a count)."),
-        ("stem", "boolean", "Snowball (Porter 2) English stems."),
+        ("stem", "boolean", "Snowball stems of the words, in the language (English: Porter "
+         "2)."),
+        ("language", "string", "The text's language: its Snowball stemmer (any of "
+         "PyStemmer's) for stem."),
+        ("ngram_range", "list of integers", "[min_n, max_n]: the n-grams counted, of words "
+         "or characters, e.g. [1, 2] for words and pairs of words (scikit-learn's "
+         "ngram_range)."),
+        ("analyzer", "string", '"word", "char" (character n-grams) or "char_wb" (character '
+         "n-grams inside words), as scikit-learn's."),
+        ("tokenizer", "string", '"korean": Kiwi\'s morphemes instead of the token pattern '
+         '(pip install "textsift[korean]"); default none.'),
         ("strip_headers", "boolean", "Drop an e-mail header (everything before the first "
          "blank line)."),
         ("binary", "boolean", "Count presence instead of occurrences in the document-term "
@@ -161,6 +176,15 @@ LEARNER_KEYS = {
                      f"{_choices(WEIGHTINGS)}; default the learner's own (see below)."),
 }
 
+
+#: The key every learner of nominal tasks takes besides its own parameters
+#: (:attr:`textsift.learners.Learner.keys`); a ``[tuning]`` list may try its values.
+CLASS_WEIGHT = Key("string or table", None, 'Weight of each class in the fit: "balanced" '
+                   "(class c weighs n / (m n_c): every class weighs as much in total) or a table "
+                   "class -> positive weight (a class left out weighs 1; with tasks = "
+                   '"one_vs_rest" the classes are "pos" and "neg"); default none, every document '
+                   "weighs 1. The same for every learner of nominal tasks: linear_svm and logreg "
+                   "take it as their class_weight, nb as sample weights in its fit.")
 
 def default(table: str, key: str):
     """The default of ``key`` in ``[table]`` (``"tuning"`` for :data:`TUNING_KEYS`): the one

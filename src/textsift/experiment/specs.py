@@ -45,6 +45,7 @@ class CorpusSpec:
     task: str
     ranks: tuple[int, ...] | None
     skip_bad_lines: bool
+    strip_labels: bool
     label_sep: str | None
 
 
@@ -58,13 +59,16 @@ class LearnerSpec:
     weighting: str
     params: tuple[tuple[str, object], ...]
 
-    def pipeline(self, seed: int, ranks=None, *, multilabel: bool = False, columns=None,
-                 **params):
+    def pipeline(self, seed: int, ranks=None, classes=None, *, multilabel: bool = False,
+                 columns=None, **params):
         """The weighting and the estimator, with the file's parameters, then ``params`` (the
-        values a tuning grid chose); for label sets one estimator per label, on ``columns``
-        when each label has its own (:func:`~textsift.learners.make_learner`)."""
-        return make_learner(self.name, self.weighting, seed, ranks, multilabel=multilabel,
-                            columns=columns, **{**dict(self.params), **params})
+        values a tuning grid chose); ``classes`` names the codes of the labels it is fitted
+        on (a ``class_weight`` table names classes: :meth:`~textsift.learners.Learner.build`);
+        for label sets one estimator per label, on ``columns`` when each label has its own
+        (:func:`~textsift.learners.make_learner`)."""
+        return make_learner(self.name, self.weighting, seed, ranks, classes,
+                            multilabel=multilabel, columns=columns,
+                            **{**dict(self.params), **params})
 
 
 @dataclass(frozen=True)
@@ -85,8 +89,8 @@ _FIRST_PREPROCESSING = frozenset({"binary", "min_df", "max_df", "token_pattern",
 #: Keys added since fingerprints were first taken, as (place in :meth:`Experiment.as_dict`,
 #: schema table): left out of the fingerprint at their default.
 _ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"),
-                (("corpus", "label_sep"), "corpus"), (("scope",), "selection"),
-                (("label_set",), "evaluation"))
+                (("corpus", "strip_labels"), "corpus"), (("corpus", "label_sep"), "corpus"),
+                (("scope",), "selection"), (("label_set",), "evaluation"))
 
 
 @dataclass(frozen=True)

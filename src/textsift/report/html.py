@@ -8,8 +8,9 @@ the best method at each level, the top terms of each method side by side (with a
 the methods whose top terms are rare words, and why: :func:`.terms.rare_terms_note`), the top
 terms of each class under the best method (:func:`.terms.class_terms_table`), for label sets
 each label's F1 (:func:`per_label_table`), the table of results (mean and std over folds only
-when there are folds), and links to the files. The figures are also written as PNG and SVG
-files in ``DIR/figures/``.
+when there are folds) with, beside it, the results whose macro-F1 is far below their accuracy
+(:func:`.skew.majority_class_trap`), and links to the files. The figures are also written as
+PNG and SVG files in ``DIR/figures/``.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from .plots import (
     one_policy_each,
     spread_caption,
 )
+from .skew import TRAP_GAP, majority_class_trap
 from .terms import (
     best_method,
     class_terms_table,
@@ -188,6 +190,30 @@ def _results_tables(summary: pd.DataFrame, learners: dict, folds: int) -> list[s
     return out
 
 
+def _trap_note(summary: pd.DataFrame, learners: dict, shown: int = 10) -> list[str]:
+    """The results whose macro-F1 is far below their accuracy, as a note and a table (the
+    largest gaps first)."""
+    trap = majority_class_trap(summary)
+    if trap.empty:
+        return []
+    single = one_policy_each(summary)
+    table = pd.DataFrame({
+        "learner": [learners.get(lr, lr) for lr in trap["learner"]],
+        "method": [label_of(m, a, single) for m, a in zip(trap["method"], trap["aggregate"],
+                                                           strict=True)],
+        "level": _levels(trap).to_numpy(),
+        "accuracy": trap["accuracy"].map("{:.4f}".format),
+        "macro-F1": trap["macro_f1"].map("{:.4f}".format)})
+    note = (f"note: {len(trap)} result(s) have a macro-F1 far below their accuracy (by more "
+            f"than {TRAP_GAP:.3f}, what always answering the majority class of two equal "
+            "classes gives): the learner mostly predicts the largest classes, and accuracy "
+            "overstates how well it does on the others -- the majority-class trap. Read "
+            "macro-F1, or weight the classes (class_weight = \"balanced\" in [[learners]])."
+            + (f" The {shown} largest gaps:" if len(trap) > shown else ""))
+    return [f"<p class='note'>{html.escape(note)}</p>",
+            table.head(shown).to_html(escape=True, index=False)]
+
+
 def _img(path: Path, alt: str) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
@@ -312,6 +338,7 @@ def write_report(directory) -> Path:
     parts += _per_label_section(store, config, summary)
     parts.append("<h2>Results</h2>" if folds == 1 else
                  f"<h2>Results: mean ± std over {folds} {unit}</h2>")
+    parts += _trap_note(summary, learners)
     parts += _results_tables(summary, learners, folds)
     files = [f for f in _FILES if (store.root / f).exists()] + [
         f"figures/{f.png.name}" for f in figures] + [f"figures/{f.svg.name}" for f in figures]

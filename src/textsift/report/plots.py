@@ -89,8 +89,12 @@ def learner_title(spec: dict) -> str:
     """``{"name": "svr", "label": "svr-balanced", "params": [["balanced", true]]}`` ->
     "svr-balanced: ε-SVR rounded to ranks, balanced weights"."""
     what = _LEARNERS.get(spec["name"], spec["name"])
-    if dict(map(tuple, spec.get("params", []))).get("balanced"):
+    params = dict(map(tuple, spec.get("params", [])))
+    if params.get("balanced"):
         what += ", balanced weights"
+    if "class_weight" in params:
+        what += (", balanced class weights" if params["class_weight"] == "balanced" else
+                 ", class weights")
     return what if spec["label"] == spec["name"] else f"{spec['label']}: {what}"
 
 
