@@ -211,7 +211,8 @@ def test_label_set_train_and_test_keeps_the_labels_with_both(tmp_path):
     for label_set in ("train_and_test", "all"):
         exp = config(path, evaluation={"label_set": label_set},
                      learners=[{"name": "linear_svm"}])
-        run_experiment(exp, tmp_path / label_set)
+        notes = run_experiment(exp, tmp_path / label_set).notes
+        assert any("1 label(s) that no training document has ('grain'" in n for n in notes)
         runs[label_set] = pd.read_csv(tmp_path / label_set / "labels.csv")
     assert sorted(set(runs["train_and_test"]["label"])) == ["acq", "earn"]
     every = runs["all"]
