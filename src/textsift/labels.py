@@ -47,11 +47,12 @@ import scipy.sparse as sp
 
 from .errors import CorpusError, DataWarning, TextsiftError
 
-__all__ = ["REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
-           "check_label_spelling", "check_labelled", "check_one_label_each", "check_ranks",
-           "check_requirement", "csv_labels", "distinct_labels", "encode_labels",
-           "holds_label_lists", "label_type", "label_type_of", "no_labels", "numeric_labels",
-           "requirement_met", "similar_labels", "strip_labels", "unseen_classes"]
+__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
+           "check_label_spelling", "check_labelled", "check_ranks", "check_requirement",
+           "csv_labels", "distinct_labels", "encode_labels", "evaluated_labels",
+           "holds_label_lists", "label_type", "label_type_of", "no_labels",
+           "numeric_labels", "requirement_met", "similar_labels", "strip_labels",
+           "unseen_classes"]
 
 #: What a scoring method may require of the labelling (``Method.requires``). Each needs one
 #: label per document: ordered ranks, any single-label classes, or exactly two classes.
@@ -104,6 +105,33 @@ class Labels:
             return np.bincount(self.matrix.indices, minlength=self.n_classes).astype(np.int64)
         return np.bincount(self.codes, minlength=self.n_classes).astype(np.int64)
 
+    def take(self, rows) -> Labels:
+        """The labelling of the documents ``rows`` (an index array or a boolean mask), over
+        the same classes (a class may then have no document)."""
+        if self.multilabel:
+            return Labels(self.classes, matrix=self.matrix[rows])
+        return Labels(self.classes, codes=self.codes[rows])
+
+
+#: Which labels an evaluation of label sets learns and measures (:func:`evaluated_labels`).
+LABEL_SETS = ("train_and_test", "all")
+
+
+def evaluated_labels(train, test, which: str) -> np.ndarray:
+    """The labels an evaluation of label sets learns and measures, as column indices of the
+    0/1 indicators ``train`` and ``test`` (documents x labels, sparse or dense, over the same
+    labels): ``"all"``, every label; ``"train_and_test"``, those with at least one training
+    and one test document (the usual reading of Reuters-21578 ModApte's 90 categories: a label
+    without training documents cannot be learned, one without test documents not measured)."""
+    if which not in LABEL_SETS:
+        raise TextsiftError(f"unknown label set {which!r}; choose one of "
+                            f"{', '.join(LABEL_SETS)}")
+    if which == "all":
+        return np.arange(train.shape[1])
+    in_train = np.asarray((train != 0).sum(axis=0)).ravel() > 0
+    in_test = np.asarray((test != 0).sum(axis=0)).ravel() > 0
+    return np.flatnonzero(in_train & in_test)
+
 
 def as_labels(y, classes=None) -> Labels:
     """The :class:`Labels` of ``y``, in any encoding of the module docstring.
@@ -113,6 +141,9 @@ def as_labels(y, classes=None) -> Labels:
     an indicator matrix, the name of each column, in column order (default ``0 .. m-1``;
     columns are reordered so that the names are sorted).
     """
+    if not sp.issparse(y) and hasattr(y, "__array__") and not isinstance(
+            y, np.ndarray | pd.Series):
+        y = np.asarray(y)  # an array-like that is not a sequence (scikit-learn's checks)
     if sp.issparse(y) or (isinstance(y, np.ndarray) and y.ndim == 2):
         return _from_indicator(y, classes)
     if isinstance(y, str):
@@ -379,16 +410,6 @@ def check_class(counts, label, source) -> None:
 def holds_label_lists(values) -> bool:
     """Whether a label field's values are label lists (a multi-label corpus)."""
     return _holds_collections(values)
-
-
-def check_one_label_each(multilabel: bool, source, what: str) -> None:
-    """Refuse label lists where ``what`` (a command, a kind of experiment) reads one label per
-    document: a multi-label corpus is scored by ``textsift score`` and the library."""
-    if multilabel:
-        raise CorpusError(
-            f"{source}: {what} reads one label per document, but the labels are lists (a "
-            "multi-label corpus); score it with `textsift score` (each label against the "
-            "documents without it), or give each document one label")
 
 
 def no_labels(source, field) -> CorpusError:

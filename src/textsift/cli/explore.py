@@ -6,8 +6,9 @@ from pathlib import Path
 
 import typer
 
-from ..labels import check_one_label_each
+from ..labels import check_requirement
 from ..report.explore_data import CAP, SNIPPET_TOP
+from ..scores import get_method
 from ..sources import describe
 from ._app import app, console, writes_out
 from .options import CorpusOptions, corpus_options
@@ -49,11 +50,14 @@ def explore(
     opts = corpus.vectorizer()
     with console.status("counting the corpus") as status:
         counts = corpus.count()
-        check_one_label_each(counts.multilabel, describe(corpus.source), "textsift explore")
+        for name in dict.fromkeys([*(names or ()), *([method] if method else [])]):
+            check_requirement(get_method(name).requires, counts, name,
+                              describe(corpus.source))  # e.g. ig_multi on label sets
         page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,
                           method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}",
                           progress=status.update)
-    console.print(f"{counts.n_docs:,} documents, {counts.n_classes} classes; page of "
+    console.print(f"{counts.n_docs:,} documents, {counts.n_classes} "
+                  f"{'labels' if counts.multilabel else 'classes'}; page of "
                   f"{page.stat().st_size / 1e6:.1f} MB", highlight=False)
     print(f"explore: {page.resolve()}")

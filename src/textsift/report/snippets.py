@@ -7,6 +7,10 @@ where the counts found it, and its surface form is what is highlighted. It keeps
 wanted term and class, the first ``quota[t, c]`` documents of that class containing the term
 (one snippet per document, none twice), and stops reading as soon as every quota is full.
 
+A document with a label list (label sets) serves each of its labels' classes; its snippets
+then carry, as a fourth item, the classes of all its labels when it has several, so that a
+page showing "the rest" of a class can leave out the documents that have that class too.
+
 Written by hand: scikit-learn's analyzers return tokens without their character offsets,
 which a snippet needs.
 """
@@ -42,7 +46,7 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
     Parameters
     ----------
     documents : iterable of (text, label) pairs
-        Read once (a generator is fine).
+        Read once (a generator is fine); a label may be a list of labels.
     terms : sequence of str
         The wanted terms, as the vocabulary spells them (lowercased, stemmed).
     class_index : dict
@@ -58,7 +62,8 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
     Returns
     -------
     list
-        ``out[t][c]``, a list of at most ``quota[t, c]`` snippets, in document order.
+        ``out[t][c]``, a list of at most ``quota[t, c]`` snippets, in document order: ``(left,
+        term, right)``, and the sorted classes of the document's labels when it has several.
     """
     opts = opts or VectorizerOptions()
     terms = list(terms)
@@ -74,8 +79,12 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
     pattern = re.compile(opts.token_pattern)
     key = _token_key(opts)
     for text, label in documents if remaining > 0 else ():
-        c = class_index.get(_hashable(label))
-        if c is None or not need[c]:
+        if isinstance(label, list | tuple | set | frozenset | np.ndarray):
+            own = sorted({class_index[v] for v in map(_hashable, label) if v in class_index})
+        else:
+            own = [] if (c := class_index.get(_hashable(label))) is None else [c]
+        wanted = [c for c in own if need[c]]
+        if not wanted:
             continue
         if opts.strip_headers:
             text = strip_header(text)
@@ -84,7 +93,8 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
         # of a document that holds a wanted term (tokenised as written, each token lowercased:
         # lowercasing a whole text can change its length)
         tokens = set(pattern.findall(low))
-        hits = need[c].keys() & (tokens if key is None else {key(t) for t in tokens})
+        tokens = tokens if key is None else {key(t) for t in tokens}
+        hits = set().union(*(need[c].keys() & tokens for c in wanted))
         if not hits:
             continue
         first: dict[str, int] = {}  # term -> the token where it first occurs
@@ -94,19 +104,22 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
             k = word if key is None else key(word)
             if k in hits and k not in first:
                 first[k] = i
+        tag = (own,) if len(own) > 1 else ()
         for k, i in first.items():
-            t = need[c][k]
             a, b = spans[i]
             lo = spans[max(0, i - words)][0]
             hi = spans[min(len(spans) - 1, i + words)][1]
-            snippet = (_squash(text[lo:a])[-max_chars:], text[a:b], _squash(text[b:hi])[:max_chars])
-            if snippet in out[t][c]:
-                continue  # the same words again (a quoted reply, a repeated review)
-            out[t][c].append(snippet)
-            left[t, c] -= 1
-            remaining -= 1
-            if left[t, c] == 0:
-                del need[c][k]
+            snippet = (_squash(text[lo:a])[-max_chars:], text[a:b],
+                       _squash(text[b:hi])[:max_chars], *tag)
+            for c in wanted:
+                t = need[c].get(k)
+                if t is None or snippet in out[t][c]:
+                    continue  # not wanted here, or the same words again (a quoted reply)
+                out[t][c].append(snippet)
+                left[t, c] -= 1
+                remaining -= 1
+                if left[t, c] == 0:
+                    del need[c][k]
         if remaining <= 0:
             break  # read no further
     return out
