@@ -413,3 +413,17 @@ def test_the_goemotions_example_plans_its_130_cells(tmp_path, monkeypatch):
     assert len(pairs) == 16 and notes == [] and ("bns", "local") in pairs
     cells = plan_cells(exp, [FoldRef("f", 0, 0)], [Level("n", s) for s in exp.sizes], pairs)
     assert len(cells) == 128 + 2 and all(c.label_set == "train_and_test" for c in cells)
+
+
+def test_local_scope_of_a_score_of_the_term_alone_is_the_global_selection(tmp_path):
+    # df scores a term, not a term and a label: each label's own top k is the global top k,
+    # so the local cells equal the global ones (one OneVsRestClassifier against one binary
+    # learner per label on the same columns)
+    exp = config(write(tmp_path, corpus()), selection={"methods": ["df"], "aggregates": ["max"],
+                                                       "scope": ["global", "local"]})
+    results = run_experiment(exp, tmp_path / "run").results
+    for k in (3, 6):
+        for learner in ("linear_svm", "nb"):
+            for metric in ("micro_f1", "macro_f1"):
+                local = value(results, "local", k, learner, metric, method="df")
+                assert local == value(results, "max", k, learner, metric, method="df")

@@ -131,11 +131,16 @@ class LoadedFold:
             counts = self.counts(holdout, None)
             longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
             table = score_table(counts, resolve_method(cell.method), dict(params))
-            scored = set(map(str, table.groups))
-            self._ranked[key] = {
-                j: ranking_of(table, "max", c, cell.rr_variant, limit=longest).index
-                for j in self.label_columns(cell.label_set)
-                if len(scored) == 1 or str(c := counts.classes[j]) in scored}
+            labels = self.label_columns(cell.label_set)
+            if table.values.shape[1] == 1:  # a score of the term alone: one list for all
+                one = ranking_of(table, "max", None, cell.rr_variant, limit=longest).index
+                self._ranked[key] = dict.fromkeys(labels, one)
+            else:
+                scored = set(map(str, table.groups))
+                self._ranked[key] = {
+                    j: ranking_of(table, "max", counts.classes[j], cell.rr_variant,
+                                  limit=longest).index
+                    for j in labels if str(counts.classes[j]) in scored}
         ranked = self._ranked[key]
         return [np.sort(ranked[j][:k]) if j in ranked else np.zeros(0, np.intp)
                 for j in self.label_columns(cell.label_set)]
