@@ -250,6 +250,7 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
         tags.target_tags.multi_output = True
         return tags
 
+
 def check_class_weight(class_weight):
     """``"balanced"`` or a mapping class -> weight, each weight a positive finite number;
     anything else is an error naming the value and the fix."""
