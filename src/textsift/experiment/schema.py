@@ -186,6 +186,7 @@ CLASS_WEIGHT = Key("string or table", None, 'Weight of each class in the fit: "b
                    "weighs 1. The same for every learner of nominal tasks: linear_svm and logreg "
                    "take it as their class_weight, nb as sample weights in its fit.")
 
+
 def default(table: str, key: str):
     """The default of ``key`` in ``[table]`` (``"tuning"`` for :data:`TUNING_KEYS`): the one
     place a key's default is written. A list or table default is returned as a copy."""
