@@ -1,11 +1,15 @@
 """The documentation's pictures of the two pages, taken in headless Chromium:
 
-    python bench/screenshots.py [--data ../shared/data] [--docs docs]
+    python bench/screenshots.py [--data ../shared/data] [--docs docs] [--only NAME ...]
 
 * ``docs/explore.png``: ``textsift explore`` on 20 Newsgroups train (``--strip-headers
   --stop-words english --min-df 2``), class sci.space, the term "orbit" clicked;
 * ``docs/report.png``: the report of the experiment of ``textsift demo`` under 3-fold
-  cross-validation (error bars over the folds), from the top down to its results tables.
+  cross-validation (error bars over the folds), from the top down to its results tables;
+* ``docs/explore_goemotions.png``: ``textsift explore`` on GoEmotions train (label lists,
+  ``--min-df 2``), ``log_odds_dirichlet``, the label gratitude, the term "thanks" clicked.
+
+``--only`` takes some of them (``explore``, ``report``, ``goemotions``).
 
 Both are quantised to 256 colours (a third of the size, no visible change on these pages).
 """
@@ -62,26 +66,40 @@ choose("class", [...document.querySelectorAll("#class option")]
   .find((o) => o.textContent.startsWith("sci.space")).value);
 document.querySelector('#ranked tbody tr[data-term="orbit"] td.term').click();
 """
+CHOOSE_GRATITUDE = CHOOSE.replace("sci.space", "gratitude").replace('"orbit"', '"thanks"')
 
 
-def take(data: Path, work: Path, docs: Path) -> None:
-    """Build both pages in ``work`` and write their pictures into ``docs``."""
-    corpus = read_corpus(data / "20newsgroups/train.jsonl.gz")
-    opts = VectorizerOptions(stop_words="english", strip_headers=True, min_df=2)
+def _explore_page(path: Path, out: Path, title: str, opts: VectorizerOptions, **kw) -> Path:
+    corpus = read_corpus(path, label_field=kw.pop("label_field", "label"))
     counts = Counts.from_texts(corpus.texts, corpus.labels, opts)
-    page = explore(counts, work / "explore.html", zip(corpus.texts, corpus.labels, strict=True),
-                   opts=opts, title="20 Newsgroups (train)")
-    cv = {**DEMO, "evaluation": {**DEMO["evaluation"], "protocol": "cv", "folds": 3}}
-    cv["experiment"] = {**DEMO["experiment"], "name": "textsift demo, 3-fold cross-validation"}
-    run_experiment(parse_config(cv, src="textsift demo, cv"), work / "demo")
-    report = write_report(work / "demo")
+    return explore(counts, out, zip(corpus.texts, corpus.labels, strict=True), opts=opts,
+                   title=title, **kw)
+
+
+def take(data: Path, work: Path, docs: Path, only=("explore", "report", "goemotions")) -> None:
+    """Build the pages in ``work`` and write the pictures ``only`` names into ``docs``."""
     drv = driver()
     try:
-        shoot(drv, page, docs / "explore.png", 1400,
-              "return document.documentElement.scrollHeight", CHOOSE)
-        shoot(drv, report, docs / "report.png", 1200,
-              "return [...document.querySelectorAll('h2')].find((h) => "
-              "h.textContent.startsWith('Results')).offsetTop")
+        if "explore" in only:
+            opts = VectorizerOptions(stop_words="english", strip_headers=True, min_df=2)
+            page = _explore_page(data / "20newsgroups/train.jsonl.gz", work / "explore.html",
+                                 "20 Newsgroups (train)", opts)
+            shoot(drv, page, docs / "explore.png", 1400,
+                  "return document.documentElement.scrollHeight", CHOOSE)
+        if "report" in only:
+            cv = {**DEMO, "evaluation": {**DEMO["evaluation"], "protocol": "cv", "folds": 3}}
+            cv["experiment"] = {**DEMO["experiment"],
+                                "name": "textsift demo, 3-fold cross-validation"}
+            run_experiment(parse_config(cv, src="textsift demo, cv"), work / "demo")
+            shoot(drv, write_report(work / "demo"), docs / "report.png", 1200,
+                  "return [...document.querySelectorAll('h2')].find((h) => "
+                  "h.textContent.startsWith('Results')).offsetTop")
+        if "goemotions" in only:
+            page = _explore_page(data / "goemotions/train.jsonl.gz", work / "goemotions.html",
+                                 "GoEmotions (train)", VectorizerOptions(min_df=2),
+                                 label_field="labels", method="log_odds_dirichlet")
+            shoot(drv, page, docs / "explore_goemotions.png", 1400,
+                  "return document.documentElement.scrollHeight", CHOOSE_GRATITUDE)
     finally:
         drv.quit()
 
@@ -90,9 +108,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.environ.get("TEXTSIFT_DATA", "../shared/data"))
     ap.add_argument("--docs", default=str(Path(__file__).parents[1] / "docs"))
+    ap.add_argument("--only", nargs="+", choices=("explore", "report", "goemotions"),
+                    default=("explore", "report", "goemotions"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="screenshots-") as work:
-        take(Path(args.data), Path(work), Path(args.docs))
+        take(Path(args.data), Path(work), Path(args.docs), args.only)
 
 
 if __name__ == "__main__":

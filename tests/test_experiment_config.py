@@ -223,7 +223,7 @@ EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_shipped_examples_are_valid(path, tmp_path, monkeypatch):
     """Every example experiment passes validation (its data files stood in by empty ones)."""
-    for sub in ("20newsgroups", "imdb"):
+    for sub in ("20newsgroups", "imdb", "goemotions"):
         (tmp_path / sub).mkdir()
         for split in ("train", "test"):
             (tmp_path / sub / f"{split}.jsonl.gz").touch()

@@ -37,7 +37,8 @@ OTHER = {("experiment", "seed"): 5, ("experiment", "n_jobs"): 2,
          ("preprocessing", "ngram_range"): [1, 2], ("preprocessing", "analyzer"): "char_wb",
          ("selection", "aggregates"): ["sum"], ("selection", "baselines"): ["triv"],
          ("selection", "rr_variant"): "turn_consumed",
-         ("selection", "method_params"): {"ig": {"base": 10.0}}, ("tuning", "val_size"): 0.3}
+         ("selection", "method_params"): {"ig": {"base": 10.0}}, ("tuning", "val_size"): 0.3,
+         ("evaluation", "label_set"): "all", ("selection", "scope"): ["local"]}
 
 
 def _plain(value):

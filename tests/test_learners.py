@@ -97,8 +97,8 @@ def test_the_learner_registry_builds_the_pipelines_of_the_experiments():
     from textsift.learners import LEARNERS, make_learner
 
     assert list(LEARNERS) == ["nb", "linear_svm", "logreg", "svr"]
-    assert LEARNERS["svr"].tasks == ("ordinal",) and LEARNERS["nb"].tasks == ("nominal",
-                                                                               "ordinal")
+    assert LEARNERS["svr"].tasks == ("ordinal",) and LEARNERS["nb"].tasks == (
+        "nominal", "ordinal", "multilabel")
     pipe = make_learner("linear_svm", seed=3, C=0.5)
     assert [type(s) for s in pipe] == [TfidfTransformer, LinearSVC]
     assert (pipe[-1].C, pipe[-1].random_state) == (0.5, 3)

@@ -87,14 +87,17 @@ def test_the_measure_registry_holds_each_measure_once_with_its_direction():
     from textsift.metrics import LOWER_IS_BETTER, MEASURES, get_measure
 
     assert LOWER_IS_BETTER == {n for n, m in MEASURES.items() if m.lower_is_better} == {
-        "misclassification_error", "mae_macro", "mae_micro"}
+        "misclassification_error", "mae_macro", "mae_micro", "hamming_loss"}
     assert MEASURES["misclassification_error"].func is misclassification_error
     assert MEASURES["mae_macro"].func is mae_macro and MEASURES["mae_macro"].context == (
         "ranks",)
     assert [n for n, m in MEASURES.items() if m.positive] == ["f1_pos", "precision_pos",
                                                               "recall_pos"]
-    assert {n for n, m in MEASURES.items() if "nominal" not in m.tasks} == {"mae_macro",
-                                                                            "mae_micro"}
+    assert {n for n, m in MEASURES.items() if "nominal" not in m.tasks} == {
+        "mae_macro", "mae_micro", "samples_f1", "hamming_loss"}
+    assert {n for n, m in MEASURES.items() if "multilabel" in m.tasks} == {
+        "accuracy", "micro_f1", "macro_f1", "precision", "recall", "misclassification_error",
+        "samples_f1", "hamming_loss"}
     y, p = np.array([0, 1, 1, 0, 1]), np.array([0, 1, 0, 0, 0])
     # the class 1: 1 of its 3 documents found, 1 of 1 prediction right: F1 = 2 / (3 + 1)
     assert get_measure("f1_pos")(y, p, pos_label=1) == pytest.approx(0.5)

@@ -153,25 +153,6 @@ def test_the_command_line_reads_label_lists_and_refuses_what_does_not_apply(tmp_
                    "file")
 
 
-def test_commands_reading_one_label_per_document_refuse_label_lists(tmp_path):
-    """Until experiments and the explore page take label sets, they refuse them, and write
-    nothing: a list read as the class "['a', 'b']" would be a silent wrong result."""
-    path, _ = write(tmp_path, "jsonl")
-    toml = tmp_path / "ml.toml"
-    toml.write_text(f'[experiment]\nname = "ml"\n[corpus]\npath = "{path}"\n'
-                    'label_field = "topics"\n[evaluation]\nprotocol = "cv"\nfolds = 2\n'
-                    'metrics = ["macro_f1"]\n[selection]\nmethods = ["chi2"]\nsizes = [3]\n'
-                    '[[learners]]\nname = "nb"\n')
-    assert_refused(invoke("run", toml, "--out", tmp_path / "run"),
-                   f"{toml}: an experiment reads one label per document, but the labels are "
-                   "lists (a multi-label corpus); score it with `textsift score`")
-    assert_refused(invoke("explore", path, "--label-field", "topics", "--out",
-                          tmp_path / "x.html"),
-                   f"{path}: textsift explore reads one label per document, but the labels "
-                   "are lists")
-    assert not (tmp_path / "run").exists() and not (tmp_path / "x.html").exists()
-
-
 def test_the_readme_example_runs():
     from pathlib import Path
 

@@ -46,6 +46,7 @@ from .labels import as_labels, encode_labels
 
 __all__ = ["Counts", "count_dtype", "encode_labels"]
 
+
 @dataclass(frozen=True, eq=False)
 class Counts:
     """Per-term, per-class counts of a labelled corpus (see module docstring).

@@ -7,6 +7,10 @@ tasks it serves, its default input weighting and the parameters an experiment fi
 tune. :func:`make_learner` puts an input weighting (:data:`WEIGHTINGS`) before the estimator.
 A new learner is one :func:`register_learner` entry.
 
+Label sets (task ``"multilabel"``) are learned one binary estimator per label, on a 0/1
+indicator matrix ``Y``: scikit-learn's :class:`~sklearn.multiclass.OneVsRestClassifier` when
+every label reads the same columns, :class:`PerLabelClassifier` when each label has its own.
+
 Every nominal learner weights classes the same way, by one rule (:meth:`Learner.build`):
 ``class_weight`` (``"balanced"``, ``w_c = n / (m n_c)``, or a weight per class) goes to the
 estimator's own ``class_weight`` parameter where it has one (linear SVM, logistic regression),
@@ -38,8 +42,9 @@ from sklearn.base import (
 )
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
+from sklearn.multiclass import OneVsRestClassifier
 from sklearn.naive_bayes import MultinomialNB
-from sklearn.pipeline import Pipeline, make_pipeline
+from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import Binarizer
 from sklearn.svm import LinearSVC, LinearSVR
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
@@ -56,8 +61,8 @@ from .errors import TextsiftError
 from .metrics import mae_macro
 from .ranks import check_ranks, nearest_rank
 
-__all__ = ["LEARNERS", "WEIGHTINGS", "ClassWeighted", "Learner", "RankSVR",
-           "check_class_weight", "class_weight_codes", "get_learner", "make_learner",
+__all__ = ["LEARNERS", "WEIGHTINGS", "ClassWeighted", "Learner", "PerLabelClassifier",
+           "RankSVR", "check_class_weight", "class_weight_codes", "get_learner", "make_learner",
            "register_learner"]
 
 
@@ -69,7 +74,8 @@ class Learner:
     ``ranks`` the rank scale of an ordinal task (``None`` for a nominal one), ``params`` its
     own parameters (the names in ``params``, which an experiment file may set in
     ``[[learners]]`` or tune in ``[tuning]``, with ``class_weight``: :attr:`keys`).
-    ``tasks`` are the label kinds it serves (``"nominal"`` classes, ``"ordinal"`` ranks) and
+    ``tasks`` are the label kinds it serves (``"nominal"`` classes, ``"ordinal"`` ranks,
+    ``"multilabel"`` label sets: a binary classifier, fitted once per label) and
     ``weighting`` its default input (a key of :data:`WEIGHTINGS`)."""
 
     name: str
@@ -162,17 +168,88 @@ def get_learner(name: str) -> Learner:
 
 
 def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=None,
-                 classes=None, **params) -> Pipeline:
+                 classes=None, *, multilabel: bool = False, columns=None, **params):
     """The pipeline of a registered learner: its input weighting (default the learner's
     own), then the estimator with ``params`` (``class_weight`` and ``classes``:
-    :meth:`Learner.build`)."""
+    :meth:`Learner.build`).
+
+    For label sets (``multilabel=True``; ``fit(X, Y)`` with a 0/1 indicator ``Y``): the
+    weighting, then one binary estimator per label
+    (:class:`~sklearn.multiclass.OneVsRestClassifier`); with ``columns`` (one array of column
+    indices per label), a :class:`PerLabelClassifier` of that pipeline, each label's on its
+    own columns."""
     learner = get_learner(name)
     weighting = weighting or learner.weighting
     if weighting not in WEIGHTINGS:
         raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
                             f"{', '.join(WEIGHTINGS)}")
-    return make_pipeline(*WEIGHTINGS[weighting](),
-                         learner.build(seed, ranks, classes=classes, **params))
+    estimator = learner.build(seed, ranks, classes=classes, **params)
+    if columns is not None:
+        return PerLabelClassifier(make_pipeline(*WEIGHTINGS[weighting](), estimator), columns)
+    if multilabel:
+        estimator = OneVsRestClassifier(estimator)
+    return make_pipeline(*WEIGHTINGS[weighting](), estimator)
+
+
+class PerLabelClassifier(ClassifierMixin, BaseEstimator):
+    """One binary classifier per label, each on its own columns of ``X``.
+
+    scikit-learn's :class:`~sklearn.multiclass.OneVsRestClassifier` fits one estimator per
+    label on the same columns; a label's own selection of terms (Forman 2003's one-against-all
+    tasks, each with its top ``k`` terms) needs a subset of columns per label, which no
+    scikit-learn meta-estimator takes: written here, in its image. A label whose training
+    column is constant is predicted as that constant, as ``OneVsRestClassifier`` does.
+
+    Parameters
+    ----------
+    estimator : classifier
+        Cloned and fitted once per label (with its input weighting: a pipeline).
+    columns : sequence of index arrays
+        ``columns[j]``: the columns of ``X`` label ``j`` (column ``j`` of ``Y``) is fitted on.
+
+    Attributes
+    ----------
+    estimators_ : list
+        Per label, the fitted clone, or the constant 0 or 1 it always predicts.
+    """
+
+    def __init__(self, estimator, columns):
+        self.estimator = estimator
+        self.columns = columns
+
+    def fit(self, X, Y):
+        X = validate_data(self, X, accept_sparse="csr", dtype=None)
+        Y = np.asarray(Y)
+        if Y.ndim != 2 or Y.shape != (X.shape[0], len(self.columns)):
+            raise TextsiftError(f"Y must be a 0/1 indicator of shape ({X.shape[0]}, "
+                                f"{len(self.columns)}) (documents x labels, one label per "
+                                f"entry of columns), got shape {Y.shape}")
+        self.estimators_ = []
+        for j, cols in enumerate(self.columns):
+            y = Y[:, j]
+            if y.min() == y.max():
+                self.estimators_.append(int(y[0]))
+            elif len(cols) == 0:
+                raise TextsiftError(f"label {j} has positive and negative training documents "
+                                    "but no columns to learn from; give it at least one")
+            else:
+                self.estimators_.append(clone(self.estimator).fit(X[:, cols], y))
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        """The ``(n, labels)`` 0/1 indicator of the predicted label sets."""
+        check_is_fitted(self, "estimators_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=None, reset=False)
+        out = np.zeros((X.shape[0], len(self.estimators_)), dtype=np.int64)
+        for j, (cols, est) in enumerate(zip(self.columns, self.estimators_, strict=True)):
+            out[:, j] = est if isinstance(est, int) else est.predict(X[:, cols])
+        return out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.multi_output = True
+        return tags
 
 
 def check_class_weight(class_weight):
@@ -358,20 +435,24 @@ def _weighted_median(y: np.ndarray, weight: np.ndarray) -> float:
 
 
 # --------------------------------------------------------------------------- the registry
+#: The tasks of a classifier: classes, ranks as classes, and label sets (once per label).
+_CLASSIFIER_TASKS = ("nominal", "ordinal", "multilabel")
+
+
 @register_learner("nb", "multinomial naive Bayes (sklearn MultinomialNB)", weighting="counts",
-                  params=("alpha",))
+                  tasks=_CLASSIFIER_TASKS, params=("alpha",))
 def _nb(seed, ranks, **params):
     return MultinomialNB(**params)
 
 
 @register_learner("linear_svm", "linear SVM, one-vs-rest (sklearn LinearSVC)",
-                  weighting="tfidf", params=("C", "max_iter", "tol"))
+                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
 def _linear_svm(seed, ranks, **params):
     return LinearSVC(random_state=seed, **params)
 
 
 @register_learner("logreg", "logistic regression (sklearn LogisticRegression)",
-                  weighting="tfidf", params=("C", "max_iter", "tol"))
+                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
 def _logreg(seed, ranks, **params):
     return LogisticRegression(random_state=seed, **{"max_iter": 1000, **params})
 

@@ -14,6 +14,13 @@ way the first measure is optimised) and the report all read it.
   ``RegressionReport`` does).
 * ``misclassification_error`` -- ``1 - accuracy``.
 
+A measure may serve label sets (task ``"multilabel"``): ``y_true`` and ``y_pred`` are then
+0/1 indicator matrices (documents x labels), which scikit-learn's measures read as
+multi-label: ``micro_f1`` pools every (document, label) decision, ``macro_f1`` averages the
+F1 of each label, ``samples_f1`` the F1 of each document's label set, ``accuracy`` is the
+share of documents whose label set is predicted exactly (subset accuracy) and
+``hamming_loss`` the share of wrong (document, label) decisions.
+
 ``MAE^M`` is a weighted MAE: giving document ``d`` the weight ``1/|Te_{y(d)}|`` makes the
 weighted mean of ``|pred - y|`` equal to the average over ranks. The code uses
 scikit-learn's ``mean_absolute_error`` with those weights (scikit-learn's "balanced" sample
@@ -32,6 +39,7 @@ import numpy as np
 from sklearn.metrics import (
     accuracy_score,
     f1_score,
+    hamming_loss,
     make_scorer,
     mean_absolute_error,
     precision_score,
@@ -65,7 +73,8 @@ class Measure:
 
     ``func(y_true, y_pred, **context)`` takes those of the keywords ``ranks`` (the rank scale
     of an ordinal task) and ``pos_label`` it declares (``context``, read from its signature);
-    ``tasks`` are the label kinds it applies to (``"nominal"`` classes, ``"ordinal"`` ranks);
+    ``tasks`` are the label kinds it applies to (``"nominal"`` classes, ``"ordinal"`` ranks,
+    ``"multilabel"`` label sets, given as indicator matrices);
     a measure that takes ``pos_label`` measures the positive class of a binary task."""
 
     name: str
@@ -140,39 +149,62 @@ def _check_lengths(y_true: np.ndarray, y_pred: np.ndarray, what: str) -> None:
 
 
 # --------------------------------------------------------------------------- nominal
-@register_measure("accuracy", "fraction of correct predictions")
+#: The tasks of a measure of classes that also reads label sets.
+_ALL_TASKS = ("nominal", "ordinal", "multilabel")
+
+
+@register_measure("accuracy", "fraction of correct predictions (for label sets: of documents "
+                  "whose label set is predicted exactly)", tasks=_ALL_TASKS)
 def _accuracy(y_true, y_pred) -> float:
     return accuracy_score(y_true, y_pred)
 
 
 @register_measure("micro_f1", "F1 over every decision (micro-average; accuracy for one "
-                  "label per document)")
+                  "label per document)", tasks=_ALL_TASKS)
 def _micro_f1(y_true, y_pred) -> float:
     return f1_score(y_true, y_pred, average="micro", zero_division=0)
 
 
-@register_measure("macro_f1", "F1 of each class, averaged over the classes")
+@register_measure("macro_f1", "F1 of each class (label), averaged over the classes",
+                  tasks=_ALL_TASKS)
 def _macro_f1(y_true, y_pred) -> float:
     return f1_score(y_true, y_pred, average="macro", zero_division=0)
 
 
-@register_measure("precision", "precision of each class, averaged over the classes")
+@register_measure("precision", "precision of each class (label), averaged over the classes",
+                  tasks=_ALL_TASKS)
 def _precision(y_true, y_pred) -> float:
     return precision_score(y_true, y_pred, average="macro", zero_division=0)
 
 
-@register_measure("recall", "recall of each class, averaged over the classes")
+@register_measure("recall", "recall of each class (label), averaged over the classes",
+                  tasks=_ALL_TASKS)
 def _recall(y_true, y_pred) -> float:
     return recall_score(y_true, y_pred, average="macro", zero_division=0)
 
 
 @register_measure("misclassification_error", "fraction of wrong predictions, 1 - accuracy",
-                  lower_is_better=True)
+                  tasks=_ALL_TASKS, lower_is_better=True)
 def misclassification_error(y_true, y_pred) -> float:
     """Fraction of wrong predictions, ``1 - accuracy`` (the AdaBag paper's measure)."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     _check_lengths(y_true, y_pred, "labels")
     return float(1.0 - accuracy_score(y_true, y_pred))
+
+
+# --------------------------------------------------------------------------- label sets
+@register_measure("samples_f1", "F1 of each document's predicted label set, averaged over "
+                  "the documents (1 for a document without labels predicted without)",
+                  tasks=("multilabel",))
+def _samples_f1(y_true, y_pred) -> float:
+    # zero_division=1: a document with no label and none predicted is answered right
+    return f1_score(y_true, y_pred, average="samples", zero_division=1)
+
+
+@register_measure("hamming_loss", "fraction of wrong (document, label) decisions",
+                  tasks=("multilabel",), lower_is_better=True)
+def _hamming_loss(y_true, y_pred) -> float:
+    return hamming_loss(y_true, y_pred)
 
 
 # --------------------------------------------------------------------------- positive class

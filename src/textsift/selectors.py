@@ -20,10 +20,11 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
 from .counts import Counts
 from .errors import TextsiftError
+from .labels import as_labels, check_requirement
 from .policies import resolve_k, size_note
 from .ranking import (  # noqa: F401  (rank, ranking_of, ...: their first home was here)
     TermRanking,
@@ -76,7 +77,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
     rr_variant : {"skip", "turn_consumed"}
         Round-robin duplicate rule (:func:`textsift.policies.round_robin`).
     classes : array-like, optional
-        The full label set (e.g. the whole rating scale), when ``y`` may miss some of it.
+        The full label set (e.g. the whole rating scale), when ``y`` may miss some of it; for
+        an indicator matrix ``y``, the name of each of its columns.
     method_params : dict, optional
         Keyword parameters of the scoring function (e.g. ``{"base": 10}`` for ``ig``).
 
@@ -123,10 +125,17 @@ class TermSelector(SelectorMixin, BaseEstimator):
         self.method_params = method_params
 
     def fit(self, X, y):
-        X, y = validate_data(
-            self, X, y, accept_sparse="csr", dtype=None, ensure_all_finite=True,
-            ensure_min_features=1,
-        )
+        """Count ``X`` against ``y`` and rank its terms. ``y`` is one label per document, or
+        label sets: a 0/1 indicator matrix (dense or sparse, as scikit-learn's
+        ``MultiLabelBinarizer`` gives; ``classes`` then names its columns) or a list of label
+        lists -- any labelling :func:`textsift.labels.as_labels` reads, each label scored
+        against the documents without it."""
+        if y is None:
+            raise TextsiftError(f"{type(self).__name__} requires y to be passed, but the "
+                                "target y is None")
+        X = validate_data(self, X, accept_sparse="csr", dtype=None, ensure_all_finite=True,
+                          ensure_min_features=1)  # y is read by textsift.labels
+        check_consistent_length(X, y)
         y, classes = self._check_labels(y)
         if X.dtype.kind not in "biuf":
             X = X.astype(np.float64)
@@ -201,6 +210,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         tags.input_tags.sparse = True
         tags.input_tags.positive_only = True
         tags.target_tags.required = True
+        tags.target_tags.multi_output = True  # an indicator of label sets
         return tags
 
 
@@ -247,6 +257,9 @@ class OrdinalSelector(TermSelector):
         return self.ranks
 
     def _check_labels(self, y):
+        # label sets (lists, an indicator) are refused as the ordinal methods refuse them
+        check_requirement(("ranks",), as_labels(y), getattr(self.method, "__name__",
+                                                             self.method))
         return check_ranks(y, self.ranks)  # ordered integer ranks and their scale
 
     def fit_counts(self, counts: Counts):

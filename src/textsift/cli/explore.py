@@ -42,9 +42,10 @@ def explore(
     """
     from contextlib import nullcontext
 
-    from ..labels import check_one_label_each
+    from ..labels import check_requirement
     from ..report.explore import check_out
     from ..report.explore import explore as write_page
+    from ..scores import get_method
     from ..sources import describe
 
     check_out(out)  # before the long work
@@ -53,12 +54,15 @@ def explore(
     # the stream and dask engines draw their own progress
     with console.status("counting the corpus") if corpus.engine == "memory" else nullcontext():
         counts = corpus.count()
-    check_one_label_each(counts.multilabel, describe(corpus.source), "textsift explore")
+    for name in dict.fromkeys([*(names or ()), *([method] if method else [])]):
+        check_requirement(get_method(name).requires, counts, name,
+                          describe(corpus.source))  # e.g. ig_multi on label sets
     with console.status("scoring the terms") as status:
         page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,
                           method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}",
                           progress=status.update)
-    console.print(f"{counts.n_docs:,} documents, {counts.n_classes} classes; page of "
+    console.print(f"{counts.n_docs:,} documents, {counts.n_classes} "
+                  f"{'labels' if counts.multilabel else 'classes'}; page of "
                   f"{page.stat().st_size / 1e6:.1f} MB", highlight=False)
     print(f"explore: {page.resolve()}")

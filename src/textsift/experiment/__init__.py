@@ -4,11 +4,11 @@
 The modules, each importing only those before it in this list (so none imports a later
 one, and there is no import circle): :mod:`.schema` (the keys of a file, their defaults and
 meanings), :mod:`.specs` (the value types), :mod:`.store` (the results directory),
-:mod:`.validity` (which finished results a run may keep), ``_keys`` and ``_methods``
-(checks), :mod:`.config` (the parser), :mod:`.folds` (reading, splitting, counting, the fold
-cache), :mod:`.plan` (levels and cells), :mod:`.learn` (a cell's labels), :mod:`.cells`
-(running one cell), :mod:`.runner` (running them all). The names below are imported on first
-use, so importing one module does not import the others.
+:mod:`.validity` (which finished results a run may keep), ``_keys``, ``_methods`` and
+``_tasks`` (checks), :mod:`.config` (the parser), :mod:`.folds` (reading, splitting, counting,
+the fold cache), :mod:`.plan` (levels and cells), :mod:`.learn` (a cell's labels),
+:mod:`.cells` (running one cell), :mod:`.runner` (running them all). The names below are
+imported on first use, so importing one module does not import the others.
 """
 
 from importlib import import_module

@@ -11,6 +11,15 @@ every policy: top-k is a prefix of the order, and a round robin stopped after ``
 the prefix of a longer one (:func:`textsift.policies.round_robin`). An ``all`` cell fits on
 every column; a ``triv`` cell predicts the trivial answer.
 
+Label sets (a multilabel task) learn one binary learner per label of the cell's label set
+(:func:`textsift.labels.evaluated_labels`), on the 0/1 indicator columns of those labels, and
+measure the predicted indicators: under a policy (scope "global") every label's learner reads
+the same columns (scikit-learn's ``OneVsRestClassifier``); under the aggregate ``"local"``
+each label's reads the first ``k`` terms of its own column of the scores
+(:meth:`LoadedFold.kept_by_label`, :class:`~textsift.learners.PerLabelClassifier`). Such a
+cell also gives each label's F1 (``CellResult.labels``). Their Triv is the most frequent
+training label set.
+
 With ``[tuning]``, a stratified ``val_size`` part of the fold's training set is held out
 (the rest, the *fit* part, keeps the fold's vocabulary; its counts are taken once per fold),
 every combination of the grid selects on the fit part and is scored on the validation part by
@@ -23,16 +32,18 @@ from __future__ import annotations
 import json
 import time
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import precision_recall_fscore_support
 from sklearn.model_selection import train_test_split
 
 from ..counts import Counts
+from ..labels import evaluated_labels
 from ..metrics import MEASURES
-from ..selectors import TermSelector
+from ..selectors import TermSelector, ranking_of, score_table
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
@@ -63,6 +74,7 @@ class LoadedFold:
         self._counts: dict = {}
         self._ranked: dict = {}
         self._columns: tuple | None = None
+        self._label_columns: dict = {}
 
     def part(self, holdout) -> TrainTest:
         """The fold, or the fit part of its training set against the validation part."""
@@ -94,6 +106,45 @@ class LoadedFold:
                                          longest).fit_counts(counts)
         return np.sort(self._ranked[key].set_params(k=k).selected_)
 
+    def label_columns(self, label_set: str) -> np.ndarray:
+        """The labels a cell of label sets learns and measures (``label_set``,
+        :func:`~textsift.labels.evaluated_labels` on the fold's training and test parts), as
+        indices of its classes: the same in the fold and in its validation split."""
+        if label_set not in self._label_columns:
+            cols = evaluated_labels(self.data.y_train, self.data.y_test, label_set)
+            if not len(cols):
+                raise ConfigError(
+                    "no label has a document in both the training and the test part of a fold "
+                    "([evaluation] label_set = 'train_and_test'); check the split, or set "
+                    "label_set = 'all'")
+            self._label_columns[label_set] = cols
+        return self._label_columns[label_set]
+
+    def kept_by_label(self, holdout, cell: Cell, params: tuple, k: int) -> list[np.ndarray]:
+        """Scope "local": for each label of :meth:`label_columns`, the columns of the first
+        ``k`` terms of its own column of the scores (its one-vs-rest scores, the ranking
+        ``TermSelector(class_label=...)`` gives), in column order; none for a label without
+        training documents (its learner is the constant "no"). The table is scored once and
+        each column ranked once, to the cell's largest level."""
+        key = _ranking(holdout, cell, params)
+        if key not in self._ranked:
+            counts = self.counts(holdout, None)
+            longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
+            table = score_table(counts, resolve_method(cell.method), dict(params))
+            labels = self.label_columns(cell.label_set)
+            if table.values.shape[1] == 1:  # a score of the term alone: one list for all
+                one = ranking_of(table, "max", None, cell.rr_variant, limit=longest).index
+                self._ranked[key] = dict.fromkeys(labels, one)
+            else:
+                scored = set(map(str, table.groups))
+                self._ranked[key] = {
+                    j: ranking_of(table, "max", counts.classes[j], cell.rr_variant,
+                                  limit=longest).index
+                    for j in labels if str(counts.classes[j]) in scored}
+        ranked = self._ranked[key]
+        return [np.sort(ranked[j][:k]) if j in ranked else np.zeros(0, np.intp)
+                for j in self.label_columns(cell.label_set)]
+
     def columns(self, holdout, cell: Cell, params: tuple, k: int):
         """The part's training and test matrices restricted to :meth:`kept` columns."""
         key = _ranking(holdout, cell, params), k
@@ -116,9 +167,13 @@ def open_fold(ref: FoldRef) -> LoadedFold:
 
 
 def _validation(d: TrainTest, val_size: float, seed: int) -> TrainTest:
+    """The fit and validation parts of a fold's training part (label sets: not stratified,
+    as their folds, :mod:`.folds`)."""
+    label_sets = d.counts.multilabel
     try:
-        fit, val = train_test_split(np.arange(len(d.y_train)), test_size=val_size,
-                                    stratify=d.y_train, random_state=seed)
+        fit, val = train_test_split(np.arange(d.y_train.shape[0]), test_size=val_size,
+                                    stratify=None if label_sets else d.y_train,
+                                    random_state=seed)
     except ValueError as exc:
         raise ConfigError(f"cannot hold out a stratified validation part of {val_size:g} "
                           f"([tuning] val_size): {exc}") from None
@@ -143,14 +198,20 @@ class Clock:
 
 @dataclass(frozen=True)
 class CellResult:
-    """A finished cell: its file name, its rows of the results table and its timing."""
+    """A finished cell: its file name, its rows of the results table and its timing; for
+    label sets, ``labels``: a row per (results row, learner, label) with the label's F1,
+    precision and recall and its training and test documents."""
 
     name: str
     rows: list[dict]
     timing: dict
+    labels: list[dict] = field(default_factory=list)
 
 
-def _labels(cell: Cell, p: TrainTest):
+def _labels(cell: Cell, loaded: LoadedFold, p: TrainTest):
+    if cell.multilabel:  # dense 0/1 indicators of the cell's labels (documents x labels)
+        cols = loaded.label_columns(cell.label_set)
+        return p.y_train[:, cols].toarray(), p.y_test[:, cols].toarray()
     if cell.positive is None:
         return p.y_train, p.y_test
     return binary_labels(p.y_train, cell.positive), binary_labels(p.y_test, cell.positive)
@@ -162,19 +223,25 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
     t0 = time.perf_counter()
     p = loaded.part(holdout)
     own = set(cell.tuning.method_params) if cell.tuning else set()
+    per_label = None
     if cell.kind == "all":
         X_train, X_test, k = p.X_train, p.X_test, p.n_terms
     else:
         k = cell.level.k(int(p.counts.seen.sum()), p.counts.n_terms)
-        params = {**dict(cell.params), **{key: choice[key] for key in own}}
-        X_train, X_test = loaded.columns(holdout, cell, tuple(sorted(params.items())), k)
-    y_train, y_test, pos = *_labels(cell, p), "pos"
+        params = tuple(sorted({**dict(cell.params), **{key: choice[key] for key in own}}.items()))
+        if cell.aggregate == "local":  # each label's learner on its own columns
+            X_train, X_test = p.X_train, p.X_test
+            per_label = loaded.kept_by_label(holdout, cell, params, k)
+        else:
+            X_train, X_test = loaded.columns(holdout, cell, params, k)
+    y_train, y_test, pos = *_labels(cell, loaded, p), "pos"
     names = None
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
     scale = list(p.counts.classes) if cell.ordinal else None
-    learner = cell.learner.pipeline(cell.seed, scale, names,
+    learner = cell.learner.pipeline(cell.seed, scale, names, multilabel=cell.multilabel,
+                                    columns=per_label,
                                     **{key: v for key, v in choice.items() if key not in own})
     t1, c1 = time.perf_counter(), time.process_time()
     with warnings.catch_warnings(record=True) as caught:
@@ -202,17 +269,35 @@ def _tune(cell: Cell, loaded: LoadedFold, clock: Clock) -> tuple[dict, float | N
     return grid[best], values[best]
 
 
-def _triv(cell: Cell, p: TrainTest) -> dict:
+def _triv(cell: Cell, loaded: LoadedFold) -> dict:
     """Measures of the trivial predictor on the fold's test part."""
-    y_train, y_test = _labels(cell, p)
+    p = loaded.data
+    y_train, y_test = _labels(cell, loaded, p)
     scale = list(p.counts.classes) if cell.ordinal else None
     answer = trivial_prediction(y_train, scale)
     pos = "pos"
     if y_train.dtype.kind == "U":
         y_train, y_test, names = encode(y_train, y_test)
         answer, pos = np.searchsorted(names, answer), int(np.searchsorted(names, "pos"))
-    pred = np.full(len(y_test), answer)
+    pred = np.tile(answer, (len(y_test), 1)) if cell.multilabel else np.full(len(y_test), answer)
     return {m: MEASURES[m](y_test, pred, scale, pos) for m in cell.measures}
+
+
+def _label_rows(cell: Cell, loaded: LoadedFold, k: int, y_test, pred) -> list[dict]:
+    """Each label's F1, precision and recall (scikit-learn's, 0 where undefined, as the
+    macro average takes them) and its training and test documents, per row of the cell."""
+    cols = loaded.label_columns(cell.label_set)
+    p, r, f, support = precision_recall_fscore_support(y_test, pred, average=None,
+                                                       zero_division=0)
+    names = loaded.data.counts.classes[cols]
+    train = loaded.data.counts.class_sizes[cols]
+    per = [{"label": str(c), "f1": float(fv), "precision": float(pv), "recall": float(rv),
+            "train": int(n), "test": int(s)}
+           for c, fv, pv, rv, n, s in zip(names, f, p, r, train, support, strict=True)]
+    return [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
+             "aggregate": aggregate, "n_features": k, "learner": learner,
+             "ratio": cell.level.ratio, **row}
+            for method, aggregate in cell.rows for learner in cell.labels for row in per]
 
 
 def _cell_value(value):
@@ -226,9 +311,10 @@ def run_cell(cell: Cell) -> CellResult:
     loaded = open_fold(cell.fold_ref)
     clock = Clock()
     extra: dict = {}
+    labels: list[dict] = []
     if cell.kind == "triv":
         t0 = time.perf_counter()
-        measures = _triv(cell, loaded.data)
+        measures = _triv(cell, loaded)
         clock.metrics_s = time.perf_counter() - t0
         k = 0
     else:
@@ -236,6 +322,8 @@ def run_cell(cell: Cell) -> CellResult:
         y, pred, k, pos, scale = _predict(cell, loaded, None, choice, clock)
         t0 = time.perf_counter()
         measures = {m: MEASURES[m](y, pred, scale, pos) for m in cell.measures}
+        if cell.multilabel:
+            labels = _label_rows(cell, loaded, k, y, pred)
         clock.metrics_s = time.perf_counter() - t0
         if cell.tuning:
             extra = {key: _cell_value(choice.get(key)) for key, _ in cell.tuning.grid}
@@ -245,4 +333,4 @@ def run_cell(cell: Cell) -> CellResult:
              "value": v, "ratio": None if cell.kind == "triv" else cell.level.ratio, **extra}
             for method, aggregate in cell.rows for learner in cell.labels
             for m, v in measures.items()]
-    return CellResult(cell.name, rows, {**asdict(clock), "n_used": k})
+    return CellResult(cell.name, rows, {**asdict(clock), "n_used": k}, labels)

@@ -7,12 +7,14 @@ takes the schema's default, read here through :func:`~.schema.default`::
 
     [experiment]     name, seed, n_jobs
     [corpus]         path | sample, dataset, test_path, text_field, label_field, split_field,
-                     train_split, test_split, task ("nominal" | "ordinal"), ranks,
-                     skip_bad_lines, strip_labels
-    [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks
+                     train_split, test_split, task ("nominal" | "ordinal" | "multilabel"),
+                     ranks, skip_bad_lines, strip_labels, label_sep
+    [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks,
+                     label_set
     [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
                      token_pattern
-    [selection]      methods, aggregates, sizes | ratios, baselines, rr_variant, method_params
+    [selection]      methods, aggregates, sizes | ratios, baselines, rr_variant, method_params,
+                     scope
     [tuning]         val_size, and a list of values per tuned parameter of a method or learner
     [[learners]]     name, label, weighting, and the estimator's own parameters
 
@@ -28,6 +30,11 @@ scoring function of :class:`~textsift.counts.Counts` (see
 function itself may be put in the list, and ``preprocessing`` may be a
 :class:`~textsift.vectorize.VectorizerOptions` (every field of it, as the command line builds
 them).
+
+The task is what the file says or, for a nominal file over label lists, ``"multilabel"``:
+``_tasks.for_labels`` turns the experiment into the one the data's labels call for and
+checks every key against it, when the file is read (``task = "multilabel"``) or when the
+corpus is (a nominal file), before anything is written.
 """
 
 from __future__ import annotations
@@ -37,16 +44,17 @@ from pathlib import Path
 
 from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
+from ..labels import LABEL_SETS
 from ..learners import LEARNERS, WEIGHTINGS
-from ..metrics import MEASURES
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
 from ._methods import check_learner, check_method_params, method_name, method_param_names
+from ._tasks import check_learner_task, check_measure, for_labels, possible_tasks
 from .schema import BASELINES, LEARNER_KEYS, SCHEMA, default
 from .specs import CorpusSpec, Experiment, LearnerSpec, Tuning
 
-__all__ = ["ConfigError", "load_config", "parse_config"]
+__all__ = ["ConfigError", "for_labels", "load_config", "parse_config"]
 
 
 def _get(t: dict, table: str, key: str):
@@ -78,7 +86,7 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         check_n_jobs(n_jobs, "[experiment] n_jobs")
     except TextsiftError as exc:
         raise ConfigError(f"{src}: {exc}") from None
-    return Experiment(
+    parsed = Experiment(
         name=typed(exp.get("name", Path(src).stem), str, "[experiment] name", src),
         corpus=corpus,
         preprocessing=preprocessing_section(data.get("preprocessing", {}), src),
@@ -90,6 +98,7 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         **evaluation,
         **selection,
     )
+    return for_labels(parsed, True) if parsed.multilabel else parsed
 
 
 def load_config(path) -> Experiment:
@@ -122,7 +131,8 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     test_path = t.get("test_path")
     if test_path is not None:
         test_path = resolve_path(test_path, base, "[corpus] test_path", src)
-    task = choice(_get(t, "corpus", "task"), ("nominal", "ordinal"), "[corpus] task", src)
+    task = choice(_get(t, "corpus", "task"), ("nominal", "ordinal", "multilabel"),
+                  "[corpus] task", src)
     ranks = t.get("ranks")
     if ranks is not None:
         if task != "ordinal":
@@ -138,9 +148,13 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     dataset = t.get("dataset", sample or _dataset_name(Path(paths[0])))
     flags = {k: typed(_get(t, "corpus", k), bool, f"[corpus] {k}", src)
              for k in ("skip_bad_lines", "strip_labels")}
+    label_sep = _get(t, "corpus", "label_sep")
+    if label_sep is not None and (not isinstance(label_sep, str) or not label_sep):
+        raise ConfigError(f"{src}: [corpus] label_sep must be one or more characters (e.g. "
+                          f"\";\"), got {label_sep!r}")
     return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
                       sample=sample, test_path=test_path, task=task, ranks=ranks,
-                      **flags, **fields)
+                      label_sep=label_sep, **flags, **fields)
 
 
 def _dataset_name(path: Path) -> str:
@@ -168,7 +182,7 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
         test_size = fraction(test_size, "[evaluation] test_size", src)
     tasks = choice(_get(ev, "evaluation", "tasks"), ("multiclass", "one_vs_rest"),
                    "[evaluation] tasks", src)
-    if tasks == "one_vs_rest" and corpus.task != "nominal":
+    if tasks == "one_vs_rest" and corpus.task == "ordinal":
         raise ConfigError(f"{src}: [evaluation] tasks = 'one_vs_rest' needs a nominal task")
     if tasks == "one_vs_rest" and _get(selection, "selection", "aggregates") != ["default"]:
         raise ConfigError(f"{src}: with tasks = 'one_vs_rest' each binary task ranks terms by "
@@ -177,15 +191,14 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
     if not isinstance(measures, list) or not measures:
         raise ConfigError(f"{src}: [evaluation] metrics must be a non-empty list")
     for m in measures:
-        choice(m, tuple(MEASURES), "[evaluation] metrics entry", src)
-        if corpus.task not in MEASURES[m].tasks:
-            raise ConfigError(f"{src}: metric {m!r} ({MEASURES[m].summary}) is for "
-                              f"{' and '.join(MEASURES[m].tasks)} tasks; this task is "
-                              f"{corpus.task} ([corpus] task)")
+        check_measure(m, possible_tasks(corpus.task), src)
     stratified = typed(_get(ev, "evaluation", "stratified"), bool, "[evaluation] stratified",
                        src)
+    label_set = choice(_get(ev, "evaluation", "label_set"), LABEL_SETS,
+                       "[evaluation] label_set", src)
     return {"protocol": protocol, "folds": folds, "test_size": test_size, "tasks": tasks,
-            "stratified": stratified, "metrics": tuple(dict.fromkeys(measures))}
+            "stratified": stratified, "metrics": tuple(dict.fromkeys(measures)),
+            "label_set": label_set}
 
 
 #: The Python type of each kind of preprocessing key.
@@ -246,6 +259,13 @@ def selection_section(t: dict, task: str, src: str) -> dict:
         raise ConfigError(f"{src}: [selection] baselines must be a list, e.g. [\"ffs\", \"triv\"]")
     for b in baselines:
         choice(b, BASELINES, "[selection] baselines entry", src)
+    scope = _get(t, "selection", "scope")
+    scope = [scope] if isinstance(scope, str) else scope
+    if not isinstance(scope, list) or not scope:
+        raise ConfigError(f"{src}: [selection] scope must be \"global\", \"local\" or a list "
+                          "of them")
+    for s in scope:
+        choice(s, ("global", "local"), "[selection] scope", src)
     params = _get(t, "selection", "method_params")
     typed(params, dict, "[selection] method_params", src)
     unknown(params, set(methods), "[selection.method_params] (a table per listed method)", src)
@@ -263,6 +283,7 @@ def selection_section(t: dict, task: str, src: str) -> dict:
         "rr_variant": choice(_get(t, "selection", "rr_variant"), ("skip", "turn_consumed"),
                              "[selection] rr_variant", src),
         "method_params": tuple(sorted((m, tuple(sorted(p.items()))) for m, p in params.items())),
+        "scope": tuple(s for s in ("global", "local") if s in scope),
     }
 
 
@@ -276,15 +297,12 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         name = choice(t.get("name"), tuple(LEARNERS), f"{where} name", src)
         learner = LEARNERS[name]
         unknown(t, {*LEARNER_KEYS, *learner.keys}, f"{where} ({name})", src)
-        if task not in learner.tasks:
-            raise ConfigError(f"{src}: {where}: {name!r} ({learner.summary}) serves "
-                              f"{' and '.join(learner.tasks)} tasks; this task is {task} "
-                              "([corpus] task)")
         weighting = choice(t.get("weighting", learner.weighting), tuple(WEIGHTINGS),
                            f"{where} weighting", src)
         params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
         spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
                            weighting, params)
+        check_learner_task(spec, possible_tasks(task), where, src)
         check_learner(spec, f"{where} ({name})", src)
         out.append(spec)
     labels = [lr.label for lr in out]

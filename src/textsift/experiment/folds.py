@@ -5,6 +5,13 @@ disk (one ``.npz`` per fold, written atomically) so that cells -- and a resumed 
 The vocabulary of a fold is fitted on that fold's training documents only (``min_df`` and
 ``max_df`` apply to them), as in any honest evaluation.
 
+Label sets (a multilabel task) are read into a :class:`~textsift.labels.Labels` over every
+label of the corpus, and a fold's parts carry their 0/1 indicator matrices over those labels
+(a label may have no document in a part). Their folds are not stratified: scikit-learn has
+no multi-label stratification (iterative stratification, Sechidis et al. 2011, is not in it),
+so cross-validation uses shuffled :class:`~sklearn.model_selection.KFold`, a random test part
+``train_test_split`` without ``stratify``, and the runner says so in a note.
+
 The corpus is tokenised and counted once (:func:`textsift.vectorize.count_terms`: lowercasing,
 header stripping, the token pattern, stop words, each distinct word stemmed once), into one
 matrix over every term; a fold's matrices are its rows and the columns its training part
@@ -29,8 +36,9 @@ from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import DataWarning, TextsiftError
 from ..labels import (
+    Labels,
+    as_labels,
     check_label_spelling,
-    check_one_label_each,
     distinct_labels,
     holds_label_lists,
     unseen_classes,
@@ -39,6 +47,7 @@ from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
 from ._keys import ConfigError
 from ._methods import check_class_weights
+from ._tasks import for_labels
 from .specs import Experiment, FoldRef, TrainTest
 from .store import StoreError
 
@@ -54,7 +63,7 @@ def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
         corpus = load_sample(c.sample) if path is None else read_corpus(
             path, c.text_field, c.label_field,
             on_bad_line="skip" if c.skip_bad_lines else "error", bad_lines=bad,
-            strip_labels=c.strip_labels)
+            strip_labels=c.strip_labels, label_sep=c.label_sep)
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -63,10 +72,13 @@ def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     return frame
 
 
-def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray, np.ndarray | None]:
+def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray | Labels,
+                                                       np.ndarray | None]:
     """``(texts, labels, is_test)`` of the whole corpus; ``is_test`` is None under CV and for
-    a random test part (``test_size``). Documents with an empty text are dropped (and counted
-    through ``log``): they carry nothing to select from, yet would count in every ``N``.
+    a random test part (``test_size``). ``labels`` is an array of one label per document, or
+    the :class:`~textsift.labels.Labels` of label sets (a document may have none).
+    Documents with an empty text are dropped (and counted through ``log``): they carry
+    nothing to select from, yet would count in every ``N``.
 
     With ``protocol = "split"`` the test part is ``test_path`` when given, else the records
     whose ``split_field`` equals ``test_split`` (the rest must equal ``train_split``).
@@ -80,7 +92,7 @@ def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray, np
         if log is not None:
             log(f"dropped {int((~keep).sum()):,} documents with an empty text")
         texts = [t for t, k in zip(texts, keep, strict=True) if k]
-        labels = labels[keep]
+        labels = labels.take(keep) if isinstance(labels, Labels) else labels[keep]
         is_test = None if is_test is None else is_test[keep]
     if is_test is not None and (is_test.all() or not is_test.any()):
         raise ConfigError(f"{exp.source}: the split leaves an empty train or test part")
@@ -94,6 +106,7 @@ def _documents(exp: Experiment, bad: list):
     n_train = sum(len(f) for f in frames)
     if c.test_path:
         frames.append(_frame(exp, c.test_path, bad))
+    _same_kind_of_labels(exp, frames, [*sources, *([c.test_path] if c.test_path else [])])
     frame = pd.concat(frames, ignore_index=True)
     texts = frame[c.text_field].fillna("").astype(str).tolist()
     check_label_spelling(distinct_labels(frame[c.label_field]), exp.source)
@@ -117,12 +130,25 @@ def _documents(exp: Experiment, bad: list):
     return texts, labels, is_test
 
 
-def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
+def _same_kind_of_labels(exp: Experiment, frames, sources) -> None:
+    """Label lists in one file and single labels in another are an error naming both."""
+    field = exp.corpus.label_field
+    kinds = [len(f) > 0 and holds_label_lists(f[field]) for f in frames]
+    if len(set(kinds)) > 1:
+        a, b = kinds.index(True), kinds.index(False)
+        raise CorpusError(
+            f"{exp.source}: the label {field!r} is a list in {sources[a] or exp.corpus.sample} "
+            f"and a single label in {sources[b] or exp.corpus.sample}; give every record of "
+            'every file a list of labels (["x"]; [] for none) or every record one label')
+
+
+def _labels(exp: Experiment, column: pd.Series) -> np.ndarray | Labels:
     if column.isna().any():
         raise CorpusError(f"{int(column.isna().sum())} records have no label "
                           f"{exp.corpus.label_field!r}; drop or fill them")
-    check_one_label_each(holds_label_lists(column), exp.source, "an experiment")
-    if exp.corpus.task == "nominal":
+    if holds_label_lists(column):
+        return as_labels(column.tolist())
+    if exp.corpus.task != "ordinal":  # (a multilabel task over single labels: for_labels')
         return column.astype(str).to_numpy(dtype=str)
     try:
         y, _ = check_ranks(numeric_labels(column, exp.corpus.label_field), exp.corpus.ranks)
@@ -133,22 +159,26 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
 
 # --------------------------------------------------------------------------- folds
 def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.ndarray]]:
-    """``(train, test)`` document indices of every fold, each in corpus order."""
+    """``(train, test)`` document indices of every fold, each in corpus order. Label sets
+    are not stratified (module docstring)."""
+    label_sets = isinstance(labels, Labels)
+    n = labels.n_docs if label_sets else len(labels)
     if exp.protocol == "split" and exp.test_size:
         try:
-            train, _ = train_test_split(np.arange(len(labels)), test_size=exp.test_size,
-                                        stratify=labels, random_state=exp.seed)
+            train, _ = train_test_split(np.arange(n), test_size=exp.test_size,
+                                        stratify=None if label_sets else labels,
+                                        random_state=exp.seed)
         except ValueError as exc:
             raise ConfigError(f"{exp.source}: cannot draw a stratified test part of "
                               f"{exp.test_size:g}: {exc}") from None
-        is_test = np.ones(len(labels), dtype=bool)
+        is_test = np.ones(n, dtype=bool)
         is_test[train] = False
     if exp.protocol == "split":
         return [(np.flatnonzero(~is_test), np.flatnonzero(is_test))]
-    cls = StratifiedKFold if exp.stratified else KFold
+    cls = StratifiedKFold if exp.stratified and not label_sets else KFold
     splitter = cls(n_splits=exp.folds, shuffle=True, random_state=exp.seed)
     try:
-        return list(splitter.split(np.zeros(len(labels)), labels))
+        return list(splitter.split(np.zeros(n), None if label_sets else labels))
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
 
@@ -167,21 +197,31 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
                           "or raise max_df") from None
     keep = np.flatnonzero(seen)[mask]
     X_train, X_test = X_train[:, keep], X[test][:, keep]
-    ranks = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
-    counts = Counts.from_matrix(X_train, labels[train], classes=ranks,
+    if isinstance(labels, Labels):  # label sets: indicators over every label of the corpus
+        y_train, y_test = labels.matrix[train], labels.matrix[test]
+        classes = labels.classes
+    else:
+        y_train, y_test = labels[train], labels[test]
+        classes = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
+    counts = Counts.from_matrix(X_train, y_train, classes=classes,
                                 feature_names=names[keep].astype(str))
-    return TrainTest(X_train=sp.csr_matrix(X_train), y_train=labels[train],
-                     X_test=sp.csr_matrix(X_test), y_test=labels[test], counts=counts)
+    return TrainTest(X_train=sp.csr_matrix(X_train), y_train=y_train,
+                     X_test=sp.csr_matrix(X_test), y_test=y_test, counts=counts)
 
 
 def save_fold(data: TrainTest, path: Path) -> None:
     """Write a fold to ``path`` atomically (temporary file + ``os.replace``)."""
     arrays = {}
-    for name, X in (("Xtr", data.X_train), ("Xte", data.X_test)):
+    matrices = [("Xtr", data.X_train), ("Xte", data.X_test)]
+    if sp.issparse(data.y_train):  # label sets: their indicators
+        matrices += [("Ytr", data.y_train), ("Yte", data.y_test)]
+    else:
+        arrays.update(y_train=data.y_train, y_test=data.y_test)
+    for name, X in matrices:
         arrays.update({f"{name}_data": X.data, f"{name}_indices": X.indices,
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
     c = data.counts
-    arrays.update(y_train=data.y_train, y_test=data.y_test, classes=c.classes,
+    arrays.update(classes=c.classes.astype(str) if c.classes.dtype == object else c.classes,
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
                   feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
                   multilabel=c.multilabel)
@@ -205,8 +245,10 @@ def load_fold(ref) -> TrainTest:
               for k in ("n_docs", "df", "tf", "multilabel") if k in a}  # older caches: derived
     counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
                     a["feature_names"].astype(object), **totals)
-    return TrainTest(X_train=csr("Xtr"), y_train=a["y_train"], X_test=csr("Xte"),
-                     y_test=a["y_test"], counts=counts)
+    y_train, y_test = (csr("Ytr"), csr("Yte")) if "Ytr_data" in a else (a["y_train"],
+                                                                         a["y_test"])
+    return TrainTest(X_train=csr("Xtr"), y_train=y_train, X_test=csr("Xte"), y_test=y_test,
+                     counts=counts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -217,19 +259,31 @@ class Prepared:
 
     X: sp.csr_matrix
     names: np.ndarray
-    labels: np.ndarray
+    labels: np.ndarray | Labels
     splits: list[tuple[np.ndarray, np.ndarray]]
     first: TrainTest
+    exp: Experiment
 
 
 def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     """Read, check and count the corpus (on ``n_jobs`` threads) and build fold 0:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
-    class, folds that cannot be made, or an empty vocabulary are errors raised here."""
+    class (or, for label sets, no label), folds that cannot be made, a key the labels do not
+    fit (``_tasks.for_labels``: ``Prepared.exp`` is the experiment for them), or an
+    empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
-    check_class_weights(exp, labels)
+    exp = for_labels(exp, isinstance(labels, Labels))
+    if not isinstance(labels, Labels):  # (a class_weight table is refused for label sets)
+        check_class_weights(exp, labels)
     splits = fold_indices(exp, labels, is_test)
     for k, (train, _) in enumerate(splits):
+        if isinstance(labels, Labels):
+            if not labels.matrix[train].nnz:
+                part = "training part" + (f" of fold {k}" if exp.n_folds > 1 else "")
+                raise CorpusError(f"{exp.source}: no document of the {part} has a label "
+                                  f"({len(train):,} documents); check the split and [corpus] "
+                                  f"label_field ({exp.corpus.label_field!r})")
+            continue
         present = np.unique(labels[train])
         if len(present) < 2:
             part = "training part" + (f" of fold {k}" if exp.n_folds > 1 else "")
@@ -239,7 +293,8 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
                 f"label_field ({exp.corpus.label_field!r}) and the split")
     log(f"tokenising {len(texts):,} documents")
     X, names = count_terms(texts, exp.preprocessing, n_threads=effective_n_jobs(n_jobs))
-    return Prepared(X, names, labels, splits, _build_fold(exp, X, names, labels, *splits[0]))
+    return Prepared(X, names, labels, splits, _build_fold(exp, X, names, labels, *splits[0]),
+                    exp)
 
 
 def split_notes(paths) -> list[str]:
@@ -249,6 +304,9 @@ def split_notes(paths) -> list[str]:
     notes = []
     for k, path in enumerate(paths):
         with np.load(path, allow_pickle=False) as z:
+            if "Ytr_data" in z.files:  # label sets
+                notes += _unseen_labels(z, f" of fold {k}" if len(paths) > 1 else "")
+                continue
             y_test = z["y_test"]
             unseen = unseen_classes(z["y_train"], y_test)
         if not unseen:
@@ -263,6 +321,21 @@ def split_notes(paths) -> list[str]:
                 y_test) else "") + "; no learner has seen an example of them, and a classifier "
             "never predicts them. Check the split and the label field")
     return notes
+
+
+def _unseen_labels(z, where: str) -> list[str]:
+    """The note on the labels of a fold's test part that no training document has (label
+    sets, from a cached fold ``z``)."""
+    m = len(z["classes"])
+    train = np.bincount(z["Ytr_indices"], minlength=m)
+    test = np.bincount(z["Yte_indices"], minlength=m)
+    unseen = np.flatnonzero((test > 0) & (train == 0))
+    if not len(unseen):
+        return []
+    shown = ", ".join(f"{z['classes'][j]!r} ({test[j]:,})" for j in unseen[:5])
+    return [f"the test part{where}: {len(unseen)} label(s) that no training document has "
+            f"({shown}{' ...' if len(unseen) > 5 else ''}); [evaluation] label_set = "
+            "'train_and_test' leaves them out, 'all' measures them, predicted nowhere"]
 
 
 def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:

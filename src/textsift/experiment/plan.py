@@ -11,7 +11,9 @@ A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold. A
   majority class of a nominal task), one row per learner for the figures.
 
 (The binary task, in one-vs-rest experiments, is named by its positive class; otherwise
-there is one, multi-class, task.)
+there is one, multi-class, task. Label sets are one task of a binary learner per label; their
+cells carry the experiment's ``label_set``, and a ranking of scope "local" -- each label's
+own top terms -- is the aggregate ``"local"``.)
 """
 
 from __future__ import annotations
@@ -56,20 +58,24 @@ def resolve_levels(exp: Experiment, vocab_sizes) -> tuple[list[Level], list[str]
 def method_aggregates(exp: Experiment) -> tuple[list[tuple[str, str]], list[str]]:
     """(method, aggregate) pairs: ``"default"`` is the method's own policy; a policy a method
     does not offer (e.g. ``rr`` for the global ``ig_multi``) is skipped with a note. In
-    one-vs-rest tasks a per-class method ranks by the positive class (aggregate ``"pos"``)."""
+    one-vs-rest tasks a per-class method ranks by the positive class (aggregate ``"pos"``);
+    with label sets, scope "global" gives the pairs of the policies and scope "local" one
+    pair (method, ``"local"``): each label's binary learner on the label's own ranking."""
     pairs, notes = [], []
     for name in exp.methods:
         own, offered = offered_aggregates(name)
         if exp.tasks == "one_vs_rest":
             pairs.append((name, "pos" if len(offered) > 1 else own))
             continue
-        for a in exp.aggregates:
+        for a in exp.aggregates if "global" in exp.scope else ():
             a = own if a == "default" else a
             if a not in offered:
                 notes.append(f"{name} has no '{a}' policy (it offers {', '.join(offered)});"
                              " skipped")
             elif (name, a) not in pairs:
                 pairs.append((name, a))
+        if "local" in exp.scope:
+            pairs.append((name, "local"))
     return pairs, notes
 
 
@@ -115,7 +121,8 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level], pairs
         dataset = exp.corpus.dataset if positive is None else f"{exp.corpus.dataset}:{positive}"
         base = {"fold": fold, "fold_ref": ref, "dataset": dataset, "positive": positive,
                 "measures": exp.metrics, "seed": exp.seed,
-                "ordinal": exp.corpus.task == "ordinal"}
+                "ordinal": exp.corpus.task == "ordinal",
+                "label_set": exp.label_set if exp.multilabel else None}
         if "triv" in exp.baselines:
             cells.append(Cell(kind="triv", rows=(("triv", "none"),), labels=labels,
                               name=cell_name(fold, "triv", None, None, None, positive), **base))

@@ -36,7 +36,8 @@ from ..metrics import MEASURES
 from ..selectors import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
-from .cells import run_cell, selector
+from ._tasks import for_labels
+from .cells import LoadedFold, run_cell, selector
 from .folds import fold_paths, load_fold, prepare_documents, prepare_folds, split_notes
 from .plan import method_aggregates, plan_cells, resolve_levels
 from .specs import Cell, Experiment, FoldRef, TrainTest
@@ -58,19 +59,20 @@ class RunSummary:
 def _run_and_store(cell: Cell, root, data_key: str) -> str:
     out = run_cell(cell)
     Store(root).write_cell(out.name, out.rows, out.timing, cell_key(cell, data_key),
-                           cell_spec(cell))
+                           cell_spec(cell), out.labels)
     return out.name
 
 
 def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
     """The ``top`` terms of every (method, aggregate) on one fold, with their training
     document frequency ``df``, for the report: the rankings of the cells (the same selector,
-    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments,
-    under each method's own policy."""
+    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments
+    and the scope "local" of label sets, under each method's own policy."""
     counts = data.counts
     frames = []
     for method, aggregate in pairs:
-        used = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
+        used = default_aggregate(resolve_method(method)) if aggregate in ("pos", "local") else (
+            aggregate)
         sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
                        min(top, counts.n_terms)).fit_counts(counts)
         idx = sel.ranking_.index[:top]
@@ -114,7 +116,13 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     cached = not claimed.fresh and all(p.exists() for p in cache)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
     first = load_fold(cache[0]) if cached else prepared.first
+    exp = prepared.exp if prepared else for_labels(exp, first.counts.multilabel)
     classes = first.counts.classes
+    if exp.multilabel and not cached:  # a label set without labels, refused before writing
+        try:
+            LoadedFold(first).label_columns(exp.label_set)
+        except ConfigError as exc:
+            raise ConfigError(f"{exp.source}: {exc}") from None
     if any(MEASURES[m].positive for m in exp.metrics) and exp.tasks == "multiclass" and (
             list(map(str, classes)) != ["neg", "pos"]):
         *some, last = [n for n, m in MEASURES.items() if m.positive]
@@ -129,6 +137,9 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
     pairs, skipped = method_aggregates(exp)
     notes += skipped + split_notes(paths)
+    if exp.multilabel and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
+        notes.append("the folds of label sets are not stratified (scikit-learn has no "
+                     "multi-label stratification): shuffled KFold, or a random test part")
     positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
     cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, pairs, positives)
     done = reusable(store, claimed, cells, data)  # refuses finished cells no longer valid

@@ -72,8 +72,12 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "train_split": Key("string", "train", "Value of the split field for training "
                            "records."),
         "test_split": Key("string", "test", "Value of the split field for test records."),
-        "task": Key("string", "nominal", 'Kind of labels: "nominal" (classes) or "ordinal" '
-                    "(ordered integer ranks such as 1-5 stars)."),
+        "task": Key("string", "nominal", 'Kind of labels: "nominal" (classes), "ordinal" '
+                    '(ordered integer ranks such as 1-5 stars) or "multilabel" (a set of labels '
+                    "per document: label lists in the data). A nominal corpus whose label "
+                    "field holds lists is read as multilabel."),
+        "label_sep": Key("string", None, "The separator of several labels in a CSV label "
+                         'field (``"earn;acq"``), as ``--label-sep``: a multilabel corpus.'),
         "ranks": Key("list of integers", None, "The whole rating scale of an ordinal task "
                      "(e.g. [1, 2, 3, 4, 5]), when the data may lack some rank; default the "
                      "ranks present."),
@@ -96,6 +100,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "tasks": Key("string", "multiclass", '"multiclass" (one task over all classes) or '
                      '"one_vs_rest" (each class a binary task against the others, terms '
                      "ranked by its own scores, as Forman 2003)."),
+        "label_set": Key("string", "train_and_test", "Multilabel task: the labels learned "
+                         'and measured in each fold: "train_and_test" (those with a training '
+                         "and a test document, as Reuters-21578 ModApte's 90 categories) or "
+                         '"all" (every label of the corpus).'),
     },
     "preprocessing": {name: Key(kind, _VECTORIZER[name], doc) for name, kind, doc in (
         ("lowercase", "boolean", "Lower-case the text before tokenising."),
@@ -140,6 +148,11 @@ SCHEMA: dict[str, dict[str, Key]] = {
                           '"skip" to the next one, or "turn_consumed" (JaTeCS).'),
         "method_params": Key("table of tables", {}, "Parameters of a method, e.g. "
                              "[selection.method_params.var_idf] a = 16."),
+        "scope": Key("string or list", ["global"], 'Multilabel task: "global" (one '
+                     "vocabulary for every label, through each policy of aggregates, as Yang "
+                     'and Pedersen 1997), "local" (each label\'s binary learner on its own top '
+                     "terms, as Forman 2003's one-against-all tasks; aggregate \"local\" in the "
+                     'results), or both: ["global", "local"].'),
     },
 }
 
@@ -172,6 +185,7 @@ CLASS_WEIGHT = Key("string or table", None, 'Weight of each class in the fit: "b
                    '"one_vs_rest" the classes are "pos" and "neg"); default none, every document '
                    "weighs 1. The same for every learner of nominal tasks: linear_svm and logreg "
                    "take it as their class_weight, nb as sample weights in its fit.")
+
 
 def default(table: str, key: str):
     """The default of ``key`` in ``[table]`` (``"tuning"`` for :data:`TUNING_KEYS`): the one

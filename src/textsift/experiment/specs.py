@@ -46,6 +46,7 @@ class CorpusSpec:
     ranks: tuple[int, ...] | None
     skip_bad_lines: bool
     strip_labels: bool
+    label_sep: str | None
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,15 @@ class LearnerSpec:
     weighting: str
     params: tuple[tuple[str, object], ...]
 
-    def pipeline(self, seed: int, ranks=None, classes=None, **params):
+    def pipeline(self, seed: int, ranks=None, classes=None, *, multilabel: bool = False,
+                 columns=None, **params):
         """The weighting and the estimator, with the file's parameters, then ``params`` (the
         values a tuning grid chose); ``classes`` names the codes of the labels it is fitted
-        on (a ``class_weight`` table names classes: :meth:`~textsift.learners.Learner.build`)."""
+        on (a ``class_weight`` table names classes: :meth:`~textsift.learners.Learner.build`);
+        for label sets one estimator per label, on ``columns`` when each label has its own
+        (:func:`~textsift.learners.make_learner`)."""
         return make_learner(self.name, self.weighting, seed, ranks, classes,
+                            multilabel=multilabel, columns=columns,
                             **{**dict(self.params), **params})
 
 
@@ -84,7 +89,8 @@ _FIRST_PREPROCESSING = frozenset({"binary", "min_df", "max_df", "token_pattern",
 #: Keys added since fingerprints were first taken, as (place in :meth:`Experiment.as_dict`,
 #: schema table): left out of the fingerprint at their default.
 _ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"),
-                (("corpus", "strip_labels"), "corpus"))
+                (("corpus", "strip_labels"), "corpus"), (("corpus", "label_sep"), "corpus"),
+                (("scope",), "selection"), (("label_set",), "evaluation"))
 
 
 @dataclass(frozen=True)
@@ -116,7 +122,15 @@ class Experiment:
     baselines: tuple[str, ...]
     tuning: Tuning | None
     test_size: float | None
+    scope: tuple[str, ...]
+    label_set: str
     source: str = field(compare=False)
+
+    @property
+    def multilabel(self) -> bool:
+        """Whether the documents have label sets (``[corpus] task = "multilabel"``, written or
+        found in the data: ``textsift.experiment._tasks.for_labels``)."""
+        return self.corpus.task == "multilabel"
 
     @property
     def n_folds(self) -> int:
@@ -135,14 +149,19 @@ class Experiment:
         """``as_dict()`` without ``n_jobs`` (the table does not depend on it), and without the
         keys added since the first runs when they are at their default: what the
         :attr:`fingerprint` hashes, and what the key of the run's data is taken from
-        (:class:`~.validity.DataKey`)."""
+        (:class:`~.validity.DataKey`). The task ``"multilabel"`` is taken as ``"nominal"``: the
+        data decide (a nominal file over label lists is read as multilabel, and a multilabel
+        one needs them), so the two spellings are one experiment."""
         d = self.as_dict()
         d.pop("n_jobs")
+        if d["corpus"]["task"] == "multilabel":
+            d["corpus"]["task"] = "nominal"
         for (*where, key), table in _ADDED_LATER:
             place = d
             for part in where:
                 place = place[part]
-            if place[key] == default(table, key):
+            value = place[key]
+            if (list(value) if isinstance(value, tuple) else value) == default(table, key):
                 place.pop(key)
         fresh = type(self.preprocessing)()
         for name in set(d["preprocessing"]) - _FIRST_PREPROCESSING:
@@ -214,12 +233,14 @@ class FoldRef:
 class TrainTest:
     """A learning problem: a training part (matrix, labels and their counts) and the part its
     predictions are scored on -- a fold's test part or, when tuning, the validation part held
-    out of the fold's training part (the rest of which is then the training part)."""
+    out of the fold's training part (the rest of which is then the training part). The
+    labels are one per document, or for label sets 0/1 CSR indicators (documents x the
+    corpus's labels, the classes of ``counts``)."""
 
     X_train: sp.csr_matrix
-    y_train: np.ndarray
+    y_train: np.ndarray | sp.csr_matrix
     X_test: sp.csr_matrix
-    y_test: np.ndarray
+    y_test: np.ndarray | sp.csr_matrix
     counts: Counts
 
     @property
@@ -255,7 +276,8 @@ class Cell:
     one-vs-rest task (``None``: the multi-class task); ``rows`` the (method, aggregate) pairs
     and ``labels`` the learner names its results are written under; ``max_level`` the
     experiment's largest level, to which the ranking is computed (a smaller level is its
-    prefix)."""
+    prefix). ``label_set`` is, for label sets, which labels are learned and measured
+    (``[evaluation] label_set``; ``None`` for one label per document)."""
 
     kind: str
     name: str
@@ -276,3 +298,8 @@ class Cell:
     level: Level = ALL
     max_level: Level | None = None
     tuning: CellTuning | None = None
+    label_set: str | None = None
+
+    @property
+    def multilabel(self) -> bool:
+        return self.label_set is not None

@@ -17,6 +17,8 @@ Layout of ``DIR``::
                           or "all" has the folds' mean number of terms)
     timings.csv           seconds per cell (selection, learner) -- not part of the results
     terms.csv             top terms of every method on fold 0, for the report
+    labels.csv/.parquet   label sets only: each label's F1, precision and recall, and its
+                          training and test documents, per row of the results (LABEL_COLUMNS)
 
 A cell file is complete or absent (temporary file + ``os.replace``), so a run killed at any
 point resumes from the cells on disk, and the table -- assembled from the files of the
@@ -39,12 +41,14 @@ from ..errors import OutputError
 if TYPE_CHECKING:
     from .specs import Cell
 
-__all__ = ["COLUMNS", "KEY", "Store", "StoreError", "summarise"]
+__all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "Store", "StoreError", "summarise"]
 
 #: The columns that identify a cell of the results table.
 KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
 #: The first columns of ``results.csv``: the key, the metric and its value.
 COLUMNS = KEY + ["metric", "value"]
+#: The columns of ``labels.csv``: the key, then one label's measures and documents.
+LABEL_COLUMNS = KEY + ["ratio", "label", "f1", "precision", "recall", "train", "test"]
 
 
 class StoreError(OutputError):
@@ -134,34 +138,43 @@ class Store:
         return out
 
     def write_cell(self, name: str, rows: list[dict], timing: dict, key: str,
-                   spec: dict) -> None:
-        atomic_write_text(self.cells / name, json.dumps(
-            {"key": key, "spec": spec, "rows": rows, "timing": timing}))
+                   spec: dict, labels: list[dict] | None = None) -> None:
+        """Write a finished cell: its key and spec, its rows and timing, and for label sets
+        its per-label rows (``LABEL_COLUMNS``)."""
+        cell = {"key": key, "spec": spec, "rows": rows, "timing": timing,
+                **({"labels": labels} if labels else {})}
+        atomic_write_text(self.cells / name, json.dumps(cell))
 
     def stamp_cell(self, name: str, key: str, spec: dict) -> None:
         """Write the key into a cell file of an earlier textsift (its rows as they are)."""
         cell = json.loads((self.cells / name).read_text(encoding="utf-8"))
-        self.write_cell(name, cell["rows"], cell["timing"], key, spec)
+        self.write_cell(name, cell["rows"], cell["timing"], key, spec, cell.get("labels"))
 
-    def read_cells(self, cells: list[Cell]) -> tuple[pd.DataFrame, pd.DataFrame]:
-        """The rows and timings of ``cells``, from their files."""
-        rows, timings = [], []
+    def read_cells(self, cells: list[Cell]
+                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+        """The rows, timings and per-label rows (empty unless the labels are label sets) of
+        ``cells``, from their files; the per-label rows sorted by their key and label."""
+        rows, timings, per_label = [], [], []
         for cell in sorted(cells, key=lambda c: c.name):
             stored = json.loads((self.cells / cell.name).read_text(encoding="utf-8"))
             rows.extend(_rows_of(cell, stored["rows"]))
             timings.append({"cell": cell.name, **stored["timing"]})
+            if stored.get("labels"):
+                per_label.extend(_rows_of(cell, stored["labels"]))
+        labels = pd.DataFrame(per_label, columns=LABEL_COLUMNS).astype({"ratio": "float64"})
+        labels = labels.sort_values(KEY + ["label"], kind="stable").reset_index(drop=True)
         results = pd.DataFrame(rows, columns=None if rows else COLUMNS + ["ratio"])
         extra = sorted(c for c in results.columns if c not in COLUMNS and c != "ratio")
         extra.sort(key=lambda c: c.startswith("val_"))  # tuned parameters, then validation
         results = results[COLUMNS + ["ratio", *extra]].astype({"ratio": "float64"})
         results = results.sort_values(KEY + ["ratio", "metric"], kind="stable")
-        return results.reset_index(drop=True), pd.DataFrame(timings)
+        return results.reset_index(drop=True), pd.DataFrame(timings), labels
 
     # ------------------------------------------------------------------ tables
     def write_tables(self, cells: list[Cell], terms: pd.DataFrame | None = None
                      ) -> pd.DataFrame:
         """Assemble ``results``, ``summary`` and ``timings`` from the files of ``cells``."""
-        results, timings = self.read_cells(cells)
+        results, timings, labels = self.read_cells(cells)
         summary = summarise(results)
         for name, frame in (("results", results), ("summary", summary)):
             atomic_write(self.root / f"{name}.csv", lambda fh, f=frame: f.to_csv(fh, index=False))
@@ -170,6 +183,10 @@ class Store:
         atomic_write(self.root / "timings.csv", lambda fh: timings.to_csv(fh, index=False))
         if terms is not None:
             atomic_write(self.root / "terms.csv", lambda fh: terms.to_csv(fh, index=False))
+        if len(labels):
+            atomic_write(self.root / "labels.csv", lambda fh: labels.to_csv(fh, index=False))
+            atomic_write(self.root / "labels.parquet",
+                         lambda fh: labels.to_parquet(fh, index=False))
         return results
 
     def results(self) -> pd.DataFrame:

@@ -5,8 +5,9 @@ The page holds, for every method (:func:`.explore_data.page_methods`) and every 
 
 1. a **term map** (one class against the rest): each term placed by the fraction of the
    class's documents and of the rest's documents that contain it, on log axes (as scattertext
-   does), coloured by the chosen method's score, the top terms labelled where a label fits
-   without covering another (the glue's collision pass, again after each pan or zoom);
+   does; with label sets a label is a class, and the rest are the documents without it),
+   coloured by the chosen method's score, the top terms labelled where a label fits without
+   covering another (the glue's collision pass, again after each pan or zoom);
    hovering names the term's counts and every method's score and rank;
 2. **controls** for the method, the class (or rank), the ranking (the class's own column, or
    a globalisation policy over all classes) and the size ``k``;
@@ -95,7 +96,7 @@ def _figures(data: dict) -> dict:
                  x_range=x_range, y_range=y_range, tools="pan,wheel_zoom,box_zoom,reset",
                  active_scroll="wheel_zoom", name="map", toolbar_location="above",
                  output_backend="canvas")
-    fig.xaxis.axis_label = "share of the other classes' documents containing the term"
+    fig.xaxis.axis_label = "share of the other documents (without the class) containing the term"
     fig.yaxis.axis_label = "share of the class's documents containing the term"
     dots = fig.scatter("x", "y", source=points, size=6, line_color=None, fill_alpha=0.75,
                        color={"field": "s", "transform": mapper})

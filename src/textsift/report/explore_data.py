@@ -1,14 +1,16 @@
 """What the explore page embeds: the rankings, the terms' counts and their snippets, as one
 JSON-ready dict (:func:`explore_data`), computed from :class:`~textsift.counts.Counts`.
 
-For every method the page offers (every nominal method; the ordinal ones too when the labels
-are integer ratings) it keeps the top ``cap`` terms of each *view*: each class's one-vs-rest
-column (for the ordinal RR methods, each rank's list; a single-column method has one list)
-and each globalisation policy the method allows (:func:`textsift.ranking.ranking_of`, the
-ranking ``textsift score`` prints). Only the terms of some view are embedded, with their
-document counts per class; for ratings also the statistics behind Var, Var*IDF and NC
-(:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top ``snippet_top``
-terms of each view (:mod:`.snippets`).
+For every method the page offers (every nominal method that applies to the labels; the
+ordinal ones too when the labels are integer ratings) it keeps the top ``cap`` terms of each
+*view*: each class's one-vs-rest column (for the ordinal RR methods, each rank's list; a
+single-column method has one list) and each globalisation policy the method allows
+(:func:`textsift.ranking.ranking_of`, the ranking ``textsift score`` prints). Only the
+terms of some view are embedded, with their document counts per class and in all (their
+``df``: with label sets, a label is a class and "the rest" the documents without it, so the
+rest's counts are ``df - A`` and ``N - N_c``); for ratings also the statistics behind Var,
+Var*IDF and NC (:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top
+``snippet_top`` terms of each view (:mod:`.snippets`).
 
 Size: ``cap`` bounds the rankings (two numbers per entry, about ``n_methods x (n_classes + 4)
 x cap`` entries), ``snippet_top`` the snippets; docs/explore.md gives the page sizes.
@@ -24,6 +26,7 @@ import numpy as np
 from .._choices import EXPLORE_CAP, EXPLORE_SNIPPET_TOP
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import check_requirement, requirement_met
 from ..ranks import check_ranks
 from ..scores import REGISTRY, compute_many
 from ..scores.ordinal import idf, nc_at_best, rank_stats
@@ -50,15 +53,18 @@ def is_rating_scale(classes) -> bool:
 
 
 def page_methods(counts: Counts, methods=None) -> list[str]:
-    """The methods of the page: ``methods`` (checked), or every nominal method and, for
-    integer ratings, every ordinal one."""
+    """The methods of the page: ``methods`` (checked), or every nominal method that applies
+    to the labels (not ``ig_multi`` for label sets) and, for integer ratings, every ordinal
+    one."""
     ratings = is_rating_scale(counts.classes)
     if methods is None:
-        return sorted(n for n, m in REGISTRY.items() if m.kind == "nominal" or ratings)
+        return sorted(n for n, m in REGISTRY.items() if (m.kind == "nominal" or ratings)
+                      and requirement_met(m.requires, counts.multilabel))
     methods = list(dict.fromkeys(methods))
     for name in methods:
         if name not in REGISTRY:
             raise TextsiftError(f"unknown method {name!r}; `textsift methods` lists them")
+        check_requirement(REGISTRY[name].requires, counts, name)
         if REGISTRY[name].kind == "ordinal" and not ratings:
             raise TextsiftError(f"{name} is an ordinal method: it needs integer ratings as "
                                 "labels (e.g. --label-field rating)")
@@ -166,11 +172,11 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
     if counts.n_terms == 0 or not counts.seen.any():
         raise TextsiftError("the vocabulary is empty: no term to show; lower --min-df, raise "
                             "--max-df or check the text field")
-    if (counts.class_sizes > 0).sum() < 2:
+    if (counts.class_sizes > 0).sum() < (1 if counts.multilabel else 2):
         raise TextsiftError(
             f"explore compares a class with the rest: it needs at least two classes with "
-            f"documents, got {[str(c) for c in counts.classes[counts.class_sizes > 0]]}; "
-            "check --label-field")
+            f"documents (a label with documents, for label sets), got "
+            f"{[str(c) for c in counts.classes[counts.class_sizes > 0]]}; check --label-field")
     for name, value in (("cap", cap), ("k", k), ("top", top), ("snippet_top", snippet_top)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise TextsiftError(f"{name} must be a positive number of terms, got {value!r}")
@@ -198,7 +204,8 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
     data = {
         "title": title, "n_docs": counts.n_docs, "ratings": ratings,
         "classes": [_label(c) for c in counts.classes],
-        "class_sizes": counts.class_sizes.tolist(),
+        "class_sizes": counts.class_sizes.tolist(), "multilabel": counts.multilabel,
+        "df": counts.df[sel].tolist(),
         "method": method, "cap": cap, "k": min(k, cap), "top": top, "snippet_top": snippet_top,
         "terms": [str(t) for t in terms],
         "counts": {"ptr": np.r_[0, np.cumsum(np.bincount(nz_t, minlength=len(sel)))].tolist(),

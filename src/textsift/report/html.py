@@ -6,10 +6,11 @@ as wide as the page (learners side by side; under cross-validation each point th
 the folds with an error bar of one standard deviation, the number of folds in the caption),
 the best method at each level, the top terms of each method side by side (with a note naming
 the methods whose top terms are rare words, and why: :func:`.terms.rare_terms_note`), the top
-terms of each class under the best method (:func:`.terms.class_terms_table`), the table of
-results (mean and std over folds only when there are folds) with, beside it, the results
-whose macro-F1 is far below their accuracy (:func:`.skew.majority_class_trap`), and links to
-the files. The figures are also written as PNG and SVG files in ``DIR/figures/``.
+terms of each class under the best method (:func:`.terms.class_terms_table`), for label sets
+each label's F1 (:func:`per_label_table`), the table of results (mean and std over folds only
+when there are folds) with, beside it, the results whose macro-F1 is far below their accuracy
+(:func:`.skew.majority_class_trap`), and links to the files. The figures are also written as
+PNG and SVG files in ``DIR/figures/``.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from .terms import (
     top_terms_table,
 )
 
-__all__ = ["best_per_size", "macro_over_tasks", "write_report"]
+__all__ = ["best_per_size", "macro_over_tasks", "per_label_table", "write_report"]
 
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
@@ -59,7 +60,7 @@ img{width:100%;display:block;margin:1em 0}.note{color:#8a5a00}code{background:#f
 summary{cursor:pointer;margin:.4em 0}ul.files{columns:3}
 """
 _FILES = ("results.csv", "results.parquet", "summary.csv", "summary.parquet", "terms.csv",
-          "timings.csv", "notes.json", "experiment.json")
+          "labels.csv", "labels.parquet", "timings.csv", "notes.json", "experiment.json")
 
 
 def _levels(summary: pd.DataFrame) -> pd.Series:
@@ -107,6 +108,58 @@ def macro_over_tasks(summary: pd.DataFrame) -> pd.DataFrame:
     out = summary.groupby(keys, sort=True, dropna=False)["mean"].agg(
         mean="mean", std="std", folds="count").reset_index()
     return out.assign(dataset="all tasks", std=out["std"].fillna(0.0))
+
+
+def per_label_table(labels: pd.DataFrame, learner: str, method: str,
+                    aggregate: str) -> pd.DataFrame:
+    """Each label's F1 with ``learner`` (``labels``: the rows of ``labels.csv``), mean over
+    folds: its training and test documents, its F1 with every term, then with ``method``
+    under ``aggregate`` at each level below all. Rows: the labels, most training documents
+    first."""
+    part = labels[labels["learner"] == learner]
+    docs = part.groupby("label")[["train", "test"]].mean().round().astype("int64")
+    out = docs.rename(columns={"train": "training documents", "test": "test documents"})
+    every = part[part["ratio"] == 1]
+    if len(every):
+        first = every.iloc[0]
+        every = every[(every["method"] == first["method"])
+                      & (every["aggregate"] == first["aggregate"])]
+        out["every term"] = every.groupby("label")["f1"].mean()
+    chosen = part[(part["method"] == method) & (part["aggregate"] == aggregate)
+                  & ~(part["ratio"] == 1)]
+    if len(chosen):
+        keys = ["ratio", "n_level", "label"]
+        level = chosen.assign(n_level=chosen["n_features"].where(chosen["ratio"].isna()))
+        means = level.groupby(keys, dropna=False).agg(
+            n_features=("n_features", "mean"), f1=("f1", "mean")).reset_index()
+        means["n_features"] = means["n_features"].round().astype("int64")
+        means["level"] = _levels(means.assign(method=method)).to_numpy()
+        order = _level_order(means.assign(method=method))
+        wide = means.pivot(index="label", columns="level", values="f1").reindex(columns=order)
+        out = out.join(wide.rename(columns=lambda c: f"{c} terms" if c[0].isdigit() and
+                                   not c.endswith("%") else c))
+    out = out.sort_values(["training documents", "test documents"], ascending=False,
+                          kind="stable")
+    return out.rename_axis(None)
+
+
+def _per_label_section(store: Store, config: dict, summary: pd.DataFrame) -> list[str]:
+    """Label sets: each label's F1 under the first learner, every term and the best method."""
+    path = store.root / "labels.parquet"
+    if not path.exists():
+        return []
+    learner, metric = config["learners"][0], config["metrics"][0]
+    best = best_method(summary, learner["label"], metric) or (None, None)
+    table = per_label_table(pd.read_parquet(path), learner["label"], *best)
+    what = (f"and with {method_name(best[0])} (policy {best[1]}), the best mean "
+            if best[0] else "")
+    text = (html.escape(f"F1 of each label with {learner_title(learner)}: with every term ")
+            + html.escape(what) + (metric_name(metric, "html", direction=False) + html.escape(
+                " over the levels below all, at each level") if best[0] else "")
+            + html.escape(". A label's F1 is 0 where it has no true or predicted positive "
+                          "test document (as the macro average counts it)."))
+    return ["<h2>Each label's F1</h2>", f"<p>{text}</p>",
+            table.to_html(escape=True, float_format=lambda v: f"{v:.3f}")]
 
 
 def _results_tables(summary: pd.DataFrame, learners: dict, folds: int) -> list[str]:
@@ -182,8 +235,8 @@ def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict)
             esc("Learners: " + "; ".join(learners.values()) + "."),
             "Measures: " + "; ".join(metric_name(m, "html") for m in config["metrics"]) + "."]
     if config.get("baselines"):
-        triv = ("the middle rank" if config["corpus"]["task"] == "ordinal" else
-                "the most frequent training class")
+        triv = {"ordinal": "the middle rank", "multilabel": "the most frequent training label "
+                "set"}.get(config["corpus"]["task"], "the most frequent training class")
         text.append(esc("Baselines: " + ", ".join(method_name(b) for b in config["baselines"])
                         + f" (Triv always says {triv})."))
     if config.get("tuning"):
@@ -222,7 +275,9 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
         return out
     method, aggregate = best
     name = method_name(method)
-    what = "rank" if config["corpus"]["task"] == "ordinal" else "class"
+    what = {"ordinal": "rank", "multilabel": "label"}.get(config["corpus"]["task"], "class")
+    if counts.multilabel:  # labels with documents (a test-only label has no scores)
+        counts = counts.with_documents
     table = class_terms_table(counts, resolve_method(method), aggregate)
     how = (f"its own column of {name}'s scores (the {what} against the rest)"
            if table.attrs["own_column"] else
@@ -280,6 +335,7 @@ def write_report(directory) -> Path:
     parts.append(best.to_html(escape=True).replace("^M", "<sup>M</sup>").replace(
         "^mu", "<sup>μ</sup>"))
     parts += _terms_sections(store, config, summary)
+    parts += _per_label_section(store, config, summary)
     parts.append("<h2>Results</h2>" if folds == 1 else
                  f"<h2>Results: mean ± std over {folds} {unit}</h2>")
     parts += _trap_note(summary, learners)

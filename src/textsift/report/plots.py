@@ -36,6 +36,7 @@ _METRICS = {
     "precision_pos": "precision of the positive class",
     "recall_pos": "recall of the positive class",
     "mae_macro": "MAE^M (macro-averaged MAE)", "mae_micro": "MAE^mu (plain MAE)",
+    "samples_f1": "F1 of each document's label set, averaged", "hamming_loss": "Hamming loss",
 }
 _MARKUP = {"tex": (("^M", "$^M$"), ("^mu", "$^\\mu$")),
            "html": (("^M", "<sup>M</sup>"), ("^mu", "<sup>μ</sup>")), "text": ()}
@@ -155,8 +156,9 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
                     ax.axhline(line["mean"].iloc[0], color=colour, ls=dash, lw=1.3,
                                label=label)
             title = learners.get(learner, learner)
-            ax.set_title(title + (f"; policy {policy}" if len(policies) > 1 else ""),
-                         fontsize=10)
+            row_name = ("; each label's own terms (scope local)" if policy == "local" else
+                        f"; policy {policy}")
+            ax.set_title(title + (row_name if len(policies) > 1 else ""), fontsize=10)
             ax.set_xlabel("% of the vocabulary kept" if by_ratio else "number of terms")
             ax.grid(True, alpha=0.3)
         for row in axes:

@@ -397,7 +397,12 @@
     const found = D.snippets[String(id)] || [];
     const own = [], rest = [];
     for (const [j, list] of found) if (j === c) for (const s of list.slice(0, 10)) own.push([j, s]);
-    const others = found.filter(([j]) => j !== c).map(([j, list]) => list.map((s) => [j, s]));
+    // the rest: documents without class c (a document of several labels says which it has)
+    const seen = new Set();
+    const others = found.filter(([j]) => j !== c).map(([j, list]) => list
+      .filter((s) => !(s[3] && s[3].includes(c)) && !seen.has(s.slice(0, 3).join("\u0000"))
+        && seen.add(s.slice(0, 3).join("\u0000")))
+      .map((s) => [j, s]));
     for (let i = 0; rest.length < 10 && others.some((l) => i < l.length); i++)
       for (const l of others) if (i < l.length && rest.length < 10) rest.push(l[i]);
     const a = countIn(id, c), b = df[id] - a;
@@ -436,10 +441,7 @@
     D = await inflate($("textsift-data").textContent);
     timing.data = performance.now();
     N = D.n_docs;
-    df = new Int32Array(D.terms.length);
-    D.counts.ptr.forEach((p, i) => {
-      if (i + 1 < D.counts.ptr.length) for (let j = p; j < D.counts.ptr[i + 1]; j++) df[i] += D.counts.n[j];
-    });
+    df = Int32Array.from(D.df);  // documents with the term (with label sets, not the sum over labels)
     const items = JSON.parse($("textsift-items").textContent);
     await Promise.all(Object.entries(items).map(([name, item]) => Bokeh.embed.embed_item(item, "plot-" + name)));
     timing.plots = performance.now();
@@ -454,7 +456,7 @@
     $("dist-title").textContent = "Share of each " + what + "'s documents that contain the term " +
       "(dashed: its share of all documents; hover for the counts)";
     $("corpus-title").textContent = "The corpus: share of its documents in each " + what;
-    $("summary").textContent = N + " documents, " + D.classes.length + (D.ratings ? " ranks" : " classes") +
+    $("summary").textContent = N + " documents, " + D.classes.length + (D.ratings ? " ranks" : D.multilabel ? " labels" : " classes") +
       "; " + D.terms.length + " terms embedded (the top " + D.cap + " of each method and view).";
     $("notes").textContent = "Made by textsift explore. Scores as `textsift score` computes them " +
       "(a class's ranking = --class; the policies = --aggregate). Embedded: the top " + D.cap +

@@ -1,0 +1,174 @@
+"""Label fields of records (JSON Lines, Parquet, CSV): their type, checked across chunks and
+files, label lists, and CSV's untyped fields."""
+
+from __future__ import annotations
+
+from itertools import chain
+
+import numpy as np
+import pandas as pd
+
+from ..errors import CorpusError
+from ._labelling import holds_collections
+from ._values import (
+    NUMBER_TYPES,
+    SCALAR_KINDS,
+    show_value,
+    value_kind,
+)
+
+
+def holds_label_lists(values) -> bool:
+    """Whether a label field's values are label lists (a multi-label corpus)."""
+    return holds_collections(values)
+
+
+def no_labels(source, field) -> CorpusError:
+    """The error for a multi-label corpus whose label lists are all empty."""
+    return CorpusError(
+        f"{source}: no record has a label (the {field!r} list is empty in every record); "
+        "a corpus needs labelled documents: fill the lists, or choose the field that holds "
+        "the labels (--label-field)")
+
+
+def label_type(column: pd.Series, source, unit: str = "record") -> str:
+    """The type of a label field's values -- ``"string"``, ``"number"``, ``"boolean"`` or
+    ``"list"`` (label lists: multi-label) -- checked: a missing label, an object, a list in
+    some records and a single label in others, a list holding anything but strings, and
+    labels of two types (``1`` and ``"b"``: is ``1`` the class ``"1"``?) are errors naming
+    the records."""
+    field = column.name
+    missing = column.isna().to_numpy()
+    if missing.any():
+        raise CorpusError(
+            f"{source}, {unit} {column.index[np.flatnonzero(missing)[0]]}: the record has no "
+            f"label ({field!r} is missing or null); drop such records or fill the field "
+            "(with [] for a document without labels, in a corpus of label lists)")
+    if pd.api.types.is_bool_dtype(column.dtype):
+        return "boolean"
+    if pd.api.types.is_numeric_dtype(column.dtype):
+        return "number"
+    inferred = pd.api.types.infer_dtype(column, skipna=False)
+    if inferred == "string":
+        return "string"
+    if inferred in NUMBER_TYPES:
+        return "number"
+    kinds = [value_kind(v) for v in column]
+    first = {}
+    for i, kind in enumerate(kinds):
+        first.setdefault(kind, i)
+    odd = [first[k] for k in first if k not in (*SCALAR_KINDS, "list")]
+    if odd:
+        i = min(odd)
+        raise CorpusError(
+            f"{source}, {unit} {column.index[i]}: the label {field!r} is the "
+            f"{show_value(column.iloc[i])}; a label must be a string, a number or true/false "
+            "(or, for several labels, a list of strings). Choose another label field "
+            "(--label-field), or give each record one label")
+    if "list" in first:
+        if len(first) == 1:
+            _check_label_lists(column, source, unit)
+            return "list"
+        i, j = first["list"], min(v for k, v in first.items() if k != "list")
+        raise CorpusError(
+            f"{source}: the label {field!r} is a list in some records and a single label in "
+            f"others: the {show_value(column.iloc[i])} at {unit} {column.index[i]}, the "
+            f"{show_value(column.iloc[j])} at {unit} {column.index[j]}. Give every record a "
+            'list of labels (["x"]; [] for none) or every record one label')
+    a, b = sorted(first.values())[:2]
+    raise CorpusError(
+        f"{source}: the label {field!r} mixes types: the {show_value(column.iloc[a])} at {unit} "
+        f"{column.index[a]}, the {show_value(column.iloc[b])} at {unit} {column.index[b]}. Write "
+        'every label as a string ("1") or every one as a number, so that each class has one '
+        "name")
+
+
+def _check_label_lists(column: pd.Series, source, unit: str) -> None:
+    """Every label of a column of label lists is a string (JSON Lines lists, Parquet list
+    columns, CSV fields split by ``--label-sep``)."""
+    flat = list(chain.from_iterable(column))
+    if not flat or pd.api.types.infer_dtype(flat, skipna=False) == "string":
+        return
+    for i, value in enumerate(column):
+        bad = [v for v in value if not isinstance(v, str)]
+        if bad:
+            bad = bad[0]
+            raise CorpusError(
+                f"{source}, {unit} {column.index[i]}: the label {column.name!r} is the "
+                f"{show_value(value)}, which holds the {show_value(bad)}; the labels in a list are "
+                'strings (["earn", "acq"]). Write each label as a string, or choose another '
+                "label field (--label-field)")
+
+
+def label_type_of(labels: np.ndarray) -> str:
+    """The label type of a chunk's labels, already checked to be of one type."""
+    if labels.dtype.kind == "b":
+        return "boolean"
+    if labels.dtype.kind in "iuf":
+        return "number"
+    return value_kind(labels[0]) if len(labels) else "string"
+
+
+class LabelTypes:
+    """The label type of the first records read from a source, to check the records read
+    after them against it (chunks, files, partitions): ``1`` in one file and ``"b"`` in the
+    next are the same mistake as in one file, and so are label lists in one file and single
+    labels in the next."""
+
+    def __init__(self, field: str | None):
+        self.field = field
+        self.first: tuple[str, str] | None = None
+        self.labelled = False  # a label list with a label was seen
+
+    def check(self, frame: pd.DataFrame, source, unit: str = "record") -> None:
+        if self.field is None or not len(frame):
+            return
+        kind = label_type(frame[self.field], source, unit)
+        if kind == "list" and not self.labelled:
+            self.labelled = bool(frame[self.field].map(len).any())
+        self.note(kind, f"{source}, {unit} {frame.index[0]}")
+
+    def note(self, kind: str, where: str) -> None:
+        if self.first is None:
+            self.first = (kind, where)
+        elif kind != self.first[0] and "list" in (kind, self.first[0]):
+            (a, at), (b, bt) = sorted([self.first, (kind, where)], key=lambda p: p[0] != "list")
+            raise CorpusError(
+                f"the label {self.field!r} is a list in some records and a single label in "
+                f"others: a list at {at}, {_a(b)} at {bt}. Give every record a list of labels "
+                '(["x"]; [] for none) or every record one label, in every file')
+        elif kind != self.first[0]:
+            raise CorpusError(
+                f"the label {self.field!r} mixes types: {_a(self.first[0])} at "
+                f"{self.first[1]}, {_a(kind)} at {where}. Write every label as a string (\"1\") "
+                "or every one as a number, in every file, so that each class has one name")
+
+    def finish(self, source) -> None:
+        """After the last record: label lists that were empty in every record are an error."""
+        if self.first is not None and self.first[0] == "list" and not self.labelled:
+            raise no_labels(source, self.field)
+
+
+def _a(kind: str) -> str:
+    return {"string": "a string", "number": "a number", "boolean": "true/false",
+            "list": "a list"}[kind]
+
+
+def csv_labels(column: pd.Series, sep: str | None = None) -> pd.Series:
+    """A CSV label field. Without ``sep``: each value that reads as a (finite) number becomes
+    that number (CSV has no types; value by value, so that streamed chunks and the whole file
+    agree). With ``sep`` (``--label-sep``): each value is the list of the labels it joins
+    (``"earn;acq"`` -> ``["earn", "acq"]``), spaces around a label dropped, empty pieces
+    ignored; an empty cell is a document without labels."""
+    if sep is not None:
+        return column.map(lambda v: [] if not isinstance(v, str) else
+                          [p.strip() for p in v.split(sep) if p.strip()])
+    numbers = pd.to_numeric(column, errors="coerce")
+    readable = numbers.notna() & np.isfinite(numbers.astype(float))
+    if (readable | column.isna()).all():
+        return numbers
+    if not readable.any():
+        return column
+    out = column.astype(object)
+    out[readable] = numbers[readable].astype(object)
+    return out
