@@ -1,7 +1,7 @@
 """Check the papers' claims against finished runs of the example experiments.
 
-    python examples/claims.py rc RUN_DIR          # RC paper (METHODS.md §R.4)
-    python examples/claims.py forman RUN_DIR      # Forman 2003/2004 (§R.2, §B.4)
+    python examples/claims.py rc RUN_DIR          # the RC paper's claims
+    python examples/claims.py forman RUN_DIR      # Forman 2003/2004's findings
 
 Prints markdown tables (the numbers of docs/reproductions.md section 2) from the run's
 ``summary.csv``: for ``rc``, every method's mean per size and learner with the best marked;

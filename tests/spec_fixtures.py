@@ -1,4 +1,4 @@
-"""Worked examples of the spec (METHODS.md), shared by several test modules."""
+"""Worked examples of the spec (the spec), shared by several test modules."""
 
 import numpy as np
 

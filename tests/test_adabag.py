@@ -1,4 +1,4 @@
-"""AdaBag (METHODS.md §D.4, D.6): split, simulation generator, bootstraps that resume, bagging
+"""AdaBag (the spec §D.4, D.6): split, simulation generator, bootstraps that resume, bagging
 frequencies, cutoffs, the paper's 2:1:1 protocol, stability selection and the CLI. The
 scikit-learn estimator itself: tests/test_adabag_estimator.py."""
 
@@ -107,7 +107,7 @@ def test_adabag_on_the_simulation_finds_the_strong_features(fitted):
 
 
 def test_simulation_test_error_is_the_papers():
-    # METHODS.md §D.6 / R.5: the paper's AdaBag has 10-13% test error on its simulation. With
+    # the spec §D.6 / R.5: the paper's AdaBag has 10-13% test error on its simulation. With
     # the defaults (assigned polarities, patience 10) and B = 20, seeds 0-3 give 11, 13, 11 and
     # 11% (B = 100: docs/reproductions.md section 4)
     errors = []

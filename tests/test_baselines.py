@@ -1,4 +1,4 @@
-"""PCA + Fisher LDA baseline (METHODS.md §D.5) on sparse input."""
+"""PCA + Fisher LDA baseline (the spec §D.5) on sparse input."""
 
 import numpy as np
 import pytest

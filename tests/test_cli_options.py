@@ -105,7 +105,8 @@ def test_k_selects_and_top_prints():
         if "--top" in have:
             assert have["--top"].opts == ["--top"], name  # not -k any more
             assert "print" in have["--top"].help or "label" in have["--top"].help, name
-    assert "--k" not in options(COMMANDS["score"])  # score selects nothing: it prints --top
+    for name in ("score", "ordinal", "explore"):  # every command that selects terms
+        assert "--k" in options(COMMANDS[name]), name
 
 
 def test_min_df_has_one_default_but_for_adabag():

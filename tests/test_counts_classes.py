@@ -1,5 +1,5 @@
 """Counts.select_classes, and what needs it: per-class scores over a declared class set with a
-class that has no training document (METHODS.md §0.7)."""
+class that has no training document (the spec §0.7)."""
 
 import numpy as np
 import pytest

@@ -130,3 +130,36 @@ def test_joblib_work_runs_on_the_cluster_workers(client):
         out = joblib.Parallel(n_jobs=-1)(joblib.delayed(where)(i) for i in range(6))
     assert [v for v, _ in out] == [0, 1, 4, 9, 16, 25]
     assert {w for _, w in out} <= workers
+
+
+def test_progress_is_told_of_every_partition_of_both_passes(client, shards):
+    """progress(stage, done, total) counts partitions, from 0 to all 5 in each pass, never
+    backwards -- also when the partitions are batched several to a task."""
+    from textsift.engines import dask as engine
+
+    parts = file_parts(shards, chunk_size=300)
+    for max_tasks in (engine.MAX_TASKS, 2):  # a task per partition; then 3 + 2 in two tasks
+        calls: list = []  # a new list per round: the lambda reads it at call time
+        engine_max, engine.MAX_TASKS = engine.MAX_TASKS, max_tasks
+        try:
+            counted = count_dask(parts, client=client, split_every=2,
+                                 progress=lambda *a: calls.append(a))  # noqa: B023
+        finally:
+            engine.MAX_TASKS = engine_max
+        assert counted.equals(count_file(shards))
+        assert [c[0] for c in calls] == sorted(c[0] for c in calls)  # pass 1, then pass 2
+        for stage in engine.PASSES:
+            done = [d for s, d, total in calls if s == stage]
+            assert {total for s, d, total in calls if s == stage} == {5}
+            assert done[0] == 0 and done[-1] == 5 and done == sorted(done)
+            # one call per finished task at most (several may finish between two looks)
+            assert len(done) - 1 <= (5 if max_tasks >= 5 else 2)
+
+
+def test_batches_are_runs_of_consecutive_partitions_of_near_equal_size():
+    from textsift.engines.dask import _batches
+
+    assert _batches(list(range(5)), 256) == [[0], [1], [2], [3], [4]]
+    assert _batches(list(range(7)), 3) == [[0, 1, 2], [3, 4], [5, 6]]
+    sizes = [len(b) for b in _batches(list(range(10_000)), 256)]
+    assert len(sizes) == 256 and sum(sizes) == 10_000 and max(sizes) - min(sizes) == 1

@@ -1,4 +1,4 @@
-"""RankSVR: rounded linear epsilon-SVR on ranks (METHODS.md §A.9)."""
+"""RankSVR: rounded linear epsilon-SVR on ranks (the spec §A.9)."""
 
 import numpy as np
 import pytest

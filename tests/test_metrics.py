@@ -1,4 +1,4 @@
-"""MAE^M, MAE^mu and the misclassification error (METHODS.md §A.8, §D.3)."""
+"""MAE^M, MAE^mu and the misclassification error (the spec §A.8, §D.3)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Ordinal scores (METHODS.md §A): the §A.11 golden example, identities, edge cases."""
+"""Ordinal scores (the spec §A): the §A.11 golden example, identities, edge cases."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Ranking, globalisation and round robin (METHODS.md §0.5-§0.6)."""
+"""Ranking, globalisation and round robin (the spec §0.5-§0.6)."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Golden values from the spec's worked examples (METHODS.md §B.5 and §C.3)."""
+"""Golden values from the spec's worked examples (the spec §B.5 and §C.3)."""
 
 import numpy as np
 import pytest

@@ -12,6 +12,7 @@ from sklearn.feature_selection import mutual_info_classif
 
 from textsift.counts import Counts
 from textsift.scores import REGISTRY, compute, compute_many
+from textsift.selectors import rank
 
 NOMINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
 
@@ -101,6 +102,23 @@ def test_mi_of_absent_class_is_minus_inf_and_weighted_variant_is_zero():
     assert mi[0, 1] == -np.inf  # term 0 never occurs in class 1
     assert mi[0, 0] == pytest.approx(np.log(2 * 3 / (2 * 2)))
     assert compute(counts, "mi", weighted=True).values[0, 1] == 0
+
+
+def test_mi_of_class_pure_terms_is_one_tie_to_the_bit():
+    """Terms found only in class 0 (8 of 10 documents), in 1 to 8 of its documents: each
+    scores log(N / pos) = log(10 / 8) exactly, so the ranking breaks their tie by index.
+    (As log A + log N - log df - log pos the eight scores took three values an ulp apart.)"""
+    X = np.zeros((10, 9), dtype=np.int64)
+    for k in range(8):
+        X[:k + 1, k] = 1  # term k in the first k + 1 documents of class 0
+    X[:, 8] = 1  # a term in every document: 0 in both classes
+    counts = Counts.from_matrix(X, [0] * 8 + [1] * 2)
+    for table in (compute(counts, "mi"), compute(counts, "mi", weighted=False)):
+        pure = table.values[:8, 0]
+        assert pure.tolist() == [np.log(10 / 8)] * 8  # bit for bit
+    weighted = compute(counts, "mi", weighted=True).values[:8, 0]
+    np.testing.assert_array_equal(weighted, np.arange(1, 9) / 10 * np.log(10 / 8))
+    assert rank(counts, "mi", top=8).index.tolist() == list(range(8))
 
 
 # ----------------------------------------------------------------------------- properties
@@ -219,7 +237,7 @@ def test_compute_many_checks_every_name_before_any_work():
 
 
 def test_a_declared_class_without_documents_is_left_out_of_per_class_scores():
-    """METHODS.md §0.7: the empty class gets no column; the other columns are those of the
+    """The spec §0.7: the empty class gets no column; the other columns are those of the
     counts without it."""
     X, y = random_corpus(3, n_classes=3)
     declared = Counts.from_matrix(X, y, classes=[0, 1, 2, 7])

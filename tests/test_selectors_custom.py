@@ -21,7 +21,7 @@ def sample():
 
 
 def doc_share(counts):
-    """P(c | t): the share of a term's documents in each class -- DIA (METHODS.md §C.2)."""
+    """P(c | t): the share of a term's documents in each class -- DIA (the spec §C.2)."""
     return counts.doc_counts / np.maximum(counts.df, 1)[:, None]
 
 

@@ -1,4 +1,4 @@
-"""AdaBag on the paper's simulation (METHODS.md §D.6), over several seeds, with the PCA + LDA
+"""AdaBag on the paper's simulation (its design, as stated), over several seeds, with the PCA + LDA
 baseline on the same splits. Prints one row per seed and variant and the mean and spread;
 writes ``simulation.csv`` to the output folder (default ``examples/adabag/out``).
 

@@ -1,11 +1,33 @@
-"""textsift: choose the words that matter in text and ordinal text classification."""
+"""textsift: choose the words that matter in text and ordinal text classification.
 
-from .corpus import Corpus, load_sample, read_corpus
-from .counts import Counts
-from .lasso import AdaBagClassifier
-from .scores import REGISTRY, compute
-from .selectors import OrdinalSelector, TermSelector, rank
+The names below are imported when first used (PEP 562), so that ``import textsift`` -- and
+the command line, which starts with it -- loads neither scikit-learn's estimators, scipy.stats
+nor pandas before it needs them.
+"""
 
-__all__ = ["REGISTRY", "AdaBagClassifier", "Corpus", "Counts", "OrdinalSelector",
-           "TermSelector", "compute", "load_sample", "rank", "read_corpus"]
+from importlib import import_module
+
+#: Each public name -> the module it lives in.
+_HOMES = {
+    "Corpus": "corpus", "load_sample": "corpus", "read_corpus": "corpus",
+    "Counts": "counts",
+    "AdaBagClassifier": "lasso",
+    "REGISTRY": "scores", "compute": "scores",
+    "OrdinalSelector": "selectors", "TermSelector": "selectors",
+    "rank": "ranking",
+}
+
+__all__ = sorted(_HOMES)
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    if name not in _HOMES:
+        raise AttributeError(f"module 'textsift' has no attribute {name!r}")
+    value = getattr(import_module(f".{_HOMES[name]}", __name__), name)
+    globals()[name] = value  # imported once
+    return value
+
+
+def __dir__():
+    return sorted({*globals(), *_HOMES})

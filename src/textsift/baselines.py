@@ -1,4 +1,4 @@
-"""PCA + Fisher LDA, the AdaBag paper's baseline (METHODS.md §D.5), on a sparse matrix.
+"""PCA + Fisher LDA, the AdaBag paper's baseline, on a sparse matrix.
 
 * Columns that do not vary are dropped; the rest are scaled to unit variance (the paper's
   "centered and scaled" **[A]**; ``scale=False`` is R ``princomp``'s default). Scaling is a

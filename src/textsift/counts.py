@@ -1,7 +1,7 @@
 """Additive sufficient statistics of a labelled document-term matrix.
 
 Every score in textsift is a function of these counts, taken in **one pass** over the
-non-zeros of a CSR matrix (METHODS.md §0.2-§0.4):
+non-zeros of a CSR matrix:
 
 * ``doc_counts[t, c]`` -- documents of class ``c`` that contain term ``t`` (binary presence,
   the ``A`` cell of the one-vs-rest contingency table), exact integers of the narrowest type
@@ -198,11 +198,11 @@ class Counts:
 
     @cached_property
     def seen(self) -> np.ndarray:
-        """Terms with ``df > 0``; the others are never ranked (METHODS.md §0.5.1)."""
+        """Terms with ``df > 0``; the others are never ranked (:mod:`textsift.policies`)."""
         return _frozen(self.df > 0)
 
     def contingency(self):
-        """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64 (METHODS.md §0.2)."""
+        """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64."""
         A = self.doc_counts.astype(np.float64)
         df = self.df.astype(np.float64)[:, None]
         pos = self.class_sizes.astype(np.float64)[None, :]
@@ -292,7 +292,7 @@ class Counts:
         classes (``N``, ``df``, ``TF(t)`` become theirs); with label sets, the same documents
         with fewer labels (``N``, ``df``, ``TF(t)`` unchanged: a document whose labels are all
         dropped stays, with no label). Dropping a declared class with no documents (what
-        per-class scores do, METHODS.md §0.7) changes no other count either way."""
+        per-class scores do) changes no other count either way."""
         index = np.asarray(index)
         if index.dtype == bool and index.shape != self.classes.shape:
             raise TextsiftError(f"a class mask needs {self.n_classes} entries, got {index.shape}")

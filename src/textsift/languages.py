@@ -24,6 +24,7 @@ import difflib
 import threading
 from functools import cache, lru_cache
 
+from ._choices import TOKENIZERS
 from .errors import TextsiftError
 
 __all__ = ["LANGUAGES", "TOKENIZERS", "check_language", "check_stop_words", "did_you_mean",
@@ -47,8 +48,6 @@ ISO_NAMES = {
 _CODES = {name: code for code, name in ISO_NAMES.items()}
 #: Stemmer algorithms that are variants of a language's: their stop list is the language's.
 _VARIANTS = {"porter": "english", "dutch_porter": "dutch"}
-#: The tokenizers by name (``tokenizer=`` of :class:`~textsift.vectorize.VectorizerOptions`).
-TOKENIZERS = ("korean",)
 
 
 def _stemmers() -> tuple[str, ...]:

@@ -1,4 +1,5 @@
-"""Learners of the experiments, and the one learner scikit-learn lacks (METHODS.md §A.9).
+"""Learners of the experiments, and the one learner scikit-learn lacks (the ordinal learner of
+Baccianella, Esuli & Sebastiani 2010).
 
 :data:`LEARNERS` is the registry of the learners an experiment may fit, shaped like the score
 registry (:data:`textsift.scores.REGISTRY`): each :class:`Learner` records its factory, the

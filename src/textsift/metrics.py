@@ -1,4 +1,5 @@
-"""Evaluation measures of a learner's predictions, and their registry (METHODS.md §A.8, §D.3).
+"""Evaluation measures of a learner's predictions, and their registry (the MAEs of Baccianella,
+Esuli & Sebastiani 2010; the misclassification error of the AdaBag paper).
 
 An *evaluation measure* scores predictions against the true labels; it is not a *term score*
 (:mod:`textsift.scores`), which scores a word. Every measure an experiment may report is one
@@ -185,7 +186,7 @@ def _recall(y_true, y_pred) -> float:
 @register_measure("misclassification_error", "fraction of wrong predictions, 1 - accuracy",
                   tasks=_ALL_TASKS, lower_is_better=True)
 def misclassification_error(y_true, y_pred) -> float:
-    """Fraction of wrong predictions, ``1 - accuracy`` (METHODS.md §D.3)."""
+    """Fraction of wrong predictions, ``1 - accuracy`` (the AdaBag paper's measure)."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     _check_lengths(y_true, y_pred, "labels")
     return float(1.0 - accuracy_score(y_true, y_pred))
@@ -230,7 +231,8 @@ def _recall_pos(y_true, y_pred, pos_label) -> float:
 @register_measure("mae_micro", "MAE^mu, the mean absolute error over documents",
                   tasks=("ordinal",), lower_is_better=True)
 def mae_micro(y_true, y_pred) -> float:
-    """Plain (micro-averaged) mean absolute error, ``MAE^mu`` (METHODS.md §A.8)."""
+    """Plain (micro-averaged) mean absolute error, ``MAE^mu`` (Baccianella, Esuli & Sebastiani
+    2010)."""
     y_true, y_pred = _check_pair(y_true, y_pred)
     return float(mean_absolute_error(y_true, y_pred))
 
@@ -238,7 +240,7 @@ def mae_micro(y_true, y_pred) -> float:
 @register_measure("mae_macro", "MAE^M, the mean absolute error of each true rank, averaged "
                   "over the ranks", tasks=("ordinal",), lower_is_better=True)
 def mae_macro(y_true, y_pred, ranks=None) -> float:
-    """Macroaveraged mean absolute error ``MAE^M`` (METHODS.md §A.8).
+    """Macroaveraged mean absolute error ``MAE^M`` (Baccianella, Esuli & Sebastiani 2010).
 
     The MAE of each true rank, averaged over the ranks that occur in ``y_true``; ranks with
     no test documents are left out (§0.7). ``ranks``, when given, is the declared scale:

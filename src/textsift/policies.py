@@ -2,7 +2,7 @@
 
 One implementation serves every method. A score table is a (V, G) float array: one column
 per *group* -- a class (one-vs-rest), a rank, an ordinal binary split, or a single column for
-a global score. METHODS.md §0.5-§0.6 fix the rules implemented here:
+a global score. The rules implemented here:
 
 * The tables are clean: never NaN, and the rows of unseen terms are ``-inf``. That is the
   rule of :class:`~textsift.scores.ScoreTable`, established once where a table is made
@@ -20,9 +20,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from numbers import Integral, Real
 
 import numpy as np
 
+from ._choices import AGGREGATES
 from .errors import TextsiftError
 
 __all__ = [
@@ -33,11 +35,10 @@ __all__ = [
     "order",
     "rank_scores",
     "rank_terms",
+    "resolve_k",
     "round_robin",
+    "size_note",
 ]
-
-#: The policies that turn a (V, G) score table into one ranking.
-AGGREGATES = ("max", "sum", "wavg", "rr")
 
 
 def order(score: np.ndarray, seen: np.ndarray | None = None,
@@ -68,7 +69,7 @@ def order(score: np.ndarray, seen: np.ndarray | None = None,
 
 
 def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = None) -> np.ndarray:
-    """Collapse a clean (V, G) score table into one score per term (METHODS.md §0.6).
+    """Collapse a clean (V, G) score table into one score per term (module docstring).
 
     ``max``: ``max_g f(t, g)``; ``sum``: ``sum_g f(t, g)``; ``wavg``: ``sum_g P(g) f(t, g)``
     with ``weights = P(g)`` (class priors). Follows JaTeCS ``MaximumTSRPolicy``,
@@ -105,7 +106,7 @@ def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = No
 def round_robin(
     table: np.ndarray, n_select: int, variant: str = "skip"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Round robin over the columns of a (V, G) score table (METHODS.md §0.6).
+    """Round robin over the columns of a (V, G) score table (module docstring).
 
     Each group ``g`` ranks its candidates (score > ``-inf``) by descending score, ties by
     index. Groups take turns in column order ``0, 1, ..., G-1, 0, ...``; on its turn a group
@@ -243,8 +244,39 @@ def rank_scores(score: np.ndarray, seen: np.ndarray, limit: int | None = None,
 
 def n_from_ratio(ratio: float, n_ranked: int) -> int:
     """Number of terms kept at reduction level ``ratio`` = ``|S| / |T|`` (the fraction *kept*):
-    ``max(1, ceil(ratio * n_ranked))`` (METHODS.md §0.5.6)."""
+    ``max(1, ceil(ratio * n_ranked))``."""
     if not 0 < ratio <= 1:
         raise TextsiftError(f"ratio must be in (0, 1], got {ratio}")
     # round first so that 0.1 * 1000 is 100, not 101 through float noise
     return max(1, math.ceil(round(ratio * n_ranked, 9)))
+
+
+def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
+    """Number of terms to keep from ``k`` (a count or ``"all"``) or ``ratio`` (a fraction of
+    the ranked vocabulary, :func:`n_from_ratio`), with the errors a user needs.
+
+    A ``k`` above the vocabulary keeps every term (:func:`size_note` says so): the one rule
+    of the selectors, the command line's ``-k`` and an experiment file's sizes, as
+    scikit-learn's ``SelectKBest`` keeps every feature (with a warning) for a ``k`` above
+    their number."""
+    if ratio is not None:
+        if not isinstance(ratio, Real) or isinstance(ratio, bool) or not 0 < ratio <= 1:
+            raise TextsiftError(f"ratio must be a fraction in (0, 1], got {ratio!r}")
+        return n_from_ratio(float(ratio), max(n_ranked, 1))
+    if isinstance(k, str) and k == "all":
+        return n_terms
+    if not isinstance(k, Integral) or isinstance(k, bool):
+        raise TextsiftError(f"k must be a positive integer or 'all', got {k!r}")
+    if k <= 0:
+        raise TextsiftError(f"k must be a positive number of terms, got {k}")
+    return int(min(k, n_terms))
+
+
+def size_note(size, n_terms: int, name: str = "size") -> str | None:
+    """The note for a number of terms to keep above the vocabulary, which keeps every term
+    (``"size 10,000 is larger than the vocabulary (1,234 terms); it keeps every term, as
+    \"all\" does"``), or ``None`` when ``size`` is not above it (or is ``"all"``)."""
+    if isinstance(size, str) or size is None or size <= n_terms:
+        return None
+    return (f"{name} {size:,} is larger than the vocabulary ({n_terms:,} terms); it keeps "
+            "every term, as \"all\" does")

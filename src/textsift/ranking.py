@@ -27,7 +27,8 @@ from .scores import (
     get_method,
 )
 
-__all__ = ["TermRanking", "default_aggregate", "rank", "ranking_of", "score_all", "score_table"]
+__all__ = ["TermRanking", "default_aggregate", "rank", "rank_per_class", "ranking_of", "score_all",
+           "score_table"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -182,6 +183,33 @@ def rank(
         groups = np.where(r.group >= 0, labels[np.maximum(r.group, 0)], None)
     return TermRanking(r.index, r.score, groups, r.policy, _name(method), class_label,
                        counts.feature_names)
+
+
+def rank_per_class(counts: Counts, method, top: int | None = None,
+                   **params) -> list[TermRanking]:
+    """Every class's own ranking: the terms ranked by the class's column of ``method``'s
+    table (its one-vs-rest scores; for label sets, a label's; for an ordinal method, a
+    rank's or a cut's), one :class:`TermRanking` per column in the table's order, each
+    holding its first ``top`` terms (default: every term) that have a score in that column
+    (above ``-inf``). The one-shot view of "the top terms of every class", as scattertext's
+    and Weka's per-class term lists give it; the table is scored once and read a column at
+    a time (never written whole). A global score (one column, e.g. ``ig_multi``) ranks
+    every class alike, so it is refused."""
+    if top is not None and top <= 0:
+        raise TextsiftError(f"top must be a positive number of terms, got {top}")
+    table = compute(counts, method, dense=False, **params)
+    groups = np.asarray(table.groups, dtype=object)
+    if len(groups) == 1:
+        raise TextsiftError(f"{_name(method)} gives one score per term, not one per class, so "
+                            "every class would have the same ranking; choose a method that "
+                            "scores each class (chi2, ig, bns, ...: `textsift methods`)")
+    out = []
+    for j, group in enumerate(groups):
+        r = rank_scores(table.column(j), table.seen, top)
+        scored = r.score > -np.inf
+        out.append(TermRanking(r.index[scored], r.score[scored], None, "max", _name(method),
+                               group, counts.feature_names))
+    return out
 
 
 def score_all(counts: Counts, aggregate: str | None = None, class_label=None,

@@ -33,8 +33,8 @@ def nearest_rank(values, scale) -> np.ndarray:
 
 def trivial_rank(ranks) -> float:
     """The rank the trivial predictor Triv always outputs: the middle of the scale
-    (METHODS.md §A.1: 3 stars on 1-5). On an even scale the lower of the two middle ranks
-    (the spec's "lower rank" tie rule); both give the same ``MAE^M`` when every rank occurs.
+    (Baccianella, Esuli & Sebastiani 2010: 3 stars on 1-5). On an even scale the lower of the
+    two middle ranks (our tie rule); both give the same ``MAE^M`` when every rank occurs.
     """
     ranks = np.unique(np.asarray(ranks, dtype=np.float64))
     if len(ranks) == 0:

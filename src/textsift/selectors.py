@@ -14,7 +14,7 @@ importable from here too, where they were first.
 
 from __future__ import annotations
 
-import numbers
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -25,7 +25,7 @@ from sklearn.utils.validation import check_consistent_length, check_is_fitted, v
 from .counts import Counts
 from .errors import TextsiftError
 from .labels import as_labels, check_requirement
-from .policies import n_from_ratio
+from .policies import resolve_k, size_note
 from .ranking import (  # noqa: F401  (rank, ranking_of, ...: their first home was here)
     TermRanking,
     default_aggregate,
@@ -47,27 +47,6 @@ def _reads_term_freq(method) -> bool:
     return callable(method) or get_method(method).reads_term_freq
 
 
-def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
-    """Number of terms to keep from ``k`` (a count or ``"all"``) or ``ratio`` (a fraction of
-    the ranked vocabulary, METHODS.md §0.5.6), with the errors a user needs."""
-    if ratio is not None:
-        if not isinstance(ratio, numbers.Real) or not 0 < ratio <= 1:
-            raise TextsiftError(f"ratio must be a fraction in (0, 1], got {ratio!r}")
-        return n_from_ratio(float(ratio), max(n_ranked, 1))
-    if isinstance(k, str) and k == "all":
-        return n_terms
-    if not isinstance(k, numbers.Integral) or isinstance(k, bool):
-        raise TextsiftError(f"k must be a positive integer or 'all', got {k!r}")
-    if k <= 0:
-        raise TextsiftError(f"k must be a positive number of terms, got {k}")
-    if k > n_terms:
-        raise TextsiftError(
-            f"k={k} is larger than the vocabulary ({n_terms} terms); "
-            "lower k, use k='all', or relax min_df"
-        )
-    return int(k)
-
-
 class TermSelector(SelectorMixin, BaseEstimator):
     """Keep the best terms under any registered scoring method.
 
@@ -84,9 +63,11 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
             TermSelector(doc_share, k=500)
     k : int or "all", default=10
-        Number of terms kept, unless ``ratio`` or ``threshold`` is given.
+        Number of terms kept, unless ``ratio`` or ``threshold`` is given; a ``k`` above the
+        vocabulary keeps every term and warns (as scikit-learn's ``SelectKBest``).
     ratio : float in (0, 1], optional
-        Keep ``max(1, ceil(ratio * n_ranked))`` terms (the reduction level of METHODS.md §0.5).
+        Keep ``max(1, ceil(ratio * n_ranked))`` terms (the reduction level:
+        :func:`textsift.policies.n_from_ratio`).
     threshold : float, optional
         Keep every term whose (globalised) score is ``>= threshold``; not with ``rr``.
     aggregate : {"max", "sum", "wavg", "rr"}, optional
@@ -94,7 +75,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
     class_label : optional
         Rank by this class's one-vs-rest scores only.
     rr_variant : {"skip", "turn_consumed"}
-        Round-robin duplicate rule (METHODS.md §0.6).
+        Round-robin duplicate rule (:func:`textsift.policies.round_robin`).
     classes : array-like, optional
         The full label set (e.g. the whole rating scale), when ``y`` may miss some of it; for
         an indicator matrix ``y``, the name of each of its columns.
@@ -171,6 +152,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
         policy = self._policy()
         n_keep = self._n_keep(counts, policy)
+        note = size_note(self.k, counts.n_terms, "k") if self.ratio is None else None
+        if note and self.threshold is None:
+            warnings.warn(note, UserWarning, stacklevel=2)
         self.ranking_ = self._rank(counts, n_keep if policy == "rr" else None)
         self.counts_ = counts
         self.classes_ = counts.classes
@@ -231,8 +215,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
 
 class OrdinalSelector(TermSelector):
-    """Keep the best terms for ordinal regression (METHODS.md §A): a :class:`TermSelector`
-    restricted to the ordinal methods, whose labels must be ordered integer ranks.
+    """Keep the best terms for ordinal regression (Baccianella, Esuli & Sebastiani 2010;
+    :mod:`textsift.scores.ordinal`): a :class:`TermSelector` restricted to the ordinal methods,
+    whose labels must be ordered integer ranks.
 
     Parameters
     ----------

@@ -25,12 +25,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
+from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.base import clone
-from sklearn.feature_extraction.text import CountVectorizer
 
+from ._choices import ANALYZERS
 from .chars import count_chars
 from .corpus import strip_header
 from .errors import TextsiftError
@@ -46,13 +46,13 @@ from .languages import (
 from .ngrams import NotPackable
 from .tokens import count_tokens, stem_words
 
+if TYPE_CHECKING:  # scikit-learn is imported where its vectorizer is built
+    from sklearn.feature_extraction.text import CountVectorizer
+
 __all__ = ["ANALYZERS", "Vectorizer", "VectorizerOptions", "build_vectorizer", "count_terms",
            "prune", "select_columns", "term_mask", "vectorize"]
 
 DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
-#: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
-#: a word (padded with spaces), as scikit-learn's ``analyzer``.
-ANALYZERS = ("word", "char", "char_wb")
 
 
 @dataclass(frozen=True)
@@ -215,6 +215,9 @@ def _options(opts, kw) -> VectorizerOptions:
 def build_vectorizer(opts: VectorizerOptions | None = None, **kw) -> CountVectorizer:
     """A configured ``CountVectorizer`` (``kw`` override ``opts`` fields): the reference
     :func:`vectorize` is identical to, and what it uses where its fast path does not go."""
+    from sklearn.base import clone
+    from sklearn.feature_extraction.text import CountVectorizer
+
     opts = _options(opts, kw)
     tokenizer = _tokenizer(opts)
     params = dict(

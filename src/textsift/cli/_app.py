@@ -1,26 +1,33 @@
-"""The typer application shared by the command modules, and helpers they all use."""
+"""The typer application shared by the command modules, and helpers they all use.
+
+Start-up is part of the interface: this module and the command modules import only typer,
+rich and light modules of the library at the top (:mod:`textsift._choices`, the method
+catalogue); each command imports what it computes with inside its body, so that ``textsift
+-h`` or ``--version`` does not load numpy, scikit-learn or pandas."""
 
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import math
 import sys
 import warnings
 from contextlib import contextmanager
-from enum import StrEnum
+from enum import Enum, StrEnum
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.markup import escape
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 from ..errors import DataWarning, TextsiftError
 
 try:  # typer vendors its own click (typer._click) since 0.17; click's own classes otherwise
+    from typer._click import Context
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover
+    from click import Context
     from click.exceptions import NoArgsIsHelpError, UsageError
 
 
@@ -32,7 +39,20 @@ class _Commands(TyperGroup):
     ``textsift._io.os_error``) -- becomes one ``error: ...`` line and exit code 2; any
     other exception is a bug and keeps its traceback (exit code 1). A
     :class:`~textsift.errors.DataWarning` (data that are probably wrong) is one ``warning:
-    ...`` line, each message once."""
+    ...`` line, each message once. Ctrl-C is one ``interrupted`` line and exit code 130.
+
+    The help is tidied once for every command (:func:`_tidy`): paragraphs re-flowed, and no
+    type placeholder after a flag; :mod:`._help` draws it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for command in [self, *self.commands.values()]:
+            _tidy(command)
+
+    def format_help(self, ctx, formatter):
+        from ._help import format_help
+
+        format_help(self, ctx, formatter)
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
@@ -52,6 +72,9 @@ class _Commands(TyperGroup):
             _usage_error(exc)
         except TextsiftError as exc:
             fail(str(exc))
+        except KeyboardInterrupt:
+            console.print("interrupted", highlight=False)
+            raise typer.Exit(130) from None
         except OSError as exc:
             from .._io import os_error
 
@@ -59,6 +82,67 @@ class _Commands(TyperGroup):
             if error is None:
                 raise
             fail(str(error))
+
+
+class _Command(TyperCommand):
+    """A command whose help :mod:`._help` draws."""
+
+    def format_help(self, ctx, formatter):
+        from ._help import format_help
+
+        format_help(self, ctx, formatter)
+
+
+class _Typer(typer.Typer):
+    """The application: its commands are :class:`_Command`."""
+
+    def command(self, *args, cls=None, **kwargs):
+        return super().command(*args, cls=cls or _Command, **kwargs)
+
+
+def reflow(text: str | None) -> str | None:
+    """A docstring's paragraphs each on one line (the help wraps them at the terminal's
+    width); a paragraph starting with ``\\b`` is kept as written, as click keeps it."""
+    if not text:
+        return text
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs)
+
+
+def _tidy(command) -> None:
+    """Re-flow the help of ``command``, drop the type placeholder (``<bool>``) of its flags,
+    the help option's included, and spare its absent options typer's coercion
+    (:class:`_LightCoercion`)."""
+    command.help = reflow(command.help)
+    help_option = command.get_help_option(Context(command, help_option_names=HELP_OPTIONS))
+    if help_option is not None and help_option.default is None:
+        help_option.default = False  # a bool flag's False is not coerced (None would be)
+    for param in [*command.params, help_option]:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""  # typer shows a flag's metavar instead of its type
+        if getattr(param, "_runtime_param", False) is None:
+            param._runtime_param = _LightCoercion()
+
+
+class _LightCoercion:
+    """What coerces a parameter's value until a value needs typer's own coercion. typer
+    (0.2x) coerces every parameter through a pydantic ``TypeAdapter`` built at its first
+    value, given or not, and importing pydantic for it costs about 0.1 s -- as much as the
+    rest of ``textsift methods``. Two kinds of value need none of it, and are returned as
+    typer returns them: an absent one (``None``, the default of most options) and one of a
+    choice's values (``--format json`` -> ``Format.json``). Any other value builds typer's
+    coercion (``get_runtime_param``), which takes over -- for its checks and its messages,
+    a choice's unknown value included."""
+
+    def coerce(self, value, param, ctx):
+        if value is None and not (param.multiple or param.nargs == -1):
+            return None
+        kind = param.type_descriptor.annotation
+        if (isinstance(value, str) and isinstance(kind, type) and issubclass(kind, Enum)
+                and value in kind._value2member_map_):
+            return kind(value)
+        param._runtime_param = None
+        return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
 
 
 @contextmanager
@@ -87,23 +171,24 @@ def _usage_error(exc: UsageError):
     fail(f"{exc.format_message().rstrip('.')} (see '{where} -h')")
 
 
-app = typer.Typer(
+HELP_OPTIONS = ["-h", "--help"]
+app = _Typer(
     cls=_Commands,
     name="textsift",
     help="Score, rank and select the terms that matter for text classification.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
+    context_settings={"help_option_names": HELP_OPTIONS},
 )
 console = Console(stderr=True)  # messages and progress; results go to stdout
 
 
 def _version(value: bool):
     if value:
-        from .. import __version__
+        from . import print_version
 
-        print(f"textsift {__version__}")
+        print_version()
         raise typer.Exit()
 
 
@@ -113,9 +198,35 @@ def _main(version: bool = typer.Option(False, "--version", help="Print the versi
     """Score, rank and select the terms that matter for text classification."""
 
 
-def stdout_console(min_width: int = 100) -> Console:
-    """A console on the current stdout for result tables."""
-    return Console(file=sys.stdout, width=max(min_width, console.width))
+@contextmanager
+def stage_progress():
+    """A ``progress(stage, done, total)`` callback (the engines': documents or partitions
+    of each pass) drawing a line per stage on stderr -- a bar when the total is known, a
+    count otherwise -- gone once the block ends; ``None`` (nothing drawn) when stderr is not
+    a terminal."""
+    if not console.is_terminal:
+        yield None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        SpinnerColumn,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+               MofNCompleteColumn(), TimeElapsedColumn())
+    tasks: dict[str, int] = {}
+    with Progress(*columns, console=console, transient=True) as bar:
+
+        def progress(stage: str, done: int, total: int | None) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(escape(stage), total=total)
+            bar.update(tasks[stage], completed=done)
+
+        yield progress
 
 
 def writes_out(param: str = "out", folder: bool = True, create: bool = True):
@@ -129,14 +240,16 @@ def writes_out(param: str = "out", folder: bool = True, create: bool = True):
         def held(*args, **kwargs):
             from .._lock import hold
 
-            def note(message: str) -> None:
-                console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
-
             what = "--out" if param == "out" else "the folder"
-            with hold(kwargs[param], folder=folder, create=create, note=note, what=what):
+            with hold(kwargs[param], folder=folder, create=create, note=print_note, what=what):
                 return command(*args, **kwargs)
         return held
     return decorate
+
+
+def print_note(message: str) -> None:
+    """Print ``note: message`` on stderr as one line (never wrapped, as ``error:`` lines)."""
+    console.print(f"[yellow]note:[/] {escape(message)}", highlight=False, soft_wrap=True)
 
 
 def fail(message: str, code: int = 2):
@@ -158,38 +271,74 @@ def print_json(obj) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, allow_nan=False) + "\n")
 
 
-def main():
-    """The ``textsift`` console script: run the command line."""
-    app()
-
-
 class Format(StrEnum):
+    """How a command prints its results on stdout (``--format``)."""
+
     table = "table"
-    json = "json"
+    tsv = "tsv"
     csv = "csv"
+    json = "json"
 
 
 def plain(value):
     """A numpy scalar as the Python value JSON can write; an integral float group label (a
     rank such as 4.0) as an int."""
-    value = value.item() if isinstance(value, np.generic) else value
+    value = value.item() if hasattr(value, "item") and hasattr(value, "dtype") else value
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
-def emit(df, fmt: Format, title: str) -> None:
-    """Print a ranked table on stdout as a rich table, CSV, or a JSON array of records (one
-    object per row; ``score`` and the other float columns through :func:`json_number`)."""
-    if fmt is Format.json:
-        print_json([{c: json_number(v) if c == "score" or isinstance(v, float) else plain(v)
-                     for c, v in r.items()} for r in df.to_dict("records")])
-    elif fmt is Format.csv:
-        df.to_csv(sys.stdout, index=False)
-    else:
-        from rich.table import Table
+def emit(frame, fmt: Format | None, title: str) -> None:
+    """Print a table of results (a DataFrame) on stdout: :func:`emit_rows`."""
+    emit_rows(list(frame.columns), frame.itertuples(index=False, name=None), fmt, title)
 
-        table = Table(title=title)
-        for c in df.columns:
-            table.add_column(str(c), justify="left" if c == "term" else "right")
-        for r in df.itertuples(index=False):
-            table.add_row(*(f"{v:.6g}" if isinstance(v, float) else str(v) for v in r))
-        stdout_console().print(table)
+
+def emit_rows(columns: list, rows, fmt: Format | None, title: str) -> None:
+    """Print a table of results on stdout: a rich table (``title`` above it), tab-separated
+    values, CSV, or a JSON array of records (one object per row, float columns through
+    :func:`json_number`). ``fmt=None`` is a table on a terminal and TSV otherwise (a pipe, a
+    file), so that ``cut``, ``sort`` or a spreadsheet read what was printed. Nothing is ever
+    cut short: a table wider than the terminal is printed whole, and the terminal wraps
+    it. Missing cells (``None``) are empty."""
+    fmt = fmt or (Format.table if sys.stdout.isatty() else Format.tsv)
+    if fmt is Format.json:
+        print_json([{str(c): json_number(v) if isinstance(v, float) else plain(v)
+                     for c, v in zip(columns, r, strict=True)} for r in rows])
+    elif fmt is Format.csv:
+        import csv
+
+        writer = csv.writer(sys.stdout, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows(["" if v is None else v for v in r] for r in rows)
+    elif fmt is Format.tsv:
+        for r in [columns, *rows]:
+            sys.stdout.write("\t".join(_cell(v) for v in r) + "\n")
+    else:
+        _print_table(columns, rows, title)
+
+
+def _cell(value) -> str:
+    """A value as one TSV cell (a tab or a line break in it becomes a space)."""
+    text = "" if value is None else str(value)
+    return text.replace("\t", " ").replace("\n", " ") if "\t" in text or "\n" in text else text
+
+
+def _print_table(columns, rows, title: str) -> None:
+    """A rich table whose cells are never cut: numbers right-aligned, text left-aligned."""
+    from numbers import Number
+
+    from rich.table import Table
+
+    rows = list(rows)
+    table = Table(title=title)
+    for j, c in enumerate(columns):
+        numeric = bool(rows) and isinstance(rows[0][j], Number)
+        table.add_column(str(c), justify="right" if numeric else "left", no_wrap=True)
+    for r in rows:
+        table.add_row(*("" if v is None else f"{v:.6g}" if isinstance(v, float) else str(v)
+                        for v in r))
+    out = Console(file=sys.stdout)
+    # measured without the console's width, which a measurement never exceeds
+    needed = out.measure(table, options=out.options.update_width(1_000_000)).maximum
+    if needed > out.width:  # whole terms, always: the terminal wraps the long lines
+        out = Console(file=sys.stdout, width=needed)
+    out.print(table)

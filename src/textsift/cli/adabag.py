@@ -7,15 +7,11 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import typer
 
-from .._io import check_out_dir
+from .._choices import ADABAG_CHOICES as CHOICES
+from .._choices import BACKENDS, SCHEMES, VARIANTS
 from ..errors import TextsiftError
-from ..lasso.estimator import CHOICES
-from ..lasso.path import BACKENDS
-from ..lasso.shared import SCHEMES
-from ..lasso.simulate import VARIANTS
 from ._app import app, console, writes_out
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
@@ -137,7 +133,6 @@ def adabag(
     from ..lasso import AdaBagClassifier, holdout_run, load_polarity
     from ..report.adabag import save_adabag
 
-    check_out_dir(out)
     model = AdaBagClassifier(
         a=low, b=high, scheme=scheme.value, n_bootstraps=bootstraps, backend=backend.value,
         min_ratio=min_ratio, patience=patience or None, max_active=max_active or None,
@@ -193,10 +188,11 @@ def pca_lda_command(
     Example: textsift pca-lda imdb/train.jsonl.gz imdb/test.jsonl.gz --label-field rating
     --out pca-imdb
     """
+    import numpy as np
+
     from .._io import atomic_write, atomic_write_text
     from ..baselines import pca_lda_holdout
 
-    check_out_dir(out)
     if max_components < 1:
         raise TextsiftError(f"--max-components must be >= 1, got {max_components}")
     X, y, groups, _, _, a, b = _data_or_simulation(corpus, group_field, simulate, seed)

@@ -38,7 +38,8 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
         def log(message: str) -> None:
             note = message.startswith("note: ")
             console.print(("[yellow]note:[/] " if note else "")
-                          + escape(message[6:] if note else message), highlight=False)
+                          + escape(message[6:] if note else message), highlight=False,
+                          soft_wrap=True)
 
         return run_experiment(exp, out, resume=resume, n_jobs=n_jobs, progress=progress,
                               log=log)

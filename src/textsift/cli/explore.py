@@ -6,10 +6,8 @@ from pathlib import Path
 
 import typer
 
-from ..labels import check_requirement
-from ..report.explore_data import CAP, SNIPPET_TOP
-from ..scores import get_method
-from ..sources import describe
+from .._choices import EXPLORE_CAP as CAP
+from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
 from ._app import app, console, writes_out
 from .options import CorpusOptions, corpus_options
 
@@ -42,17 +40,24 @@ def explore(
 
     Example: textsift explore reviews.jsonl.gz --label-field rating --out reviews.html
     """
+    from contextlib import nullcontext
+
+    from ..labels import check_requirement
     from ..report.explore import check_out
     from ..report.explore import explore as write_page
+    from ..scores import get_method
+    from ..sources import describe
 
     check_out(out)  # before the long work
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
     opts = corpus.vectorizer()
-    with console.status("counting the corpus") as status:
+    # the stream and dask engines draw their own progress
+    with console.status("counting the corpus") if corpus.engine == "memory" else nullcontext():
         counts = corpus.count()
-        for name in dict.fromkeys([*(names or ()), *([method] if method else [])]):
-            check_requirement(get_method(name).requires, counts, name,
-                              describe(corpus.source))  # e.g. ig_multi on label sets
+    for name in dict.fromkeys([*(names or ()), *([method] if method else [])]):
+        check_requirement(get_method(name).requires, counts, name,
+                          describe(corpus.source))  # e.g. ig_multi on label sets
+    with console.status("scoring the terms") as status:
         page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,
                           method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}",

@@ -27,14 +27,16 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from ..engines import ENGINES
+from .._choices import ANALYZERS, ENGINES, TOKENIZERS
 from ..errors import check_n_jobs
-from ..languages import TOKENIZERS
-from ..vectorize import ANALYZERS, VectorizerOptions
+from ._app import Format
+
+if TYPE_CHECKING:
+    from ..vectorize import VectorizerOptions
 
 CORPUS = "Corpus"
 ENGINE = "Engine"
@@ -171,7 +173,9 @@ ChunkSize = Annotated[int | None, typer.Option(
     "--chunk-size", help="Documents per chunk (stream and dask engines; default 10,000)",
     callback=_positive, rich_help_panel=ENGINE, show_default=False)]
 
-Top = Annotated[int, typer.Option("--top", help="How many terms to print", callback=_positive)]
+Top = Annotated[int | None, typer.Option(
+    "--top", help="How many terms to print (default 20; with -k, every selected term)",
+    callback=_positive, show_default=False)]
 TopOrAll = Annotated[int | None, typer.Option(
     "--top", help="How many terms to print (default: every selected term)",
     callback=_positive, show_default=False)]
@@ -179,6 +183,9 @@ K = Annotated[int | None, typer.Option(
     "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(
     "--n-jobs", help="Parallel workers (-1: every core)", callback=_n_jobs)]
+FormatOption = Annotated[Format | None, typer.Option(
+    "--format", "-f", help="How to print the results: table, tsv, csv or json (default: a "
+    "table on a terminal, tab-separated values when piped)", show_default=False)]
 OutDir = Annotated[Path, typer.Option(
     "--out", "-o", help="The directory for the results (created; a run in it resumes)",
     show_default=False)]
@@ -211,6 +218,8 @@ class CorpusOptions:
 
     def vectorizer(self, **kw) -> VectorizerOptions:
         """The preprocessing options (``kw`` override them, e.g. ``binary=True``)."""
+        from ..vectorize import VectorizerOptions
+
         return VectorizerOptions(min_df=self.min_df, max_df=self.max_df,
                                  stop_words=self.stop_words, stem=self.stem,
                                  language=self.language,
@@ -238,14 +247,16 @@ class CorpusOptions:
         """The corpus's counts (:func:`textsift.engines.count_file`, any engine); skipped
         lines are reported once, as a warning on stderr."""
         import warnings
+        from contextlib import nullcontext
 
         from rich.markup import escape
 
         from ..engines import count_file
-        from ._app import console
+        from ._app import console, stage_progress
 
         bad: list = []
-        with warnings.catch_warnings():  # reported below, once, whatever the engine
+        drawn = nullcontext() if self.engine == "memory" else stage_progress()
+        with warnings.catch_warnings(), drawn as progress:  # warnings reported below, once
             warnings.filterwarnings("ignore", "skipped ", UserWarning)
             counts = count_file(self.source, text_field=self.text_field,
                                 label_field=self.label_field, split_field=self.split_field,
@@ -253,7 +264,7 @@ class CorpusOptions:
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
-                                strip_labels=self.strip_labels)
+                                strip_labels=self.strip_labels, progress=progress)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "

@@ -10,15 +10,21 @@ from typing import Annotated
 
 import typer
 
-from ..corpus import numeric_labels
 from ..errors import TextsiftError
-from ..ranks import check_ranks
-from ..scores import REGISTRY, get_method
-from ..selectors import rank, resolve_k
-from ._app import Format, app, console, emit, plain, writes_out
-from .options import CorpusOptions, K, NJobs, OutDir, TopOrAll, choices, corpus_options
+from . import _catalog
+from ._app import app, console, emit, plain, print_note, writes_out
+from .options import (
+    CorpusOptions,
+    FormatOption,
+    K,
+    NJobs,
+    OutDir,
+    TopOrAll,
+    choices,
+    corpus_options,
+)
 
-ORDINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
+ORDINAL = _catalog.ordinal_methods()
 
 
 class Learner(StrEnum):
@@ -37,6 +43,8 @@ def _numbers(text: str | None, what: str, kind=float):
 
 
 def _method(name: str):
+    from ..scores import get_method
+
     m = get_method(name)
     if m.kind != "ordinal":
         raise TextsiftError(f"{name!r} is not an ordinal method; choose one of "
@@ -55,25 +63,26 @@ PARAM_HELP = {
 }
 
 
-def _ordinal_params() -> dict[str, list]:
-    """Each keyword parameter of the ordinal methods (the registry's) -> the methods that
-    take it, in the order the methods list them."""
-    takers: dict[str, list] = {}
+def _ordinal_params() -> dict[str, list[str]]:
+    """Each keyword parameter of the ordinal methods (the registry's, read from its
+    catalogue: :mod:`textsift.cli._catalog`) -> the methods that take it, in the order the
+    methods list them."""
+    takers: dict[str, list[str]] = {}
     for name in ORDINAL:
-        for p in REGISTRY[name].params:
-            takers.setdefault(p, []).append(REGISTRY[name])
+        for p in _catalog.methods()[name]["params"]:
+            takers.setdefault(p, []).append(name)
     return takers
 
 
-def _param_option(name: str, methods: list):
+def _param_option(name: str, methods: list[str]):
     """The typer annotation of the option ``--NAME`` for a method parameter: its type from
     the registry's default (a choice when the function's annotation lists the values)."""
-    first = methods[0]
-    default = first.params[name]
-    kind = (choices(name.capitalize(), first.choices[name]) if name in first.choices
-            else type(default))
-    defaults = sorted({str(m.params[name]) for m in methods})
-    help = (f"{PARAM_HELP.get(name, 'A parameter')} ({', '.join(m.name for m in methods)}; "
+    entries = [_catalog.methods()[m] for m in methods]
+    default = entries[0]["params"][name]
+    kind = (choices(name.capitalize(), entries[0]["choices"][name])
+            if name in entries[0]["choices"] else type(default))
+    defaults = sorted({str(e["params"][name]) for e in entries})
+    help = (f"{PARAM_HELP.get(name, 'A parameter')} ({', '.join(methods)}; "
             f"default {' or '.join(defaults)})")
     return Annotated[kind | None, typer.Option(f"--{name}", help=help, show_default=False)]
 
@@ -105,8 +114,8 @@ def _check_params(m, params: dict) -> None:
     takers = _ordinal_params()
     for name in params:
         if name not in m.params:
-            raise TextsiftError(f"--{name} is a parameter of "
-                                f"{', '.join(t.name for t in takers[name])}, not of {m.name}")
+            raise TextsiftError(f"--{name} is a parameter of {', '.join(takers[name])}, not "
+                                f"of {m.name}")
 
 
 @app.command()
@@ -119,7 +128,7 @@ def ordinal(
     ratio: float = typer.Option(None, "--ratio", show_default=False,
                                 help="Fraction of the vocabulary to select (instead of -k)"),
     top: TopOrAll = None,
-    fmt: Format = typer.Option(Format.table, "--format", "-f", help="How to print the terms"),
+    fmt: FormatOption = None,
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
     params: dict | None = None,
@@ -127,10 +136,17 @@ def ordinal(
     """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani): select -k terms (or
     a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings.
 
-    The selected terms go to stdout (a table, CSV or JSON), messages to stderr.
+    A -k larger than the vocabulary keeps every term, with a note. The selected terms go to
+    stdout (a table on a terminal, tab-separated values when piped, or CSV or JSON),
+    messages to stderr.
 
     Example: textsift ordinal reviews.jsonl.gz --label-field rating -k 200 --top 20
     """
+    from ..corpus import numeric_labels
+    from ..policies import resolve_k, size_note
+    from ..ranking import rank
+    from ..ranks import check_ranks
+
     m = _method(method)
     _check_params(m, params)
     if (k is None) == (ratio is None):
@@ -144,6 +160,9 @@ def ordinal(
                             f"({counts.classes[0]!r}); write them as numbers")
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
+    note = size_note(k, counts.n_terms, "-k")
+    if note:
+        print_note(note)
     shown = n if top is None else min(n, top)
     ranked = rank(counts, m, top=shown, **params)
     rr = ranked.policy == "rr"
@@ -152,9 +171,9 @@ def ordinal(
         frame["rank_assigned"] = [plain(g) for g in frame["rank_assigned"]]
     if m.provisional:
         frame["provisional"] = True
-        console.print(f"[yellow]note:[/] {m.label}: the PRP formula is not pinned down "
-                      "(METHODS.md §A.7); do not report it as a reproduction.")
-    console.print(f"{m.label}: {n} terms selected of {counts.n_terms}", highlight=False)
+        print_note(f"{m.label}: the PRP formula is not pinned down (the paper does not give it "
+                 "in full); do not report it as a reproduction.")
+    console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
     emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 
 
@@ -191,7 +210,7 @@ def ordinal_eval(
 
     names = [_method(s.strip()).name for s in methods.split(",") if s.strip()]
     tuning = {"C": _numbers(c_grid, "--c-grid")}
-    if any("a" in get_method(n).params for n in names):
+    if any("a" in _catalog.methods()[n]["params"] for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
     source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
               "task": "ordinal", "text_field": corpus.text_field,

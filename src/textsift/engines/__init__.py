@@ -12,6 +12,7 @@ from __future__ import annotations
 import warnings
 from functools import partial
 
+from .._choices import ENGINES
 from ..corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
@@ -40,7 +41,6 @@ __all__ = [
     "recover_terms",
 ]
 
-ENGINES = ("memory", "stream", "dask")
 #: Documents per chunk of the stream and dask engines, unless told.
 CHUNK_SIZE = 10_000
 
@@ -50,7 +50,7 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                opts: VectorizerOptions | None = None, engine: str = "stream",
                scheduler: str | None = None, chunk_size: int | None = None, *,
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
-               client=None, timeout: float = 10, progress: bool | None = None,
+               client=None, timeout: float = 10, progress=None,
                label_sep: str | None = None, strip_labels: bool = False) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
@@ -64,9 +64,11 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     ``path`` means the same for every engine and for :func:`textsift.corpus.read_corpus`
     (:func:`textsift.sources.data_files`), and the records are checked alike.
     ``on_bad_line="skip"`` skips malformed JSONL lines, appends ``(file, line)`` to
-    ``bad_lines`` and warns with their number. ``progress`` (default: when stderr is a
-    terminal) draws the stream engine's progress. ``label_sep`` splits a CSV label field into
-    label lists (``"earn;acq"``): a multi-label corpus, as lists in JSON Lines and Parquet are.
+    ``bad_lines`` and warns with their number. ``progress(stage, done, total)``, when given,
+    is told how far the stream and dask engines are (``textsift.engines.stream.Progress``:
+    documents of each pass, or partitions of each pass); nothing is drawn. ``label_sep``
+    splits a CSV label field into label lists (``"earn;acq"``): a multi-label corpus, as
+    lists in JSON Lines and Parquet are.
     Labels that differ only by white space or case warn
     (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
     around every label.
@@ -118,16 +120,12 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
 def _count_chunked(path, fields, opts, engine, scheduler, classes, client, timeout, progress,
                    skipped) -> Counts:
     if engine == "stream":
-        if progress is None:
-            import sys
-
-            progress = sys.stderr.isatty()
         source = partial(iter_chunks, path, bad_lines=skipped, **fields)
         return count_exact(source, opts, classes=classes, progress=progress)
     from .dask import cluster_client, count_dask
 
     parts = file_parts(path, **fields)
     if client is not None:
-        return count_dask(parts, opts, client, classes, bad_lines=skipped)
+        return count_dask(parts, opts, client, classes, bad_lines=skipped, progress=progress)
     with cluster_client(scheduler, timeout) as c:
-        return count_dask(parts, opts, c, classes, bad_lines=skipped)
+        return count_dask(parts, opts, c, classes, bad_lines=skipped, progress=progress)

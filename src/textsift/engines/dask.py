@@ -1,15 +1,22 @@
 """The exact counting of :mod:`textsift.engines.stream` as a Dask computation.
 
 The source is cut into partitions (:func:`~textsift.engines.readers.file_parts`: one per file,
-one per Parquet row group; any picklable callable returning chunks will do). A ``dask.bag``
-over the partitions runs the two exact passes where the workers are:
+one per Parquet row group; any picklable callable returning chunks will do). A task per
+partition, or per batch of consecutive partitions when there are more than
+``MAX_TASKS`` (256) (``Client.map``), runs the two exact passes where the workers are:
 
 1. each partition streams its chunks into :class:`~textsift.engines.stream.DocumentFrequencies`;
-   the tables are added by a tree reduction (``Bag.reduction``, ``split_every`` at a time) and
-   the client prunes the vocabulary exactly as ``CountVectorizer`` does;
-2. the vocabulary goes to the workers once (one shared ``Delayed``); each partition counts its
+   the tables are added by a tree of merge tasks on the cluster (``split_every`` at a time, as
+   the partitions finish: no partition's table is kept once merged) and the client prunes the
+   vocabulary exactly as ``CountVectorizer`` does;
+2. the vocabulary goes to the workers once (``Client.scatter``); each partition counts its
    chunks against it (``Counts.from_matrix`` per chunk) and the partition counts are added by a
-   second tree reduction.
+   second tree.
+
+The client learns of each task as it finishes, so a caller can watch both passes
+(``progress``: the command line draws a bar over the partitions), and Ctrl-C stops the run
+at once, quietly: the local workers ignore SIGINT (:func:`cluster_client`), and this process
+raises ``KeyboardInterrupt`` where it waits for them (:func:`count_dask`).
 
 Counts are integers, so the result equals the in-memory counts whatever the partitioning and
 the order of the sums. An empty partition contributes nothing; a partition that meets a new
@@ -24,17 +31,24 @@ from __future__ import annotations
 
 import logging
 import os
-import uuid
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
-from functools import partial, reduce
+from functools import reduce
 
 from ..corpus import no_text
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..labels import LabelTypes, label_type_of
 from ..vectorize import VectorizerOptions
-from .stream import DocumentFrequencies, count_chunks, empty_corpus, fixed_vectorizer, frequencies
+from .stream import (
+    DocumentFrequencies,
+    Progress,
+    count_chunks,
+    empty_corpus,
+    fixed_vectorizer,
+    frequencies,
+)
 
 __all__ = ["cluster_client", "connect", "count_dask", "joblib_on_cluster"]
 
@@ -93,17 +107,42 @@ def cluster_client(scheduler: str | None = None, timeout: float = CONNECT_TIMEOU
 
     n_workers = n_workers or os.cpu_count() or 1
     # silence_logs: a task failing on bad input is reported once, by the client, as the
-    # TextsiftError it is -- not also as the workers' "Compute Failed" tracebacks
-    with (LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
-                       dashboard_address=None, silence_logs=logging.CRITICAL) as cluster,
-          Client(cluster, set_as_default=False) as client):
+    # TextsiftError it is -- not also as the workers' "Compute Failed" tracebacks. No
+    # dashboard; the scheduler's own HTTP routes on a free local port (by default they take
+    # 8787, and a second cluster on the machine warns that it is in use)
+    with _sigint_ignored():  # the workers inherit it: Ctrl-C stops this process, which stops them
+        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
+                               dashboard_address=None, silence_logs=logging.CRITICAL,
+                               scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+    with cluster, Client(cluster, set_as_default=False) as client:
         yield client
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while a local cluster starts its worker processes, which inherit the
+    ignored signal (a signal's *handler* would not survive their ``exec``). Ctrl-C in a
+    terminal signals every process of the foreground group: without this, each worker
+    stops with a ``KeyboardInterrupt`` traceback of its own (dozens of lines) while this
+    process stops the cluster anyway. The price: a Ctrl-C in the second the workers take to
+    start is not seen. Only the main thread may set a handler; elsewhere nothing changes."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # ------------------------------------------------------------------ per-partition work
 def _pass1(parts, opts):
-    """Frequencies, skipped lines, label types and whether a text is not empty, of the
-    partitions of one bag partition."""
+    """Frequencies, skipped lines, label types and whether a text is not empty, of a batch
+    of partitions."""
     freq, bad, types, text = DocumentFrequencies(), [], [], [False]
     for part in parts:
         freq.update(frequencies(_noting_type(part(bad), types, part, text), opts))
@@ -131,8 +170,9 @@ def _merge_pass1(results):
 
 
 def _pass2(parts, names, opts, classes):
+    """The counts of a batch of partitions (``None`` when they hold no document)."""
     vec = fixed_vectorizer(names, opts)
-    return [count_chunks(part(), vec, names, classes) for part in parts]
+    return _add_counts([count_chunks(part(), vec, names, classes) for part in parts])
 
 
 def _add_counts(items):
@@ -141,26 +181,36 @@ def _add_counts(items):
     return reduce(Counts.__add__, items) if items else None
 
 
+#: What :func:`count_dask` tells ``progress`` it is doing, pass by pass.
+PASSES = ("pass 1 of 2: document frequencies", "pass 2 of 2: counts")
+
+
 def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, client=None,
-               classes=None, split_every: int = 8, bad_lines: list | None = None) -> Counts:
+               classes=None, split_every: int = 8, bad_lines: list | None = None,
+               progress: Progress | None = None) -> Counts:
     """Exact counts of the partitions ``parts`` on the Dask cluster of ``client`` (module
-    docstring); equal to the in-memory counts of all their documents.
+    docstring); equal to the in-memory counts of all their documents. Without a ``client``,
+    on a local cluster started for the call (:func:`cluster_client`).
 
     ``parts`` are picklable callables; ``part(bad_lines)`` (pass 1) and ``part()`` (pass 2)
     return an iterable of chunks. Lines skipped in pass 1 are appended to ``bad_lines``.
+    ``progress(stage, done, total)``, when given, is called as partitions finish: ``stage``
+    one of ``PASSES``, ``done`` of ``total`` partitions (the library draws nothing).
+    Ctrl-C (SIGINT) raises ``KeyboardInterrupt`` at the next check, within
+    ``POLL_SECONDS`` (0.05 s), and releases the tasks.
     """
-    import dask
-    import dask.bag as db
-
     if not parts:
         raise empty_corpus()
     if split_every < 2:
         raise TextsiftError(f"split_every must be at least 2, got {split_every}")
-    bag = db.from_sequence(parts, npartitions=len(parts))
-    compute = client.compute if client is not None else dask.compute
-    with client.as_current() if client is not None else nullcontext():
-        freq, bad, types, text = _result(compute(bag.reduction(
-            partial(_pass1, opts=opts), _merge_pass1, split_every=split_every)))
+    if client is None:
+        with cluster_client() as c:
+            return count_dask(parts, opts, c, classes, split_every, bad_lines, progress)
+    batches = _batches(parts, MAX_TASKS)
+    with _interrupt_deferred() as interrupted:
+        freq, bad, types, text = _tree(
+            client, client.map(_pass1, batches, opts=opts, pure=False), batches,
+            _merge_pass1, split_every, progress, PASSES[0], interrupted)
         if bad_lines is not None:
             bad_lines.extend(bad)
         if freq.n_docs == 0:
@@ -171,18 +221,89 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
         for kind, where in types:  # the partitions' label types agree, or the sums would fail
             labels.note(kind, where)
         names = freq.vocabulary(opts)
-        # one key per call: concurrent runs on one cluster must not share a vocabulary
-        shared = dask.delayed(names, name=f"textsift-vocabulary-{uuid.uuid4().hex}",
-                              traverse=False)
-        counted = bag.map_partitions(_pass2, shared, opts, classes)
-        counts = _result(compute(counted.reduction(_add_counts, _add_counts,
-                                                   split_every=split_every)))
-    return counts
+        # sent to the workers once, under a key of its own: concurrent runs on one cluster
+        # must not share a vocabulary
+        shared = client.scatter(names, hash=False)
+        return _tree(client, client.map(_pass2, batches, names=shared, opts=opts,
+                                        classes=classes, pure=False),
+                     batches, _add_counts, split_every, progress, PASSES[1], interrupted)
 
 
-def _result(x):
-    # client.compute returns a Future, dask.compute a 1-tuple
-    return x.result() if hasattr(x, "result") else x[0]
+#: At most this many tasks a pass: many small files are batched, a batch of consecutive
+#: partitions to a task (a task costs the scheduler milliseconds; a small file's count, less).
+MAX_TASKS = 256
+
+#: How often (seconds) :func:`count_dask` looks for a Ctrl-C while it waits.
+POLL_SECONDS = 0.05
+
+
+def _batches(parts: list, max_tasks: int) -> list[list]:
+    """``parts`` cut into at most ``max_tasks`` runs of consecutive partitions, of sizes
+    differing by at most one."""
+    n = min(len(parts), max_tasks)
+    size, extra = divmod(len(parts), n)
+    bounds = [i * size + min(i, extra) for i in range(n + 1)]
+    return [parts[a:b] for a, b in zip(bounds, bounds[1:], strict=False)]
+
+
+def _tree(client, leaves: list, batches: list[list], merge, split_every: int, progress,
+          stage: str, interrupted: Callable[[], bool]):
+    """The result of ``leaves`` (futures, one per batch of partitions) merged by a tree of
+    ``merge`` tasks on the cluster, ``split_every`` at a time, as they finish;
+    ``progress(stage, partitions done, partitions)`` as leaves finish. A leaf's error is
+    raised as soon as it is known, a Ctrl-C (``interrupted()``) as soon as it is seen; the
+    other tasks are then released."""
+    from distributed import as_completed
+
+    level = leaves
+    while len(level) > 1:
+        level = [client.submit(merge, level[i:i + split_every], pure=False)
+                 for i in range(0, len(level), split_every)]
+    root = level[0]
+    size = {leaf.key: len(batch) for leaf, batch in zip(leaves, batches, strict=True)}
+    finished = as_completed(leaves if root.key in size else [*leaves, root], loop=client.loop)
+    del leaves, level  # each leaf's result is freed once merged
+    total, done = sum(size.values()), 0
+    if progress is not None:
+        progress(stage, 0, total)
+    while not finished.is_empty():
+        if interrupted():
+            raise KeyboardInterrupt
+        ready = finished.next_batch(block=False)
+        if not ready:
+            time.sleep(POLL_SECONDS)
+            continue
+        before = done
+        for future in ready:
+            if future.status == "error":
+                future.result()  # raises the task's own error (a TextsiftError for bad input)
+            done += size.pop(future.key, 0)
+        if progress is not None and done > before:
+            progress(stage, done, total)
+    return root.result()
+
+
+@contextmanager
+def _interrupt_deferred() -> Iterator[Callable[[], bool]]:
+    """Yield ``interrupted()``: whether Ctrl-C (SIGINT) came during the block, which then
+    raises nothing by itself -- :func:`_tree` raises ``KeyboardInterrupt`` where it waits.
+    Raised wherever the signal lands, the ``KeyboardInterrupt`` may land in a finalizer
+    (``distributed``'s ``Future.__del__``), where Python prints it as "Exception ignored"
+    and the run goes on to the end. Only Python's own handler is replaced, and only in the
+    main thread; elsewhere ``interrupted()`` is always false and Ctrl-C is as it was."""
+    import signal
+    import threading
+
+    seen: list[int] = []
+    if (threading.current_thread() is not threading.main_thread()
+            or signal.getsignal(signal.SIGINT) is not signal.default_int_handler):
+        yield lambda: False
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: seen.append(signum))
+    try:
+        yield lambda: bool(seen)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 @contextmanager

@@ -43,7 +43,6 @@ from numbers import Integral
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction import FeatureHasher
 
 from ..corpus import EmptyCorpusError
 from ..counts import Counts
@@ -235,20 +234,27 @@ def count_chunks(chunks: Iterable[Chunk], vectorizer, feature_names=None, classe
     return total
 
 
+#: A progress callback ``progress(stage, done, total)``: what is being done, how much of it
+#: is done, of how much (``None`` when unknown: the documents of a stream). The library
+#: calls it and draws nothing; the command line draws it on stderr.
+Progress = Callable[[str, int, int | None], None]
+
+
 @contextmanager
-def _progress(enabled: bool, description: str):
-    """An ``advance(n_docs)`` callback drawing a rich progress line on stderr, or ``None``."""
-    if not enabled:
+def _progress(progress: Progress | None, stage: str):
+    """An ``advance(n_docs)`` telling ``progress(stage, documents so far, None)``, or
+    ``None`` without ``progress``."""
+    if progress is None:
         yield None
         return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    done = 0
 
-    columns = (SpinnerColumn(), TextColumn("{task.description}"),
-               TextColumn("{task.completed:,.0f} documents"), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(description, total=None)
-        yield lambda n: bar.advance(task, n)
+    def advance(n: int) -> None:
+        nonlocal done
+        done += n
+        progress(stage, done, None)
+
+    yield advance
 
 
 def empty_corpus() -> EmptyCorpusError:
@@ -257,10 +263,11 @@ def empty_corpus() -> EmptyCorpusError:
 
 
 def count_exact(source: Source, opts: VectorizerOptions | None = None, classes=None,
-                progress: bool = False, prefilter: bool | None = None) -> Counts:
+                progress: Progress | None = None, prefilter: bool | None = None) -> Counts:
     """Exact counts of a chunked source in one pass (module docstring); equal to
     ``Counts.from_texts(all_texts, all_labels, opts, classes)``. ``prefilter`` (default:
-    for n-grams) takes the light first pass that lets ``min_df`` drop terms as they come."""
+    for n-grams) takes the light first pass that lets ``min_df`` drop terms as they come.
+    ``progress(stage, documents, None)`` is told of each chunk (``Progress``)."""
     opts = opts or VectorizerOptions()
     if prefilter is None:
         prefilter = opts.ngram_range[1] > 1 or opts.analyzer != "word"
@@ -291,7 +298,7 @@ def _buckets(names) -> np.ndarray:
             % PREFILTER_BUCKETS).astype(np.int64)
 
 
-def _prefilter(source: Source, opts: VectorizerOptions, progress: bool):
+def _prefilter(source: Source, opts: VectorizerOptions, progress: Progress | None):
     """The light pass: a term -> whether its bucket's document frequency reaches ``min_df``
     (``None`` when ``min_df`` drops nothing)."""
     if isinstance(opts.min_df, Integral) and opts.min_df <= 1:
@@ -344,6 +351,8 @@ class HashingCounter:
         X, names = count_terms(texts, replace(self.opts, binary=False))
         bucket = np.zeros(0, np.int32)
         if len(names):
+            from sklearn.feature_extraction import FeatureHasher  # the hashing mode only
+
             hasher = FeatureHasher(self.n_features, input_type="string", alternate_sign=False)
             bucket = hasher.transform([[t] for t in names]).indices
         H = sp.csr_matrix((X.data.astype(np.float64), bucket[X.indices], X.indptr),
@@ -355,7 +364,7 @@ class HashingCounter:
 
 
 def count_hashed(source: Source, opts: VectorizerOptions | None = None, n_features: int = 2**18,
-                 classes=None, progress: bool = False) -> Counts:
+                 classes=None, progress: Progress | None = None) -> Counts:
     """Counts per hash bucket in one pass.
 
     ``feature_names`` is ``None`` (bucket ``i`` is row ``i``). Memory is
@@ -393,6 +402,8 @@ def recover_terms(source: Source, buckets, opts: VectorizerOptions | None = None
     A second, light pass: each chunk's terms are hashed with scikit-learn's ``FeatureHasher``
     (the hasher inside ``HashingVectorizer``) and only those landing in ``buckets`` are kept.
     """
+    from sklearn.feature_extraction import FeatureHasher
+
     hashing_vectorizer(opts, n_features)  # validates the options alike
     wanted = np.unique(np.asarray(buckets, dtype=np.int64))
     hasher = FeatureHasher(n_features=int(n_features), input_type="string", alternate_sign=False)

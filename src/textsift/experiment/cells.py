@@ -8,8 +8,8 @@ matrix and measures its test predictions. The ranking comes from
 (``fit_counts``: nothing is re-counted) to the experiment's largest level, once per fold and
 process (:meth:`LoadedFold.kept`): the cells of a ranking share it. Taking a prefix is exact for
 every policy: top-k is a prefix of the order, and a round robin stopped after ``k`` picks is
-the prefix of a longer one (METHODS.md §0.6). An ``all`` cell fits on every column; a
-``triv`` cell predicts the trivial answer.
+the prefix of a longer one (:func:`textsift.policies.round_robin`). An ``all`` cell fits on
+every column; a ``triv`` cell predicts the trivial answer.
 
 Label sets (a multilabel task) learn one binary learner per label of the cell's label set
 (:func:`textsift.labels.evaluated_labels`), on the 0/1 indicator columns of those labels, and

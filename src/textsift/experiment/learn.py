@@ -12,11 +12,11 @@ __all__ = ["binary_labels", "encode", "trivial_prediction"]
 
 
 def trivial_prediction(y_train, scale=None):
-    """What Triv always says: the middle rank of ``scale`` (METHODS.md §A.1), or without a
-    scale the most frequent training label (the lowest of equally frequent ones) -- for label
-    sets (a 0/1 indicator, documents x labels), the most frequent training label set (the
-    first in the order of its rows among equally frequent ones), which is the most frequent
-    class when every document has one label."""
+    """What Triv always says: the middle rank of ``scale`` (Baccianella, Esuli & Sebastiani
+    2010), or without a scale the most frequent training label (the lowest of equally frequent
+    ones) -- for label sets (a 0/1 indicator, documents x labels), the most frequent training
+    label set (the first in the order of its rows among equally frequent ones), which is the
+    most frequent class when every document has one label."""
     if scale is not None:
         return trivial_rank(scale)
     labels, n = np.unique(y_train, return_counts=True, axis=0 if np.ndim(y_train) == 2 else None)

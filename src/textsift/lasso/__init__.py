@@ -1,5 +1,7 @@
-"""Weighted lasso paths, the data-shared augmentation, AdaBag and bootstrap frequencies
-(METHODS.md §D)."""
+"""Weighted lasso paths, the data-shared augmentation, AdaBag and bootstrap frequencies: the
+AdaBag paper, "Learning low dimensional word based linear classifiers using Data Shared
+Adaptive Bootstrap Aggregated Lasso with application to IMDb data" (arXiv); the steps are on
+the API pages of the modules below and in the AdaBag guide."""
 
 from .adabag import (
     NestedModels,

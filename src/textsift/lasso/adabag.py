@@ -1,5 +1,5 @@
-"""The steps of AdaBag, the data-shared adaptive bootstrap-aggregated lasso (METHODS.md §D.4),
-which :class:`~textsift.lasso.AdaBagClassifier` composes:
+"""The steps of AdaBag, the data-shared adaptive bootstrap-aggregated lasso (the AdaBag
+paper's algorithm), which :class:`~textsift.lasso.AdaBagClassifier` composes:
 
 1. Labels ``theta = 1[y >= b]`` for ``y >= b``, ``0`` for ``y <= a`` (rows between are dropped);
    a stratified split within each class x group cell **[A]** (:func:`split_cells`: core and

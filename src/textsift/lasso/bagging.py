@@ -8,7 +8,8 @@ stratum to the stratum's size), never a copied matrix. Local worker processes ge
 which bootstraps finish. With a ``store``, each finished bootstrap is written atomically to
 ``DIR/<i>.npz`` and a rerun only computes the missing ones.
 
-The bagging frequency of feature ``j`` is ``f(j) = #{i : j in S_i}`` (METHODS.md §D.4 step 3).
+The bagging frequency of feature ``j`` is ``f(j) = #{i : j in S_i}`` (the AdaBag paper's
+algorithm, step 3).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""OLS refits on a chosen set of words and the AdaBag classifier (2.2) (METHODS.md §D.3).
+"""OLS refits on a chosen set of words and the AdaBag classifier, the AdaBag paper's (2.2).
 
 Classifier (2.2) predicts ``1`` iff ``P(y >= b | x) >= P(y <= a | x)`` under
 ``y ~ N(x'b_hat, sigma_hat^2)``; for ``sigma_hat > 0`` that is exactly ``x'b_hat >= (a+b)/2``,
@@ -223,7 +223,7 @@ def ols_fit(X, y, columns, sample_weight=None, rows=None) -> OLSFit:
 
 
 def predict_class(decision: np.ndarray, a: float, b: float) -> np.ndarray:
-    """Classifier (2.2): 1 iff ``x'b_hat >= (a+b)/2`` (METHODS.md §D.3)."""
+    """Classifier (2.2): 1 iff ``x'b_hat >= (a+b)/2`` (the AdaBag paper)."""
     if not a < b:
         raise TextsiftError(f"the class thresholds need a < b, got a={a}, b={b}")
     return (np.asarray(decision) >= (a + b) / 2).astype(np.int8)

@@ -1,5 +1,5 @@
 """AdaBag as a scikit-learn estimator: a classifier of ratings into low (``y <= a``) and high
-(``y >= b``) that selects its words (METHODS.md §D.4; the steps are in
+(``y >= b``) that selects its words (the AdaBag paper; the steps are in
 :mod:`textsift.lasso.adabag`).
 
 ``fit(X, y, groups=None)`` takes a document-term matrix and numeric ratings, drops the rows
@@ -24,6 +24,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from .._choices import ADABAG_CHOICES
 from ..errors import TextsiftError
 from .adabag import (
     BootstrapTask,
@@ -36,7 +37,7 @@ from .adabag import (
 from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
 from .path import check_backend
 from .polarity import adaptive_weights, shrink_polarity
-from .shared import SCHEMES, SharedDesign, group_weights
+from .shared import SharedDesign, group_weights
 
 __all__ = ["EXPECTED_FAILED_CHECKS", "AdaBagClassifier", "check_ratings"]
 
@@ -56,8 +57,7 @@ EXPECTED_FAILED_CHECKS = {
 }
 
 #: The values of the estimator's string parameters (the CLI offers the same choices).
-CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
-           "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group")}
+CHOICES = ADABAG_CHOICES
 
 
 def check_ratings(y) -> np.ndarray:

@@ -1,6 +1,7 @@
 """Weighted lasso paths on a sparse design, with per-feature penalty factors and sample weights.
 
-The problem solved at each ``lambda`` (METHODS.md §D.2, glmnet's Gaussian family, ``alpha=1``)::
+The problem solved at each ``lambda`` (the AdaBag paper's penalised least squares; glmnet's
+Gaussian family, ``alpha=1``)::
 
     min_{b0, b}  1/(2 W) sum_i w_i (y_i - b0 - x_i'b)^2  +  lambda sum_j pf_j |b_j|,   W = sum_i w_i
 
@@ -41,13 +42,12 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._choices import BACKENDS  # adelie (MIT, the default) and glmnet (GPL-2, an extra)
 from ..errors import TextsiftError
 
 __all__ = ["BACKENDS", "LassoPath", "lambda_grid", "lasso_path", "normalise_penalty",
            "objective"]
 
-#: Lasso path solvers: adelie (MIT, the default) and glmnet (GPL-2, an optional extra).
-BACKENDS = ("adelie", "glmnet")
 
 
 @dataclass

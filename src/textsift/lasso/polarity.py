@@ -1,4 +1,5 @@
-"""Word polarities and the adaptive weights ``w_j = 1 / (|pol_j| + tol)`` (METHODS.md §D.2).
+"""Word polarities and the adaptive weights ``w_j = 1 / (|pol_j| + tol)`` (the AdaBag paper's
+penalty factors).
 
 Sources (:func:`load_polarity`):
 

@@ -1,8 +1,8 @@
-"""The AdaBag paper's protocol (METHODS.md §D.1, §D.4 steps 5-6): the kept rows are split 2:1:1
-within each class x group cell into core, validation and test parts; the estimator is fitted on
-core + validation with that validation part, and tested on the test quarter, overall, per
-group, and for every cutoff ``c`` (OLS on ``A_c`` refitted on core + validation, like the
-chosen model, so the curve passes through the reported test error at ``c*``)."""
+"""The AdaBag paper's protocol (its data, and its algorithm's steps 5-6): the kept rows are
+split 2:1:1 within each class x group cell into core, validation and test parts; the estimator
+is fitted on core + validation with that validation part, and tested on the test quarter,
+overall, per group, and for every cutoff ``c`` (OLS on ``A_c`` refitted on core + validation,
+like the chosen model, so the curve passes through the reported test error at ``c*``)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The data-shared lasso of Gross and Tibshirani by the augmented design (METHODS.md §D.2).
+"""The data-shared lasso of Gross and Tibshirani by the augmented design (as in the AdaBag
+paper's model).
 
 ``Z = [X | X_1 | ... | X_G | E]`` where ``X_g`` is ``X`` with the rows outside group ``g``
 zeroed (the block-diagonal of the spec, without sorting rows) and ``E`` the indicators of groups
@@ -15,12 +16,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._choices import SCHEMES  # the group-weight schemes (group_weights)
 from ..errors import TextsiftError
 
 __all__ = ["SCHEMES", "SharedDesign", "group_weights"]
 
-#: The group-weight schemes of the data-shared lasso (:func:`group_weights`).
-SCHEMES = ("ws1", "ws2", "ws3", "ws4", "ws5", "ws6")
 
 
 def group_weights(n_g, scheme: str = "ws3") -> np.ndarray:
@@ -82,8 +82,9 @@ class SharedDesign:
         return cls(Z, pf, X.shape[1], G)
 
     def group_supports(self, coef) -> list[np.ndarray]:
-        """Per group ``g``, the words with ``beta_j + Delta_gj != 0`` (METHODS.md §D.4), sorted;
-        ``coef`` a sparse column or a dense vector over the columns of ``Z``."""
+        """Per group ``g``, the words with ``beta_j + Delta_gj != 0`` (the AdaBag paper's support
+        of group ``g``), sorted; ``coef`` a sparse column or a dense vector over the columns of
+        ``Z``."""
         coef = sp.csc_matrix(coef if sp.issparse(coef) else np.reshape(coef, (-1, 1)))
         idx, val = coef.indices, coef.data
         p = self.n_features

@@ -1,4 +1,4 @@
-"""The AdaBag paper's simulation (METHODS.md §D.6), as a generator.
+"""The AdaBag paper's simulation (its simulation design), as a generator.
 
 ``n = 1000`` rows of ``p = 77`` independent Bernoulli features (success probability 0.1 for
 columns 1-2, 0.2 for 3-65, 0.03 for 66-75, 0.029 for 76-77), ``y = mu + x'beta + eps`` with
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._choices import VARIANTS  # the two polarity variants of the simulation
 from ..errors import TextsiftError
 
 __all__ = ["Simulation", "simulate", "simulation_polarity"]
@@ -27,10 +28,6 @@ BETA[:8] = (-1, 1, -1, 1, 0.5, -0.5, -0.25, -0.125)
 BETA[75], BETA[76] = 1.25, -1.25
 PROBS = np.r_[np.full(2, 0.1), np.full(63, 0.2), np.full(10, 0.03), np.full(2, 0.029)]
 NOISE_VAR = 0.3
-
-
-#: The two polarity variants of the simulation (METHODS.md §D.6).
-VARIANTS = ("assigned", "equal")
 
 
 def simulation_polarity(variant: str = "assigned") -> np.ndarray:

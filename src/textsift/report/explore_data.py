@@ -23,6 +23,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .._choices import EXPLORE_CAP, EXPLORE_SNIPPET_TOP
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..labels import check_requirement, requirement_met
@@ -35,10 +36,9 @@ from .snippets import find_snippets
 
 __all__ = ["CAP", "SNIPPETS", "SNIPPET_TOP", "explore_data", "is_rating_scale", "page_methods"]
 
-#: Terms kept per method and view (class, rank or policy).
-CAP = 2000
-#: Terms per view whose snippets are embedded.
-SNIPPET_TOP = 100
+#: Terms kept per method and view (class, rank or policy), and terms per view whose snippets
+#: are embedded (in the light module the command line reads at start-up).
+CAP, SNIPPET_TOP = EXPLORE_CAP, EXPLORE_SNIPPET_TOP
 #: Snippets shown per term: half from the chosen class, half from the rest.
 SNIPPETS = 20
 

@@ -139,9 +139,15 @@ def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTab
     :class:`ScoreTable`. Whatever made it, the table follows one rule: never NaN, unseen terms
     ``-inf`` (:func:`clean`). ``dense=False`` returns a per-class table in the sparse form
     the method made it (:class:`PerClass`, whose rows, columns or whole table are written
-    when asked for: a ranking by blocks of rows never holds the (V, m) table)."""
+    when asked for: a ranking by blocks of rows never holds the (V, m) table). Several
+    methods at once are :func:`compute_many`'s (a list here is an error that says so)."""
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+    if isinstance(method, list | tuple | set | frozenset):
+        raise TextsiftError(
+            f"compute scores with one method, got {len(method)}: {', '.join(map(str, method))}; "
+            "for several, compute_many(counts, methods) yields (name, ScoreTable) for each "
+            "(the tables they share are computed once)")
     if callable(method) and not isinstance(method, Method):
         return _from_function(counts, method, params)
     m = _method(method)

@@ -73,7 +73,7 @@ def clean(table: ScoreTable) -> ScoreTable:
 
 def nonempty_classes(counts: Counts) -> Counts:
     """``counts`` without the classes that have no documents (excluded from every per-class
-    score, METHODS.md §0.7); at least two must remain (one label, for label sets:
+    score); at least two must remain (one label, for label sets:
     :func:`textsift.labels.check_labelled`)."""
     check_labelled(counts)
     return counts.with_documents
@@ -204,8 +204,8 @@ def _minus_inf_for_nan(a) -> np.ndarray:
 
 
 def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
-    """A binary metric ``f(A, B, C, D)`` for every non-empty class, one-vs-rest (METHODS.md
-    §B.3), in sparse form. Classes without training documents are left out (§0.7).
+    """A binary metric ``f(A, B, C, D)`` for every non-empty class, one-vs-rest (Forman
+    2003's multi-class use), in sparse form. Classes without training documents are left out.
 
     Exact and sparse: with ``B = df - A``, ``C = pos - A``, ``D = N - pos - df + A``, a cell's
     table depends only on ``(A, df, class)``; the metric is evaluated once per distinct table

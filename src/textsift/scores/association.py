@@ -1,4 +1,4 @@
-"""Association scores: DIA, AM and the relative contribution RC (METHODS.md §C).
+"""Association scores: DIA, AM and the relative contribution RC (the RC paper of Yang, Wang and Qu).
 
 * ``dia`` -- Darmstadt indexing approach association factor ``P(c|t) = A / df``.
 * ``am`` -- ambiguity measure ``TF(t, c) / TF(t)`` (Mengle & Goharian 2009).
@@ -15,7 +15,7 @@ from ._registry import PerClass, binary_scores, nonempty_classes, register
 
 RC_PAPER = ("Yang Jieming, Wang Jing, Qu Zhaoyang, feature selection based on relative "
             "contribution (RC), Northeast Electric Power University; normalisation and smoothing "
-            "as reconstructed in METHODS.md C.1")
+            "as reconstructed for textsift (textsift.scores.association)")
 
 __all__ = ["dia", "relative_contribution", "sparse_tf_table"]
 
@@ -36,9 +36,9 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
     * ``normalize=True, smooth=True`` (the paper's final RC; default): Laplace add-one
       ``p(t|c) = (TF(t, c) + 1) / (TF(c) + V)``, ``V`` the vocabulary size.
 
-    The normalisation and smoothing formulas were lost from the source text; these are the
-    reconstruction of METHODS.md §C.1 [A]. A class with ``TF(c) = 0`` (and
-    ``smooth=False``) gives ``p = 0``.
+    The normalisation and smoothing formulas were lost from the source text; these are
+    textsift's reconstruction (an assumption). A class with ``TF(c) = 0`` (and ``smooth=False``)
+    gives ``p = 0``.
     """
     tf = np.asarray(term_freq, dtype=np.float64)
     n_terms, m = tf.shape

@@ -1,10 +1,10 @@
 """Forman's filter metrics for a binary (one-vs-rest) task.
 
 Each metric is a vectorised function of the contingency cells ``A = tp``, ``B = fp``,
-``C = fn``, ``D = tn`` (METHODS.md §0.2), with ``pos = A + C``, ``neg = B + D``,
-``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions and zero-count rules follow
-METHODS.md §B.2: G. Forman, "An extensive empirical study of feature selection metrics for
-text classification", JMLR 3 (2003) 1289-1305, as taught in P. Kang's Text Analytics lecture 6.
+``C = fn``, ``D = tn`` (:class:`~textsift.counts.Counts`), with ``pos = A + C``,
+``neg = B + D``, ``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions follow G.
+Forman, "An extensive empirical study of feature selection metrics for text classification",
+JMLR 3 (2003) 1289-1305, as taught in P. Kang's Text Analytics lecture 6.
 The registered methods apply them one-vs-rest to every class (``binary_scores``).
 """
 
@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Literal
 
 import numpy as np
-from scipy.special import ndtri
 
 from ..errors import TextsiftError
 from ._registry import binary_method, global_table, register
@@ -97,6 +96,8 @@ def bns(A, B, C, D):
 
 def _quantile(rate):
     """``F^-1`` of a rate clipped to :data:`BNS_CLIP`, the upper clip's as ``-F^-1(lo)``."""
+    from scipy.special import ndtri  # imported here: scipy.special takes 0.1 s to import
+
     lo, hi = BNS_CLIP
     return np.where(rate >= hi, -ndtri(lo), ndtri(np.clip(rate, lo, hi)))
 

@@ -1,7 +1,7 @@
 """Information-theoretic and chi-square scores.
 
-* ``ig`` -- binary information gain of presence against one class (Forman 2003; METHODS.md
-  §B.2.8 and §C.2): ``IG(t, c) = sum_{c' in {c, not c}} sum_{t' in {t, not t}}
+* ``ig`` -- binary information gain of presence against one class (Forman 2003; the RC
+  paper's IG baseline): ``IG(t, c) = sum_{c' in {c, not c}} sum_{t' in {t, not t}}
   P(t', c') log(P(t', c') / (P(t') P(c')))``, with ``0 log 0 = 0``.
 * ``ig_multi`` -- mutual information between presence and the m-valued class
   (Yang & Pedersen 1997): ``H(C) - P(t) H(C|t) - P(not t) H(C|not t)``.
@@ -57,17 +57,22 @@ def mi(A, B, C, D, weighted=False, base=np.e):
     where the term occurs; :func:`textsift.policies.globalise`).
 
     ``weighted=True`` gives JaTeCS's ``P(t, c) log(...)`` (``A = 0`` gives 0).
+
+    Computed as ``log((A / df) (N / pos))``: the terms found only in the class (``A = df``)
+    all score ``log(N / pos)`` to the bit, whatever their frequency, so their tie is a tie
+    (the ranking's tie-break orders them), where ``log A + log N - log df - log pos`` differs
+    from term to term by an ulp or two.
     """
     N = A + B + C + D
     with np.errstate(divide="ignore", invalid="ignore"):
-        pmi = (np.log(A) + np.log(N) - np.log(A + B) - np.log(A + C)) / np.log(base)
+        pmi = np.log((A / (A + B)) * (N / (A + C))) / np.log(base)
     if weighted:
         return np.where(A > 0, A / N * pmi, 0.0)
     return np.where(A > 0, pmi, -np.inf)
 
 
 def chi2(A, B, C, D):
-    """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (METHODS.md §B.2)."""
+    """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (Forman 2003)."""
     N = A + B + C + D
     den = (A + B) * (C + D) * (A + C) * (B + D)
     with np.errstate(divide="ignore", invalid="ignore"):

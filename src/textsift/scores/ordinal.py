@@ -1,5 +1,5 @@
 """Feature selection for ordinal text classification (Baccianella, Esuli & Sebastiani, SAC
-2010 / Neural Computation 2014; METHODS.md §A).
+2010 / Neural Computation 2014).
 
 Every method reads the per-rank presence counts ``doc_counts`` of a :class:`Counts` whose
 classes are the ranks of the scale (numeric, integer-valued; pass ``classes=`` the whole
@@ -263,13 +263,13 @@ def nc_at_best(st: RankStats) -> tuple[np.ndarray, np.ndarray]:
           reference="R. Mukras, N. Wiratunga, R. Lothian, S. Chakraborti and D. Harper, "
                     "\"Information gain feature selection for ordinal text classification using "
                     "probability re-distribution\", IJCAI 2007 Textlink workshop (provisional "
-                    "form, METHODS.md A.7)")
+                    "form: the paper does not give it in full)")
 def _prp(counts, s=0.5, base=2.0):
-    """PRP, provisional form (§A.7 [A]; the original is not pinned down).
+    """PRP, provisional form (the paper does not give it in full: this is our reading).
 
     ``P'(t|r_j) = sum_i S_ij P(t|r_i) / sum_i S_ij`` with ``S_ij = s^|r_i - r_j|`` over the
     ranks with documents (a rank with none has no ``P(t|r)``); the expected presence counts
-    ``P'(t|r_j) N_j`` then feed the multi-class IG of presence (§B.3).
+    ``P'(t|r_j) N_j`` then feed the multi-class IG of presence (``ig_multi``).
     """
     if not 0 <= s <= 1:
         raise TextsiftError(f"the rank similarity s must be in [0, 1], got {s!r}")

@@ -1,0 +1,31 @@
+"""The values the library's string options take, and the defaults the command line shows, in
+a module that imports nothing: the command line builds its options from them at start-up,
+before numpy is loaded (``textsift -h`` and ``textsift --version`` stay well under a second).
+Each module that checks one of these values imports it from here, so the command line and the
+library cannot disagree.
+"""
+
+#: Counting engines (:func:`textsift.engines.count_file`).
+ENGINES = ("memory", "stream", "dask")
+#: The policies that turn a (V, G) score table into one ranking (:mod:`textsift.policies`).
+AGGREGATES = ("max", "sum", "wavg", "rr")
+#: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
+#: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
+ANALYZERS = ("word", "char", "char_wb")
+#: The tokenizers by name (``tokenizer=`` of :class:`~textsift.vectorize.VectorizerOptions`).
+TOKENIZERS = ("korean",)
+
+#: Lasso path backends (:func:`textsift.lasso.lasso_path`).
+BACKENDS = ("adelie", "glmnet")
+#: Group weight schemes WS1-WS6 of the data-shared lasso (:func:`textsift.lasso.group_weights`).
+SCHEMES = ("ws1", "ws2", "ws3", "ws4", "ws5", "ws6")
+#: The two polarity variants of the AdaBag paper's simulation (:func:`textsift.lasso.simulate`).
+VARIANTS = ("assigned", "equal")
+#: The values of :class:`~textsift.lasso.AdaBagClassifier`'s string parameters.
+ADABAG_CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
+                  "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group")}
+
+#: The explore page (:mod:`textsift.report.explore_data`): terms kept per method and view
+#: (class, rank or policy), and terms per view whose snippets are embedded.
+EXPLORE_CAP = 2000
+EXPLORE_SNIPPET_TOP = 100

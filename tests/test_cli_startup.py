@@ -1,0 +1,47 @@
+"""Start-up without the heavy libraries (timings are in bench/startup.py, never asserted here):
+``import textsift`` loads none of scikit-learn's estimator machinery, scipy.stats or pandas,
+and the answers that need no corpus -- ``--version``, ``methods``, any ``-h`` -- load no numpy
+at all; the command line's copy of the method registry (cli/methods.json) is the registry's."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from textsift.cli import _catalog
+
+HEAVY = ("sklearn.base", "scipy.stats", "pandas")
+NUMERIC = ("numpy", "scipy", "sklearn", "pandas", "polars", "pyarrow", "pydantic")
+
+
+def _loaded_after(code: str, names: tuple[str, ...]) -> list[str]:
+    """The modules among ``names`` that a fresh interpreter has loaded after ``code``."""
+    probe = (f"{code}\nimport sys\nprint(__import__('json').dumps("
+             f"[m for m in {names!r} if m in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    return json.loads(out.splitlines()[-1])
+
+
+def test_import_textsift_loads_no_estimator_machinery_scipy_stats_or_pandas():
+    assert _loaded_after("import textsift", HEAVY) == []
+    # ... and a name is still there when asked for (PEP 562), loading what it needs
+    assert _loaded_after("import textsift; textsift.TermSelector", ("sklearn.base",)) == [
+        "sklearn.base"]
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["methods"], ["methods", "--format", "json"],
+                                  ["-h"], ["score", "-h"], ["ordinal", "-h"], ["run", "-h"]])
+def test_answers_without_a_corpus_load_no_numerical_library(argv):
+    run = ("import sys, contextlib, io\nfrom textsift.cli import main\n"
+           f"sys.argv = ['textsift', *{argv!r}]\n"
+           "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+           "    main()")
+    assert _loaded_after(run, NUMERIC) == []
+
+
+def test_the_command_lines_method_catalogue_is_the_registry():
+    assert _catalog.methods() == _catalog.from_registry(), (
+        "src/textsift/cli/methods.json differs from textsift.scores.REGISTRY; write it again: "
+        'python -c "from textsift.cli._catalog import write; write()"')
