@@ -1,8 +1,8 @@
 """PCA + Fisher LDA, the AdaBag paper's baseline, on a sparse matrix.
 
 * Columns that do not vary are dropped; the rest are scaled to unit variance (the paper's
-  "centered and scaled" **[A]**; ``scale=False`` is R ``princomp``'s default). Scaling is a
-  sparse column scaling; centring is left implicit to scikit-learn's ``PCA`` (ARPACK on a
+  "centered and scaled", our reading; ``scale=False`` is R ``princomp``'s default). Scaling is
+  a sparse column scaling; centring is left implicit to scikit-learn's ``PCA`` (ARPACK on a
   centred ``LinearOperator``), so nothing of size ``n x p`` is densified. With few columns
   (``p <= dense_limit``) the whole spectrum comes from the ``p x p`` covariance
   (``svd_solver="covariance_eigh"``).
@@ -11,9 +11,10 @@
 * Entropy ordering: components by increasing ``H_i = -sum_j u_ij^2 log u_ij^2``, the smallest
   prefix whose summed variance reaches the level. The exact rule needs the whole spectrum;
   with ARPACK only the leading ``max_components`` are known, so the ordering is among those
-  **[A]** (reported as ``exact_spectrum = False``).
+  (our compromise, reported as ``exact_spectrum = False``).
 * Fisher LDA on the scores: ``b = S_w^-1 (m_1 - m_0)``; predict 1 iff
-  ``b'v >= b'(m_1 + m_0)/2`` (equal priors **[A]**).
+  ``b'v >= b'(m_1 + m_0)/2`` (equal priors: our choice; MASS ``lda`` would use the sample
+  priors).
 
 At most ``max_components`` leading components are used by either route (and either ordering);
 a level they do not reach is reported with ``n_components = NaN``.

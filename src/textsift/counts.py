@@ -384,8 +384,8 @@ def _frozen(a: np.ndarray) -> np.ndarray:
 class SparseCells:
     """Sparse view of ``doc_counts``: distinct ``df`` values with each term's index into them,
     and the non-zero cells (``flat`` index into the (V, m) table, ``row``, ``col``) with their
-    one-vs-rest cells ``a, b, c, d`` (§0.2, float64) and their ``TF(t, c)``. Term weights are
-    non-negative, so a cell with ``A = 0`` has ``TF(t, c) = 0``.
+    one-vs-rest cells ``a, b, c, d`` (Forman's tp, fp, fn, tn; float64) and their
+    ``TF(t, c)``. Term weights are non-negative, so a cell with ``A = 0`` has ``TF(t, c) = 0``.
 
     A cell's one-vs-rest table ``(A, B, C, D)`` is fixed by ``(A, df, class)``, and most cells
     share theirs with many others: every ``A = 0`` cell of a class with the same ``df``, and

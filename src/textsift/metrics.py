@@ -10,7 +10,7 @@ way the first measure is optimised) and the report all read it.
 * ``mae_micro`` -- ``MAE^mu = (1/|Te|) sum_d |pred(d) - y(d)|``.
 * ``mae_macro`` -- ``MAE^M = (1/n') sum_j (1/|Te_j|) sum_{d in Te_j} |pred(d) - y(d)|``
   (Baccianella, Esuli & Sebastiani, ISDA 2009), averaged over the ``n'`` ranks that have
-  test documents (§0.7: a rank with no test documents is left out, as JaTeCS
+  test documents (our choice: a rank with no test documents is left out, as JaTeCS
   ``RegressionReport`` does).
 * ``misclassification_error`` -- ``1 - accuracy``.
 
@@ -243,10 +243,13 @@ def mae_macro(y_true, y_pred, ranks=None) -> float:
     """Macroaveraged mean absolute error ``MAE^M`` (Baccianella, Esuli & Sebastiani 2010).
 
     The MAE of each true rank, averaged over the ranks that occur in ``y_true``; ranks with
-    no test documents are left out (§0.7). ``ranks``, when given, is the declared scale:
-    a true rank outside it is an error (:func:`textsift.ranks.check_ranks`).
+    no test documents are left out (our choice, as JaTeCS does). ``ranks``, when given, is the
+    declared scale: a true rank outside it is an error (:func:`textsift.ranks.check_ranks`).
 
-    >>> mae_macro([1, 2, 2, 3, 5, 5, 5, 5], [2, 2, 3, 3, 4, 5, 5, 5])  # §A.11
+    Below, ranks 1, 2, 3 and 5 have errors 1, 0.5, 0 and 0.25 and rank 4 has no test
+    document, so ``MAE^M = 1.75 / 4``:
+
+    >>> mae_macro([1, 2, 2, 3, 5, 5, 5, 5], [2, 2, 3, 3, 4, 5, 5, 5])
     0.4375
     """
     y_true, y_pred = _check_pair(y_true, y_pred)

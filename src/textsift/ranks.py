@@ -18,7 +18,7 @@ __all__ = ["check_ranks", "nearest_index", "nearest_rank", "trivial_rank"]
 
 
 def nearest_index(values, scale) -> np.ndarray:
-    """Index of the nearest rank of the sorted ``scale`` (the lower one on a tie, §A.4)."""
+    """Index of the nearest rank of the sorted ``scale`` (the lower one on a tie: our rule)."""
     scale = np.asarray(scale, dtype=np.float64)
     mid = (scale[1:] + scale[:-1]) / 2
     return np.searchsorted(mid, np.asarray(values, dtype=np.float64), side="left")
@@ -26,7 +26,7 @@ def nearest_index(values, scale) -> np.ndarray:
 
 def nearest_rank(values, scale) -> np.ndarray:
     """Round each value to the nearest rank of the sorted ``scale``; an exact tie goes to the
-    lower rank (§A.4). Values off the scale go to its ends, so rounding also clips."""
+    lower rank (our tie rule). Values off the scale go to its ends, so rounding also clips."""
     scale = np.asarray(scale, dtype=np.float64)
     return scale[nearest_index(values, scale)]
 

@@ -230,8 +230,9 @@ class OrdinalSelector(TermSelector):
         Reduction level ``|S|/|T|``: keep ``max(1, ceil(ratio * n_ranked))`` terms.
     ranks : array-like of int, optional
         The full rating scale (e.g. ``[1, 2, 3, 4, 5]``). Ranks with no training documents
-        then still exist for the RR methods (§0.7), and a rating outside the scale is an
-        error. Default: the ranks present in ``y``.
+        then still exist for the RR methods (our choice: a rank with no documents may still be
+        assigned terms, and keeps its turn), and a rating outside the scale is an error.
+        Default: the ranks present in ``y``.
     rr_variant : {"skip", "turn_consumed"}
         Round-robin duplicate rule (only matters for ``rr_igor``, whose lists overlap).
     method_params : dict, optional

@@ -1,25 +1,26 @@
 """The steps of AdaBag, the data-shared adaptive bootstrap-aggregated lasso (the AdaBag
-paper's algorithm), which :class:`~textsift.lasso.AdaBagClassifier` composes:
+paper's algorithm), which :class:`~textsift.lasso.AdaBagClassifier` composes; *ours* marks a
+choice of textsift's where the paper is silent or ambiguous:
 
 1. Labels ``theta = 1[y >= b]`` for ``y >= b``, ``0`` for ``y <= a`` (rows between are dropped);
-   a stratified split within each class x group cell **[A]** (:func:`split_cells`: core and
+   a stratified split within each class x group cell (*ours*; :func:`split_cells`: core and
    validation 2:1 in the estimator, core, validation and test 2:1:1 in the paper's protocol).
 2. For ``l = 1..B``, :class:`BootstrapTask`: a bootstrap of the core set (within class x group
    strata), the adaptive data-shared lasso path on it (:mod:`.shared`, :mod:`.path`); at each
    lambda a per-group OLS refit on the group's active words and classifier (2.2) on the
    validation set; ``lambda*_l`` minimises the validation ME (ties: larger lambda); ``S_l`` =
-   union of the group supports at ``lambda*_l`` (or, with ``lambda_selection="1se"`` **[A]**, at
+   union of the group supports at ``lambda*_l`` (or, with ``lambda_selection="1se"``, *ours*, at
    the largest lambda whose ME is within one binomial standard error of the minimum). The path
-   stops once the ME has passed its minimum **[A]**: no improvement for ``patience`` lambdas and
+   stops once the ME has passed its minimum (*ours*): no improvement for ``patience`` lambdas and
    now more than one standard error above the minimum (a later, lower minimum would need the
    error to fall back after rising that long and that far; a plateau at the minimum does not
    stop it; ``None`` runs the whole grid), or past ``max_active`` non-zero coefficients. The
-   grid is ``n_lambdas`` values down to ``min_ratio`` of ``lambda_max`` **[A]** (glmnet's 1e-2
+   grid is ``n_lambdas`` values down to ``min_ratio`` of ``lambda_max`` (*ours*; glmnet's 1e-2
    for n < p ends at about 300 IMDb words, before the validation minimum).
 3. Bagging frequencies ``f(w) = #{l : w in S_l}``; nested models ``A_c = {w : f(w) >= c}``.
-4. For each ``c``, :func:`nested_models`: OLS on ``A_c`` fitted on the core set **[A]**, ME on
+4. For each ``c``, :func:`nested_models`: OLS on ``A_c`` fitted on the core set (*ours*), ME on
    the validation set; :func:`choose_cutoff`: ``c*`` minimises it (ties: larger ``c``), on the
-   raw curve or a loess fit of it, or, with ``"1se"`` **[A]**, ``c*`` is the largest ``c``
+   raw curve or a loess fit of it, or, with ``"1se"`` (*ours*), ``c*`` is the largest ``c``
    whose ME is within one binomial standard error ``sqrt(ME(1-ME)/|V|)`` of the minimum.
 """
 

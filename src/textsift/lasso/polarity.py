@@ -10,7 +10,8 @@ Sources (:func:`load_polarity`):
   the IMDb reviews themselves, so IMDb test errors with them are mildly optimistic.)
 * ``"vader"`` -- VADER's lexicon (vaderSentiment), mean valence -4..4, divided by 4.
 * ``"afinn"`` -- AFINN-en-165 (afinn), valence -5..5, divided by 5.
-* ``"uniform"`` -- 1 for every word: the plain lasso (variant (i) of §D.6).
+* ``"uniform"`` -- 1 for every word: the plain lasso (variant (i) of the AdaBag paper's
+  simulation).
 * a path -- a CSV (``word,polarity``) or JSONL (``word`` and ``polarity`` or
   ``expected_rating``) file, values used as given.
 

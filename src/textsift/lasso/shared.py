@@ -2,11 +2,11 @@
 paper's model).
 
 ``Z = [X | X_1 | ... | X_G | E]`` where ``X_g`` is ``X`` with the rows outside group ``g``
-zeroed (the block-diagonal of the spec, without sorting rows) and ``E`` the indicators of groups
-2..G (unpenalised group intercepts; the shared intercept is the solver's). With penalty factors
-``(w, r_1 w, ..., r_G w, 0)`` the lasso on ``Z`` is the adaptive DSL (paper eq. 2.5):
-``lambda (||w o beta||_1 + sum_g r_g ||w o Delta_g||_1)``. One group (the pooled case) needs no
-augmentation: the DSL is then the adaptive lasso on ``X``.
+zeroed (Gross and Tibshirani's block-diagonal, without sorting rows) and ``E`` the indicators
+of groups 2..G (unpenalised group intercepts; the shared intercept is the solver's). With
+penalty factors ``(w, r_1 w, ..., r_G w, 0)`` the lasso on ``Z`` is the adaptive DSL (paper
+eq. 2.5): ``lambda (||w o beta||_1 + sum_g r_g ||w o Delta_g||_1)``. One group (the pooled
+case) needs no augmentation: the DSL is then the adaptive lasso on ``X``.
 """
 
 from __future__ import annotations

@@ -2,13 +2,14 @@
 
 ``n = 1000`` rows of ``p = 77`` independent Bernoulli features (success probability 0.1 for
 columns 1-2, 0.2 for 3-65, 0.03 for 66-75, 0.029 for 76-77), ``y = mu + x'beta + eps`` with
-``eps ~ N(0, 0.3)`` and ``mu = 0`` **[A]**, ``beta_1..8 = (-1, 1, -1, 1, .5, -.5, -.25, -.125)``,
-``beta_76 = 1.25``, ``beta_77 = -1.25``. Observations with ``y`` within ``sqrt(0.3)`` of
-``ybar`` are removed; AdaBag then uses ``a = ybar - sqrt(0.3)``, ``b = ybar + sqrt(0.3)``.
+``eps ~ N(0, 0.3)`` and ``mu = 0`` (our choice: the paper gives no ``mu``),
+``beta_1..8 = (-1, 1, -1, 1, .5, -.5, -.25, -.125)``, ``beta_76 = 1.25``, ``beta_77 = -1.25``.
+Observations with ``y`` within ``sqrt(0.3)`` of ``ybar`` are removed; AdaBag then uses
+``a = ybar - sqrt(0.3)``, ``b = ybar + sqrt(0.3)``.
 
-Polarities (variant ii), with the spec's padding of the two blocks the source lists with the
-wrong length **[A]**: 1-8 as beta; 9-21 ``(.25, .33, .33, .2, .2, .25, .2 x 6, .2)`` (the last
-0.20 added); 22-25 ``0.2``; 26-75 ``1/(j-1)``; 76-77 ``1.25``. Variant (i) is equal polarity.
+Polarities (variant ii), with our padding of the two blocks the paper lists with the wrong
+length: 1-8 as beta; 9-21 ``(.25, .33, .33, .2, .2, .25, .2 x 6, .2)`` (the last 0.20 added);
+22-25 ``0.2``; 26-75 ``1/(j-1)``; 76-77 ``1.25``. Variant (i) is equal polarity.
 """
 
 from __future__ import annotations

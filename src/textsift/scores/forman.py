@@ -66,7 +66,8 @@ def odds_ratio(A, B, C, D):
     """OddR = ``(A/B)(D/C) = AD / (BC)``, a zero ``B`` or ``C`` replaced by 1 (lecture rule).
 
     A zero numerator gives 0, e.g. a term in every document (``D = 0``). Lecture T4
-    (A, B, C, D = 6, 2, 0, 2) gives 6; the slide's 4.00 is an arithmetic slip (§B.5).
+    (A, B, C, D = 6, 2, 0, 2) gives 6; the slide's 4.00 is an arithmetic slip (its OddN,
+    12, agrees with 6).
     """
     return A * D / (np.where(B == 0, 1.0, B) * np.where(C == 0, 1.0, C))
 

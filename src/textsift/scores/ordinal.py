@@ -7,16 +7,17 @@ scale to keep ranks that have no documents). From them :func:`rank_stats` derive
 term ``t_k``, the distribution of the ranks ``Y_k`` of the training documents containing it:
 ``df_k``, ``mean_k``, ``Var(t_k)`` -- additive across chunks because the counts are.
 
-* ``var`` -- ``-Var(t_k)`` (population variance of ``Y_k``, §A.2); top-k.
-* ``var_idf`` -- ``-(Var(t_k) + eps) * IDF(t_k)^a`` (§A.3); top-k.
-* ``rr_var`` -- ``-Var``, listed under the rank nearest ``mean_k`` (§A.4); round robin.
+* ``var`` -- ``-Var(t_k)`` (population, not sample, variance of ``Y_k``: our choice); top-k.
+* ``var_idf`` -- ``-(Var(t_k) + eps) * IDF(t_k)^a``, the paper's Var*IDF; top-k.
+* ``rr_var`` -- ``-Var``, listed under the rank nearest ``mean_k`` (RR(Var)); round robin.
 * ``rr_var_idf`` -- the ``var_idf`` score, listed under the rank nearest ``mean_k``; round
   robin.
-* ``rr_igor`` -- binary IG (bits) of ``y <= r_j`` vs ``y > r_j``, one list per cut (§A.5);
-  round robin.
-* ``rr_nc_idf`` -- ``-(NC(t_k, R(t_k)) + eps) * IDF^a``, listed under ``R(t_k)`` (§A.6);
-  round robin.
-* ``prp`` -- IG on class distributions smoothed over neighbouring ranks (§A.7); top-k.
+* ``rr_igor`` -- binary IG (bits) of ``y <= r_j`` vs ``y > r_j``, one list per cut
+  (RR(IGOR)); round robin.
+* ``rr_nc_idf`` -- ``-(NC(t_k, R(t_k)) + eps) * IDF^a``, listed under ``R(t_k)``
+  (RR(NC*IDF)); round robin.
+* ``prp`` -- IG on class distributions smoothed over neighbouring ranks (Mukras et al.
+  2007, in our provisional form); top-k.
 
 Each method's formula and paper are also in its registry entry (:data:`textsift.scores.REGISTRY`),
 which the documentation renders. Every ordinal method requires ``ranks`` and ``single_label``
@@ -24,9 +25,9 @@ which the documentation renders. Every ordinal method requires ``ranks`` and ``s
 containing a term. ``eps`` is the one smoothing constant of ``var_idf``, ``rr_var_idf`` and
 ``rr_nc_idf`` (the papers' epsilon; it was ``eps_nc`` for ``rr_nc_idf``).
 
-``IDF = ln(N / df)`` (``idf="standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1``
+``IDF = ln(N / df)`` (``idf="standard"``, the paper's IDF) or ``ln((1 + N) / (1 + df)) + 1``
 (``idf="smooth"``). With the standard form a term in every document has IDF 0 and so the
-best possible score 0 -- literal, and the reason to tune ``a`` (§A.3 edge case).
+best possible score 0 -- literal, and the reason to tune ``a``.
 
 The RR methods return a (V, G) table with ``-inf`` outside a term's group, and declare
 ``default_aggregate="rr"``: :func:`textsift.policies.round_robin` does the picking, so a rank
@@ -34,7 +35,7 @@ The RR methods return a (V, G) table with ``-inf`` outside a term's group, and d
 the ranks of the scale, except for ``rr_igor``, whose groups are the cuts, labelled
 ``"<=r"``.
 
-Tie rules (§A.4, §A.6, all [A] in the spec): a mean exactly between two ranks goes to the
+Tie rules (our choices; the papers state none): a mean exactly between two ranks goes to the
 lower rank; ``R(t_k)`` is the lowest rank minimising ``NC``; score ties break by index.
 """
 
@@ -65,7 +66,7 @@ IdfForm = Literal["standard", "smooth"]
 # ----------------------------------------------------------------------------- statistics
 @dataclass(frozen=True)
 class RankStats:
-    """Distribution of the ranks of the documents containing each term (§0.4, §A.2).
+    """Distribution of the ranks of the documents containing each term (the paper's ``Y_k``).
 
     scale : (n,) rank values; n_docs : (n,) documents per rank; counts : (V, n) documents of
     each rank containing each term; df, mean, var : (V,) (``mean``/``var`` NaN where df = 0).
@@ -82,8 +83,8 @@ class RankStats:
 def rank_stats(counts: Counts) -> RankStats:
     """Per-term rank statistics from per-rank presence counts.
 
-    ``Var`` is the population variance ``(1/df) sum (y - mean)^2`` (§A.2 [A]), computed
-    from the centred ranks so that a term on one rank has variance exactly 0.
+    ``Var`` is the population variance ``(1/df) sum (y - mean)^2`` (our choice of ``1/df``),
+    computed from the centred ranks so that a term on one rank has variance exactly 0.
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
@@ -97,8 +98,9 @@ def rank_stats(counts: Counts) -> RankStats:
 
 
 def idf(df, n_docs: int, form: IdfForm = "standard") -> np.ndarray:
-    """``ln(N / df)`` (``"standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1`` (``"smooth"``,
-    scikit-learn's form, always >= 1). ``df = 0`` gives ``inf`` (such terms are unranked)."""
+    """``ln(N / df)`` (``"standard"``, the paper's IDF) or ``ln((1 + N) / (1 + df)) + 1``
+    (``"smooth"``, scikit-learn's form, always >= 1). ``df = 0`` gives ``inf`` (such terms are
+    unranked)."""
     df = np.asarray(df, dtype=np.float64)
     with np.errstate(divide="ignore"):
         if form == "standard":
@@ -187,10 +189,10 @@ def _rr_var_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard"):
                   r"of cut } j = 1, \dots, n - 1",
           reference=BES)
 def _rr_igor(counts, base=2.0):
-    """One binary problem per cut ``y <= r_j`` vs ``y >= r_{j+1}`` (§A.5), scored by the
-    binary IG of presence. A cut with an empty side is skipped (§A.5 [A]); so is a cut that
-    splits the documents exactly as the previous one did (it happens only when rank ``r_j``
-    has no documents), so that no partition takes two turns per round."""
+    """One binary problem per cut ``y <= r_j`` vs ``y >= r_{j+1}`` (RR(IGOR)), scored by the
+    binary IG of presence. A cut with an empty side is skipped (our choice: its IG is 0); so
+    is a cut that splits the documents exactly as the previous one did (it happens only when
+    rank ``r_j`` has no documents), so that no partition takes two turns per round."""
     _, scale = check_ranks(counts.classes)
     N = counts.n_docs
     below = np.cumsum(counts.class_sizes)[:-1]  # N_{<= r_j}, j = 1..n-1
@@ -213,7 +215,7 @@ def _ig_cuts(A, df, below, N, base):
     cut's margin is computed once: RR(IGOR) then costs about what chi2 does
     (``bench/ordinal.py``)."""
     k = np.arange(N + 1, dtype=np.float64)
-    nlogn = k * np.log(np.maximum(k, 1.0))  # 0 log 0 = 0 (§0.5.2); 1 log 1 = 0
+    nlogn = k * np.log(np.maximum(k, 1.0))  # 0 log 0 = 0 (entropy's convention); 1 log 1 = 0
     B = df[:, None] - A
     C = below[None, :] - A
     D = (N - below)[None, :] - B
@@ -232,9 +234,9 @@ def _ig_cuts(A, df, below, N, base):
                   r"\text{ (its list)}",
           reference=BES)
 def _rr_nc_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard"):
-    """``NC(t_k, r_j) = (1/df_k) sum_{d in Tr_k} |r_j - y(d)|`` (§A.6, error = MAE [A]):
-    the MAE on ``Tr_k`` of the trivial classifier that always says ``r_j``. ``R(t_k)`` is the
-    lowest rank of least ``NC`` (a median of ``Y_k``)."""
+    """``NC(t_k, r_j) = (1/df_k) sum_{d in Tr_k} |r_j - y(d)|`` (RR(NC*IDF); the paper leaves
+    the error open, MAE is our choice): the MAE on ``Tr_k`` of the trivial classifier that
+    always says ``r_j``. ``R(t_k)`` is the lowest rank of least ``NC`` (a median of ``Y_k``)."""
     _check_eps(eps, "eps")
     st = rank_stats(counts)
     nc_best, best = nc_at_best(st)
