@@ -1,0 +1,136 @@
+"""Which default should ``textsift ordinal`` have? The paper's associated-rank rules against the
+rank-balanced ones (``balanced=True``), and ``min_df`` 1, 2 and 5, on the four corpora of
+docs/reproductions.md, section 3, with its protocol and its tuned learner (svr-balanced).
+
+    TEXTSIFT_DATA=../shared/data python examples/ordinal/defaults.py --out results/ordinal-defaults
+
+Each corpus is run as its ``examples/ordinal/<corpus>.toml`` says (split, tuning of ``a`` and
+C on a stratified quarter, MAE^M), with one learner and these variants:
+
+* ``min_df 1, balanced``: RR(Var), RR(Var*IDF), RR(NC*IDF) and PRP with ``balanced = true`` at
+  the section's reduction levels 0.5%-75%. The paper's rules at ``min_df 1`` are the rows of
+  section 3 (``docs/ordinal/results.csv``, ``--paper-rows``), not run again.
+* ``min_df 2`` and ``min_df 5``, paper and balanced: every method at the *numbers of terms* of
+  the levels 0.5%-20% of the ``min_df 1`` vocabulary (a fraction of a smaller vocabulary would
+  be fewer terms, and a user asks ``textsift ordinal`` for a number of terms; 20% is the
+  highest level that every thresholded vocabulary still holds).
+
+Pang & Lee's file is the masked copy of section 3 (``mask_pang_lee.py``); it is made when
+missing. Every run resumes (``DIR/<corpus>/<variant>/``). ``DIR/defaults.csv`` (one row per
+corpus, variant, method and level: MAE^M) is written atomically after each run; the summary
+(mean MAE^M over the four corpora and the levels 0.5%-20%, best first) goes to stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import pandas as pd
+
+from textsift._io import atomic_write
+from textsift.experiment import parse_config, run_experiment
+from textsift.policies import n_from_ratio
+
+HERE = Path(__file__).parent
+CORPORA = ["amazon_alexa", "amazon_multidomain", "womens_clothing_reviews", "pang_lee_scale"]
+BALANCED = ["rr_var", "rr_var_idf", "rr_nc_idf", "prp"]
+PAPER = ["var", "rr_var", "prp", "var_idf", "rr_var_idf", "rr_igor", "rr_nc_idf"]
+LEVELS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.2, 0.3, 0.5, 0.75]
+COMMON = [r for r in LEVELS if r <= 0.2]  # the levels every variant has
+#: (min_df, balanced): the runs; (1, False) is section 3's
+VARIANTS = [(1, True), (2, False), (2, True), (5, False), (5, True)]
+
+
+def config(corpus: str, min_df: int, balanced: bool, vocabulary: int) -> dict:
+    """The corpus's section-3 experiment with one learner, the variant's methods and levels."""
+    path = HERE / f"{corpus}.toml"
+    data = tomllib.loads(os.path.expandvars(path.read_text()))
+    methods = BALANCED if balanced else PAPER
+    data["experiment"]["name"] += f", min_df {min_df}{', balanced' if balanced else ''}"
+    data["preprocessing"] = {**data.get("preprocessing", {}), "min_df": min_df}
+    data["selection"].update(methods=methods, baselines=[])
+    data["selection"].pop("ratios")
+    if min_df == 1:
+        data["selection"]["ratios"] = LEVELS
+    else:  # the numbers of terms of the min_df 1 levels
+        data["selection"]["sizes"] = [n_from_ratio(r, vocabulary) for r in COMMON]
+    if balanced:
+        data["selection"]["method_params"] = {m: {"balanced": True} for m in methods}
+    data["learners"] = [lr for lr in data["learners"] if lr.get("balanced")]
+    return data
+
+
+def mask_pang_lee() -> None:
+    masked = HERE / "../../results/ordinal/pang_lee_masked.jsonl.gz"
+    if not masked.exists():
+        source = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
+        subprocess.run([sys.executable, str(HERE / "mask_pang_lee.py"),
+                        str(source / "pang_lee_scale/all.jsonl.gz"), str(masked)], check=True)
+
+
+def rows(df: pd.DataFrame, corpus: str, min_df: int, balanced: bool, vocabulary: int):
+    """MAE^M of the selections (the tuned learner) of one corpus's results table."""
+    df = df[(df.dataset == corpus) & (df.metric == "mae_macro") & (df.learner == "svr-balanced")
+            & ~df.method.isin(["ffs", "triv"]) & (df.n_features < vocabulary)]
+    return pd.DataFrame({"corpus": corpus, "min_df": min_df, "balanced": balanced,
+                         "method": df.method.to_numpy(), "n_features": df.n_features.to_numpy(),
+                         "level": df.n_features.to_numpy() / vocabulary,
+                         "mae_macro": df.value.to_numpy()})
+
+
+def summary(table: pd.DataFrame) -> str:
+    """Mean MAE^M over the corpora and the common levels, per (method, min_df, balanced)."""
+    common = table[table.level <= max(COMMON) + 1e-9]
+    per = common.groupby(["method", "min_df", "balanced", "corpus"]).mae_macro.mean().unstack()
+    per = per.dropna()  # a variant measured on every corpus
+    per["mean"] = per.mean(axis=1)
+    per = per.sort_values("mean")
+    lines = ["| method | min_df | balanced | " + " | ".join(per.columns) + " |",
+             "|---|---:|---|" + "---:|" * len(per.columns)]
+    for (method, min_df, balanced), row in per.iterrows():
+        lines.append(f"| {method} | {min_df} | {'yes' if balanced else 'no'} | "
+                     + " | ".join(f"{v:.3f}" for v in row) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path("results/ordinal-defaults"))
+    ap.add_argument("--paper-rows", type=Path, default=HERE / "../../docs/ordinal/results.csv")
+    ap.add_argument("--only", nargs="*", default=CORPORA, help="corpora to run")
+    ap.add_argument("--n-jobs", type=int, default=1)
+    args = ap.parse_args()
+    section3 = pd.read_csv(args.paper_rows)
+    ffs = section3[(section3.method == "ffs") & (section3.learner == "svr-balanced")]
+    vocab = ffs.groupby("dataset").n_features.first().to_dict()  # min_df 1, training part
+    parts = [rows(section3, c, 1, False, vocab[c]) for c in CORPORA]
+    out_csv = args.out / "defaults.csv"
+    for corpus in CORPORA:
+        for min_df, balanced in VARIANTS:
+            run_dir = args.out / corpus / f"min_df{min_df}{'_balanced' if balanced else ''}"
+            if corpus in args.only:
+                if corpus == "pang_lee_scale":
+                    mask_pang_lee()
+                exp = parse_config(config(corpus, min_df, balanced, vocab[corpus]), base=HERE,
+                                   src=f"{corpus}.toml, min_df {min_df}")
+                t0 = time.perf_counter()
+                run_experiment(exp, run_dir, resume=True, n_jobs=args.n_jobs)
+                print(f"{corpus}, min_df {min_df}, balanced {balanced}: "
+                      f"{time.perf_counter() - t0:.0f} s, load {os.getloadavg()[0]:.1f}",
+                      file=sys.stderr, flush=True)
+            if (run_dir / "results.csv").exists():
+                parts.append(rows(pd.read_csv(run_dir / "results.csv"), corpus, min_df,
+                                  balanced, vocab[corpus]))
+        table = pd.concat(parts, ignore_index=True)
+        atomic_write(out_csv, lambda fh, t=table: t.to_csv(fh, index=False))
+    print(summary(table))
+
+
+if __name__ == "__main__":
+    main()
