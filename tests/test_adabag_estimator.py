@@ -146,10 +146,13 @@ def test_bad_data(sim):
     est = AdaBagClassifier(a=sim.a, b=sim.b, n_bootstraps=2, random_state=0)
     with pytest.raises(TextsiftError, match="y must hold numeric ratings"):
         est.fit(sim.X, np.array(["pos"] * 400))
-    with pytest.raises(TextsiftError, match="no rating is <= a=.* or >= b="):
-        AdaBagClassifier(a=-100, b=100).fit(sim.X, sim.y)
-    with pytest.raises(TextsiftError, match="only one class after thresholding"):
+    # a threshold outside the ratings leaves a class without rows: the ratings are named
+    with pytest.raises(TextsiftError, match=r"a=-100 \(--low\) is below every rating found, "
+                       r"so the low class has no rows; ratings present: -?\d.*"
+                       r"\(400 distinct values\)"):
         AdaBagClassifier(a=-100, b=sim.b).fit(sim.X, sim.y)
+    with pytest.raises(TextsiftError, match=r"b=100 \(--high\) is above every rating found"):
+        AdaBagClassifier(a=sim.a, b=100).fit(sim.X, sim.y)
     groups = np.where(sim.y >= sim.b, "hi", "lo")  # each group holds one class
     with pytest.raises(TextsiftError, match="groups: group 'hi' has only high ratings"):
         est.fit(sim.X, sim.y, groups)
