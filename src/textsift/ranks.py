@@ -13,8 +13,8 @@ import numpy as np
 
 from .errors import TextsiftError
 
-__all__ = ["check_ranks", "class_thresholds", "describe_ratings", "nearest_index",
-           "nearest_rank", "trivial_rank"]
+__all__ = ["check_ranks", "check_thresholds", "class_thresholds", "describe_ratings",
+           "nearest_index", "nearest_rank", "trivial_rank"]
 
 
 def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
@@ -116,3 +116,25 @@ def class_thresholds(ratings) -> tuple[float, float]:
     a = r[r <= lo + (hi - lo) / 3 + tol][-1]
     b = r[r >= lo + 2 * (hi - lo) / 3 - tol][0]
     return float(a), float(b)
+
+
+def check_thresholds(ratings, a, b) -> None:
+    """Both classes of the thresholds ``a < b`` have ratings: ``a`` is not below and ``b`` not
+    above every rating; else an error naming the threshold (``--low``/``--high``) and the
+    ratings present."""
+    r = np.asarray(ratings, dtype=np.float64)
+    if len(r) == 0:
+        raise TextsiftError("no ratings: there is nothing to classify")
+    if np.ptp(r) == 0:
+        raise TextsiftError(f"every rating is {r[0]:g}, so there is one class only; AdaBag "
+                            "needs low (<= a) and high (>= b) ratings")
+    if a < r.min() or b > r.max():
+        low = a < r.min()
+        name, option, side, cls = (("a", "--low", "below", "low") if low else
+                                   ("b", "--high", "above", "high"))
+        good = class_thresholds(r)
+        raise TextsiftError(f"{name}={a if low else b:g} ({option}) is {side} every rating "
+                            f"found, so the {cls} class has no rows; ratings present: "
+                            f"{describe_ratings(r)}. Choose a and b (--low, --high) among "
+                            f"them (for this scale textsift adabag uses a={good[0]:g}, "
+                            f"b={good[1]:g})")

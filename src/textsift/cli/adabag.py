@@ -19,7 +19,7 @@ from ..lasso.path import BACKENDS
 from ..lasso.shared import SCHEMES
 from ..lasso.simulate import VARIANTS
 from ..lasso.skew import CRITERIA
-from ..ranks import class_thresholds, describe_ratings
+from ..ranks import check_thresholds, class_thresholds, describe_ratings
 from ._app import app, console
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
@@ -74,12 +74,15 @@ def _data_or_simulation(corpus: CorpusOptions, group_field, simulate, seed,
 
 
 def _thresholds(y, low, high) -> tuple[float, float, str]:
-    """``(a, b, how)``: --low/--high as given, else from the ratings found (and which)."""
+    """``(a, b, how)``: --low/--high as given, else from the ratings found (and which);
+    checked against the ratings found."""
     if low is not None and high is not None:
+        check_thresholds(y, low, high)
         return low, high, "--low/--high"
     a, b = class_thresholds(y)
     how = f"from the ratings found ({describe_ratings(y)})"
     a, b = (a if low is None else low), (b if high is None else high)
+    check_thresholds(y, a, b)
     console.print(f"classes: low <= {a:g}, high >= {b:g} ({how}; --low/--high to change)",
                   highlight=False)
     return a, b, how

@@ -34,7 +34,7 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from ..errors import TextsiftError
-from ..ranks import class_thresholds, describe_ratings
+from ..ranks import check_thresholds
 from .classifier import NestedOLS, predict_class
 from .path import lambda_grid, lasso_path
 from .skew import CRITERIA
@@ -49,21 +49,7 @@ def label_rows(y, a, b, groups=None):
     ``a`` below or ``b`` above every rating, so that a class has no row, a group with one
     class) is an error naming the parameter and the ratings present."""
     y = np.asarray(y, dtype=float)
-    if len(y) == 0:
-        raise TextsiftError("no ratings: there is nothing to classify")
-    if np.ptp(y) == 0:
-        raise TextsiftError(f"every rating is {y[0]:g}, so there is one class only; AdaBag "
-                            "needs low (<= a) and high (>= b) ratings")
-    if a < y.min() or b > y.max():
-        low = a < y.min()
-        good = class_thresholds(y)
-        hint = f" (for this scale textsift adabag uses a={good[0]:g}, b={good[1]:g})"
-        name, option, side, cls = (("a", "--low", "below", "low") if low else
-                                   ("b", "--high", "above", "high"))
-        raise TextsiftError(f"{name}={a if low else b:g} ({option}) is {side} every rating "
-                            f"found, so the {cls} class has no rows; ratings present: "
-                            f"{describe_ratings(y)}. Choose a and b (--low, --high) among "
-                            f"them{hint}")
+    check_thresholds(y, a, b)
     keep = (y <= a) | (y >= b)  # both classes have rows: a >= min(y), b <= max(y)
     theta = (y[keep] >= b).astype(np.int8)
     groups = np.zeros(len(y), np.int8) if groups is None else np.asarray(groups)
