@@ -124,6 +124,7 @@ class Criterion:
         theta = np.asarray(theta)
         if self.name == "misclassification":  # one vectorised pass
             return np.mean(predictions != theta[:, None].astype(bool), axis=0)
+        predictions = np.asarray(predictions, dtype=np.int8)
         return np.array([self.loss(theta, predictions[:, k])
                          for k in range(predictions.shape[1])])
 
