@@ -15,6 +15,10 @@ C on a stratified quarter, MAE^M), with one learner and these variants:
   be fewer terms, and a user asks ``textsift ordinal`` for a number of terms; 20% is the
   highest level that every thresholded vocabulary still holds).
 
+``--shares`` only counts, for each corpus's training part: how many of the terms picked at 10%
+each rank receives under the paper's and the balanced rule (RR(Var), RR(Var*IDF), RR(NC*IDF);
+``min_df`` 1 and 5), against its round-robin share, into ``DIR/shares.csv``.
+
 Pang & Lee's file is the masked copy of section 3 (``mask_pang_lee.py``); it is made when
 missing. Every run resumes (``DIR/<corpus>/<variant>/``). ``DIR/defaults.csv`` (one row per
 corpus, variant, method and level: MAE^M) is written atomically after each run; the summary
@@ -33,9 +37,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from textsift import Counts, rank
 from textsift._io import atomic_write
 from textsift.experiment import parse_config, run_experiment
 from textsift.policies import n_from_ratio
+from textsift.vectorize import VectorizerOptions
 
 HERE = Path(__file__).parent
 CORPORA = ["amazon_alexa", "amazon_multidomain", "womens_clothing_reviews", "pang_lee_scale"]
@@ -50,7 +56,8 @@ VARIANTS = [(1, True), (2, False), (2, True), (5, False), (5, True)]
 def config(corpus: str, min_df: int, balanced: bool, vocabulary: int) -> dict:
     """The corpus's section-3 experiment with one learner, the variant's methods and levels."""
     path = HERE / f"{corpus}.toml"
-    data = tomllib.loads(os.path.expandvars(path.read_text()))
+    root = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data")).resolve()  # from the cwd
+    data = tomllib.loads(path.read_text().replace("${TEXTSIFT_DATA}", str(root)))
     methods = BALANCED if balanced else PAPER
     data["experiment"]["name"] += f", min_df {min_df}{', balanced' if balanced else ''}"
     data["preprocessing"] = {**data.get("preprocessing", {}), "min_df": min_df}
@@ -84,6 +91,29 @@ def rows(df: pd.DataFrame, corpus: str, min_df: int, balanced: bool, vocabulary:
                          "mae_macro": df.value.to_numpy()})
 
 
+def shares(corpus: str, min_df: int) -> pd.DataFrame:
+    """Picks per rank at 10% of the training vocabulary, paper's rule and balanced."""
+    data = config(corpus, min_df, False, 1)["corpus"]
+    path = (HERE / data["path"]).resolve()
+    frame = pd.read_json(path, lines=True)
+    frame = frame[(frame[data["split_field"]] == "train")
+                  & (frame.text.astype(str).str.strip().str.len() > 0)]
+    ranks = data.get("ranks")
+    counts = Counts.from_texts(frame.text.astype(str).tolist(),
+                               frame[data["label_field"]].to_numpy(),
+                               VectorizerOptions(min_df=min_df), classes=ranks)
+    k = n_from_ratio(0.1, int(counts.seen.sum()))
+    out = []
+    for method in BALANCED[:3]:
+        for balanced in (False, True):
+            got = rank(counts, method, top=k, balanced=balanced)["group"].value_counts()
+            for r, n_docs in zip(counts.classes, counts.class_sizes, strict=True):
+                out.append({"corpus": corpus, "min_df": min_df, "method": method,
+                            "balanced": balanced, "rank": r, "docs": n_docs / counts.n_docs,
+                            "picks": int(got.get(r, 0)), "share": k / len(counts.classes)})
+    return pd.DataFrame(out)
+
+
 def summary(table: pd.DataFrame) -> str:
     """Mean MAE^M over the corpora and the common levels, per (method, min_df, balanced)."""
     common = table[table.level <= max(COMMON) + 1e-9]
@@ -105,7 +135,16 @@ def main() -> None:
     ap.add_argument("--paper-rows", type=Path, default=HERE / "../../docs/ordinal/results.csv")
     ap.add_argument("--only", nargs="*", default=CORPORA, help="corpora to run")
     ap.add_argument("--n-jobs", type=int, default=1)
+    ap.add_argument("--shares", action="store_true", help="only count the picks per rank")
     args = ap.parse_args()
+    if args.shares:
+        mask_pang_lee()
+        table = pd.concat([shares(c, m) for c in args.only for m in (1, 5)], ignore_index=True)
+        atomic_write(args.out / "shares.csv", lambda fh: table.to_csv(fh, index=False))
+        table["fifth"] = table.picks >= table.share / 5
+        served = table[table.docs >= 0.05].groupby(["corpus", "min_df", "method", "balanced"])
+        print(served.fifth.all().unstack().to_string())
+        return
     section3 = pd.read_csv(args.paper_rows)
     ffs = section3[(section3.method == "ffs") & (section3.learner == "svr-balanced")]
     vocab = ffs.groupby("dataset").n_features.first().to_dict()  # min_df 1, training part
