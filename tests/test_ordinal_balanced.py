@@ -134,3 +134,25 @@ def test_balanced_must_be_a_boolean():
     for method in BALANCED:
         with pytest.raises(TextsiftError, match="balanced must be True or False, got 'yes'"):
             compute(toy, method, balanced="yes")
+
+
+def test_the_ordinal_command_defaults_to_the_combination_measured_best():
+    # docs/ordinal/defaults.csv: MAE^M of every method, associated-rank rule and min_df on the
+    # four corpora of docs/reproductions.md, section 3 (examples/ordinal/defaults.py); the
+    # command's defaults are the best mean over the corpora and the levels 0.5-20%
+    from pathlib import Path
+
+    import pandas as pd
+    import typer
+
+    from textsift.cli import app
+
+    table = pd.read_csv(Path(__file__).parent.parent / "docs" / "ordinal" / "defaults.csv")
+    common = table[table.level <= 0.2]
+    per = common.groupby(["method", "min_df", "balanced", "corpus"]).mae_macro.mean().unstack()
+    assert per.shape[1] == 4 and not per.isna().any().any()
+    method, min_df, balanced = per.mean(axis=1).idxmin()
+    command = typer.main.get_command(app).commands["ordinal"]
+    defaults = {p.name: p.default for p in command.params}
+    assert (defaults["method"], defaults["min_df"]) == (method, min_df) == ("rr_igor", 5)
+    assert not balanced and "balanced" not in REGISTRY[method].params  # no variant to choose

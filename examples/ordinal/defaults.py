@@ -82,12 +82,14 @@ def mask_pang_lee() -> None:
 
 
 def rows(df: pd.DataFrame, corpus: str, min_df: int, balanced: bool, vocabulary: int):
-    """MAE^M of the selections (the tuned learner) of one corpus's results table."""
+    """MAE^M of the selections (the tuned learner) of one corpus's results table, with the
+    level of the ``min_df 1`` vocabulary each number of terms is."""
+    level = {n_from_ratio(r, vocabulary): r for r in LEVELS}
     df = df[(df.dataset == corpus) & (df.metric == "mae_macro") & (df.learner == "svr-balanced")
-            & ~df.method.isin(["ffs", "triv"]) & (df.n_features < vocabulary)]
+            & df.n_features.isin(level)]
     return pd.DataFrame({"corpus": corpus, "min_df": min_df, "balanced": balanced,
                          "method": df.method.to_numpy(), "n_features": df.n_features.to_numpy(),
-                         "level": df.n_features.to_numpy() / vocabulary,
+                         "level": df.n_features.map(level).to_numpy(),
                          "mae_macro": df.value.to_numpy()})
 
 
@@ -116,7 +118,7 @@ def shares(corpus: str, min_df: int) -> pd.DataFrame:
 
 def summary(table: pd.DataFrame) -> str:
     """Mean MAE^M over the corpora and the common levels, per (method, min_df, balanced)."""
-    common = table[table.level <= max(COMMON) + 1e-9]
+    common = table[table.level.isin(COMMON)]
     per = common.groupby(["method", "min_df", "balanced", "corpus"]).mae_macro.mean().unstack()
     per = per.dropna()  # a variant measured on every corpus
     per["mean"] = per.mean(axis=1)
@@ -129,11 +131,32 @@ def summary(table: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def rule_tables(table: pd.DataFrame) -> str:
+    """Per corpus, MAE^M of the paper's rule / the balanced one at each level (min_df 1)."""
+    part = table[(table.min_df == 1) & table.method.isin(BALANCED)]
+    out = []
+    for corpus, rows_ in part.groupby("corpus", sort=False):
+        wide = rows_.pivot_table(index=["method", "balanced"], columns="level",
+                                 values="mae_macro")
+        out += [f"\n**{corpus}** (MAE^M, paper's rule / balanced; bold: the lower)\n",
+                "| method | " + " | ".join(f"{100 * r:g}%" for r in wide.columns) + " |",
+                "|---|" + "---:|" * len(wide.columns)]
+        for method in BALANCED:
+            cells = []
+            for r in wide.columns:
+                p, b = wide.loc[(method, False), r], wide.loc[(method, True), r]
+                cells.append(f"{p:.3f} / **{b:.3f}**" if b < p else
+                             f"**{p:.3f}** / {b:.3f}" if p < b else f"{p:.3f} / {b:.3f}")
+            out.append(f"| {method} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path("results/ordinal-defaults"))
     ap.add_argument("--paper-rows", type=Path, default=HERE / "../../docs/ordinal/results.csv")
-    ap.add_argument("--only", nargs="*", default=CORPORA, help="corpora to run")
+    ap.add_argument("--only", nargs="*", default=CORPORA,
+                    help="corpora to run (none: only summarise the runs in DIR)")
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--shares", action="store_true", help="only count the picks per rank")
     args = ap.parse_args()
@@ -169,6 +192,7 @@ def main() -> None:
         table = pd.concat(parts, ignore_index=True)
         atomic_write(out_csv, lambda fh, t=table: t.to_csv(fh, index=False))
     print(summary(table))
+    print(rule_tables(table))
 
 
 if __name__ == "__main__":
