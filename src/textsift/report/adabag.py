@@ -67,7 +67,7 @@ def cutoff_chart(cutoffs, validation, test, cutoff, path, criterion="misclassifi
     ax.axvline(cutoff, color="grey", ls="--", lw=1, label=f"c* = {cutoff}")
     ax.set_xlabel("cutoff c (model A_c = words with frequency >= c)")
     ax.set_ylabel("misclassification error" if criterion == "misclassification" else
-                  f"validation loss: {criterion}")
+                  f"loss of the criterion {criterion}")
     ax.legend()
     fig.tight_layout()
     atomic_write(path, lambda fh: fig.savefig(fh, dpi=120, format="png"))
