@@ -72,13 +72,13 @@ def markdown(table: pd.DataFrame) -> str:
         lr = part[part.learner == "logistic regression"].set_index("class_weight")
         target = lr.loc["balanced", "balanced_accuracy"]
         diag = part.set_index("learner")
+        l1, ridge = diag.loc["l1 logistic regression"], diag.loc["ridge on the rating"]
         lines += [f"\n**{corpus}** (test: {part.n_low.iloc[0]} low, {part.n_high.iloc[0]} high; "
                   f"logistic regression, {lr.words.iloc[0]:,} words: balanced accuracy "
                   f"{lr.loc['none', 'balanced_accuracy']:.3f} unweighted, {target:.3f} "
-                  "balanced; diagnostics: L1 logistic regression "
-                  f"{diag.loc['l1 logistic regression', 'balanced_accuracy']:.3f} with "
-                  f"{diag.loc['l1 logistic regression', 'words']:,} words, ridge on the rating "
-                  f"{diag.loc['ridge on the rating', 'balanced_accuracy']:.3f})\n",
+                  f"balanced; diagnostics: L1 logistic regression {l1.balanced_accuracy:.3f} "
+                  f"with {l1.words:,} words, ridge on the rating "
+                  f"{ridge.balanced_accuracy:.3f})\n",
                   "| class_weight | criterion | midpoint rule | validation threshold | "
                   "words (c*) | <= 500 words: midpoint | words |",
                   "|---|---|---:|---:|---:|---:|---:|"]
