@@ -1,13 +1,25 @@
 """The count pass against scikit-learn's ``CountVectorizer``: speed and identity.
 
-    TEXTSIFT_DATA=../shared/data .venv/bin/python bench/count.py [--skip-stream]
+    TEXTSIFT_DATA=../shared/data .venv/bin/python bench/count.py [--skip-stream] [--only ngrams]
 
 In one run it prints, with the load average beside every figure:
+
+* on IMDb (train + test), for words, words and pairs (``ngram_range=(1, 2)``), character
+  n-grams inside words (``char_wb``, 1-3) and character n-grams (``char``, 2-3): the wall and
+  CPU seconds and the peak memory of ``CountVectorizer(...).fit_transform`` and of
+  ``vectorize`` with the same options, each in a fresh process (peak RSS, and its rise above
+  the process holding the loaded texts), the ratios (goals: >= 5 for words and pairs, >= 3
+  for the character n-grams, with at most CountVectorizer's peak memory), and whether the
+  two results are identical (SHA-256 of names and matrix);
 
 * for IMDb, the CPU seconds of the engines considered for each step (lowercasing, finding the
   tokens, numbering them): why the count pass uses Python's lowercasing, Polars' regex kernel
   with Python's word characters, and PyArrow's dictionary encoding;
 
+* on the Korean NSMC sample (60,282 reviews), the count pass of each representation of
+  ``examples/korean/``: words, words 1-2, char 2-3, char_wb 1-3 (each against
+  ``CountVectorizer`` with the same options) and Kiwi's morphemes (``tokenizer="korean"``,
+  the analyser's time included);
 * on 20 Newsgroups (train + test, 18,846 messages) and IMDb (train + test, 50,000 reviews),
   default options: documents per second of ``CountVectorizer().fit_transform`` and of
   ``textsift.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
@@ -34,8 +46,10 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -241,6 +255,99 @@ def stream_rows(data: str, r: dict, prefix: int) -> None:
               f"{r['peak_rss_mib']} MiB (of which the pool of texts {r['pool_rss_mib']} MiB)")
 
 
+#: The option sets of the n-gram rows: (label, CountVectorizer's and textsift's options).
+NGRAM_ROWS = [("words", {}), ("words + pairs (1-2)", {"ngram_range": (1, 2)}),
+              ("char_wb 1-3", {"analyzer": "char_wb", "ngram_range": (1, 3)}),
+              ("char 2-3", {"analyzer": "char", "ngram_range": (2, 3)})]
+
+
+def _rss_mib() -> float:
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def matrix_digest(X, names) -> str:
+    """SHA-256 of the names and the canonical CSR matrix (first 16 hex digits)."""
+    X = sp.csr_matrix(X)
+    X.sort_indices()
+    h = hashlib.sha256("\n".join(names).encode("utf-8", "surrogatepass"))
+    for a in (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data.astype(np.int64)):
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
+
+
+def one(data: Path, who: str, label: str) -> dict:
+    """One count of IMDb train + test in this (fresh) process: times, memory and digest."""
+    kw = dict(NGRAM_ROWS)[label]
+    texts = load(data, CORPORA["IMDb"])
+    if who == "textsift":
+        vectorize(["warm up, once"])  # the word-character table, imports
+    base = _rss_mib()
+    if who == "textsift":
+        (X, names, _), wall, cpu, load_avg = timed(lambda: vectorize(texts,
+                                                                     VectorizerOptions(**kw)))
+    else:
+        vec = CountVectorizer(dtype=np.int32, **kw)
+        X, wall, cpu, load_avg = timed(lambda: vec.fit_transform(texts))
+        names = vec.get_feature_names_out()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"wall": wall, "cpu": cpu, "load": load_avg, "peak_mib": peak,
+            "rise_mib": peak - base, "terms": len(names), "digest": matrix_digest(X, names)}
+
+
+def ngram_rows(data: Path) -> None:
+    print(f"\nIMDb train + test (50,000 reviews), each count in a fresh process; {os.cpu_count()} "
+          "cores")
+    print("| terms | count pass | wall s | CPU s | peak RSS MiB (rise) | ratio wall | ratio CPU "
+          "| memory ratio | terms | identical | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for label, _ in NGRAM_ROWS:
+        r = {}
+        for who in ("CountVectorizer", "textsift"):
+            out = subprocess.run([sys.executable, __file__, "--one", who, label, "--data",
+                                  str(data)], capture_output=True, text=True, check=True)
+            r[who] = json.loads(out.stdout.strip().splitlines()[-1])
+        cv, ts = r["CountVectorizer"], r["textsift"]
+        print(f"| {label} | CountVectorizer | {cv['wall']:.2f} | {cv['cpu']:.2f} | "
+              f"{cv['peak_mib']:,.0f} ({cv['rise_mib']:,.0f}) | 1 | 1 | 1 | {cv['terms']:,} | -- "
+              f"| {cv['load']:.1f} |")
+        print(f"| {label} | textsift | {ts['wall']:.2f} | {ts['cpu']:.2f} | "
+              f"{ts['peak_mib']:,.0f} ({ts['rise_mib']:,.0f}) | **{cv['wall'] / ts['wall']:.1f}x** "
+              f"| {cv['cpu'] / ts['cpu']:.1f}x | {ts['peak_mib'] / cv['peak_mib']:.2f} | "
+              f"{ts['terms']:,} | {ts['digest'] == cv['digest']} | {ts['load']:.1f} |")
+        sys.stdout.flush()
+
+
+KOREAN_ROWS = [("words", {}), ("words 1-2", {"ngram_range": (1, 2)}),
+               ("char 2-3", {"analyzer": "char", "ngram_range": (2, 3)}),
+               ("char_wb 1-3", {"analyzer": "char_wb", "ngram_range": (1, 3)}),
+               ("morphemes (Kiwi)", {"tokenizer": "korean"})]
+
+
+def korean_rows(data: Path) -> None:
+    with gzip.open(data / "nsmc_korean/all.jsonl.gz", "rt", encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh]
+    print(f"\nNSMC (Korean), {len(texts):,} reviews, {sum(map(len, texts)) / 1e6:.1f} M "
+          "characters")
+    print("| terms | CountVectorizer wall s | CPU s | textsift wall s | CPU s | ratio wall "
+          "| ratio CPU | terms | identical | load |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    vectorize(["warm up"], tokenizer="korean")  # Kiwi's model loads once (a few seconds)
+    for label, kw in KOREAN_ROWS:
+        opts = VectorizerOptions(**kw)
+        (X, names, _), w1, c1, l1 = timed(lambda o=opts: vectorize(texts, o))
+        if "tokenizer" in kw:
+            print(f"| {label} | -- | -- | {w1:.2f} | {c1:.2f} | -- | -- | {len(names):,} | -- "
+                  f"| {l1:.1f} |")
+            continue
+        vec = CountVectorizer(dtype=np.int32, **kw)
+        Y, w0, c0, l0 = timed(lambda v=vec: v.fit_transform(texts))
+        ident = same(X, names, Y, vec.get_feature_names_out())
+        print(f"| {label} | {w0:.2f} | {c0:.2f} | {w1:.2f} | {c1:.2f} | **{w0 / w1:.1f}x** | "
+              f"{c0 / c1:.1f}x | {len(names):,} | {ident} | {(l0 + l1) / 2:.1f} |")
+        sys.stdout.flush()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", default=os.environ.get("TEXTSIFT_DATA", "../shared/data"))
@@ -248,9 +355,20 @@ def main() -> None:
     ap.add_argument("--prefix-docs", type=int, default=100_000,
                     help="documents of the stream counted both ways in this run (0: skip)")
     ap.add_argument("--skip-stream", action="store_true")
+    ap.add_argument("--only", choices=["ngrams", "korean"], help="only these rows")
+    ap.add_argument("--one", nargs=2, metavar=("WHO", "TERMS"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     data = Path(args.data)
+    if args.one:
+        print(json.dumps(one(data, *args.one)))
+        return
     print(f"{os.cpu_count()} cores; load average (1 min) beside each figure")
+    if args.only != "korean":
+        ngram_rows(data)
+    if args.only != "ngrams":
+        korean_rows(data)
+    if args.only:
+        return
     stream = None if args.skip_stream else fresh_stream(str(data), args.stream_docs)
     # one-off costs out of the timings: imports, the word-character table, thread start-up
     vectorize(["warm up, once"], stem=True)

@@ -1,6 +1,7 @@
 """Time every scoring method for every class against scikit-learn's anchors.
 
     python bench/scores.py [--data ../shared/data] [--mi-columns 2000]
+    python bench/scores.py --classes-only [--classes 2,20,200,2000,4000]
 
 On 20 Newsgroups train (about 11k documents x 130k terms, raw text, scikit-learn's default
 token pattern) it prints:
@@ -14,7 +15,15 @@ token pattern) it prints:
   column subset (it is far too slow for all columns) and scaled per column, with the largest
   difference between the two on that subset (goal: >= 1000x, identical values);
 * peak traced memory of each (tracemalloc sees numpy's buffers) beside the matrix's own size.
-* where the time goes: each stage of the fused scoring timed apart, with its page faults.
+* where the time goes: each stage of the fused scoring timed apart, with its page faults;
+* the classes axis (``--classes``, default 2, 20, 200, 2,000 and 4,000 classes): one ranking
+  by one method -- ``TermSelector("chi2").fit(X, y)``, the count pass and the whole ranking
+  under ``max`` -- against scikit-learn's ``chi2(X, y)`` and a stable ``argsort`` of its
+  scores, on a synthetic corpus of about 100k terms (:func:`synthetic`: Zipf-like), each run
+  in a fresh process, interleaved: wall time (best of ``--classes-repeat``), peak traced
+  memory (tracemalloc sees numpy's buffers; a separate run, as tracing slows allocation) and
+  the process's peak RSS, bytes per term-class cell, and the ratios (goals: no slower than
+  scikit-learn, at most its 16 bytes per cell).
 """
 
 from __future__ import annotations
@@ -143,6 +152,129 @@ def stages(X, y, names, repeat: int) -> None:
         print(f"  {k:<60s} {t * 1e3:7.1f}   {'' if f is None else f}")
 
 
+def synthetic(n_classes: int, n_terms: int = 100_000, n_docs: int = 50_000, tokens: int = 80,
+              seed: int = 0):
+    """A Zipf-like labelled corpus as a CSR count matrix: ``n_docs`` documents of ``tokens``
+    tokens each, drawn from ``P(term r) ~ r^-1.1`` over ``n_terms`` terms; a quarter of each
+    document's tokens come from its class's own copy of that law, shifted by ``7919 c``
+    terms (mod ``n_terms``), so that the classes differ; classes drawn uniformly. About 3.1M
+    non-zeros, every term but a few dozen seen; the same for every number of classes but
+    the labels and the shifted quarter."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    cdf = np.cumsum(1.0 / np.arange(1, n_terms + 1) ** 1.1)
+    cdf /= cdf[-1]
+    y = rng.integers(0, n_classes, n_docs)
+    doc = np.repeat(np.arange(n_docs), tokens)
+    term = np.minimum(np.searchsorted(cdf, rng.random(len(doc))), n_terms - 1)
+    own = rng.random(len(doc)) < 0.25
+    shift = (np.arange(n_classes) * 7919) % n_terms
+    term[own] = (term[own] + shift[y[doc[own]]]) % n_terms
+    X = sp.csr_matrix((np.ones(len(doc), dtype=np.int64), (doc, term)),
+                      shape=(n_docs, n_terms))
+    X.sum_duplicates()
+    return X, y
+
+
+def one_ranking(kind: str, npz: str, traced: bool) -> dict:
+    """One ranking of the classes axis in this (fresh) process: ``kind`` is ``sklearn``
+    (``chi2`` and a stable argsort of its scores) or ``textsift`` (``TermSelector("chi2")``,
+    whose fit counts and ranks the whole vocabulary under ``max``)."""
+    import scipy.sparse as sp
+
+    from textsift.selectors import TermSelector
+
+    X, y = sp.load_npz(npz), np.load(npz.replace(".npz", "-y.npy"))
+
+    def sk():
+        return np.argsort(-chi2(X, y)[0], kind="stable")
+
+    def ts():
+        return TermSelector("chi2").fit(X, y).ranking_.index
+
+    fn = {"sklearn": sk, "textsift": ts}[kind]
+    chi2(X[:2], y[:2])  # first-call set-up (lazy imports) out of the timing
+    if traced:
+        tracemalloc.start()
+    t0, c0 = time.perf_counter(), time.process_time()
+    fn()
+    out = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "rss": _peak_rss()}
+    if traced:
+        out["peak"] = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return out
+
+
+def _peak_rss() -> int:
+    """This process's peak resident set in bytes: Linux's ``VmHWM``, which (unlike
+    ``ru_maxrss``, kept across ``exec``) does not count the parent the process was forked from."""
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM"))
+    except (OSError, StopIteration):
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def classes_axis(classes: list[int], repeat: int) -> None:
+    """The table of the classes axis (see the module docstring)."""
+    import subprocess
+    import sys
+    import tempfile
+
+    import scipy.sparse as sp
+
+    print(f"\nclasses axis: one chi2 ranking (max policy) against sklearn chi2 + argsort, each "
+          f"in a fresh process; {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} "
+          "at the start")
+    head = ("classes", "V x m cells", "sklearn s", "textsift s", "time ratio", "sklearn B/cell",
+            "textsift B/cell", "memory ratio", "sklearn RSS GB", "textsift RSS GB", "load")
+    print(" | ".join(head))
+    with tempfile.TemporaryDirectory() as tmp:
+        for m in classes:
+            X, y = synthetic(m)
+            npz = str(Path(tmp) / f"x{m}.npz")
+            sp.save_npz(npz, X, compressed=False)
+            np.save(npz.replace(".npz", "-y.npy"), y)
+            cells = X.shape[1] * m
+            load0 = os.getloadavg()[0]
+            best = {k: {"wall": np.inf, "rss": 0} for k in ("sklearn", "textsift")}
+
+            def run(kind, traced, npz=npz):
+                out = subprocess.run([sys.executable, __file__, "--one-ranking", kind, npz,
+                                      "1" if traced else "0"], capture_output=True, text=True)
+                if out.returncode:
+                    return {"error": out.stderr.strip().splitlines()[-1]}
+                return json.loads(out.stdout.strip().splitlines()[-1])
+
+            for _ in range(repeat):
+                for kind in best:
+                    r = run(kind, False)
+                    if "error" in r:
+                        best[kind] = r
+                        continue
+                    if "error" not in best[kind]:
+                        best[kind]["wall"] = min(best[kind]["wall"], r["wall"])
+                        best[kind]["rss"] = max(best[kind]["rss"], r["rss"])
+            for kind in best:
+                if "error" not in best[kind]:
+                    r = run(kind, True)
+                    best[kind]["peak"] = r.get("peak", np.nan)
+            sk, ts = best["sklearn"], best["textsift"]
+            if "error" in sk or "error" in ts:
+                print(f"{m} | {cells:,} | {sk.get('error', '')} | {ts.get('error', '')}")
+                continue
+            load = (load0 + os.getloadavg()[0]) / 2
+            print(f"{m:,} | {cells:,} | {sk['wall']:.2f} | {ts['wall']:.2f} | "
+                  f"{sk['wall'] / ts['wall']:.2f}x | {sk['peak'] / cells:.1f} | "
+                  f"{ts['peak'] / cells:.1f} | {sk['peak'] / ts['peak']:.2f}x | "
+                  f"{sk['rss'] / 2**30:.2f} | {ts['rss'] / 2**30:.2f} | {load:.1f}", flush=True)
+    print("time ratio: sklearn's wall time over textsift's (> 1: textsift faster); memory ratio "
+          "likewise, of the peak traced memory; B/cell: that peak over V x m")
+
+
 def peak_mb(fn):
     tracemalloc.start()
     fn()
@@ -156,10 +288,23 @@ def main():
     ap.add_argument("--data", default=str(Path(__file__).resolve().parents[2] / "shared" / "data"))
     ap.add_argument("--mi-columns", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=9, help="interleaved runs of each timing")
+    ap.add_argument("--classes", default="2,20,200,2000,4000",
+                    help="numbers of classes of the classes axis (comma-separated)")
+    ap.add_argument("--classes-repeat", type=int, default=3,
+                    help="fresh-process runs of each contender per number of classes")
+    ap.add_argument("--classes-only", action="store_true", help="run only the classes axis")
     ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--one-ranking", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
         print(json.dumps(cold(*args.one)))
+        return
+    if args.one_ranking:
+        kind, npz, traced = args.one_ranking
+        print(json.dumps(one_ranking(kind, npz, traced == "1")))
+        return
+    if args.classes_only:
+        classes_axis([int(c) for c in args.classes.split(",")], args.classes_repeat)
         return
 
     path = Path(args.data) / "20newsgroups" / "train.jsonl.gz"
@@ -238,6 +383,7 @@ def main():
     print(f"\npeak traced memory: sklearn chi2 {peak_mb(lambda: chi2(X, y)):.0f} MB, "
           f"textsift all methods {peak_mb(ours):.0f} MB (the CSR itself: {nnz_mb:.0f} MB; "
           f"dense would be {X.shape[0] * X.shape[1] * 8 / 2**30:.1f} GB)")
+    classes_axis([int(c) for c in args.classes.split(",")], args.classes_repeat)
 
 
 if __name__ == "__main__":

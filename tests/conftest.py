@@ -49,3 +49,14 @@ def real_data() -> Path:
     if d is None:
         pytest.skip(f"set {DATA_ENV} to the shared data folder")
     return d
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A Dask client on a local in-process cluster (one worker, one thread), for the tests
+    that run every engine."""
+    distributed = pytest.importorskip("distributed")
+    with (distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                   dashboard_address=None, silence_logs=50) as cluster,
+          distributed.Client(cluster, set_as_default=False) as c):
+        yield c

@@ -39,8 +39,8 @@ def test_score_json_shape_and_values():
     corpus = load_sample("20ng")
     counts = Counts.from_texts(corpus.texts, corpus.labels, VectorizerOptions(min_df=2))
     expected = rank(counts, "bns", top=5)
-    assert [r["term"] for r in rows] == list(expected["term"])
-    np.testing.assert_allclose([r["score"] for r in rows], expected["score"], rtol=1e-12)
+    assert [r["term"] for r in rows] == list(expected.terms)
+    np.testing.assert_allclose([r["score"] for r in rows], expected.scores, rtol=1e-12)
 
 
 def test_score_class_gives_that_class_one_vs_rest():
@@ -91,7 +91,8 @@ def test_score_table_prints_terms():
      (["--top", "0"], "Invalid value for '--top': must be at least 1, got 0"),
      (["--label-field", "stars"], "no field 'stars'"),
      (["--min-df", "5000"], "vocabulary is empty"),
-     (["--class", "nope"], "class 'nope' is not among")],
+     (["--class", "nope"], "no document has the class 'nope' (--class); the classes with "
+                           "documents are alt.atheism, comp.graphics")],
 )
 def test_score_bad_input_exits_with_a_message(args, message):
     res = invoke("score", SAMPLE, *args)

@@ -3,6 +3,7 @@ the report is a self-contained page (optionally rendered with headless Chromium)
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -17,9 +18,29 @@ from test_report import check_self_contained
 def demo_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("demo") / "demo"
     proc = subprocess.run([sys.executable, "-c", "from textsift.cli import main; main()",
-                           "demo", "--out", str(out)], capture_output=True, text=True)
+                           "demo", "--out", str(out)], capture_output=True, text=True,
+                          env={**os.environ, "COLUMNS": "80"})  # an 80-column terminal
     assert proc.returncode == 0, proc.stderr
     return out, proc
+
+
+def test_demo_summary_is_a_table_that_fits_80_columns(demo_run):
+    """The accuracies with 500 terms: a row per method, best first with the linear SVM, as
+    results.csv has them; one line for all terms (where every method ties); no line of the
+    terminal output wraps."""
+    out, proc = demo_run
+    lines = proc.stderr.splitlines()
+    assert max(map(len, lines)) <= 80, [x for x in lines if len(x) > 80]
+    acc = pd.read_csv(out / "results.csv").query("metric == 'accuracy'")
+    at = acc[acc["n_features"] == 500].pivot(index="method", columns="learner", values="value")
+    rows = [[c.strip() for c in x.strip("│").split("│")] for x in lines if x.startswith("│")]
+    assert [r[0] for r in rows] == list(at.sort_values("linear_svm", ascending=False).index)
+    assert all(r[1:] == [f"{at.loc[r[0], 'nb']:.3f}", f"{at.loc[r[0], 'linear_svm']:.3f}"]
+               for r in rows)
+    full = acc[acc["n_features"] == acc["n_features"].max()]
+    assert full.groupby("learner")["value"].nunique().eq(1).all()  # every method ties
+    assert f"with all {full['n_features'].iloc[0]:,} terms, every method: naive Bayes" in (
+        proc.stderr)
 
 
 def test_demo_ends_with_the_report_path(demo_run):

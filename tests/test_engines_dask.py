@@ -50,8 +50,8 @@ def test_dask_counts_and_ranking_equal_in_memory(client, shards):
     assert counted.equals(memory)
     for method in ("chi2", "ig", "bns"):
         a, b = rank(memory, method, top=100), rank(counted, method, top=100)
-        assert list(a["term"]) == list(b["term"])
-        np.testing.assert_allclose(b["score"], a["score"], rtol=0, atol=1e-12)
+        assert list(a.terms) == list(b.terms)
+        np.testing.assert_allclose(b.scores, a.scores, rtol=0, atol=1e-12)
 
 
 def test_parquet_row_groups_are_partitions(client, tmp_path):

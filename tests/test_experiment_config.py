@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from textsift.experiment import ConfigError, load_config, parse_config
-from textsift.experiment.config import _SCHEMA
+from textsift.experiment._keys import TABLES
 
 BASE = {
     "experiment": {"name": "t", "seed": 3},
@@ -49,6 +49,32 @@ def test_fingerprint_ignores_n_jobs_but_not_the_seed():
     assert a.fingerprint != c.fingerprint
 
 
+ORDINAL = {"experiment": {"name": "ord", "n_jobs": 2},
+           "corpus": {"sample": "reviews", "task": "ordinal", "ranks": [1, 2, 3, 4, 5]},
+           "evaluation": {"metrics": ["mae_macro", "mae_micro", "accuracy"]},
+           "preprocessing": {"min_df": 2, "stem": True},
+           "selection": {"methods": ["rr_var_idf", "var_idf", "rr_igor", "ig", "prp"],
+                         "aggregates": ["default"], "ratios": [0.02, 0.2, 1.0],
+                         "baselines": ["ffs", "triv"], "method_params": {"prp": {"s": 0.2}}},
+           "tuning": {"a": [1, 16], "C": [0.3, 3]},
+           "learners": [{"name": "svr", "balanced": True, "label": "svrb"}, {"name": "svr"}]}
+ONE_VS_REST = {"experiment": {"name": "ovr", "n_jobs": 2},
+               "corpus": {"sample": "20ng", "dataset": "ng"},
+               "evaluation": {"tasks": "one_vs_rest", "metrics": ["f1_pos", "accuracy"]},
+               "preprocessing": {"min_df": 3, "stop_words": "english"},
+               "selection": {"methods": ["bns", "df", "ig_multi"], "ratios": [0.01, 0.1],
+                             "baselines": ["ffs", "triv"]},
+               "learners": [{"name": "linear_svm"}]}
+
+
+@pytest.mark.parametrize(("config", "fingerprint"), [(ORDINAL, "ce85b815b046e251"),
+                                                     (ONE_VS_REST, "03031dbf65bdc8aa")])
+def test_the_fingerprint_of_a_file_is_the_one_its_old_runs_have(config, fingerprint):
+    """Run directories made before the experiment's value types were rewritten (these
+    fingerprints were taken then) still resume."""
+    assert parse_config(config).fingerprint == fingerprint
+
+
 @pytest.mark.parametrize("table", ["corpus", "selection", "evaluation", "preprocessing",
                                    "experiment"])
 def test_unknown_key_names_the_key_and_the_table(table):
@@ -83,12 +109,12 @@ def test_unknown_learner():
 
 
 def test_ordinal_metric_on_nominal_task_is_an_error():
-    with pytest.raises(ConfigError, match="'mae_macro' measures rank distances.*nominal"):
+    with pytest.raises(ConfigError, match="'mae_macro' .*for ordinal tasks; this task is nominal"):
         parse_config(cfg(evaluation__metrics=["accuracy", "mae_macro"]))
 
 
 def test_svr_on_nominal_task_is_an_error():
-    with pytest.raises(ConfigError, match="'svr' regresses ranks"):
+    with pytest.raises(ConfigError, match="'svr' .*serves ordinal tasks; this task is nominal"):
         parse_config(cfg(learners=[{"name": "svr"}]))
 
 
@@ -167,11 +193,11 @@ def test_unset_variable_and_missing_file_are_named(tmp_path, monkeypatch):
 
 
 @settings(max_examples=40, deadline=None)
-@given(table=st.sampled_from(sorted(k for k, v in _SCHEMA.items() if v)),
+@given(table=st.sampled_from(sorted(k for k, v in TABLES.items() if v)),
        key=st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
 def test_any_unknown_key_is_reported_with_its_table(table, key):
     """Invariant: a key outside a table's schema is never silently ignored."""
-    if key in _SCHEMA[table]:
+    if key in TABLES[table]:
         return
     with pytest.raises(ConfigError, match=rf"unknown key '{key}' in \[{table}\]"):
         parse_config(cfg(**{f"{table}__{key}": 1}))

@@ -10,14 +10,15 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.model_selection import train_test_split
+from sklearn.feature_extraction.text import TfidfTransformer
+from sklearn.model_selection import GridSearchCV, train_test_split
+from sklearn.pipeline import Pipeline
 
 from textsift.corpus import sample_path
-from textsift.counts import Counts
 from textsift.experiment import load_config, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
-from textsift.experiment.learn import make_learner
-from textsift.metrics import mae_macro
+from textsift.learners import RankSVR
+from textsift.metrics import mae_macro, mae_macro_scorer
 from textsift.selectors import TermSelector
 
 CV = {"experiment": {"name": "cv-all", "seed": 0},
@@ -37,9 +38,9 @@ def test_all_under_cv_is_every_term_of_each_fold_for_every_method(tmp_path):
     assert len(set(vocab)) == 3  # the folds' vocabularies differ
     at_all = r[r["ratio"] == 1.0]
     assert sorted(set(at_all["method"])) == ["chi2", "dia", "ig"]
-    for fold, part in at_all.groupby("fold"):
-        assert (part["n_features"] == vocab[fold]).all()
-        assert part["value"].nunique() == 1
+    for fold, rows in at_all.groupby("fold"):
+        assert (rows["n_features"] == vocab[fold]).all()
+        assert rows["value"].nunique() == 1
     # the summary keeps "all" as one level over the folds, at their mean size
     summary = pd.read_csv(tmp_path / "summary.csv")
     row = summary[(summary["ratio"] == 1.0) & (summary["method"] == "dia")]
@@ -107,12 +108,12 @@ def test_the_issue_toml_gives_baselines_and_every_method_at_every_ratio(issue_ru
     triv = mae[mae["method"] == "triv"]
     assert triv["value"].item() == pytest.approx(1.2)  # every rank is in the test part
     assert (mae[mae["method"] == "ffs"]["ratio"] == 1.0).all()
-    fold = load_fold(str(out / "cache" / "fold-0.npz"))
+    data = load_fold(str(out / "cache" / "fold-0.npz"))
     for method in ("rr_nc_idf", "var_idf", "rr_igor"):
         got = mae[mae["method"] == method].sort_values("ratio")
         assert got["ratio"].tolist() == [0.01, 0.1]
         # ceil(ratio x the training vocabulary), every term of which occurs in training
-        assert got["n_features"].tolist() == [int(np.ceil(q * fold.n_terms)) for q in
+        assert got["n_features"].tolist() == [int(np.ceil(q * data.n_terms)) for q in
                                               (0.01, 0.1)]
     # a is tuned for the IDF methods only; C for every cell but Triv
     assert mae.loc[mae["method"] == "rr_igor", "a"].isna().all()
@@ -123,31 +124,32 @@ def test_the_issue_toml_gives_baselines_and_every_method_at_every_ratio(issue_ru
                                "val_mae_macro"]
 
 
-def test_a_tuned_cell_is_the_grid_search_done_by_hand(issue_run):
-    """Identity: hold out the same stratified quarter, try every (a, C) by selecting on the
-    rest and scoring MAE^M on it, keep the best (first on a tie), re-select on the whole
-    training part and refit: the cell's test MAE^M."""
-    out, exp, r = issue_run
-    fold = load_fold(str(out / "cache" / "fold-0.npz"))
-    X, y, scale = fold.X_train, fold.y_train, fold.counts.classes
-    fit, val = train_test_split(np.arange(len(y)), test_size=0.25, stratify=y, random_state=0)
-    fit_counts = Counts.from_matrix(X[fit], y[fit], classes=scale)
-
-    def mae_of(counts, X_tr, y_tr, X_te, y_te, a, C):
-        n = int(np.ceil(0.1 * counts.seen.sum()))  # of the terms the part's training has
-        keep = np.sort(TermSelector("var_idf", k=n, method_params={"a": a})
-                       .fit_counts(counts).selected_)
-        learner = make_learner(exp.learners[0], 0, list(scale), C=C)
-        return mae_macro(y_te, learner.fit(X_tr[:, keep], y_tr).predict(X_te[:, keep]))
-
-    grid = [(a, C) for a in (1, 16) for C in (0.3, 3)]
-    scores = [mae_of(fit_counts, X[fit], y[fit], X[val], y[val], a, C) for a, C in grid]
-    a, C = grid[int(np.argmin(scores))]
-    expected = mae_of(fold.counts, X, y, fold.X_test, fold.y_test, a, C)
+def test_a_tuned_cell_is_scikit_learns_grid_search_on_the_same_validation_part(issue_run):
+    """Identity with scikit-learn: ``GridSearchCV`` over the pipeline the cell stands for
+    (var_idf keeping 10% of the training terms, sublinear tf-idf, balanced RankSVR), with the
+    stratified quarter the cell holds out as its one split, scored by
+    MAE^M and refitted on the whole training part, chooses the cell's (a, C), with the cell's
+    validation MAE^M, and predicts the test part with the cell's MAE^M. (The split is given
+    as its index arrays, in ``train_test_split``'s order, since liblinear's solution depends a
+    little on the order of the rows.)"""
+    out, _, r = issue_run
+    data = load_fold(out / "cache" / "fold-0.npz")
+    X, y, scale = data.X_train, data.y_train, data.counts.classes
+    split = train_test_split(np.arange(len(y)), test_size=0.25, stratify=y, random_state=0)
+    pipe = Pipeline([("select", TermSelector("var_idf", ratio=0.1, classes=scale)),
+                     ("weight", TfidfTransformer(sublinear_tf=True)),
+                     ("svr", RankSVR(balanced=True, ranks=scale, random_state=0))])
+    grid = {"select__method_params": [{"a": 1}, {"a": 16}], "svr__C": [0.3, 3]}
+    search = GridSearchCV(pipe, grid, scoring=mae_macro_scorer,
+                          cv=[split]).fit(X, y)
     got = r.query("method == 'var_idf' and ratio == 0.1 and metric == 'mae_macro'")
-    assert (got["a"].item(), got["C"].item()) == (a, C)
-    assert got["val_mae_macro"].item() == pytest.approx(min(scores), abs=1e-12)
-    assert got["value"].item() == pytest.approx(expected, abs=1e-12)
+    best = search.best_params_
+    assert (got["a"].item(), got["C"].item()) == (best["select__method_params"]["a"],
+                                                  best["svr__C"])
+    assert got["val_mae_macro"].item() == pytest.approx(-search.best_score_, abs=1e-12)
+    assert got["value"].item() == pytest.approx(
+        mae_macro(data.y_test, search.predict(data.X_test)), abs=1e-12)
+    assert got["n_features"].item() == search.best_estimator_["select"].selected_.size
 
 
 def test_nominal_baselines_ffs_and_the_majority_class(tmp_path):
@@ -158,11 +160,11 @@ def test_nominal_baselines_ffs_and_the_majority_class(tmp_path):
            "selection": {"methods": ["chi2", "ig"], "sizes": [20, "all"],
                          "baselines": ["ffs", "triv"]}}
     r = run_experiment(parse_config(cfg), tmp_path).results
-    fold = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
-    labels, n = np.unique(fold.y_train, return_counts=True)
+    data = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
+    labels, n = np.unique(data.y_train, return_counts=True)
     majority = labels[np.argmax(n)]
     triv = r[r["method"] == "triv"]
-    assert triv["value"].item() == pytest.approx(np.mean(fold.y_test == majority))
+    assert triv["value"].item() == pytest.approx(np.mean(data.y_test == majority))
     at_all = r[r["ratio"] == 1.0].set_index("method")["value"]
     assert at_all["ffs"] == at_all["chi2"] == at_all["ig"]
 
@@ -217,5 +219,5 @@ def test_empty_texts_are_dropped(tmp_path):
     lines = []
     run_experiment(parse_config(cfg), tmp_path / "out", log=lines.append)
     assert "dropped 1 documents with an empty text" in lines
-    fold = load_fold(str(tmp_path / "out" / "cache" / "fold-0.npz"))
-    assert fold.counts.class_sizes.tolist() == [1, 1] and len(fold.y_test) == 2
+    data = load_fold(str(tmp_path / "out" / "cache" / "fold-0.npz"))
+    assert data.counts.class_sizes.tolist() == [1, 1] and len(data.y_test) == 2

@@ -63,23 +63,44 @@ def test_micro_f1_equals_accuracy_on_single_label_data(small_run):
     np.testing.assert_allclose(r["micro_f1"], r["accuracy"], rtol=0, atol=1e-12)
 
 
-def test_full_vocabulary_gives_the_same_value_for_every_method(small_run):
-    """Invariant: keeping every term, all methods select the same set, hence one value."""
-    r = small_run[1].results
-    full = r[r["n_features"] == r["n_features"].max()]
-    assert full.groupby(["learner", "metric"])["value"].nunique().eq(1).all()
+def test_the_full_vocabulary_is_each_learner_fitted_by_hand_on_every_column(small_run):
+    """Identity with scikit-learn: at "all" (10**6 terms keeps every one) every method's row
+    is the learner fitted on every column of the fold's training matrix -- naive Bayes on
+    counts, LinearSVC (seed 1) on tf-idf -- and measured on the test part."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.metrics import accuracy_score, f1_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.svm import LinearSVC
+
+    out, summary = small_run
+    data = load_fold(out / "cache" / "fold-0.npz")
+    r = summary.results
+    full = r[r["n_features"] == data.n_terms]
+    assert set(full["method"]) == {"ig", "rc", "ig_multi"} and full["ratio"].eq(1.0).all()
+    by_hand = {"nb": MultinomialNB(),
+               "linear_svm": make_pipeline(TfidfTransformer(), LinearSVC(random_state=1))}
+    for learner, model in by_hand.items():
+        pred = model.fit(data.X_train, data.y_train).predict(data.X_test)
+        expected = {"accuracy": accuracy_score(data.y_test, pred),
+                    "micro_f1": accuracy_score(data.y_test, pred),
+                    "macro_f1": f1_score(data.y_test, pred, average="macro", zero_division=0)}
+        rows = full[full["learner"] == learner]
+        assert len(rows) == 5 * 3  # every (method, aggregate) pair, every measure
+        for metric, value in expected.items():
+            np.testing.assert_allclose(rows.loc[rows["metric"] == metric, "value"], value,
+                                       rtol=0, atol=1e-12)
 
 
 def test_a_cell_equals_the_same_pipeline_built_by_hand(small_run):
     """Identity with scikit-learn: NB on IG's top-300 terms of the fold's training matrix."""
     out, summary = small_run
-    fold = load_fold(str(out / "cache" / "fold-0.npz"))
-    counts = Counts.from_matrix(fold.X_train, fold.y_train,
-                                feature_names=fold.counts.feature_names)
-    assert counts.equals(fold.counts)
-    keep = TermSelector("ig", k=300, aggregate="max").fit(fold.X_train, fold.y_train).selected_
-    nb = MultinomialNB().fit(fold.X_train[:, keep], fold.y_train)
-    expected = float(np.mean(nb.predict(fold.X_test[:, keep]) == fold.y_test))
+    data = load_fold(str(out / "cache" / "fold-0.npz"))
+    counts = Counts.from_matrix(data.X_train, data.y_train,
+                                feature_names=data.counts.feature_names)
+    assert counts.equals(data.counts)
+    keep = TermSelector("ig", k=300, aggregate="max").fit(data.X_train, data.y_train).selected_
+    nb = MultinomialNB().fit(data.X_train[:, keep], data.y_train)
+    expected = float(np.mean(nb.predict(data.X_test[:, keep]) == data.y_test))
     r = summary.results
     got = r.query("method == 'ig' and aggregate == 'max' and n_features == 300 and "
                   "learner == 'nb' and metric == 'accuracy'")["value"].item()
@@ -110,8 +131,9 @@ def test_same_seed_same_table_and_n_jobs_does_not_matter(small_run, tmp_path):
 def test_output_dir_of_another_experiment_is_refused(small_run):
     out, _ = small_run
     other = {**SMALL, "experiment": {"name": "other", "seed": 2}}
-    with pytest.raises(StoreError, match="holds the results of another experiment"):
-        run_experiment(parse_config(other), out)
+    with pytest.raises(StoreError, match=r"finished cells of another experiment \('small'\) "
+                       r"whose data or folds differ from this one's \(seed: 1 -> 2\)"):
+        run_experiment(parse_config(other), out, resume=True)
 
 
 def test_existing_results_need_resume(small_run):
@@ -183,13 +205,13 @@ def test_fold_matrices_are_countvectorizer_fitted_on_the_training_part(tmp_path)
     texts, labels, is_test = read_documents(exp)
     paths = prepare_folds(exp, tmp_path, log=lambda *_: None, n_jobs=2)
     for path, (train, test) in zip(paths, fold_indices(exp, labels, is_test), strict=True):
-        fold = load_fold(str(path))
+        data = load_fold(str(path))
         vec = build_vectorizer(exp.preprocessing)
         X_train = vec.fit_transform([texts[i] for i in train])
-        assert fold.counts.feature_names.tolist() == vec.get_feature_names_out().tolist()
-        assert (fold.X_train != X_train).nnz == 0
-        assert (fold.X_test != vec.transform([texts[i] for i in test])).nnz == 0
-        np.testing.assert_array_equal(fold.y_train, labels[train])
+        assert data.counts.feature_names.tolist() == vec.get_feature_names_out().tolist()
+        assert (data.X_train != X_train).nnz == 0
+        assert (data.X_test != vec.transform([texts[i] for i in test])).nnz == 0
+        np.testing.assert_array_equal(data.y_train, labels[train])
 
 
 OVR = {"experiment": {"name": "ovr"},
@@ -208,24 +230,24 @@ def test_one_vs_rest_tasks_select_by_the_positive_class(tmp_path):
     from sklearn.pipeline import make_pipeline
     from sklearn.svm import LinearSVC
 
-    from textsift.experiment.learn import binary_labels, one_vs_rest
+    from textsift.experiment.learn import binary_labels
     from textsift.report.html import write_report
 
     r = run_experiment(parse_config(OVR), tmp_path).results
-    fold = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
-    classes = fold.counts.classes
+    data = load_fold(str(tmp_path / "cache" / "fold-0.npz"))
+    classes = data.counts.classes
     assert sorted(r["dataset"].unique()) == sorted(f"ng:{c}" for c in classes)
     assert set(zip(r["method"], r["aggregate"], strict=True)) == {("bns", "pos"), ("df", "max")}
     task = classes[3]
-    yb = binary_labels(fold.y_train, task)
+    yb = binary_labels(data.y_train, task)
     # the binary counts derived from the multi-class ones equal a fresh count of the task
-    assert one_vs_rest(fold.counts, task).equals(
-        Counts.from_matrix(fold.X_train, yb, feature_names=fold.counts.feature_names))
-    keep = TermSelector("bns", k=50, class_label="pos").fit(fold.X_train, yb).selected_
+    assert data.counts.one_vs_rest(task).equals(
+        Counts.from_matrix(data.X_train, yb, feature_names=data.counts.feature_names))
+    keep = TermSelector("bns", k=50, class_label="pos").fit(data.X_train, yb).selected_
     keep = np.sort(keep)
     clf = make_pipeline(TfidfTransformer(), LinearSVC(random_state=0))
-    clf.fit(fold.X_train[:, keep], yb)
-    expected = f1_score(binary_labels(fold.y_test, task), clf.predict(fold.X_test[:, keep]),
+    clf.fit(data.X_train[:, keep], yb)
+    expected = f1_score(binary_labels(data.y_test, task), clf.predict(data.X_test[:, keep]),
                         pos_label="pos")
     got = r.query(f"dataset == 'ng:{task}' and method == 'bns' and metric == 'f1_pos'")
     assert got["value"].item() == pytest.approx(expected, abs=1e-12)
@@ -262,3 +284,32 @@ def test_a_directory_left_by_a_failed_configuration_is_taken_over(tmp_path):
     from textsift.vectorize import vectorize
     X, _, _ = vectorize(load_sample("20ng", "train").texts, min_df=4)
     assert vocab == X.shape[1]
+
+
+def test_a_new_learner_and_a_new_measure_are_one_registry_entry_each(tmp_path, monkeypatch):
+    """A learner and a measure added to their registries (nothing else) are accepted by the
+    file, fitted and reported: ridge regression's classifier on tf-idf, balanced accuracy."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.linear_model import RidgeClassifier
+    from sklearn.metrics import balanced_accuracy_score
+
+    from textsift.learners import LEARNERS, Learner
+    from textsift.metrics import MEASURES, Measure
+
+    monkeypatch.setitem(LEARNERS, "ridge", Learner(
+        "ridge", lambda seed, ranks, **p: RidgeClassifier(**p), "ridge classifier",
+        ("nominal",), "tfidf", ("alpha",)))
+    monkeypatch.setitem(MEASURES, "balanced_accuracy", Measure(
+        "balanced_accuracy", balanced_accuracy_score, "mean recall of the classes",
+        ("nominal",), False, ()))
+    cfg = {**SMALL, "evaluation": {"metrics": ["balanced_accuracy"]},
+           "selection": {"methods": ["ig"], "sizes": ["all"]},
+           "learners": [{"name": "ridge", "alpha": 2.0}]}
+    r = run_experiment(parse_config(cfg), tmp_path).results
+    data = load_fold(tmp_path / "cache" / "fold-0.npz")
+    tfidf = TfidfTransformer().fit(data.X_train)
+    model = RidgeClassifier(alpha=2.0).fit(tfidf.transform(data.X_train), data.y_train)
+    expected = balanced_accuracy_score(data.y_test, model.predict(tfidf.transform(data.X_test)))
+    assert r[["learner", "metric"]].drop_duplicates().values.tolist() == [
+        ["ridge", "balanced_accuracy"]]
+    assert r["value"].item() == pytest.approx(expected, abs=1e-12)

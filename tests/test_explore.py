@@ -109,8 +109,8 @@ def test_class_views_are_what_textsift_score_prints(sample, sample_data):
         for c, cls in enumerate(counts.classes[:5]):
             terms, scores = _decode(sample_data, method, sample_data["views"][method]["c"][c])
             expected = rank(counts, method, class_label=cls, top=300)
-            assert terms == expected["term"].tolist()
-            assert scores == rounded(expected["score"].to_numpy())
+            assert terms == expected.terms.tolist()
+            assert scores == rounded(expected.scores)
 
 
 def test_policy_views_are_what_textsift_score_prints(sample, sample_data):
@@ -120,7 +120,7 @@ def test_policy_views_are_what_textsift_score_prints(sample, sample_data):
         assert list(sample_data["views"][method]["p"]) == policies
         for p in policies:
             terms, _ = _decode(sample_data, method, sample_data["views"][method]["p"][p])
-            assert terms == rank(counts, method, aggregate=p, top=300)["term"].tolist()
+            assert terms == rank(counts, method, aggregate=p, top=300).terms.tolist()
     # single-column methods have no per-class lists
     assert "c" not in sample_data["views"]["df"]
     assert [m["per_class"] for m in sample_data["methods"]] == [True, True, False, True, False]

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from textsift.cli import app
 from textsift.corpus import sample_path
+from textsift.scores import REGISTRY
 
 webdriver = pytest.importorskip("selenium.webdriver")
 pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None,
@@ -178,3 +179,145 @@ def test_ratings_page_offers_the_ordinal_methods_and_rank_numbers(browser, ratin
     browser.find_element("css selector", "#ranked tbody td.term").click()
     stats = browser.find_element("id", "term-stats").text
     assert "mean rank" in stats and "rank variance (Var)" in stats and "NC at R" in stats
+
+
+# ----------------------------------------------------------------------------- readability
+#: Bokeh's own rectangle of every label it draws on the term map (the box its LabelSet fills
+#: behind the text: core/graphics.TextBox at the label's screen position and offset), and the
+#: frame, in canvas pixels; called after two animation frames so that the last change is
+#: painted.
+DRAWN_LABELS = """
+const done = arguments[arguments.length - 1];
+requestAnimationFrame(() => requestAnimationFrame(() => {
+  const pv = Object.values(Bokeh.index).find((v) => v.model.name === "map");
+  const ls = [...pv.renderer_views.values()].find((r) => r.model.name === "map_label_set");
+  const { TextBox } = Bokeh.require("core/graphics");
+  const boxes = [];
+  for (let i = 0; i < ls.text.length; i++) {
+    const box = new TextBox({ text: `${ls.text.get(i)}` });
+    box.angle = 0;
+    box.position = { sx: ls.sx[i] + ls.x_offset.get(i), sy: ls.sy[i] - ls.y_offset.get(i) };
+    box.visuals = ls.visuals.text.values(i);
+    const r = box.rect(), xs = [r.p0.x, r.p1.x, r.p2.x, r.p3.x];
+    const ys = [r.p0.y, r.p1.y, r.p2.y, r.p3.y];
+    boxes.push([`${ls.text.get(i)}`, Math.min(...xs), Math.min(...ys), Math.max(...xs),
+                Math.max(...ys)]);
+  }
+  const f = pv.frame.bbox;
+  done({ boxes, frame: [f.x, f.y, f.x + f.width, f.y + f.height] });
+}));
+"""
+
+
+def _model_data(browser, name: str) -> dict:
+    return browser.execute_script(
+        "for (const d of Bokeh.documents) { const m = d.get_model_by_name(arguments[0]);"
+        " if (m) return Object.fromEntries(Object.entries(m.data).map(([k, v]) => [k, [...v]])); }",
+        name)
+
+
+def _assert_labels_apart(browser) -> list[str]:
+    drawn = browser.execute_async_script(DRAWN_LABELS)
+    boxes, (fx0, fy0, fx1, fy1) = drawn["boxes"], drawn["frame"]
+    for i, (a, ax0, ay0, ax1, ay1) in enumerate(boxes):
+        assert fx0 <= ax0 and ax1 <= fx1 and fy0 <= ay0 and ay1 <= fy1, (a, drawn["frame"])
+        for b, bx0, by0, bx1, by1 in boxes[i + 1:]:
+            assert ax1 <= bx0 or bx1 <= ax0 or ay1 <= by0 or by1 <= ay0, (a, b)
+    return [b[0] for b in boxes]
+
+
+def _terms_named(labels: list[str]) -> int:
+    """Terms named by labels such as "keith" and "mozumder +3" (four terms on one dot)."""
+    return sum(1 + int(t.rsplit(" +", 1)[1]) if " +" in t else 1 for t in labels)
+
+
+def test_map_labels_never_overlap_and_the_best_term_is_labelled(loaded):
+    """Bokeh's own boxes of the drawn labels, in several views and after zooming out (every
+    label placed again): no two intersect, none leaves the frame. The best term of the view
+    is always labelled; in a class's own ranking at least half of the 20 asked for are named
+    (terms with the same counts share a dot and a label). A policy's top terms shown on the
+    map of a class they are absent from lie on one row at the bottom: fewer fit there."""
+    views = [("chi2", "0", "class", 10), ("mi", "7", "class", 10), ("bns", "15", "class", 10),
+             ("df", "0", "class", 10), ("odds_ratio", "3", "sum", 1)]
+    for method, cls, policy, named in views:
+        _choose(loaded, "method", method)
+        _choose(loaded, "class", cls)
+        _choose(loaded, "policy", policy)
+        labelled = _assert_labels_apart(loaded)
+        assert labelled[0].split(" +")[0] == _first_term(loaded), (method, labelled)
+        assert _terms_named(labelled) >= named, (method, labelled)
+    _choose(loaded, "method", "chi2")
+    _choose(loaded, "class", "0")
+    _choose(loaded, "policy", "class")
+    loaded.execute_script(  # zoom out: the dense corner gets denser
+        "for (const d of Bokeh.documents) for (const n of ['map_x', 'map_y']) {"
+        " const r = d.get_model_by_name(n); if (r) r.setv({start: r.start / 30}); }")
+    assert _assert_labels_apart(loaded)[0] == _first_term(loaded)
+
+
+def _luminance(rgb) -> float:
+    """WCAG 2 relative luminance of an sRGB colour (0-255 channels)."""
+    c = [v / 255 for v in rgb]
+    lin = [v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4 for v in c]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a, b) -> float:
+    """WCAG 2 contrast ratio: 21 for black on white, 1 for a colour on itself."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_contrast_ratio_worked_examples():
+    assert contrast((0, 0, 0), (255, 255, 255)) == pytest.approx(21.0)
+    assert contrast((118, 118, 118), (255, 255, 255)) == pytest.approx(4.54, abs=0.01)  # #767676
+
+
+def test_heat_map_cells_are_readable(loaded):
+    """Every cell's number contrasts with the cell as drawn (its pixels, sampled in a corner
+    the text does not reach) by at least 4.5:1, and each cell is 30 px square whatever the
+    number of methods (every nominal method of the registry here)."""
+    import io
+
+    from PIL import Image
+
+    _choose(loaded, "method", "chi2")
+    _choose(loaded, "policy", "class")
+    loaded.execute_async_script("const done = arguments[0];"
+                                "requestAnimationFrame(() => requestAnimationFrame(done));")
+    cells = _model_data(loaded, "agree_cells")
+    methods = loaded.execute_script(
+        "return [...document.querySelectorAll('#method option')].map(o => o.value)")
+    n = len(methods)
+    nominal = sorted(name for name, m in REGISTRY.items() if m.kind == "nominal")
+    assert len(cells["x"]) == n * n and methods == nominal and n >= 17
+    x0, y0, w, h = loaded.execute_script(
+        "const v = Object.values(Bokeh.index).find((v) => v.model.name === 'agree');"
+        "const f = v.frame.bbox; return [f.x, f.y, f.width, f.height];")
+    assert w / n == pytest.approx(30) and h / n == pytest.approx(30)
+    shot = Image.open(io.BytesIO(loaded.find_element("id", "plot-agree").screenshot_as_png))
+    shot = shot.convert("RGB")
+    hex_rgb = lambda s: tuple(int(s[i:i + 2], 16) for i in (1, 3, 5))  # noqa: E731
+    for x, y, txt, fill, ink in zip(cells["x"], cells["y"], cells["txt"], cells["fill"],
+                                    cells["ink"], strict=True):
+        col, row = methods.index(x), methods.index(y)  # the first method is the top row
+        drawn = shot.getpixel((int(x0 + (col + 0.15) * w / n), int(y0 + (row + 0.15) * h / n)))
+        assert max(abs(p - q) for p, q in zip(drawn, hex_rgb(fill), strict=True)) <= 2
+        if txt:
+            assert contrast(drawn, hex_rgb(ink)) >= 4.5, (x, y, fill, ink)
+
+
+def test_histogram_bars_are_shares_that_add_up_to_the_terms_documents(loaded):
+    """The bars are the term's documents in each class over the class's documents; weighted
+    back by the class sizes (the corpus's own distribution, drawn beside them) and summed,
+    they give the term's df, as do the counts on hover."""
+    for row in (0, 5):
+        loaded.find_elements("css selector", "#ranked tbody tr td.term")[row].click()
+        line = loaded.find_element("id", "term-stats").text
+        df = int(line.rsplit("df ", 1)[1].split()[0])
+        bars, corpus = _model_data(loaded, "term_bars"), _model_data(loaded, "corpus_bars")
+        assert bars["x"] == corpus["x"] and bars["size"] == corpus["n"]
+        assert sum(bars["n"]) == df
+        assert sum(s * n for s, n in zip(bars["share"], corpus["n"], strict=True)) == (
+            pytest.approx(df))
+        assert sum(corpus["n"]) == 2000 and sum(corpus["share"]) == pytest.approx(1.0)

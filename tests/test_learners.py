@@ -83,3 +83,48 @@ def test_ranks_missing_from_training_are_kept_when_declared():
     model = RankSVR(ranks=[1, 2, 3, 4, 5]).fit(X[keep], y[keep])
     np.testing.assert_array_equal(model.ranks_, [1, 2, 3, 4, 5])
     assert model.predict(sp.csr_matrix(np.full((1, 25), -50.0))).min() >= 1
+
+
+# --------------------------------------------------------------------------- the registry
+def test_the_learner_registry_builds_the_pipelines_of_the_experiments():
+    """Each entry: a factory with the seed and the scale, its tasks, its default weighting
+    and the parameters a file may set; make_learner puts the weighting first."""
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.preprocessing import Binarizer
+    from sklearn.svm import LinearSVC
+
+    from textsift.learners import LEARNERS, make_learner
+
+    assert list(LEARNERS) == ["nb", "linear_svm", "logreg", "svr"]
+    assert LEARNERS["svr"].tasks == ("ordinal",) and LEARNERS["nb"].tasks == ("nominal",
+                                                                               "ordinal")
+    pipe = make_learner("linear_svm", seed=3, C=0.5)
+    assert [type(s) for s in pipe] == [TfidfTransformer, LinearSVC]
+    assert (pipe[-1].C, pipe[-1].random_state) == (0.5, 3)
+    assert [type(s) for s in make_learner("nb", "binary")] == [Binarizer, MultinomialNB]
+    svr = make_learner("svr", seed=1, ranks=[1, 2, 3], balanced=True)
+    assert pipe[0].sublinear_tf is False and svr[0].sublinear_tf is True
+    assert (svr[-1].ranks, svr[-1].balanced, svr[-1].random_state) == ([1, 2, 3], True, 1)
+    assert make_learner("logreg")[-1].max_iter == 1000
+    for learner in LEARNERS.values():  # every accepted parameter is the estimator's own
+        assert set(learner.params) <= set(learner.build().get_params()), learner.name
+
+
+def test_the_registry_says_which_learners_take_class_and_sample_weights():
+    from textsift.learners import LEARNERS
+
+    assert {n: lr.class_weight for n, lr in LEARNERS.items()} == {
+        "nb": False, "linear_svm": True, "logreg": True, "svr": False}
+    assert all(lr.sample_weight for lr in LEARNERS.values())
+
+
+def test_an_unknown_learner_names_the_close_one():
+    from textsift.learners import get_learner
+
+    with pytest.raises(ValueError, match="unknown learner 'lin_svm'.*'linear_svm'"):
+        get_learner("lin_svm")
+    from textsift.learners import make_learner
+
+    with pytest.raises(ValueError, match="unknown weighting 'idf'; choose one of counts"):
+        make_learner("nb", "idf")

@@ -78,3 +78,29 @@ def test_misclassification_error_bad_input():
     assert misclassification_error(["a", "b", "a"], ["a", "a", "a"]) == pytest.approx(1 / 3)
     with pytest.raises(ValueError, match="labels"):
         misclassification_error([1, 2], [1])
+
+
+# --------------------------------------------------------------------------- the registry
+def test_the_measure_registry_holds_each_measure_once_with_its_direction():
+    from sklearn.metrics import f1_score
+
+    from textsift.metrics import LOWER_IS_BETTER, MEASURES, get_measure
+
+    assert LOWER_IS_BETTER == {n for n, m in MEASURES.items() if m.lower_is_better} == {
+        "misclassification_error", "mae_macro", "mae_micro"}
+    assert MEASURES["misclassification_error"].func is misclassification_error
+    assert MEASURES["mae_macro"].func is mae_macro and MEASURES["mae_macro"].context == (
+        "ranks",)
+    assert [n for n, m in MEASURES.items() if m.positive] == ["f1_pos", "precision_pos",
+                                                              "recall_pos"]
+    assert {n for n, m in MEASURES.items() if "nominal" not in m.tasks} == {"mae_macro",
+                                                                            "mae_micro"}
+    y, p = np.array([0, 1, 1, 0, 1]), np.array([0, 1, 0, 0, 0])
+    # the class 1: 1 of its 3 documents found, 1 of 1 prediction right: F1 = 2 / (3 + 1)
+    assert get_measure("f1_pos")(y, p, pos_label=1) == pytest.approx(0.5)
+    assert get_measure("f1_pos")(y, p, pos_label=0) == pytest.approx(
+        f1_score(y, p, pos_label=0))
+    assert get_measure("macro_f1")(y, p) == pytest.approx(f1_score(y, p, average="macro"))
+    assert get_measure("mae_macro")(TRUE, PRED, ranks=[1, 2, 3, 4, 5]) == 0.4375
+    with pytest.raises(ValueError, match="unknown measure 'accurracy'.*'accuracy'"):
+        get_measure("accurracy")

@@ -38,7 +38,7 @@ def test_a11_balanced_statistics():
     np.testing.assert_allclose(s.mass, [4, 3, 10, 1, 5, 5 / 3])
     # t1's mean 1.5 is a tie between ranks 1 and 2: the lower one (§A.4); t2 at 14/3 and t6 at
     # 2.6 keep the paper's ranks 5 and 3
-    groups = dict(zip(*[rank(toy, "rr_var", top=6, balanced=True)[c] for c in
+    groups = dict(zip(*[rank(toy, "rr_var", top=6, balanced=True).to_frame()[c] for c in
                         ("term", "group")], strict=True))
     assert groups == {"t1": 1, "t2": 5, "t3": 3, "t4": 3, "t5": 3, "t6": 3}
 
@@ -77,8 +77,8 @@ def test_every_rank_gets_its_share_on_a_j_shaped_corpus(method):
     share = k / 5
     big = counts.class_sizes / counts.n_docs >= 0.05  # here every rank
     assert big.all()
-    paper = rank(counts, method, top=k)
-    balanced = rank(counts, method, top=k, balanced=True)
+    paper = rank(counts, method, top=k).to_frame()
+    balanced = rank(counts, method, top=k, balanced=True).to_frame()
     got = balanced["group"].value_counts().reindex(SCALE, fill_value=0)
     assert (got[big] >= share / 5).all(), got.to_dict()
     # the paper's mean rule on the same data leaves rank 1 (6% of the reviews) without a fifth
@@ -87,9 +87,10 @@ def test_every_rank_gets_its_share_on_a_j_shaped_corpus(method):
     if method != "rr_nc_idf":
         assert (paper["group"] == 1).sum() < share / 5
     # the planted word: over-represented among one-star reviews, listed under rank 1
-    whole = rank(counts, method, top=counts.n_terms, balanced=True)
+    whole = rank(counts, method, top=counts.n_terms, balanced=True).to_frame()
     assert whole.set_index("term").loc["refund", "group"] == 1
-    assert rank(counts, method, top=counts.n_terms).set_index("term").loc["refund", "group"] > 2
+    paper_whole = rank(counts, method, top=counts.n_terms).to_frame()
+    assert paper_whole.set_index("term").loc["refund", "group"] > 2
 
 
 def test_equal_rank_sizes_change_nothing():

@@ -62,8 +62,11 @@ def test_ordinal_eval_rows_baselines_and_resume(corpus, tmp_path):
     again = runner.invoke(app, eval_args(corpus, tmp_path))
     assert again.exit_code == 0, again.output
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "results.csv"), r)
+    # another tuning grid changes every tuned cell: refused, with the reason
     other = runner.invoke(app, eval_args(corpus, tmp_path, "--c-grid", "3"))
-    assert other.exit_code == 2 and "another experiment" in " ".join(other.output.split())
+    said = " ".join(other.output.split())
+    assert other.exit_code == 2 and "is not valid under this experiment (tuning.grid: " in said
+    assert "the experiment changed: tuning.grids: " in said
 
 
 @pytest.mark.parametrize("args, message", [
@@ -135,3 +138,66 @@ def test_multidomain_declared_scale_gives_rank_3_a_turn(real_data):
     assert out.exit_code == 0, out.output
     # stars 3 never occur, yet terms whose mean rank is nearest 3 form rank 3's list (§0.7)
     assert [r["rank_assigned"] for r in json.loads(out.stdout)] == [1, 2, 3, 4, 5] * 2
+
+
+def test_cli_ordinal_options_are_the_registrys_parameters(corpus):
+    """Every parameter of an ordinal method is an option (PRP's s too); an option of another
+    method is refused by name."""
+    from textsift.scores import REGISTRY
+
+    names = {p for m in REGISTRY.values() if m.kind == "ordinal" for p in m.params}
+    help_text = runner.invoke(app, ["ordinal", "-h"]).output
+    assert names == {"a", "eps", "idf", "s", "base", "balanced"}
+    assert all(f"--{p}" in help_text for p in names)
+    args = ["ordinal", str(corpus), "--rating-field", "stars", "--method", "prp", "--k", "5",
+            "--format", "json"]
+    runs = [runner.invoke(app, [*args, *extra]) for extra in ([], ["--s", "0.5"], ["--s", "0"])]
+    assert all(r.exit_code == 0 for r in runs), runs[-1].output
+    scores = [[row["score"] for row in json.loads(r.stdout)] for r in runs]
+    assert scores[0] == scores[1] and scores[2] != scores[0]  # s = 0: no redistribution
+    bad = runner.invoke(app, [*args[:5], "rr_nc_idf", "--k", "5", "--s", "0.2"])
+    assert bad.exit_code == 2
+    assert "--s is a parameter of prp, not of rr_nc_idf" in " ".join(bad.output.split())
+    # the rank-balanced variant is a flag, refused by the methods without it
+    flag = runner.invoke(app, [*args[:5], "rr_var", "--k", "5", "--balanced"])
+    assert flag.exit_code == 0, flag.output
+    bad = runner.invoke(app, [*args[:5], "rr_igor", "--k", "5", "--balanced"])
+    assert bad.exit_code == 2
+    assert ("--balanced is a parameter of prp, rr_nc_idf, rr_var, rr_var_idf, not of rr_igor"
+            in " ".join(bad.output.split()))
+
+
+def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpus, tmp_path,
+                                                                          monkeypatch):
+    """`ordinal-eval` gives the harness the corpus options' VectorizerOptions whole, so an
+    option added to it later (here a made-up one) reaches the experiment, and its
+    fingerprint, without a change to the command."""
+    import dataclasses
+
+    from textsift.cli import experiment as cli_experiment
+    from textsift.cli.options import CorpusOptions
+    from textsift.vectorize import VectorizerOptions
+
+    @dataclasses.dataclass(frozen=True)
+    class Later(VectorizerOptions):
+        later_option: int = 1
+
+    given = CorpusOptions.vectorizer
+    monkeypatch.setattr(CorpusOptions, "vectorizer",
+                        lambda self, **kw: Later(**dataclasses.asdict(given(self, **kw)),
+                                                 later_option=7))
+    seen = []
+
+    def run(exp, *args, **kw):
+        seen.append(exp)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(cli_experiment, "run_with_progress", run)
+    runner.invoke(app, eval_args(corpus, tmp_path, "--min-df", "2", "--stem"))
+    (exp,) = seen
+    assert exp.preprocessing == Later(min_df=2, stem=True, later_option=7)
+    at_default = dataclasses.replace(exp, preprocessing=Later(min_df=2, stem=True))
+    assert exp.fingerprint != at_default.fingerprint
+    # at its default, an option added later leaves the fingerprint as it was without it
+    assert at_default.fingerprint == dataclasses.replace(
+        exp, preprocessing=VectorizerOptions(min_df=2, stem=True)).fingerprint

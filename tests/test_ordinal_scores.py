@@ -47,13 +47,13 @@ GOLDEN = {
 def test_a11_picks_at_x4(toy, method):
     terms, groups = GOLDEN[method]
     got = rank(toy, method, top=4)
-    assert got["term"].tolist() == terms
+    assert got.terms.tolist() == terms
     if groups is not None:
-        assert got["group"].tolist() == groups
+        assert got.groups.tolist() == groups
 
 
 def test_a11_rr_nc_idf_same_picks_without_eps(toy):
-    assert rank(toy, "rr_nc_idf", top=4, eps_nc=0.0)["term"].tolist() == ["t1", "t3", "t2", "t6"]
+    assert rank(toy, "rr_nc_idf", top=4, eps=0.0).terms.tolist() == ["t1", "t3", "t2", "t6"]
 
 
 def test_a11_statistics(toy):
@@ -99,7 +99,7 @@ def test_prp_is_labelled_provisional_and_reduces_to_ig_multi(toy):
 
 def test_term_in_every_document_tops_var_idf_unless_idf_is_smooth(toy):
     assert compute(toy, "var_idf").values[2, 0] == 0.0  # IDF = ln(10/10) = 0: the top value
-    assert rank(toy, "var_idf", top=1, idf="smooth")["term"].tolist() == ["t4"]
+    assert rank(toy, "var_idf", top=1, idf="smooth").terms.tolist() == ["t4"]
 
 
 def test_rank_without_documents_keeps_its_turn():
@@ -108,8 +108,8 @@ def test_rank_without_documents_keeps_its_turn():
     y = np.array([1, 2, 4, 5, 1, 5])
     c = toy_counts(y, {"a": [0, 4], "b": [1, 2], "c": [3, 5], "d": [0, 3]}, SCALE)
     got = rank(c, "rr_var", top=4)
-    assert got["group"].tolist() == [1, 3, 5, 3]
-    assert got["term"].tolist() == ["a", "b", "c", "d"]
+    assert got.groups.tolist() == [1, 3, 5, 3]
+    assert got.terms.tolist() == ["a", "b", "c", "d"]
     # IGOR: cuts <=2 and <=3 split the documents identically; only one takes turns
     assert compute(c, "rr_igor").groups.tolist() == ["<=1", "<=2", "<=4"]
 
@@ -117,7 +117,7 @@ def test_rank_without_documents_keeps_its_turn():
 def test_unseen_terms_are_never_ranked():
     c = toy_counts(docs={**DOCS, "never": []})
     for method in GOLDEN:
-        assert rank(c, method)["term"].tolist()[-1] == "never"
+        assert rank(c, method).terms.tolist()[-1] == "never"
         assert np.all(compute(c, method).values[-1] == -np.inf)
 
 
@@ -137,7 +137,7 @@ def test_ratings_outside_declared_scale_and_one_rank_counts():
         check_ranks([1, 2, 7], ranks=[1, 2, 3, 4, 5])
     # a single-rank training set with the scale declared is allowed (every score is defined)
     c = toy_counts(np.full(10, 5), scale=SCALE)
-    assert rank(c, "rr_var", top=2)["group"].tolist() == [5, 5]
+    assert rank(c, "rr_var", top=2).groups.tolist() == [5, 5]
     with pytest.raises(ValueError, match="both sides"):
         compute(c, "rr_igor")
     with pytest.raises(ValueError, match="must be numbers"):
@@ -146,7 +146,7 @@ def test_ratings_outside_declared_scale_and_one_rank_counts():
 
 @pytest.mark.parametrize("method, params, message", [
     ("var_idf", {"a": 0}, "exponent a must be positive"),
-    ("rr_nc_idf", {"eps_nc": -1}, "eps_nc must be >= 0"),
+    ("rr_nc_idf", {"eps": -1}, "eps must be >= 0"),
     ("rr_var_idf", {"idf": "bm25"}, "unknown IDF form"),
     ("prp", {"s": 2}, "rank similarity s"),
 ])
@@ -173,7 +173,7 @@ def ordinal_data(draw):
 def test_statistics_match_brute_force(data):
     X, y = data
     s = rank_stats(Counts.from_matrix(X, y, classes=SCALE))
-    nc = compute(Counts.from_matrix(X, y, classes=SCALE), "rr_nc_idf", eps_nc=0.0, a=1.0)
+    nc = compute(Counts.from_matrix(X, y, classes=SCALE), "rr_nc_idf", eps=0.0, a=1.0)
     for t in range(X.shape[1]):
         ranks = y[X[:, t] > 0]
         if len(ranks) == 0:

@@ -11,19 +11,19 @@ from textsift.policies import globalise, n_from_ratio, order, rank_terms, round_
 NEG = -np.inf
 
 
-def test_order_descending_ties_by_index_nan_as_minus_inf_unseen_last():
-    score = np.array([1.0, 3.0, np.nan, 3.0, np.inf, 0.0])
-    seen = np.array([True, True, True, True, True, False])
-    np.testing.assert_array_equal(order(score, seen), [4, 1, 3, 0, 2, 5])
+def test_order_descending_ties_by_index_minus_inf_then_unseen_last():
+    score = np.array([1.0, 3.0, NEG, 3.0, np.inf, 0.0, NEG])
+    seen = np.array([True, True, True, True, True, False, True])
+    np.testing.assert_array_equal(order(score, seen), [4, 1, 3, 0, 2, 6, 5])
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_order_with_a_limit_is_the_prefix_of_the_full_order(data):
-    """The partial sort behind ``limit`` changes nothing: same ties by index, -inf and NaN
-    scores after the others, unseen terms last, whatever the limit."""
+    """The partial sort behind ``limit`` changes nothing: same ties by index, -inf scores
+    after the others, unseen terms last, whatever the limit."""
     n = data.draw(st.integers(1, 40))
-    values = st.sampled_from([0.0, 1.0, 1.5, 2.0, np.inf, -np.inf, np.nan])
+    values = st.sampled_from([0.0, 1.0, 1.5, 2.0, np.inf, -np.inf])
     score = data.draw(arrays(np.float64, n, elements=values))
     seen = data.draw(arrays(bool, n))
     limit = data.draw(st.integers(0, n + 2))
@@ -44,6 +44,17 @@ def test_globalise_policies():
 def test_wavg_ignores_zero_weight_infinities():
     table = np.array([[np.inf, 1.0]])
     assert globalise(table, "wavg", np.array([0.0, 1.0]))[0] == 1.0
+
+
+def test_sum_and_wavg_add_the_groups_where_a_term_has_a_score():
+    """-inf is "no score in this group": [log 2, -inf, 0] sums to log 2 (not -inf); a row with
+    no score anywhere stays -inf; +inf and -inf give +inf (the -inf group is left out)."""
+    table = np.array([[np.log(2), NEG, 0.0], [NEG, NEG, NEG], [np.inf, NEG, 1.0],
+                      [1.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(globalise(table, "sum"), [np.log(2), NEG, np.inf, 6.0])
+    w = np.array([0.5, 0.25, 0.25])
+    np.testing.assert_array_equal(globalise(table, "wavg", w),
+                                  [np.log(2) / 2, NEG, np.inf, 0.5 + 0.5 + 0.75])
 
 
 def test_round_robin_skip_to_next_on_overlapping_lists():
@@ -71,7 +82,7 @@ def test_round_robin_disjoint_lists_and_exhausted_groups():
 
 
 def test_rank_terms_rr_covers_the_vocabulary():
-    table = np.array([[2.0, NEG], [NEG, 5.0], [1.0, NEG], [NEG, NEG], [0.5, 0.1]])
+    table = np.array([[2.0, NEG], [NEG, 5.0], [1.0, NEG], [NEG, NEG], [NEG, NEG]])
     seen = np.array([True, True, True, True, False])
     r = rank_terms(table, "rr", seen)
     np.testing.assert_array_equal(r.index, [0, 1, 2, 3, 4])

@@ -74,10 +74,10 @@ def test_rr_picks_in_turn_per_class(sample):
                  aggregate="rr", top=40)
     # 20 classes take turns: picks 1-20 come one from each class, in class order, and again
     classes = sorted(set(sample.labels))
-    assert list(table["group"]) == classes + classes
+    assert list(table.groups) == classes + classes
     # the first class's first pick is its own best IG term (idxmax takes the lowest index)
-    assert table["term"][0] == names[sel.scores_[classes[0]].idxmax()]
-    np.testing.assert_array_equal(names[sel.selected_], table["term"])
+    assert table.terms[0] == names[sel.scores_[classes[0]].idxmax()]
+    np.testing.assert_array_equal(names[sel.selected_], table.terms)
 
 
 def test_pipeline_and_grid_search_tune_k(sample):
@@ -126,3 +126,114 @@ def test_any_length_mismatch_is_refused(short, long):
     for n in (short, long):
         with pytest.raises(ValueError, match="one label per row"):
             Counts.from_matrix(LECTURE.T, np.resize(LABELS, n))
+
+
+# ----------------------------------------------------------------------------- correctness
+MI_X = np.array([[1, 0, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1], [0, 1, 1, 0], [0, 0, 1, 1],
+                 [1, 1, 0, 0]])
+MI_Y = np.array([0, 0, 1, 1, 2, 2])
+
+
+@pytest.mark.parametrize("aggregate", ["sum", "wavg", "max"])
+def test_mi_globalised_over_the_classes_where_the_term_occurs(aggregate):
+    """N = 6, df = 3 and N_c = 2 for every term, so PMI = log(A N / (df N_c)) = log A: t0 is
+    (log 2, -inf, 0), t1 (-inf, log 2, 0), t2 and t3 (0, 0, 0). Summed over the classes where
+    A > 0, t0 and t1 score log 2 (wavg: log 2 / 3) and are kept; a plain sum made them -inf
+    and kept t2, t3 -- column order."""
+    sel = TermSelector("mi", k=2, aggregate=aggregate).fit(MI_X, MI_Y)
+    np.testing.assert_array_equal(sel.selected_, [0, 1])
+    expected = np.log(2) / (3 if aggregate == "wavg" else 1)
+    np.testing.assert_allclose(sel.ranking_.scores[:2], [expected, expected], rtol=1e-15)
+
+
+def test_bns_mirrored_cells_tie_and_the_tie_goes_to_the_lower_index():
+    """Class p: t0 has tpr = 1/2, fpr = 0 and t1 tpr = 1, fpr = 1/2; both score
+    |F^-1(0.0005)| = 3.2905267314918945 exactly, so the tie rule keeps t0 (scipy's
+    ndtri(0.9995) alone is 3e-14 larger and kept t1)."""
+    from scipy.special import ndtri
+
+    X, y = np.array([[1, 1], [0, 1], [0, 1], [0, 0]]), np.array(["p", "p", "n", "n"])
+    sel = TermSelector("bns", k=1, class_label="p").fit(X, y)
+    np.testing.assert_array_equal(sel.selected_, [0])
+    assert sel.scores_["p"].tolist() == [-ndtri(0.0005)] * 2
+
+
+def test_a_users_nan_is_minus_inf_at_the_table():
+    """NaN is turned into -inf where the table is made: never ranked above a number, tied
+    with -inf by index; the table holds no NaN."""
+    X, y = np.array([[1, 1, 1], [1, 1, 1]]), np.array(["a", "b"])
+    sel = TermSelector(lambda c: np.array([np.nan, 1.0, -np.inf]), k=3).fit(X, y)
+    np.testing.assert_array_equal(sel.selected_, [1, 0, 2])
+    assert sel.scores_["all"].tolist() == [-np.inf, 1.0, -np.inf]
+
+
+# ----------------------------------------------------------------------------- lazy selection
+def test_set_params_after_fit_changes_the_selection_without_scoring_again(sample, monkeypatch):
+    """The selection is derived from the kept ranking when read: a new k, ratio or threshold
+    is the prefix (or the cut) of the same ranking, equal to a fresh fit's, with no scoring."""
+    X = CountVectorizer(min_df=3).fit_transform(sample.texts)
+    y = sample.labels
+    sel = TermSelector("chi2", k=10).fit(X, y)
+    ranking = sel.ranking_
+    import textsift.ranking
+
+    def no_scoring(*args, **kw):
+        raise AssertionError("scored again")
+
+    for params in ({"k": 300}, {"k": 1}, {"ratio": 0.05, "k": 10}, {"threshold": 50.0}):
+        monkeypatch.setattr(textsift.ranking, "compute", no_scoring)
+        sel.set_params(**{"k": 10, "ratio": None, "threshold": None, **params})
+        got = sel.selected_
+        assert sel.ranking_ is ranking
+        monkeypatch.undo()
+        np.testing.assert_array_equal(got, TermSelector("chi2", **{"k": 10, **params})
+                                      .fit(X, y).selected_)
+    assert sel.transform(X).shape[1] == (ranking.scores >= 50.0).sum()
+
+
+def test_a_round_robin_ranks_up_to_the_largest_k_asked(sample):
+    """Under rr the fit takes only the turns k needs; a larger k takes the next turns (from
+    counts_), a smaller one is a prefix: both equal a fresh fit."""
+    X = CountVectorizer(min_df=3).fit_transform(sample.texts)
+    y = sample.labels
+    sel = TermSelector("ig", k=30, aggregate="rr").fit(X, y)
+    assert len(sel.ranking_) == 30 and sel.ranking_.policy == "rr"
+    sel.set_params(k=70)
+    np.testing.assert_array_equal(sel.selected_, TermSelector("ig", k=70, aggregate="rr")
+                                  .fit(X, y).selected_)
+    assert len(sel.ranking_) == 70
+    sel.set_params(k=5)
+    np.testing.assert_array_equal(sel.selected_, sel.ranking_.index[:5])
+    assert len(sel.ranking_) == 70
+    with pytest.raises(ValueError, match="threshold does not apply to the round-robin"):
+        sel.set_params(threshold=1.0).transform(np.zeros((1, sel.n_features_in_)))
+
+
+def test_scores_are_built_only_when_read():
+    sel = TermSelector("chi2", k=2, class_label="pos").fit(LECTURE.T, LABELS)
+    assert "scores_" not in vars(sel)
+    assert sel.scores_.loc[3, "pos"] == pytest.approx(3.75)  # T4 (no feature names: index)
+    assert not hasattr(TermSelector(), "scores_")  # unfitted: no scores to read
+
+
+def test_rank_is_a_typed_ranking_with_the_policy_used():
+    names = np.array([f"T{i}" for i in range(1, 11)])
+    counts = Counts.from_matrix(LECTURE.T, LABELS, feature_names=names)
+    r = rank(counts, "chi2", top=4, class_label="pos")
+    assert (r.terms.tolist(), r.policy, r.method, r.class_label, r.groups) == (
+        ["T1", "T2", "T4", "T7"], "max", "chi2", "pos", None)
+    np.testing.assert_allclose(r.scores, [10, 10, 3.75, 3.75])
+    assert rank(counts, "df", aggregate="rr").policy == "max"  # one column: rr is max
+    rr = rank(counts, "chi2", aggregate="rr", top=3)
+    assert rr.policy == "rr" and rr.groups.tolist() == ["neg", "pos", "neg"]
+    assert list(rr.to_frame().columns) == ["rank", "term", "score", "group"]
+    assert list(r.to_frame().columns) == ["rank", "term", "score"]
+
+
+def test_a_fit_counts_term_frequencies_only_for_a_method_that_reads_them():
+    """chi2 reads presence only, so its fit leaves TF out (half the memory of the counts);
+    RC reads TF, and a user's function may."""
+    assert TermSelector("chi2", k=2).fit(LECTURE.T, LABELS).counts_.term_freq is None
+    assert TermSelector("rc", k=2).fit(LECTURE.T, LABELS).counts_.term_freq is not None
+    own = TermSelector(lambda c: c.tf, k=2).fit(LECTURE.T, LABELS)
+    np.testing.assert_array_equal(own.selected_, [2, 3])  # DF = TF here (binary): 10, 8

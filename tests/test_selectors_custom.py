@@ -44,7 +44,7 @@ def test_a_score_table_function_and_parameters(sample):
     X, y = sample
     counts = Counts.from_matrix(X, y)
     own = rank(counts, lambda c, base: compute(c, "ig", base=base), top=5, base=10)
-    assert own["term"].tolist() == rank(counts, "ig", top=5, base=10)["term"].tolist()
+    assert own.terms.tolist() == rank(counts, "ig", top=5, base=10).terms.tolist()
 
 
 def test_a_users_function_in_a_pipeline_and_grid_search():
@@ -70,7 +70,7 @@ def test_score_all_has_a_column_per_nominal_method(sample):
                                                               range(X.shape[1])]))
     table = score_all(counts, top=3)
     assert {"term", "chi2", "bns", "ig_multi"} <= set(table.columns) and len(table) >= 3
-    best = rank(counts, "chi2", top=1)["term"].item()
+    best = rank(counts, "chi2", top=1).terms.item()
     assert table.set_index("term").loc[best, "chi2"] == table["chi2"].max()
-    with pytest.raises(ValueError, match="round robin gives an order"):
+    with pytest.raises(ValueError, match=r"round robin \(.rr.\) gives an order, not a score"):
         score_all(counts, "rr")

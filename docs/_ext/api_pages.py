@@ -17,7 +17,8 @@ from pathlib import Path
 
 #: Section of the reference index -> module prefixes, in the order the data flows.
 SECTIONS = {
-    "Corpora and counts": ["textsift", "textsift.corpus", "textsift.sources", "textsift.layouts",
+    "Corpora and counts": ["textsift", "textsift.corpus", "textsift.labels", "textsift.sources",
+                           "textsift.layouts",
                            "textsift.tokens", "textsift.vectorize", "textsift.counts",
                            "textsift.engines", "textsift.errors"],
     "Scores, policies and selectors": ["textsift.scores", "textsift.policies",

@@ -2,7 +2,9 @@
 build into ``docs/_generated/`` (git-ignored) and included by the guide pages.
 
 * ``experiment_schema.md``: every table and key of an experiment file, from
-  :mod:`textsift.experiment.schema` (the table the validation reads);
+  :mod:`textsift.experiment.schema` (the table the validation reads), and every learner and
+  evaluation measure, from their registries (:data:`textsift.learners.LEARNERS`,
+  :data:`textsift.metrics.MEASURES`);
 * ``methods_nominal.rst``, ``methods_ordinal.rst``: every registered scoring method with its
   formula and paper, from :data:`textsift.scores.REGISTRY` (in the API page of
   :mod:`textsift.scores` and in the guide);
@@ -48,19 +50,26 @@ def _key_table(keys) -> list[str]:
 
 
 def experiment_schema() -> str:
-    from textsift.experiment.schema import LEARNER_KEYS, LEARNERS, SCHEMA, TUNING_KEYS
+    from textsift.experiment.schema import CLASS_WEIGHT, LEARNER_KEYS, SCHEMA, TUNING_KEYS
+    from textsift.learners import LEARNERS
+    from textsift.metrics import MEASURES
 
     out = []
     for table, keys in SCHEMA.items():
         out += [f"### `[{table}]`", ""] + _key_table(keys)
     out += ["### `[tuning]`", ""] + _key_table(TUNING_KEYS)
     out += ["### `[[learners]]`", "", "One table per learner (at least one)."] + [""]
-    out += _key_table(LEARNER_KEYS)
-    out += ["| learner | what it is | its own parameters | default weighting |",
-            "|---|---|---|---|"]
-    for name, (what, params, weighting) in LEARNERS.items():
-        out.append(f"| `{name}` | {_cell(what)} | {', '.join(f'`{p}`' for p in params)} | "
-                   f"`{weighting}` |")
+    out += _key_table({**LEARNER_KEYS, "class_weight": CLASS_WEIGHT})
+    out += ["| learner | what it is | tasks | its own parameters | default weighting |",
+            "|---|---|---|---|---|"]
+    for name, lr in LEARNERS.items():
+        out.append(f"| `{name}` | {_cell(lr.summary)} | {', '.join(lr.tasks)} | "
+                   f"{', '.join(f'`{p}`' for p in lr.params)} | `{lr.weighting}` |")
+    out += ["", "### Evaluation measures (`metrics`)", "",
+            "| measure | what it is | tasks | better |", "|---|---|---|---|"]
+    for name, m in MEASURES.items():
+        out.append(f"| `{name}` | {_cell(m.summary)} | {', '.join(m.tasks)} | "
+                   f"{'lower' if m.lower_is_better else 'higher'} |")
     return "\n".join(out) + "\n"
 
 

@@ -108,7 +108,7 @@ def shares(corpus: str, min_df: int) -> pd.DataFrame:
     out = []
     for method in BALANCED[:3]:
         for balanced in (False, True):
-            got = rank(counts, method, top=k, balanced=balanced)["group"].value_counts()
+            got = rank(counts, method, top=k, balanced=balanced).to_frame()["group"].value_counts()
             for r, n_docs in zip(counts.classes, counts.class_sizes, strict=True):
                 out.append({"corpus": corpus, "min_df": min_df, "method": method,
                             "balanced": balanced, "rank": r, "docs": n_docs / counts.n_docs,

@@ -9,8 +9,10 @@ record) and says what to do. The rules for field values (:func:`select_records`)
 * a text is a string; a missing text (``null``, an absent key, an empty CSV cell) is an empty
   document; any other value (a number, ``true``, a list, an object) is an error;
 * a label is a string, a number or true/false, the same type in every record of the source
-  (``1`` and ``"b"`` in one corpus are an error: is ``1`` the class ``"1"``?); a missing
-  label, a list or an object is an error.
+  (``1`` and ``"b"`` in one corpus are an error: is ``1`` the class ``"1"``?), or -- for a
+  document with several labels -- a list of strings in every record (``[]``: no label; in CSV,
+  labels joined by ``label_sep``); a missing label or an object is an error
+  (:mod:`textsift.labels` holds these rules).
 """
 
 from __future__ import annotations
@@ -19,13 +21,21 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib import resources
-from numbers import Number
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .errors import CorpusError
+from .labels import (
+    LabelTypes,
+    check_label_spelling,
+    distinct_labels,
+    label_type,
+    numeric_labels,
+    show_value,
+    strip_labels,
+)
 from .sources import data_files, describe, iter_frames, iter_jsonl, record_unit
 
 __all__ = [
@@ -33,6 +43,7 @@ __all__ = [
     "Corpus",
     "CorpusError",
     "EmptyCorpusError",
+    "EmptyTextError",
     "LabelTypes",
     "Records",
     "check_texts",
@@ -97,22 +108,35 @@ def read_corpus(
     split: str | None = None,
     on_bad_line: str = "error",
     bad_lines: list | None = None,
+    label_sep: str | None = None,
+    strip_labels: bool = False,
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
     list of them -- and check the fields a scorer needs (:func:`select_records`).
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the
     directory trees it picks ``train`` or ``test``. Empty corpora, a split no record has,
-    missing fields, texts that are not strings and labels that are missing, of mixed types or
-    not scalars are errors that say how to fix them. ``on_bad_line="skip"`` skips malformed
-    or undecodable JSONL lines, recording them in ``bad_lines`` as ``(file, line)`` pairs.
+    missing fields, texts that are not strings and labels that are missing, of mixed types,
+    objects, or label lists in some records only (or empty in all) are errors that say how to
+    fix them. ``on_bad_line="skip"`` skips malformed or undecodable JSONL lines, recording
+    them in ``bad_lines`` as ``(file, line)`` pairs. ``label_sep`` splits a CSV label field
+    into several labels (``"earn;acq"``).
+
+    Labels that differ only by the white space around them or by case warn
+    (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
+    around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
+    empty, and one whose every line was skipped as malformed, are errors that say so.
     """
     splits = set() if split is not None else None
-    records = Records(text_field, label_field, split_field, split)
-    frames = list(records.read(path, None, on_bad_line, bad_lines, split_values=splits))
+    skipped = [] if bad_lines is None else bad_lines
+    records = Records(text_field, label_field, split_field, split, label_sep, strip_labels)
+    frames = list(records.read(path, None, on_bad_line, skipped, split_values=splits))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
-        raise no_records(path, split_field, split, splits or ())
+        raise no_records(path, split_field, split, splits or (), skipped)
+    records.finish(describe(path))
+    if label_field is not None:
+        check_label_spelling(distinct_labels(frame[label_field]), describe(path))
     return Corpus(frame, text_field, label_field, describe(path))
 
 
@@ -120,10 +144,20 @@ class EmptyCorpusError(CorpusError):
     """A source holds no (selected) record."""
 
 
-def no_records(source, split_field=None, split=None, values=()) -> EmptyCorpusError:
+def no_records(source, split_field=None, split=None, values=(), skipped=()
+                ) -> EmptyCorpusError:
     """The error for a source with no (selected) record; ``values`` are the split values
-    seen, when a split was asked for."""
+    seen, when a split was asked for, ``skipped`` the ``(file, line)`` of the lines skipped
+    as malformed (``on_bad_line="skip"``): when every line was, the error says so."""
     source = describe(source)
+    if skipped:
+        file, line = min(skipped)
+        first = f"line {line}" + ("" if str(file) == source else f" of {file}")
+        return EmptyCorpusError(
+            f"{source}: every line was skipped as malformed ({len(set(skipped)):,} line(s), "
+            f"the first {first}), so the corpus is empty; check that the file is JSON Lines "
+            "(one JSON object per line), or read it without --skip-bad-lines to see the first "
+            "error")
     if split is None:
         return EmptyCorpusError(f"{source}: the corpus is empty (no record); check the path")
     field = split_field or "split"
@@ -134,12 +168,25 @@ def no_records(source, split_field=None, split=None, values=()) -> EmptyCorpusEr
                             f"{there}")
 
 
+class EmptyTextError(CorpusError):
+    """Every text of a source is empty."""
+
+
+def no_text(source, text_field: str) -> EmptyTextError:
+    """The error for a source whose texts are all empty (or white space)."""
+    return EmptyTextError(
+        f"{f'{source}: ' if source else ''}every text is empty (the text field "
+        f"{text_field!r} is empty or white space in every record); choose the field that "
+        "holds the text (--text-field, or text_field in an experiment's [corpus])")
+
+
 def select_records(frame: pd.DataFrame, source, text_field: str, label_field: str | None,
                    split_field: str | None = None, split=None, unit: str = "record"
                    ) -> pd.DataFrame:
     """The records of ``frame`` a scorer uses, checked: those whose ``split_field`` (default
     ``"split"``) equals ``split``, with the text and label fields present, texts as strings
-    (:func:`check_texts`) and labels present and of one scalar type (:func:`label_type`).
+    (:func:`check_texts`) and labels present and of one type (:func:`~textsift.labels.label_type`:
+    one scalar type, or label lists).
     Messages name ``source`` and the record (``unit`` and the frame's index: a line number
     for JSON Lines). Shared by :func:`read_corpus` and the streamed readers, which call it
     once per chunk."""
@@ -168,14 +215,19 @@ class Records:
     """:func:`select_records` over the frames of one source, in order (the files of a
     directory, the chunks of a stream): a field that earlier records had and a frame lacks is
     missing in its records (not absent from the corpus), and the label type must stay the
-    first records' (:class:`LabelTypes`)."""
+    first records' (:class:`~textsift.labels.LabelTypes`). ``label_sep`` splits CSV labels;
+    ``strip_labels`` removes the white space around each label."""
 
     def __init__(self, text_field: str, label_field: str | None, split_field: str | None = None,
-                 split=None):
+                 split=None, label_sep: str | None = None, strip_labels: bool = False):
         self.text_field, self.label_field = text_field, label_field
         self.split_field, self.split = split_field, split
+        self.label_sep = label_sep
+        self.strip_labels = strip_labels
         self.seen: set = set()
         self.labels = LabelTypes(label_field)
+        self.n_records = 0
+        self.has_text = False  # a record whose text holds more than white space was read
 
     def select(self, frame: pd.DataFrame, source, unit: str = "record") -> pd.DataFrame:
         wanted = (self.text_field, self.label_field,
@@ -187,7 +239,19 @@ class Records:
         frame = select_records(frame, source, self.text_field, self.label_field,
                                self.split_field, self.split, unit)
         self.labels.check(frame, source, unit)
+        if self.strip_labels and self.label_field is not None and len(frame):
+            frame = frame.assign(**{self.label_field: strip_labels(frame[self.label_field])})
+        self.n_records += len(frame)
+        self.has_text = self.has_text or any(t.strip() for t in frame[self.text_field])
         return frame
+
+    def finish(self, source) -> None:
+        """After the last record of the whole source: label lists empty in every record
+        (:meth:`~textsift.labels.LabelTypes.finish`) and texts that are all empty are
+        errors."""
+        self.labels.finish(source)
+        if self.n_records and not self.has_text:
+            raise no_text(source, self.text_field)
 
     def read(self, path, chunk_size: int | None = None, on_bad_line: str = "error",
              bad_lines: list | None = None, row_groups=None,
@@ -201,34 +265,13 @@ class Records:
         for file in data_files(path):
             unit = record_unit(file)
             for frame in iter_frames(file, chunk_size, on_bad_line, bad_lines, row_groups,
-                                     self.label_field, tree_split):
+                                     self.label_field, tree_split, self.label_sep):
                 if split_values is not None and field in frame.columns:
                     split_values.update(frame[field].astype(str).unique()[:20])
                 yield self.select(frame, file, unit)
 
 
 # --------------------------------------------------------------------------- field checks
-def _what(value) -> str:
-    """A value's JSON kind and a short repr, for messages."""
-    text = repr(value)
-    text = text if len(text) <= 40 else text[:37] + "..."
-    return f"{_kind(value)} {text}"
-
-
-def _kind(value) -> str:
-    if isinstance(value, bool | np.bool_):
-        return "boolean"
-    if isinstance(value, Number):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple | np.ndarray):
-        return "list"
-    if isinstance(value, dict):
-        return "object"
-    return type(value).__name__
-
-
 def check_texts(column: pd.Series, source, unit: str = "record") -> pd.Series:
     """A text field as strings. A missing text (JSON ``null``, an absent key, an empty CSV
     cell) is an empty document -- it has no terms but counts in its class; a text that is
@@ -244,100 +287,8 @@ def check_texts(column: pd.Series, source, unit: str = "record") -> pd.Series:
         return column.fillna("").astype(str)
     raise CorpusError(
         f"{source}, {unit} {column.index[at]}: the text field {column.name!r} holds the "
-        f"{_what(column.iloc[at])}, not a string. Choose the field that holds the text "
+        f"{show_value(column.iloc[at])}, not a string. Choose the field that holds the text "
         "(--text-field), or write the text as a JSON string")
-
-
-_NUMBER_TYPES = ("integer", "floating", "mixed-integer-float", "decimal")
-
-
-def label_type(column: pd.Series, source, unit: str = "record") -> str:
-    """The type of a label field's values -- ``"string"``, ``"number"`` or ``"boolean"`` --
-    checked: a missing label, a label that is a list or an object, and labels of two types
-    (``1`` and ``"b"``: is ``1`` the class ``"1"``?) are errors naming the records."""
-    field = column.name
-    missing = column.isna().to_numpy()
-    if missing.any():
-        raise CorpusError(
-            f"{source}, {unit} {column.index[np.flatnonzero(missing)[0]]}: the record has no "
-            f"label ({field!r} is missing or null); drop such records or fill the field")
-    if pd.api.types.is_bool_dtype(column.dtype):
-        return "boolean"
-    if pd.api.types.is_numeric_dtype(column.dtype):
-        return "number"
-    inferred = pd.api.types.infer_dtype(column, skipna=False)
-    if inferred == "string":
-        return "string"
-    if inferred in _NUMBER_TYPES:
-        return "number"
-    kinds = [_kind(v) for v in column]
-    for i, kind in enumerate(kinds):
-        if kind not in ("string", "number", "boolean"):
-            raise CorpusError(
-                f"{source}, {unit} {column.index[i]}: the label {field!r} is the "
-                f"{_what(column.iloc[i])}; a label must be a string, a number or true/false. "
-                "Choose another label field (--label-field), or give each record one label")
-    first = {}
-    for i, kind in enumerate(kinds):
-        first.setdefault(kind, i)
-    a, b = sorted(first.values())[:2]
-    raise CorpusError(
-        f"{source}: the label {field!r} mixes types: the {_what(column.iloc[a])} at {unit} "
-        f"{column.index[a]}, the {_what(column.iloc[b])} at {unit} {column.index[b]}. Write "
-        'every label as a string ("1") or every one as a number, so that each class has one '
-        "name")
-
-
-def label_type_of(labels: np.ndarray) -> str:
-    """The label type of a chunk's labels, already checked to be of one type."""
-    if labels.dtype.kind == "b":
-        return "boolean"
-    if labels.dtype.kind in "iuf":
-        return "number"
-    return _kind(labels[0]) if len(labels) else "string"
-
-
-class LabelTypes:
-    """The label type of the first records read from a source, to check the records read
-    after them against it (chunks, files, partitions): ``1`` in one file and ``"b"`` in the
-    next are the same mistake as in one file."""
-
-    def __init__(self, field: str | None):
-        self.field = field
-        self.first: tuple[str, str] | None = None
-
-    def check(self, frame: pd.DataFrame, source, unit: str = "record") -> None:
-        if self.field is None or not len(frame):
-            return
-        kind = label_type(frame[self.field], source, unit)
-        self.note(kind, f"{source}, {unit} {frame.index[0]}")
-
-    def note(self, kind: str, where: str) -> None:
-        if self.first is None:
-            self.first = (kind, where)
-        elif kind != self.first[0]:
-            raise CorpusError(
-                f"the label {self.field!r} mixes types: {_a(self.first[0])} at "
-                f"{self.first[1]}, {_a(kind)} at {where}. Write every label as a string (\"1\") "
-                "or every one as a number, in every file, so that each class has one name")
-
-
-def _a(kind: str) -> str:
-    return {"string": "a string", "number": "a number", "boolean": "true/false"}[kind]
-
-
-def numeric_labels(values, field: str) -> np.ndarray:
-    """A label field as float64 ratings (``"4"`` is read as 4); any non-numeric value is an
-    error naming the field and the fix."""
-    y = pd.to_numeric(pd.Series(values), errors="coerce")
-    bad = y.isna().to_numpy() & ~pd.isna(pd.Series(values)).to_numpy()
-    if bad.any():
-        found = pd.Series(values)[bad].astype(str).unique()[:3].tolist()
-        raise CorpusError(
-            f"field {field!r} must be numeric (numeric ratings, e.g. 1-5 stars); found "
-            f"non-numeric values {found}. Choose a numeric field such as 'rating'"
-        )
-    return y.to_numpy(dtype=np.float64)
 
 
 def sample_path(name: str = "20ng") -> Path:

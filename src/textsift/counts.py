@@ -4,66 +4,47 @@ Every score in textsift is a function of these counts, taken in **one pass** ove
 non-zeros of a CSR matrix (METHODS.md §0.2-§0.4):
 
 * ``doc_counts[t, c]`` -- documents of class ``c`` that contain term ``t`` (binary presence,
-  the ``A`` cell of the one-vs-rest contingency table);
+  the ``A`` cell of the one-vs-rest contingency table), exact integers of the narrowest type
+  that holds the number of documents (``int32`` below 2**31, else ``int64``);
 * ``term_freq[t, c]`` -- ``TF(t, c)``, the summed term frequency of ``t`` in class ``c``
-  (used by RC and AM);
-* ``class_sizes[c]`` -- ``N_c``.
+  (used by RC, AM, ``chi2_sklearn`` and ``log_odds_dirichlet`` only; ``None`` when counted
+  without it, ``term_freq=False``, which halves the memory or more);
+* ``class_sizes[c]`` -- ``N_c``;
+* ``n_docs`` -- ``N``, ``df[t]`` -- the documents containing ``t``, and ``tf[t]`` -- ``TF(t)``,
+  the summed weight of ``t`` in every document (``None`` with ``term_freq``).
 
-``N``, ``df``, ``TF(c)`` and the one-vs-rest cells ``B, C, D`` are derived, never stored.
-Counts over disjoint document chunks add up (``a + b``) to the counts of the union, which is
-what streaming and the Dask engine build on. When the chunks saw different classes, the class
-axis grows to the sorted union.
+They are right for any labelling (:mod:`textsift.labels`): one class per document, or label
+sets (multi-label: a document may have no label or several, so ``N_c`` need not sum to ``N``
+nor ``A`` to ``df``). The one-vs-rest cells of a class or label ``c`` are ``A``, ``B = df -
+A``, ``C = N_c - A`` and ``D = N - N_c - B``, derived, as are ``TF(c)`` and the priors ``P(c) =
+N_c / N`` (which sum to 1 only for one class per document). Counts over disjoint document
+chunks add up (``a + b``) to the counts of the union, which is what streaming and the Dask
+engine build on. When the chunks saw different classes, the class axis grows to the sorted
+union.
+
+Memory: the (V, m) tables are the only arrays of that size. A large table is counted by
+blocks of terms (the matrix's entries taken in column order), so no int64 or float64 copy of
+it is made on the way; its non-zero cells (``Counts.cells``) are found block by block too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
 import scipy.sparse as sp
 
+from ._counting import (  # noqa: F401  (BLOCK_CELLS: the block size of the rankings too)
+    BLOCK_CELLS,
+    count_dtype,
+    count_table,
+    nonzero_cells,
+)
 from .errors import TextsiftError
+from .labels import as_labels, encode_labels
 
-__all__ = ["Counts", "encode_labels"]
-
-
-def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
-    """Return ``(classes, codes)`` with ``classes[codes] == y``.
-
-    ``classes`` may be given to fix the class axis (e.g. the whole rating scale, including
-    ranks with no documents); it is sorted, and a label outside it is an error.
-    """
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise TextsiftError(f"labels must be one-dimensional, got shape {y.shape}")
-    if y.dtype == object:
-        missing = [i for i, v in enumerate(y) if v is None or (isinstance(v, float) and v != v)]
-        if missing:
-            raise TextsiftError(
-                f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
-                "drop those rows or fill the label field"
-            )
-    if classes is None:
-        try:
-            classes, codes = np.unique(y, return_inverse=True)
-        except TypeError:  # e.g. 1 and "b": no order, and is 1 the class "1"?
-            kinds = sorted({type(v).__name__ for v in y})
-            raise TextsiftError(f"the labels mix types ({', '.join(kinds)}); give every label "
-                                "the same type, e.g. all strings") from None
-        return classes, codes.astype(np.intp)
-    declared = np.asarray(classes)
-    classes = np.unique(declared)  # sorted, like the labels' own classes
-    if len(classes) != len(declared):
-        raise TextsiftError("classes must be distinct")
-    codes = np.clip(np.searchsorted(classes, y), 0, len(classes) - 1)
-    bad = classes[codes] != y
-    if np.any(bad):
-        unknown = np.unique(y[bad])[:5]
-        raise TextsiftError(
-            f"labels {list(unknown)} are not among the declared classes {list(classes)}")
-    return classes, codes.astype(np.intp)
-
+__all__ = ["Counts", "count_dtype", "encode_labels"]
 
 @dataclass(frozen=True, eq=False)
 class Counts:
@@ -73,80 +54,109 @@ class Counts:
     ----------
     classes : (m,) array of class labels, sorted.
     class_sizes : (m,) int64, documents per class.
-    doc_counts : (V, m) int64, documents of each class containing each term.
-    term_freq : (V, m) float64, summed term weights of each term in each class.
+    doc_counts : (V, m) integers (:func:`count_dtype`), documents of each class containing
+        each term.
+    term_freq : (V, m) float64, summed term weights of each term in each class; or None when
+        counted without them (the methods that read them, ``Method.reads_term_freq``, then
+        refuse the counts).
     feature_names : (V,) array of str, or None.
+    n_docs : int, ``N``.
+    df : (V,) int64, documents containing each term.
+    tf : (V,) float64, summed weight of each term over all documents; None with
+        ``term_freq``.
+    multilabel : bool, whether the labelling gives each document a set of labels
+        (:mod:`textsift.labels`) rather than one class.
+
+    ``n_docs``, ``df`` and ``tf`` may be left out for one class per document, where they are
+    the sums over the classes; multi-label counts must give them.
     """
 
     classes: np.ndarray
     class_sizes: np.ndarray
     doc_counts: np.ndarray
-    term_freq: np.ndarray
+    term_freq: np.ndarray | None
     feature_names: np.ndarray | None = None
+    n_docs: int | None = None
+    df: np.ndarray | None = None
+    tf: np.ndarray | None = None
+    multilabel: bool = False
+
+    def __post_init__(self):
+        if self.term_freq is None and self.tf is not None:
+            raise TextsiftError("tf (TF(t)) without term_freq (TF(t, c)): give both or neither")
+        stored = ("n_docs", "df") + (() if self.term_freq is None else ("tf",))
+        given = [getattr(self, name) is not None for name in stored]
+        if not all(given):
+            if self.multilabel or any(given):
+                raise TextsiftError("give n_docs, df and tf together (they can be left out only "
+                                    "for one class per document, where they are sums over "
+                                    "the classes)")
+            object.__setattr__(self, "n_docs", self.class_sizes.sum())
+            object.__setattr__(self, "df", self.doc_counts.sum(axis=1))
+            if self.term_freq is not None:
+                object.__setattr__(self, "tf", self.term_freq.sum(axis=1))
+        object.__setattr__(self, "n_docs", int(self.n_docs))
+        object.__setattr__(self, "multilabel", bool(self.multilabel))
+        for name in stored[1:]:
+            a = np.asarray(getattr(self, name)).astype(np.int64 if name == "df" else np.float64,
+                                                       copy=False)
+            if a.shape != (self.doc_counts.shape[0],):
+                raise TextsiftError(f"{name} must hold one value per term "
+                                    f"({self.doc_counts.shape[0]}), got shape {a.shape}")
+            object.__setattr__(self, name, _frozen(a.view()))
 
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_matrix(cls, X, y, classes=None, feature_names=None,
-                    multiplicity=None) -> Counts:
+                    multiplicity=None, term_freq: bool = True) -> Counts:
         """Count a document-term matrix ``X`` (n_docs x V, any scipy sparse or dense array of
         non-negative term weights) against labels ``y`` in one pass over its non-zeros.
 
-        Presence is ``X[d, t] > 0``; ``term_freq`` sums the weights themselves, so a count
-        matrix gives ``TF`` and a binary one gives ``doc_counts`` again. A dense ``X`` is
-        converted to CSR (never the other way round). ``multiplicity`` (non-negative integers,
-        one per document) counts document ``d`` that many times: the counts of a bootstrap
-        sample without copying a row.
+        ``y`` is any labelling :func:`textsift.labels.as_labels` reads: one label per document,
+        a label list (or set) per document, or an indicator matrix (dense or sparse, with
+        ``classes`` the names of its columns). Presence is ``X[d, t] > 0``; ``term_freq`` sums
+        the weights themselves, so a count matrix gives ``TF`` and a binary one gives
+        ``doc_counts`` again (``term_freq=False`` leaves it and ``tf`` out: ``None``). A dense
+        ``X`` is converted to CSR (never the other way round).
+        ``multiplicity`` (non-negative integers, one per document) counts document ``d`` that
+        many times: the counts of a bootstrap sample without copying a row.
+
+        One class per document is counted in one pass over the non-zeros (each entry's
+        (term, class) cell; by blocks of terms for a large table); label sets by that pass for
+        ``N``, ``df`` and ``TF(t)`` and one sparse product with the indicator ``Y`` each for
+        the presence and the term-weight cells (``Y^T X``, as scikit-learn's ``chi2`` computes
+        them).
         """
         X = _as_csr(X)
         n_docs, n_terms = X.shape
-        y = np.asarray(y)
-        if y.shape[0] != n_docs:
+        labels = as_labels(y, classes)
+        if labels.n_docs != n_docs:
             raise TextsiftError(
-                f"X has {n_docs} documents but y has {y.shape[0]} labels; "
+                f"X has {n_docs} documents but y has {labels.n_docs} labels; "
                 "pass one label per row of X"
             )
         if n_docs == 0:
             raise TextsiftError("the corpus is empty: X has no documents")
-        classes, codes = encode_labels(y, classes)
-        m = len(classes)
         if multiplicity is not None:
             multiplicity = np.asarray(multiplicity)
             if (multiplicity.shape != (n_docs,) or multiplicity.dtype.kind not in "biu"
                     or (multiplicity < 0).any()):
                 raise TextsiftError("multiplicity must hold one non-negative integer per document")
-        class_sizes = np.bincount(codes, weights=multiplicity, minlength=m).astype(np.int64)
-
-        # one pass over the non-zeros: cell (term, class) of each entry, counted in place in
-        # the (V, m) layout (no transpose)
-        per_doc = np.diff(X.indptr)
-        flat = X.indices.astype(np.intp)  # in place from here: few fresh pages
-        flat *= m
-        flat += np.repeat(codes.astype(np.min_scalar_type(m)), per_doc)
-        size = n_terms * m
-        present = X.data > 0
-        weight = None if multiplicity is None else np.repeat(multiplicity, per_doc)
-        if present.all():
-            doc_counts = np.bincount(flat, weights=weight, minlength=size)
-        else:
-            doc_counts = np.bincount(flat[present], minlength=size,
-                                     weights=None if weight is None else weight[present])
-        if weight is not None:  # float sums of integers: exact, but of float type
-            doc_counts = np.rint(doc_counts)
-        data = X.data if weight is None else X.data * weight
-        term_freq = np.bincount(flat, weights=data, minlength=size)
         if feature_names is not None:
             feature_names = np.asarray(feature_names, dtype=object)
             if feature_names.shape != (n_terms,):
                 raise TextsiftError(
                     f"{len(feature_names)} feature names for {n_terms} columns of X"
                 )
-        return cls(
-            classes=classes,
-            class_sizes=class_sizes,
-            doc_counts=doc_counts.reshape(n_terms, m).astype(np.int64, copy=False),
-            term_freq=term_freq.reshape(n_terms, m).astype(np.float64, copy=False),
-            feature_names=feature_names,
-        )
+        if labels.multilabel:
+            return _count_label_sets(X, labels, feature_names, multiplicity, term_freq)
+        classes, codes = labels.classes, labels.codes
+        m = len(classes)
+        class_sizes = np.bincount(codes, weights=multiplicity, minlength=m).astype(np.int64)
+
+        dtype = count_dtype(int(class_sizes.sum()))
+        counted = count_table(X, codes, m, multiplicity, dtype, term_freq)
+        return cls(classes, class_sizes, *counted, feature_names)
 
     @classmethod
     def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> Counts:
@@ -155,8 +165,10 @@ class Counts:
         from .vectorize import vectorize
 
         texts = list(texts)
-        if len(texts) != len(y):
-            raise TextsiftError(f"{len(texts)} texts but {len(y)} labels; pass one label per text")
+        n_labels = y.shape[0] if hasattr(y, "shape") else len(y)
+        if len(texts) != n_labels:
+            raise TextsiftError(f"{len(texts)} texts but {n_labels} labels; pass one label per "
+                                "text")
         X, names, _ = vectorize(texts, opts, **kw)
         return cls.from_matrix(X, y, classes=classes, feature_names=names)
 
@@ -169,29 +181,18 @@ class Counts:
     def n_classes(self) -> int:
         return len(self.classes)
 
-    @property
-    def n_docs(self) -> int:
-        """``N``, the number of documents."""
-        return int(self.class_sizes.sum())
-
-    @cached_property
-    def df(self) -> np.ndarray:
-        """Document frequency of each term, ``A + B``."""
-        return _frozen(self.doc_counts.sum(axis=1))
-
-    @cached_property
-    def tf(self) -> np.ndarray:
-        """``TF(t)``, summed over classes."""
-        return _frozen(self.term_freq.sum(axis=1))
-
     @cached_property
     def class_tf(self) -> np.ndarray:
         """``TF(c)``, all term weight in class ``c``."""
+        if self.term_freq is None:
+            raise TextsiftError(
+                "these counts have no term frequencies (counted with term_freq=False); the "
+                "methods that read them need them: count with term_freq=True")
         return _frozen(self.term_freq.sum(axis=0))
 
     @property
     def priors(self) -> np.ndarray:
-        """``P(c) = N_c / N``."""
+        """``P(c) = N_c / N`` (summing to 1 only for one class per document)."""
         return self.class_sizes / self.n_docs
 
     @cached_property
@@ -202,7 +203,7 @@ class Counts:
     def contingency(self):
         """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64 (METHODS.md §0.2)."""
         A = self.doc_counts.astype(np.float64)
-        df = A.sum(axis=1, keepdims=True)
+        df = self.df.astype(np.float64)[:, None]
         pos = self.class_sizes.astype(np.float64)[None, :]
         B = df - A
         C = pos - A
@@ -223,14 +224,14 @@ class Counts:
         occurs = np.bincount(dfi, minlength=1) > 0
         df_values = np.flatnonzero(occurs)
         df_index = (np.cumsum(occurs) - 1)[dfi]
-        flat = np.flatnonzero(self.doc_counts.ravel() != 0)  # via a mask: twice as fast
+        flat, a = nonzero_cells(self.doc_counts)
         row, col = np.divmod(flat, self.n_classes)
-        a = self.doc_counts.ravel()[flat].astype(np.float64)
         b = df[row] - a
         c = self.class_sizes[col] - a
         d = self.n_docs - self.class_sizes[col] - b
+        tf = None if self.term_freq is None else self.term_freq.ravel()[flat]
         return SparseCells(df_values.astype(np.float64), df_index, flat, row, col, a, b, c, d,
-                           self.term_freq.ravel()[flat], self.class_sizes.astype(np.float64))
+                           tf, self.class_sizes.astype(np.float64), float(self.n_docs))
 
     # ------------------------------------------------------------------ algebra
     def __add__(self, other: Counts) -> Counts:
@@ -247,18 +248,27 @@ class Counts:
             and not np.array_equal(self.feature_names, other.feature_names)
         ):
             raise TextsiftError("cannot add counts over different vocabularies")
+        if self.multilabel != other.multilabel:
+            raise TextsiftError("cannot add the counts of label lists (multi-label) to those of "
+                                "one label per document: every chunk must be labelled alike")
+        if (self.term_freq is None) != (other.term_freq is None):
+            raise TextsiftError("cannot add counts with term frequencies to counts without "
+                                "them: count both with the same term_freq")
         classes = np.union1d(self.classes, other.classes)
         m = len(classes)
         sizes = np.zeros(m, dtype=np.int64)
-        docs = np.zeros((self.n_terms, m), dtype=np.int64)
-        tf = np.zeros((self.n_terms, m), dtype=np.float64)
+        n_docs = self.n_docs + other.n_docs
+        docs = np.zeros((self.n_terms, m), dtype=count_dtype(n_docs))
+        tf = None if self.term_freq is None else np.zeros((self.n_terms, m), dtype=np.float64)
         for part in (self, other):
             idx = np.searchsorted(classes, part.classes)
             sizes[idx] += part.class_sizes
             docs[:, idx] += part.doc_counts
-            tf[:, idx] += part.term_freq
+            if tf is not None:
+                tf[:, idx] += part.term_freq
         names = self.feature_names if self.feature_names is not None else other.feature_names
-        return Counts(classes, sizes, docs, tf, names)
+        return Counts(classes, sizes, docs, tf, names, n_docs, self.df + other.df,
+                      None if tf is None else self.tf + other.tf, self.multilabel)
 
     @cached_property
     def with_documents(self) -> Counts:
@@ -270,22 +280,44 @@ class Counts:
     def select_terms(self, index) -> Counts:
         """Counts restricted to the terms ``index`` (an index array or boolean mask)."""
         names = None if self.feature_names is None else self.feature_names[index]
-        return Counts(
-            self.classes, self.class_sizes, self.doc_counts[index], self.term_freq[index], names
-        )
+        tf, total = (None, None) if self.term_freq is None else (self.term_freq[index],
+                                                                 self.tf[index])
+        return Counts(self.classes, self.class_sizes, self.doc_counts[index], tf, names,
+                      self.n_docs, self.df[index], total, self.multilabel)
 
     def select_classes(self, index) -> Counts:
         """Counts restricted to the classes ``index`` (an index array or a boolean mask over
-        ``classes``): the counts of the documents of those classes. Dropping a declared class
-        with no documents (what per-class scores do, METHODS.md §0.7) changes no other count."""
+        ``classes``). With one class per document, the counts of the documents of those
+        classes (``N``, ``df``, ``TF(t)`` become theirs); with label sets, the same documents
+        with fewer labels (``N``, ``df``, ``TF(t)`` unchanged: a document whose labels are all
+        dropped stays, with no label). Dropping a declared class with no documents (what
+        per-class scores do, METHODS.md §0.7) changes no other count either way."""
         index = np.asarray(index)
         if index.dtype == bool and index.shape != self.classes.shape:
             raise TextsiftError(f"a class mask needs {self.n_classes} entries, got {index.shape}")
         classes = self.classes[index]
         if len(classes) == 0:
             raise TextsiftError("select_classes needs at least one class")
-        return Counts(classes, self.class_sizes[index], self.doc_counts[:, index],
-                      self.term_freq[:, index], self.feature_names)
+        tf = None if self.term_freq is None else self.term_freq[:, index]
+        kept = Counts(classes, self.class_sizes[index], self.doc_counts[:, index], tf,
+                      self.feature_names)
+        if not self.multilabel:
+            return kept  # N, df, TF(t): the sums over the kept classes' documents
+        return replace(kept, n_docs=self.n_docs, df=self.df, tf=self.tf, multilabel=True)
+
+    def one_vs_rest(self, positive) -> Counts:
+        """The counts of the binary task ``positive`` against the other classes merged
+        (classes ``"neg"``, ``"pos"``): those of the relabelled documents, without
+        re-counting (Forman 2003's one-vs-rest tasks). The rest is every document without
+        ``positive`` (``N - N_c``, ``df - A``, ``TF(t) - TF(t, c)``), which is right for label
+        sets too, where the other classes overlap."""
+        j = int(np.flatnonzero(self.classes == positive)[0])
+        dc, tf = self.doc_counts, self.term_freq
+        return Counts(np.array(["neg", "pos"]),
+                      np.array([self.n_docs - self.class_sizes[j], self.class_sizes[j]]),
+                      np.column_stack([self.df - dc[:, j], dc[:, j]]),
+                      None if tf is None else np.column_stack([self.tf - tf[:, j], tf[:, j]]),
+                      self.feature_names)
 
     def equals(self, other: Counts) -> bool:
         """Exact equality of every count (term weights to float equality)."""
@@ -294,11 +326,52 @@ class Counts:
         )
         return (
             same_names
+            and self.multilabel == other.multilabel
+            and self.n_docs == other.n_docs
             and np.array_equal(self.classes, other.classes)
             and np.array_equal(self.class_sizes, other.class_sizes)
             and np.array_equal(self.doc_counts, other.doc_counts)
-            and np.allclose(self.term_freq, other.term_freq, rtol=0, atol=1e-9)
+            and np.array_equal(self.df, other.df)
+            and (self.term_freq is None) == (other.term_freq is None)
+            and (self.term_freq is None
+                 or (np.allclose(self.term_freq, other.term_freq, rtol=0, atol=1e-9)
+                     and np.allclose(self.tf, other.tf, rtol=0, atol=1e-9)))
         )
+
+
+def _count_label_sets(X: sp.csr_matrix, labels, feature_names, multiplicity,
+                      with_tf: bool = True) -> Counts:
+    """The counts of a multi-label indicator (:meth:`Counts.from_matrix`): ``N``, ``df`` and
+    ``TF(t)`` from one pass over the non-zeros of ``X``, the (V, m) cells from two sparse
+    products ``Y^T X`` (presence, then term weights -- left out without ``with_tf``; scipy's,
+    the fastest of the layouts measured), ``Y`` weighted by ``multiplicity``."""
+    n_docs, n_terms = X.shape
+    Y = labels.indicator.astype(np.int64)
+    present = X.data > 0
+    weight = None
+    if multiplicity is not None:
+        Y = sp.csr_matrix(Y.multiply(multiplicity.astype(np.int64)[:, None]))
+        weight = np.repeat(multiplicity, np.diff(X.indptr))
+    presence = sp.csr_matrix((present.astype(np.int64), X.indices, X.indptr), shape=X.shape)
+    YT = Y.T.tocsr()
+    n = int(n_docs if multiplicity is None else multiplicity.sum())
+    doc_counts = np.ascontiguousarray((YT @ presence).toarray().T, dtype=count_dtype(n))
+    term_freq = (np.ascontiguousarray((YT @ X).toarray().T, dtype=np.float64) if with_tf
+                 else None)
+    data = X.data if weight is None else X.data * weight
+    df = np.bincount(X.indices[present], minlength=n_terms,
+                     weights=None if weight is None else weight[present])
+    return Counts(
+        classes=labels.classes,
+        class_sizes=np.asarray(Y.sum(axis=0)).ravel().astype(np.int64),
+        doc_counts=doc_counts,
+        term_freq=term_freq,
+        feature_names=feature_names,
+        n_docs=n,
+        df=np.rint(df).astype(np.int64),
+        tf=np.bincount(X.indices, weights=data, minlength=n_terms) if with_tf else None,
+        multilabel=True,
+    )
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
@@ -317,7 +390,8 @@ class SparseCells:
     share theirs with many others: every ``A = 0`` cell of a class with the same ``df``, and
     the non-zero cells of the many rare terms. :attr:`evaluation_set` lists each distinct
     table once, so that a metric of ``(A, B, C, D)`` is evaluated once per distinct table, in
-    one vectorised call, and gathered (:attr:`nz_table`)."""
+    one vectorised call, and gathered (:attr:`nz_table`). ``pos`` are the class sizes and
+    ``n`` is ``N``."""
 
     df_values: np.ndarray
     df_index: np.ndarray
@@ -328,8 +402,9 @@ class SparseCells:
     b: np.ndarray
     c: np.ndarray
     d: np.ndarray
-    tf: np.ndarray
+    tf: np.ndarray | None
     pos: np.ndarray
+    n: float
 
     @property
     def n_zero(self) -> int:
@@ -364,7 +439,7 @@ class SparseCells:
         tables with ``A = 0``, distinct ``df`` by class (row-major), then those of the non-zero
         cells."""
         dfu = self.df_values[:, None]
-        n = self.pos.sum()
+        n = self.n
         grid = (np.zeros(self.n_zero), np.broadcast_to(dfu, (len(dfu), len(self.pos))),
                 np.broadcast_to(self.pos, (len(dfu), len(self.pos))), n - self.pos - dfu)
         some = self._distinct[0]

@@ -2,18 +2,24 @@
 
 Every problem a user can fix -- a corpus that cannot be read or used, an option or parameter
 out of range, an experiment file that does not validate, an output directory that cannot be
-used -- raises :class:`TextsiftError` (or one of its subclasses, which only say which stage
-found the problem), with a message that names the file, line or parameter and the fix.
+used (in use by another run, on a read-only or full file system) -- raises
+:class:`TextsiftError` (or one of its subclasses, which only say which stage found the
+problem), with a message that names the file, line or parameter and the fix.
 
 It subclasses :class:`ValueError`, so code written against scikit-learn's convention
 (``ValueError`` for invalid parameters and data) keeps working. Any other exception escaping
 textsift is a bug. The command line prints a ``TextsiftError`` as one ``error: ...`` line on
 stderr and exits with code 2; anything else keeps its traceback and exits with code 1.
+
+Data that are readable but probably not what was meant (class labels that differ only by
+white space or case, a test part whose classes the training part never has) are not errors:
+the library warns with :class:`DataWarning` (``warnings.warn``; it never prints), and the
+command line prints each such warning as one ``warning: ...`` line on stderr.
 """
 
 from __future__ import annotations
 
-__all__ = ["CorpusError", "TextsiftError", "check_n_jobs"]
+__all__ = ["CorpusError", "DataWarning", "OutputError", "TextsiftError", "check_n_jobs"]
 
 
 class TextsiftError(ValueError):
@@ -22,6 +28,21 @@ class TextsiftError(ValueError):
 
 class CorpusError(TextsiftError):
     """A corpus cannot be read or used as asked; the message says why and what to do."""
+
+
+class DataWarning(UserWarning):
+    """The data are readable but probably wrong; the message says what and how to fix it.
+    Turn it into an error with ``warnings.simplefilter("error", DataWarning)``."""
+
+
+class OutputError(TextsiftError):
+    """An output path cannot be written: a folder another run holds, a read-only or full
+    file system, a file-size limit, no permission. ``errno`` is the operating system's error
+    number when it reported one (``None`` for a folder in use)."""
+
+    def __init__(self, message: str, errno: int | None = None):
+        super().__init__(message)
+        self.errno = errno
 
 
 def check_n_jobs(n_jobs, name: str = "n_jobs") -> int:

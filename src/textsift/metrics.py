@@ -1,4 +1,10 @@
-"""Evaluation measures for ordinal and nominal classification (METHODS.md §A.8, §D.3).
+"""Evaluation measures of a learner's predictions, and their registry (METHODS.md §A.8, §D.3).
+
+An *evaluation measure* scores predictions against the true labels; it is not a *term score*
+(:mod:`textsift.scores`), which scores a word. Every measure an experiment may report is one
+entry of :data:`MEASURES`, which records its function, the tasks it applies to and whether
+lower is better; the experiment file's validation, its documented schema, the tuning (which
+way the first measure is optimised) and the report all read it.
 
 * ``mae_micro`` -- ``MAE^mu = (1/|Te|) sum_d |pred(d) - y(d)|``.
 * ``mae_macro`` -- ``MAE^M = (1/n') sum_j (1/|Te_j|) sum_{d in Te_j} |pred(d) - y(d)|``
@@ -11,28 +17,101 @@
 weighted mean of ``|pred - y|`` equal to the average over ranks. The code uses
 scikit-learn's ``mean_absolute_error`` with those weights (scikit-learn's "balanced" sample
 weights, which are proportional to them) rather than a loop over ranks. Every other measure
-(accuracy, F1, ...) comes from :mod:`sklearn.metrics` directly.
+(accuracy, F1, ...) is :mod:`sklearn.metrics`'s own.
 """
 
 from __future__ import annotations
 
+import difflib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
-from sklearn.metrics import accuracy_score, make_scorer, mean_absolute_error
+from sklearn.metrics import (
+    accuracy_score,
+    f1_score,
+    make_scorer,
+    mean_absolute_error,
+    precision_score,
+    recall_score,
+)
 from sklearn.utils.class_weight import compute_sample_weight
 
 from .errors import TextsiftError
+from .ranks import check_ranks
 
 __all__ = [
     "LOWER_IS_BETTER",
+    "MEASURES",
+    "Measure",
+    "get_measure",
     "mae_macro",
     "mae_macro_scorer",
     "mae_micro",
     "misclassification_error",
+    "register_measure",
 ]
 
+#: The keywords a measure may take besides ``(y_true, y_pred)``: the rank scale of an ordinal
+#: task, and the label of the positive class of a binary task.
+_CONTEXT = ("ranks", "pos_label")
 
-#: The measures where a smaller value is better (errors); for the others greater is better.
-LOWER_IS_BETTER = frozenset({"misclassification_error", "mae_macro", "mae_micro"})
+
+@dataclass(frozen=True)
+class Measure:
+    """A registered evaluation measure.
+
+    ``func(y_true, y_pred, **context)`` takes those of the keywords ``ranks`` (the rank scale
+    of an ordinal task) and ``pos_label`` it declares (``context``, read from its signature);
+    ``tasks`` are the label kinds it applies to (``"nominal"`` classes, ``"ordinal"`` ranks);
+    a measure that takes ``pos_label`` measures the positive class of a binary task."""
+
+    name: str
+    func: Callable[..., float]
+    summary: str
+    tasks: tuple[str, ...]
+    lower_is_better: bool
+    context: tuple[str, ...]
+
+    @property
+    def positive(self) -> bool:
+        """Whether it measures the positive class (``"pos"``) of a binary task."""
+        return "pos_label" in self.context
+
+    def __call__(self, y_true, y_pred, ranks=None, pos_label="pos") -> float:
+        given = {"ranks": ranks, "pos_label": pos_label}
+        return float(self.func(y_true, y_pred, **{k: given[k] for k in self.context}))
+
+
+#: Every evaluation measure: name -> :class:`Measure`.
+MEASURES: dict[str, Measure] = {}
+
+
+def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
+                     lower_is_better: bool = False):
+    """Decorator adding ``func(y_true, y_pred[, ranks][, pos_label])`` to :data:`MEASURES`."""
+
+    def deco(func):
+        if name in MEASURES:
+            raise RuntimeError(f"measure {name!r} is registered twice")
+        params = list(inspect.signature(func).parameters)[2:]
+        context = tuple(p for p in params if p in _CONTEXT)
+        MEASURES[name] = Measure(name, func, summary, tuple(tasks), lower_is_better, context)
+        return func
+
+    return deco
+
+
+def get_measure(name: str) -> Measure:
+    """The registered measure ``name``; an unknown name raises with the closest match."""
+    try:
+        return MEASURES[name]
+    except KeyError:
+        close = difflib.get_close_matches(str(name), list(MEASURES), n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise TextsiftError(f"unknown measure {name!r}{hint}; choose one of "
+                            f"{', '.join(MEASURES)}") from None
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
@@ -42,13 +121,7 @@ def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
             f"y_true and y_pred must be one-dimensional, got shapes {y_true.shape} and "
             f"{y_pred.shape}"
         )
-    if len(y_true) != len(y_pred):
-        raise TextsiftError(
-            f"y_true has {len(y_true)} ranks but y_pred has {len(y_pred)}; "
-            "pass one prediction per test document"
-        )
-    if len(y_true) == 0:
-        raise TextsiftError("cannot evaluate on an empty test set")
+    _check_lengths(y_true, y_pred, "ranks")
     for name, v in (("y_true", y_true), ("y_pred", y_pred)):
         if v.dtype.kind not in "biuf":
             raise TextsiftError(f"{name} must hold numeric ranks, got dtype {v.dtype}")
@@ -57,44 +130,100 @@ def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
     return y_true.astype(np.float64), y_pred.astype(np.float64)
 
 
+def _check_lengths(y_true: np.ndarray, y_pred: np.ndarray, what: str) -> None:
+    if len(y_true) != len(y_pred):
+        raise TextsiftError(f"y_true has {len(y_true)} {what} but y_pred has {len(y_pred)}; "
+                            "pass one prediction per test document")
+    if len(y_true) == 0:
+        raise TextsiftError("cannot evaluate on an empty test set")
+
+
+# --------------------------------------------------------------------------- nominal
+@register_measure("accuracy", "fraction of correct predictions")
+def _accuracy(y_true, y_pred) -> float:
+    return accuracy_score(y_true, y_pred)
+
+
+@register_measure("micro_f1", "F1 over every decision (micro-average; accuracy for one "
+                  "label per document)")
+def _micro_f1(y_true, y_pred) -> float:
+    return f1_score(y_true, y_pred, average="micro", zero_division=0)
+
+
+@register_measure("macro_f1", "F1 of each class, averaged over the classes")
+def _macro_f1(y_true, y_pred) -> float:
+    return f1_score(y_true, y_pred, average="macro", zero_division=0)
+
+
+@register_measure("precision", "precision of each class, averaged over the classes")
+def _precision(y_true, y_pred) -> float:
+    return precision_score(y_true, y_pred, average="macro", zero_division=0)
+
+
+@register_measure("recall", "recall of each class, averaged over the classes")
+def _recall(y_true, y_pred) -> float:
+    return recall_score(y_true, y_pred, average="macro", zero_division=0)
+
+
+@register_measure("misclassification_error", "fraction of wrong predictions, 1 - accuracy",
+                  lower_is_better=True)
+def misclassification_error(y_true, y_pred) -> float:
+    """Fraction of wrong predictions, ``1 - accuracy`` (METHODS.md §D.3)."""
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    _check_lengths(y_true, y_pred, "labels")
+    return float(1.0 - accuracy_score(y_true, y_pred))
+
+
+# --------------------------------------------------------------------------- positive class
+@register_measure("f1_pos", "F1 of the positive class of a binary task", tasks=("nominal",))
+def _f1_pos(y_true, y_pred, pos_label) -> float:
+    return f1_score(y_true, y_pred, pos_label=pos_label, average="binary", zero_division=0)
+
+
+@register_measure("precision_pos", "precision of the positive class of a binary task",
+                  tasks=("nominal",))
+def _precision_pos(y_true, y_pred, pos_label) -> float:
+    return precision_score(y_true, y_pred, pos_label=pos_label, average="binary",
+                           zero_division=0)
+
+
+@register_measure("recall_pos", "recall of the positive class of a binary task",
+                  tasks=("nominal",))
+def _recall_pos(y_true, y_pred, pos_label) -> float:
+    return recall_score(y_true, y_pred, pos_label=pos_label, average="binary",
+                        zero_division=0)
+
+
+# --------------------------------------------------------------------------- ordinal
+@register_measure("mae_micro", "MAE^mu, the mean absolute error over documents",
+                  tasks=("ordinal",), lower_is_better=True)
 def mae_micro(y_true, y_pred) -> float:
     """Plain (micro-averaged) mean absolute error, ``MAE^mu`` (METHODS.md §A.8)."""
     y_true, y_pred = _check_pair(y_true, y_pred)
     return float(mean_absolute_error(y_true, y_pred))
 
 
+@register_measure("mae_macro", "MAE^M, the mean absolute error of each true rank, averaged "
+                  "over the ranks", tasks=("ordinal",), lower_is_better=True)
 def mae_macro(y_true, y_pred, ranks=None) -> float:
     """Macroaveraged mean absolute error ``MAE^M`` (METHODS.md §A.8).
 
     The MAE of each true rank, averaged over the ranks that occur in ``y_true``; ranks with
     no test documents are left out (§0.7). ``ranks``, when given, is the declared scale:
-    a true rank outside it is an error.
+    a true rank outside it is an error (:func:`textsift.ranks.check_ranks`).
 
     >>> mae_macro([1, 2, 2, 3, 5, 5, 5, 5], [2, 2, 3, 3, 4, 5, 5, 5])  # §A.11
     0.4375
     """
     y_true, y_pred = _check_pair(y_true, y_pred)
     if ranks is not None:
-        ranks = np.asarray(ranks, dtype=np.float64)
-        outside = ~np.isin(y_true, ranks)
-        if np.any(outside):
-            raise TextsiftError(
-                f"true ranks {sorted(set(y_true[outside].tolist()))[:5]} are outside the "
-                f"declared scale {ranks.tolist()}"
-            )
+        check_ranks(y_true, ranks)
     weight = compute_sample_weight("balanced", y_true)
     return float(mean_absolute_error(y_true, y_pred, sample_weight=weight))
 
 
-def misclassification_error(y_true, y_pred) -> float:
-    """Fraction of wrong predictions, ``1 - accuracy`` (METHODS.md §D.3)."""
-    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
-    if len(y_true) != len(y_pred):
-        raise TextsiftError(f"y_true has {len(y_true)} labels but y_pred has {len(y_pred)}")
-    if len(y_true) == 0:
-        raise TextsiftError("cannot evaluate on an empty test set")
-    return float(1.0 - accuracy_score(y_true, y_pred))
-
+#: The measures where a smaller value is better (errors); for the others greater is better.
+LOWER_IS_BETTER = frozenset(n for n, m in MEASURES.items() if m.lower_is_better)
 
 #: ``GridSearchCV(..., scoring=mae_macro_scorer)``: negated ``MAE^M`` (greater is better).
 mae_macro_scorer = make_scorer(mae_macro, greater_is_better=False)

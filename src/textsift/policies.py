@@ -4,12 +4,16 @@ One implementation serves every method. A score table is a (V, G) float array: o
 per *group* -- a class (one-vs-rest), a rank, an ordinal binary split, or a single column for
 a global score. METHODS.md §0.5-§0.6 fix the rules implemented here:
 
-* NaN counts as ``-inf``; ``+inf`` sorts above every finite value.
+* The tables are clean: never NaN, and the rows of unseen terms are ``-inf``. That is the
+  rule of :class:`~textsift.scores.ScoreTable`, established once where a table is made
+  (:func:`textsift.scores.compute`, which turns NaN into ``-inf``); the functions here trust
+  it and never copy a table to clean it. ``+inf`` sorts above every finite value.
 * Ties: descending score, then ascending feature index (a stable sort).
 * Unseen terms (``df = 0``) are never ranked: they follow every ranked term, by index.
-* In a round robin a group's candidate list holds the terms whose score in that column is
-  greater than ``-inf`` (so a method marks "not a candidate of this group" with ``-inf``, as
-  JaTeCS scores per category only the terms that occur in it).
+* ``-inf`` means "no score in this group": in a round robin a group's candidate list holds the
+  terms whose score in that column is greater than ``-inf`` (so a method marks "not a
+  candidate of this group" with ``-inf``, as JaTeCS scores per category only the terms that
+  occur in it), and ``sum`` and ``wavg`` add a term's scores over the groups where it has one.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ __all__ = [
     "globalise",
     "n_from_ratio",
     "order",
+    "rank_scores",
     "rank_terms",
     "round_robin",
 ]
@@ -35,21 +40,17 @@ __all__ = [
 AGGREGATES = ("max", "sum", "wavg", "rr")
 
 
-def _clean(score: np.ndarray) -> np.ndarray:
-    score = np.asarray(score, dtype=np.float64)
-    return np.where(np.isnan(score), -np.inf, score)
-
-
 def order(score: np.ndarray, seen: np.ndarray | None = None,
           limit: int | None = None) -> np.ndarray:
-    """Indices of ``score`` by descending value, ties by ascending index; unseen terms last.
-    ``limit`` keeps the first ``limit`` (``order(s, seen)[:limit]``, found by a partial sort
-    when that many seen terms score above ``-inf``).
+    """Indices of ``score`` (one float per term, no NaN) by descending value, ties by
+    ascending index; unseen terms last. ``limit`` keeps the first ``limit``
+    (``order(s, seen)[:limit]``, found by a partial sort when that many seen terms score above
+    ``-inf``).
 
-    >>> order(np.array([1.0, 3.0, 3.0, np.nan]))
+    >>> order(np.array([1.0, 3.0, 3.0, -np.inf]))
     array([1, 2, 0, 3])
     """
-    score = _clean(score)
+    score = np.asarray(score, dtype=np.float64)
     if limit is not None and 0 < limit < len(score):
         ok = score > -np.inf
         if seen is not None:
@@ -67,30 +68,38 @@ def order(score: np.ndarray, seen: np.ndarray | None = None,
 
 
 def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = None) -> np.ndarray:
-    """Collapse a (V, G) score table into one score per term (METHODS.md §0.6).
+    """Collapse a clean (V, G) score table into one score per term (METHODS.md §0.6).
 
     ``max``: ``max_g f(t, g)``; ``sum``: ``sum_g f(t, g)``; ``wavg``: ``sum_g P(g) f(t, g)``
     with ``weights = P(g)`` (class priors). Follows JaTeCS ``MaximumTSRPolicy``,
     ``SumTSRPolicy`` and ``WeightedSumTSRPolicy``. Columns of excluded groups (classes with no
-    documents) must be dropped by the caller. ``inf - inf`` in a sum is NaN, which ranks as
-    ``-inf``; it cannot arise from the package's scores, whose only infinities are of one sign
-    per method.
+    documents) must be dropped by the caller.
+
+    ``sum`` and ``wavg`` add a term's scores over the groups where it has one (``> -inf``; for
+    ``wavg`` also of positive weight), and give ``-inf`` to a term with none. Without that
+    rule a single ``-inf`` would sink a term: pointwise MI is ``-inf`` in every class that
+    lacks the term, so every term missing from one class would sum to ``-inf`` and the
+    ranking would be column order; so would the ordinal round-robin tables, ``-inf`` outside
+    a term's own group. For pointwise MI, ``wavg`` is then Yang & Pedersen's (1997)
+    ``MI_avg = sum_c P(c) MI(t, c)`` over the classes where ``MI(t, c)`` is defined
+    (``A > 0``). A table without ``-inf`` sums as it always did, to the bit.
     """
-    table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
+    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
     if aggregate == "max":
         return table.max(axis=1)
-    if aggregate == "sum":
-        with np.errstate(invalid="ignore"):
-            return _clean(table.sum(axis=1))
+    if aggregate not in ("sum", "wavg"):
+        raise TextsiftError(f"unknown aggregate {aggregate!r}; choose one of max, sum, wavg, rr")
+    scored = table > -np.inf
     if aggregate == "wavg":
         if weights is None:
             raise TextsiftError("aggregate='wavg' needs the class priors as weights")
         w = np.asarray(weights, dtype=np.float64)
+        scored &= w[None, :] > 0  # a group of weight 0 contributes nothing (0 * inf is NaN)
         with np.errstate(invalid="ignore"):
-            # 0 * inf would be NaN: a group of weight 0 contributes nothing.
-            terms = np.where(w[None, :] > 0, table * w[None, :], 0.0)
-            return _clean(terms.sum(axis=1))
-    raise TextsiftError(f"unknown aggregate {aggregate!r}; choose one of max, sum, wavg, rr")
+            table = table * w[None, :]
+    out = np.where(scored, table, 0.0).sum(axis=1)
+    out[~scored.any(axis=1)] = -np.inf
+    return out
 
 
 def round_robin(
@@ -111,7 +120,7 @@ def round_robin(
     if variant not in ("skip", "turn_consumed"):
         raise TextsiftError(
             f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
-    table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
+    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
     n_terms, n_groups = table.shape
     n_select = min(int(n_select), n_terms)
     lists = [_candidates(table[:, g], n_select) for g in range(n_groups)]
@@ -176,16 +185,18 @@ def _has_untaken(lst: np.ndarray, h: int, taken: np.ndarray) -> bool:
 
 @dataclass(frozen=True)
 class Ranking:
-    """A full ranking of the vocabulary under one policy.
+    """A ranking of the vocabulary (or of its first ``limit`` terms) under one policy.
 
-    ``index`` lists every term, best first; ``score[i]`` is the score the policy used for
+    ``index`` lists the terms, best first; ``score[i]`` is the score the policy used for
     ``index[i]`` (the globalised score, or for ``rr`` the score in the group it was picked
-    from); ``group[i]`` is that group's column for ``rr`` and -1 otherwise.
+    from); ``group[i]`` is that group's column for ``rr`` and -1 otherwise; ``policy`` is the
+    policy (``max``, ``sum``, ``wavg`` or ``rr``).
     """
 
     index: np.ndarray
     score: np.ndarray
     group: np.ndarray
+    policy: str
 
 
 def rank_terms(
@@ -196,21 +207,19 @@ def rank_terms(
     variant: str = "skip",
     limit: int | None = None,
 ) -> Ranking:
-    """Rank the terms of a (V, G) table under ``aggregate`` (max, sum, wavg or rr).
+    """Rank the terms of a clean (V, G) table (no NaN; unseen terms' rows ``-inf``) under
+    ``aggregate`` (max, sum, wavg or rr).
 
     For ``rr`` the terms no group lists (unseen, or ``-inf`` everywhere) follow the round
     robin by their best score, then unseen terms by index, so a ranking always covers the
     whole vocabulary and a selector can always return ``k <= V`` terms. ``limit`` keeps only
     the first ``limit`` terms (and spares a round robin the turns after them).
     """
-    table = _clean(np.atleast_2d(np.asarray(table, dtype=np.float64).T).T)
+    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
     seen = np.asarray(seen, dtype=bool)
     if aggregate != "rr":
-        g = globalise(table, aggregate, weights)
-        idx = order(g, seen, limit)
-        return Ranking(idx, g[idx], np.full(len(idx), -1, dtype=np.intp))
-    masked = np.where(seen[:, None], table, -np.inf)
-    sel, grp = round_robin(masked, masked.shape[0] if limit is None else limit, variant)
+        return rank_scores(globalise(table, aggregate, weights), seen, limit, aggregate)
+    sel, grp = round_robin(table, table.shape[0] if limit is None else limit, variant)
     rest_mask = np.ones(len(seen), dtype=bool)
     rest_mask[sel] = False
     best = table.max(axis=1)
@@ -219,9 +228,17 @@ def rank_terms(
     if limit is not None:
         rest = rest[: max(0, limit - len(sel))]
     idx = np.concatenate([sel, rest])
-    score = np.concatenate([masked[sel, grp], best[rest]])
+    score = np.concatenate([table[sel, grp], best[rest]])
     group = np.concatenate([grp, np.full(len(rest), -1, dtype=np.intp)])
-    return Ranking(idx, score, group)
+    return Ranking(idx, score, group, "rr")
+
+
+def rank_scores(score: np.ndarray, seen: np.ndarray, limit: int | None = None,
+                policy: str = "max") -> Ranking:
+    """The :class:`Ranking` of one (globalised, by ``policy``) score per term: :func:`order`,
+    with the scores in that order and no groups."""
+    idx = order(score, seen, limit)
+    return Ranking(idx, score[idx], np.full(len(idx), -1, dtype=np.intp), policy)
 
 
 def n_from_ratio(ratio: float, n_ranked: int) -> int:

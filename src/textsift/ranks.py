@@ -1,6 +1,7 @@
-"""The rank scale of ordinal classification: one home for its checks and roundings.
+"""The rank scale of ordinal classification: one home for its roundings.
 
-Ordinal labels are integer ranks on a declared or observed scale (e.g. 1-5 stars). The scores
+Ordinal labels are integer ranks on a declared or observed scale (e.g. 1-5 stars), checked by
+:func:`check_ranks` (:mod:`textsift.labels`, with every other labelling). The scores
 (:mod:`textsift.scores.ordinal`), the learner (:class:`textsift.learners.RankSVR`), the
 measures (:mod:`textsift.metrics`) and the experiment harness all read the scale through
 these functions, so "a valid rank", "the nearest rank" and "the middle rank" mean one thing.
@@ -12,57 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from .errors import TextsiftError
+from .labels import check_ranks  # ordinal labels are checked with the other labels
 
 __all__ = ["check_ranks", "check_thresholds", "class_thresholds", "describe_ratings",
            "nearest_index", "nearest_rank", "trivial_rank"]
-
-
-def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
-    """Validate ordinal ranks; return ``(y as float64, the sorted scale)``.
-
-    Ranks must be finite integers (``4.0`` is accepted; ``4.5`` and ``"4"`` are not). The
-    scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
-    ``y`` otherwise; it needs at least two ranks.
-    """
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise TextsiftError(f"ranks must be one-dimensional, got shape {y.shape}")
-    if y.dtype.kind not in "biuf":
-        raise TextsiftError(
-            f"Unknown label type {y.dtype}: ordinal ranks must be numbers (e.g. 1-5 stars); "
-            "convert the rating field to integers"
-        )
-    y = y.astype(np.float64)
-    if not np.all(np.isfinite(y)):
-        raise TextsiftError("ranks contain NaN or infinite values; drop unrated documents")
-    if np.any(y != np.round(y)):
-        bad = np.unique(y[y != np.round(y)])[:5]
-        raise TextsiftError(
-            f"ordinal ranks must be integers, got {bad.tolist()}; "
-            "bin a continuous rating into ranks first"
-        )
-    if ranks is None:
-        scale = np.unique(y)
-    else:
-        scale = np.asarray(ranks)
-        if scale.ndim != 1 or scale.dtype.kind not in "biuf":
-            raise TextsiftError(
-                f"the declared scale must be a list of integer ranks, got {ranks!r}")
-        scale = np.unique(scale.astype(np.float64))
-        if not np.all(np.isfinite(scale)) or np.any(scale != np.round(scale)):
-            raise TextsiftError(f"the declared scale must hold integer ranks, got {ranks!r}")
-        outside = ~np.isin(y, scale)
-        if np.any(outside):
-            raise TextsiftError(
-                f"ratings {np.unique(y[outside])[:5].tolist()} are outside the declared scale "
-                f"{scale.tolist()}"
-            )
-    if len(scale) < 2:
-        raise TextsiftError(
-            f"an ordinal scale needs at least two ranks, got one class {scale.tolist()}; "
-            "declare the full scale (ranks=...) if the data show only one"
-        )
-    return y, scale
 
 
 def nearest_index(values, scale) -> np.ndarray:

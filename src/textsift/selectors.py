@@ -1,11 +1,15 @@
 """scikit-learn compatible term selectors over the scoring registry.
 
-:func:`rank` turns counts into a ranked table of terms; :class:`TermSelector` is the same
-thing as an estimator (``fit``/``transform``, ``get_feature_names_out``), usable in
+:class:`TermSelector` keeps a :class:`~textsift.ranking.TermRanking` (:func:`textsift.ranking.rank`:
+the terms best first, with their scores and the policy used) as an estimator (``fit``/
+``transform``, ``get_feature_names_out``) and derives its selection from it, usable in
 ``Pipeline`` and ``GridSearchCV``::
 
     Pipeline([("vec", CountVectorizer()), ("sel", TermSelector("bns", k=500)),
               ("clf", LinearSVC())])
+
+The functions of :mod:`textsift.ranking` (``rank``, ``ranking_of``, ``score_table``, ...) are
+importable from here too, where they were first.
 """
 
 from __future__ import annotations
@@ -20,121 +24,26 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .counts import Counts
 from .errors import TextsiftError
-from .policies import AGGREGATES, Ranking, n_from_ratio, rank_terms
+from .policies import n_from_ratio
+from .ranking import (  # noqa: F401  (rank, ranking_of, ...: their first home was here)
+    TermRanking,
+    default_aggregate,
+    rank,
+    ranking_of,
+    score_all,
+    score_table,
+)
 from .ranks import check_ranks
-from .scores import REGISTRY, ScoreTable, compute, compute_many, get_method
+from .scores import REGISTRY, Method, get_method
 
-__all__ = ["OrdinalSelector", "TermSelector", "default_aggregate", "rank", "ranking_of",
-           "resolve_k", "score_all", "score_table"]
-
-
-def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTable:
-    """The scores of every term: :func:`textsift.scores.compute` for a registered method name,
-    or a user's own scoring function ``method(counts, **params)`` called as it is.
-
-    A function may return one score per term (shape ``(V,)``: a global score), one per term
-    and class (``(V, m)``, columns in ``counts.classes`` order, globalised by the policy), or
-    a :class:`~textsift.scores.ScoreTable`. NaN scores and unseen terms are never ranked."""
-    if not callable(method):
-        return compute(counts, method, **(params or {}))
-    out = method(counts, **(params or {}))
-    name = getattr(method, "__name__", repr(method))
-    if isinstance(out, ScoreTable):
-        values, groups, weights = out.values, out.groups, out.weights
-    else:
-        values = np.asarray(out, dtype=np.float64)
-        if values.ndim == 1:
-            values, groups, weights = values[:, None], np.array(["all"], dtype=object), None
-        elif values.ndim == 2 and values.shape[1] == counts.n_classes:
-            groups, weights = counts.classes, counts.priors
-        else:
-            raise TextsiftError(
-                f"scoring function {name} returned shape {values.shape}; return one score per "
-                f"term ({counts.n_terms},) or per term and class ({counts.n_terms}, "
-                f"{counts.n_classes})")
-    if values.shape[0] != counts.n_terms:
-        raise TextsiftError(f"scoring function {name} returned {values.shape[0]} scores for "
-                         f"{counts.n_terms} terms")
-    values = np.where(np.isnan(values) | ~counts.seen[:, None], -np.inf, values)
-    return ScoreTable(values, np.asarray(groups), counts.seen, weights)
+__all__ = ["OrdinalSelector", "TermSelector", "resolve_k"]
 
 
-def default_aggregate(method) -> str:
-    """The policy a method ranks by unless told otherwise (``max`` for a user's function)."""
-    return "max" if callable(method) else get_method(method).default_aggregate
-
-
-def ranking_of(
-    table: ScoreTable,
-    aggregate: str,
-    class_label=None,
-    rr_variant: str = "skip",
-    limit: int | None = None,
-) -> Ranking:
-    """Rank a score table under a policy, or by one group's column (``class_label``; a
-    class-independent score, a single ``"all"`` column, is the same for every class)."""
-    if aggregate not in AGGREGATES:
-        raise TextsiftError(
-            f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
-    values = table.values
-    if class_label is not None and values.shape[1] > 1:
-        matches = np.flatnonzero(np.asarray(table.groups).astype(str) == str(class_label))
-        if len(matches) == 0:
-            raise TextsiftError(
-                f"class {class_label!r} is not among the scored groups "
-                f"{[str(g) for g in table.groups]}"
-            )
-        values = values[:, matches[:1]]
-    if values.shape[1] == 1:
-        aggregate = "max"  # every policy is the identity on a single column
-    return rank_terms(values, aggregate, table.seen, table.weights, rr_variant, limit)
-
-
-def rank(
-    counts: Counts,
-    method,
-    aggregate: str | None = None,
-    class_label=None,
-    top: int | None = None,
-    rr_variant: str = "skip",
-    **params,
-) -> pd.DataFrame:
-    """Ranked terms as a DataFrame with columns ``rank`` (from 1), ``term``, ``score`` and
-    ``group`` (the class or rank a round robin took the term from; empty otherwise).
-    ``method`` is a registered name or a scoring function (see :func:`score_table`)."""
-    aggregate = aggregate or default_aggregate(method)
-    table = score_table(counts, method, params)
-    if top is not None and top <= 0:
-        raise TextsiftError(f"top must be a positive number of terms, got {top}")
-    r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
-    names = counts.feature_names
-    terms = names[r.index] if names is not None else r.index.astype(str)
-    groups = np.asarray(table.groups, dtype=object)
-    group = np.where(r.group >= 0, groups[np.maximum(r.group, 0)], None)
-    return pd.DataFrame(
-        {"rank": np.arange(1, len(r.index) + 1), "term": terms, "score": r.score, "group": group}
-    )
-
-
-def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
-              top: int = 20) -> pd.DataFrame:
-    """Every nominal method's score side by side: a column per method, each its globalised
-    score under ``aggregate`` (default: the method's own policy) or ``class_label``'s column;
-    the rows are the terms in some method's top ``top``, in vocabulary order."""
-    if aggregate == "rr":
-        raise TextsiftError("--method all prints a score per method; the round robin gives an "
-                         "order, not a score: use --aggregate max, sum or wavg")
-    columns = {}
-    for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
-        r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
-        col = np.empty(counts.n_terms)
-        col[r.index] = r.score
-        columns[name] = (col, r.index[:top])
-    keep = np.unique(np.concatenate([best for _, best in columns.values()]))
-    out = pd.DataFrame({"term": counts.feature_names[keep]})
-    for name, (col, _) in columns.items():
-        out[name] = col[keep]
-    return out
+def _reads_term_freq(method) -> bool:
+    """Whether a method reads ``Counts.term_freq`` (a user's function may)."""
+    if isinstance(method, Method):
+        return method.reads_term_freq
+    return callable(method) or get_method(method).reads_term_freq
 
 
 def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
@@ -192,12 +101,20 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     Attributes
     ----------
-    scores_ : pandas.DataFrame (n_features x groups)
-        Scores of every term for every class (or group); ``-inf`` for unseen terms.
-    ranking_ : ndarray
-        Feature indices, best first (the whole vocabulary, or the first ``k`` under ``rr``).
+    ranking_ : TermRanking
+        The ranked terms with their scores and the policy used: the whole vocabulary, or
+        under ``rr`` its first ``k`` terms (a round robin's later turns are not taken).
     selected_ : ndarray
-        Indices of the kept features in rank order.
+        Indices of the kept features in rank order, derived from ``ranking_`` for the
+        current ``k``, ``ratio`` or ``threshold`` when read (as scikit-learn's selectors
+        derive their support mask): ``set_params(k=...)`` after ``fit`` changes the
+        selection without a refit. Under ``rr``, a larger ``k`` than the fit ranked re-ranks
+        ``counts_`` up to it (the round robin's further turns, with the parameters as they are
+        then) and keeps that ranking. The other parameters (method, policy, class,
+        ``method_params``) take effect at the next fit.
+    scores_ : pandas.DataFrame (n_features x groups)
+        Scores of every term for every class (or group); ``-inf`` for unseen terms. Computed
+        from ``counts_`` each time it is read (a fit never builds it).
     counts_ : Counts
         The sufficient statistics the scores were computed from.
     """
@@ -233,7 +150,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         if X.dtype.kind not in "biuf":
             X = X.astype(np.float64)
         names = getattr(self, "feature_names_in_", None)
-        counts = Counts.from_matrix(X, y, classes=classes, feature_names=names)
+        counts = Counts.from_matrix(X, y, classes=classes, feature_names=names,
+                                    term_freq=_reads_term_freq(self.method))
         return self.fit_counts(counts)
 
     def _check_labels(self, y):
@@ -242,41 +160,54 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
-        if self.ratio is not None and self.threshold is not None:
-            raise TextsiftError("give at most one of ratio and threshold (k is the default)")
-        aggregate = self.aggregate or default_aggregate(self.method)
-        table = score_table(counts, self.method, self.method_params)
-        n_terms = counts.n_terms
-        n_keep = None
-        if self.threshold is None:
-            n_keep = resolve_k(n_terms, int(counts.seen.sum()), self.k, self.ratio)
-        elif aggregate == "rr":
-            raise TextsiftError("a score threshold does not apply to the round-robin policy")
-        limit = n_keep if aggregate == "rr" else None
-        r = ranking_of(table, aggregate, self.class_label, self.rr_variant, limit)
-        if self.threshold is not None:
-            keep = r.index[r.score >= self.threshold]
-        else:
-            keep = r.index[:n_keep]
+        policy = self._policy()
+        n_keep = self._n_keep(counts, policy)
+        self.ranking_ = self._rank(counts, n_keep if policy == "rr" else None)
         self.counts_ = counts
         self.classes_ = counts.classes
-        self.ranking_ = r.index
-        self.ranking_scores_ = r.score
-        self.selected_ = keep
-        self.scores_ = pd.DataFrame(
-            table.values,
-            columns=pd.Index(list(table.groups), name="group"),
-            index=pd.Index(
-                counts.feature_names if counts.feature_names is not None else np.arange(n_terms),
-                name="term",
-            ),
-        )
         if not hasattr(self, "n_features_in_"):
-            self.n_features_in_ = n_terms
+            self.n_features_in_ = counts.n_terms
         return self
 
+    def _policy(self) -> str:
+        return self.aggregate or default_aggregate(self.method)
+
+    def _n_keep(self, counts: Counts, policy: str) -> int | None:
+        """The number of terms ``k`` or ``ratio`` asks for (``None`` with a threshold)."""
+        if self.ratio is not None and self.threshold is not None:
+            raise TextsiftError("give at most one of ratio and threshold (k is the default)")
+        if self.threshold is None:
+            return resolve_k(counts.n_terms, int(counts.seen.sum()), self.k, self.ratio)
+        if policy == "rr":
+            raise TextsiftError("a score threshold does not apply to the round-robin policy")
+        return None
+
+    def _rank(self, counts: Counts, limit: int | None) -> TermRanking:
+        return rank(counts, self.method, self._policy(), self.class_label, top=limit,
+                    rr_variant=self.rr_variant, **(self.method_params or {}))
+
+    @property
+    def selected_(self) -> np.ndarray:
+        ranking = self.ranking_
+        n_keep = self._n_keep(self.counts_, ranking.policy)
+        if n_keep is None:
+            return ranking.index[ranking.scores >= self.threshold]
+        if len(ranking) < n_keep:  # a round robin stopped short of this k: its next turns
+            ranking = self.ranking_ = self._rank(self.counts_, n_keep)
+        return ranking.index[:n_keep]
+
+    @property
+    def scores_(self) -> pd.DataFrame:
+        counts = self.counts_
+        table = score_table(counts, self.method, self.method_params)
+        names = counts.feature_names
+        return pd.DataFrame(
+            table.values, columns=pd.Index(list(table.groups), name="group"),
+            index=pd.Index(names if names is not None else np.arange(counts.n_terms),
+                           name="term"))
+
     def _get_support_mask(self):
-        check_is_fitted(self, "selected_")
+        check_is_fitted(self, "ranking_")
         mask = np.zeros(self.n_features_in_, dtype=bool)
         mask[self.selected_] = True
         return mask

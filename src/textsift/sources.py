@@ -22,7 +22,9 @@ with ``on_bad_line="skip"``), a CSV that does not parse, a corrupt Parquet file.
 
 CSV has no types: its values are read as strings, except that a label (``label_field``) that
 reads as a number is a number -- for every value on its own, so that the streamed chunks and
-the whole file agree (pandas' guess per column would differ from chunk to chunk).
+the whole file agree (pandas' guess per column would differ from chunk to chunk) -- and that
+with a label separator (``label_sep``, ``--label-sep``) the label field is split into label
+lists (:func:`textsift.labels.csv_labels`), as JSON Lines and Parquet hold them.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from .errors import CorpusError
+from .labels import csv_labels
 from .layouts import is_aclimdb, iter_20news, iter_aclimdb
 
 __all__ = ["DATA_SUFFIXES", "data_files", "describe", "file_kind", "iter_frames", "iter_jsonl",
@@ -275,20 +278,8 @@ def _first_bad_line(path: Path) -> int | None:
     return None
 
 
-def _numbers_where_possible(column: pd.Series) -> pd.Series:
-    """CSV labels: each value that reads as a (finite) number becomes that number."""
-    numbers = pd.to_numeric(column, errors="coerce")
-    readable = numbers.notna() & np.isfinite(numbers.astype(float))
-    if (readable | column.isna()).all():
-        return numbers
-    if not readable.any():
-        return column
-    out = column.astype(object)
-    out[readable] = numbers[readable].astype(object)
-    return out
-
-
-def _csv(path: Path, size: int | None, label_field: str | None) -> Iterator[pd.DataFrame]:
+def _csv(path: Path, size: int | None, label_field: str | None,
+         label_sep: str | None = None) -> Iterator[pd.DataFrame]:
     _check_encoding(path)
     sep = "\t" if ".tsv" in path.name.lower() else ","
     offset = 1
@@ -301,7 +292,7 @@ def _csv(path: Path, size: int | None, label_field: str | None) -> Iterator[pd.D
                 frame.index = pd.RangeIndex(offset, offset + len(frame))
                 offset += len(frame)
                 if label_field in frame.columns:
-                    frame[label_field] = _numbers_where_possible(frame[label_field])
+                    frame[label_field] = csv_labels(frame[label_field], label_sep)
                 yield frame
         except UnicodeDecodeError:
             line = _first_bad_line(path)
@@ -353,17 +344,34 @@ def parquet_row_groups(path: Path) -> int:
 
 
 # --------------------------------------------------------------------------- one file as frames
+def _check_label_sep(path: Path, kind: str, sep) -> None:
+    """``--label-sep`` splits the label field of a CSV file, which has no lists."""
+    if not isinstance(sep, str) or not sep:
+        raise CorpusError(f"the label separator (--label-sep) must be one or more characters, "
+                          f"got {sep!r}; e.g. ';' for labels written earn;acq")
+    if kind != "csv":
+        holds = {"jsonl": "a JSON Lines file, whose labels are lists already "
+                          '("labels": ["earn", "acq"])',
+                 "parquet": "a Parquet file, whose labels are list columns already"}.get(
+                     kind, f"an {kind} tree, whose label is its directory")
+        raise CorpusError(f"{path}: --label-sep splits the label field of a CSV file, but this "
+                          f"is {holds}; drop --label-sep")
+
+
 def iter_frames(path, chunk_size: int | None = None, on_bad_line: str = "error",
                 bad_lines: list | None = None, row_groups=None, label_field: str | None = None,
-                split: str | None = None) -> Iterator[pd.DataFrame]:
+                split: str | None = None, label_sep: str | None = None
+                ) -> Iterator[pd.DataFrame]:
     """The records of one file or tree (as :func:`data_files` returns them) as DataFrames of
     at most ``chunk_size`` records (``None``: one frame), indexed by record number (the line
     number for JSON Lines, counted from 1).
 
     Skipped JSONL lines (``on_bad_line="skip"``) are appended to ``bad_lines`` as
     ``(file, line)`` pairs. ``row_groups`` restricts a Parquet file to those row groups;
-    ``label_field`` is the CSV field read as numbers where it can be; ``split`` lets a
-    directory tree read only that split's subtree.
+    ``label_field`` is the CSV field read as numbers where it can be, or, with ``label_sep``,
+    split into label lists (:func:`textsift.labels.csv_labels`; a CSV file only: the other
+    formats hold lists as lists); ``split`` lets a directory tree read only that split's
+    subtree.
     """
     path = Path(path)
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(
@@ -371,13 +379,15 @@ def iter_frames(path, chunk_size: int | None = None, on_bad_line: str = "error",
         raise CorpusError(f"chunk_size must be a positive number of documents, got "
                           f"{chunk_size!r}")
     kind = file_kind(path)
+    if label_sep is not None:
+        _check_label_sep(path, kind, label_sep)
     if kind == "jsonl":
         lines: list[int] = []
         yield from _batches(_jsonl(path, on_bad_line, lines), chunk_size)
         if bad_lines is not None:
             bad_lines.extend((str(path), n) for n in lines)
     elif kind == "csv":
-        yield from _csv(path, chunk_size, label_field)
+        yield from _csv(path, chunk_size, label_field, label_sep)
     elif kind == "parquet":
         yield from _parquet(path, chunk_size, row_groups)
     else:

@@ -3,42 +3,68 @@
 :func:`vectorize` returns what ``CountVectorizer(...).fit_transform`` returns -- the same
 vocabulary, in the same order, and the same matrix -- for the options of
 :class:`VectorizerOptions` (lowercasing, stop words, ``min_df``, ``max_df``,
-``max_features``, ``binary``, header stripping, stemming). With scikit-learn's default token
-pattern the tokens are found and counted by :func:`textsift.tokens.count_tokens` (Polars'
-string kernels with Python's own word characters and lowercasing, every distinct word stemmed
-once); any other token pattern, or a document that is not a string, is handed to
+``max_features``, ``binary``, ``ngram_range``, ``analyzer``, header stripping, stemming, a
+tokenizer). Word tokens (scikit-learn's default token pattern, or a tokenizer's) and their
+n-grams are counted by :func:`textsift.tokens.count_tokens` (Polars' string kernels with
+Python's own word characters and lowercasing, every distinct word stemmed once, n-grams as
+sorted integers); character n-grams by :func:`textsift.chars.count_chars`. Any other token
+pattern, a document that is not a string, or n-grams too long to pack are handed to
 ``CountVectorizer`` itself (:func:`build_vectorizer`). Either way the vocabulary is pruned by
 :func:`term_mask`, scikit-learn's rule restated for counts that arrive in chunks.
 
 The matrix holds term counts; presence is derived from it when counting
 (:meth:`textsift.counts.Counts.from_matrix`), so one matrix serves both the document-level
-scores and the term-frequency ones (RC, AM). Stemming is Snowball English (Porter 2, as the
-RC paper stemmed) through PyStemmer.
+scores and the term-frequency ones (RC, AM). Stemming is Snowball (Porter 2 for English, as
+the RC paper stemmed) through PyStemmer, in any of its languages
+(:mod:`textsift.languages`); stop words come before n-grams are formed, and stems too.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, CountVectorizer
+from sklearn.base import clone
+from sklearn.feature_extraction.text import CountVectorizer
 
+from .chars import count_chars
 from .corpus import strip_header
 from .errors import TextsiftError
+from .languages import (
+    TOKENIZERS,
+    check_language,
+    check_stop_words,
+    did_you_mean,
+    korean_tokenizer,
+    stemmer,
+    stop_list,
+)
+from .ngrams import NotPackable
 from .tokens import count_tokens, stem_words
 
-__all__ = ["Vectorizer", "VectorizerOptions", "build_vectorizer", "count_terms", "prune",
-           "term_mask", "vectorize"]
+__all__ = ["ANALYZERS", "Vectorizer", "VectorizerOptions", "build_vectorizer", "count_terms",
+           "prune", "select_columns", "term_mask", "vectorize"]
 
 DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
+#: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
+#: a word (padded with spaces), as scikit-learn's ``analyzer``.
+ANALYZERS = ("word", "char", "char_wb")
 
 
 @dataclass(frozen=True)
 class VectorizerOptions:
-    """Preprocessing options shared by the CLI, the harness and the streaming engine."""
+    """Preprocessing options shared by the CLI, the harness and the streaming engine.
+
+    ``ngram_range`` and ``analyzer`` mean what they mean to ``CountVectorizer``; ``language``
+    is the text's (the stemmer's with ``stem``); ``stop_words`` is ``"english"``
+    (scikit-learn's list) or a language's name (stopwords-iso's list); ``tokenizer`` is
+    ``"korean"`` (Kiwi's morphemes, the ``korean`` extra) or your own callable (text ->
+    tokens), replacing ``token_pattern``.
+    """
 
     binary: bool = False
     min_df: int | float = 1
@@ -49,6 +75,10 @@ class VectorizerOptions:
     stem: bool = False
     strip_headers: bool = False
     max_features: int | None = None
+    ngram_range: tuple[int, int] = (1, 1)
+    analyzer: str = "word"
+    language: str = "english"
+    tokenizer: str | Callable | None = None
 
     def __post_init__(self):
         """Check every option here, where it is set, rather than deep inside a fit."""
@@ -63,14 +93,70 @@ class VectorizerOptions:
                                               or self.max_features < 1):
             raise TextsiftError(f"max_features must be a positive number of terms, got "
                                 f"{self.max_features!r}")
-        if self.stop_words not in (None, "english"):
-            raise TextsiftError(f"stop_words must be 'english' (scikit-learn's list) or "
-                                f"nothing, got {self.stop_words!r}")
+        object.__setattr__(self, "ngram_range", _ngram_range(self.ngram_range))
+        if self.analyzer not in ANALYZERS:
+            raise TextsiftError(f"unknown analyzer {self.analyzer!r}"
+                                f"{did_you_mean(self.analyzer, ANALYZERS)}; choose one of "
+                                f"{', '.join(ANALYZERS)}")
+        object.__setattr__(self, "language", check_language(self.language))
+        object.__setattr__(self, "stop_words", check_stop_words(self.stop_words))
+        if self.stem:
+            stemmer(self.language)  # a language without a stemmer is an error now
         try:
-            re.compile(self.token_pattern)
+            pattern = re.compile(self.token_pattern)
         except (re.error, TypeError) as exc:
             raise TextsiftError(f"token_pattern {self.token_pattern!r} is not a regular "
                                 f"expression ({exc})") from None
+        if self.tokenizer is not None and not callable(self.tokenizer):
+            if self.tokenizer not in TOKENIZERS:
+                raise TextsiftError(f"unknown tokenizer {self.tokenizer!r}; choose one of "
+                                    f"{', '.join(TOKENIZERS)}, or pass your own callable")
+            korean_tokenizer()  # installed, or the command to install it
+        if self.analyzer != "word":
+            self._check_characters()
+        elif self.ngram_range[1] > 1 and self.tokenizer is None:
+            _check_ngram_pattern(self.token_pattern, pattern)
+
+    def _check_characters(self):
+        """Character n-grams have no tokens: the options about tokens are refused, not
+        ignored (scikit-learn only warns)."""
+        word_only = [name for name, unset in (
+            ("stop_words", self.stop_words is None), ("stem", not self.stem),
+            ("token_pattern", self.token_pattern == DEFAULT_TOKEN_PATTERN),
+            ("tokenizer", self.tokenizer is None)) if not unset]
+        if word_only:
+            raise TextsiftError(f"analyzer {self.analyzer!r} counts character n-grams: "
+                                f"{', '.join(word_only)} apply to words only; drop them, or "
+                                "use analyzer 'word'")
+
+
+def _ngram_range(value) -> tuple[int, int]:
+    """``(min_n, max_n)`` with ``1 <= min_n <= max_n`` (a list, as TOML gives, is read too)."""
+    if (isinstance(value, list | tuple) and len(value) == 2 and all(map(_is_int, value))
+            and 1 <= value[0] <= value[1]):
+        return int(value[0]), int(value[1])
+    raise TextsiftError(f"ngram_range must be (min_n, max_n) with 1 <= min_n <= max_n, e.g. "
+                        f"(1, 2) for words and pairs of words; got {value!r}")
+
+
+def _check_ngram_pattern(text: str, pattern: re.Pattern) -> None:
+    """A token pattern word n-grams can be formed from: at most one group (scikit-learn's
+    rule), no empty token, no token holding white space (its n-grams' words are joined by a
+    space, so a token ``"a b"`` could not be told from the pair ``a``, ``b``)."""
+    problem = None
+    if pattern.groups > 1:
+        problem = "it has more than one capturing group"
+    elif pattern.search("") is not None:
+        problem = "it matches the empty string"
+    else:
+        probe = "ab cd, ef\tgh\nij  kl. 12 34 x y"
+        tokens = pattern.findall(probe)
+        if any(not t or any(c.isspace() for c in t) for t in tokens):
+            problem = "its tokens can hold white space, which joins the words of an n-gram"
+    if problem:
+        raise TextsiftError(f"token_pattern {text!r} cannot form word n-grams: {problem}; "
+                            "use a pattern whose tokens hold no white space (the default "
+                            "one), or ngram_range (1, 1)")
 
 
 def _is_int(x) -> bool:
@@ -90,19 +176,24 @@ def _document_bound(name: str, value, what: str, fraction_ok) -> None:
 
 
 class _StemmingAnalyzer:
-    """Tokenise with scikit-learn's analyzer, then stem each token (:func:`stem_words`,
-    each distinct word once per analyzer). Picklable, so it works under joblib."""
+    """scikit-learn's word analyzer with a stemmer between its steps: preprocess, tokenise,
+    drop stop words, stem each token (:func:`stem_words`, each distinct word once per
+    analyzer), then form the n-grams of the stems (``CountVectorizer._word_ngrams``).
+    Picklable, so it works under joblib."""
 
-    def __init__(self, base):
-        self.base = base
+    def __init__(self, vec: CountVectorizer, language: str):
+        self.vec, self.language = vec, language
         self.memo: dict[str, str] = {}
 
     def __call__(self, doc):
-        tokens = self.base(doc)
+        vec = self.vec
+        stop = vec.get_stop_words() or ()
+        tokens = [w for w in vec.build_tokenizer()(vec.build_preprocessor()(doc))
+                  if w not in stop]
         new = [w for w in set(tokens) if w not in self.memo]
         if new:
-            self.memo.update(zip(new, stem_words(new), strict=True))
-        return [self.memo[w] for w in tokens]
+            self.memo.update(zip(new, stem_words(new, self.language), strict=True))
+        return vec._word_ngrams([self.memo[w] for w in tokens])
 
 
 def _strip_and_lower(text: str) -> str:
@@ -123,28 +214,59 @@ def _options(opts, kw) -> VectorizerOptions:
 
 def build_vectorizer(opts: VectorizerOptions | None = None, **kw) -> CountVectorizer:
     """A configured ``CountVectorizer`` (``kw`` override ``opts`` fields): the reference
-    :func:`vectorize` is identical to, and what it uses for a custom token pattern."""
+    :func:`vectorize` is identical to, and what it uses where its fast path does not go."""
     opts = _options(opts, kw)
-    vec = CountVectorizer(
+    tokenizer = _tokenizer(opts)
+    params = dict(
         binary=opts.binary,
         min_df=opts.min_df,
         max_df=opts.max_df,
-        token_pattern=opts.token_pattern,
         lowercase=opts.lowercase,
-        stop_words=opts.stop_words,
         preprocessor=_preprocessor(opts),
         max_features=opts.max_features,
+        ngram_range=opts.ngram_range,
+        analyzer=opts.analyzer,
         dtype=np.int32,
     )
+    if opts.analyzer == "word":  # otherwise unset: scikit-learn would warn they are unused
+        params.update(token_pattern=None if tokenizer else opts.token_pattern,
+                      tokenizer=tokenizer, stop_words=_stop_words(opts))
+    vec = CountVectorizer(**params)
     if opts.stem:  # the analyzer holds the other options: unset, they would be warned about
-        vec.set_params(analyzer=_StemmingAnalyzer(vec.build_analyzer()), preprocessor=None,
-                       stop_words=None, token_pattern=DEFAULT_TOKEN_PATTERN)
+        vec.set_params(analyzer=_StemmingAnalyzer(clone(vec), opts.language),
+                       preprocessor=None, stop_words=None, tokenizer=None,
+                       token_pattern=DEFAULT_TOKEN_PATTERN, ngram_range=(1, 1))
     return vec
 
 
+def _stop_words(opts: VectorizerOptions):
+    """The stop words as ``CountVectorizer`` takes them: its own ``"english"``, or a list."""
+    if opts.stop_words in (None, "english"):
+        return opts.stop_words
+    return sorted(stop_list(opts.stop_words))
+
+
+def _tokenizer(opts: VectorizerOptions):
+    if opts.tokenizer == "korean":
+        return korean_tokenizer()
+    return opts.tokenizer
+
+
 def _fast(opts: VectorizerOptions, texts) -> bool:
-    """Whether :func:`textsift.tokens.count_tokens` gives ``CountVectorizer``'s tokens."""
-    return opts.token_pattern == DEFAULT_TOKEN_PATTERN and all(isinstance(t, str) for t in texts)
+    """Whether :mod:`textsift.tokens` / :mod:`textsift.chars` give ``CountVectorizer``'s
+    terms: any analyzer, words from the default token pattern or a tokenizer, strings."""
+    return ((opts.analyzer != "word" or opts.tokenizer is not None
+             or opts.token_pattern == DEFAULT_TOKEN_PATTERN)
+            and all(isinstance(t, str) for t in texts))
+
+
+def _count_fast(texts, opts: VectorizerOptions, n_threads):
+    prep = _preprocessor(opts) or (str.lower if opts.lowercase else None)
+    if opts.analyzer != "word":
+        return count_chars(texts, opts.analyzer, opts.ngram_range, prep, n_threads)
+    stop = stop_list(opts.stop_words) if opts.stop_words else None
+    return count_tokens(texts, prep, stop, opts.stem, n_threads, opts.ngram_range,
+                        opts.language, _tokenizer(opts))
 
 
 def count_terms(texts, opts: VectorizerOptions | None = None, n_threads: int | None = None,
@@ -155,12 +277,14 @@ def count_terms(texts, opts: VectorizerOptions | None = None, n_threads: int | N
     opts = _options(opts, kw)
     texts = list(texts)
     if _fast(opts, texts):
-        prep = _preprocessor(opts) or (str.lower if opts.lowercase else None)
-        stop = ENGLISH_STOP_WORDS if opts.stop_words == "english" else None
-        X, names = count_tokens(texts, prep, stop, opts.stem, n_threads)
-        if opts.binary:
-            X.data[:] = 1
-        return X, names
+        try:
+            X, names = _count_fast(texts, opts, n_threads)
+        except NotPackable:  # n-grams too long to pack: CountVectorizer's own count below
+            pass
+        else:
+            if opts.binary:
+                X.data[:] = 1
+            return X, names
     vec = build_vectorizer(opts, min_df=1, max_df=1.0, max_features=None)
     try:
         X = sp.csr_matrix(vec.fit_transform(texts))
@@ -185,8 +309,11 @@ def term_mask(df, total, n_docs: int, opts: VectorizerOptions | None = None) -> 
     broken by the very ``argsort`` call it makes."""
     opts = opts or VectorizerOptions()
     df = np.asarray(df)
-    if not len(df):
-        raise _empty("empty vocabulary; perhaps the documents only contain stop words")
+    if not len(df):  # no token at all: min_df and max_df are not the cause
+        raise TextsiftError("the vocabulary is empty: no document has a term (the texts are "
+                            "empty, or hold only stop words or characters the token pattern "
+                            "does not match); check the text field (--text-field), the stop "
+                            "words and the token pattern")
     high = opts.max_df if isinstance(opts.max_df, Integral) else opts.max_df * n_docs
     low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n_docs
     if high < low:
@@ -212,10 +339,11 @@ def prune(X: sp.csr_matrix, names, opts: VectorizerOptions | None = None):
     X = sp.csr_matrix(X)
     mask = term_mask(np.bincount(X.indices, minlength=X.shape[1]),
                      np.asarray(X.sum(axis=0)).ravel(), X.shape[0], opts)
-    return _columns(X, mask), np.asarray(names, dtype=object)[mask]
+    names = np.asarray(names, dtype=object)
+    return select_columns(X, mask), names if mask.all() else names[mask]
 
 
-def _columns(X: sp.csr_matrix, mask: np.ndarray) -> sp.csr_matrix:
+def select_columns(X: sp.csr_matrix, mask: np.ndarray) -> sp.csr_matrix:
     """The columns ``mask`` of a canonical CSR ``X``, in one pass (order kept)."""
     if mask.all():
         return X

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
+import warnings
+from contextlib import contextmanager
 from enum import StrEnum
 
 import numpy as np
@@ -13,7 +16,7 @@ from rich.console import Console
 from rich.markup import escape
 from typer.core import TyperGroup
 
-from ..errors import TextsiftError
+from ..errors import DataWarning, TextsiftError
 
 try:  # typer vendors its own click (typer._click) since 0.17; click's own classes otherwise
     from typer._click.exceptions import NoArgsIsHelpError, UsageError
@@ -23,9 +26,13 @@ except ImportError:  # pragma: no cover
 
 class _Commands(TyperGroup):
     """The command group: bad input -- a :class:`~textsift.errors.TextsiftError` raised
-    anywhere in a command, or an option click refuses (a missing argument, a value out of
-    range, an unknown option or command) -- becomes one ``error: ...`` line and exit code 2;
-    any other exception is a bug and keeps its traceback (exit code 1)."""
+    anywhere in a command, an option click refuses (a missing argument, a value out of
+    range, an unknown option or command), or an error of the operating system the user can
+    fix (a read-only file system, a full disk, too many open files:
+    ``textsift._io.os_error``) -- becomes one ``error: ...`` line and exit code 2; any
+    other exception is a bug and keeps its traceback (exit code 1). A
+    :class:`~textsift.errors.DataWarning` (data that are probably wrong) is one ``warning:
+    ...`` line, each message once."""
 
     def make_context(self, info_name, args, parent=None, **extra):
         try:
@@ -37,13 +44,42 @@ class _Commands(TyperGroup):
 
     def invoke(self, ctx):
         try:
-            return super().invoke(ctx)
+            with _warning_lines():
+                return super().invoke(ctx)
         except NoArgsIsHelpError:
             raise
         except UsageError as exc:
             _usage_error(exc)
         except TextsiftError as exc:
             fail(str(exc))
+        except OSError as exc:
+            from .._io import os_error
+
+            error = os_error(exc)
+            if error is None:
+                raise
+            fail(str(error))
+
+
+@contextmanager
+def _warning_lines():
+    """Print each :class:`~textsift.errors.DataWarning` as one ``warning:`` line on stderr
+    (each message once); other warnings as Python shows them."""
+    shown = warnings.showwarning
+    said: set[str] = set()
+
+    def show(message, category, filename, lineno, file=None, line=None):
+        if not issubclass(category, DataWarning):
+            return shown(message, category, filename, lineno, file, line)
+        if str(message) not in said:
+            said.add(str(message))
+            console.print(f"[yellow]warning:[/] {escape(str(message))}", highlight=False,
+                          soft_wrap=True)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("always", DataWarning)
+        warnings.showwarning = show
+        yield
 
 
 def _usage_error(exc: UsageError):
@@ -80,6 +116,27 @@ def _main(version: bool = typer.Option(False, "--version", help="Print the versi
 def stdout_console(min_width: int = 100) -> Console:
     """A console on the current stdout for result tables."""
     return Console(file=sys.stdout, width=max(min_width, console.width))
+
+
+def writes_out(param: str = "out", folder: bool = True, create: bool = True):
+    """Decorate a command that writes to its ``param`` (a folder, or with ``folder=False`` a
+    page): the command runs holding its lock -- one writer per --out
+    (``textsift._lock.hold``, which also checks that it can be written, before any
+    work) --; a lock taken over from a run that ended without releasing it is said on
+    stderr."""
+    def decorate(command):
+        @functools.wraps(command)
+        def held(*args, **kwargs):
+            from .._lock import hold
+
+            def note(message: str) -> None:
+                console.print(f"[yellow]note:[/] {escape(message)}", highlight=False)
+
+            what = "--out" if param == "out" else "the folder"
+            with hold(kwargs[param], folder=folder, create=create, note=note, what=what):
+                return command(*args, **kwargs)
+        return held
+    return decorate
 
 
 def fail(message: str, code: int = 2):

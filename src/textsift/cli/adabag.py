@@ -20,7 +20,7 @@ from ..lasso.shared import SCHEMES
 from ..lasso.simulate import VARIANTS
 from ..lasso.skew import CRITERIA
 from ..ranks import check_thresholds, class_thresholds, describe_ratings
-from ._app import app, console
+from ._app import app, console, writes_out
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
 
@@ -114,6 +114,7 @@ _ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
 
 
 @app.command()
+@writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def adabag(
     corpus: CorpusOptions,
@@ -246,6 +247,7 @@ def adabag(
 
 
 @app.command("pca-lda")
+@writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
 def pca_lda_command(
     corpus: CorpusOptions,

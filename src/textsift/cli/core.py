@@ -5,9 +5,12 @@ from __future__ import annotations
 import typer
 from rich.table import Table
 
+from ..errors import TextsiftError
+from ..labels import check_class, check_requirement
 from ..policies import AGGREGATES
 from ..scores import REGISTRY, get_method
 from ..selectors import rank, score_all
+from ..sources import describe
 from ._app import Format, app, emit, stdout_console
 from .options import CorpusOptions, Top, choices, corpus_options
 
@@ -49,16 +52,21 @@ def score(
 
     Example: textsift score reviews.jsonl.gz --label-field rating --method ig --top 30
     """
-    if method != "all":
-        get_method(method)
-    counts = corpus.count()
     agg = aggregate.value if aggregate else None
-    if method == "all":
+    if method == "all" and agg == "rr":
+        raise TextsiftError("--method all prints a score per method; the round robin gives an "
+                            "order, not a score: use --aggregate max, sum or wavg")
+    m = None if method == "all" else get_method(method)  # before counting: fails at once
+    counts = corpus.count()
+    source = describe(corpus.source)
+    if m is not None:
+        check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
+    if class_label is not None:
+        check_class(counts, class_label, source)
+    if m is None:
         emit(score_all(counts, agg, class_label, top), fmt, "all methods")
         return
-    ranked = rank(counts, method, aggregate=agg, class_label=class_label, top=top)
-    used = agg or get_method(method).default_aggregate
-    extra = ("group",) if used == "rr" and class_label is None else ()
-    cols = ["rank", "term", "score", *extra]
-    title = f"{get_method(method).label} ({'class ' + class_label if class_label else used})"
-    emit(ranked[cols], fmt, title)
+    ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
+                  top=top)
+    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy})"
+    emit(ranked.to_frame(), fmt, title)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from ._app import app, console
+from ._app import app, console, writes_out
 from .options import NJobs, OutDir
 
 
@@ -45,6 +45,7 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
 
 
 @app.command()
+@writes_out()
 def run(
     config: Path = typer.Argument(..., help="Experiment file (TOML); see examples/*.toml",
                                   metavar="CONFIG", show_default=False),
@@ -79,6 +80,7 @@ def _report(directory: Path) -> Path:
 
 
 @app.command("report")
+@writes_out("directory", create=False)
 def report_cmd(directory: Path = typer.Argument(..., help="An experiment's --out directory",
                                                 metavar="DIR", show_default=False)):
     """Write DIR/report.html (self-contained) and the figures beside it; its path goes to

@@ -6,12 +6,15 @@ from pathlib import Path
 
 import typer
 
+from ..labels import check_one_label_each
 from ..report.explore_data import CAP, SNIPPET_TOP
-from ._app import app, console
+from ..sources import describe
+from ._app import app, console, writes_out
 from .options import CorpusOptions, corpus_options
 
 
 @app.command()
+@writes_out(folder=False)
 @corpus_options()
 def explore(
     corpus: CorpusOptions,
@@ -46,6 +49,7 @@ def explore(
     opts = corpus.vectorizer()
     with console.status("counting the corpus") as status:
         counts = corpus.count()
+        check_one_label_each(counts.multilabel, describe(corpus.source), "textsift explore")
         page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,
                           method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}",

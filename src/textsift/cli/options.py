@@ -9,7 +9,8 @@ typed and checked (``--min-df 0`` or ``--max-df 0`` are usage errors naming the 
 Where the same name could mean two things, it is settled here:
 
 * ``--label-field`` is the label of every command: a class, or a rating for the ordinal
-  commands (``--rating-field`` is kept as a hidden old name);
+  commands (``--rating-field`` is kept as a hidden old name); its value may be a list of
+  labels (a multi-label corpus), which ``--label-sep`` splits out of a CSV field;
 * ``-k/--k`` is how many terms to select, ``--top`` how many to print;
 * ``--min-df`` defaults to 1 (every term), except for the AdaBag commands, whose paper keeps
   the words of at least 5 documents;
@@ -32,7 +33,8 @@ import typer
 
 from ..engines import ENGINES
 from ..errors import check_n_jobs
-from ..vectorize import VectorizerOptions
+from ..languages import TOKENIZERS
+from ..vectorize import ANALYZERS, VectorizerOptions
 
 CORPUS = "Corpus"
 ENGINE = "Engine"
@@ -46,10 +48,22 @@ def choices(name: str, values) -> type[StrEnum]:
 
 
 Engine = choices("Engine", ENGINES)
+Analyzer = choices("Analyzer", ANALYZERS)
+Tokenizer = choices("Tokenizer", TOKENIZERS)
 
 
-class StopWords(StrEnum):
-    english = "english"
+def _ngrams(value: str | None) -> tuple[int, int] | None:
+    """``MIN-MAX`` (``1-2``: words and pairs of words) as ``(min_n, max_n)``."""
+    if value is None:
+        return value
+    low, sep, high = value.partition("-")
+    if not (sep and low.strip().isdigit() and high.strip().isdigit()):
+        raise typer.BadParameter(f"MIN-MAX, e.g. 1-2 for words and pairs of words; got "
+                                 f"{value!r}")
+    low, high = int(low), int(high)
+    if not 1 <= low <= high:
+        raise typer.BadParameter(f"MIN-MAX with 1 <= MIN <= MAX, e.g. 1-2; got {value!r}")
+    return low, high
 
 
 def _min_df(value: int) -> int:
@@ -99,6 +113,10 @@ TextField = Annotated[str, typer.Option(
 LabelField = Annotated[str, typer.Option(
     "--label-field", help="The field holding the label: a class, or a rating for the ordinal "
     "commands", rich_help_panel=CORPUS)]
+LabelSep = Annotated[str | None, typer.Option(
+    "--label-sep", help="CSV only: the label field joins several labels with this separator "
+    "(e.g. ';' for earn;acq); JSON Lines and Parquet give label lists as lists",
+    rich_help_panel=CORPUS, show_default=False)]
 RatingField = Annotated[str | None, typer.Option(
     "--rating-field", hidden=True, help="Old name of --label-field")]
 SplitField = Annotated[str | None, typer.Option(
@@ -113,14 +131,33 @@ MinDf = Annotated[int, typer.Option(
 MaxDf = Annotated[float, typer.Option(
     "--max-df", help="Keep terms in at most this fraction of the documents (or this many, "
     "when above 1)", callback=_max_df, rich_help_panel=CORPUS)]
-StopWordsOption = Annotated[StopWords | None, typer.Option(
-    "--stop-words", help="Drop the stop words of this list (scikit-learn's)",
-    rich_help_panel=CORPUS, show_default=False)]
+StopWordsOption = Annotated[str | None, typer.Option(
+    "--stop-words", help="Drop the stop words of this list: english (scikit-learn's), or a "
+    "language (stopwords-iso's list: german, korean, ...)", rich_help_panel=CORPUS,
+    show_default=False)]
 Stem = Annotated[bool, typer.Option(
-    "--stem", help="Stem the terms (Snowball English, Porter 2)", rich_help_panel=CORPUS)]
+    "--stem", help="Stem the words (Snowball, in --language; English: Porter 2)",
+    rich_help_panel=CORPUS)]
+Language = Annotated[str, typer.Option(
+    "--language", help="The text's language: its Snowball stemmer for --stem (any of "
+    "PyStemmer's, e.g. german)", rich_help_panel=CORPUS)]
+NGrams = Annotated[str | None, typer.Option(
+    "--ngrams", help="Count n-grams of MIN to MAX words (or characters, with --analyzer "
+    "char/char_wb): 1-2 adds pairs of words (default 1-1)", metavar="MIN-MAX",
+    callback=lambda v: _ngrams(v) and v, rich_help_panel=CORPUS, show_default=False)]
+AnalyzerOption = Annotated[Analyzer, typer.Option(
+    "--analyzer", help="Terms are word n-grams, character n-grams (char), or character "
+    "n-grams inside words (char_wb), as scikit-learn's", rich_help_panel=CORPUS)]
+TokenizerOption = Annotated[Tokenizer | None, typer.Option(
+    "--tokenizer", help="Words from a morphological analyser instead of the token pattern: "
+    "korean (Kiwi morphemes; pip install \"textsift[korean]\")", rich_help_panel=CORPUS,
+    show_default=False)]
 StripHeaders = Annotated[bool, typer.Option(
     "--strip-headers", help="Drop e-mail/news headers (up to the first blank line)",
     rich_help_panel=CORPUS)]
+StripLabels = Annotated[bool, typer.Option(
+    "--strip-labels", help="Remove the white space around each label ('sci.space ' is "
+    "'sci.space'); case is kept", rich_help_panel=CORPUS)]
 SkipBadLines = Annotated[bool, typer.Option(
     "--skip-bad-lines", help="Skip malformed JSONL lines (and say how many) instead of "
     "stopping at the first", rich_help_panel=CORPUS)]
@@ -154,14 +191,20 @@ class CorpusOptions:
     data: tuple[Path, ...]
     text_field: str = "text"
     label_field: str = "label"
+    label_sep: str | None = None
     split_field: str | None = None
     split: str | None = None
     min_df: int = 1
     max_df: int | float = 1.0
-    stop_words: StopWords | None = None
+    stop_words: str | None = None
     stem: bool = False
+    language: str = "english"
+    ngrams: str | None = None
+    analyzer: Analyzer = Analyzer("word")
+    tokenizer: Tokenizer | None = None
     strip_headers: bool = False
     skip_bad_lines: bool = False
+    strip_labels: bool = False
     engine: Engine = Engine("memory")
     scheduler: str | None = None
     chunk_size: int | None = None
@@ -169,8 +212,12 @@ class CorpusOptions:
     def vectorizer(self, **kw) -> VectorizerOptions:
         """The preprocessing options (``kw`` override them, e.g. ``binary=True``)."""
         return VectorizerOptions(min_df=self.min_df, max_df=self.max_df,
-                                 stop_words=self.stop_words and self.stop_words.value,
-                                 stem=self.stem, strip_headers=self.strip_headers, **kw)
+                                 stop_words=self.stop_words, stem=self.stem,
+                                 language=self.language,
+                                 ngram_range=_ngrams(self.ngrams) or (1, 1),
+                                 analyzer=Analyzer(self.analyzer).value,
+                                 tokenizer=self.tokenizer and Tokenizer(self.tokenizer).value,
+                                 strip_headers=self.strip_headers, **kw)
 
     @property
     def source(self):
@@ -199,13 +246,14 @@ class CorpusOptions:
 
         bad: list = []
         with warnings.catch_warnings():  # reported below, once, whatever the engine
-            warnings.simplefilter("ignore", UserWarning)
+            warnings.filterwarnings("ignore", "skipped ", UserWarning)
             counts = count_file(self.source, text_field=self.text_field,
                                 label_field=self.label_field, split_field=self.split_field,
                                 split=self.split, opts=self.vectorizer(**kw),
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
-                                bad_lines=bad, classes=classes)
+                                bad_lines=bad, classes=classes, label_sep=self.label_sep,
+                                strip_labels=self.strip_labels)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
@@ -217,14 +265,15 @@ class CorpusOptions:
         from ..corpus import read_corpus
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
-                           self.split, self.on_bad_line, [])
+                           self.split, self.on_bad_line, [], self.label_sep, self.strip_labels)
 
     def documents(self) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
         from ..engines.readers import iter_chunks
 
         for chunk in iter_chunks(self.source, self.text_field, self.label_field,
-                                 self.split_field, self.split, on_bad_line=self.on_bad_line):
+                                 self.split_field, self.split, on_bad_line=self.on_bad_line,
+                                 label_sep=self.label_sep, strip_labels=self.strip_labels):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
@@ -233,6 +282,7 @@ _CORPUS_PARAMS = {
     "data": (Data, inspect.Parameter.empty),
     "text_field": (TextField, "text"),
     "label_field": (LabelField, "label"),
+    "label_sep": (LabelSep, None),
     "rating_field": (RatingField, None),
     "split_field": (SplitField, None),
     "split": (Split, None),
@@ -240,8 +290,13 @@ _CORPUS_PARAMS = {
     "max_df": (MaxDf, 1.0),
     "stop_words": (StopWordsOption, None),
     "stem": (Stem, False),
+    "language": (Language, "english"),
+    "ngrams": (NGrams, None),
+    "analyzer": (AnalyzerOption, Analyzer("word")),
+    "tokenizer": (TokenizerOption, None),
     "strip_headers": (StripHeaders, False),
     "skip_bad_lines": (SkipBadLines, False),
+    "strip_labels": (StripLabels, False),
     "engine": (EngineOption, Engine("memory")),
     "scheduler": (Scheduler, None),
     "chunk_size": (ChunkSize, None),
@@ -284,8 +339,9 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
                 given["label_field"] = rating
             given["data"] = tuple(given["data"] or ())
             valid = {f.name for f in fields(CorpusOptions)}
-            return func(corpus=CorpusOptions(**{k: v for k, v in given.items() if k in valid}),
-                        **kw)
+            corpus = CorpusOptions(**{k: v for k, v in given.items() if k in valid})
+            corpus.vectorizer()  # options that cannot go together: an error before any work
+            return func(corpus=corpus, **kw)
 
         command.__signature__ = signature.replace(parameters=params)
         command.__annotations__ = {p.name: p.annotation for p in params}

@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+import functools
+import inspect
 from enum import StrEnum
+from typing import Annotated
 
 import typer
 
@@ -12,8 +15,8 @@ from ..errors import TextsiftError
 from ..ranks import check_ranks
 from ..scores import REGISTRY, get_method
 from ..selectors import rank, resolve_k
-from ._app import Format, app, console, emit, plain
-from .options import CorpusOptions, K, NJobs, OutDir, TopOrAll, corpus_options
+from ._app import Format, app, console, emit, plain, writes_out
+from .options import CorpusOptions, K, NJobs, OutDir, TopOrAll, choices, corpus_options
 
 ORDINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
 
@@ -41,19 +44,76 @@ def _method(name: str):
     return m
 
 
-def _method_params(m, a, eps, idf) -> dict:
-    """The options a method takes (``--eps`` is ``eps`` or ``eps_nc``, whichever it has)."""
-    given = {"a": a, "eps": eps, "eps_nc": eps, "idf": idf}
-    return {k: v for k, v in given.items() if v is not None and k in m.params}
+#: What each parameter of the ordinal methods means, for its option's help (a parameter the
+#: registry adds later gets an option with a plain help).
+PARAM_HELP = {
+    "a": "IDF exponent",
+    "eps": "Smoothing epsilon added to Var or NC",
+    "idf": "The IDF form",
+    "s": "PRP's rank similarity s in [0, 1] (S_ij = s^|r_i - r_j|)",
+    "base": "Logarithm base of the information gain",
+    "balanced": "Rank-balanced associated ranks: each document weighted by the inverse "
+                "frequency of its rank, so that every rank gets terms on J-shaped ratings",
+}
 
 
-class Idf(StrEnum):
-    standard = "standard"
-    smooth = "smooth"
+def _ordinal_params() -> dict[str, list]:
+    """Each keyword parameter of the ordinal methods (the registry's) -> the methods that
+    take it, in the order the methods list them."""
+    takers: dict[str, list] = {}
+    for name in ORDINAL:
+        for p in REGISTRY[name].params:
+            takers.setdefault(p, []).append(REGISTRY[name])
+    return takers
+
+
+def _param_option(name: str, methods: list):
+    """The typer annotation of the option ``--NAME`` for a method parameter: its type from
+    the registry's default (a choice when the function's annotation lists the values)."""
+    first = methods[0]
+    default = first.params[name]
+    kind = (choices(name.capitalize(), first.choices[name]) if name in first.choices
+            else type(default))
+    defaults = sorted({str(m.params[name]) for m in methods})
+    help = (f"{PARAM_HELP.get(name, 'A parameter')} ({', '.join(m.name for m in methods)}; "
+            f"default {' or '.join(defaults)})")
+    return Annotated[kind | None, typer.Option(f"--{name}", help=help, show_default=False)]
+
+
+def method_options(func):
+    """Give the command an option ``--NAME`` for every parameter of the ordinal methods, taken
+    from the registry (so that a parameter such as PRP's ``s`` can be set as soon as the method
+    has it); the command receives the ones given as one dict, ``params``."""
+    takers = _ordinal_params()
+    signature = inspect.signature(func, eval_str=True)
+    own = [p for p in signature.parameters.values() if p.name != "params"]
+    added = [inspect.Parameter(f"param_{n}", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
+                               annotation=_param_option(n, ms)) for n, ms in takers.items()]
+
+    @functools.wraps(func)
+    def command(**kw):
+        given = {n: kw.pop(f"param_{n}") for n in takers}
+        params = {n: getattr(v, "value", v) for n, v in given.items() if v is not None}
+        return func(params=params, **kw)
+
+    command.__signature__ = signature.replace(parameters=[*own, *added])
+    command.__annotations__ = {p.name: p.annotation for p in [*own, *added]}
+    del command.__wrapped__
+    return command
+
+
+def _check_params(m, params: dict) -> None:
+    """Refuse an option of another ordinal method (``--s`` with ``rr_nc_idf``)."""
+    takers = _ordinal_params()
+    for name in params:
+        if name not in m.params:
+            raise TextsiftError(f"--{name} is a parameter of "
+                                f"{', '.join(t.name for t in takers[name])}, not of {m.name}")
 
 
 @app.command()
 @corpus_options(min_df=5)  # with rr_igor: measured best (docstring)
+@method_options
 def ordinal(
     corpus: CorpusOptions,
     method: str = typer.Option("rr_igor", "--method", "-m", help=", ".join(ORDINAL)),
@@ -64,12 +124,7 @@ def ordinal(
     fmt: Format = typer.Option(Format.table, "--format", "-f", help="How to print the terms"),
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
-    a: float = typer.Option(None, "--a", help="IDF exponent (IDF methods; default 1)",
-                            show_default=False),
-    eps: float = typer.Option(None, "--eps", help="Smoothing eps / eps_nc (default 0.1)",
-                              show_default=False),
-    idf: Idf = typer.Option(None, "--idf", help="The IDF form (default standard)",
-                            show_default=False),
+    params: dict | None = None,
 ):
     """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani): select -k terms (or
     a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings.
@@ -86,6 +141,7 @@ def ordinal(
     Example: textsift ordinal reviews.jsonl.gz --label-field rating -k 200 --top 20
     """
     m = _method(method)
+    _check_params(m, params)
     if (k is None) == (ratio is None):
         raise TextsiftError("give exactly one of -k (a number of terms) and --ratio (a "
                             "fraction in (0, 1])")
@@ -98,23 +154,21 @@ def ordinal(
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
     shown = n if top is None else min(n, top)
-    ranked = rank(counts, method, top=shown,
-                  **_method_params(m, a, eps, idf and idf.value))
-    rr = m.default_aggregate == "rr"
-    ranked = ranked.rename(columns={"group": "rank_assigned"})
-    cols = ["rank", "term", "score"] + (["rank_assigned"] if rr else [])
-    ranked = ranked[cols]
+    ranked = rank(counts, m, top=shown, **params)
+    rr = ranked.policy == "rr"
+    frame = ranked.to_frame().rename(columns={"group": "rank_assigned"})
     if rr:
-        ranked["rank_assigned"] = [plain(g) for g in ranked["rank_assigned"]]
+        frame["rank_assigned"] = [plain(g) for g in frame["rank_assigned"]]
     if m.provisional:
-        ranked["provisional"] = True
+        frame["provisional"] = True
         console.print(f"[yellow]note:[/] {m.label}: the PRP formula is not pinned down "
                       "(METHODS.md §A.7); do not report it as a reproduction.")
     console.print(f"{m.label}: {n} terms selected of {counts.n_terms}", highlight=False)
-    emit(ranked, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
+    emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 
 
 @app.command("ordinal-eval")
+@writes_out()
 @corpus_options(engine=False, split=False)
 def ordinal_eval(
     corpus: CorpusOptions,
@@ -145,27 +199,22 @@ def ordinal_eval(
     from .experiment import run_with_progress
 
     names = [_method(s.strip()).name for s in methods.split(",") if s.strip()]
-    tuning = {"val_size": 0.25, "C": _numbers(c_grid, "--c-grid")}
+    tuning = {"C": _numbers(c_grid, "--c-grid")}
     if any("a" in get_method(n).params for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
     source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
-              "task": "ordinal", "text_field": corpus.text_field}
+              "task": "ordinal", "text_field": corpus.text_field,
+              "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
     if corpus.split_field:
         source["split_field"] = corpus.split_field
-    if corpus.skip_bad_lines:
-        source["skip_bad_lines"] = True
     if ranks:
         source["ranks"] = _numbers(ranks, "--ranks", int)
-    opts = corpus.vectorizer()
-    config = {
-        "experiment": {"name": f"ordinal-eval: {corpus.name}", "seed": 0,
-                       "n_jobs": n_jobs},
+    config = {  # the schema's defaults for the rest, as for a TOML file
+        "experiment": {"name": f"ordinal-eval: {corpus.name}", "n_jobs": n_jobs},
         "corpus": source,
-        "evaluation": {"protocol": "split", "metrics": ["mae_macro", "mae_micro"],
+        "evaluation": {"metrics": ["mae_macro", "mae_micro"],
                        **({} if corpus.split_field else {"test_size": 0.2})},
-        "preprocessing": {"min_df": opts.min_df, "max_df": opts.max_df, "stem": opts.stem,
-                          "strip_headers": opts.strip_headers,
-                          **({"stop_words": opts.stop_words} if opts.stop_words else {})},
+        "preprocessing": corpus.vectorizer(),  # every option, as every command reads them
         "selection": {"methods": names, "ratios": _numbers(ratios, "--ratios"),
                       "baselines": ["ffs", "triv"]},
         "tuning": tuning,

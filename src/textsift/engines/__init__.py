@@ -12,9 +12,11 @@ from __future__ import annotations
 import warnings
 from functools import partial
 
-from ..corpus import EmptyCorpusError, read_corpus
+from ..corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import check_label_spelling, no_labels
+from ..sources import describe
 from ..vectorize import VectorizerOptions
 from .readers import Chunk, FilePart, file_parts, iter_chunks, no_documents
 from .stream import (
@@ -48,7 +50,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                opts: VectorizerOptions | None = None, engine: str = "stream",
                scheduler: str | None = None, chunk_size: int | None = None, *,
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
-               client=None, timeout: float = 10, progress: bool | None = None) -> Counts:
+               client=None, timeout: float = 10, progress: bool | None = None,
+               label_sep: str | None = None, strip_labels: bool = False) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
@@ -62,7 +65,11 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     (:func:`textsift.sources.data_files`), and the records are checked alike.
     ``on_bad_line="skip"`` skips malformed JSONL lines, appends ``(file, line)`` to
     ``bad_lines`` and warns with their number. ``progress`` (default: when stderr is a
-    terminal) draws the stream engine's progress.
+    terminal) draws the stream engine's progress. ``label_sep`` splits a CSV label field into
+    label lists (``"earn;acq"``): a multi-label corpus, as lists in JSON Lines and Parquet are.
+    Labels that differ only by white space or case warn
+    (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
+    around every label.
     """
     if engine not in ENGINES:
         raise TextsiftError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
@@ -80,18 +87,24 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
         raise TextsiftError("a scheduler address (--scheduler) is for the dask engine; drop "
                             "it, or choose engine='dask' (--engine dask)")
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
-                  split=split, chunk_size=chunk_size, on_bad_line=on_bad_line)
+                  split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
+                  label_sep=label_sep, strip_labels=strip_labels)
     skipped: list = []
-    if engine == "memory":
+    if engine == "memory":  # read_corpus checks the spelling of the labels
         corpus = read_corpus(path, text_field, label_field, split_field, split, on_bad_line,
-                             skipped)
+                             skipped, label_sep, strip_labels)
         counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
     else:
         try:
             counts = _count_chunked(path, fields, opts, engine, scheduler, classes, client,
                                     timeout, progress, skipped)
         except EmptyCorpusError:
-            raise no_documents(path, split_field, split) from None
+            raise no_documents(path, split_field, split, skipped) from None
+        except EmptyTextError:
+            raise no_text(describe(path), text_field) from None
+        if counts.multilabel and not counts.class_sizes.any():
+            raise no_labels(describe(path), label_field)
+        check_label_spelling(counts.classes, describe(path))
     skipped = sorted(set(skipped))  # each pass meets the same bad lines
     if skipped:
         if bad_lines is not None:

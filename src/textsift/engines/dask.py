@@ -29,9 +29,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import partial, reduce
 
-from ..corpus import LabelTypes, label_type_of
+from ..corpus import no_text
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..labels import LabelTypes, label_type_of
 from ..vectorize import VectorizerOptions
 from .stream import DocumentFrequencies, count_chunks, empty_corpus, fixed_vectorizer, frequencies
 
@@ -101,28 +102,32 @@ def cluster_client(scheduler: str | None = None, timeout: float = CONNECT_TIMEOU
 
 # ------------------------------------------------------------------ per-partition work
 def _pass1(parts, opts):
-    """Frequencies, skipped lines and label types of the partitions of one bag partition."""
-    freq, bad, types = DocumentFrequencies(), [], []
+    """Frequencies, skipped lines, label types and whether a text is not empty, of the
+    partitions of one bag partition."""
+    freq, bad, types, text = DocumentFrequencies(), [], [], [False]
     for part in parts:
-        freq.update(frequencies(_noting_type(part(bad), types, part), opts))
-    return freq, bad, types
+        freq.update(frequencies(_noting_type(part(bad), types, part, text), opts))
+    return freq, bad, types, text[0]
 
 
-def _noting_type(chunks, types: list, part):
-    """The chunks, noting the label type of the first one as ``(type, where)`` in ``types``."""
+def _noting_type(chunks, types: list, part, text: list):
+    """The chunks, noting the label type of the first one as ``(type, where)`` in ``types``
+    and in ``text[0]`` whether a text holds more than white space."""
     for chunk in chunks:
         if not types or types[-1][1] != str(getattr(part, "path", part)):
             types.append((label_type_of(chunk.labels), str(getattr(part, "path", part))))
+        text[0] = text[0] or any(t.strip() for t in chunk.texts)
         yield chunk
 
 
 def _merge_pass1(results):
-    freq, bad, types = DocumentFrequencies(), [], []
-    for f, b, t in results:
+    freq, bad, types, text = DocumentFrequencies(), [], [], False
+    for f, b, t, x in results:
         freq.update(f)
         bad.extend(b)
         types.extend(t)
-    return freq, bad, types
+        text = text or x
+    return freq, bad, types, text
 
 
 def _pass2(parts, names, opts, classes):
@@ -154,15 +159,17 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
     bag = db.from_sequence(parts, npartitions=len(parts))
     compute = client.compute if client is not None else dask.compute
     with client.as_current() if client is not None else nullcontext():
-        freq, bad, types = _result(compute(bag.reduction(
+        freq, bad, types, text = _result(compute(bag.reduction(
             partial(_pass1, opts=opts), _merge_pass1, split_every=split_every)))
+        if bad_lines is not None:
+            bad_lines.extend(bad)
         if freq.n_docs == 0:
             raise empty_corpus()
+        if not text:
+            raise no_text(None, getattr(parts[0], "kw", {}).get("text_field", "text"))
         labels = LabelTypes(getattr(parts[0], "kw", {}).get("label_field", "label"))
         for kind, where in types:  # the partitions' label types agree, or the sums would fail
             labels.note(kind, where)
-        if bad_lines is not None:
-            bad_lines.extend(bad)
         names = freq.vocabulary(opts)
         # one key per call: concurrent runs on one cluster must not share a vocabulary
         shared = dask.delayed(names, name=f"textsift-vocabulary-{uuid.uuid4().hex}",

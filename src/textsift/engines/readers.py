@@ -19,14 +19,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..corpus import Records, no_records
-from ..sources import data_files, file_kind, iter_frames, parquet_row_groups
+from ..sources import data_files, describe, file_kind, iter_frames, parquet_row_groups
 
 __all__ = ["Chunk", "FilePart", "data_files", "file_parts", "iter_chunks", "iter_frames"]
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """Texts and labels of consecutive documents."""
+    """Texts and labels of consecutive documents: one label, or one label list, each."""
 
     texts: list[str]
     labels: np.ndarray
@@ -38,18 +38,23 @@ class Chunk:
 def iter_chunks(path, text_field: str = "text", label_field: str = "label",
                 split_field: str | None = None, split=None, chunk_size: int = 10_000,
                 on_bad_line: str = "error", bad_lines: list | None = None,
-                row_groups=None) -> Iterator[Chunk]:
+                row_groups=None, label_sep: str | None = None, strip_labels: bool = False,
+                whole: bool = True) -> Iterator[Chunk]:
     """Yield the (selected) documents and labels of a source, ``chunk_size`` at a time,
     checked as :func:`textsift.corpus.read_corpus` checks them
     (:class:`~textsift.corpus.Records`: one label type and the fields seen, across chunks and
-    files).
+    files). ``label_sep`` splits CSV labels into label lists (multi-label); ``strip_labels``
+    removes the white space around each label. After the last chunk of a ``whole`` source
+    (not a Dask partition), texts that are all empty are an error, as in ``read_corpus``.
 
     Chunks left empty by the split selection are not yielded.
     """
-    records = Records(text_field, label_field, split_field, split)
+    records = Records(text_field, label_field, split_field, split, label_sep, strip_labels)
     for frame in records.read(path, chunk_size, on_bad_line, bad_lines, row_groups):
         if len(frame):
             yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy())
+    if whole:
+        records.finish(describe(path))
 
 
 def split_values(path, split_field: str | None = None, limit: int = 20) -> set[str]:
@@ -66,10 +71,11 @@ def split_values(path, split_field: str | None = None, limit: int = 20) -> set[s
     return seen
 
 
-def no_documents(path, split_field=None, split=None):
-    """The error for a source that yielded no (selected) document."""
-    values = split_values(path, split_field) if split is not None else ()
-    return no_records(path, split_field, split, values)
+def no_documents(path, split_field=None, split=None, skipped=()):
+    """The error for a source that yielded no (selected) document (``skipped``: the lines
+    skipped as malformed)."""
+    values = split_values(path, split_field) if split is not None and not skipped else ()
+    return no_records(path, split_field, split, values, skipped)
 
 
 @dataclass(frozen=True)
@@ -83,7 +89,8 @@ class FilePart:
 
     def __call__(self, bad_lines: list | None = None) -> Iterator[Chunk]:
         rg = list(self.row_groups) if self.row_groups is not None else None
-        return iter_chunks(self.path, bad_lines=bad_lines, row_groups=rg, **self.kw)
+        return iter_chunks(self.path, bad_lines=bad_lines, row_groups=rg, whole=False,
+                           **self.kw)
 
 
 def file_parts(path, **kw) -> list[FilePart]:

@@ -10,7 +10,14 @@ Two vocabulary modes:
   (:func:`textsift.vectorize.term_mask`: ``min_df``, ``max_df``, then ``max_features`` by
   total count). Every count is an integer (exact in float64), so the result equals
   ``Counts.from_texts`` on the whole corpus whatever the chunking. Memory: the counts of every
-  term seen, ``V_all x m x 16`` bytes (before pruning), and one chunk of documents.
+  term seen, ``V_all x m x 16`` bytes (before pruning) and their names, and one chunk of
+  documents. **N-grams** make ``V_all`` explode (IMDb: 102k words, 2.5 M words and pairs, most
+  in one document), so where ``min_df`` prunes, an n-gram count first takes a light pass that
+  adds each term's document frequency into a fixed table of :data:`PREFILTER_BUCKETS` buckets
+  (Polars' string hash): a bucket's count bounds each of its terms' from above, so the
+  counting pass can drop every term whose bucket stays below ``min_df`` and the result is
+  still exact. Memory is then that table (32 MB) plus the terms that survive and their
+  bucket-mates; with ``min_df = 1`` the bound is the result itself.
 * **hashing** (:func:`count_hashed`) -- one pass, the counts of scikit-learn's
   ``HashingVectorizer`` (``alternate_sign=False``, ``norm=None``; each chunk's distinct terms
   hashed once): counts per hash bucket, memory fixed by ``n_features`` whatever the
@@ -41,10 +48,11 @@ from sklearn.feature_extraction import FeatureHasher
 from ..corpus import EmptyCorpusError
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..vectorize import Vectorizer, VectorizerOptions, count_terms, term_mask
+from ..vectorize import Vectorizer, VectorizerOptions, count_terms, select_columns, term_mask
 from .readers import Chunk
 
 __all__ = [
+    "PREFILTER_BUCKETS",
     "DocumentFrequencies",
     "TermTotals",
     "count_chunks",
@@ -57,6 +65,9 @@ __all__ = [
 ]
 
 Source = Callable[[], Iterable[Chunk]]
+
+#: Buckets of the table of document frequencies that bounds an n-gram count's memory.
+PREFILTER_BUCKETS = 2**22
 
 
 @dataclass
@@ -99,7 +110,8 @@ class DocumentFrequencies:
 @dataclass
 class TermTotals:
     """The counts of every term seen so far, over the classes seen so far: chunk counts with
-    different vocabularies and classes added term by term (the exact mode's one pass)."""
+    different vocabularies and classes added term by term (the exact mode's one pass), with
+    ``N``, ``df`` and ``TF(t)`` (label sets: not the sums over the classes)."""
 
     names: list = field(default_factory=list)  # pyarrow arrays: the terms, by row
     n_terms: int = 0
@@ -107,6 +119,10 @@ class TermTotals:
     class_sizes: np.ndarray | None = None
     doc_counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
     term_freq: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    n_docs: int = 0
+    df: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
+    tf: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    multilabel: bool = False
 
     def add(self, part: Counts, rows=None) -> TermTotals:
         """Add the counts of one chunk: its rows are those of ``part.feature_names``, or the
@@ -115,6 +131,7 @@ class TermTotals:
             self.classes, self.class_sizes = part.classes, np.zeros(part.n_classes, np.int64)
             self.doc_counts = np.zeros((0, part.n_classes), np.int64)
             self.term_freq = np.zeros((0, part.n_classes))
+            self.multilabel = part.multilabel
         if not np.isin(part.classes, self.classes).all():  # new classes: widen the table
             classes = np.union1d(self.classes, part.classes)
             at = np.searchsorted(classes, self.classes)
@@ -133,7 +150,11 @@ class TermTotals:
             size = max(self.n_terms, 2 * len(self.doc_counts))
             self.doc_counts = _grown(self.doc_counts, size)
             self.term_freq = _grown(self.term_freq, size)
+            self.df, self.tf = _grown(self.df, size), _grown(self.tf, size)
         self.class_sizes[cols] += part.class_sizes
+        self.n_docs += part.n_docs
+        self.df[rows] += part.df
+        self.tf[rows] += part.tf
         cells = np.ix_(rows, cols)
         self.doc_counts[cells] += part.doc_counts
         self.term_freq[cells] += part.term_freq
@@ -164,19 +185,22 @@ class TermTotals:
         import pyarrow.compute as pc
 
         if n_rows is not None:
-            grown = (_grown(self.doc_counts, n_rows), _grown(self.term_freq, n_rows))
-            return Counts(self.classes, self.class_sizes, *grown)
+            grown = [_grown(a, n_rows) for a in (self.doc_counts, self.term_freq, self.df,
+                                                  self.tf)]
+            return Counts(self.classes, self.class_sizes, grown[0], grown[1], None, self.n_docs,
+                          grown[2], grown[3], self.multilabel)
         names = pa.concat_arrays(self.names) if self.names else pa.array([], pa.string())
         order = pc.sort_indices(names).to_numpy()
         n = self.n_terms
         return Counts(self.classes, self.class_sizes, self.doc_counts[:n][order],
                       self.term_freq[:n][order],
-                      names.take(pa.array(order)).to_numpy(zero_copy_only=False))
+                      names.take(pa.array(order)).to_numpy(zero_copy_only=False), self.n_docs,
+                      self.df[:n][order], self.tf[:n][order], self.multilabel)
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:
     """``a`` with ``rows`` rows: zeros appended, or cut."""
-    out = np.zeros((rows, a.shape[1]), a.dtype)
+    out = np.zeros((rows, *a.shape[1:]), a.dtype)
     out[:min(rows, len(a))] = a[:rows]
     return out
 
@@ -233,24 +257,62 @@ def empty_corpus() -> EmptyCorpusError:
 
 
 def count_exact(source: Source, opts: VectorizerOptions | None = None, classes=None,
-                progress: bool = False) -> Counts:
+                progress: bool = False, prefilter: bool | None = None) -> Counts:
     """Exact counts of a chunked source in one pass (module docstring); equal to
-    ``Counts.from_texts(all_texts, all_labels, opts, classes)``."""
+    ``Counts.from_texts(all_texts, all_labels, opts, classes)``. ``prefilter`` (default:
+    for n-grams) takes the light first pass that lets ``min_df`` drop terms as they come."""
     opts = opts or VectorizerOptions()
+    if prefilter is None:
+        prefilter = opts.ngram_range[1] > 1 or opts.analyzer != "word"
+    keep = _prefilter(source, opts, progress) if prefilter else None
     totals = TermTotals()
     with _progress(progress, "counting") as advance:
         for chunk in source():
             if not len(chunk):
                 continue
             X, names = count_terms(chunk.texts, opts)
+            if keep is not None:
+                mask = keep(names)
+                X, names = select_columns(X, mask), names[mask]
             totals.add(Counts.from_matrix(X, chunk.labels, classes=classes, feature_names=names))
             if advance:
                 advance(len(chunk))
     if totals.classes is None:
         raise empty_corpus()
     counts = totals.counts()
-    total = np.rint(counts.term_freq.sum(axis=1)).astype(np.int64)  # binary: presences
+    total = np.rint(counts.tf).astype(np.int64)  # binary: presences
     return counts.select_terms(term_mask(counts.df, total, counts.n_docs, opts))
+
+
+def _buckets(names) -> np.ndarray:
+    import polars as pl
+
+    return (pl.Series(names, dtype=pl.String).hash(seed=0).to_numpy()
+            % PREFILTER_BUCKETS).astype(np.int64)
+
+
+def _prefilter(source: Source, opts: VectorizerOptions, progress: bool):
+    """The light pass: a term -> whether its bucket's document frequency reaches ``min_df``
+    (``None`` when ``min_df`` drops nothing)."""
+    if isinstance(opts.min_df, Integral) and opts.min_df <= 1:
+        return None
+    bound = np.zeros(PREFILTER_BUCKETS, np.int64)
+    n_docs = 0
+    with _progress(progress, "bounding document frequencies") as advance:
+        for chunk in source():
+            if not len(chunk):
+                continue
+            X, names = count_terms(chunk.texts, opts)
+            df = np.bincount(X.indices, minlength=len(names))
+            bound += np.bincount(_buckets(names), weights=df,
+                                 minlength=PREFILTER_BUCKETS).astype(np.int64)
+            n_docs += len(chunk)
+            if advance:
+                advance(len(chunk))
+    low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n_docs
+    if low <= 1:
+        return None
+    return lambda names: bound[_buckets(names)] >= low
 
 
 # --------------------------------------------------------------------------- hashing mode
@@ -302,7 +364,7 @@ def count_hashed(source: Source, opts: VectorizerOptions | None = None, n_featur
 
         counts = count_hashed(src, opts)
         top = rank(counts, "chi2", top=20)                     # terms are bucket numbers
-        named = name_buckets(counts, recover_terms(src, top["term"].astype(int), opts))
+        named = name_buckets(counts, recover_terms(src, top.index, opts))
         rank(named, "chi2", top=20)
     """
     vec = hashing_vectorizer(opts, n_features)
@@ -356,4 +418,4 @@ def name_buckets(counts: Counts, terms: dict[int, list[str]]) -> Counts:
     for b, ts in terms.items():
         if ts:
             names[b] = "|".join(ts)
-    return Counts(counts.classes, counts.class_sizes, counts.doc_counts, counts.term_freq, names)
+    return replace(counts, feature_names=names)

@@ -1,9 +1,33 @@
 """Declarative experiments: TOML config, plan, cells (with tuning and baselines), runner
-(cache, resume), results store."""
+(cache, resume), results store.
 
-from .config import ConfigError, Experiment, load_config, parse_config
-from .runner import RunSummary, run_experiment
-from .store import COLUMNS, Store, StoreError
+The modules, each importing only those before it in this list (so none imports a later
+one, and there is no import circle): :mod:`.schema` (the keys of a file, their defaults and
+meanings), :mod:`.specs` (the value types), :mod:`.store` (the results directory),
+:mod:`.validity` (which finished results a run may keep), ``_keys`` and ``_methods``
+(checks), :mod:`.config` (the parser), :mod:`.folds` (reading, splitting, counting, the fold
+cache), :mod:`.plan` (levels and cells), :mod:`.learn` (a cell's labels), :mod:`.cells`
+(running one cell), :mod:`.runner` (running them all). The names below are imported on first
+use, so importing one module does not import the others.
+"""
+
+from importlib import import_module
 
 __all__ = ["COLUMNS", "ConfigError", "Experiment", "RunSummary", "Store", "StoreError",
            "load_config", "parse_config", "run_experiment"]
+
+_HOME = {"COLUMNS": "store", "ConfigError": "_keys", "Experiment": "specs",
+         "RunSummary": "runner", "Store": "store", "StoreError": "store",
+         "load_config": "config", "parse_config": "config", "run_experiment": "runner"}
+
+
+def __getattr__(name: str):
+    if name not in _HOME:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{_HOME[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted([*globals(), *__all__])

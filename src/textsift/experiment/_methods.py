@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
+from sklearn.utils._param_validation import InvalidParameterError
+
+from ..counts import Counts
 from ..errors import TextsiftError
+from ..learners import class_weight_codes
 from ..policies import AGGREGATES
-from ..scores import get_method
+from ..scores import compute, get_method
 from ._keys import ConfigError, typed
 
-__all__ = ["check_learner", "check_method_params", "method_name", "method_param_names",
-           "method_policies", "resolve_method"]
+__all__ = ["check_class_weights", "check_learner", "check_method_params", "method_name",
+           "method_param_names", "offered_aggregates", "resolve_method"]
 
 
 def resolve_method(name: str):
@@ -27,7 +32,7 @@ def resolve_method(name: str):
     return obj
 
 
-def method_policies(name: str) -> tuple[str, tuple[str, ...]]:
+def offered_aggregates(name: str) -> tuple[str, tuple[str, ...]]:
     """(default policy, policies offered) of a method; a user's function offers them all."""
     if ":" in name:
         return "max", AGGREGATES
@@ -73,15 +78,30 @@ def method_name(entry, task: str, src: str) -> str:
 
 def check_learner(spec, where: str, src: str, **params) -> None:
     """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
-    ``alpha = -1``) now, rather than when the first cell fits it."""
-    from sklearn.utils._param_validation import InvalidParameterError
-
-    from .learn import make_learner
-
+    ``alpha = -1``; ``class_weight``: :func:`~textsift.learners.check_class_weight`) of a
+    :class:`~.specs.LearnerSpec` now, rather than when the first cell fits it."""
     try:
-        make_learner(spec, 0, **params)[-1]._validate_params()
-    except InvalidParameterError as exc:
+        spec.pipeline(0, **params)[-1]._validate_params()
+    except (InvalidParameterError, TextsiftError) as exc:
         raise ConfigError(f"{src}: {where}: {exc}") from None
+
+
+def check_class_weights(exp, labels) -> None:
+    """Every class a ``[[learners]]`` ``class_weight`` table names is a class of ``labels``
+    (the corpus's), or, in one-vs-rest tasks, ``"pos"`` or ``"neg"`` (the labels of each
+    binary task)."""
+    classes = ["neg", "pos"] if exp.tasks == "one_vs_rest" else np.unique(labels)
+    tried = dict(exp.tuning.grids).get("class_weight", ()) if exp.tuning else ()
+    given = [(f"[[learners]] {spec.label}", dict(spec.params).get("class_weight"))
+             for spec in exp.learners] + [("[tuning] class_weight", w) for w in tried]
+    for where, weights in given:
+        if isinstance(weights, dict):
+            try:
+                class_weight_codes(weights, classes)
+            except TextsiftError as exc:
+                raise ConfigError(f"{exp.source}: {where}: {exc}"
+                                  + (" (the labels of each one-vs-rest task)" if
+                                     exp.tasks == "one_vs_rest" else "")) from None
 
 
 def check_method_params(name: str, params: dict, where: str, src: str) -> None:
@@ -90,11 +110,6 @@ def check_method_params(name: str, params: dict, where: str, src: str) -> None:
     called as it is, when its cells run.)"""
     if ":" in name or not params:
         return
-    import numpy as np
-
-    from ..counts import Counts
-    from ..scores import compute
-
     tiny = Counts.from_matrix(np.eye(2, dtype=np.int64), np.array([1, 2]),
                               feature_names=np.array(["a", "b"], dtype=object))
     try:

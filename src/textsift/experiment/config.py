@@ -1,12 +1,14 @@
-"""An experiment file (TOML) read into frozen dataclasses and validated.
+"""The experiment file (TOML) parser: each table read and checked by one function into the
+value types of :mod:`.specs`.
 
 The tables and every key they accept, with types, defaults and meanings, are in
-:mod:`.schema` (the documentation's experiment reference is generated from it)::
+:mod:`.schema` (the documentation's experiment reference is generated from it); a key left out
+takes the schema's default, read here through :func:`~.schema.default`::
 
     [experiment]     name, seed, n_jobs
     [corpus]         path | sample, dataset, test_path, text_field, label_field, split_field,
                      train_split, test_split, task ("nominal" | "ordinal"), ranks,
-                     skip_bad_lines
+                     skip_bad_lines, strip_labels
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks
     [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
                      token_pattern
@@ -22,142 +24,42 @@ starts with a variable is relative to the working directory (where the variable 
 
 A method is a registered name (``textsift methods``) or ``"package.module:function"``, a
 scoring function of :class:`~textsift.counts.Counts` (see
-:class:`~textsift.selectors.TermSelector`), imported when the file is read; from Python, the
-function itself may be put in the list.
+:class:`~textsift.selectors.TermSelector`), imported when the file is read. From Python, the
+function itself may be put in the list, and ``preprocessing`` may be a
+:class:`~textsift.vectorize.VectorizerOptions` (every field of it, as the command line builds
+them).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import tomllib
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
+from ..learners import LEARNERS, WEIGHTINGS
+from ..metrics import MEASURES
+from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
-from ._keys import TABLES, ConfigError, typed, unknown
-from ._methods import resolve_method as resolve_method
-from ._sections import (
-    corpus_section,
-    evaluation_section,
-    learners_section,
-    preprocessing_section,
-    selection_section,
-    tuning_section,
-)
-from .schema import LEARNERS, METRICS, ORDINAL_METRICS, POSITIVE_METRICS
+from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
+from ._methods import check_learner, check_method_params, method_name, method_param_names
+from .schema import BASELINES, LEARNER_KEYS, SCHEMA, default
+from .specs import CorpusSpec, Experiment, LearnerSpec, Tuning
 
-__all__ = [
-    "LEARNERS",
-    "METRICS",
-    "ORDINAL_METRICS",
-    "POSITIVE_METRICS",
-    "ConfigError",
-    "CorpusSpec",
-    "Experiment",
-    "LearnerSpec",
-    "Tuning",
-    "load_config",
-    "parse_config",
-    "resolve_method",
-]
-
-_SCHEMA = TABLES  # the keys each table accepts (tests read it)
+__all__ = ["ConfigError", "load_config", "parse_config"]
 
 
-@dataclass(frozen=True)
-class CorpusSpec:
-    dataset: str
-    paths: tuple[str, ...] = ()
-    sample: str | None = None
-    test_path: str | None = None
-    text_field: str = "text"
-    label_field: str = "label"
-    split_field: str = "split"
-    train_split: str = "train"
-    test_split: str = "test"
-    task: str = "nominal"
-    ranks: tuple[int, ...] | None = None
-    skip_bad_lines: bool = False
-
-
-@dataclass(frozen=True)
-class LearnerSpec:
-    name: str
-    label: str
-    weighting: str
-    params: tuple[tuple[str, object], ...] = ()
-
-
-@dataclass(frozen=True)
-class Tuning:
-    """Parameters chosen on a validation part: ``val_size`` of each fold's training set
-    (stratified) is held out, every combination of ``grids`` is tried there, the first metric
-    decides (ties: the first in grid order), then terms are re-selected and the learner refit
-    on the whole training set with the chosen values."""
-
-    val_size: float
-    grids: tuple[tuple[str, tuple], ...]
-
-
-@dataclass(frozen=True)
-class Experiment:
-    """A validated experiment. ``fingerprint`` identifies its results (``n_jobs`` excluded:
-    the table does not depend on it). Exactly one of ``sizes`` (numbers of terms, or
-    ``"all"``) and ``ratios`` (fractions of each fold's training vocabulary) is non-empty."""
-
-    name: str
-    corpus: CorpusSpec
-    preprocessing: VectorizerOptions
-    methods: tuple[str, ...]
-    aggregates: tuple[str, ...]
-    sizes: tuple[int | str, ...]
-    learners: tuple[LearnerSpec, ...]
-    metrics: tuple[str, ...]
-    protocol: str = "split"
-    folds: int = 1
-    stratified: bool = True
-    tasks: str = "multiclass"
-    seed: int = 0
-    n_jobs: int = 1
-    rr_variant: str = "skip"
-    method_params: tuple[tuple[str, tuple[tuple[str, object], ...]], ...] = ()
-    ratios: tuple[float, ...] = ()
-    baselines: tuple[str, ...] = ()
-    tuning: Tuning | None = None
-    test_size: float | None = None
-    source: str = field(default="", compare=False)
-
-    @property
-    def n_folds(self) -> int:
-        return self.folds if self.protocol == "cv" else 1
-
-    def params_of(self, method: str) -> dict:
-        return dict(dict(self.method_params).get(method, ()))
-
-    def as_dict(self) -> dict:
-        d = asdict(self)
-        d.pop("source")
-        return d
-
-    @property
-    def fingerprint(self) -> str:
-        d = self.as_dict()
-        d.pop("n_jobs")
-        if d["tasks"] == "multiclass":  # as before the option existed: old runs still resume
-            d.pop("tasks")
-        if not d["corpus"]["skip_bad_lines"]:  # likewise
-            d["corpus"].pop("skip_bad_lines")
-        blob = json.dumps(d, sort_keys=True, default=str).encode()
-        return hashlib.sha256(blob).hexdigest()[:16]
+def _get(t: dict, table: str, key: str):
+    """``t[key]``, or the schema's default."""
+    return t[key] if key in t else default(table, key)
 
 
 def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> Experiment:
     """Validate a parsed TOML document (``base``: the folder relative paths start from)."""
     unknown(data, set(TABLES), "the top level (tables)", src)
     for key, allowed in TABLES.items():
-        if allowed is not None and key in data and not isinstance(data[key], dict):
+        if allowed is not None and key in data and not isinstance(data[key], dict) and not (
+                key == "preprocessing" and isinstance(data[key], VectorizerOptions)):
             raise ConfigError(f"{src}: {key!r} must be a table [{key}]")
     exp = data.get("experiment", {})
     unknown(exp, TABLES["experiment"], "[experiment]", src)
@@ -170,8 +72,8 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
     selection = selection_section(data["selection"], corpus.task, src)
     learners = learners_section(data.get("learners"), corpus.task, src)
     tuning = tuning_section(data.get("tuning"), selection, learners, src)
-    seed = typed(exp.get("seed", 0), int, "[experiment] seed", src)
-    n_jobs = typed(exp.get("n_jobs", 1), int, "[experiment] n_jobs", src)
+    seed = typed(_get(exp, "experiment", "seed"), int, "[experiment] seed", src)
+    n_jobs = typed(_get(exp, "experiment", "n_jobs"), int, "[experiment] n_jobs", src)
     try:
         check_n_jobs(n_jobs, "[experiment] n_jobs")
     except TextsiftError as exc:
@@ -200,3 +102,233 @@ def load_config(path) -> Experiment:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: not valid TOML ({exc})") from None
     return parse_config(data, path.parent, str(path))
+
+
+# --------------------------------------------------------------------------- tables
+def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
+    unknown(t, SCHEMA["corpus"], "[corpus]", src)
+    if ("path" in t) == ("sample" in t):
+        raise ConfigError(f"{src}: [corpus] needs exactly one of 'path' (a file or a list of "
+                          f"files) or 'sample' ({', '.join(SAMPLES)})")
+    paths: tuple[str, ...] = ()
+    sample = None
+    if "path" in t:
+        raw = t["path"] if isinstance(t["path"], list) else [t["path"]]
+        paths = tuple(resolve_path(p, base, "[corpus] path", src) for p in raw)
+        if not paths:
+            raise ConfigError(f"{src}: [corpus] path is an empty list")
+    else:
+        sample = choice(t["sample"], tuple(SAMPLES), "[corpus] sample", src)
+    test_path = t.get("test_path")
+    if test_path is not None:
+        test_path = resolve_path(test_path, base, "[corpus] test_path", src)
+    task = choice(_get(t, "corpus", "task"), ("nominal", "ordinal"), "[corpus] task", src)
+    ranks = t.get("ranks")
+    if ranks is not None:
+        if task != "ordinal":
+            raise ConfigError(f"{src}: [corpus] ranks is only for task = 'ordinal'")
+        if not (isinstance(ranks, list) and len(ranks) >= 2
+                and all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)):
+            raise ConfigError(f"{src}: [corpus] ranks must be a list of at least two integers")
+        ranks = tuple(sorted(set(ranks)))
+    fields = {k: typed(_get(t, "corpus", k), str, f"[corpus] {k}", src) for k in (
+        "text_field", "label_field", "split_field", "train_split", "test_split")}
+    if sample and "label_field" not in t:
+        fields["label_field"] = SAMPLES[sample][2]  # the sample's own field
+    dataset = t.get("dataset", sample or _dataset_name(Path(paths[0])))
+    flags = {k: typed(_get(t, "corpus", k), bool, f"[corpus] {k}", src)
+             for k in ("skip_bad_lines", "strip_labels")}
+    return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
+                      sample=sample, test_path=test_path, task=task, ranks=ranks,
+                      **flags, **fields)
+
+
+def _dataset_name(path: Path) -> str:
+    """A file's name without extensions, or its folder's when the file is named like a part
+    (``amazon_alexa/all.jsonl.gz`` is ``amazon_alexa``)."""
+    stem = path.name.split(".")[0]
+    return path.parent.name if stem in ("all", "train", "test", "data") else stem
+
+
+def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) -> dict:
+    unknown(ev, SCHEMA["evaluation"], "[evaluation]", src)
+    protocol = choice(_get(ev, "evaluation", "protocol"), ("split", "cv"),
+                      "[evaluation] protocol", src)
+    if protocol == "split" and "folds" in ev:
+        raise ConfigError(f"{src}: [evaluation] folds applies to protocol = 'cv' only")
+    folds = typed(_get(ev, "evaluation", "folds"), int, "[evaluation] folds", src) if (
+        protocol == "cv") else 1
+    if folds < 2 and protocol == "cv":
+        raise ConfigError(f"{src}: [evaluation] folds must be at least 2 for protocol = 'cv'")
+    test_size = ev.get("test_size")
+    if test_size is not None:
+        if protocol != "split" or corpus.test_path:
+            raise ConfigError(f"{src}: [evaluation] test_size (a random stratified test part) "
+                              "is for protocol = 'split' without [corpus] test_path")
+        test_size = fraction(test_size, "[evaluation] test_size", src)
+    tasks = choice(_get(ev, "evaluation", "tasks"), ("multiclass", "one_vs_rest"),
+                   "[evaluation] tasks", src)
+    if tasks == "one_vs_rest" and corpus.task != "nominal":
+        raise ConfigError(f"{src}: [evaluation] tasks = 'one_vs_rest' needs a nominal task")
+    if tasks == "one_vs_rest" and _get(selection, "selection", "aggregates") != ["default"]:
+        raise ConfigError(f"{src}: with tasks = 'one_vs_rest' each binary task ranks terms by "
+                          "its positive class's scores; remove [selection] aggregates")
+    measures = _get(ev, "evaluation", "metrics")
+    if not isinstance(measures, list) or not measures:
+        raise ConfigError(f"{src}: [evaluation] metrics must be a non-empty list")
+    for m in measures:
+        choice(m, tuple(MEASURES), "[evaluation] metrics entry", src)
+        if corpus.task not in MEASURES[m].tasks:
+            raise ConfigError(f"{src}: metric {m!r} ({MEASURES[m].summary}) is for "
+                              f"{' and '.join(MEASURES[m].tasks)} tasks; this task is "
+                              f"{corpus.task} ([corpus] task)")
+    stratified = typed(_get(ev, "evaluation", "stratified"), bool, "[evaluation] stratified",
+                       src)
+    return {"protocol": protocol, "folds": folds, "test_size": test_size, "tasks": tasks,
+            "stratified": stratified, "metrics": tuple(dict.fromkeys(measures))}
+
+
+#: The Python type of each kind of preprocessing key.
+_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float),
+          "list of integers": (list, tuple)}
+
+
+def preprocessing_section(t, src: str) -> VectorizerOptions:
+    """``[preprocessing]``: every key of its schema table (given, or its default) passed to
+    :class:`~textsift.vectorize.VectorizerOptions`; from Python, the options themselves."""
+    if isinstance(t, VectorizerOptions):
+        return t
+    unknown(t, SCHEMA["preprocessing"], "[preprocessing]", src)
+    opts = {}
+    for key, spec in SCHEMA["preprocessing"].items():
+        value = _get(t, "preprocessing", key)
+        if key == "stop_words" and (value is False or value == ""):
+            value = None
+        elif value is not None:  # a default of None (stop_words, tokenizer) is not a value
+            typed(value, _TYPES[spec.kind], f"[preprocessing] {key}", src)
+        opts[key] = value
+    try:
+        return VectorizerOptions(**opts)
+    except TextsiftError as exc:  # a value out of range (min_df = 0, max_df = 0, ...)
+        raise ConfigError(f"{src}: [preprocessing] {exc}") from None
+
+
+def _size(value, src: str):
+    if value == "all":
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise ConfigError(f"{src}: [selection] sizes holds {value!r}; use positive integers "
+                          "or \"all\"")
+    return value
+
+
+def selection_section(t: dict, task: str, src: str) -> dict:
+    unknown(t, SCHEMA["selection"], "[selection]", src)
+    methods = t.get("methods")
+    if not isinstance(methods, list) or not methods:
+        raise ConfigError(f"{src}: [selection] methods must be a non-empty list of method names")
+    methods = [method_name(m, task, src) for m in methods]
+    aggregates = _get(t, "selection", "aggregates")
+    if not isinstance(aggregates, list) or not aggregates:
+        raise ConfigError(f"{src}: [selection] aggregates must be a list, e.g. [\"max\", \"rr\"]")
+    for a in aggregates:
+        choice(a, ("default",) + AGGREGATES, "[selection] aggregates entry", src)
+    if ("sizes" in t) == ("ratios" in t):
+        raise ConfigError(f"{src}: [selection] needs exactly one of sizes (numbers of terms, "
+                          "e.g. [100, 500, \"all\"]) or ratios (fractions of the training "
+                          "vocabulary, e.g. [0.01, 0.1])")
+    sizes, ratios = t.get("sizes", []), t.get("ratios", [])
+    if not isinstance(sizes, list) or not isinstance(ratios, list) or not (sizes or ratios):
+        raise ConfigError(f"{src}: [selection] sizes or ratios must be a non-empty list, e.g. "
+                          "sizes = [100, 500] or ratios = [0.01, 0.1]")
+    baselines = _get(t, "selection", "baselines")
+    if not isinstance(baselines, list):
+        raise ConfigError(f"{src}: [selection] baselines must be a list, e.g. [\"ffs\", \"triv\"]")
+    for b in baselines:
+        choice(b, BASELINES, "[selection] baselines entry", src)
+    params = _get(t, "selection", "method_params")
+    typed(params, dict, "[selection] method_params", src)
+    unknown(params, set(methods), "[selection.method_params] (a table per listed method)", src)
+    for name, given in params.items():
+        where = f"[selection.method_params.{name}]"
+        unknown(typed(given, dict, where, src), set(method_param_names(name)), where, src)
+        check_method_params(name, given, where, src)
+    return {
+        "methods": tuple(dict.fromkeys(methods)),
+        "aggregates": tuple(dict.fromkeys(aggregates)),
+        "sizes": tuple(dict.fromkeys(_size(s, src) for s in sizes)),
+        "ratios": tuple(sorted({fraction(r, "[selection] ratios entry", src, one=True)
+                                for r in ratios})),
+        "baselines": tuple(b for b in BASELINES if b in baselines),
+        "rr_variant": choice(_get(t, "selection", "rr_variant"), ("skip", "turn_consumed"),
+                             "[selection] rr_variant", src),
+        "method_params": tuple(sorted((m, tuple(sorted(p.items()))) for m, p in params.items())),
+    }
+
+
+def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
+    if not isinstance(items, list) or not items:
+        raise ConfigError(f"{src}: add at least one [[learners]] table, e.g. name = \"nb\"")
+    out = []
+    for i, t in enumerate(items, start=1):
+        where = f"[[learners]] #{i}"
+        typed(t, dict, where, src)
+        name = choice(t.get("name"), tuple(LEARNERS), f"{where} name", src)
+        learner = LEARNERS[name]
+        unknown(t, {*LEARNER_KEYS, *learner.keys}, f"{where} ({name})", src)
+        if task not in learner.tasks:
+            raise ConfigError(f"{src}: {where}: {name!r} ({learner.summary}) serves "
+                              f"{' and '.join(learner.tasks)} tasks; this task is {task} "
+                              "([corpus] task)")
+        weighting = choice(t.get("weighting", learner.weighting), tuple(WEIGHTINGS),
+                           f"{where} weighting", src)
+        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
+        spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
+                           weighting, params)
+        check_learner(spec, f"{where} ({name})", src)
+        out.append(spec)
+    labels = [lr.label for lr in out]
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"{src}: two [[learners]] share a label ({labels}); give each a "
+                          "distinct label = \"...\"")
+    return tuple(out)
+
+
+def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
+    """``[tuning]``: ``val_size`` and a non-empty list per parameter of a listed method (its
+    scoring function's keyword) or of a learner (a key its [[learners]] table accepts)."""
+    if t is None:
+        return None
+    typed(t, dict, "[tuning]", src)
+    method_keys = {p for m in selection["methods"] for p in method_param_names(m)}
+    learner_keys = {p for lr in learners for p in LEARNERS[lr.name].keys}
+    unknown(t, {"val_size"} | method_keys | learner_keys, "[tuning] (val_size, or a "
+            "parameter of a listed method or learner)", src)
+    grids = []
+    for key in sorted(k for k in t if k != "val_size"):
+        values = t[key]
+        if not isinstance(values, list) or not values or len(set(map(repr, values))) != len(
+                values):
+            raise ConfigError(f"{src}: [tuning] {key} must be a non-empty list of distinct "
+                              f"values to try, e.g. {key} = [0.3, 3]")
+        fixed = [lr.label for lr in learners if key in dict(lr.params)] + [
+            m for m, p in selection["method_params"] if key in dict(p)]
+        if fixed:
+            raise ConfigError(f"{src}: {key} is tuned in [tuning] and fixed for {fixed[0]!r} "
+                              "([[learners]] or [selection.method_params]); remove one of the "
+                              "two")
+        for value in values:  # each value the grid will try, checked now
+            for lr in learners:
+                if key in LEARNERS[lr.name].keys:
+                    check_learner(lr, f"[tuning] {key} = {value!r} ({lr.label})", src,
+                                  **{key: value})
+            for m in selection["methods"]:
+                if key in method_param_names(m):
+                    check_method_params(m, {key: value}, f"[tuning] {key} = {value!r} ({m})",
+                                        src)
+        grids.append((key, tuple(values)))
+    if not grids:
+        raise ConfigError(f"{src}: [tuning] has no parameter to tune; add e.g. C = [0.3, 3], "
+                          "or remove the table")
+    val_size = fraction(_get(t, "tuning", "val_size"), "[tuning] val_size", src)
+    return Tuning(val_size, tuple(grids))

@@ -14,9 +14,8 @@ training documents and applied to the test documents gives.
 
 from __future__ import annotations
 
-import os
+import warnings
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -25,37 +24,37 @@ import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
-from .._io import atomic_write
+from .._io import write_npz
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
-from ..errors import TextsiftError
+from ..errors import DataWarning, TextsiftError
+from ..labels import (
+    check_label_spelling,
+    check_one_label_each,
+    distinct_labels,
+    holds_label_lists,
+    unseen_classes,
+)
 from ..ranks import check_ranks
 from ..vectorize import count_terms, term_mask
-from .config import ConfigError, Experiment
+from ._keys import ConfigError
+from ._methods import check_class_weights
+from .specs import Experiment, FoldRef, TrainTest
+from .store import StoreError
 
-__all__ = ["FoldData", "Prepared", "fold_key", "fold_paths", "load_fold", "prepare_documents",
-           "prepare_folds", "read_documents"]
-
-
-@dataclass(frozen=True, eq=False)
-class FoldData:
-    X_train: sp.csr_matrix
-    X_test: sp.csr_matrix
-    y_train: np.ndarray
-    y_test: np.ndarray
-    counts: Counts
-
-    @property
-    def n_terms(self) -> int:
-        return self.X_train.shape[1]
+__all__ = ["Prepared", "fold_paths", "load_fold", "prepare_documents", "prepare_folds",
+           "read_documents", "split_notes"]
 
 
 # --------------------------------------------------------------------------- documents
 def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     c = exp.corpus
-    corpus = load_sample(c.sample) if path is None else read_corpus(
-        path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
-        bad_lines=bad)
+    with warnings.catch_warnings():  # the labels of every file are checked together
+        warnings.simplefilter("ignore", DataWarning)
+        corpus = load_sample(c.sample) if path is None else read_corpus(
+            path, c.text_field, c.label_field,
+            on_bad_line="skip" if c.skip_bad_lines else "error", bad_lines=bad,
+            strip_labels=c.strip_labels)
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -97,6 +96,7 @@ def _documents(exp: Experiment, bad: list):
         frames.append(_frame(exp, c.test_path, bad))
     frame = pd.concat(frames, ignore_index=True)
     texts = frame[c.text_field].fillna("").astype(str).tolist()
+    check_label_spelling(distinct_labels(frame[c.label_field]), exp.source)
     labels = _labels(exp, frame[c.label_field])
     if exp.protocol == "cv" or exp.test_size:
         return texts, labels, None
@@ -121,6 +121,7 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray:
     if column.isna().any():
         raise CorpusError(f"{int(column.isna().sum())} records have no label "
                           f"{exp.corpus.label_field!r}; drop or fill them")
+    check_one_label_each(holds_label_lists(column), exp.source, "an experiment")
     if exp.corpus.task == "nominal":
         return column.astype(str).to_numpy(dtype=str)
     try:
@@ -152,7 +153,7 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
 
 
-def _build_fold(exp, X, names, labels, train, test) -> FoldData:
+def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
     """The fold's matrices from the corpus's term counts ``X`` (every term, ``names``): the
     terms of the training documents that ``min_df`` / ``max_df`` keep on them."""
     X_train = X[train]
@@ -169,48 +170,43 @@ def _build_fold(exp, X, names, labels, train, test) -> FoldData:
     ranks = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
     counts = Counts.from_matrix(X_train, labels[train], classes=ranks,
                                 feature_names=names[keep].astype(str))
-    return FoldData(sp.csr_matrix(X_train), sp.csr_matrix(X_test), labels[train], labels[test],
-                    counts)
+    return TrainTest(X_train=sp.csr_matrix(X_train), y_train=labels[train],
+                     X_test=sp.csr_matrix(X_test), y_test=labels[test], counts=counts)
 
 
-def save_fold(fold: FoldData, path: Path) -> None:
+def save_fold(data: TrainTest, path: Path) -> None:
     """Write a fold to ``path`` atomically (temporary file + ``os.replace``)."""
     arrays = {}
-    for name, X in (("Xtr", fold.X_train), ("Xte", fold.X_test)):
+    for name, X in (("Xtr", data.X_train), ("Xte", data.X_test)):
         arrays.update({f"{name}_data": X.data, f"{name}_indices": X.indices,
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
-    c = fold.counts
-    arrays.update(y_train=fold.y_train, y_test=fold.y_test, classes=c.classes,
+    c = data.counts
+    arrays.update(y_train=data.y_train, y_test=data.y_test, classes=c.classes,
                   class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
-                  feature_names=c.feature_names.astype(str))
-    atomic_write(path, lambda fh: np.savez(fh, **arrays))
+                  feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
+                  multilabel=c.multilabel)
+    write_npz(path, arrays)
 
 
-def fold_key(path) -> tuple[str, int, int]:
-    """The identity of a fold file: path, modification time and size (a rebuilt file, e.g.
-    in a directory taken over by another experiment, gets a new key)."""
-    st = os.stat(path)
-    return str(path), st.st_mtime_ns, st.st_size
-
-
-def load_fold(path) -> FoldData:
-    """Read a cached fold (memoised per process and file version: a worker loads each fold
-    once)."""
-    return _load_fold(fold_key(path))
-
-
-@lru_cache(maxsize=2)
-def _load_fold(key: tuple[str, int, int]) -> FoldData:
-    with np.load(key[0], allow_pickle=False) as z:
+def load_fold(ref) -> TrainTest:
+    """Read a cached fold: a :class:`~.specs.FoldRef` (the file must still be that version of
+    it: a rebuilt file is refused, so that no cell mixes two experiments' folds), or a path."""
+    if isinstance(ref, FoldRef) and FoldRef.of(ref.path) != ref:
+        raise StoreError(f"{ref.path} changed while the run was using it (another run in the "
+                         "same --out?); run again with --resume")
+    with np.load(ref.path if isinstance(ref, FoldRef) else ref, allow_pickle=False) as z:
         a = {k: z[k] for k in z.files}
 
     def csr(name):
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
+    totals = {k: a[k][()] if k in ("n_docs", "multilabel") else a[k]
+              for k in ("n_docs", "df", "tf", "multilabel") if k in a}  # older caches: derived
     counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
-                    a["feature_names"].astype(object))
-    return FoldData(csr("Xtr"), csr("Xte"), a["y_train"], a["y_test"], counts)
+                    a["feature_names"].astype(object), **totals)
+    return TrainTest(X_train=csr("Xtr"), y_train=a["y_train"], X_test=csr("Xte"),
+                     y_test=a["y_test"], counts=counts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -223,7 +219,7 @@ class Prepared:
     names: np.ndarray
     labels: np.ndarray
     splits: list[tuple[np.ndarray, np.ndarray]]
-    first: FoldData
+    first: TrainTest
 
 
 def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
@@ -231,6 +227,7 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
     class, folds that cannot be made, or an empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
+    check_class_weights(exp, labels)
     splits = fold_indices(exp, labels, is_test)
     for k, (train, _) in enumerate(splits):
         present = np.unique(labels[train])
@@ -243,6 +240,29 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     log(f"tokenising {len(texts):,} documents")
     X, names = count_terms(texts, exp.preprocessing, n_threads=effective_n_jobs(n_jobs))
     return Prepared(X, names, labels, splits, _build_fold(exp, X, names, labels, *splits[0]))
+
+
+def split_notes(paths) -> list[str]:
+    """Notes on the cached folds ``paths``: a test part with classes that its training part
+    never has (:func:`~textsift.labels.unseen_classes`), which no learner has seen an example
+    of -- with every test class unseen, every measure is that of a wrong answer."""
+    notes = []
+    for k, path in enumerate(paths):
+        with np.load(path, allow_pickle=False) as z:
+            y_test = z["y_test"]
+            unseen = unseen_classes(z["y_train"], y_test)
+        if not unseen:
+            continue
+        n = sum(unseen.values())
+        shown = ", ".join(f"{c!r} ({m:,})" for c, m in list(unseen.items())[:5])
+        notes.append(
+            f"the test part{f' of fold {k}' if len(paths) > 1 else ''}: {n:,} of its "
+            f"{len(y_test):,} documents {'has a class' if n == 1 else 'have classes'} that no "
+            f"training document has ({shown}{' ...' if len(unseen) > 5 else ''})"
+            + ("; that is every test document, so every prediction is wrong" if n == len(
+                y_test) else "") + "; no learner has seen an example of them, and a classifier "
+            "never predicts them. Check the split and the label field")
+    return notes
 
 
 def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:
@@ -262,8 +282,8 @@ def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1,
     p = prepared or prepare_documents(exp, log, n_jobs)
     for k in missing:
         train, test = p.splits[k]
-        fold = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
-        save_fold(fold, paths[k])
+        data = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
+        save_fold(data, paths[k])
         log(f"fold {k}: {len(train):,} train / {len(test):,} test documents, "
-            f"{fold.n_terms:,} terms")
+            f"{data.n_terms:,} terms")
     return paths

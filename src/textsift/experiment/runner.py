@@ -8,6 +8,11 @@ seed -- not on ``n_jobs``, on the order cells finish in, or on how many times th
 interrupted -- because every cell is a pure function of its fold's cache and its own key, and
 the table is assembled from the cell files in sorted order.
 
+A run holds its directory's lock (``textsift._lock``: one writer per directory) from
+its first check to its last file, and keeps the finished cells that are still valid for the
+experiment and its data (:mod:`.validity`): a changed corpus or preprocessing is refused, an
+experiment that grew (methods, sizes, learners added) computes only its new cells.
+
 The runner never prints: it reports through two optional callbacks, ``log(message)`` (one
 line of news: folds built, notes, a resumed run) and ``progress(done, total)`` (cells), which
 the command line draws with rich.
@@ -25,14 +30,18 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from .._io import atomic_write
+from .._lock import hold
 from ..errors import check_n_jobs
-from ..selectors import default_aggregate, ranking_of, score_table
+from ..metrics import MEASURES
+from ..selectors import default_aggregate
+from ._keys import ConfigError
 from ._methods import resolve_method
-from .cells import run_cell
-from .config import POSITIVE_METRICS, ConfigError, Experiment
-from .folds import fold_paths, load_fold, prepare_documents, prepare_folds
+from .cells import run_cell, selector
+from .folds import fold_paths, load_fold, prepare_documents, prepare_folds, split_notes
 from .plan import method_aggregates, plan_cells, resolve_levels
+from .specs import Cell, Experiment, FoldRef, TrainTest
 from .store import Store
+from .validity import DataKey, cell_key, cell_spec, claim, reusable
 
 __all__ = ["RunSummary", "run_experiment", "top_terms"]
 
@@ -46,27 +55,29 @@ class RunSummary:
     notes: list[str] = field(default_factory=list)
 
 
-def _run_and_store(cell: dict) -> str:
+def _run_and_store(cell: Cell, root, data_key: str) -> str:
     out = run_cell(cell)
-    Store(cell["root"]).write_cell(out["name"], out["rows"], out["timing"])
-    return out["name"]
+    Store(root).write_cell(out.name, out.rows, out.timing, cell_key(cell, data_key),
+                           cell_spec(cell))
+    return out.name
 
 
-def top_terms(fold_path, pairs, top: int = 20) -> pd.DataFrame:
+def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
     """The ``top`` terms of every (method, aggregate) on one fold, with their training
-    document frequency ``df``, for the report (for one-vs-rest experiments: of the
-    multi-class task, under each method's own policy)."""
-    counts = load_fold(str(fold_path)).counts
+    document frequency ``df``, for the report: the rankings of the cells (the same selector,
+    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments,
+    under each method's own policy."""
+    counts = data.counts
     frames = []
     for method, aggregate in pairs:
-        func = resolve_method(method)
-        policy = default_aggregate(func) if aggregate == "pos" else aggregate
-        r = ranking_of(score_table(counts, func), policy, limit=top)
-        idx = r.index[:top]
+        used = default_aggregate(resolve_method(method)) if aggregate == "pos" else aggregate
+        sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
+                       min(top, counts.n_terms)).fit_counts(counts)
+        idx = sel.ranking_.index[:top]
         frames.append(pd.DataFrame({"method": method, "aggregate": aggregate,
                                     "rank": np.arange(1, len(idx) + 1),
-                                    "term": counts.feature_names[idx], "score": r.score[:top],
-                                    "df": counts.df[idx]}))
+                                    "term": counts.feature_names[idx],
+                                    "score": sel.ranking_.scores[:top], "df": counts.df[idx]}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -89,42 +100,61 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
 
     t0 = time.perf_counter()
     n_jobs = check_n_jobs(exp.n_jobs if n_jobs is None else n_jobs, "n_jobs (--n-jobs)")
+    with hold(out, note=lambda message: say(f"note: {message}")):
+        return _run(exp, Store(out), resume, n_jobs, progress, say, t0)
+
+
+def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say,
+         t0: float) -> RunSummary:
     # every check of the data and the configuration runs before the first file is written:
     # a run refused for bad input leaves --out as it found it
-    store = Store(out)
+    data = DataKey.of(exp)
+    claimed = claim(store, exp, data, resume)
     cache = fold_paths(exp, store.cache)
-    cached = store.check(exp.fingerprint, resume) and all(p.exists() for p in cache)
+    cached = not claimed.fresh and all(p.exists() for p in cache)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
-    classes = (load_fold(str(cache[0])) if cached else prepared.first).counts.classes
-    if set(exp.metrics) & set(POSITIVE_METRICS) and exp.tasks == "multiclass" and (
+    first = load_fold(cache[0]) if cached else prepared.first
+    classes = first.counts.classes
+    if any(MEASURES[m].positive for m in exp.metrics) and exp.tasks == "multiclass" and (
             list(map(str, classes)) != ["neg", "pos"]):
-        raise ConfigError(f"{exp.source}: f1_pos, precision_pos and recall_pos need binary "
-                          f"labels 'neg'/'pos' or tasks = 'one_vs_rest' (labels: "
-                          f"{list(classes)[:5]})")
-    store.open(exp.as_dict(), exp.fingerprint, resume)
+        *some, last = [n for n, m in MEASURES.items() if m.positive]
+        raise ConfigError(f"{exp.source}: {', '.join(some)} and {last} need binary labels "
+                          f"'neg'/'pos' or tasks = 'one_vs_rest' (labels: {list(classes)[:5]})")
+    if claimed.fresh:
+        store.claim(exp.as_dict(), exp.fingerprint, data.record())
+    else:
+        store.clear_partial()
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
     prepare_s = time.perf_counter() - t0
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
     pairs, skipped = method_aggregates(exp)
-    notes += skipped
+    notes += skipped + split_notes(paths)
+    positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
+    cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, pairs, positives)
+    done = reusable(store, claimed, cells, data)  # refuses finished cells no longer valid
+    if claimed.adopted:
+        say(f"note: {store.root} was written by an earlier textsift, which did not record its "
+            f"corpus: its {len(done)} finished cells are taken as computed from the corpus as "
+            "it is now (start afresh if it has changed)")
+    if not claimed.fresh:
+        store.write_manifest(exp.as_dict(), exp.fingerprint, data.record())
     for note in notes:
         say(f"note: {note}")
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
-    tasks = list(classes) if exp.tasks == "one_vs_rest" else [None]
-    cells = plan_cells(exp, paths, levels, pairs, store.root, tasks)
-    done = store.finished()
-    pending = [c for c in cells if c["name"] not in done]
-    if len(cells) - len(pending):
-        say(f"resuming: {len(cells) - len(pending)} of {len(cells)} cells already done")
-    finished = len(cells) - len(pending)
+    pending = [c for c in cells if c.name not in done]
+    if done:
+        grown = (f"; the experiment changed ({'; '.join(claimed.changes)}): "
+                 f"{len(pending)} new cells to run" if claimed.changes else "")
+        say(f"resuming: {len(done)} of {len(cells)} cells already done{grown}")
+    finished = len(done)
     if progress is not None:
         progress(finished, len(cells))
     jobs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    for _ in jobs(delayed(_run_and_store)(c) for c in pending):
+    for _ in jobs(delayed(_run_and_store)(c, store.root, data.key) for c in pending):
         finished += 1
         if progress is not None:
             progress(finished, len(cells))
-    results = store.write_tables(top_terms(paths[0], pairs))
+    results = store.write_tables(cells, top_terms(exp, first, pairs))
     wall = time.perf_counter() - t0
     run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending)}

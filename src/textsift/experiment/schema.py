@@ -1,19 +1,27 @@
 """The keys an experiment file accepts, with their types, defaults and meaning.
 
 This table is what the validation reads (an unknown key is an error naming the keys its table
-accepts) and what the documentation prints (the experiment reference is generated from it), so
+accepts, and a key left out takes the default written here: the parser has no default of its
+own) and what the documentation prints (the experiment reference is generated from it), so
 the two cannot drift; a test checks that every literal default here is the one a minimal file
-gets.
+gets. The choices it documents come from the registries they are checked against: the
+learners (:data:`textsift.learners.LEARNERS`), the evaluation measures
+(:data:`textsift.metrics.MEASURES`), the policies (:data:`textsift.policies.AGGREGATES`); the
+preprocessing defaults are :class:`~textsift.vectorize.VectorizerOptions`' own.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import NamedTuple
 
+from ..learners import LEARNERS, WEIGHTINGS
+from ..metrics import MEASURES
 from ..policies import AGGREGATES
+from ..vectorize import VectorizerOptions
 
-__all__ = ["BASELINES", "LEARNERS", "LEARNER_KEYS", "METRICS", "NOMINAL_METRICS",
-           "ORDINAL_METRICS", "POSITIVE_METRICS", "SCHEMA", "TUNING_KEYS", "WEIGHTINGS", "Key"]
+__all__ = ["BASELINES", "CLASS_WEIGHT", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key",
+           "default"]
 
 
 class Key(NamedTuple):
@@ -25,30 +33,10 @@ class Key(NamedTuple):
     doc: str
 
 
-#: Learner name -> (what it is, parameters accepted from TOML, default input weighting).
-LEARNERS = {
-    "nb": ("multinomial naive Bayes (sklearn MultinomialNB)", ("alpha",), "counts"),
-    "linear_svm": ("linear SVM, one-vs-rest (sklearn LinearSVC)",
-                   ("C", "max_iter", "tol", "class_weight"), "tfidf"),
-    "logreg": ("logistic regression (sklearn LogisticRegression)",
-               ("C", "max_iter", "tol", "class_weight"), "tfidf"),
-    "svr": ("epsilon-SVR on ranks, rounded (textsift.learners.RankSVR); ordinal tasks only",
-            ("C", "epsilon", "balanced", "max_iter", "tol"), "sublinear_tfidf"),
-}
-#: Input weightings: term counts, presence, tf-idf (L2-normalised), and tf-idf with
-#: ``1 + ln tf`` (Baccianella et al.'s learner input), all over the selected terms.
-WEIGHTINGS = ("counts", "binary", "tfidf", "sublinear_tfidf")
-#: Measures of a nominal task (averaged ones are macro-averages over the classes).
-NOMINAL_METRICS = ("accuracy", "micro_f1", "macro_f1", "precision", "recall",
-                   "misclassification_error")
-#: Measures of the positive class of a binary task (label "pos", as in one-vs-rest tasks).
-POSITIVE_METRICS = ("f1_pos", "precision_pos", "recall_pos")
-#: Measures of an ordinal task: MAE^M (averaged over the true ranks) and MAE^mu.
-ORDINAL_METRICS = ("mae_macro", "mae_micro")
-#: Every measure an experiment may report.
-METRICS = NOMINAL_METRICS + POSITIVE_METRICS + ORDINAL_METRICS
 #: Baseline rows: every term (FFS), and the trivial predictor (Triv).
 BASELINES = ("ffs", "triv")
+#: The preprocessing defaults: :class:`~textsift.vectorize.VectorizerOptions`' own.
+_VECTORIZER = {f.name: f.default for f in fields(VectorizerOptions)}
 
 
 def _choices(values) -> str:
@@ -78,9 +66,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "test_path": Key("string", None, "A separate test file; without it the split field "
                          "decides (protocol = \"split\")."),
         "text_field": Key("string", "text", "Field holding the text."),
-        "label_field": Key("string", None, "Field holding the class (or the rating of an "
-                           'ordinal task); default "label" (the sample\'s own field for '
-                           "sample)."),
+        "label_field": Key("string", "label", "Field holding the class (or the rating of "
+                           "an ordinal task); with sample, the sample's own field."),
         "split_field": Key("string", "split", "Field saying which part a record is in."),
         "train_split": Key("string", "train", "Value of the split field for training "
                            "records."),
@@ -92,37 +79,51 @@ SCHEMA: dict[str, dict[str, Key]] = {
                      "ranks present."),
         "skip_bad_lines": Key("boolean", False, "Skip (and count) malformed JSONL lines "
                               "instead of stopping at the first."),
+        "strip_labels": Key("boolean", False, "Remove the white space around each label "
+                            '("sci.space " is "sci.space"); labels that differ only by white '
+                            "space or case are warned about either way. Case is kept."),
     },
     "evaluation": {
         "protocol": Key("string", "split", '"split" (train/test parts) or "cv" (k-fold '
                         "cross-validation over the whole corpus)."),
-        "folds": Key("integer", None, 'Number of folds for protocol = "cv" (default 10).'),
+        "folds": Key("integer", 10, 'Number of folds for protocol = "cv".'),
         "stratified": Key("boolean", True, "Stratify the folds (and the validation parts) "
                           "by label."),
         "test_size": Key("fraction", None, 'A random stratified test part for protocol = '
                          '"split" when the corpus has no split field.'),
-        "metrics": Key("list of strings", ["accuracy", "macro_f1"], "Measures, the first "
-                       f"one deciding tuning: {_choices(METRICS)}."),
+        "metrics": Key("list of strings", ["accuracy", "macro_f1"], "Evaluation measures, "
+                       f"the first one deciding tuning: {_choices(MEASURES)} (see below)."),
         "tasks": Key("string", "multiclass", '"multiclass" (one task over all classes) or '
                      '"one_vs_rest" (each class a binary task against the others, terms '
                      "ranked by its own scores, as Forman 2003)."),
     },
-    "preprocessing": {
-        "lowercase": Key("boolean", True, "Lower-case the text before tokenising."),
-        "stop_words": Key("string", None, '"english" removes scikit-learn\'s English stop '
-                          "words; default none."),
-        "min_df": Key("integer or fraction", 1, "Drop terms in fewer training documents "
-                      "(a count, or a fraction of them)."),
-        "max_df": Key("integer or fraction", 1.0, "Drop terms in more training documents "
-                      "(a fraction, or a count)."),
-        "stem": Key("boolean", False, "Snowball (Porter 2) English stems."),
-        "strip_headers": Key("boolean", False, "Drop an e-mail header (everything before the "
-                             "first blank line)."),
-        "binary": Key("boolean", False, "Count presence instead of occurrences in the "
-                      "document-term matrices."),
-        "token_pattern": Key("string", r"(?u)\b\w\w+\b", "Regular expression of a token "
-                             "(scikit-learn's by default)."),
-    },
+    "preprocessing": {name: Key(kind, _VECTORIZER[name], doc) for name, kind, doc in (
+        ("lowercase", "boolean", "Lower-case the text before tokenising."),
+        ("stop_words", "string", '"english" removes scikit-learn\'s English stop words, a '
+         'language\'s name ("german", "korean", ...) stopwords-iso\'s list of it; default '
+         "none."),
+        ("min_df", "integer or fraction", "Drop terms in fewer training documents (a count, "
+         "or a fraction of them)."),
+        ("max_df", "integer or fraction", "Drop terms in more training documents (a "
+         "fraction, or a count)."),
+        ("stem", "boolean", "Snowball stems of the words, in the language (English: Porter "
+         "2)."),
+        ("language", "string", "The text's language: its Snowball stemmer (any of "
+         "PyStemmer's) for stem."),
+        ("ngram_range", "list of integers", "[min_n, max_n]: the n-grams counted, of words "
+         "or characters, e.g. [1, 2] for words and pairs of words (scikit-learn's "
+         "ngram_range)."),
+        ("analyzer", "string", '"word", "char" (character n-grams) or "char_wb" (character '
+         "n-grams inside words), as scikit-learn's."),
+        ("tokenizer", "string", '"korean": Kiwi\'s morphemes instead of the token pattern '
+         '(pip install "textsift[korean]"); default none.'),
+        ("strip_headers", "boolean", "Drop an e-mail header (everything before the first "
+         "blank line)."),
+        ("binary", "boolean", "Count presence instead of occurrences in the document-term "
+         "matrices."),
+        ("token_pattern", "string", "Regular expression of a token (scikit-learn's by "
+         "default)."),
+    )},
     "selection": {
         "methods": Key("list of strings", None, "Scoring methods (`textsift methods` lists "
                        'them), or your own function as "package.module:function".'),
@@ -145,7 +146,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
 #: Keys of ``[tuning]``: ``val_size``, then one list per parameter to tune.
 TUNING_KEYS = {
     "val_size": Key("fraction", 0.25, "Stratified part of each training set on which the "
-                    "grid is tried; the first metric chooses, then terms are re-selected and "
+                    "grid is tried; the first measure chooses, then terms are re-selected and "
                     "the learner refitted on the whole training set."),
     "<parameter>": Key("list", None, "Values to try for a parameter of a listed method "
                        "(e.g. the IDF exponent a = [1, 16]) or learner (e.g. C = [0.3, 3]); "
@@ -153,7 +154,7 @@ TUNING_KEYS = {
 }
 
 #: Keys of each ``[[learners]]`` table, besides the learner's own parameters
-#: (:data:`LEARNERS`).
+#: (the ``params`` of its :class:`textsift.learners.Learner`).
 LEARNER_KEYS = {
     "name": Key("string", None, f"The learner: {_choices(LEARNERS)}."),
     "label": Key("string", None, "Its name in the results; default its name. Two learners "
@@ -161,3 +162,19 @@ LEARNER_KEYS = {
     "weighting": Key("string", None, f"Input of the learner over the selected terms: "
                      f"{_choices(WEIGHTINGS)}; default the learner's own (see below)."),
 }
+
+
+#: The key every learner of nominal tasks takes besides its own parameters
+#: (:attr:`textsift.learners.Learner.keys`); a ``[tuning]`` list may try its values.
+CLASS_WEIGHT = Key("string or table", None, 'Weight of each class in the fit: "balanced" '
+                   "(class c weighs n / (m n_c): every class weighs as much in total) or a table "
+                   "class -> positive weight (a class left out weighs 1; with tasks = "
+                   '"one_vs_rest" the classes are "pos" and "neg"); default none, every document '
+                   "weighs 1. The same for every learner of nominal tasks: linear_svm and logreg "
+                   "take it as their class_weight, nb as sample weights in its fit.")
+
+def default(table: str, key: str):
+    """The default of ``key`` in ``[table]`` (``"tuning"`` for :data:`TUNING_KEYS`): the one
+    place a key's default is written. A list or table default is returned as a copy."""
+    value = (TUNING_KEYS if table == "tuning" else SCHEMA[table])[key].default
+    return value.copy() if isinstance(value, list | dict) else value

@@ -2,9 +2,13 @@
 
 Layout of ``DIR``::
 
-    experiment.json       the validated configuration and its fingerprint
+    experiment.json       the validated configuration, its fingerprint and the record of its
+                          data (the data key, the corpus files' sizes and hashes: see
+                          :mod:`.validity`)
     cache/fold-K.npz      matrices and counts of fold K (see :mod:`.folds`)
-    cells/*.json          one file per finished cell, written atomically
+    cells/*.json          one file per finished cell, written atomically: its rows, its
+                          timing, its key and what the key was taken from (:mod:`.validity`)
+    .textsift.lock        while a run writes here: its lock (``textsift._lock``)
     results.csv/.parquet  the long-form table, one row per (cell row, metric): COLUMNS, then
                           ``ratio`` (the fraction of the vocabulary asked for; 1 for "all"
                           and FFS, empty for a number of terms) and, with [tuning], the
@@ -15,19 +19,25 @@ Layout of ``DIR``::
     terms.csv             top terms of every method on fold 0, for the report
 
 A cell file is complete or absent (temporary file + ``os.replace``), so a run killed at any
-point resumes from the cells on disk, and the table -- assembled from the cell files and sorted
-by its key columns -- is the same as that of an uninterrupted run.
+point resumes from the cells on disk, and the table -- assembled from the files of the
+experiment's cells and sorted by its key columns -- is the same as that of an uninterrupted
+run. What may be resumed is decided by :mod:`.validity`; the store only reads and writes.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from .._io import atomic_write, atomic_write_text, check_out_dir
-from ..errors import TextsiftError
+from .._io import atomic_write, atomic_write_text
+from .._lock import LOCK_NAME
+from ..errors import OutputError
+
+if TYPE_CHECKING:
+    from .specs import Cell
 
 __all__ = ["COLUMNS", "KEY", "Store", "StoreError", "summarise"]
 
@@ -37,7 +47,7 @@ KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
 COLUMNS = KEY + ["metric", "value"]
 
 
-class StoreError(TextsiftError):
+class StoreError(OutputError):
     """The output directory cannot be used as asked; the message says what to do."""
 
 
@@ -65,61 +75,48 @@ class Store:
         self.cells = self.root / "cells"
         self.cache = self.root / "cache"
 
-    # ------------------------------------------------------------------ opening
-    def check(self, fingerprint: str, resume: bool) -> bool:
-        """Whether the directory can be claimed for the experiment ``fingerprint``, found
-        without writing anything: ``True`` if it already holds this experiment (its fold
-        cache and finished cells are reused), ``False`` if it is absent, empty, or another
-        experiment's that finished no cell (:meth:`open` takes it over). Another experiment's
-        results, this experiment's without ``resume``, or a file in its place are errors."""
-        check_out_dir(self.root)
-        manifest = self.root / "experiment.json"
-        if manifest.exists():
-            try:
-                old = json.loads(manifest.read_text(encoding="utf-8"))
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise StoreError(f"{manifest} is not readable JSON ({exc}); choose a new --out "
-                                 "directory or delete it") from None
-            done = len(self.finished())
-            if old.get("fingerprint") == fingerprint:
-                if done and not resume:
-                    raise StoreError(
-                        f"{self.root} already holds {done} finished cells of this experiment; "
-                        "pass --resume to continue it, or choose a new --out directory")
-                return True
-            if done:
-                raise StoreError(
-                    f"{self.root} holds the results of another experiment "
-                    f"({old.get('config', {}).get('name')!r}, fingerprint "
-                    f"{old.get('fingerprint')}); choose a new --out directory or delete it")
-            return False
-        if self.root.exists() and any(self.root.iterdir()):
-            raise StoreError(f"{self.root} is not empty and holds no experiment; choose a new "
-                             "or empty --out directory")
-        return False
-
-    def open(self, config: dict, fingerprint: str, resume: bool) -> int:
-        """Claim the directory for the experiment ``fingerprint`` (after :meth:`check`); return
-        the number of finished cells already there. A directory claimed by another experiment
-        that finished no cell is taken over: its manifest and fold cache are replaced."""
-        if self.check(fingerprint, resume):
-            for tmp in self.root.rglob("*.tmp"):  # partial writes of a killed run
-                tmp.unlink(missing_ok=True)
-            return len(self.finished())
-        for path in [*self.cache.glob("*"), *self.root.glob("*.json")]:
-            path.unlink()  # another experiment's, with no results: take it over
-        self.cells.mkdir(parents=True, exist_ok=True)
-        payload = {"fingerprint": fingerprint, "config": config}
-        atomic_write_text(self.root / "experiment.json",
-                          json.dumps(payload, indent=2, default=str))
-        return 0
-
-    def manifest(self) -> dict:
+    # ------------------------------------------------------------------ the manifest
+    def read_manifest(self) -> dict | None:
+        """``experiment.json``, or ``None`` when there is none."""
         path = self.root / "experiment.json"
         if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise StoreError(f"{path} is not readable JSON ({exc}); choose a new --out "
+                             "directory or delete it") from None
+
+    def manifest(self) -> dict:
+        found = self.read_manifest()
+        if found is None:
             raise StoreError(f"{self.root} holds no experiment (no experiment.json); run "
                              "`textsift run CONFIG.toml --out DIR` first")
-        return json.loads(path.read_text(encoding="utf-8"))
+        return found
+
+    def entries(self) -> list[Path]:
+        """What the directory holds, besides a run's lock."""
+        if not self.root.is_dir():
+            return []
+        return [p for p in self.root.iterdir() if p.name != LOCK_NAME]
+
+    def claim(self, config: dict, fingerprint: str, data: dict) -> None:
+        """Make the directory the experiment's: a directory of another experiment that
+        finished no cell is taken over (its manifest and fold cache removed)."""
+        for path in [*self.cache.glob("*"), *self.root.glob("*.json")]:
+            path.unlink()
+        self.cells.mkdir(parents=True, exist_ok=True)
+        self.write_manifest(config, fingerprint, data)
+
+    def write_manifest(self, config: dict, fingerprint: str, data: dict) -> None:
+        payload = {"fingerprint": fingerprint, "config": config, "data": data}
+        atomic_write_text(self.root / "experiment.json",
+                          json.dumps(payload, indent=2, default=str))
+
+    def clear_partial(self) -> None:
+        """Remove the temporary files of a killed run's partial writes."""
+        for tmp in self.root.rglob("*.tmp"):
+            tmp.unlink(missing_ok=True)
 
     # ------------------------------------------------------------------ cells
     def finished(self) -> set[str]:
@@ -127,15 +124,32 @@ class Store:
             return set()
         return {p.name for p in self.cells.glob("*.json")}
 
-    def write_cell(self, name: str, rows: list[dict], timing: dict) -> None:
-        atomic_write_text(self.cells / name, json.dumps({"rows": rows, "timing": timing}))
-
-    def read_cells(self) -> tuple[pd.DataFrame, pd.DataFrame]:
-        rows, timings = [], []
-        for p in sorted(self.cells.glob("*.json")):
+    def cell_records(self) -> dict[str, dict]:
+        """Every finished cell's key and the spec it was taken from (none in the files of an
+        earlier textsift)."""
+        out = {}
+        for p in sorted(self.cells.glob("*.json")) if self.cells.exists() else ():
             cell = json.loads(p.read_text(encoding="utf-8"))
-            rows.extend(cell["rows"])
-            timings.append({"cell": p.name, **cell["timing"]})
+            out[p.name] = {k: cell[k] for k in ("key", "spec") if k in cell}
+        return out
+
+    def write_cell(self, name: str, rows: list[dict], timing: dict, key: str,
+                   spec: dict) -> None:
+        atomic_write_text(self.cells / name, json.dumps(
+            {"key": key, "spec": spec, "rows": rows, "timing": timing}))
+
+    def stamp_cell(self, name: str, key: str, spec: dict) -> None:
+        """Write the key into a cell file of an earlier textsift (its rows as they are)."""
+        cell = json.loads((self.cells / name).read_text(encoding="utf-8"))
+        self.write_cell(name, cell["rows"], cell["timing"], key, spec)
+
+    def read_cells(self, cells: list[Cell]) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """The rows and timings of ``cells``, from their files."""
+        rows, timings = [], []
+        for cell in sorted(cells, key=lambda c: c.name):
+            stored = json.loads((self.cells / cell.name).read_text(encoding="utf-8"))
+            rows.extend(_rows_of(cell, stored["rows"]))
+            timings.append({"cell": cell.name, **stored["timing"]})
         results = pd.DataFrame(rows, columns=None if rows else COLUMNS + ["ratio"])
         extra = sorted(c for c in results.columns if c not in COLUMNS and c != "ratio")
         extra.sort(key=lambda c: c.startswith("val_"))  # tuned parameters, then validation
@@ -144,9 +158,10 @@ class Store:
         return results.reset_index(drop=True), pd.DataFrame(timings)
 
     # ------------------------------------------------------------------ tables
-    def write_tables(self, terms: pd.DataFrame | None = None) -> pd.DataFrame:
-        """Assemble ``results``, ``summary`` and ``timings`` from the cell files."""
-        results, timings = self.read_cells()
+    def write_tables(self, cells: list[Cell], terms: pd.DataFrame | None = None
+                     ) -> pd.DataFrame:
+        """Assemble ``results``, ``summary`` and ``timings`` from the files of ``cells``."""
+        results, timings = self.read_cells(cells)
         summary = summarise(results)
         for name, frame in (("results", results), ("summary", summary)):
             atomic_write(self.root / f"{name}.csv", lambda fh, f=frame: f.to_csv(fh, index=False))
@@ -163,3 +178,21 @@ class Store:
             raise StoreError(f"{self.root}: no results.parquet; finish the run first "
                              "(`textsift run CONFIG.toml --out DIR --resume`)")
         return pd.read_parquet(path)
+
+
+def _rows_of(cell: Cell, rows: list[dict]) -> list[dict]:
+    """A cell's rows under the names the experiment gives them now: its dataset's name (when
+    its rows have one), and for an ``all`` cell (every method at level "all", and FFS) and a
+    ``triv`` cell (a row per learner), whose rows are one measurement under several names, the
+    names of an experiment that grew (a method, a learner, a baseline added)."""
+    named = {r["dataset"] for r in rows}
+    if len(named) == 1 and named != {cell.dataset}:  # the dataset was renamed
+        rows = [{**r, "dataset": cell.dataset} for r in rows]
+    names = {(r["method"], r["aggregate"], r["learner"]) for r in rows}
+    wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.labels}
+    if cell.kind not in ("all", "triv") or names == wanted:
+        return rows
+    first = min(names)
+    one = [r for r in rows if (r["method"], r["aggregate"], r["learner"]) == first]
+    return [{**r, "method": m, "aggregate": a, "learner": lb}
+            for m, a in cell.rows for lb in cell.labels for r in one]

@@ -27,7 +27,7 @@ from joblib import Parallel, delayed, effective_n_jobs
 from joblib.parallel import get_active_backend
 from threadpoolctl import threadpool_limits
 
-from .._io import atomic_write, atomic_write_text
+from .._io import atomic_write_text, differences, write_npz
 from ..errors import TextsiftError
 
 __all__ = ["BootstrapStore", "bagging_frequencies", "run_bootstraps", "stability_selection",
@@ -65,12 +65,11 @@ class BootstrapStore:
         self.config = json.loads(json.dumps(config, sort_keys=True, default=str))
         meta = self.dir / "config.json"
         if meta.exists():
-            old = json.loads(meta.read_text())
-            keys = set(old) | set(self.config)
-            diff = sorted(k for k in keys if old.get(k) != self.config.get(k))
+            diff = differences(json.loads(meta.read_text()), self.config)
             if diff:
                 raise TextsiftError(f"{self.dir} holds bootstraps of another run (differs in "
-                                 f"{', '.join(diff)}); use another output folder or delete it")
+                                    f"{'; '.join(diff)}); use another output folder or delete "
+                                    "it")
         else:
             atomic_write_text(meta, json.dumps(self.config, sort_keys=True, indent=1))
 
@@ -81,7 +80,7 @@ class BootstrapStore:
         return [i for i in range(B) if self.path(i).exists()]
 
     def save(self, i: int, result: dict) -> None:
-        atomic_write(self.path(i), lambda fh: np.savez(fh, **result))
+        write_npz(self.path(i), result)
 
     def load(self, i: int) -> dict:
         with np.load(self.path(i)) as z:

@@ -5,16 +5,20 @@ The page holds, for every method (:func:`.explore_data.page_methods`) and every 
 
 1. a **term map** (one class against the rest): each term placed by the fraction of the
    class's documents and of the rest's documents that contain it, on log axes (as scattertext
-   does), coloured by the chosen method's score, the top terms labelled; hovering names the
-   term's counts and every method's score and rank;
+   does), coloured by the chosen method's score, the top terms labelled where a label fits
+   without covering another (the glue's collision pass, again after each pan or zoom);
+   hovering names the term's counts and every method's score and rank;
 2. **controls** for the method, the class (or rank), the ranking (the class's own column, or
    a globalisation policy over all classes) and the size ``k``;
 3. a sortable **ranked table** of the top ``k`` terms with each other method's rank of them,
-   and a **method agreement** heat map (Jaccard overlap of every pair of top-``k`` sets);
-4. **terms in context**: clicking a term lists up to 20 snippets, half from the chosen
-   class, half from the rest;
-5. for **ratings**, each term's distribution over the ranks, its mean rank and variance, IDF
-   and NC (the numbers behind Var, Var*IDF and NC).
+   and a **method agreement** heat map (Jaccard overlap of every pair of top-``k`` sets), 30
+   px a cell whatever the number of methods, each value in black or white, whichever
+   contrasts more with its cell (WCAG 2: at least 4.58:1);
+4. **terms in context**: clicking a term shows the share of each class's (rank's) documents
+   that contain it beside the corpus's own distribution over the classes (counts on hover),
+   and lists up to 20 snippets, half from the chosen class, half from the rest;
+5. for **ratings**, the term's mean rank and variance, IDF and NC at its best rank (the
+   numbers behind Var, Var*IDF and RR(NC*IDF), from :mod:`textsift.scores.ordinal`).
 
 Plotting library: Bokeh, with its one script inline (1.3 MB, BSD-3-Clause like textsift).
 ``bench/explore_libs.py`` drew the same 7,500-term map and 17 x 17 heat map in each candidate
@@ -51,7 +55,8 @@ from .explore_data import CAP, SNIPPET_TOP, explore_data
 
 __all__ = ["CAP", "SNIPPET_TOP", "check_out", "explore", "page_html"]
 
-_PALETTE_SIZE = 256
+#: Pixels per heat-map cell: room for a two-digit value (".67") in 11px type.
+AGREE_CELL = 30
 
 
 def _asset(name: str) -> str:
@@ -60,6 +65,7 @@ def _asset(name: str) -> str:
 
 def _figures(data: dict) -> dict:
     """The Bokeh figures of the page, empty: the glue fills their sources."""
+    from bokeh.core.properties import value
     from bokeh.models import (
         ColorBar,
         ColumnDataSource,
@@ -68,10 +74,12 @@ def _figures(data: dict) -> dict:
         HoverTool,
         LabelSet,
         LinearColorMapper,
+        NumeralTickFormatter,
         Range1d,
+        Span,
         TapTool,
     )
-    from bokeh.palettes import Blues256, Viridis256
+    from bokeh.palettes import Viridis256
     from bokeh.plotting import figure
 
     classes = [str(c) for c in data["classes"]]
@@ -81,10 +89,12 @@ def _figures(data: dict) -> dict:
     points = ColumnDataSource(dict(x=[], y=[], s=[], id=[], term=[], a=[], b=[]),
                               name="map_points")
     # fixed ranges, set by the glue for each class (autoranging an empty log axis warns)
+    x_range = Range1d(1e-4, 1.3, name="map_x")
+    y_range = Range1d(1e-4, 1.3, name="map_y")
     fig = figure(x_axis_type="log", y_axis_type="log", width=720, height=540,
-                 x_range=Range1d(1e-4, 1.3, name="map_x"), y_range=Range1d(1e-4, 1.3, name="map_y"),
-                 tools="pan,wheel_zoom,box_zoom,reset", active_scroll="wheel_zoom",
-                 name="map", toolbar_location="above", output_backend="canvas")
+                 x_range=x_range, y_range=y_range, tools="pan,wheel_zoom,box_zoom,reset",
+                 active_scroll="wheel_zoom", name="map", toolbar_location="above",
+                 output_backend="canvas")
     fig.xaxis.axis_label = "share of the other classes' documents containing the term"
     fig.yaxis.axis_label = "share of the class's documents containing the term"
     dots = fig.scatter("x", "y", source=points, size=6, line_color=None, fill_alpha=0.75,
@@ -94,10 +104,14 @@ def _figures(data: dict) -> dict:
     pick = ColumnDataSource(dict(x=[], y=[]), name="map_pick")
     fig.scatter("x", "y", source=pick, size=14, fill_color=None, line_color="#d62728",
                 line_width=2.5)
-    labels = ColumnDataSource(dict(x=[], y=[], text=[]), name="map_labels")
-    fig.add_layout(LabelSet(x="x", y="y", text="text", source=labels, text_font_size="11px",
-                            x_offset=4, y_offset=2, text_color="#222",
-                            background_fill_color="white", background_fill_alpha=0.6))
+    # each label's offset and anchor are chosen by the glue's collision pass (explore.js)
+    labels = ColumnDataSource(dict(x=[], y=[], text=[], dx=[], dy=[], align=[], base=[]),
+                              name="map_labels")
+    fig.add_layout(LabelSet(x="x", y="y", text="text", source=labels, x_offset="dx",
+                            y_offset="dy", text_align="align", text_baseline="base",
+                            text_font_size=value("11px"), text_color="#222",
+                            background_fill_color="white", background_fill_alpha=0.75,
+                            name="map_label_set"))
     fig.add_layout(ColorBar(color_mapper=mapper, width=10, title="score"), "right")
     fig.add_tools(
         HoverTool(renderers=[dots], tooltips=[("term", "@term"), ("class docs", "@a"),
@@ -106,30 +120,53 @@ def _figures(data: dict) -> dict:
         TapTool(renderers=[dots]))
     points.selected.js_on_change("indices", CustomJS(
         code="window.textsift && window.textsift.tap(cb_obj)"))
+    relabel = CustomJS(code="window.textsift && window.textsift.relabel()")
+    for rng in (x_range, y_range):
+        rng.js_on_change("start", relabel)
+        rng.js_on_change("end", relabel)
 
-    cells = ColumnDataSource(dict(x=[], y=[], v=[], txt=[]), name="agree_cells")
+    # the cells' colours and their text colours are set by the glue (explore.js, WCAG
+    # contrast), the frame sized to the number of methods
+    cells = ColumnDataSource(dict(x=[], y=[], v=[], txt=[], fill=[], ink=[]),
+                             name="agree_cells")
+    side = AGREE_CELL * len(methods)
     heat = figure(x_range=FactorRange(*methods), y_range=FactorRange(*reversed(methods)),
-                  width=520, height=500, tools="hover", toolbar_location=None, name="agree",
-                  tooltips=[("methods", "@x / @y"), ("Jaccard", "@v{0.00}")])
-    heat.rect("x", "y", 1, 1, source=cells, line_color="white",
-              color={"field": "v", "transform": LinearColorMapper(
-                  palette=list(reversed(Blues256)), low=0, high=1)})
+                  frame_width=side, frame_height=side, tools="hover", toolbar_location=None,
+                  name="agree", tooltips=[("methods", "@x / @y"), ("Jaccard", "@v{0.00}")])
+    heat.rect("x", "y", 1, 1, source=cells, line_color="white", fill_color="fill")
     heat.text("x", "y", text="txt", source=cells, text_align="center",
-              text_baseline="middle", text_font_size="9px", text_color="#333")
+              text_baseline="middle", text_font_size="11px", text_color="ink")
     heat.xaxis.major_label_orientation = 0.9
-    for f in (heat,):
-        f.grid.visible = False
-        f.axis.axis_line_color = None
+    heat.grid.visible = False
+    heat.axis.axis_line_color = None
 
-    bars = ColumnDataSource(dict(x=[], n=[], share=[]), name="term_bars")
-    dist = figure(x_range=FactorRange(*classes), width=620, height=220, name="dist",
+    # the term's documents in each class (rank) as a share of that class's documents, with
+    # the corpus's distribution over the classes beside it
+    rotate = 0.9 if len(classes) > 8 else 0
+    bars = ColumnDataSource(dict(x=[], n=[], size=[], share=[]), name="term_bars")
+    dist = figure(x_range=FactorRange(*classes), width=560, height=280, name="dist",
+                  toolbar_location=None, tools="hover",
+                  tooltips=[("", "@x"), ("documents", "@n of @size"),
+                            ("share", "@share{0.0%}")])
+    dist.vbar("x", top="share", width=0.8, source=bars, color="#4c72b0")
+    dist.add_layout(Span(location=0, dimension="width", line_color="#d62728",
+                         line_dash="dashed", line_width=1.5, name="term_rate"))
+    corpus = ColumnDataSource(dict(x=classes, n=data["class_sizes"],
+                                   share=[n / max(data["n_docs"], 1)
+                                          for n in data["class_sizes"]]),
+                              name="corpus_bars")
+    base = figure(x_range=FactorRange(*classes), width=440, height=280, name="corpus",
                   toolbar_location=None, tools="hover",
                   tooltips=[("", "@x"), ("documents", "@n"), ("share", "@share{0.0%}")])
-    dist.vbar("x", top="n", width=0.8, source=bars, color="#4c72b0")
-    dist.yaxis.axis_label = "documents"
-    dist.xaxis.major_label_orientation = 0.9 if len(classes) > 8 else 0
-    dist.y_range.start = 0
-    return {"map": fig, "agree": heat, "dist": dist}
+    base.vbar("x", top="share", width=0.8, source=corpus, color="#999999")
+    for f in (dist, base):
+        f.yaxis.formatter = NumeralTickFormatter(format="0.[0]%")
+        f.xaxis.major_label_orientation = rotate
+        if rotate:  # room on the left for the first class's slanted name
+            f.min_border_left = 110
+        f.y_range.start = 0
+        f.xgrid.visible = False
+    return {"map": fig, "agree": heat, "dist": dist, "corpus": base}
 
 
 def page_html(data: dict) -> str:

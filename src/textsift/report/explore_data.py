@@ -4,7 +4,7 @@ JSON-ready dict (:func:`explore_data`), computed from :class:`~textsift.counts.C
 For every method the page offers (every nominal method; the ordinal ones too when the labels
 are integer ratings) it keeps the top ``cap`` terms of each *view*: each class's one-vs-rest
 column (for the ordinal RR methods, each rank's list; a single-column method has one list)
-and each globalisation policy the method allows (:func:`textsift.selectors.ranking_of`, the
+and each globalisation policy the method allows (:func:`textsift.ranking.ranking_of`, the
 ranking ``textsift score`` prints). Only the terms of some view are embedded, with their
 document counts per class; for ratings also the statistics behind Var, Var*IDF and NC
 (:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top ``snippet_top``
@@ -23,8 +23,9 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
+from ..ranks import check_ranks
 from ..scores import REGISTRY, compute_many
-from ..scores.ordinal import check_ranks, idf, rank_stats
+from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..selectors import ranking_of
 from ..vectorize import VectorizerOptions
 from .snippets import find_snippets
@@ -233,16 +234,13 @@ def _encode(views: dict, page_id: np.ndarray) -> dict:
 
 
 def _rank_numbers(counts: Counts, sel: np.ndarray) -> dict:
-    """Mean rank, rank variance, IDF = ln(N/df), and NC(t, R(t)) with its rank R(t) (the
-    lowest rank minimising the mean absolute rank distance, METHODS.md §A.6)."""
+    """Mean rank, rank variance, IDF = ln(N/df), and NC(t, R(t)) with its rank R(t), as
+    Var, Var*IDF and RR(NC*IDF) compute them (:mod:`textsift.scores.ordinal`); every
+    embedded term occurs, so R(t) is always a rank."""
     st = rank_stats(counts.select_terms(sel))
-    dist = np.abs(st.scale[:, None] - st.scale[None, :])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        nc = st.counts @ dist / st.df[:, None]
-    best = np.argmin(np.nan_to_num(nc, nan=np.inf), axis=1)
+    nc, best = nc_at_best(st)
     return {"mean": rounded(st.mean), "var": rounded(st.var),
-            "idf": rounded(idf(st.df, counts.n_docs)),
-            "nc": rounded(nc[np.arange(len(best)), best]),
+            "idf": rounded(idf(st.df, counts.n_docs)), "nc": rounded(nc),
             "nc_rank": [_label(r) for r in st.scale[best]]}
 
 

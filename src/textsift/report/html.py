@@ -2,10 +2,14 @@
 
 The page holds, in one file with every image inline (``data:image/png;base64``): what was run
 (corpus, protocol, learners and measures by name), the notes of the run, a figure per metric
-as wide as the page (learners side by side), the best method at each level, the top terms of
-each method side by side (with a note where they are rare words, and why), the table of
-results (mean and std over folds only when there are folds), and links to the files. The
-figures are also written as PNG and SVG files in ``DIR/figures/``.
+as wide as the page (learners side by side; under cross-validation each point the mean over
+the folds with an error bar of one standard deviation, the number of folds in the caption),
+the best method at each level, the top terms of each method side by side (with a note naming
+the methods whose top terms are rare words, and why: :func:`.terms.rare_terms_note`), the top
+terms of each class under the best method (:func:`.terms.class_terms_table`), the table of
+results (mean and std over folds only when there are folds) with, beside it, the results
+whose macro-F1 is far below their accuracy (:func:`.skew.majority_class_trap`), and links to
+the files. The figures are also written as PNG and SVG files in ``DIR/figures/``.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ import numpy as np
 import pandas as pd
 
 from .._io import atomic_write
+from ..counts import Counts
 from ..errors import TextsiftError
+from ..experiment._methods import resolve_method
+from ..experiment.folds import load_fold
 from ..experiment.store import Store
 from ..metrics import LOWER_IS_BETTER
 from .plots import (
@@ -30,10 +37,18 @@ from .plots import (
     method_name,
     metric_name,
     one_policy_each,
+    spread_caption,
+)
+from .skew import TRAP_GAP, majority_class_trap
+from .terms import (
+    best_method,
+    class_terms_table,
+    min_df_documents,
+    rare_terms_note,
+    top_terms_table,
 )
 
-__all__ = ["best_per_size", "macro_over_tasks", "rare_terms_note", "top_terms_table",
-           "write_report"]
+__all__ = ["best_per_size", "macro_over_tasks", "write_report"]
 
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
@@ -94,32 +109,6 @@ def macro_over_tasks(summary: pd.DataFrame) -> pd.DataFrame:
     return out.assign(dataset="all tasks", std=out["std"].fillna(0.0))
 
 
-def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
-    """Top terms of every (method, policy) as side-by-side columns (rows are ranks)."""
-    single = one_policy_each(terms)
-    terms = terms[terms["rank"] <= top]
-    cols = {label_of(m, a, single): g.set_index("rank")["term"]
-            for (m, a), g in terms.groupby(["method", "aggregate"], sort=False)}
-    return pd.DataFrame(cols).rename_axis("rank")
-
-
-def rare_terms_note(terms: pd.DataFrame, top: int = 15, max_df: int = 3) -> str | None:
-    """One line naming the methods whose top terms are mostly rare words, and why."""
-    if "df" not in terms:
-        return None
-    single = one_policy_each(terms)
-    head = terms[terms["rank"] <= top]
-    rare = [label_of(m, a, single) for (m, a), g in head.groupby(["method", "aggregate"],
-                                                                  sort=False)
-            if (g["df"] <= max_df).sum() * 2 > len(g)]
-    if not rare:
-        return None
-    return (f"{', '.join(rare)}: most of their top {top} terms occur in at most {max_df} "
-            "training documents. These scores reward a term for belonging to one class (or "
-            "one rank), not for being frequent, and a word seen once belongs to one class: "
-            "it gets the best score there is.")
-
-
 def _results_tables(summary: pd.DataFrame, learners: dict, folds: int) -> list[str]:
     """Per (learner, metric): the methods against the levels, then the baselines (one value,
     the same at every level: the horizontal lines of the figures)."""
@@ -146,6 +135,30 @@ def _results_tables(summary: pd.DataFrame, learners: dict, folds: int) -> list[s
                    + wide.rename_axis(None, axis=1).to_html(escape=True, index_names=False)
                    + "</details>")
     return out
+
+
+def _trap_note(summary: pd.DataFrame, learners: dict, shown: int = 10) -> list[str]:
+    """The results whose macro-F1 is far below their accuracy, as a note and a table (the
+    largest gaps first)."""
+    trap = majority_class_trap(summary)
+    if trap.empty:
+        return []
+    single = one_policy_each(summary)
+    table = pd.DataFrame({
+        "learner": [learners.get(lr, lr) for lr in trap["learner"]],
+        "method": [label_of(m, a, single) for m, a in zip(trap["method"], trap["aggregate"],
+                                                           strict=True)],
+        "level": _levels(trap).to_numpy(),
+        "accuracy": trap["accuracy"].map("{:.4f}".format),
+        "macro-F1": trap["macro_f1"].map("{:.4f}".format)})
+    note = (f"note: {len(trap)} result(s) have a macro-F1 far below their accuracy (by more "
+            f"than {TRAP_GAP:.3f}, what always answering the majority class of two equal "
+            "classes gives): the learner mostly predicts the largest classes, and accuracy "
+            "overstates how well it does on the others -- the majority-class trap. Read "
+            "macro-F1, or weight the classes (class_weight = \"balanced\" in [[learners]])."
+            + (f" The {shown} largest gaps:" if len(trap) > shown else ""))
+    return [f"<p class='note'>{html.escape(note)}</p>",
+            table.head(shown).to_html(escape=True, index=False)]
 
 
 def _img(path: Path, alt: str) -> str:
@@ -182,6 +195,48 @@ def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict)
     return "<p>" + " ".join(text) + f" Seed {config['seed']}.</p>"
 
 
+def _fold0_counts(store: Store) -> Counts | None:
+    """The training counts of fold 0, from the run's fold cache (None once it is deleted)."""
+    path = store.cache / "fold-0.npz"
+    return load_fold(str(path)).counts if path.exists() else None
+
+
+def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[str]:
+    """The top terms of each method side by side (with the note on rare terms), then the top
+    terms of each class under the best method, both on fold 0."""
+    counts = _fold0_counts(store)
+    out = []
+    terms_path = store.root / "terms.csv"
+    if terms_path.exists():
+        out.append("<h2>Top terms of each method (fold 0)</h2>")
+        terms = pd.read_csv(terms_path, keep_default_na=False)
+        min_df = min_df_documents(config["preprocessing"]["min_df"],
+                                  counts.n_docs if counts is not None else None)
+        note = rare_terms_note(terms, min_df)
+        if note:
+            out.append(f"<p class='note'>{html.escape(note)}</p>")
+        out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
+    learner, metric = config["learners"][0], config["metrics"][0]
+    best = best_method(summary, learner["label"], metric)
+    if counts is None or best is None:
+        return out
+    method, aggregate = best
+    name = method_name(method)
+    what = "rank" if config["corpus"]["task"] == "ordinal" else "class"
+    table = class_terms_table(counts, resolve_method(method), aggregate)
+    how = (f"its own column of {name}'s scores (the {what} against the rest)"
+           if table.attrs["own_column"] else
+           f"the terms of {name}'s ranking (policy {aggregate}) found in the largest share of "
+           f"that {what}'s documents")
+    out.append(f"<h2>Top terms of each {what}: {html.escape(name)} (fold 0)</h2>")
+    out.append("<p>" + html.escape(f"{name} (policy {aggregate}) has the best mean ")
+               + metric_name(metric, "html", direction=False) + html.escape(
+                   f" of {learner_title(learner)} over the levels below all. A {what}'s "
+                   f"terms are {how}.") + "</p>")
+    out.append(table.to_html(escape=True))
+    return out
+
+
 def write_report(directory) -> Path:
     """Write ``directory/report.html`` and ``directory/figures/*``; return the page's path."""
     store = Store(directory)
@@ -193,17 +248,19 @@ def write_report(directory) -> Path:
         raise TextsiftError(f"{store.root}: the results table is empty")
     notes_path = store.root / "notes.json"
     notes = json.loads(notes_path.read_text()) if notes_path.exists() else []
+    unit = "folds"
     if summary["dataset"].nunique() > 1:
         n_tasks = summary["dataset"].nunique()
-        summary = macro_over_tasks(summary)
+        summary, unit = macro_over_tasks(summary), "tasks"
         notes.append(f"curves and tables are means over {n_tasks} tasks (macro-average); the "
-                     "bands are +/- one standard deviation across tasks")
+                     "error bars are +/- one standard deviation across tasks")
     dataset = config["corpus"]["dataset"]
     if config.get("tasks") == "one_vs_rest":
         dataset += " (one-vs-rest tasks)"
     learners = {lr["label"]: learner_title(lr) for lr in config["learners"]}
-    figures = curve_figures(summary, store.root / "figures", dataset, learners)
+    figures = curve_figures(summary, store.root / "figures", dataset, learners, unit)
     folds = int(summary["folds"].max())
+    spread = spread_caption(summary, unit)
     parts = [
         f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
         f"<title>textsift report: {html.escape(config['name'])}</title>"
@@ -212,6 +269,8 @@ def write_report(directory) -> Path:
                                                              learners)]
     parts += [f"<p class='note'>note: {html.escape(n)}</p>" for n in notes]
     parts.append("<h2>Curves</h2>")
+    if spread:
+        parts.append(f"<p>Each point: the {spread}.</p>")
     parts += [_img(f.png, f.title) for f in figures]
     parts.append("<h2>Best method at each level</h2>")
     best = best_per_size(summary)
@@ -220,16 +279,10 @@ def write_report(directory) -> Path:
     best.columns = [f"{learners.get(lr, lr)}: {metric_name(m)}" for lr, m in best.columns]
     parts.append(best.to_html(escape=True).replace("^M", "<sup>M</sup>").replace(
         "^mu", "<sup>μ</sup>"))
-    terms_path = store.root / "terms.csv"
-    if terms_path.exists():
-        parts.append("<h2>Top terms of each method (fold 0)</h2>")
-        terms = pd.read_csv(terms_path, keep_default_na=False)
-        note = rare_terms_note(terms)
-        if note:
-            parts.append(f"<p class='note'>{html.escape(note)}</p>")
-        parts.append(top_terms_table(terms).to_html(escape=True, index_names=False))
+    parts += _terms_sections(store, config, summary)
     parts.append("<h2>Results</h2>" if folds == 1 else
-                 f"<h2>Results: mean ± std over {folds} folds</h2>")
+                 f"<h2>Results: mean ± std over {folds} {unit}</h2>")
+    parts += _trap_note(summary, learners)
     parts += _results_tables(summary, learners, folds)
     files = [f for f in _FILES if (store.root / f).exists()] + [
         f"figures/{f.png.name}" for f in figures] + [f"figures/{f.svg.name}" for f in figures]

@@ -5,8 +5,9 @@ row of panels per selection policy when the experiment compares policies; a meth
 single score column, such as ``df`` or ``ig_multi``, is the same under every policy and is
 drawn in each row). An experiment given in ratios is drawn as Baccianella et al. draw it:
 the metric against the reduction level (% of the vocabulary kept) on a logarithmic axis. The
-FFS and Triv baselines are horizontal lines. With several folds each point is the mean and the
-band is +/- one standard deviation. Figures are written as PNG and SVG (matplotlib, Agg).
+FFS and Triv baselines are horizontal lines. With several folds (or tasks) each point is the
+mean and its error bar +/- one standard deviation, and the title says over how many.
+Figures are written as PNG and SVG (matplotlib, Agg).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..metrics import LOWER_IS_BETTER  # noqa: E402
 from ..scores import REGISTRY  # noqa: E402
 
 __all__ = ["BASELINES", "Figure", "curve_figures", "label_of", "learner_title", "metric_name",
-           "method_name", "one_policy_each"]
+           "method_name", "one_policy_each", "spread_caption"]
 
 BASELINES = {"ffs": ("FFS (every term)", "black", "--"), "triv": ("Triv", "grey", ":")}
 _METRICS = {
@@ -87,8 +88,12 @@ def learner_title(spec: dict) -> str:
     """``{"name": "svr", "label": "svr-balanced", "params": [["balanced", true]]}`` ->
     "svr-balanced: ε-SVR rounded to ranks, balanced weights"."""
     what = _LEARNERS.get(spec["name"], spec["name"])
-    if dict(map(tuple, spec.get("params", []))).get("balanced"):
+    params = dict(map(tuple, spec.get("params", [])))
+    if params.get("balanced"):
         what += ", balanced weights"
+    if "class_weight" in params:
+        what += (", balanced class weights" if params["class_weight"] == "balanced" else
+                 ", class weights")
     return what if spec["label"] == spec["name"] else f"{spec['label']}: {what}"
 
 
@@ -101,10 +106,18 @@ def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch == "_" else "-" for ch in text).strip("-")
 
 
+def spread_caption(summary: pd.DataFrame, unit: str = "folds") -> str | None:
+    """"mean over 5 folds, error bars ± one standard deviation" for a summary over several
+    folds (or, ``unit="tasks"``, tasks); ``None`` for one split."""
+    n = int(summary["folds"].max())
+    return f"mean over {n} {unit}, error bars ± one standard deviation" if n > 1 else None
+
+
 def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
-                  learners: dict | None = None) -> list[Figure]:
+                  learners: dict | None = None, unit: str = "folds") -> list[Figure]:
     """Draw a figure per metric of ``summary`` (the summary table) into ``out_dir``;
-    ``learners`` maps a learner's label to its title."""
+    ``learners`` maps a learner's label to its title; ``unit`` names what the means and
+    standard deviations are over ("folds", or "tasks" for a macro-average)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     for old in [*out_dir.glob("*.png"), *out_dir.glob("*.svg")]:
@@ -121,7 +134,7 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
     palette = plt.cm.tab10 if len(methods) <= 10 else plt.cm.tab20
     style = {m: (palette(i % palette.N), "-" if i < palette.N else "--")
              for i, m in enumerate(methods)}
-    band = 0.15 if len(methods) <= 4 else 0.05  # many overlapping bands hide the lines
+    spread = spread_caption(summary, unit)
     figures = []
     for metric, part in summary.groupby("metric", sort=False):
         present = list(dict.fromkeys(part["learner"]))  # in the file's order when known
@@ -134,7 +147,7 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
             ax = axes[row][col]
             panel = curves[(curves["metric"] == metric) & (curves["learner"] == learner) & (
                 (curves["aggregate"] == policy) | curves["method"].isin(single))]
-            _draw_curves(ax, panel, style, band, by_ratio)
+            _draw_curves(ax, panel, style, by_ratio)
             for method, (label, colour, dash) in BASELINES.items():
                 line = base[(base["metric"] == metric) & (base["learner"] == learner) & (
                     base["method"] == method)]
@@ -155,7 +168,9 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
         fig.legend(handles.values(), handles.keys(), loc="lower center", fontsize=9,
                    ncol=min(len(handles), 6), frameon=False)
         title = f"{dataset}: {metric_name(metric)}".strip(": ")
-        fig.suptitle(f"{dataset}: {metric_name(metric, 'tex')}".strip(": "), fontsize=11)
+        suffix = f"; {spread}" if spread else ""
+        fig.suptitle(f"{dataset}: {metric_name(metric, 'tex')}".strip(": ") + suffix,
+                     fontsize=11)
         rows_of_legend = -(-len(handles) // 6)
         fig.tight_layout(rect=(0, 0.05 * rows_of_legend / len(policies) + 0.02, 1, 1))
         stem = out_dir / _slug(metric)
@@ -167,7 +182,9 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
     return figures
 
 
-def _draw_curves(ax, panel: pd.DataFrame, style, band, by_ratio: bool) -> None:
+def _draw_curves(ax, panel: pd.DataFrame, style, by_ratio: bool) -> None:
+    """A line per method of ``panel``; with several folds, an error bar of +/- one standard
+    deviation at each point (bands of many methods overlap into a wash)."""
     x_of = (lambda d: 100 * d["ratio"]) if by_ratio else (lambda d: d["n_features"])
     for method, line in panel.groupby("method", sort=False):
         line = line.sort_values("ratio" if by_ratio else "n_features")
@@ -176,8 +193,8 @@ def _draw_curves(ax, panel: pd.DataFrame, style, band, by_ratio: bool) -> None:
         ax.plot(x_of(line), line["mean"], marker="o", ms=3, lw=1.4, ls=dash, color=colour,
                 label=label_of(method, aggregates[0], len(aggregates) == 1))
         if (line["folds"] > 1).any():
-            ax.fill_between(x_of(line), line["mean"] - line["std"],
-                            line["mean"] + line["std"], color=colour, alpha=band)
+            ax.errorbar(x_of(line), line["mean"], yerr=line["std"], fmt="none",
+                        ecolor=colour, elinewidth=1, capsize=2.5, alpha=0.8)
     if panel.empty:
         return
     x = x_of(panel)

@@ -2,14 +2,17 @@
 
 ``compute(counts, "chi2")`` returns a :class:`ScoreTable` and ``compute_many(counts, names)``
 yields one per method; ``REGISTRY`` maps every canonical name to its :class:`Method` (kind,
-one-line summary, default aggregate).
+one-line summary, default aggregate, what it requires of the labelling: ``Method.requires``,
+checked by :func:`textsift.labels.check_requirement`).
 """
 
-from . import association, forman, information, ordinal  # noqa: F401  (register the methods)
+from . import association, forman, information, lexical, ordinal  # noqa: F401  (register them)
 from ._registry import (
     REGISTRY,
     Method,
+    PerClass,
     ScoreTable,
+    clean,
     compute,
     compute_many,
     get_method,
@@ -17,5 +20,5 @@ from ._registry import (
     register,
 )
 
-__all__ = ["REGISTRY", "Method", "ScoreTable", "compute", "compute_many", "get_method",
-           "per_class", "register"]
+__all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "clean", "compute", "compute_many",
+           "get_method", "per_class", "register"]

@@ -72,9 +72,11 @@ def _dia(counts):
 @register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)",
           formula=r"\frac{\mathrm{TF}(t, c)}{\mathrm{TF}(t)}",
           reference="S. S. R. Mengle and N. Goharian, \"Ambiguity measure feature-selection "
-                    "algorithm\", JASIST 60(5) (2009) 1037-1050")
+                    "algorithm\", JASIST 60(5) (2009) 1037-1050", reads_term_freq=True)
 def _am(counts):
-    """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class."""
+    """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class. No
+    requirement of the labelling: ``TF(t)`` is the term's total over the documents (stored,
+    right for label sets too)."""
     return sparse_tf_table(
         counts, lambda c: np.zeros((1, 1)), lambda c, cells: cells.tf / c.tf[cells.row]
     )
@@ -83,7 +85,7 @@ def _am(counts):
 @register("rc", "nominal", "relative contribution: class-normalised, smoothed frequency lead",
           formula=r"\sum_{j \ne i} \big(\tilde p(t \mid c_i) - \tilde p(t \mid c_j)\big), \quad "
                   r"\tilde p(t \mid c) = \frac{\mathrm{TF}(t, c) + 1}{\mathrm{TF}(c) + V}",
-          reference=RC_PAPER)
+          reference=RC_PAPER, reads_term_freq=True)
 def _rc(counts, normalize=True, smooth=True):
     """:func:`relative_contribution` evaluated sparsely: ``p(t|c)`` takes one value per class
     where ``TF(t, c) = 0`` (``1 / (TF(c) + V)`` smoothed, else 0), so ``m p(t|c_i) - sum_j

@@ -10,11 +10,13 @@ The registered methods apply them one-vs-rest to every class (``binary_scores``)
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 from scipy.special import ndtri
 
 from ..errors import TextsiftError
-from ._registry import binary_scores, global_table, register
+from ._registry import binary_method, global_table, register
 
 __all__ = [
     "acc",
@@ -45,7 +47,7 @@ def acc_ratio(A, B, C, D):
     return np.abs(tpr - fpr)
 
 
-def prob_ratio(A, B, C, D, zero_denominator="inf"):
+def prob_ratio(A, B, C, D, zero_denominator: Literal["inf", "add_one"] = "inf"):
     """PR = ``tpr / fpr``.
 
     ``fpr = 0`` with ``tpr > 0`` gives ``+inf`` (the lecture prints Inf); ``tpr = 0`` gives 0.
@@ -83,10 +85,20 @@ def f1(A, B, C, D):
 
 def bns(A, B, C, D):
     """BNS = ``|F^-1(tpr) - F^-1(fpr)|``, ``F^-1`` the standard normal quantile, rates clipped
-    to ``[0.0005, 0.9995]`` (Forman 2003; clipping as in Forman 2008 and the lecture)."""
+    to ``[0.0005, 0.9995]`` (Forman 2003; clipping as in Forman 2008 and the lecture).
+
+    The quantile of the upper clip is taken as ``-F^-1(0.0005)``, its exact mirror: scipy's
+    ``ndtri(0.9995)`` is 3e-14 above it (0.9995 has no exact double), which would break the
+    tie between mirrored cells -- ``tpr = 1, fpr = 1/2`` and ``tpr = 1/2, fpr = 0`` both score
+    3.29053, and ties go to the lower index. ``ndtri`` is otherwise exactly odd about 1/2."""
     tpr, fpr = _rates(A, B, C, D)
+    return np.abs(_quantile(tpr) - _quantile(fpr))
+
+
+def _quantile(rate):
+    """``F^-1`` of a rate clipped to :data:`BNS_CLIP`, the upper clip's as ``-F^-1(lo)``."""
     lo, hi = BNS_CLIP
-    return np.abs(ndtri(np.clip(tpr, lo, hi)) - ndtri(np.clip(fpr, lo, hi)))
+    return np.where(rate >= hi, -ndtri(lo), ndtri(np.clip(rate, lo, hi)))
 
 
 def pow_(A, B, C, D, k=5):
@@ -102,7 +114,7 @@ FORMAN_2003 = ('G. Forman, "An extensive empirical study of feature selection me
 
 def _register_binary(name, fn, summary, formula):
     register(name, "nominal", summary, formula=formula, reference=FORMAN_2003)(
-        lambda counts, **kw: binary_scores(counts, fn, **kw))
+        binary_method(fn))
 
 
 @register("df", "nominal", "document frequency: documents containing the term",

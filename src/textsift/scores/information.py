@@ -52,7 +52,9 @@ def ig(A, B, C, D, base=2.0):
 
 def mi(A, B, C, D, weighted=False, base=np.e):
     """Pointwise MI ``log(P(t, c) / (P(t) P(c))) = log(A N / (df pos))``; ``A = 0`` gives
-    ``-inf`` (never a candidate of that class in a round robin).
+    ``-inf``: no score in that class, so never a candidate of it in a round robin, and left
+    out of ``sum`` and ``wavg`` (which is then Yang & Pedersen's ``MI_avg`` over the classes
+    where the term occurs; :func:`textsift.policies.globalise`).
 
     ``weighted=True`` gives JaTeCS's ``P(t, c) log(...)`` (``A = 0`` gives 0).
     """
@@ -102,11 +104,13 @@ def _ig(counts, base=2.0):
 
 
 @register("ig_multi", "nominal", "mutual information of presence with the m-valued class",
-          aggregates=("max",),
+          aggregates=("max",), requires=("single_label",),
           formula=r"H(C) - P(t) H(C \mid t) - P(\bar t) H(C \mid \bar t) \quad "
                   r"(\text{one score per term, bits})",
           reference=YANG_PEDERSEN_1997)
 def _ig_multi_method(counts, base=2.0):
+    """Requires ``single_label``: the class is one m-valued variable, so the classes must
+    partition the documents (with several labels per document ``H(C)`` is not defined)."""
     # sparse: the A = 0 cells of a term contribute sum_c pos_c log pos_c, a constant; only the
     # non-zero cells need their own terms
     c = counts.cells
@@ -138,9 +142,12 @@ def _chi2(counts):
           default_aggregate="sum",
           formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
           reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
-                    "(2011) 2825-2830), one term per class")
+                    "(2011) 2825-2830), one term per class", reads_term_freq=True)
 def _chi2_sklearn(counts):
-    """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``."""
+    """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``.
+    No requirement of the labelling: ``TF(t)`` is the term's total over the documents
+    (stored, right for label sets too), as scikit-learn's ``chi2`` takes it of an indicator
+    matrix."""
     return sparse_tf_table(
         counts,
         lambda c: (np.multiply, c.tf[:, None], c.priors[None, :]),

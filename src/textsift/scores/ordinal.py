@@ -14,12 +14,15 @@ term ``t_k``, the distribution of the ranks ``Y_k`` of the training documents co
   robin.
 * ``rr_igor`` -- binary IG (bits) of ``y <= r_j`` vs ``y > r_j``, one list per cut (§A.5);
   round robin.
-* ``rr_nc_idf`` -- ``-(NC(t_k, R(t_k)) + eps_nc) * IDF^a``, listed under ``R(t_k)`` (§A.6);
+* ``rr_nc_idf`` -- ``-(NC(t_k, R(t_k)) + eps) * IDF^a``, listed under ``R(t_k)`` (§A.6);
   round robin.
 * ``prp`` -- IG on class distributions smoothed over neighbouring ranks (§A.7); top-k.
 
 Each method's formula and paper are also in its registry entry (:data:`textsift.scores.REGISTRY`),
-which the documentation renders.
+which the documentation renders. Every ordinal method requires ``ranks`` and ``single_label``
+(``Method.requires``): it reads the distribution of the one rating of each document
+containing a term. ``eps`` is the one smoothing constant of ``var_idf``, ``rr_var_idf`` and
+``rr_nc_idf`` (the papers' epsilon; it was ``eps_nc`` for ``rr_nc_idf``).
 
 ``IDF = ln(N / df)`` (``idf="standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1``
 (``idf="smooth"``). With the standard form a term in every document has IDF 0 and so the
@@ -53,6 +56,7 @@ and the rank sizes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 
@@ -62,12 +66,15 @@ from ..ranks import check_ranks, nearest_index
 from ._registry import ScoreTable, global_table, register
 from .information import ig_multi_from_counts
 
-__all__ = ["RankStats", "idf", "rank_stats", "rank_weights"]
+__all__ = ["RankStats", "idf", "nc_at_best", "rank_stats", "rank_weights"]
 
 ORDINAL_RR = ("rr",)
 BES = ("S. Baccianella, A. Esuli and F. Sebastiani, \"Feature selection for ordinal regression\", "
        "ACM SAC 2010; Neural Computation 26(3) (2014) 557-591")
 _IDF = r"\mathrm{IDF}(t_k)^a"
+
+#: The IDF forms of :func:`idf`.
+IdfForm = Literal["standard", "smooth"]
 
 
 # ----------------------------------------------------------------------------- statistics
@@ -129,7 +136,7 @@ def _check_balanced(balanced) -> bool:
     return bool(balanced)
 
 
-def idf(df, n_docs: int, form: str = "standard") -> np.ndarray:
+def idf(df, n_docs: int, form: IdfForm = "standard") -> np.ndarray:
     """``ln(N / df)`` (``"standard"``, §A.3) or ``ln((1 + N) / (1 + df)) + 1`` (``"smooth"``,
     scikit-learn's form, always >= 1). ``df = 0`` gives ``inf`` (such terms are unranked)."""
     df = np.asarray(df, dtype=np.float64)
@@ -138,7 +145,8 @@ def idf(df, n_docs: int, form: str = "standard") -> np.ndarray:
             return np.log(n_docs / df)
         if form == "smooth":
             return np.log((1.0 + n_docs) / (1.0 + df)) + 1.0
-    raise TextsiftError(f"unknown IDF form {form!r}; use 'standard' or 'smooth'")
+    forms = " or ".join(map(repr, get_args(IdfForm)))
+    raise TextsiftError(f"unknown IDF form {form!r}; use {forms}")
 
 
 def _idf_power(st: RankStats, a: float, form: str) -> np.ndarray:
@@ -189,7 +197,7 @@ def _var(counts):
           formula=r"-(\operatorname{Var}(Y_k) + \epsilon)\, " + _IDF
                   + r", \quad \mathrm{IDF}(t_k) = \ln(N / \mathrm{df}_k), \ \epsilon = 0.1",
           reference=BES)
-def _var_idf_method(counts, a=1.0, eps=0.1, idf="standard"):
+def _var_idf_method(counts, a=1.0, eps=0.1, idf: IdfForm = "standard"):
     return global_table(counts, _var_idf(rank_stats(counts), a, eps, idf))
 
 
@@ -208,7 +216,7 @@ def _rr_var(counts, balanced=False):
           formula=r"-(\operatorname{Var}(Y_k) + \epsilon)\, " + _IDF
                   + r" \text{ in the list of rank } \arg\min_j \lvert r_j - \bar y_k \rvert",
           reference=BES)
-def _rr_var_idf(counts, a=1.0, eps=0.1, idf="standard", balanced=False):
+def _rr_var_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard", balanced=False):
     st = rank_stats(counts, balanced)
     return _rank_table(st, _var_idf(st, a, eps, idf), _nearest_mean_rank(st), counts)
 
@@ -263,20 +271,30 @@ def _ig_cuts(A, df, below, N, base):
                   r"\lvert r - y \rvert, \ R_k = \arg\min_r \mathrm{NC}(t_k, r) "
                   r"\text{ (its list)}",
           reference=BES)
-def _rr_nc_idf(counts, a=1.0, eps_nc=0.1, idf="standard", balanced=False):
+def _rr_nc_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard", balanced=False):
     """``NC(t_k, r_j) = (1/df_k) sum_{d in Tr_k} |r_j - y(d)|`` (§A.6, error = MAE [A]):
     the MAE on ``Tr_k`` of the trivial classifier that always says ``r_j``. ``R(t_k)`` is the
     lowest rank of least ``NC`` (a median of ``Y_k``; with ``balanced``, the weighted median
     and the weighted mean error, module docstring)."""
-    _check_eps(eps_nc, "eps_nc")
+    _check_eps(eps, "eps")
     st = rank_stats(counts, balanced)
+    nc_best, best = nc_at_best(st)
+    score = 0.0 - (nc_best + eps) * _idf_power(st, a, idf)
+    return _rank_table(st, score, best, counts)
+
+
+def nc_at_best(st: RankStats) -> tuple[np.ndarray, np.ndarray]:
+    """``NC(t_k, R(t_k))`` and the column of ``R(t_k)`` in ``st.scale`` for every term
+    (Baccianella, Esuli & Sebastiani 2014): ``NC(t_k, r) = (1/df_k) sum_{y in Y_k} |r - y|``,
+    the MAE on the documents containing ``t_k`` of always saying ``r``, and ``R(t_k)`` the
+    lowest rank minimising it (a median of ``Y_k``). ``NaN`` and column -1 where df = 0.
+    From balanced statistics (``rank_stats(counts, balanced=True)``) the mean is over the
+    weighted documents (divided by ``st.mass``): the weighted median and mean error."""
     dist = np.abs(st.scale[:, None] - st.scale[None, :])  # (n, n): |r_i - r_j|
     with np.errstate(divide="ignore", invalid="ignore"):
         nc = st.counts @ dist / st.mass[:, None]
     best = np.where(st.df > 0, np.argmin(np.nan_to_num(nc, nan=np.inf), axis=1), -1)
-    nc_best = nc[np.arange(len(best)), np.maximum(best, 0)]
-    score = 0.0 - (nc_best + eps_nc) * _idf_power(st, a, idf)
-    return _rank_table(st, score, best, counts)
+    return nc[np.arange(len(best)), np.maximum(best, 0)], best
 
 
 @register("prp", "ordinal",

@@ -165,6 +165,27 @@
   }
 
   // ----------------------------------------------------------------- agreement heat map
+  // Cell colours: ColorBrewer's Blues (0 light, 1 dark), interpolated; each cell's text is
+  // black or white, whichever contrasts more with it (WCAG 2 relative luminance): at least
+  // 4.58:1 on any colour, above the 4.5:1 that WCAG asks of small text.
+  const BLUES = ["#f7fbff", "#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5",
+    "#08519c", "#08306b"];
+  const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  function blue(v) {
+    const t = Math.min(Math.max(v, 0), 1) * (BLUES.length - 1), i = Math.min(Math.floor(t), BLUES.length - 2);
+    const a = rgb(BLUES[i]), b = rgb(BLUES[i + 1]);
+    return "#" + a.map((c, k) => Math.round(c + (b[k] - c) * (t - i)).toString(16).padStart(2, "0")).join("");
+  }
+  function luminance(hex) {
+    const [r, g, b] = rgb(hex).map((c) => {
+      const u = c / 255;
+      return u <= 0.04045 ? u / 12.92 : ((u + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  }
+  // white's contrast is 1.05 / (L + 0.05), black's (L + 0.05) / 0.05
+  const inkOn = (hex) => { const L = luminance(hex); return (L + 0.05) ** 2 > 0.0525 ? "#000000" : "#ffffff"; };
+
   function renderAgree() {
     const sets = D.methods.map((m, i) => {
       const v = viewOf(i);
@@ -179,7 +200,8 @@
       x.push(mi.name); y.push(mj.name); v.push(jac);
       txt.push(Number.isNaN(jac) ? "" : jac.toFixed(2).replace(/^0/, "").replace(/^1\.00$/, "1"));
     }));
-    M.agree.data = { x, y, v, txt };
+    const fill = v.map((j) => (Number.isNaN(j) ? "#eeeeee" : blue(j)));
+    M.agree.data = { x, y, v, txt, fill, ink: fill.map(inkOn) };
     $("agree-title").textContent = "Method agreement (top " + S.k + ", " +
       (S.policy === "class" ? "class " + D.classes[S.cls] : S.policy + " policy") + ")";
   }
@@ -229,14 +251,78 @@
     M.colors.low = lo;
     M.colors.high = hi;
     M.points.data = cols;
-    const lab = { x: [], y: [], text: [] };
-    if (view) for (const id of view.ids.slice(0, Math.min(D.top, S.k))) {
-      const [x, y] = xy(id, c);
-      lab.x.push(x); lab.y.push(y); lab.text.push(D.terms[id]);
-    }
-    M.labels.data = lab;
+    S.labelled = view ? view.ids.slice(0, Math.min(D.top, S.k)) : [];
+    relabel();
     $("map-title").textContent = "Term map: " + (D.ratings ? "rank " : "class ") + D.classes[c]
       + " vs the rest, coloured by " + D.methods[S.method].label + " (" + howText(view) + ")";
+  }
+
+  // ----------------------------------------------------------------- map labels
+  // Written by hand (Bokeh does not place labels): a greedy pass in screen pixels over the
+  // terms to label, best first. Terms with the same counts share a dot and one label ("best
+  // +3"). Each label takes the first of a few spots around its dot where its box (the
+  // text's measured extent) stays in the frame and meets neither a label already placed nor
+  // the dot of a term already labelled -- preferring a spot that covers no dot still to be
+  // labelled; a term with no free spot is left unlabelled (the hover still names it). Run
+  // again whenever the view is panned or zoomed.
+  const SPOTS = [  // [dx, dy (up), align, baseline] around the dot
+    [6, 0, "left", "middle"], [-6, 0, "right", "middle"], [4, 5, "left", "bottom"],
+    [4, -5, "left", "top"], [-4, 5, "right", "bottom"], [-4, -5, "right", "top"],
+    [0, 7, "center", "bottom"], [0, -7, "center", "top"]];
+  const PAD = 2;  // px kept free around a label's box; a dot is 6 px wide
+  let measure = null, fontPx = 0;
+  function textBox(text) {  // [width, height] in px, in the label set's own font
+    if (!measure) {
+      const prop = (v) => (v !== null && typeof v === "object" ? v.value : v);  // a Value or a plain one
+      const set = M.labelSet;
+      measure = document.createElement("canvas").getContext("2d");
+      measure.font = [set.text_font_style, set.text_font_size, set.text_font].map(prop).join(" ");
+      fontPx = parseFloat(prop(set.text_font_size));
+    }
+    const m = measure.measureText(text), h = m.fontBoundingBoxAscent + m.fontBoundingBoxDescent;
+    return [m.width, Number.isFinite(h) ? h : 1.25 * fontPx];
+  }
+  function screen(x, y) {
+    const W = M.fig.inner_width, H = M.fig.inner_height, L = Math.log;
+    return [W * (L(x) - L(M.x.start)) / (L(M.x.end) - L(M.x.start)),
+      H * (1 - (L(y) - L(M.y.start)) / (L(M.y.end) - L(M.y.start)))];
+  }
+  const meets = (p, q) => p[0] < q[2] && q[0] < p[2] && p[1] < q[3] && q[1] < p[3];
+  function placeLabels(ids, c) {
+    const W = M.fig.inner_width, H = M.fig.inner_height;
+    const dots = new Map();  // one per position, in the order of its best term
+    for (const id of ids) {
+      const [x, y] = xy(id, c), key = x + " " + y;
+      if (dots.has(key)) dots.get(key).n++; else dots.set(key, { id, x, y, n: 1 });
+    }
+    const at = [...dots.values()].map((d) => {
+      const [sx, sy] = screen(d.x, d.y);
+      return { ...d, sx, sy, dot: [sx - 3, sy - 3, sx + 3, sy + 3] };
+    });
+    const placed = [];  // the boxes of the labels placed and of their dots
+    const lab = { x: [], y: [], text: [], dx: [], dy: [], align: [], base: [] };
+    at.forEach(({ id, x, y, n, sx, sy, dot }, i) => {
+      const text = D.terms[id] + (n > 1 ? " +" + (n - 1) : ""), [w, h] = textBox(text);
+      const boxes = SPOTS.map(([dx, dy, align, base]) => {
+        const left = sx + dx - (align === "left" ? 0 : align === "right" ? w : w / 2);
+        const top = sy - dy - (base === "top" ? 0 : base === "bottom" ? h : h / 2);
+        return [left - PAD, top - PAD, left + w + PAD, top + h + PAD];
+      });
+      const free = (box) => box[0] >= 0 && box[1] >= 0 && box[2] <= W && box[3] <= H &&
+        !placed.some((b) => meets(b, box));
+      const later = at.slice(i + 1).map((d) => d.dot);
+      let k = boxes.findIndex((box) => free(box) && !later.some((d) => meets(d, box)));
+      if (k < 0) k = boxes.findIndex(free);
+      if (k < 0) return;
+      placed.push(boxes[k], dot);
+      const [dx, dy, align, base] = SPOTS[k];
+      lab.x.push(x); lab.y.push(y); lab.text.push(text);
+      lab.dx.push(dx); lab.dy.push(dy); lab.align.push(align); lab.base.push(base);
+    });
+    return lab;
+  }
+  function relabel() {
+    if (M && S.labelled) M.labels.data = placeLabels(S.labelled, S.cls);
   }
 
   // ----------------------------------------------------------------- hover, pick, context
@@ -303,8 +389,9 @@
       }
       stats.appendChild(dl);
     }
-    const n = D.classes.map((_, j) => countIn(id, j));
-    M.bars.data = { x: D.classes.map(String), n, share: n.map((v, j) => v / Math.max(D.class_sizes[j], 1)) };
+    const n = D.classes.map((_, j) => countIn(id, j)), size = D.class_sizes;
+    M.bars.data = { x: D.classes.map(String), n, size, share: n.map((v, j) => v / Math.max(size[j], 1)) };
+    M.rate.location = df[id] / N;
     const box = $("snippets");
     box.textContent = "";
     const found = D.snippets[String(id)] || [];
@@ -361,7 +448,12 @@
       throw new Error("no Bokeh model " + name);
     };
     M = { points: model("map_points"), colors: model("map_colors"), labels: model("map_labels"),
-      pick: model("map_pick"), x: model("map_x"), y: model("map_y"), agree: model("agree_cells"), bars: model("term_bars") };
+      pick: model("map_pick"), x: model("map_x"), y: model("map_y"), agree: model("agree_cells"), bars: model("term_bars"),
+      fig: model("map"), labelSet: model("map_label_set"), rate: model("term_rate") };
+    const what = D.ratings ? "rank" : "class";
+    $("dist-title").textContent = "Share of each " + what + "'s documents that contain the term " +
+      "(dashed: its share of all documents; hover for the counts)";
+    $("corpus-title").textContent = "The corpus: share of its documents in each " + what;
     $("summary").textContent = N + " documents, " + D.classes.length + (D.ratings ? " ranks" : " classes") +
       "; " + D.terms.length + " terms embedded (the top " + D.cap + " of each method and view).";
     $("notes").textContent = "Made by textsift explore. Scores as `textsift score` computes them " +
@@ -373,6 +465,6 @@
   }
 
   // ``ready``: when the page is drawn (ms since navigation); ``timing``: each stage's end
-  window.textsift = { hover, tap, pick, state: S, ready: null, timing: {} };
+  window.textsift = { hover, tap, pick, relabel, state: S, ready: null, timing: {} };
   main().catch((e) => { $("summary").textContent = "error: " + e; throw e; });
 })();

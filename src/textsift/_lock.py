@@ -1,0 +1,189 @@
+"""One writer per output: an advisory lock that a command holds on its output folder (or page)
+for as long as it writes there.
+
+The lock is ``fcntl.flock`` on a lock file -- ``DIR/.textsift.lock`` for a folder,
+``.NAME.lock`` beside a single file -- holding one line of JSON about its holder (pid, host,
+start time). A second process that asks for it is refused at once with an
+:class:`~textsift.errors.OutputError` naming the holder. The kernel releases a ``flock`` when
+its process ends, however it ends, so a lock file left by a killed run is free: the next run
+takes it over and says so. The holder removes the lock file when it is done (and the folder,
+if it created it and nothing else was written there: a command refused for bad input leaves
+``--out`` as it found it).
+
+Creating the folder and writing the lock file is also the check that the output can be
+written at all, before any work: a read-only file system, a folder without permission or a
+full disk is one error naming the path (:func:`textsift._io.os_error`).
+
+The lock is re-entrant within a process (the command line holds it for the whole command,
+and :func:`~textsift.experiment.run_experiment` takes it again), and is advisory: it keeps
+textsift runs apart, not other programs. Written with the standard library: ``flock`` is
+all it needs (the ``filelock`` package adds nothing here but a dependency).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import socket
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from ._io import check_out_dir, os_error
+from .errors import OutputError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover (not POSIX: nothing to lock with)
+    fcntl = None
+
+__all__ = ["LOCK_NAME", "hold", "lock_path"]
+
+#: The lock file of an output folder.
+LOCK_NAME = ".textsift.lock"
+_HELD: dict[str, int] = {}  # lock files this process holds -> depth
+
+
+def lock_path(target, folder: bool = True) -> Path:
+    """The lock file of an output folder, or of a single output file."""
+    target = Path(target)
+    return target / LOCK_NAME if folder else target.with_name(f".{target.name}.lock")
+
+
+def _when(started: float) -> str:
+    ago = max(0, int(time.time() - started))
+    span = f"{ago} s" if ago < 120 else f"{ago // 60} min" if ago < 7200 else f"{ago // 3600} h"
+    return f"{time.strftime('%Y-%m-%d %H:%M:%S', time.localtime(started))}, {span} ago"
+
+
+def _holder(info: dict) -> str:
+    if not info.get("pid"):
+        return "another process (it has not said which yet)"
+    text = f"pid {info['pid']}"
+    if info.get("host") and info["host"] != socket.gethostname():
+        text += f" on {info['host']}"
+    if info.get("started"):
+        text += f", started {_when(info['started'])}"
+    return text
+
+
+def _read(fd: int) -> dict:
+    try:
+        raw = os.pread(fd, 4096, 0).decode("utf-8", "replace")
+        info = json.loads(raw) if raw.strip() else {}
+        return info if isinstance(info, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+@contextlib.contextmanager
+def hold(target, *, folder: bool = True, create: bool = True,
+         note: Callable[[str], None] | None = None, what: str = "--out") -> Iterator[None]:
+    """Hold the lock of ``target`` (an output folder, or with ``folder=False`` a single output
+    file) for the ``with`` block.
+
+    The folder (the file's folder) is created if it does not exist -- and removed again at
+    the end if nothing but the lock was written to it; with ``create=False`` a missing
+    folder is not made and nothing is locked (the command will say it is missing). A lock
+    held by another process is an :class:`~textsift.errors.OutputError` naming its pid and
+    start time; a lock left by a process that has ended is taken over, with ``note``
+    saying so."""
+    target = Path(target)
+    home = target if folder else target.parent
+    path = lock_path(target, folder)
+    key = str(path.absolute())
+    if key in _HELD:  # this process holds it already
+        _HELD[key] += 1
+        try:
+            yield
+        finally:
+            _HELD[key] -= 1
+        return
+    if not create and not home.is_dir():
+        yield
+        return
+    check_out_dir(home, what if folder else f"{what}'s folder")
+    made = [p for p in (home, *home.parents) if not p.exists()]  # deepest first
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        fd = _acquire(path, what, target, note)
+    except OSError as exc:
+        _remove_empty(made)
+        error = os_error(exc, home if exc.filename in (None, str(path)) else exc.filename)
+        if error is None:
+            raise
+        raise error from None
+    except BaseException:
+        _remove_empty(made)
+        raise
+    _HELD[key] = 1
+    try:
+        yield
+    finally:
+        del _HELD[key]
+        with contextlib.suppress(OSError):
+            path.unlink()  # while still holding it: a process that opens it later retries
+        os.close(fd)
+        _remove_empty(made)
+
+
+def _acquire(path: Path, what: str, target: Path, note) -> int:
+    """Open, lock and fill in the lock file; return its descriptor."""
+    for _ in range(20):  # the file may be removed by its holder between open and flock
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            if fcntl is None:
+                raise OSError(errno.ENOSYS, "no flock on this platform")
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            info = _read(fd)
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise OutputError(
+                    f"{what} {target} is in use by another textsift run ({_holder(info)}); "
+                    f"wait for it to finish, or choose another {what}") from None
+            if exc.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS):
+                if note is not None:
+                    note(f"{target}: files cannot be locked here, so nothing keeps a second "
+                         "run out of it")
+                return _fill(os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644))
+            raise
+        try:
+            same = os.fstat(fd).st_ino == os.stat(path).st_ino
+        except FileNotFoundError:
+            same = False
+        if not same:  # locked a file its holder removed as it finished: open it anew
+            os.close(fd)
+            continue
+        old = _read(fd)
+        if old and note is not None:
+            note(f"{target} was locked by a textsift run that has ended without releasing it "
+                 f"({_holder(old)}); taking the lock over")
+        try:
+            return _fill(fd)
+        except BaseException:
+            path.unlink(missing_ok=True)  # ours: nothing half-written
+            os.close(fd)
+            raise
+    raise OutputError(f"{what} {target}: could not take its lock ({path}); try again")
+
+
+def _fill(fd: int) -> int:
+    """Write the holder's pid, host and start time into the lock file (which checks that the
+    folder can be written to, a byte more than creating a file: a full disk fails here)."""
+    info = json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                       "started": time.time()}).encode()
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, info + b"\n", 0)
+    os.fsync(fd)
+    return fd
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in folders:  # deepest first
+        try:
+            folder.rmdir()
+        except OSError:
+            return

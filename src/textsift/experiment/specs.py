@@ -1,0 +1,278 @@
+"""The value types of an experiment: what a file is read into (:class:`Experiment` and its
+parts, built by :func:`~textsift.experiment.parse_config`), and what the runner hands from
+stage to stage (:class:`Level`, :class:`FoldRef`, :class:`TrainTest`, :class:`Cell`).
+
+Frozen dataclasses without defaults of their own: a key's default is the schema's
+(:mod:`.schema`), which the parser writes into every field.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..counts import Counts
+from ..learners import make_learner
+from ..policies import n_from_ratio
+from ..vectorize import VectorizerOptions
+from .schema import default
+
+__all__ = ["Cell", "CellTuning", "CorpusSpec", "Experiment", "FoldRef", "LearnerSpec", "Level",
+           "TrainTest", "Tuning"]
+
+
+# --------------------------------------------------------------------------- the file
+@dataclass(frozen=True)
+class CorpusSpec:
+    """``[corpus]``: where the documents are and what their fields mean."""
+
+    dataset: str
+    paths: tuple[str, ...]
+    sample: str | None
+    test_path: str | None
+    text_field: str
+    label_field: str
+    split_field: str
+    train_split: str
+    test_split: str
+    task: str
+    ranks: tuple[int, ...] | None
+    skip_bad_lines: bool
+    strip_labels: bool
+
+
+@dataclass(frozen=True)
+class LearnerSpec:
+    """One ``[[learners]]`` table: a registered learner (:data:`textsift.learners.LEARNERS`),
+    its name in the results, its input weighting and the parameters the file fixes."""
+
+    name: str
+    label: str
+    weighting: str
+    params: tuple[tuple[str, object], ...]
+
+    def pipeline(self, seed: int, ranks=None, classes=None, **params):
+        """The weighting and the estimator, with the file's parameters, then ``params`` (the
+        values a tuning grid chose); ``classes`` names the codes of the labels it is fitted
+        on (a ``class_weight`` table names classes: :meth:`~textsift.learners.Learner.build`)."""
+        return make_learner(self.name, self.weighting, seed, ranks, classes,
+                            **{**dict(self.params), **params})
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Parameters chosen on a validation part: ``val_size`` of each fold's training set
+    (stratified) is held out, every combination of ``grids`` is tried there, the first measure
+    decides (ties: the first in grid order), then terms are re-selected and the learner refit
+    on the whole training set with the chosen values."""
+
+    val_size: float
+    grids: tuple[tuple[str, tuple], ...]
+
+
+#: Fields of :class:`~textsift.vectorize.VectorizerOptions` when fingerprints were first
+#: taken; a field added since is left out of the fingerprint at its default.
+_FIRST_PREPROCESSING = frozenset({"binary", "min_df", "max_df", "token_pattern", "lowercase",
+                                  "stop_words", "stem", "strip_headers", "max_features"})
+#: Keys added since fingerprints were first taken, as (place in :meth:`Experiment.as_dict`,
+#: schema table): left out of the fingerprint at their default.
+_ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"),
+                (("corpus", "strip_labels"), "corpus"))
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A validated experiment. ``fingerprint`` identifies its results (``n_jobs`` excluded:
+    the table does not depend on it). Exactly one of ``sizes`` (numbers of terms, or
+    ``"all"``) and ``ratios`` (fractions of each fold's training vocabulary) is non-empty.
+    ``metrics`` are the evaluation measures (:data:`textsift.metrics.MEASURES`), the first
+    deciding the tuning. The fields keep the file's names: ``experiment.json`` and the
+    fingerprint are written from them."""
+
+    name: str
+    corpus: CorpusSpec
+    preprocessing: VectorizerOptions
+    methods: tuple[str, ...]
+    aggregates: tuple[str, ...]
+    sizes: tuple[int | str, ...]
+    learners: tuple[LearnerSpec, ...]
+    metrics: tuple[str, ...]
+    protocol: str
+    folds: int
+    stratified: bool
+    tasks: str
+    seed: int
+    n_jobs: int
+    rr_variant: str
+    method_params: tuple[tuple[str, tuple[tuple[str, object], ...]], ...]
+    ratios: tuple[float, ...]
+    baselines: tuple[str, ...]
+    tuning: Tuning | None
+    test_size: float | None
+    source: str = field(compare=False)
+
+    @property
+    def n_folds(self) -> int:
+        return self.folds if self.protocol == "cv" else 1
+
+    def params_of(self, method: str) -> dict:
+        return dict(dict(self.method_params).get(method, ()))
+
+    def as_dict(self) -> dict:
+        """The experiment as plain data (``experiment.json`` holds it)."""
+        d = asdict(self)
+        d.pop("source")
+        return d
+
+    def identity(self) -> dict:
+        """``as_dict()`` without ``n_jobs`` (the table does not depend on it), and without the
+        keys added since the first runs when they are at their default: what the
+        :attr:`fingerprint` hashes, and what the key of the run's data is taken from
+        (:class:`~.validity.DataKey`)."""
+        d = self.as_dict()
+        d.pop("n_jobs")
+        for (*where, key), table in _ADDED_LATER:
+            place = d
+            for part in where:
+                place = place[part]
+            if place[key] == default(table, key):
+                place.pop(key)
+        fresh = type(self.preprocessing)()
+        for name in set(d["preprocessing"]) - _FIRST_PREPROCESSING:
+            if d["preprocessing"][name] == getattr(fresh, name):
+                d["preprocessing"].pop(name)
+        return d
+
+    @property
+    def fingerprint(self) -> str:
+        """A hash of :meth:`identity`: a run directory made before a key existed still
+        resumes."""
+        blob = json.dumps(self.identity(), sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------- the run
+class Level(NamedTuple):
+    """How many terms a cell keeps in each fold: ``Level("n", 300)`` a number of terms (the
+    same in every fold), ``Level("ratio", 0.1)`` a fraction of the fold's training vocabulary,
+    ``Level("all", None)`` every term of the fold's own vocabulary, whatever the method."""
+
+    kind: str
+    value: int | float | None
+
+    @property
+    def name(self) -> str:
+        """How the level reads in cell names: ``"all"``, a number of terms, or
+        ``r<ratio>``."""
+        kind, value = self
+        return "all" if kind == "all" else str(value) if kind == "n" else f"r{value:g}"
+
+    @property
+    def ratio(self) -> float | None:
+        """The fraction of the vocabulary asked for (the results' ``ratio``): 1 for "all",
+        none for a number of terms."""
+        return 1.0 if self.kind == "all" else self.value if self.kind == "ratio" else None
+
+    def k(self, n_ranked: int, n_terms: int) -> int | None:
+        """Terms kept in a part with ``n_ranked`` ranked terms out of ``n_terms`` (``None``:
+        every column)."""
+        if self.kind == "all":
+            return None
+        if self.kind == "ratio":
+            return n_from_ratio(self.value, max(n_ranked, 1))
+        return min(self.value, n_terms)
+
+
+#: The level that keeps every term.
+ALL = Level("all", None)
+
+
+@dataclass(frozen=True)
+class FoldRef:
+    """The identity of a cached fold: its file, and the version of the file (modification
+    time and size), so that a file rebuilt under the same name (a directory taken over by
+    another experiment) is never mistaken for the one a cell was planned on."""
+
+    path: str
+    mtime_ns: int
+    size: int
+
+    @classmethod
+    def of(cls, path) -> FoldRef:
+        st = os.stat(path)
+        return cls(str(path), st.st_mtime_ns, st.st_size)
+
+
+@dataclass(frozen=True, eq=False)
+class TrainTest:
+    """A learning problem: a training part (matrix, labels and their counts) and the part its
+    predictions are scored on -- a fold's test part or, when tuning, the validation part held
+    out of the fold's training part (the rest of which is then the training part)."""
+
+    X_train: sp.csr_matrix
+    y_train: np.ndarray
+    X_test: sp.csr_matrix
+    y_test: np.ndarray
+    counts: Counts
+
+    @property
+    def n_terms(self) -> int:
+        return self.X_train.shape[1]
+
+
+@dataclass(frozen=True)
+class CellTuning:
+    """The tuning of one cell: ``grid`` is (parameter, values) in the order tried, the
+    method's parameters (``method_params``) first, then the learner's."""
+
+    val_size: float
+    grid: tuple[tuple[str, tuple], ...]
+    method_params: tuple[str, ...]
+
+    def points(self) -> list[dict]:
+        """Every combination of the grid, in grid order (the last parameter varies fastest)."""
+        keys = [key for key, _ in self.grid]
+        return [dict(zip(keys, values, strict=True))
+                for values in itertools.product(*(v for _, v in self.grid))]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One unit of work of a run (see :mod:`.plan`): small, frozen and cheap to send to a
+    worker -- the fold travels as its :class:`FoldRef`.
+
+    ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking under (``method``,
+    ``aggregate``), fit ``learner``, measure), ``"all"`` (``learner`` on every term: the rows
+    of every method at level "all" and of FFS, one and the same fit) or ``"triv"`` (the
+    trivial predictor, a row per learner). ``positive`` is the positive class of a
+    one-vs-rest task (``None``: the multi-class task); ``rows`` the (method, aggregate) pairs
+    and ``labels`` the learner names its results are written under; ``max_level`` the
+    experiment's largest level, to which the ranking is computed (a smaller level is its
+    prefix)."""
+
+    kind: str
+    name: str
+    fold: int
+    fold_ref: FoldRef
+    dataset: str
+    positive: object
+    rows: tuple[tuple[str, str], ...]
+    labels: tuple[str, ...]
+    measures: tuple[str, ...]
+    seed: int
+    ordinal: bool
+    learner: LearnerSpec | None = None
+    method: str | None = None
+    aggregate: str | None = None
+    params: tuple[tuple[str, object], ...] = ()
+    rr_variant: str | None = None
+    level: Level = ALL
+    max_level: Level | None = None
+    tuning: CellTuning | None = None

@@ -1,0 +1,299 @@
+"""Which results in a run directory are still valid: the key of the data an experiment's folds
+are built from, the key of each cell, and the decision, as a run starts, of which finished
+cells it keeps.
+
+Two keys (``CONTRIBUTING.md``, "What a finished cell is valid for"):
+
+* the **data key** (:class:`DataKey`) of an experiment: the bytes of every corpus file it reads
+  (a SHA-256 of each file; of every file of an aclImdb or 20news tree), how they are read
+  ([corpus] fields, task, ranks, split), the preprocessing, the protocol, the folds, the test
+  part, the seed, and :data:`RESULTS_VERSION`. The fold cache is a function of it. Not the
+  paths, nor the dataset's name: a corpus moved elsewhere is the same data;
+* the **cell key** (:func:`cell_key`): the data key and the cell's own parameters
+  (:func:`cell_spec`: its kind, fold, task, method, policy, parameters, level, learner,
+  measures, seed, tuning). A finished cell is a pure function of it, so it is valid under any
+  experiment that plans a cell of the same name and key.
+
+A run in a directory that holds results (:func:`claim`, before anything is written) is refused
+when the data key differs -- the message says what changed (a file's size and hash, a
+preprocessing key) and how to start afresh -- and, without ``resume``, whenever cells are
+finished. With ``resume`` and the same data, the experiment may have grown: every finished
+cell must be a cell of the new plan with the same key (:func:`reusable`); the new cells are
+computed and the others kept. A finished cell the new experiment does not have (a method
+dropped), or one whose key changed (another measure, a learner's parameter), is refused with
+the reason: resuming never mixes results of two experiments in one table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .._io import differences
+from ..corpus import sample_path
+from ..errors import CorpusError
+from ..layouts import tree_files
+from ..sources import data_files
+from .specs import Cell, Experiment
+from .store import Store, StoreError
+
+__all__ = ["RESULTS_VERSION", "Claim", "DataKey", "cell_key", "cell_spec", "claim", "reusable"]
+
+#: The version of the code's results: raise it when a change of textsift changes the numbers
+#: of an unchanged experiment on unchanged data (a tokeniser, a score or a learner fixed), so
+#: that directories computed before are not resumed into a table that mixes the two.
+RESULTS_VERSION = 1
+
+#: [corpus] keys that do not change what is read: where the files are (their bytes are hashed
+#: instead) and the name the results carry (the table takes it from the experiment).
+_NOT_DATA = ("paths", "test_path", "dataset")
+
+
+def _plain(obj):
+    """``obj`` as the JSON it is stored as (tuples as lists, keys as strings)."""
+    return json.loads(json.dumps(obj, sort_keys=True, default=str))
+
+
+def _hash(obj) -> str:
+    return hashlib.sha256(json.dumps(obj, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def _sha256(path: Path) -> tuple[bytes, int]:
+    """The SHA-256 of a file's bytes and its size, read in blocks of 1 MiB (a small file in
+    one read: for the files of a tree, opening them costs more than hashing them)."""
+    h, size = hashlib.sha256(), 0
+    try:
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                h.update(block)
+                size += len(block)
+                if len(block) < 1 << 20:
+                    break
+    except OSError as exc:
+        raise CorpusError(f"{path}: cannot be read ({exc.strerror or exc}); check the path and "
+                          "its permissions") from None
+    return h.digest(), size
+
+
+def _digest(path: Path, files: list[Path]) -> dict:
+    """Size and SHA-256 of a file (of its bytes, as ``sha256sum`` prints it), or of a tree's
+    files (of each file's name and hash, in reading order)."""
+    if path.is_file():
+        digest, size = _sha256(path)
+        return {"path": str(path), "files": 1, "bytes": size, "sha256": digest.hex()}
+    h, size, skip = hashlib.sha256(), 0, len(str(path)) + 1
+    for f in files:
+        one, n = _sha256(f)
+        h.update(str(f)[skip:].encode() + b"\0" + one)
+        size += n
+    return {"path": str(path), "files": len(files), "bytes": size, "sha256": h.hexdigest()}
+
+
+@dataclass(frozen=True)
+class DataKey:
+    """What an experiment's folds are built from (module docstring): ``spec``, the keys of
+    the file and the code that change the folds, and ``corpus``, one entry per file (or tree)
+    read -- its path, role (``"train"`` or ``"test"``: ``test_path``), number of files, bytes
+    and SHA-256."""
+
+    spec: dict
+    corpus: tuple[dict, ...]
+
+    @classmethod
+    def of(cls, exp: Experiment) -> DataKey:
+        """The data key of ``exp``, hashing its corpus files (about 60 ms for the 26 MB of
+        IMDb's train and test files, under 2% of reading them: ``bench/corpus_digest.py``)."""
+        identity = exp.identity()
+        c = exp.corpus
+        spec = {"corpus": {k: v for k, v in identity["corpus"].items() if k not in _NOT_DATA},
+                "test_file": c.test_path is not None,
+                **{k: identity[k] for k in ("preprocessing", "protocol", "folds", "stratified",
+                                            "test_size", "seed")},
+                "results_version": RESULTS_VERSION}
+        sources = [("train", p) for p in ([sample_path(c.sample)] if c.sample else c.paths)]
+        sources += [("test", c.test_path)] if c.test_path else []
+        corpus = []
+        for role, source in sources:
+            for f in data_files(source):
+                files = tree_files(f) if f.is_dir() else [f]
+                corpus.append({"role": role, **_digest(f, files)})
+        return cls(_plain(spec), tuple(corpus))
+
+    @property
+    def key(self) -> str:
+        """The hash of the spec and the corpus's contents (not its paths)."""
+        return _hash({"spec": self.spec, "corpus": [
+            [e["role"], e["files"], e["bytes"], e["sha256"]] for e in self.corpus]})
+
+    def record(self) -> dict:
+        """What ``experiment.json`` keeps of it (``"data"``)."""
+        return {"key": self.key, "spec": self.spec, "corpus": list(self.corpus)}
+
+    def changes(self, record: dict) -> list[str]:
+        """How the data of a directory (its ``record``) differs from this: a line per changed
+        file or key (empty: the same data)."""
+        if record.get("key") == self.key:
+            return []
+        out = differences(record.get("spec", {}), self.spec)
+        old, new = record.get("corpus", []), list(self.corpus)
+        for a, b in zip(old, new, strict=False):
+            if (a["files"], a["bytes"], a["sha256"]) != (b["files"], b["bytes"], b["sha256"]):
+                out.append(f"{b['path']}: {_size(a)} when the run was made, {_size(b)} now")
+        if len(old) != len(new):
+            out.append(f"the corpus was {len(old)} file(s) when the run was made, "
+                       f"{len(new)} now")
+        return out or ["the corpus's files"]
+
+
+def _size(entry: dict) -> str:
+    files = f"{entry['files']:,} files, " if entry["files"] > 1 else ""
+    return f"{files}{entry['bytes']:,} bytes (sha256 {entry['sha256'][:12]})"
+
+
+#: Fields of a cell that are not part of what it computed: its file name, where its fold's
+#: cache is (the data key stands for its content), the largest level (a ranking computed
+#: further has the same prefix), and the names its rows are written under -- the dataset's,
+#: and an ``all`` or ``triv`` cell's rows, which are one measurement under several names --,
+#: which the table takes from the experiment as it is now (:meth:`~.store.Store.read_cells`).
+_NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "labels", "dataset")
+_CELL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Cell)
+                  if f.default is not dataclasses.MISSING}
+
+
+def cell_spec(cell: Cell) -> dict:
+    """What a cell's result depends on besides its data (module docstring), as plain data;
+    fields at their default are left out, so that a field added to :class:`~.specs.Cell`
+    later leaves the keys of the cells computed before it as they were."""
+    spec = {k: v for k, v in dataclasses.asdict(cell).items() if k not in _NOT_COMPUTED}
+    return _plain({k: v for k, v in spec.items()
+                   if not (k in _CELL_DEFAULTS and v == _CELL_DEFAULTS[k])})
+
+
+def cell_key(cell: Cell, data_key: str) -> str:
+    """The key of a cell's result: its data key and :func:`cell_spec`."""
+    return _hash({"data": data_key, "cell": cell_spec(cell)})
+
+
+# --------------------------------------------------------------------------- the decision
+@dataclass(frozen=True)
+class Claim:
+    """What a run may keep of its directory: ``fresh`` (nothing: the directory is empty, or
+    another experiment's that finished no cell, taken over), or the fold cache and the
+    finished cells of the same data -- ``adopted`` says whether the directory was written
+    before textsift recorded its data, ``changes`` how the experiment differs from the one
+    it was made for."""
+
+    fresh: bool
+    adopted: bool = False
+    changes: tuple[str, ...] = ()
+
+
+def _afresh(root: Path) -> str:
+    return f"start afresh: choose a new --out, or delete {root}"
+
+
+def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
+    """Whether (and how) the run of ``exp`` may use ``store``, found without writing anything
+    (module docstring). Another experiment's results, results of other data, this
+    experiment's without ``resume``, other files, or a file in its place are errors."""
+    root = store.root
+    old = store.read_manifest()
+    if old is None:
+        if store.entries():
+            raise StoreError(f"{root} is not empty and holds no experiment; choose a new or "
+                             "empty --out directory")
+        return Claim(fresh=True)
+    done = len(store.finished())
+    record = old.get("data")
+    same_config = old.get("fingerprint") == exp.fingerprint
+    name = old.get("config", {}).get("name")
+    if record is None:  # written before the data was recorded: only the same experiment
+        if not done:
+            return Claim(fresh=True)
+        if not same_config:
+            raise StoreError(f"{root} holds the results of another experiment ({name!r}, "
+                             f"fingerprint {old.get('fingerprint')}); {_afresh(root)}")
+        if not resume:
+            raise StoreError(f"{root} already holds {done} finished cells of this experiment; "
+                             "pass --resume to continue it, or choose a new --out directory")
+        return Claim(fresh=False, adopted=True)
+    changed = data.changes(record)
+    if changed:
+        if not done:
+            return Claim(fresh=True)  # nothing finished from the other data: taken over
+        raise StoreError(f"{root} holds {done} finished cells of another experiment "
+                         f"({name!r}) whose data or folds differ from this one's "
+                         f"({'; '.join(changed)}); its cells and fold cache cannot be reused: "
+                         f"{_afresh(root)}")
+    config = _config_changes(old, exp)
+    if done and not resume:
+        if same_config:
+            raise StoreError(f"{root} already holds {done} finished cells of this experiment; "
+                             "pass --resume to continue it, or choose a new --out directory")
+        raise StoreError(f"{root} holds {done} finished cells of the experiment {name!r} on "
+                         f"the same data ({'; '.join(config)}); pass --resume to keep those "
+                         "that are still valid and compute only the new ones, or choose a new "
+                         "--out directory")
+    return Claim(fresh=False, changes=tuple(config))
+
+
+def _config_changes(old: dict, exp: Experiment) -> list[str]:
+    new = _plain(exp.as_dict())
+    was = dict(old.get("config", {}))
+    for d in (was, new):
+        d.pop("n_jobs", None)
+    return differences(was, new)
+
+
+def reusable(store: Store, claimed: Claim, cells: list[Cell], data: DataKey) -> set[str]:
+    """The names of the finished cells of ``cells`` that the run keeps: every finished cell
+    in the directory, each checked to be one of ``cells`` with the same key. A finished cell
+    that is not (the experiment dropped it, or changed what it computes) is an error naming
+    it, what differs and the fix. Cells of a directory written before textsift recorded its
+    data (``claimed.adopted``) are taken as they are, and their keys written into them."""
+    if claimed.fresh:
+        return set()
+    planned = {c.name: c for c in cells}
+    records = store.cell_records()
+    grown = f" (the experiment changed: {'; '.join(claimed.changes)})" if claimed.changes \
+        else ""
+    stamps = []
+    for name, record in sorted(records.items()):
+        cell = planned.get(name)
+        if cell is None:
+            raise StoreError(
+                f"{store.root}: the finished cell {name} ({_describe(record.get('spec'))}) is "
+                f"not a cell of this experiment{grown}; --resume only adds cells (methods, "
+                "sizes, ratios, policies, learners): keep what the experiment had, or "
+                f"{_afresh(store.root)}")
+        key = cell_key(cell, data.key)
+        if claimed.adopted and "key" not in record:
+            stamps.append((name, key, cell_spec(cell)))
+        elif record.get("key") != key:
+            diff = differences(record.get("spec") or {}, cell_spec(cell))
+            what = "; ".join(diff) if diff else "it was computed by another version of the code"
+            raise StoreError(
+                f"{store.root}: the finished cell {name} is not valid under this "
+                f"experiment ({what}){grown}; --resume keeps only cells whose corpus, "
+                "preprocessing, protocol, seed, measures and parameters are unchanged: "
+                f"undo the change, or {_afresh(store.root)}")
+    for stamp in stamps:  # every cell checked: now record their keys
+        store.stamp_cell(*stamp)
+    return set(records)
+
+
+def _describe(spec: dict | None) -> str:
+    if not spec:
+        return "written by an earlier textsift"
+    learner = (spec.get("learner") or {}).get("label")
+    level = spec.get("level")
+    parts = [f"{spec.get('kind')} cell", f"fold {spec.get('fold')}",
+             spec.get("method") and f"method {spec['method']}",
+             spec.get("aggregate") and f"policy {spec['aggregate']}",
+             level and f"level {level[1] if level[0] != 'all' else 'all'}",
+             learner and f"learner {learner}",
+             spec.get("positive") is not None and f"task {spec['positive']}"]
+    return ", ".join(p for p in parts if p)

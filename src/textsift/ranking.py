@@ -1,0 +1,209 @@
+"""Terms ranked by a method under a policy: the step from counts to an ordered vocabulary.
+
+:func:`rank` scores the counts (:func:`textsift.scores.compute`) and ranks them under a policy
+(:mod:`textsift.policies`) into a :class:`TermRanking` -- the terms best first, with their
+scores, the groups a round robin took them from and the policy actually used. It ranks a
+per-class table without writing it whole (:func:`ranking_of`), so its memory does not grow
+with the number of classes. :class:`~textsift.selectors.TermSelector` keeps one such ranking.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .counts import BLOCK_CELLS, Counts
+from .errors import TextsiftError
+from .policies import AGGREGATES, Ranking, globalise, rank_scores, rank_terms
+from .scores import (
+    REGISTRY,
+    Method,
+    PerClass,
+    ScoreTable,
+    compute,
+    compute_many,
+    get_method,
+)
+
+__all__ = ["TermRanking", "default_aggregate", "rank", "ranking_of", "score_all", "score_table"]
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class TermRanking:
+    """Terms ranked by one method under one policy: what :func:`rank` returns and what a
+    fitted :class:`~textsift.selectors.TermSelector` keeps (``ranking_``).
+
+    Attributes
+    ----------
+    index : ndarray of shape (n,), int
+        Feature indices, best first: the whole vocabulary, or its first ``top`` terms.
+    scores : ndarray of shape (n,), float
+        The score each term was ranked by: its globalised score, its score in
+        ``class_label``'s column, or for ``rr`` its score in the group it was taken from.
+    groups : ndarray of shape (n,), object, or None
+        For ``rr``, the group (class, rank or cut) each term was taken from, ``None`` for the
+        terms no group listed (ranked after the round robin by their best score); ``None``
+        under the other policies.
+    policy : str
+        The policy actually used: ``max``, ``sum``, ``wavg`` or ``rr`` -- ``max`` on a
+        single column (a global score, or ``class_label``'s), where every policy is the
+        identity.
+    method : str
+        The method's name (a scoring function's ``__name__``).
+    class_label : object or None
+        The class whose one-vs-rest scores were ranked, if one was.
+    feature_names : ndarray of shape (V,) or None
+        The names of the vocabulary, when the counts have them.
+    """
+
+    index: np.ndarray
+    scores: np.ndarray
+    groups: np.ndarray | None
+    policy: str
+    method: str
+    class_label: object = None
+    feature_names: np.ndarray | None = None
+
+    @property
+    def terms(self) -> np.ndarray:
+        """The ranked terms' names (their indices as strings when the counts have none)."""
+        names = self.feature_names
+        return names[self.index] if names is not None else self.index.astype(str)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __repr__(self) -> str:
+        on = f"class {self.class_label}" if self.class_label is not None else self.policy
+        return f"TermRanking of {len(self)} terms by {self.method} ({on}):\n{self.to_frame()}"
+
+    def to_frame(self) -> pd.DataFrame:
+        """The ranking as a table: ``rank`` (from 1), ``term``, ``score``, and ``group`` when
+        the policy is a round robin."""
+        frame = pd.DataFrame({"rank": np.arange(1, len(self) + 1), "term": self.terms,
+                              "score": self.scores})
+        if self.groups is not None:
+            frame["group"] = self.groups
+        return frame
+
+
+def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTable:
+    """The scores of every term: :func:`textsift.scores.compute` for a registered method name,
+    or a user's own scoring function ``method(counts, **params)`` called as it is (one score
+    per term, one per term and class, or a :class:`~textsift.scores.ScoreTable`). NaN scores
+    and unseen terms are ``-inf``: never ranked. A registered method is first checked against
+    the labels of ``counts`` (:func:`textsift.labels.check_requirement`, in ``compute``)."""
+    return compute(counts, method, **(params or {}))
+
+
+def default_aggregate(method) -> str:
+    """The policy a method ranks by unless told otherwise (``max`` for a user's function)."""
+    if isinstance(method, Method):
+        return method.default_aggregate
+    return "max" if callable(method) else get_method(method).default_aggregate
+
+
+def _name(method) -> str:
+    if isinstance(method, Method):
+        return method.name
+    return getattr(method, "__name__", repr(method)) if callable(method) else str(method)
+
+
+def ranking_of(
+    table: ScoreTable | PerClass,
+    aggregate: str,
+    class_label=None,
+    rr_variant: str = "skip",
+    limit: int | None = None,
+) -> Ranking:
+    """Rank a score table under a policy, or by one group's column (``class_label``; a
+    class-independent score, a single ``"all"`` column, is the same for every class).
+
+    ``table`` is a :class:`~textsift.scores.ScoreTable` or a per-class table in sparse form
+    (``compute(..., dense=False)``). ``max``, ``sum`` and ``wavg`` globalise it by blocks of
+    rows (``textsift.counts.BLOCK_CELLS`` cells), and a column is read alone, so neither
+    writes or copies the (V, m) table: the memory of a ranking does not grow with the number
+    of classes. A round robin reads whole columns: it takes the dense table."""
+    if aggregate not in AGGREGATES:
+        raise TextsiftError(
+            f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
+    groups = np.asarray(table.groups)
+    if class_label is not None and len(groups) > 1:
+        matches = np.flatnonzero(groups.astype(str) == str(class_label))
+        if len(matches) == 0:
+            raise TextsiftError(
+                f"class {class_label!r} is not among the scored groups "
+                f"{[str(g) for g in groups]}"
+            )
+        return rank_scores(table.column(matches[0]), table.seen, limit)
+    if len(groups) == 1:  # every policy is the identity on a single column
+        return rank_scores(table.column(0), table.seen, limit)
+    if aggregate == "rr":
+        return rank_terms(table.table().values, "rr", table.seen, table.weights, rr_variant,
+                          limit)
+    return rank_scores(_globalised(table, aggregate), table.seen, limit, aggregate)
+
+
+def _globalised(table: ScoreTable | PerClass, aggregate: str) -> np.ndarray:
+    """:func:`~textsift.policies.globalise` by blocks of rows, into one small buffer: the
+    same values, to the bit, as on the whole table (each row is reduced alone)."""
+    n_terms, m = len(table.seen), len(table.groups)
+    step = max(1, BLOCK_CELLS // m)
+    buffer = np.empty((min(step, n_terms), m))
+    return np.concatenate(
+        [globalise(table.rows(start, min(start + step, n_terms), buffer), aggregate,
+                   table.weights) for start in range(0, n_terms, step)] or [np.zeros(0)])
+
+
+def rank(
+    counts: Counts,
+    method,
+    aggregate: str | None = None,
+    class_label=None,
+    top: int | None = None,
+    rr_variant: str = "skip",
+    **params,
+) -> TermRanking:
+    """The terms of ``counts`` ranked by ``method`` (a registered name, a
+    :class:`~textsift.scores.Method`, or a scoring function, see :func:`score_table`) under
+    ``aggregate`` (default: the method's own policy) or by ``class_label``'s column: the
+    whole vocabulary, or its first ``top`` terms (which spares a round robin its later
+    turns). ``params`` go to the method."""
+    aggregate = aggregate or default_aggregate(method)
+    if top is not None and top <= 0:
+        raise TextsiftError(f"top must be a positive number of terms, got {top}")
+    table = compute(counts, method, dense=False, **params)  # ranked without the dense table
+    r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
+    groups = None
+    if r.policy == "rr":
+        labels = np.asarray(table.groups, dtype=object)
+        groups = np.where(r.group >= 0, labels[np.maximum(r.group, 0)], None)
+    return TermRanking(r.index, r.score, groups, r.policy, _name(method), class_label,
+                       counts.feature_names)
+
+
+def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
+              top: int = 20) -> pd.DataFrame:
+    """Every nominal method's score side by side: a column per method, each its globalised
+    score under ``aggregate`` (default: the method's own policy) or ``class_label``'s column;
+    the rows are the terms in some method's top ``top``, in vocabulary order. A round robin
+    gives an order, not a score, so ``aggregate="rr"`` is refused."""
+    if aggregate == "rr":
+        raise TextsiftError("score_all gives one score per method and term; the round robin "
+                            "('rr') gives an order, not a score: use 'max', 'sum' or 'wavg'")
+    columns = {}
+    for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
+        r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
+        col = np.empty(counts.n_terms)
+        col[r.index] = r.score
+        columns[name] = (col, r.index[:top])
+    keep = np.unique(np.concatenate([best for _, best in columns.values()]))
+    names = counts.feature_names
+    out = pd.DataFrame({"term": names[keep] if names is not None else keep.astype(str)})
+    for name, (col, _) in columns.items():
+        out[name] = col[keep]
+    return out
+
+

@@ -1,0 +1,114 @@
+"""The report's tables of terms: the top terms of every method side by side, a note naming the
+methods whose top terms are rare words, and the top terms of each class under the best method.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..counts import Counts
+from ..metrics import LOWER_IS_BETTER
+from ..selectors import default_aggregate, ranking_of, score_table
+from .plots import BASELINES, label_of, one_policy_each
+
+__all__ = ["best_method", "class_terms_table", "min_df_documents", "rare_df",
+           "rare_terms_note", "top_terms_table"]
+
+
+def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
+    """Top terms of every (method, policy) as side-by-side columns (rows are ranks)."""
+    single = one_policy_each(terms)
+    terms = terms[terms["rank"] <= top]
+    cols = {label_of(m, a, single): g.set_index("rank")["term"]
+            for (m, a), g in terms.groupby(["method", "aggregate"], sort=False)}
+    return pd.DataFrame(cols).rename_axis("rank")
+
+
+def min_df_documents(min_df: int | float, n_docs: int | None) -> int:
+    """``min_df`` as a number of training documents: itself for a number, ``ceil(min_df x
+    n_docs)`` for a fraction (scikit-learn's reading); 1 for a fraction without ``n_docs``."""
+    if isinstance(min_df, float):
+        return max(1, math.ceil(min_df * n_docs)) if n_docs else 1
+    return int(min_df)
+
+
+def rare_df(min_df: int) -> int:
+    """The document frequency at or below which the report calls a term rare: twice the
+    vocabulary's floor ``min_df`` (in documents), and at least 3.
+
+    A vocabulary is Zipf-shaped: about half the terms ``min_df`` keeps are within twice the
+    floor (on the bundled 20 Newsgroups sample the median df of a fold's training vocabulary
+    is 6 with ``min_df = 3`` and 4 with ``min_df = 2``), so a term at or below the limit is
+    among the rarer half of the vocabulary; 3 documents are few in any corpus.
+
+    >>> rare_df(1), rare_df(2), rare_df(5)
+    (3, 4, 10)
+    """
+    return max(3, 2 * int(min_df))
+
+
+def rare_terms_note(terms: pd.DataFrame, min_df: int = 1, top: int = 15) -> str | None:
+    """One line naming every method (and policy) of ``terms`` (with its ``df`` column) more
+    than half of whose top ``top`` terms are rare (``df <= rare_df(min_df)``), and why; None
+    when there is none. The rule reads only document frequencies, never method names."""
+    if "df" not in terms:
+        return None
+    limit = rare_df(min_df)
+    single = one_policy_each(terms)
+    head = terms[terms["rank"] <= top]
+    rare = [label_of(m, a, single)
+            for (m, a), g in head.groupby(["method", "aggregate"], sort=False)
+            if (g["df"] <= limit).sum() * 2 > len(g)]
+    if not rare:
+        return None
+    return (f"{', '.join(rare)}: most of their top {top} terms occur in at most {limit} "
+            f"training documents (min_df {min_df}). These scores reward a term for belonging "
+            "to one class (or one rank), not for being frequent, and a word seen in a "
+            "document or two belongs to one class: it gets the best score there is.")
+
+
+def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, str] | None:
+    """The (method, policy) whose mean ``metric`` with ``learner``, averaged over the levels
+    below "all" (where every method keeps every term and so ties), is best; the first in
+    name order among equals. Baselines are not candidates; None when there is no method."""
+    part = summary[(summary["learner"] == learner) & (summary["metric"] == metric)
+                   & ~summary["method"].isin(list(BASELINES))]
+    if "ratio" in part:
+        below = part[~(part["ratio"] == 1)]
+        part = below if len(below) else part
+    if part.empty:
+        return None
+    means = part.groupby(["method", "aggregate"])["mean"].mean()
+    best = means.min() if metric in LOWER_IS_BETTER else means.max()
+    return means[means == best].index[0]
+
+
+def class_terms_table(counts: Counts, method, aggregate: str, top: int = 10) -> pd.DataFrame:
+    """The top ``top`` terms of each class (rank) of ``counts`` under ``method`` (a
+    registered name or a scoring function): the class's own column of the scores when the
+    method scores each class, otherwise the method's ranking under ``aggregate`` ("pos": its
+    default) cut into classes, each term going to the class whose documents contain it most
+    often (the largest share of the class's documents). Index: the classes; columns
+    ``training documents`` (the class's) and ``terms`` (comma-separated, best first);
+    ``attrs["own_column"]`` says which of the two it is."""
+    table = score_table(counts, method)
+    classes = [str(c) for c in counts.classes]
+    groups = [str(g) for g in table.groups]
+    own_column = table.values.shape[1] > 1 and set(classes) <= set(groups)
+    if own_column:
+        lists = [counts.feature_names[ranking_of(table, "max", c, limit=top).index]
+                 for c in classes]
+    else:
+        policy = default_aggregate(method) if aggregate == "pos" else aggregate
+        order = ranking_of(table, policy).index
+        share = counts.doc_counts[order] / np.maximum(counts.class_sizes, 1)[None, :]
+        home = np.argmax(share, axis=1)
+        lists = [counts.feature_names[order[home == j][:top]] for j in range(len(classes))]
+    out = pd.DataFrame({"training documents": counts.class_sizes,
+                        "terms": [", ".join(map(str, t)) for t in lists]},
+                       index=pd.Index(classes, name=None))
+    out.attrs["own_column"] = bool(own_column)
+    return out
