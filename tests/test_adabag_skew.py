@@ -2,17 +2,22 @@
 validation threshold, the defaults of ``textsift adabag`` off IMDb, and bad input. The paper's
 defaults are pinned on the bundled sample. Small numbers of bootstraps keep it fast."""
 
+import gzip
 import hashlib
 import json
+import warnings
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
+from hypothesis import given
+from hypothesis import strategies as st
 from sklearn.metrics import balanced_accuracy_score
 from typer.testing import CliRunner
 
 from textsift.cli import app
 from textsift.corpus import load_sample
-from textsift.errors import TextsiftError
+from textsift.errors import DataWarning, TextsiftError
 from textsift.lasso import (
     CRITERIA,
     AdaBagClassifier,
@@ -22,6 +27,7 @@ from textsift.lasso import (
     resolve_criterion,
     simulate,
 )
+from textsift.lasso.skew import check_class_weight
 from textsift.ranks import class_thresholds
 from textsift.vectorize import VectorizerOptions, vectorize
 
@@ -163,6 +169,37 @@ def test_class_weights_of_each_form():
     np.testing.assert_allclose(class_weights({0: 5}, theta), [5.0, 1.0])  # a class left out: 1
 
 
+def _noise(seed=0):
+    """300 rows of 50 words drawn independently of the ratings (15% low, 1; the rest 5)."""
+    rng = np.random.default_rng(seed)
+    X = sp.csr_matrix((rng.random((300, 50)) < 0.2).astype(float))
+    return X, np.where(rng.random(300) < 0.15, 1.0, 5.0)
+
+
+def test_a_model_without_words_is_a_warning_with_its_reason():
+    # words independent of the ratings: no model with words beats the intercept alone on
+    # validation, so c* = B and the model is empty, in every weighting
+    X, y = _noise()
+    base = dict(a=2, b=4, n_bootstraps=3, random_state=0)
+    with pytest.warns(DataWarning, match=r"AdaBag chose the model with no word \(cutoff 3 of "
+                      r"3\): on the validation rows no model with words has a lower "
+                      r"misclassification than the intercept alone, which calls every row "
+                      r"high; the words do not separate the classes on validation; when one "
+                      r"class is rare, use class_weight='balanced'"):
+        m = AdaBagClassifier(**base).fit(X, y)
+    assert m.support_.sum() == 0 and m.cutoff_ == 3
+    # with class weights, misclassification counts each rare row gained against the common
+    # rows lost (amazon_alexa, docs/reproductions.md: c* = B in every run): the hint says so
+    with pytest.warns(DataWarning, match="with class weights each fit buys the rare class's "
+                      "rows with errors on the common class, which misclassification counts"):
+        AdaBagClassifier(**base, class_weight="balanced").fit(X, y)
+    with warnings.catch_warnings():  # a model with words warns nothing (the pinned sample)
+        warnings.simplefilter("error", DataWarning)
+        sim = simulate(0)
+        AdaBagClassifier(a=sim.a, b=sim.b, n_bootstraps=2, polarity=sim.polarity,
+                         random_state=0).fit(sim.X, sim.y)
+
+
 def test_default_thresholds_come_from_the_rating_scale():
     assert class_thresholds([1, 2, 3, 4, 5]) == (2, 4)
     assert class_thresholds([1, 2, 3, 4, 7, 8, 9, 10]) == (4, 7)  # IMDb: the paper's
@@ -201,6 +238,21 @@ def test_bad_parameters_fail_before_any_bootstrap(sim, tmp_path, params, message
     assert calls == [] and not (tmp_path / "boot").exists()
 
 
+@given(st.dictionaries(st.one_of(st.integers(-3, 3), st.text(max_size=2), st.booleans()),
+                       st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                                 st.integers(-2, 5)), max_size=3))
+def test_class_weight_is_accepted_exactly_when_its_classes_are_0_1_and_its_weights_positive(
+        cw):
+    good = all(type(c) is int and c in (0, 1) and type(w) is not bool and np.isfinite(w)
+               and w > 0 for c, w in cw.items())
+    if good:
+        check_class_weight(cw)
+        assert class_weights(cw, [0, 1]).tolist() == [float(cw.get(c, 1.0)) for c in (0, 1)]
+    else:
+        with pytest.raises(TextsiftError, match="class_weight: "):
+            check_class_weight(cw)
+
+
 def test_a_criterion_that_returns_nan_later_is_named():
     calls = []
 
@@ -217,15 +269,15 @@ def test_a_criterion_that_returns_nan_later_is_named():
 # ------------------------------------------------------------------------- CLI
 @pytest.fixture(scope="module")
 def stars(tmp_path_factory):
-    """48 made-up reviews, 1-5 stars, J-shaped (18 five-star, 6 one-star)."""
+    """48 made-up reviews, 1-5 stars, J-shaped (18 five-star, 6 one-star), gzipped JSONL."""
     rows = []
     for i in range(48):
         r = [5, 5, 5, 4, 4, 3, 2, 1][i % 8]
         words = {5: "great fit love", 4: "nice fit", 3: "fine fit", 2: "poor fit",
                  1: "awful poor fit"}[r]
         rows.append({"text": f"{words} dress {'soft' if i % 3 else 'size'}", "rating": r})
-    path = tmp_path_factory.mktemp("stars") / "reviews.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in rows))
+    path = tmp_path_factory.mktemp("stars") / "reviews.jsonl.gz"
+    path.write_bytes(gzip.compress("\n".join(json.dumps(r) for r in rows).encode()))
     return str(path)
 
 

@@ -22,10 +22,12 @@ at 3 (AdaBag's least squares on the rating, shrunk instead of selected and refit
 Measured on the test split: balanced accuracy, accuracy, F1 of the low class, and the number
 of words.
 
-Runs one configuration at a time (``--n-jobs`` workers for its bootstraps); finished
+Runs one configuration at a time (``--n-jobs`` workers for its bootstraps), those of
+``--configs`` (``WEIGHTING-CRITERION``, in the order given; default every one); finished
 bootstraps are kept in ``DIR/<corpus>/<weighting>-<criterion>/``, so a rerun resumes.
-``DIR/skew.csv`` (every row) and ``DIR/skew.md`` (the table of the docs) are written atomically
-after each configuration.
+``DIR/skew.csv`` (every row) and ``DIR/skew.md`` (the table of the docs, in the order of
+:data:`CONFIGS`) are written atomically after each configuration, keeping the rows of the
+corpora and configurations not run this time.
 """
 
 from __future__ import annotations
@@ -46,6 +48,8 @@ from textsift.lasso import CRITERIA, AdaBagClassifier, NestedModels, choose_cuto
 
 CORPORA = ("amazon_alexa", "womens_clothing_reviews")
 WEIGHTINGS = {"none": None, "balanced": "balanced"}
+#: Every configuration, in the table's order.
+CONFIGS = [f"{w}-{c}" for w in WEIGHTINGS for c in CRITERIA]
 
 
 def load(root: Path, corpus: str):
@@ -83,8 +87,10 @@ def markdown(table: pd.DataFrame) -> str:
                   "words (c*) | <= 500 words: midpoint | words |",
                   "|---|---|---:|---:|---:|---:|---:|"]
         ada = part[part.learner == "adabag"]
-        for (weighting, criterion), cfg in ada.groupby(["class_weight", "criterion"], sort=False):
-            r = cfg.set_index("rule")
+        configs = ada.class_weight + "-" + ada.criterion
+        for config in [c for c in CONFIGS if c in set(configs)]:
+            weighting, criterion = config.split("-", 1)
+            r = ada[configs == config].set_index("rule")
             cap = r.loc["midpoint, <= 500 words"]
             lines.append(
                 f"| {weighting} | {criterion} | {r.loc['midpoint', 'balanced_accuracy']:.3f} | "
@@ -94,12 +100,19 @@ def markdown(table: pd.DataFrame) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _key(table: pd.DataFrame) -> pd.Series:
+    return table.corpus + "/" + table.learner + "/" + table.class_weight + "/" + table.criterion
+
+
 def save(out: Path, rows) -> None:
-    """Both tables, keeping the rows of the corpora not run this time (``--only``)."""
+    """Both tables, keeping the rows of the corpora and configurations not run this time
+    (``--only``, ``--configs``)."""
     table = pd.DataFrame(rows)
     if (out / "skew.csv").exists():
         old = pd.read_csv(out / "skew.csv")
-        table = pd.concat([old[~old.corpus.isin(table.corpus)], table], ignore_index=True)
+        table = pd.concat([old[~_key(old).isin(_key(table))], table], ignore_index=True)
+        order = {c: i for i, c in enumerate(CORPORA)}
+        table = table.sort_values("corpus", key=lambda c: c.map(order), kind="stable")
     atomic_write_text(out / "skew.csv", table.to_csv(index=False))
     atomic_write_text(out / "skew.md", markdown(table))
 
@@ -109,7 +122,8 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("out/skew"))
     ap.add_argument("--bootstraps", type=int, default=100)
     ap.add_argument("--n-jobs", type=int, default=1)
-    ap.add_argument("--only", nargs="*", default=list(CORPORA))
+    ap.add_argument("--only", nargs="*", default=list(CORPORA), choices=CORPORA)
+    ap.add_argument("--configs", nargs="*", default=CONFIGS, choices=CONFIGS)
     args = ap.parse_args()
     root = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
     rows = []
@@ -134,37 +148,38 @@ def main() -> None:
         rows.append(row(corpus, "ridge on the rating", "balanced", "squared error", "3",
                         theta, (ridge.predict(Xte) >= 3).astype(int), Xtr.shape[1],
                         time.perf_counter() - t0, **counts))
-        for weighting, cw in WEIGHTINGS.items():
-            for criterion in CRITERIA:
-                store = args.out / corpus / f"{weighting}-{criterion}"
-                params = dict(a=2, b=4, n_bootstraps=args.bootstraps, random_state=0,
-                              n_jobs=args.n_jobs, class_weight=cw, criterion=criterion,
-                              store=store)
-                t0 = time.perf_counter()
-                model = AdaBagClassifier(threshold="validation", **params).fit(Xtr, ytr)
-                seconds = time.perf_counter() - t0
-                rating = model.rating(Xte)
-                for rule, t in (("midpoint", 3.0), ("validation", model.threshold_)):
-                    rows.append(row(corpus, "adabag", weighting, criterion, rule, theta,
-                                    (rating >= t).astype(int), model.support_.sum(), seconds,
-                                    cutoff=model.cutoff_, threshold=t, **counts))
-                # max_features=500 would choose this cutoff on the same validation curve and
-                # refit the same A_c: every cutoff's refit is kept in cutoff_coef_
-                c = choose_cutoff(model.cutoffs_, model.validation_errors_, 1, "raw",
-                                  model.sizes_, 500)
-                models = NestedModels(model.sizes_, model.cutoff_coef_,
-                                      model.cutoff_intercept_)
-                small = models.ratings(Xte, np.zeros(Xte.shape[0], int))[:, c - 1] >= 3
-                rows.append(row(corpus, "adabag", weighting, criterion,
-                                "midpoint, <= 500 words", theta, small.astype(int),
-                                model.sizes_[c - 1], seconds, cutoff=c, threshold=3.0,
-                                **counts))
-                print(f"{corpus} {weighting} {criterion}: {seconds:.0f} s, load "
-                      f"{os.getloadavg()[0]:.1f}; balanced accuracy "
-                      f"{rows[-3]['balanced_accuracy']:.3f} with {rows[-3]['words']} words "
-                      f"({rows[-1]['balanced_accuracy']:.3f} with {rows[-1]['words']})",
-                      flush=True)
-                save(args.out, rows)
+        for config in args.configs:
+            weighting, criterion = config.split("-", 1)
+            cw = WEIGHTINGS[weighting]
+            store = args.out / corpus / config
+            params = dict(a=2, b=4, n_bootstraps=args.bootstraps, random_state=0,
+                          n_jobs=args.n_jobs, class_weight=cw, criterion=criterion,
+                          store=store)
+            t0 = time.perf_counter()
+            model = AdaBagClassifier(threshold="validation", **params).fit(Xtr, ytr)
+            seconds = time.perf_counter() - t0
+            rating = model.rating(Xte)
+            for rule, t in (("midpoint", 3.0), ("validation", model.threshold_)):
+                rows.append(row(corpus, "adabag", weighting, criterion, rule, theta,
+                                (rating >= t).astype(int), model.support_.sum(), seconds,
+                                cutoff=model.cutoff_, threshold=t, **counts))
+            # max_features=500 would choose this cutoff on the same validation curve and
+            # refit the same A_c: every cutoff's refit is kept in cutoff_coef_
+            c = choose_cutoff(model.cutoffs_, model.validation_errors_, 1, "raw",
+                              model.sizes_, 500)
+            models = NestedModels(model.sizes_, model.cutoff_coef_,
+                                  model.cutoff_intercept_)
+            small = models.ratings(Xte, np.zeros(Xte.shape[0], int))[:, c - 1] >= 3
+            rows.append(row(corpus, "adabag", weighting, criterion,
+                            "midpoint, <= 500 words", theta, small.astype(int),
+                            model.sizes_[c - 1], seconds, cutoff=c, threshold=3.0,
+                            **counts))
+            print(f"{corpus} {weighting} {criterion}: {seconds:.0f} s, load "
+                  f"{os.getloadavg()[0]:.1f}; balanced accuracy "
+                  f"{rows[-3]['balanced_accuracy']:.3f} with {rows[-3]['words']} words "
+                  f"({rows[-1]['balanced_accuracy']:.3f} with {rows[-1]['words']})",
+                  flush=True)
+            save(args.out, rows)
     print((args.out / "skew.md").read_text())
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numbers
 import time
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -26,7 +27,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ..errors import TextsiftError
+from ..errors import DataWarning, TextsiftError
 from .adabag import (
     BootstrapTask,
     NestedModels,
@@ -77,6 +78,27 @@ def check_ratings(y) -> np.ndarray:
     if not np.all(np.isfinite(y)):
         raise TextsiftError("y must hold finite ratings; NaN or infinite values found")
     return y.astype(float)
+
+
+def _warn_empty(model, weighted: bool, pred) -> None:
+    """A :class:`DataWarning` for a fit that chose the model without words (the intercept
+    alone: one class for every row of a group; ``pred`` its validation predictions), with
+    the likely reason (:mod:`.skew`, criteria)."""
+    name = model.criterion_.name
+    if weighted and name in ("misclassification", "f1"):
+        why = ("with class weights each fit buys the rare class's rows with errors on the "
+               f"common class, which {name} counts against it; criterion='balanced_error' "
+               "scores what the weights aim at")
+    else:
+        why = "the words do not separate the classes on validation" + (
+            "" if weighted else "; when one class is rare, use class_weight='balanced', "
+            "criterion='balanced_error'")
+    warnings.warn(DataWarning(
+        f"AdaBag chose the model with no word (cutoff {model.cutoff_} of "
+        f"{model.n_bootstraps}): on the validation rows no model with words has a lower "
+        f"{name} than the intercept alone, which calls every row "
+        f"{'high' if pred.all() else 'low' if not pred.any() else 'of a group alike'}; "
+        f"{why}"), stacklevel=3)
 
 
 class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
@@ -284,6 +306,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.threshold_ = (midpoint if self.threshold == "midpoint" else choose_threshold(
             ratings[:, self.cutoff_ - 1], theta[val], criterion, midpoint))
         self.support_ = self.frequencies_ >= self.cutoff_
+        if not self.support_.any():
+            _warn_empty(self, cw is not None, ratings[:, self.cutoff_ - 1] >= self.threshold_)
         # every A_c refitted on core + validation: the chosen model, and the others for
         # cutoff_errors (one factorisation of A_1 serves them all)
         final = nested_models(X, y, gcode, np.flatnonzero(part <= 1), self.frequencies_,

@@ -20,6 +20,17 @@ lambda. Named criteria, from :mod:`sklearn.metrics`:
 * ``"f1"`` / ``"f1_low"`` -- ``1 - F1`` of class 1 (high) / of class 0 (low);
 * ``"macro_f1"`` -- ``1 -`` the mean of the two F1.
 
+The criterion is the loss of the validation rows as they are, unweighted (as scikit-learn's
+scorers are): class weights change the fit, not the question asked of it. So with class
+weights, use a criterion that weighs the two classes alike (``"balanced_error"``,
+``"macro_f1"``, or the F1 of the rare class). The misclassification error and the F1 of the
+common class prefer the intercept alone: a weighted fit buys each rare row it gets right with
+errors on the common class, which they count against it. (On amazon_alexa, 1:11, with
+``class_weight="balanced"`` every model with words had a higher validation error than calling
+every review "high", so ``c* = B`` and the model has no word; a fit without words warns.)
+Weighting the misclassification error by the class weights would make it the balanced error,
+which is offered by name.
+
 A callable ``criterion(y_true, y_pred) -> loss`` is used as given (``y_true`` and ``y_pred``
 0/1 arrays); it must return a finite number for every prediction, including a single class
 (the first lambdas of a path predict one class for every row): it is called on the
