@@ -15,7 +15,7 @@ which :class:`~textsift.lasso.AdaBagClassifier` composes:
    error to fall back after rising that long and that far; a plateau at the minimum does not
    stop it; ``None`` runs the whole grid), or past ``max_active`` non-zero coefficients. (The
    ME is the paper's criterion; another one, and class weights on the rows, are
-   :mod:`.skew`'s: the same steps with its loss and its standard error.) The
+   :mod:`~textsift.lasso.skew`'s: the same steps with its loss and its standard error.) The
    grid is ``n_lambdas`` values down to ``min_ratio`` of ``lambda_max`` **[A]** (glmnet's 1e-2
    for n < p ends at about 300 IMDb words, before the validation minimum).
 3. Bagging frequencies ``f(w) = #{l : w in S_l}``; nested models ``A_c = {w : f(w) >= c}``.

@@ -8,8 +8,9 @@ class x group cell, runs the bootstraps on the core set, chooses the cutoff ``c*
 validation set, and refits OLS on ``A_{c*}`` on core + validation. ``predict`` is classifier
 (2.2): 1 ("high") iff the fitted rating is at least ``(a + b) / 2``; ``transform`` keeps the
 words of ``A_{c*}``. For skewed classes, ``class_weight``, ``criterion`` and
-``threshold="validation"`` (:mod:`.skew`) weight the rows, change the validation loss and
-choose the decision threshold on validation; their defaults are the paper's.
+``threshold="validation"`` (:mod:`~textsift.lasso.skew`) weight the rows, change the
+validation loss and choose the decision threshold on validation; their defaults are the
+paper's.
 
 The paper's protocol, which also holds out a test quarter, is :func:`~.protocol.holdout_run`.
 """
@@ -83,7 +84,7 @@ def check_ratings(y) -> np.ndarray:
 def _warn_empty(model, weighted: bool, pred) -> None:
     """A :class:`DataWarning` for a fit that chose the model without words (the intercept
     alone: one class for every row of a group; ``pred`` its validation predictions), with
-    the likely reason (:mod:`.skew`, criteria)."""
+    the likely reason (:mod:`~textsift.lasso.skew`, criteria)."""
     name = model.criterion_.name
     if weighted and name in ("misclassification", "f1"):
         why = ("with class weights each fit buys the rare class's rows with errors on the "
@@ -123,7 +124,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     refits, ``criterion`` (``"misclassification"``, ``"balanced_error"``, ``"f1"``,
     ``"f1_low"``, ``"macro_f1"`` or a function ``(y_true, y_pred) -> loss``) chooses each
     bootstrap's lambda and the cutoff, ``threshold`` ``"midpoint"`` (``(a + b) / 2``) or
-    ``"validation"`` (chosen on the validation rows) is the decision threshold (:mod:`.skew`).
+    ``"validation"`` (chosen on the validation rows) is the decision threshold
+    (:mod:`~textsift.lasso.skew`).
     Switch from the defaults when one class is much rarer than the other (say under a third
     of the rows): ``class_weight="balanced", criterion="balanced_error"``.
 
