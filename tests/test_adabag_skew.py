@@ -183,7 +183,7 @@ def test_a_model_without_words_is_a_warning_with_its_reason():
     base = dict(a=2, b=4, n_bootstraps=3, random_state=0)
     with pytest.warns(DataWarning, match=r"AdaBag chose the model with no word \(cutoff 3 of "
                       r"3\): on the validation rows no model with words has a lower "
-                      r"misclassification than the intercept alone, which calls every row "
+                      r"loss \(misclassification\) than the intercept alone, which calls every row "
                       r"high; the words do not separate the classes on validation; when one "
                       r"class is rare, use class_weight='balanced'"):
         m = AdaBagClassifier(**base).fit(X, y)

@@ -97,7 +97,7 @@ def _warn_empty(model, weighted: bool, pred) -> None:
     warnings.warn(DataWarning(
         f"AdaBag chose the model with no word (cutoff {model.cutoff_} of "
         f"{model.n_bootstraps}): on the validation rows no model with words has a lower "
-        f"{name} than the intercept alone, which calls every row "
+        f"loss ({name}) than the intercept alone, which calls every row "
         f"{'high' if pred.all() else 'low' if not pred.any() else 'of a group alike'}; "
         f"{why}"), stacklevel=3)
 
