@@ -127,7 +127,9 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     ``"validation"`` (chosen on the validation rows) is the decision threshold
     (:mod:`~textsift.lasso.skew`).
     Switch from the defaults when one class is much rarer than the other (say under a third
-    of the rows): ``class_weight="balanced", criterion="balanced_error"``.
+    of the rows): ``class_weight="balanced", criterion="balanced_error"``. A fit whose chosen
+    model has no word (``c* = B``: nothing beat the intercept alone on validation) warns with
+    :class:`~textsift.errors.DataWarning`, naming the likely reason.
 
     Fitted: ``frequencies_`` (bagging frequency per feature), ``cutoffs_`` (1..B), ``sizes_``
     and ``validation_errors_`` per cutoff, ``cutoff_``, ``support_`` (mask of ``A_{c*}``),
