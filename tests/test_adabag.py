@@ -268,11 +268,16 @@ def test_cli_bad_input(tmp_path):
     f = _corpus(tmp_path, rows)
     out = tmp_path / "o"
     _fails_cleanly(["adabag", f, "--label-field", "label"], out, "must be numeric")
-    # 1-5 stars with the default --low 4 --high 7: no high class, and no word of groups
-    _fails_cleanly(["adabag", f, "--label-field", "rating", "--polarity", "uniform",
-                    "--min-df", "1"], out, "only one class after thresholding")
+    # 1-5 stars with IMDb's --low 4 --high 7: no high class; the ratings present are named,
+    # and no word of groups
+    _fails_cleanly(["adabag", f, "--label-field", "rating", "--low", "4", "--high", "7",
+                    "--min-df", "1"], out, "b=7 (--high) is above every rating found, so the "
+                   "high class has no rows; ratings present: 1, 2, 3, 4, 5. Choose a and b "
+                   "(--low, --high) among them (for this scale textsift adabag uses a=2, b=4)")
+    _fails_cleanly(["pca-lda", f, "--label-field", "rating", "--low", "0", "--min-df", "1"],
+                   out, "a=0 (--low) is below every rating found")
     res = CliRunner().invoke(app, ["adabag", f, "--label-field", "rating", "--min-df", "1",
-                                   "--polarity", "uniform", "--out", str(out)])
+                                   "--high", "9", "--out", str(out)])
     assert "group" not in res.output
     small = tmp_path / "small"
     small.mkdir()

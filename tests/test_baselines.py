@@ -99,5 +99,5 @@ def test_holdout_runs_pooled_and_per_group():
     sizes = table.groupby("group")[["n_train", "n_test"]].first()
     assert sizes.loc["pooled"].tolist() == [300, 100]
     assert sizes.loc["even"].tolist() == [150, 50] == sizes.loc["odd"].tolist()
-    with pytest.raises(TextsiftError, match="only one class after thresholding"):
+    with pytest.raises(TextsiftError, match="a=-100 .--low. is below every rating found"):
         pca_lda_holdout(sim.X, sim.y, -100, sim.b)

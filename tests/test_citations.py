@@ -19,9 +19,6 @@ SPEC_MARK = re.compile(r"§\s*[0-9A-Z]+\.[0-9]"
                        r"|\*\*\[(?:A|V|R|S)[^\]]*\]\*\*"
                        r"|(?<![\w\[\]])\[(?:A|V|R|S|V-num)\](?!\()")
 
-#: Files another change is rewriting; each is checked again once that change lands.
-#: docs/reproductions.md: its own edit (the reproduction notes) replaces its marks.
-PENDING = {"docs/reproductions.md"}
 #: Pages the docs build writes (git-ignored) from files checked here: docs/reproductions/ is
 #: docs/reproductions.md cut into sections, the others come from the package. Skipped, as is
 #: pip's copy of the README (``*.egg-info``), so that the result does not depend on what was
@@ -58,7 +55,7 @@ def test_nothing_shipped_or_published_uses_the_spec_section_marks(where):
     marks = []
     for path in _files(where):
         name = path.relative_to(ROOT).as_posix()
-        text = None if name in PENDING else _text(path)
+        text = _text(path)
         for m in SPEC_MARK.finditer(text or ""):
             marks.append(f"{name}:{text.count(chr(10), 0, m.start()) + 1}: {m.group(0)}")
     assert marks == [], ("a user cannot open the internal spec: cite the paper (author, year, "

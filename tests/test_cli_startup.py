@@ -45,3 +45,11 @@ def test_the_command_lines_method_catalogue_is_the_registry():
     assert _catalog.methods() == _catalog.from_registry(), (
         "src/textsift/cli/methods.json differs from textsift.scores.REGISTRY; write it again: "
         'python -c "from textsift.cli._catalog import write; write()"')
+
+
+def test_the_command_lines_adabag_criteria_are_the_estimators():
+    # the CLI offers the criteria from textsift._choices (no numpy at start-up)
+    from textsift._choices import ADABAG_CRITERIA
+    from textsift.lasso import CRITERIA
+
+    assert ADABAG_CRITERIA == tuple(CRITERIA)

@@ -147,7 +147,7 @@ def test_cli_ordinal_options_are_the_registrys_parameters(corpus):
 
     names = {p for m in REGISTRY.values() if m.kind == "ordinal" for p in m.params}
     help_text = runner.invoke(app, ["ordinal", "-h"]).output
-    assert names == {"a", "eps", "idf", "s", "base"}
+    assert names == {"a", "eps", "idf", "s", "base", "balanced"}
     assert all(f"--{p}" in help_text for p in names)
     args = ["ordinal", str(corpus), "--rating-field", "stars", "--method", "prp", "--k", "5",
             "--format", "json"]
@@ -158,6 +158,13 @@ def test_cli_ordinal_options_are_the_registrys_parameters(corpus):
     bad = runner.invoke(app, [*args[:5], "rr_nc_idf", "--k", "5", "--s", "0.2"])
     assert bad.exit_code == 2
     assert "--s is a parameter of prp, not of rr_nc_idf" in " ".join(bad.output.split())
+    # the rank-balanced variant is a flag, refused by the methods without it
+    flag = runner.invoke(app, [*args[:5], "rr_var", "--k", "5", "--balanced"])
+    assert flag.exit_code == 0, flag.output
+    bad = runner.invoke(app, [*args[:5], "rr_igor", "--k", "5", "--balanced"])
+    assert bad.exit_code == 2
+    assert ("--balanced is a parameter of prp, rr_nc_idf, rr_var, rr_var_idf, not of rr_igor"
+            in " ".join(bad.output.split()))
 
 
 def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpus, tmp_path,

@@ -59,9 +59,11 @@ def test_parameters_come_from_the_signatures():
     the choices its annotation lists; eps is one name for the three IDF methods."""
     assert REGISTRY["pow"].params == {"k": 5}
     assert REGISTRY["prob_ratio"].choices == {"zero_denominator": ("inf", "add_one")}
-    assert REGISTRY["prp"].params == {"s": 0.5, "base": 2.0}
-    for name in ("var_idf", "rr_var_idf", "rr_nc_idf"):
-        assert REGISTRY[name].params == {"a": 1.0, "eps": 0.1, "idf": "standard"}, name
+    assert REGISTRY["prp"].params == {"s": 0.5, "base": 2.0, "balanced": False}
+    assert REGISTRY["var_idf"].params == {"a": 1.0, "eps": 0.1, "idf": "standard"}
+    for name in ("rr_var_idf", "rr_nc_idf"):  # the rank-balanced variant (balanced=True)
+        assert REGISTRY[name].params == {"a": 1.0, "eps": 0.1, "idf": "standard",
+                                         "balanced": False}, name
         assert REGISTRY[name].choices == {"idf": ("standard", "smooth")}, name
 
 
@@ -75,5 +77,5 @@ def test_a_parameter_is_passed_and_an_unknown_one_is_named():
         compute(counts, "chi2", base=2)
     ranks = Counts.from_matrix(X, [1, 1, 2, 2])
     with pytest.raises(ValueError, match=r"eps_nc \(eps_nc is now called eps\); it takes a, "
-                                         r"eps, idf"):
+                                         r"eps, idf, balanced"):
         compute(ranks, "rr_nc_idf", eps_nc=0.1)

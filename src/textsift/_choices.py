@@ -23,7 +23,10 @@ SCHEMES = ("ws1", "ws2", "ws3", "ws4", "ws5", "ws6")
 VARIANTS = ("assigned", "equal")
 #: The values of :class:`~textsift.lasso.AdaBagClassifier`'s string parameters.
 ADABAG_CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
-                  "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group")}
+                  "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group"),
+                  "threshold": ("midpoint", "validation")}
+#: The named validation criteria of AdaBag (:data:`textsift.lasso.CRITERIA`).
+ADABAG_CRITERIA = ("misclassification", "balanced_error", "f1", "f1_low", "macro_f1")
 
 #: The explore page (:mod:`textsift.report.explore_data`): terms kept per method and view
 #: (class, rank or policy), and terms per view whose snippets are embedded.

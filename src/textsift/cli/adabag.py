@@ -1,7 +1,9 @@
 """``textsift adabag`` and ``textsift pca-lda``: the AdaBag lasso (the paper's 2:1:1 protocol,
 :func:`textsift.lasso.holdout_run`) and its PCA + LDA baseline
 (:func:`textsift.baselines.pca_lda_holdout`). Every check runs before anything is written to
---out."""
+--out. Without --low/--high the classes come from the rating scale found in the data
+(:func:`textsift.ranks.class_thresholds`: 1-5 stars 2 and 4, 1-10 the paper's 4 and 7);
+without --polarity AdaBag is the plain lasso."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import json
 import typer
 
 from .._choices import ADABAG_CHOICES as CHOICES
+from .._choices import ADABAG_CRITERIA as CRITERIA
 from .._choices import BACKENDS, SCHEMES, VARIANTS
 from ..errors import TextsiftError
 from ._app import app, console, writes_out
@@ -65,11 +68,42 @@ def _data_or_simulation(corpus: CorpusOptions, group_field, simulate, seed,
     return X, y, groups, names, None, None, None
 
 
+def _thresholds(y, low, high) -> tuple[float, float, str]:
+    """``(a, b, how)``: --low/--high as given, else from the ratings found (and which);
+    checked against the ratings found."""
+    from ..ranks import check_thresholds, class_thresholds, describe_ratings
+
+    if low is not None and high is not None:
+        check_thresholds(y, low, high)
+        return low, high, "--low/--high"
+    a, b = class_thresholds(y)
+    how = f"from the ratings found ({describe_ratings(y)})"
+    a, b = (a if low is None else low), (b if high is None else high)
+    check_thresholds(y, a, b)
+    console.print(f"classes: low <= {a:g}, high >= {b:g} ({how}; --low/--high to change)",
+                  highlight=False)
+    return a, b, how
+
+
+def _class_weight(text: str):
+    """``none``, ``balanced`` or ``0=W0,1=W1`` (the values checked by the estimator)."""
+    if text in ("none", "balanced"):
+        return None if text == "none" else text
+    try:
+        pairs = [part.split("=") for part in text.replace(":", "=").split(",")]
+        return {int(c): float(w) for c, w in pairs}
+    except ValueError:
+        raise TextsiftError(f"--class-weight {text!r}: use none, balanced, or the weights of "
+                            "the classes as 0=W0,1=W1 (0 low, 1 high), e.g. 0=5,1=1") from None
+
+
 Scheme = choices("Scheme", SCHEMES)
 Backend = choices("Backend", BACKENDS)
 Cutoff = choices("Cutoff", CHOICES["cutoff_selection"])
 FinalModel = choices("FinalModel", CHOICES["final_model"])
 LambdaSelection = choices("LambdaSelection", CHOICES["lambda_selection"])
+Criterion = choices("Criterion", CRITERIA)
+Threshold = choices("Threshold", CHOICES["threshold"])
 Variant = choices("Variant", VARIANTS)
 
 
@@ -84,10 +118,26 @@ def adabag(
     group_field: str = typer.Option(None, "--group-field", show_default=False,
                                     help="Categorical field for the data-shared lasso"),
     scheme: Scheme = typer.Option(Scheme("ws3"), "--scheme", help="Group weights"),
-    polarity: str = typer.Option("imdb", "--polarity",
-                                 help="imdb | vader | afinn | uniform | FILE (word,polarity)"),
-    low: float = typer.Option(4.0, "--low", help="a: ratings <= a are class 0"),
-    high: float = typer.Option(7.0, "--high", help="b: ratings >= b are class 1"),
+    polarity: str = typer.Option(
+        None, "--polarity", show_default=False,
+        help="imdb | vader | afinn | uniform | FILE (word,polarity); default uniform, the "
+        "plain lasso"),
+    low: float = typer.Option(None, "--low", show_default=False,
+                              help="a: ratings <= a are class 0 (default: from the scale found, "
+                              "1-5: 2, 1-10: 4)"),
+    high: float = typer.Option(None, "--high", show_default=False,
+                               help="b: ratings >= b are class 1 (default: from the scale "
+                               "found, 1-5: 4, 1-10: 7)"),
+    class_weight: str = typer.Option(
+        "none", "--class-weight", help="Weights of the classes in the lasso and the OLS "
+        "refits: none, balanced, or 0=W0,1=W1"),
+    criterion: Criterion = typer.Option(
+        Criterion("misclassification"), "--criterion",
+        help="The validation loss choosing lambda and the cutoff (balanced_error for skewed "
+        "classes)"),
+    threshold: Threshold = typer.Option(
+        Threshold("midpoint"), "--threshold", help="Decision threshold on the fitted rating: "
+        "(a + b) / 2, or chosen on validation (reported beside the midpoint rule)"),
     bootstraps: int = typer.Option(100, "--bootstraps", "-B", help="Bootstrap samples"),
     seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
     backend: Backend = typer.Option(Backend("adelie"), "--backend",
@@ -123,19 +173,30 @@ def adabag(
     to --out, and keeps finished bootstraps in --out/bootstraps to resume. The labels are
     ratings; --min-df defaults to 5, the paper's.
 
+    The classes are ratings <= --low and >= --high (default: from the rating scale found, 1-5
+    stars 2 and 4, 1-10 4 and 7); without --polarity every word is penalised alike (the
+    plain lasso). When one class is much rarer than the other (say under a third of the
+    rows), use --class-weight balanced --criterion balanced_error.
+
     The test error goes to stdout, progress to stderr.
 
-    Example: textsift adabag imdb/train.jsonl.gz imdb/test.jsonl.gz --label-field rating
-    --out adabag-imdb
+    Example: textsift adabag reviews.jsonl.gz --label-field rating --out adabag-reviews
+    (IMDb as in the paper: textsift adabag imdb/train.jsonl.gz imdb/test.jsonl.gz
+    --label-field rating --polarity imdb --out adabag-imdb)
     """
     from rich.progress import Progress
 
     from ..lasso import AdaBagClassifier, holdout_run, load_polarity
     from ..report.adabag import save_adabag
 
+    if low is not None and high is not None and not low < high:
+        raise TextsiftError(f"the class thresholds need --low < --high, got {low:g} and "
+                            f"{high:g}")
     model = AdaBagClassifier(
-        a=low, b=high, scheme=scheme.value, n_bootstraps=bootstraps, backend=backend.value,
-        min_ratio=min_ratio, patience=patience or None, max_active=max_active or None,
+        scheme=scheme.value, class_weight=_class_weight(class_weight),
+        criterion=criterion.value, threshold=threshold.value, n_bootstraps=bootstraps,
+        backend=backend.value, min_ratio=min_ratio, patience=patience or None,
+        max_active=max_active or None,
         cutoff_selection=cutoff_selection.value, final_model=final_model.value,
         lambda_selection=lambda_selection.value, random_state=seed, n_jobs=n_jobs,
         max_features=max_features or None, polarity_prior=polarity_prior,
@@ -143,15 +204,25 @@ def adabag(
     model.check_params()  # the options (and the backend) before reading data
     X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate, seed,
                                                          variant.value)
-    extra = {"scheme": scheme.value, "polarity": polarity, "backend": backend.value,
+    extra = {"scheme": scheme.value, "polarity": polarity or "uniform",
+             "backend": backend.value,
              "seed": seed, "patience": patience, "cutoff_selection": cutoff_selection.value,
              "lambda_selection": lambda_selection.value, "max_features": max_features,
-             "polarity_prior": polarity_prior, "polarity_min_count": polarity_min_count}
+             "polarity_prior": polarity_prior, "polarity_min_count": polarity_min_count,
+             "threshold_rule": threshold.value}
     if simulate:
-        extra.update(polarity=f"simulation ({variant.value})", data="simulation")
+        extra.update(polarity=f"simulation ({variant.value})", data="simulation",
+                     thresholds="the simulation's")
         model.set_params(a=a, b=b)
     else:
-        pol = load_polarity(polarity, names)
+        a, b, extra["thresholds"] = _thresholds(y, low, high)
+        model.set_params(a=a, b=b)
+        if polarity is None:
+            console.print("polarity: none given, so every word is penalised alike: the plain "
+                          "lasso (--polarity imdb, vader, afinn or a file for the adaptive one)",
+                          highlight=False)
+            extra["polarity"] = "uniform (no --polarity: the plain lasso)"
+        pol = load_polarity(polarity or "uniform", names)
         extra["data"] = [str(p) for p in corpus.data]
     model.set_params(polarity=pol)
     with Progress(console=console) as bar:
@@ -159,8 +230,16 @@ def adabag(
         run = holdout_run(model, X, y, groups)
     summary = save_adabag(run, names, out, {**extra, "a": model.a, "b": model.b})
     console.print(f"written to {out}", highlight=False)
-    print(f"test error {summary['test_error']:.4f} with {summary['model_size']} words (cutoff "
-          f"{summary['cutoff']}, validation {summary['validation_error']:.4f})")
+    scores = summary["test_scores"]
+    print(f"test error {summary['test_error']:.4f}, balanced accuracy "
+          f"{scores[threshold.value]['balanced_accuracy']:.4f} with {summary['model_size']} "
+          f"words (cutoff {summary['cutoff']}, validation {criterion.value} "
+          f"{summary['validation_error']:.4f}; classes <= {model.a:g} and >= {model.b:g})")
+    if threshold.value == "validation":
+        for rule, s in scores.items():
+            print(f"  {rule} threshold {s['threshold']:.4f}: test error "
+                  f"{s['misclassification']:.4f}, balanced accuracy "
+                  f"{s['balanced_accuracy']:.4f}")
 
 
 @app.command("pca-lda")
@@ -170,8 +249,12 @@ def pca_lda_command(
     corpus: CorpusOptions,
     group_field: str = typer.Option(None, "--group-field", show_default=False,
                                     help="Also one run per group"),
-    low: float = typer.Option(4.0, "--low", help="a: ratings <= a are class 0"),
-    high: float = typer.Option(7.0, "--high", help="b: ratings >= b are class 1"),
+    low: float = typer.Option(None, "--low", show_default=False,
+                              help="a: ratings <= a are class 0 (default: from the scale found, "
+                              "1-5: 2, 1-10: 4)"),
+    high: float = typer.Option(None, "--high", show_default=False,
+                               help="b: ratings >= b are class 1 (default: from the scale "
+                               "found, 1-5: 4, 1-10: 7)"),
     seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
     scale: bool = typer.Option(True, "--scale/--no-scale", help="Standardise the columns"),
     max_components: int = typer.Option(300, "--max-components",
@@ -198,13 +281,15 @@ def pca_lda_command(
     X, y, groups, _, _, a, b = _data_or_simulation(corpus, group_field, simulate, seed)
     if simulate:
         low, high = a, b
+    else:
+        low, high, _ = _thresholds(y, low, high)
     table = pca_lda_holdout(X, y, low, high, groups, seed, scale=scale,
                             max_components=max_components)
     out.mkdir(parents=True, exist_ok=True)
     atomic_write(out / "pca_lda.csv", lambda fh: table.to_csv(fh, index=False))
     results = [{k: (None if isinstance(v, float) and np.isnan(v) else v)
                 for k, v in r.items()} for r in table.to_dict("records")]
-    summary = {"results": results, "scale": scale, "seed": seed,
+    summary = {"results": results, "scale": scale, "seed": seed, "a": low, "b": high,
                "max_components": max_components,
                "best_test_error": float(table["test_error"].min())}
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, default=float))

@@ -32,12 +32,23 @@ from .polarity import (
 from .protocol import HoldoutRun, holdout_run
 from .shared import SCHEMES, SharedDesign, group_weights
 from .simulate import Simulation, simulate, simulation_polarity
+from .skew import (
+    CRITERIA,
+    THRESHOLDS,
+    Criterion,
+    choose_threshold,
+    class_scores,
+    class_weights,
+    resolve_criterion,
+)
 
-__all__ = ["AdaBagClassifier", "BACKENDS", "BootstrapStore", "HoldoutRun", "LassoPath",
-           "NestedModels", "NestedOLS", "OLSFit", "POLARITY_SOURCES", "SCHEMES",
-           "SharedDesign", "Simulation", "adaptive_weights", "bagging_frequencies",
-           "check_backend", "choose_cutoff", "group_weights", "holdout_run", "label_rows",
+__all__ = ["AdaBagClassifier", "BACKENDS", "BootstrapStore", "CRITERIA", "Criterion",
+           "HoldoutRun", "LassoPath", "NestedModels", "NestedOLS", "OLSFit", "POLARITY_SOURCES",
+           "SCHEMES", "SharedDesign", "Simulation", "THRESHOLDS", "adaptive_weights",
+           "bagging_frequencies", "check_backend", "choose_cutoff", "choose_threshold",
+           "class_scores", "class_weights", "group_weights", "holdout_run", "label_rows",
            "lambda_grid", "lasso_path", "load_polarity", "loess", "misclassification",
            "nested_models", "objective", "ols_fit", "polarity_from_lexicon", "predict_class",
-           "run_bootstraps", "shrink_polarity", "simulate", "simulation_polarity", "split_211",
-           "split_cells", "stability_selection", "stratified_bootstrap"]
+           "resolve_criterion", "run_bootstraps", "shrink_polarity", "simulate",
+           "simulation_polarity", "split_211", "split_cells", "stability_selection",
+           "stratified_bootstrap"]

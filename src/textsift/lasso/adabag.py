@@ -14,7 +14,9 @@ choice of textsift's where the paper is silent or ambiguous:
    stops once the ME has passed its minimum (*ours*): no improvement for ``patience`` lambdas and
    now more than one standard error above the minimum (a later, lower minimum would need the
    error to fall back after rising that long and that far; a plateau at the minimum does not
-   stop it; ``None`` runs the whole grid), or past ``max_active`` non-zero coefficients. The
+   stop it; ``None`` runs the whole grid), or past ``max_active`` non-zero coefficients. (The
+   ME is the paper's criterion; another one, and class weights on the rows, are
+   :mod:`~textsift.lasso.skew`'s: the same steps with its loss and its standard error.) The
    grid is ``n_lambdas`` values down to ``min_ratio`` of ``lambda_max`` (*ours*; glmnet's 1e-2
    for n < p ends at about 300 IMDb words, before the validation minimum).
 3. Bagging frequencies ``f(w) = #{l : w in S_l}``; nested models ``A_c = {w : f(w) >= c}``.
@@ -33,8 +35,10 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from ..errors import TextsiftError
-from .classifier import NestedOLS, misclassification, predict_class
+from ..ranks import check_thresholds
+from .classifier import NestedOLS, predict_class
 from .path import lambda_grid, lasso_path
+from .skew import CRITERIA
 
 __all__ = ["BootstrapTask", "NestedModels", "choose_cutoff", "label_rows", "loess",
            "nested_models", "nested_order", "split_211", "split_cells"]
@@ -42,21 +46,13 @@ __all__ = ["BootstrapTask", "NestedModels", "choose_cutoff", "label_rows", "loes
 
 def label_rows(y, a, b, groups=None):
     """``(keep, theta, labels, gcode)``: the rows outside ``(a, b)``, their class
-    ``1[y >= b]``, the group labels and each kept row's group code. Bad input (no row outside
-    the band, one class only, a group with one class) is an error naming the parameter."""
+    ``1[y >= b]``, the group labels and each kept row's group code. Bad input (no ratings,
+    ``a`` below or ``b`` above every rating, so that a class has no row, a group with one
+    class) is an error naming the parameter and the ratings present."""
     y = np.asarray(y, dtype=float)
-    keep = (y <= a) | (y >= b)
-    if not keep.any():
-        raise TextsiftError(f"no rating is <= a={a} or >= b={b}: every row lies strictly "
-                            "between the thresholds; choose a and b (--low, --high) within the "
-                            f"ratings' range ({y.min():g}..{y.max():g})")
+    check_thresholds(y, a, b)
+    keep = (y <= a) | (y >= b)  # both classes have rows: a >= min(y), b <= max(y)
     theta = (y[keep] >= b).astype(np.int8)
-    if theta.min() == theta.max():
-        only, other = ("low", "high") if theta[0] == 0 else ("high", "low")
-        raise TextsiftError(f"only one class after thresholding: every kept rating is {only} "
-                            f"(a={a}, b={b}, ratings {y.min():g}..{y.max():g}), there are no "
-                            f"{other} rows; choose a and b (--low, --high) within the "
-                            "ratings' range")
     groups = np.zeros(len(y), np.int8) if groups is None else np.asarray(groups)
     if groups.shape != y.shape:
         raise TextsiftError(f"groups has {groups.size} values for {len(y)} rows")
@@ -133,10 +129,12 @@ class BootstrapTask:
 
     ``design`` is the :class:`~.shared.SharedDesign` of the core rows; ``Xc``/``yc``/``gc`` the
     core rows, ratings and group codes; ``Xv``/``tv``/``gv`` the validation rows, classes and
-    group codes."""
+    group codes; ``row_weight`` the core rows' class weights (multiplying the multiplicities;
+    ``None``: 1); ``criterion`` the validation :class:`~.skew.Criterion`."""
 
     def __init__(self, design, Xc, yc, gc, Xv, tv, gv, a, b, *, n_lambdas=100, min_ratio=1e-3,
-                 backend="adelie", patience=None, max_active=None, lambda_selection="min"):
+                 backend="adelie", patience=None, max_active=None, lambda_selection="min",
+                 row_weight=None, criterion=CRITERIA["misclassification"]):
         self.design, self.yc, self.gc = design, yc, gc
         self.Xc_csr = sp.csr_matrix(Xc, dtype=np.float64)
         # one group: the design is the core matrix itself (CSC), not a second copy of it
@@ -146,37 +144,40 @@ class BootstrapTask:
         self.n_lambdas, self.min_ratio, self.backend = n_lambdas, min_ratio, backend
         self.patience, self.max_active = patience, max_active
         self.lambda_selection = lambda_selection
+        self.row_weight, self.criterion = row_weight, criterion
 
-    def validation_error(self, supports, refits) -> float:
+    def validation_prediction(self, supports, refits) -> np.ndarray:
         pred = np.empty(len(self.tv), dtype=np.int8)
         for g, S in enumerate(supports):
             fit = refits[g].fit(S)
             pred[self.gv == g] = predict_class(fit.decision(self.Xv[g]), self.a, self.b)
-        return misclassification(self.tv, pred)
+        return pred
 
     def __call__(self, m) -> dict:
         d = self.design
-        lambdas = lambda_grid(d.Z, self.yc, d.penalty_factor, m, self.n_lambdas, self.min_ratio)
-        errors, unions, best = [], [], {"k": -1, "me": np.inf}
-        refits = [NestedOLS(self.Xc, self.yc, m * (self.gc == g), X_csr=self.Xc_csr)
+        w = m if self.row_weight is None else m * self.row_weight
+        lambdas = lambda_grid(d.Z, self.yc, d.penalty_factor, w, self.n_lambdas, self.min_ratio)
+        errors, unions, best = [], [], {"k": -1, "me": np.inf, "bound": np.inf}
+        refits = [NestedOLS(self.Xc, self.yc, w * (self.gc == g), X_csr=self.Xc_csr)
                   for g in range(d.n_groups)]
 
         def step(k, coef, intercept):
             supports = d.group_supports(coef)
-            me = self.validation_error(supports, refits)
+            pred = self.validation_prediction(supports, refits)
+            me = self.criterion.loss(self.tv, pred)
             errors.append(me)
             unions.append(np.unique(np.concatenate(supports)).astype(np.int64))
             if me < best["me"]:  # strict: ties keep the larger lambda
-                best.update(k=k, me=me)
+                best.update(k=k, me=me, bound=self.criterion.bound(me, self.tv, pred))
             return (self.patience is not None and k - best["k"] >= self.patience
-                    and me > _within_one_se([best["me"]], len(self.tv)))
+                    and me > best["bound"])
 
-        lasso_path(d.Z, self.yc, d.penalty_factor, m, lambdas, backend=self.backend,
+        lasso_path(d.Z, self.yc, d.penalty_factor, w, lambdas, backend=self.backend,
                    max_active=self.max_active, callback=step)
         errors = np.asarray(errors)
         k = best["k"]
         if self.lambda_selection == "1se":  # the largest lambda within one SE of the minimum
-            k = int(np.flatnonzero(errors <= _within_one_se(errors, len(self.tv)) + 1e-12)[0])
+            k = int(np.flatnonzero(errors <= best["bound"] + 1e-12)[0])
         return {"selected": unions[k], "lambda": lambdas[k], "k": k, "errors": errors,
                 "sizes": np.array([len(u) for u in unions]), "lambdas": lambdas[:len(errors)]}
 
@@ -208,18 +209,19 @@ class NestedModels:
             out[at] = (X[at] @ coef.T).toarray() + self.intercept[g]
         return out
 
-    def errors(self, X, theta, gcode, a, b) -> np.ndarray:
-        """The ME of classifier (2.2) by each model."""
+    def errors(self, X, theta, gcode, a, b, criterion=CRITERIA["misclassification"]
+               ) -> np.ndarray:
+        """The loss (the ME by default) of classifier (2.2) by each model."""
         pred = self.ratings(X, gcode) >= (a + b) / 2  # predict_class, for every cutoff
-        return np.mean(pred != np.asarray(theta)[:, None].astype(bool), axis=0)
+        return criterion.losses(theta, pred)
 
 
 def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool = False,
-                  n_groups: int = 1, X_csc=None) -> NestedModels:
+                  n_groups: int = 1, X_csc=None, sample_weight=None) -> NestedModels:
     """OLS on ``A_c`` fitted on ``fit_rows`` (pooled, or one model per group) for each cutoff
-    ``c``. The ``A_c`` are prefixes of :func:`nested_order`: the largest is factored once, and
-    each smaller one only truncates that factor. ``X_csc``, the same matrix in CSC, may be
-    passed to share it."""
+    ``c``, with the rows weighted by ``sample_weight`` (``None``: 1). The ``A_c`` are prefixes
+    of :func:`nested_order`: the largest is factored once, and each smaller one only truncates
+    that factor. ``X_csc``, the same matrix in CSC, may be passed to share it."""
     if not per_group:
         n_groups = 1
     Xr = sp.csr_matrix(X, dtype=np.float64)
@@ -232,7 +234,7 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
     fits = {}
     with threadpool_limits(1):  # OpenBLAS threads spin when the cores are busy: 10x slower
         for g, r in enumerate(rows):
-            model = NestedOLS(X, y, rows=r, X_csr=Xr)
+            model = NestedOLS(X, y, sample_weight, rows=r, X_csr=Xr)
             for size in sorted(set(sizes.tolist()), reverse=True):
                 fits[g, size] = model.fit(order[:size])
     coef, intercept = [], np.empty((n_groups, len(sizes)))
@@ -250,10 +252,11 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
 
 
 def choose_cutoff(cutoffs, errors, n_eval: int, rule: str = "raw", sizes=None,
-                  max_features: int | None = None) -> int:
+                  max_features: int | None = None, se=None) -> int:
     """``c*`` by ``rule`` (module docstring, step 4): ``"raw"``, ``"loess"`` or ``"1se"``;
     with ``max_features``, among the cutoffs whose model has at most that many words
-    (``sizes``; the largest cutoff when none is that small)."""
+    (``sizes``; the largest cutoff when none is that small). ``se``, the standard error of
+    each cutoff's loss, replaces the binomial one of ``"1se"`` (another criterion's)."""
     cutoffs = np.asarray(cutoffs)
     curve = loess(cutoffs, errors) if rule == "loess" else np.asarray(errors, float)
     allowed = np.ones(len(cutoffs), bool)
@@ -261,5 +264,8 @@ def choose_cutoff(cutoffs, errors, n_eval: int, rule: str = "raw", sizes=None,
         allowed = np.asarray(sizes) <= max_features
         if not allowed.any():
             return int(cutoffs[-1])
-    bound = _within_one_se(curve[allowed], n_eval) if rule == "1se" else curve[allowed].min()
+    bound = curve[allowed].min()
+    if rule == "1se":
+        bound = (_within_one_se(curve[allowed], n_eval) if se is None else
+                 bound + np.asarray(se)[allowed][np.argmin(curve[allowed])])
     return int(cutoffs[np.flatnonzero(allowed & (curve <= bound + 1e-12))[-1]])

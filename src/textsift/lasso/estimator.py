@@ -7,7 +7,10 @@ strictly between ``a`` and ``b``, splits the rest 2:1 into core and validation s
 class x group cell, runs the bootstraps on the core set, chooses the cutoff ``c*`` on the
 validation set, and refits OLS on ``A_{c*}`` on core + validation. ``predict`` is classifier
 (2.2): 1 ("high") iff the fitted rating is at least ``(a + b) / 2``; ``transform`` keeps the
-words of ``A_{c*}``.
+words of ``A_{c*}``. For skewed classes, ``class_weight``, ``criterion`` and
+``threshold="validation"`` (:mod:`~textsift.lasso.skew`) weight the rows, change the
+validation loss and choose the decision threshold on validation; their defaults are the
+paper's.
 
 The paper's protocol, which also holds out a test quarter, is :func:`~.protocol.holdout_run`.
 """
@@ -16,6 +19,7 @@ from __future__ import annotations
 
 import numbers
 import time
+import warnings
 
 import numpy as np
 import scipy.sparse as sp
@@ -25,7 +29,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._choices import ADABAG_CHOICES
-from ..errors import TextsiftError
+from ..errors import DataWarning, TextsiftError
 from .adabag import (
     BootstrapTask,
     NestedModels,
@@ -38,6 +42,7 @@ from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_boots
 from .path import check_backend
 from .polarity import adaptive_weights, shrink_polarity
 from .shared import SharedDesign, group_weights
+from .skew import choose_threshold, class_weights, resolve_criterion
 
 __all__ = ["EXPECTED_FAILED_CHECKS", "AdaBagClassifier", "check_ratings"]
 
@@ -75,6 +80,27 @@ def check_ratings(y) -> np.ndarray:
     return y.astype(float)
 
 
+def _warn_empty(model, weighted: bool, pred) -> None:
+    """A :class:`DataWarning` for a fit that chose the model without words (the intercept
+    alone: one class for every row of a group; ``pred`` its validation predictions), with
+    the likely reason (:mod:`~textsift.lasso.skew`, criteria)."""
+    name = model.criterion_.name
+    if weighted and name in ("misclassification", "f1"):
+        why = ("with class weights each fit buys the rare class's rows with errors on the "
+               f"common class, which {name} counts against it; criterion='balanced_error' "
+               "scores what the weights aim at")
+    else:
+        why = "the words do not separate the classes on validation" + (
+            "" if weighted else "; when one class is rare, use class_weight='balanced', "
+            "criterion='balanced_error'")
+    warnings.warn(DataWarning(
+        f"AdaBag chose the model with no word (cutoff {model.cutoff_} of "
+        f"{model.n_bootstraps}): on the validation rows no model with words has a lower "
+        f"loss ({name}) than the intercept alone, which calls every row "
+        f"{'high' if pred.all() else 'low' if not pred.any() else 'of a group alike'}; "
+        f"{why}"), stacklevel=3)
+
+
 class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     """AdaBag (module docstring).
 
@@ -92,7 +118,17 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     ``"pooled"`` (one OLS model, the paper's shrinkage classifier) or ``"per_group"`` (one per
     group: ``predict`` then needs ``groups``); ``store`` a folder that keeps finished
     bootstraps, so an interrupted fit resumes (it needs an int ``random_state``);
-    ``progress(done, total)`` is called as bootstraps finish.
+    ``progress(done, total)`` is called as bootstraps finish; ``class_weight`` ``None |
+    "balanced" | {0: w0, 1: w1}`` weights the rows of each class in the lasso and the OLS
+    refits, ``criterion`` (``"misclassification"``, ``"balanced_error"``, ``"f1"``,
+    ``"f1_low"``, ``"macro_f1"`` or a function ``(y_true, y_pred) -> loss``) chooses each
+    bootstrap's lambda and the cutoff, ``threshold`` ``"midpoint"`` (``(a + b) / 2``) or
+    ``"validation"`` (chosen on the validation rows) is the decision threshold
+    (:mod:`~textsift.lasso.skew`).
+    Switch from the defaults when one class is much rarer than the other (say under a third
+    of the rows): ``class_weight="balanced", criterion="balanced_error"``. A fit whose chosen
+    model has no word (``c* = B``: nothing beat the intercept alone on validation) warns with
+    :class:`~textsift.errors.DataWarning`, naming the likely reason.
 
     Fitted: ``frequencies_`` (bagging frequency per feature), ``cutoffs_`` (1..B), ``sizes_``
     and ``validation_errors_`` per cutoff, ``cutoff_``, ``support_`` (mask of ``A_{c*}``),
@@ -101,14 +137,17 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     (the same for every cutoff: per group, a CSR matrix with a row per cutoff),
     ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words,
     lambda, validation errors along its path), ``groups_`` and ``r_`` (group labels and weights),
-    ``seed_`` (the seed drawn from ``random_state``), ``classes_ = [0, 1]``.
+    ``seed_`` (the seed drawn from ``random_state``), ``classes_ = [0, 1]``, ``criterion_``
+    (the :class:`~.skew.Criterion`; the "errors" above are its losses), ``class_weight_``
+    (``(w_0, w_1)``), ``threshold_`` (the decision threshold on the fitted rating).
     """
 
     def __init__(self, a=4.0, b=7.0, scheme="ws3", n_bootstraps=100, polarity=None,
                  backend="adelie", cutoff_selection="raw", lambda_selection="min",
                  random_state=None, n_jobs=None, n_lambdas=100, min_ratio=1e-3, patience=10,
                  max_active=3000, final_model="pooled", polarity_tol=1e-5, polarity_prior=0.0,
-                 polarity_min_count=1, max_features=None, store=None, progress=None):
+                 polarity_min_count=1, max_features=None, store=None, progress=None,
+                 class_weight=None, criterion="misclassification", threshold="midpoint"):
         self.a = a
         self.b = b
         self.scheme = scheme
@@ -130,6 +169,9 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.max_features = max_features
         self.store = store
         self.progress = progress
+        self.class_weight = class_weight
+        self.criterion = criterion
+        self.threshold = threshold
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -162,6 +204,13 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         if self.store is not None and not isinstance(self.random_state, numbers.Integral):
             raise TextsiftError("a store of bootstraps needs an int random_state (a rerun "
                                 "must draw the same bootstraps)")
+        criterion = resolve_criterion(self.criterion)
+        class_weights(self.class_weight, [0, 1])
+        for name in ("lambda_selection", "cutoff_selection"):
+            if getattr(self, name) == "1se" and criterion.se is None:
+                raise TextsiftError(f"{name}='1se' needs the standard error of the criterion, "
+                                    f"which criterion={criterion.name!r} has not; use "
+                                    "misclassification or balanced_error, or another rule")
         check_backend(self.backend)
 
     def _polarity(self, p):
@@ -213,13 +262,19 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
             pol = shrink_polarity(pol, counts, self.polarity_prior, self.polarity_min_count)
         weights = adaptive_weights(pol, self.polarity_tol)
         core, val = np.flatnonzero(part == 0), np.flatnonzero(part == 1)
+        criterion = self.criterion_ = resolve_criterion(self.criterion)
+        criterion.check(theta[val])  # a criterion that returns NaN fails before any bootstrap
+        cw = class_weights(self.class_weight, theta)
+        self.class_weight_ = np.ones(2) if cw is None else cw
+        rw = None if cw is None else cw[theta]
         gc = gcode[core]
         self.r_ = group_weights(np.bincount(gc), self.scheme)
         design = SharedDesign.build(X[core], gc, weights, self.r_)
         task = BootstrapTask(design, X[core], y[core], gc, X[val], theta[val], gcode[val],
                              self.a, self.b, n_lambdas=self.n_lambdas, min_ratio=self.min_ratio,
                              backend=self.backend, patience=self.patience,
-                             max_active=self.max_active, lambda_selection=self.lambda_selection)
+                             max_active=self.max_active, lambda_selection=self.lambda_selection,
+                             row_weight=None if rw is None else rw[core], criterion=criterion)
         store = None
         if self.store is not None:  # created only now: bad input has been caught above
             params = ("a", "b", "scheme", "n_lambdas", "min_ratio", "backend", "polarity_tol",
@@ -227,6 +282,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                       "polarity_min_count")
             config = {k: getattr(self, k) for k in params}
             config.update(seed=self.seed_, data=fingerprint(X, y, gcode, part, pol))
+            if cw is not None or criterion.name != "misclassification":  # else as before
+                config.update(class_weight=self.class_weight_.tolist(), criterion=criterion.name)
             store = BootstrapStore(self.store, config)
         self.bootstraps_ = run_bootstraps(task, self.n_bootstraps, gc * 2 + theta[core],
                                           self.seed_, self.n_jobs, store, self.progress)
@@ -237,18 +294,27 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         G = len(self.groups_)
         Xcsc = X.tocsc()
         core_models = nested_models(X, y, gcode, core, self.frequencies_, self.cutoffs_,
-                                    per_group, G, X_csc=Xcsc)
+                                    per_group, G, X_csc=Xcsc, sample_weight=rw)
         self.sizes_ = core_models.sizes
-        self.validation_errors_ = core_models.errors(X[val], theta[val], gcode[val], self.a,
-                                                     self.b)
+        midpoint = (self.a + self.b) / 2
+        ratings = core_models.ratings(X[val], gcode[val])
+        self.validation_errors_ = criterion.losses(theta[val], ratings >= midpoint)
+        se = None  # the binomial one, for the misclassification error
+        if self.cutoff_selection == "1se" and criterion.name != "misclassification":
+            se = [criterion.se(theta[val], ratings[:, k] >= midpoint)
+                  for k in range(len(self.cutoffs_))]
         self.cutoff_ = choose_cutoff(self.cutoffs_, self.validation_errors_, len(val),
-                                     self.cutoff_selection, self.sizes_, self.max_features)
+                                     self.cutoff_selection, self.sizes_, self.max_features, se)
         self.validation_error_ = float(self.validation_errors_[self.cutoff_ - 1])
+        self.threshold_ = (midpoint if self.threshold == "midpoint" else choose_threshold(
+            ratings[:, self.cutoff_ - 1], theta[val], criterion, midpoint))
         self.support_ = self.frequencies_ >= self.cutoff_
+        if not self.support_.any():
+            _warn_empty(self, cw is not None, ratings[:, self.cutoff_ - 1] >= self.threshold_)
         # every A_c refitted on core + validation: the chosen model, and the others for
         # cutoff_errors (one factorisation of A_1 serves them all)
         final = nested_models(X, y, gcode, np.flatnonzero(part <= 1), self.frequencies_,
-                              self.cutoffs_, per_group, G, X_csc=Xcsc)
+                              self.cutoffs_, per_group, G, X_csc=Xcsc, sample_weight=rw)
         self.cutoff_coef_, self.cutoff_intercept_ = final.coef, final.intercept
         k = self.cutoff_ - 1
         self.coef_by_group_ = np.vstack([c[k].toarray() for c in final.coef])
@@ -286,17 +352,20 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         return np.asarray(out)[np.arange(X.shape[0]), code]
 
     def decision_function(self, X, groups=None) -> np.ndarray:
-        """``x'b_hat - (a + b)/2``: positive means "high" (class 1)."""
-        return self.rating(X, groups) - (self.a + self.b) / 2
+        """``x'b_hat - t``, ``t`` the threshold (``(a + b)/2`` unless chosen on validation):
+        positive means "high" (class 1)."""
+        return self.rating(X, groups) - self.threshold_
 
     def predict(self, X, groups=None) -> np.ndarray:
-        """Classifier (2.2): 1 ("high", ``y >= b``) iff ``x'b_hat >= (a + b)/2``, else 0."""
+        """Classifier (2.2): 1 ("high", ``y >= b``) iff ``x'b_hat >= t``, else 0 (``t``
+        :meth:`decision_function`'s)."""
         return (self.decision_function(X, groups) >= 0).astype(np.int64)
 
     def cutoff_errors(self, X, y, groups=None) -> np.ndarray:
-        """The misclassification error on ``(X, y)`` (rows outside ``(a, b)``) of the model
-        ``A_c`` of every cutoff ``c``, each refitted on core + validation like the chosen one
-        (the paper's test curve)."""
+        """The loss of the criterion (the misclassification error by default) on ``(X, y)``
+        (rows outside ``(a, b)``) of the model ``A_c`` of every cutoff ``c``, each refitted on
+        core + validation like the chosen one (the paper's test curve), by the midpoint
+        rule."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         y = check_ratings(y)
@@ -309,7 +378,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         code = self._group_codes(None if groups is None else np.asarray(groups)[keep],
                                  int(keep.sum()))
         models = NestedModels(self.sizes_, self.cutoff_coef_, self.cutoff_intercept_)
-        return models.errors(sp.csr_matrix(X)[keep], y[keep] >= self.b, code, self.a, self.b)
+        return models.errors(sp.csr_matrix(X)[keep], (y[keep] >= self.b).astype(np.int8), code,
+                             self.a, self.b, self.criterion_)
 
     def score(self, X, y, sample_weight=None, groups=None) -> float:
         """Accuracy on the rows whose rating is <= a or >= b (the others have no class)."""

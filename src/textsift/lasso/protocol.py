@@ -2,7 +2,8 @@
 split 2:1:1 within each class x group cell into core, validation and test parts; the estimator
 is fitted on core + validation with that validation part, and tested on the test quarter,
 overall, per group, and for every cutoff ``c`` (OLS on ``A_c`` refitted on core + validation,
-like the chosen model, so the curve passes through the reported test error at ``c*``)."""
+like the chosen model, so the curve passes through the reported test error at ``c*``; it is
+the loss of the estimator's criterion by the midpoint rule)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from ..errors import TextsiftError
 from .adabag import label_rows, split_211
 from .classifier import misclassification
 from .estimator import check_ratings
+from .skew import class_scores
 
 __all__ = ["HoldoutRun", "holdout_run"]
 
@@ -24,8 +26,11 @@ __all__ = ["HoldoutRun", "holdout_run"]
 @dataclass
 class HoldoutRun:
     """A fitted estimator and its test results. ``kept``: indices of the rows outside
-    ``(a, b)``; ``part``: 0 core, 1 validation, 2 test per kept row; ``test_errors``: ME on
-    the test part per cutoff; ``test_error`` and ``test_error_by_group`` at ``c*``."""
+    ``(a, b)``; ``part``: 0 core, 1 validation, 2 test per kept row; ``test_errors``: the loss
+    of the criterion (ME by default) on the test part per cutoff; ``test_error`` (ME) and
+    ``test_error_by_group`` at ``c*``; ``test_scores``: per decision rule (``"midpoint"``, and
+    ``"validation"`` when the model chose its threshold there), the threshold and
+    :func:`~.skew.class_scores` on the test part at ``c*``."""
 
     model: object
     kept: np.ndarray
@@ -34,6 +39,7 @@ class HoldoutRun:
     test_error: float
     test_error_by_group: dict
     seconds: float
+    test_scores: dict
 
 
 def holdout_run(model, X, y, groups=None) -> HoldoutRun:
@@ -58,10 +64,17 @@ def holdout_run(model, X, y, groups=None) -> HoldoutRun:
     model.fit(X[train], y[train], None if g is None else g[train],
               validation=np.isin(train, kept[part == 1]))
     test = kept[part == 2]
-    pred = model.predict(X[test], None if g is None else g[test])
+    rating = model.rating(X[test], None if g is None else g[test])
+    pred = (rating >= model.threshold_).astype(np.int64)  # model.predict
     ttest, gtest = theta[part == 2], gcode[part == 2]
+    rules = {"midpoint": (model.a + model.b) / 2}
+    if model.threshold == "validation":
+        rules["validation"] = model.threshold_
+    scores = {rule: {"threshold": t, **class_scores(ttest, (rating >= t).astype(np.int64),
+                                                     model.criterion_)}
+              for rule, t in rules.items()}
     by_group = {str(label): misclassification(ttest[gtest == k], pred[gtest == k])
                 for k, label in enumerate(labels)}
     test_errors = model.cutoff_errors(X[test], y[test], None if g is None else g[test])
     return HoldoutRun(model, kept, part, test_errors, misclassification(ttest, pred), by_group,
-                      time.perf_counter() - start)
+                      time.perf_counter() - start, scores)

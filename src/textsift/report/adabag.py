@@ -57,15 +57,17 @@ def bfd_chart(frequencies, names, path, label_limit: int = 60, n_bootstraps: int
     plt.close(fig)
 
 
-def cutoff_chart(cutoffs, validation, test, cutoff, path):
-    """Validation and test misclassification error of ``A_c`` against ``c``; ``c*`` marked."""
+def cutoff_chart(cutoffs, validation, test, cutoff, path, criterion="misclassification"):
+    """Validation and test loss (of ``criterion``, the misclassification error by default) of
+    ``A_c`` against ``c``; ``c*`` marked."""
     plt = _figure()
     fig, ax = plt.subplots(figsize=(6.5, 4))
     ax.plot(cutoffs, validation, label="validation", color="#4c72b0")
     ax.plot(cutoffs, test, label="test", color="#dd8452")
     ax.axvline(cutoff, color="grey", ls="--", lw=1, label=f"c* = {cutoff}")
     ax.set_xlabel("cutoff c (model A_c = words with frequency >= c)")
-    ax.set_ylabel("misclassification error")
+    ax.set_ylabel("misclassification error" if criterion == "misclassification" else
+                  f"loss of the criterion {criterion}")
     ax.legend()
     fig.tight_layout()
     atomic_write(path, lambda fh: fig.savefig(fh, dpi=120, format="png"))
@@ -111,6 +113,10 @@ def save_adabag(run, names, out, extra: dict | None = None, pictures: bool = Tru
         "group_weights": {str(g): float(r) for g, r in zip(model.groups_, model.r_,
                                                            strict=True)},
         "n_bootstraps": model.n_bootstraps,
+        "criterion": model.criterion_.name,
+        "class_weight": model.class_weight_.tolist(),
+        "threshold": model.threshold_,
+        "test_scores": run.test_scores,
         "n_features": int(len(names)),
         "split_sizes": {k: int(np.sum(run.part == i))
                         for i, k in enumerate(("core", "validation", "test"))},
@@ -122,12 +128,12 @@ def save_adabag(run, names, out, extra: dict | None = None, pictures: bool = Tru
                  lambda fh: bfd_table(model.frequencies_, names).to_csv(fh, index=False))
     cut = pd.DataFrame({"cutoff": model.cutoffs_, "model_size": model.sizes_,
                         "validation_error": model.validation_errors_,
-                        "test_error": run.test_errors})
+                        "test_error": run.test_errors})  # the criterion's loss
     atomic_write(out / "cutoffs.csv", lambda fh: cut.to_csv(fh, index=False))
     if pictures:
         bfd_chart(model.frequencies_, names, out / "bfd.png", n_bootstraps=model.n_bootstraps)
         cutoff_chart(model.cutoffs_, model.validation_errors_, run.test_errors,
-                     model.cutoff_, out / "cutoff.png")
+                     model.cutoff_, out / "cutoff.png", model.criterion_.name)
         if np.any(coef != 0):
             word_cloud(names[selected], coef, out / "wordcloud.png")
     return summary

@@ -37,6 +37,21 @@ the ranks of the scale, except for ``rr_igor``, whose groups are the cuts, label
 
 Tie rules (our choices; the papers state none): a mean exactly between two ranks goes to the
 lower rank; ``R(t_k)`` is the lowest rank minimising ``NC``; score ties break by index.
+
+**Rank-balanced variant** (``balanced=True`` for ``rr_var``, ``rr_var_idf``, ``rr_nc_idf`` and
+``prp``; ours, not the papers'). On J-shaped ratings (most reviews 5 stars) the associated rank
+of the paper's rules -- the rank nearest the mean of ``Y_k``, or its median for NC -- is pulled
+towards the majority rank, so a word over-represented in 1-star reviews whose documents are
+still mostly 5-star is listed under rank 4 or 5, and the low ranks' lists can be empty. The
+balanced variant weights each document of rank ``r_j`` by ``w_j = N / (n' N_j)`` (``N_j`` its
+rank's training documents, ``n'`` the number of ranks with documents; the weights sum to
+``N``, as scikit-learn's ``"balanced"`` class weights do) and takes the mean, the variance and
+``NC`` over the weighted documents: the statistics of a corpus in which every rank is equally
+frequent, so a term's associated rank is where it is over-represented relative to each rank's
+size. The IDF factor keeps the plain document frequency (rarity is not a matter of ranks). For
+PRP the multi-class IG is taken under the same weights: ranks of ``N / n'`` documents each,
+with expected counts ``P'(t | r_j) N / n'``. Everything still derives from the per-rank counts
+and the rank sizes.
 """
 
 from __future__ import annotations
@@ -52,7 +67,7 @@ from ..ranks import check_ranks, nearest_index
 from ._registry import ScoreTable, global_table, register
 from .information import ig_multi_from_counts
 
-__all__ = ["RankStats", "idf", "nc_at_best", "rank_stats"]
+__all__ = ["RankStats", "idf", "nc_at_best", "rank_stats", "rank_weights"]
 
 ORDINAL_RR = ("rr",)
 BES = ("S. Baccianella, A. Esuli and F. Sebastiani, \"Feature selection for ordinal regression\", "
@@ -69,7 +84,9 @@ class RankStats:
     """Distribution of the ranks of the documents containing each term (the paper's ``Y_k``).
 
     scale : (n,) rank values; n_docs : (n,) documents per rank; counts : (V, n) documents of
-    each rank containing each term; df, mean, var : (V,) (``mean``/``var`` NaN where df = 0).
+    each rank containing each term (each weighted by :func:`rank_weights` when balanced); df :
+    (V,) document frequency; mean, var : (V,) over ``counts`` (NaN where df = 0); mass : (V,)
+    the row sums of ``counts`` (``df`` unless balanced).
     """
 
     scale: np.ndarray
@@ -78,23 +95,46 @@ class RankStats:
     df: np.ndarray
     mean: np.ndarray
     var: np.ndarray
+    mass: np.ndarray
 
 
-def rank_stats(counts: Counts) -> RankStats:
+def rank_weights(counts: Counts) -> np.ndarray:
+    """``w_j = N / (n' N_j)`` per rank, 0 for a rank without documents (``n'`` ranks have
+    some): each document weighted by the inverse frequency of its rank, the weights summing
+    to ``N`` (module docstring, rank-balanced variant)."""
+    sizes = counts.class_sizes.astype(np.float64)
+    has = sizes > 0
+    w = np.zeros(len(sizes))
+    w[has] = sizes.sum() / (has.sum() * sizes[has])
+    return w
+
+
+def rank_stats(counts: Counts, balanced: bool = False) -> RankStats:
     """Per-term rank statistics from per-rank presence counts.
 
     ``Var`` is the population variance ``(1/df) sum (y - mean)^2`` (our choice of ``1/df``),
-    computed from the centred ranks so that a term on one rank has variance exactly 0.
+    computed from the centred ranks so that a term on one rank has variance exactly 0. With
+    ``balanced`` each document counts ``w_j`` (:func:`rank_weights`), and the means divide by
+    the term's total weight ``mass`` instead of ``df``.
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     _, scale = check_ranks(counts.classes)
     n = counts.doc_counts.astype(np.float64)
-    df = n.sum(axis=1)
+    df = mass = n.sum(axis=1)
+    if _check_balanced(balanced):
+        n = n * rank_weights(counts)[None, :]
+        mass = n.sum(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        mean = n @ scale / df
-        var = (n * (scale[None, :] - mean[:, None]) ** 2).sum(axis=1) / df
-    return RankStats(scale, counts.class_sizes, n, df, mean, var)
+        mean = n @ scale / mass
+        var = (n * (scale[None, :] - mean[:, None]) ** 2).sum(axis=1) / mass
+    return RankStats(scale, counts.class_sizes, n, df, mean, var, mass)
+
+
+def _check_balanced(balanced) -> bool:
+    if not isinstance(balanced, bool | np.bool_):
+        raise TextsiftError(f"balanced must be True or False, got {balanced!r}")
+    return bool(balanced)
 
 
 def idf(df, n_docs: int, form: IdfForm = "standard") -> np.ndarray:
@@ -168,8 +208,8 @@ def _var_idf_method(counts, a=1.0, eps=0.1, idf: IdfForm = "standard"):
           formula=r"-\operatorname{Var}(Y_k) \text{ in the list of rank } "
                   r"\arg\min_j \lvert r_j - \bar y_k \rvert",
           reference=BES)
-def _rr_var(counts):
-    st = rank_stats(counts)
+def _rr_var(counts, balanced=False):
+    st = rank_stats(counts, balanced)
     return _rank_table(st, 0.0 - st.var, _nearest_mean_rank(st), counts)
 
 
@@ -178,8 +218,8 @@ def _rr_var(counts):
           formula=r"-(\operatorname{Var}(Y_k) + \epsilon)\, " + _IDF
                   + r" \text{ in the list of rank } \arg\min_j \lvert r_j - \bar y_k \rvert",
           reference=BES)
-def _rr_var_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard"):
-    st = rank_stats(counts)
+def _rr_var_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard", balanced=False):
+    st = rank_stats(counts, balanced)
     return _rank_table(st, _var_idf(st, a, eps, idf), _nearest_mean_rank(st), counts)
 
 
@@ -233,12 +273,13 @@ def _ig_cuts(A, df, below, N, base):
                   r"\lvert r - y \rvert, \ R_k = \arg\min_r \mathrm{NC}(t_k, r) "
                   r"\text{ (its list)}",
           reference=BES)
-def _rr_nc_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard"):
+def _rr_nc_idf(counts, a=1.0, eps=0.1, idf: IdfForm = "standard", balanced=False):
     """``NC(t_k, r_j) = (1/df_k) sum_{d in Tr_k} |r_j - y(d)|`` (RR(NC*IDF); the paper leaves
     the error open, MAE is our choice): the MAE on ``Tr_k`` of the trivial classifier that
-    always says ``r_j``. ``R(t_k)`` is the lowest rank of least ``NC`` (a median of ``Y_k``)."""
+    always says ``r_j``. ``R(t_k)`` is the lowest rank of least ``NC`` (a median of ``Y_k``;
+    with ``balanced``, the weighted median and the weighted mean error, module docstring)."""
     _check_eps(eps, "eps")
-    st = rank_stats(counts)
+    st = rank_stats(counts, balanced)
     nc_best, best = nc_at_best(st)
     score = 0.0 - (nc_best + eps) * _idf_power(st, a, idf)
     return _rank_table(st, score, best, counts)
@@ -248,10 +289,12 @@ def nc_at_best(st: RankStats) -> tuple[np.ndarray, np.ndarray]:
     """``NC(t_k, R(t_k))`` and the column of ``R(t_k)`` in ``st.scale`` for every term
     (Baccianella, Esuli & Sebastiani 2014): ``NC(t_k, r) = (1/df_k) sum_{y in Y_k} |r - y|``,
     the MAE on the documents containing ``t_k`` of always saying ``r``, and ``R(t_k)`` the
-    lowest rank minimising it (a median of ``Y_k``). ``NaN`` and column -1 where df = 0."""
+    lowest rank minimising it (a median of ``Y_k``). ``NaN`` and column -1 where df = 0.
+    From balanced statistics (``rank_stats(counts, balanced=True)``) the mean is over the
+    weighted documents (divided by ``st.mass``): the weighted median and mean error."""
     dist = np.abs(st.scale[:, None] - st.scale[None, :])  # (n, n): |r_i - r_j|
     with np.errstate(divide="ignore", invalid="ignore"):
-        nc = st.counts @ dist / st.df[:, None]
+        nc = st.counts @ dist / st.mass[:, None]
     best = np.where(st.df > 0, np.argmin(np.nan_to_num(nc, nan=np.inf), axis=1), -1)
     return nc[np.arange(len(best)), np.maximum(best, 0)], best
 
@@ -266,13 +309,16 @@ def nc_at_best(st: RankStats) -> tuple[np.ndarray, np.ndarray]:
                     "\"Information gain feature selection for ordinal text classification using "
                     "probability re-distribution\", IJCAI 2007 Textlink workshop (provisional "
                     "form: the paper does not give it in full)")
-def _prp(counts, s=0.5, base=2.0):
+def _prp(counts, s=0.5, base=2.0, balanced=False):
     """PRP, provisional form (the paper does not give it in full: this is our reading).
 
     ``P'(t|r_j) = sum_i S_ij P(t|r_i) / sum_i S_ij`` with ``S_ij = s^|r_i - r_j|`` over the
     ranks with documents (a rank with none has no ``P(t|r)``); the expected presence counts
-    ``P'(t|r_j) N_j`` then feed the multi-class IG of presence (``ig_multi``).
+    ``P'(t|r_j) N_j`` then feed the multi-class IG of presence (``ig_multi``). With
+    ``balanced`` every rank weighs alike: counts ``P'(t|r_j) N / n'`` in ranks of ``N / n'``
+    documents.
     """
+    _check_balanced(balanced)
     if not 0 <= s <= 1:
         raise TextsiftError(f"the rank similarity s must be in [0, 1], got {s!r}")
     _, scale = check_ranks(counts.classes)
@@ -282,6 +328,8 @@ def _prp(counts, s=0.5, base=2.0):
     S = s ** np.abs(scale[:, None] - scale[None, :])
     p = counts.doc_counts[:, has] / sizes[None, :]
     p_revised = p @ (S / S.sum(axis=0, keepdims=True))
+    if balanced:
+        sizes = np.full(len(sizes), sizes.sum() / len(sizes))
     return global_table(counts, ig_multi_from_counts(p_revised * sizes[None, :], sizes, base))
 
 
