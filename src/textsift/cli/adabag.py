@@ -8,6 +8,7 @@ without --polarity AdaBag is the plain lasso."""
 from __future__ import annotations
 
 import json
+from typing import Annotated
 
 import typer
 
@@ -97,6 +98,13 @@ def _class_weight(text: str):
                             "the classes as 0=W0,1=W1 (0 low, 1 high), e.g. 0=5,1=1") from None
 
 
+#: The class thresholds of adabag and pca-lda (the same meaning in both).
+Low = Annotated[float | None, typer.Option(
+    "--low", show_default=False,
+    help="a: ratings <= a are class 0 (default: from the scale found, 1-5: 2, 1-10: 4)")]
+High = Annotated[float | None, typer.Option(
+    "--high", show_default=False,
+    help="b: ratings >= b are class 1 (default: from the scale found, 1-5: 4, 1-10: 7)")]
 Scheme = choices("Scheme", SCHEMES)
 Backend = choices("Backend", BACKENDS)
 Cutoff = choices("Cutoff", CHOICES["cutoff_selection"])
@@ -122,12 +130,8 @@ def adabag(
         None, "--polarity", show_default=False,
         help="imdb | vader | afinn | uniform | FILE (word,polarity); default uniform, the "
         "plain lasso"),
-    low: float = typer.Option(None, "--low", show_default=False,
-                              help="a: ratings <= a are class 0 (default: from the scale found, "
-                              "1-5: 2, 1-10: 4)"),
-    high: float = typer.Option(None, "--high", show_default=False,
-                               help="b: ratings >= b are class 1 (default: from the scale "
-                               "found, 1-5: 4, 1-10: 7)"),
+    low: Low = None,
+    high: High = None,
     class_weight: str = typer.Option(
         "none", "--class-weight", help="Weights of the classes in the lasso and the OLS "
         "refits: none, balanced, or 0=W0,1=W1"),
@@ -249,12 +253,8 @@ def pca_lda_command(
     corpus: CorpusOptions,
     group_field: str = typer.Option(None, "--group-field", show_default=False,
                                     help="Also one run per group"),
-    low: float = typer.Option(None, "--low", show_default=False,
-                              help="a: ratings <= a are class 0 (default: from the scale found, "
-                              "1-5: 2, 1-10: 4)"),
-    high: float = typer.Option(None, "--high", show_default=False,
-                               help="b: ratings >= b are class 1 (default: from the scale "
-                               "found, 1-5: 4, 1-10: 7)"),
+    low: Low = None,
+    high: High = None,
     seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
     scale: bool = typer.Option(True, "--scale/--no-scale", help="Standardise the columns"),
     max_components: int = typer.Option(300, "--max-components",
