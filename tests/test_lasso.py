@@ -297,7 +297,7 @@ def test_classifier_22_is_the_midpoint_rule(mean, sigma, a, gap):
 def test_classifier_bad_input():
     with pytest.raises(ValueError, match="a < b"):
         predict_class([1.0], 7, 4)
-    with pytest.raises(ValueError, match="no observations"):
+    with pytest.raises(ValueError, match="empty test set"):
         misclassification([], [])
     assert misclassification([1, 0, 1, 1], [1, 1, 1, 0]) == 0.5
 

@@ -43,6 +43,17 @@ def test_macro_is_the_mean_of_per_rank_maes_and_micro_is_sklearn(pairs):
     assert misclassification_error(y, p) == pytest.approx(1 - accuracy_score(y, p))
 
 
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 4), st.data())
+def test_misclassification_error_of_label_sets_is_one_minus_subset_accuracy(n, m, data):
+    # a document counts as wrong when any of its labels is; scikit-learn's accuracy_score on
+    # indicator matrices is the subset accuracy
+    cells = st.lists(st.integers(0, 1), min_size=n * m, max_size=n * m)
+    Y = np.array(data.draw(cells)).reshape(n, m)
+    P = np.array(data.draw(cells)).reshape(n, m)
+    assert misclassification_error(Y, P) == pytest.approx(1 - accuracy_score(Y, P))
+
 def test_trivial_rank_is_the_lower_middle_rank():
     assert trivial_rank([1, 2, 3, 4, 5]) == 3
     assert trivial_rank([0, 1, 2, 3]) == 1  # even scale: the lower middle (§A.4 tie rule)

@@ -186,10 +186,14 @@ def _recall(y_true, y_pred) -> float:
 @register_measure("misclassification_error", "fraction of wrong predictions, 1 - accuracy",
                   tasks=_ALL_TASKS, lower_is_better=True)
 def misclassification_error(y_true, y_pred) -> float:
-    """Fraction of wrong predictions, ``1 - accuracy`` (the AdaBag paper's measure)."""
+    """Fraction of wrong predictions, ``1 - accuracy``: the AdaBag paper's
+    ``ME = mean |theta - y_hat|`` for 0/1 classes, computed as that mean (the lasso evaluates
+    it at every lambda and cutoff, :mod:`textsift.lasso`); for label sets, the share of
+    documents whose label set is not predicted exactly (``1 -`` subset accuracy)."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     _check_lengths(y_true, y_pred, "labels")
-    return float(1.0 - accuracy_score(y_true, y_pred))
+    wrong = y_true != y_pred
+    return float(np.mean(wrong if wrong.ndim == 1 else wrong.any(axis=1)))
 
 
 # --------------------------------------------------------------------------- label sets

@@ -28,6 +28,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from ..errors import TextsiftError
+from ..metrics import misclassification_error
 
 __all__ = ["NestedOLS", "OLSFit", "misclassification", "ols_fit", "predict_class"]
 
@@ -229,9 +230,6 @@ def predict_class(decision: np.ndarray, a: float, b: float) -> np.ndarray:
     return (np.asarray(decision) >= (a + b) / 2).astype(np.int8)
 
 
-def misclassification(theta, pred) -> float:
-    """ME = mean ``|theta - y_hat|`` (the misclassification rate)."""
-    theta, pred = np.asarray(theta), np.asarray(pred)
-    if theta.size == 0:
-        raise TextsiftError("no observations to evaluate")
-    return float(np.mean(theta != pred))
+#: ME = mean ``|theta - y_hat|``, the misclassification rate: the one measure of
+#: :mod:`textsift.metrics`, under the paper's name.
+misclassification = misclassification_error
