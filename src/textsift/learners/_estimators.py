@@ -1,35 +1,10 @@
-"""Learners of the experiments, and the one learner scikit-learn lacks (the ordinal learner of
-Baccianella, Esuli & Sebastiani 2010).
-
-:data:`LEARNERS` is the registry of the learners an experiment may fit, shaped like the score
-registry (:data:`textsift.scores.REGISTRY`): each :class:`Learner` records its factory, the
-tasks it serves, its default input weighting and the parameters an experiment file may set or
-tune. :func:`make_learner` puts an input weighting (:data:`WEIGHTINGS`) before the estimator.
-A new learner is one :func:`register_learner` entry.
-
-Label sets (task ``"multilabel"``) are learned one binary estimator per label, on a 0/1
-indicator matrix ``Y``: scikit-learn's :class:`~sklearn.multiclass.OneVsRestClassifier` when
-every label reads the same columns, :class:`PerLabelClassifier` when each label has its own.
-
-Every nominal learner weights classes the same way, by one rule (:meth:`Learner.build`):
-``class_weight`` (``"balanced"``, ``w_c = n / (m n_c)``, or a weight per class) goes to the
-estimator's own ``class_weight`` parameter where it has one (linear SVM, logistic regression),
-and otherwise into the ``sample_weight`` of its ``fit`` (:class:`ClassWeighted`: naive Bayes),
-as scikit-learn's ``compute_sample_weight(class_weight, y)`` gives them -- the weights the
-``class_weight`` parameter of scikit-learn's estimators stands for.
-
-:class:`RankSVR` is the learner of Baccianella, Esuli & Sebastiani (SAC 2010): a linear
-epsilon-support vector regressor on the rank values, whose real-valued output is rounded to
-the nearest rank of the scale (which also clips it to the scale). The regression itself is
-scikit-learn's :class:`~sklearn.svm.LinearSVR` (liblinear, L1 epsilon-insensitive loss).
-"""
+"""The estimators of the learners that scikit-learn lacks: :class:`RankSVR` (Baccianella,
+Esuli & Sebastiani's rounded epsilon-SVR), :class:`ClassWeighted` (class weights through
+``sample_weight``) and :class:`PerLabelClassifier` (one binary classifier per label on its own
+columns); and the checks of ``class_weight``."""
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
 from numbers import Integral, Real
 
 import numpy as np
@@ -40,155 +15,19 @@ from sklearn.base import (
     RegressorMixin,
     clone,
 )
-from sklearn.feature_extraction.text import TfidfTransformer
-from sklearn.linear_model import LogisticRegression
-from sklearn.multiclass import OneVsRestClassifier
-from sklearn.naive_bayes import MultinomialNB
-from sklearn.pipeline import make_pipeline
-from sklearn.preprocessing import Binarizer
-from sklearn.svm import LinearSVC, LinearSVR
+from sklearn.svm import LinearSVR
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import (
     _check_sample_weight,
     check_is_fitted,
-    has_fit_parameter,
     validate_data,
 )
 
-from .errors import TextsiftError
-from .metrics import mae_macro
-from .ranks import check_ranks, nearest_rank
-
-__all__ = ["LEARNERS", "WEIGHTINGS", "ClassWeighted", "Learner", "PerLabelClassifier",
-           "RankSVR", "check_class_weight", "class_weight_codes", "get_learner", "make_learner",
-           "register_learner"]
-
-
-@dataclass(frozen=True)
-class Learner:
-    """A registered learner.
-
-    ``factory(seed, ranks, **params)`` builds the estimator: ``seed`` its random state,
-    ``ranks`` the rank scale of an ordinal task (``None`` for a nominal one), ``params`` its
-    own parameters (the names in ``params``, which an experiment file may set in
-    ``[[learners]]`` or tune in ``[tuning]``, with ``class_weight``: :attr:`keys`).
-    ``tasks`` are the label kinds it serves (``"nominal"`` classes, ``"ordinal"`` ranks,
-    ``"multilabel"`` label sets: a binary classifier, fitted once per label) and
-    ``weighting`` its default input (a key of :data:`WEIGHTINGS`)."""
-
-    name: str
-    factory: Callable[..., BaseEstimator]
-    summary: str
-    tasks: tuple[str, ...]
-    weighting: str
-    params: tuple[str, ...]
-
-    def build(self, seed: int = 0, ranks=None, class_weight=None, classes=None,
-              **params) -> BaseEstimator:
-        """The estimator, unfitted. ``class_weight`` (``None``, ``"balanced"`` or a mapping
-        class -> positive weight; :func:`check_class_weight`) weights the classes of a nominal
-        learner by the rule of the module docstring: the estimator's own ``class_weight``
-        where it has one, else sample weights in ``fit`` (:class:`ClassWeighted`). ``classes``
-        names the integer codes the estimator is fitted on (``classes[code]``): a mapping
-        keyed by class names is re-keyed to those codes."""
-        estimator = self.factory(seed, ranks, **params)
-        if class_weight is None:
-            return estimator
-        if not self.weights_classes:
-            raise TextsiftError(f"learner {self.name!r} ({self.summary}) does not weight "
-                                "classes: class_weight is for the learners of nominal tasks")
-        class_weight = class_weight_codes(check_class_weight(class_weight), classes)
-        if self.class_weight:
-            return estimator.set_params(class_weight=class_weight)
-        return ClassWeighted(estimator, class_weight)
-
-    @property
-    def keys(self) -> tuple[str, ...]:
-        """The keys a ``[[learners]]`` table may set and ``[tuning]`` try: ``params``,
-        and ``class_weight`` for a learner that weights classes."""
-        return (*self.params, "class_weight") if self.weights_classes else self.params
-
-    @cached_property
-    def weights_classes(self) -> bool:
-        """Whether the learner takes ``class_weight``: a learner of nominal tasks whose
-        estimator has a ``class_weight`` parameter or a ``fit`` that takes ``sample_weight``."""
-        return "nominal" in self.tasks and (self.class_weight or self.sample_weight)
-
-    @cached_property
-    def class_weight(self) -> bool:
-        """Whether the estimator takes a ``class_weight`` parameter."""
-        return "class_weight" in self.build().get_params()
-
-    @cached_property
-    def sample_weight(self) -> bool:
-        """Whether the estimator's ``fit`` takes ``sample_weight``."""
-        return has_fit_parameter(self.build(), "sample_weight")
-
-
-#: Every learner an experiment may fit: name -> :class:`Learner`.
-LEARNERS: dict[str, Learner] = {}
-
-#: Input weightings over the selected terms: term counts, presence, tf-idf (L2-normalised),
-#: and tf-idf with ``1 + ln tf`` (Baccianella et al.'s learner input); each the steps put
-#: before the estimator.
-WEIGHTINGS: dict[str, Callable[[], list]] = {
-    "counts": lambda: [],
-    "binary": lambda: [Binarizer()],
-    "tfidf": lambda: [TfidfTransformer()],
-    "sublinear_tfidf": lambda: [TfidfTransformer(sublinear_tf=True)],
-}
-
-
-def register_learner(name: str, summary: str, *, tasks=("nominal", "ordinal"),
-                     weighting: str, params: tuple[str, ...]):
-    """Decorator adding the factory ``func(seed, ranks, **params)`` to :data:`LEARNERS`."""
-
-    def deco(func):
-        if name in LEARNERS:
-            raise RuntimeError(f"learner {name!r} is registered twice")
-        if weighting not in WEIGHTINGS:
-            raise RuntimeError(f"learner {name!r}: unknown weighting {weighting!r}")
-        LEARNERS[name] = Learner(name, func, summary, tuple(tasks), weighting, tuple(params))
-        return func
-
-    return deco
-
-
-def get_learner(name: str) -> Learner:
-    """The registered learner ``name``; an unknown name raises with the closest match."""
-    try:
-        return LEARNERS[name]
-    except KeyError:
-        close = difflib.get_close_matches(str(name), list(LEARNERS), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise TextsiftError(f"unknown learner {name!r}{hint}; choose one of "
-                            f"{', '.join(LEARNERS)}") from None
-
-
-def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=None,
-                 classes=None, *, multilabel: bool = False, columns=None, **params):
-    """The pipeline of a registered learner: its input weighting (default the learner's
-    own), then the estimator with ``params`` (``class_weight`` and ``classes``:
-    :meth:`Learner.build`).
-
-    For label sets (``multilabel=True``; ``fit(X, Y)`` with a 0/1 indicator ``Y``): the
-    weighting, then one binary estimator per label
-    (:class:`~sklearn.multiclass.OneVsRestClassifier`); with ``columns`` (one array of column
-    indices per label), a :class:`PerLabelClassifier` of that pipeline, each label's on its
-    own columns."""
-    learner = get_learner(name)
-    weighting = weighting or learner.weighting
-    if weighting not in WEIGHTINGS:
-        raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
-                            f"{', '.join(WEIGHTINGS)}")
-    estimator = learner.build(seed, ranks, classes=classes, **params)
-    if columns is not None:
-        return PerLabelClassifier(make_pipeline(*WEIGHTINGS[weighting](), estimator), columns)
-    if multilabel:
-        estimator = OneVsRestClassifier(estimator)
-    return make_pipeline(*WEIGHTINGS[weighting](), estimator)
+from ..errors import TextsiftError
+from ..metrics import mae_macro
+from ..ranks import check_ranks, nearest_rank
 
 
 class PerLabelClassifier(ClassifierMixin, BaseEstimator):
@@ -432,33 +271,3 @@ def _weighted_median(y: np.ndarray, weight: np.ndarray) -> float:
     order = np.argsort(y, kind="stable")
     cum = np.cumsum(weight[order])
     return float(y[order][np.searchsorted(cum, cum[-1] / 2, side="left")])
-
-
-# --------------------------------------------------------------------------- the registry
-#: The tasks of a classifier: classes, ranks as classes, and label sets (once per label).
-_CLASSIFIER_TASKS = ("nominal", "ordinal", "multilabel")
-
-
-@register_learner("nb", "multinomial naive Bayes (sklearn MultinomialNB)", weighting="counts",
-                  tasks=_CLASSIFIER_TASKS, params=("alpha",))
-def _nb(seed, ranks, **params):
-    return MultinomialNB(**params)
-
-
-@register_learner("linear_svm", "linear SVM, one-vs-rest (sklearn LinearSVC)",
-                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
-def _linear_svm(seed, ranks, **params):
-    return LinearSVC(random_state=seed, **params)
-
-
-@register_learner("logreg", "logistic regression (sklearn LogisticRegression)",
-                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
-def _logreg(seed, ranks, **params):
-    return LogisticRegression(random_state=seed, **{"max_iter": 1000, **params})
-
-
-@register_learner("svr", "epsilon-SVR on ranks, rounded (textsift.learners.RankSVR)",
-                  tasks=("ordinal",), weighting="sublinear_tfidf",
-                  params=("C", "epsilon", "balanced", "max_iter", "tol"))
-def _svr(seed, ranks, **params):
-    return RankSVR(random_state=seed, ranks=ranks, **params)

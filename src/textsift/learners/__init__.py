@@ -1,0 +1,48 @@
+"""Learners of the experiments, and the one learner scikit-learn lacks (the ordinal learner of
+Baccianella, Esuli & Sebastiani 2010).
+
+:data:`LEARNERS` is the registry of the learners an experiment may fit, shaped like the score
+registry (:data:`textsift.scores.REGISTRY`): each :class:`Learner` records its factory, the
+tasks it serves, its default input weighting and the parameters an experiment file may set or
+tune. :func:`make_learner` puts an input weighting (:data:`WEIGHTINGS`) before the estimator.
+A new learner is one :func:`register_learner` entry.
+
+Label sets (task ``"multilabel"``) are learned one binary estimator per label, on a 0/1
+indicator matrix ``Y``: scikit-learn's :class:`~sklearn.multiclass.OneVsRestClassifier` when
+every label reads the same columns, :class:`PerLabelClassifier` when each label has its own.
+
+Every nominal learner weights classes the same way, by one rule (:meth:`Learner.build`):
+``class_weight`` (``"balanced"``, ``w_c = n / (m n_c)``, or a weight per class) goes to the
+estimator's own ``class_weight`` parameter where it has one (linear SVM, logistic regression),
+and otherwise into the ``sample_weight`` of its ``fit`` (:class:`ClassWeighted`: naive Bayes),
+as scikit-learn's ``compute_sample_weight(class_weight, y)`` gives them -- the weights the
+``class_weight`` parameter of scikit-learn's estimators stands for.
+
+:class:`RankSVR` is the learner of Baccianella, Esuli & Sebastiani (SAC 2010): a linear
+epsilon-support vector regressor on the rank values, whose real-valued output is rounded to
+the nearest rank of the scale (which also clips it to the scale). The regression itself is
+scikit-learn's :class:`~sklearn.svm.LinearSVR` (liblinear, L1 epsilon-insensitive loss).
+
+Inside the package: ``_estimators`` (the estimators written here and the class-weight checks),
+``_registry`` (the registry, the weightings and the registered learners), which imports it.
+"""
+
+from ._estimators import (
+    ClassWeighted,
+    PerLabelClassifier,
+    RankSVR,
+    check_class_weight,
+    class_weight_codes,
+)
+from ._registry import (
+    LEARNERS,
+    WEIGHTINGS,
+    Learner,
+    get_learner,
+    make_learner,
+    register_learner,
+)
+
+__all__ = ["LEARNERS", "WEIGHTINGS", "ClassWeighted", "Learner", "PerLabelClassifier",
+           "RankSVR", "check_class_weight", "class_weight_codes", "get_learner", "make_learner",
+           "register_learner"]
