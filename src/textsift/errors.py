@@ -19,7 +19,8 @@ command line prints each such warning as one ``warning: ...`` line on stderr.
 
 from __future__ import annotations
 
-__all__ = ["CorpusError", "DataWarning", "OutputError", "TextsiftError", "check_n_jobs"]
+__all__ = ["CorpusError", "DataWarning", "OutputError", "TextsiftError", "check_n_jobs",
+           "did_you_mean", "lookup"]
 
 
 class TextsiftError(ValueError):
@@ -53,3 +54,21 @@ def check_n_jobs(n_jobs, name: str = "n_jobs") -> int:
         raise TextsiftError(f"{name} must be a positive number of workers, or -1 for every "
                             f"core; got {n_jobs!r}")
     return n_jobs
+
+
+def did_you_mean(value, options) -> str:
+    """`` (did you mean 'x'?)`` for the option closest to ``value``, or ``""``."""
+    import difflib  # only when a message is written (errors.py is imported at start-up)
+
+    close = difflib.get_close_matches(str(value), list(options), n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def lookup(registry: dict, name, what: str):
+    """``registry[name]``; an unknown name is a :class:`TextsiftError` naming the closest
+    entry and every one (``what``: ``"learner"``, ``"measure"``, ...)."""
+    try:
+        return registry[name]
+    except KeyError:
+        raise TextsiftError(f"unknown {what} {name!r}{did_you_mean(name, registry)}; choose "
+                            f"one of {', '.join(registry)}") from None

@@ -20,12 +20,11 @@ language.
 
 from __future__ import annotations
 
-import difflib
 import threading
 from functools import cache, lru_cache
 
 from ._choices import TOKENIZERS
-from .errors import TextsiftError
+from .errors import TextsiftError, did_you_mean
 
 __all__ = ["LANGUAGES", "TOKENIZERS", "check_language", "check_stop_words", "did_you_mean",
            "korean_tokenizer", "stemmer", "stop_list"]
@@ -58,12 +57,6 @@ def _stemmers() -> tuple[str, ...]:
 
 #: Every language name accepted: a stemmer's, or a stop list's.
 LANGUAGES = tuple(sorted(set(_stemmers()) | set(ISO_NAMES.values())))
-
-
-def did_you_mean(value, options) -> str:
-    """`` (did you mean 'x'?)`` for the option closest to ``value``, or ``""``."""
-    close = difflib.get_close_matches(str(value), list(options), n=1)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def check_language(language) -> str:

@@ -30,7 +30,6 @@ weights, which are proportional to them) rather than a loop over ranks. Every ot
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -47,7 +46,7 @@ from sklearn.metrics import (
 )
 from sklearn.utils.class_weight import compute_sample_weight
 
-from .errors import TextsiftError
+from .errors import TextsiftError, lookup
 from .ranks import check_ranks
 
 __all__ = [
@@ -115,13 +114,7 @@ def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
 
 def get_measure(name: str) -> Measure:
     """The registered measure ``name``; an unknown name raises with the closest match."""
-    try:
-        return MEASURES[name]
-    except KeyError:
-        close = difflib.get_close_matches(str(name), list(MEASURES), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise TextsiftError(f"unknown measure {name!r}{hint}; choose one of "
-                            f"{', '.join(MEASURES)}") from None
+    return lookup(MEASURES, name, "measure")
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:

@@ -4,7 +4,6 @@ weightings (:data:`WEIGHTINGS`) and the pipeline of a registered learner
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
@@ -19,7 +18,7 @@ from sklearn.preprocessing import Binarizer
 from sklearn.svm import LinearSVC
 from sklearn.utils.validation import has_fit_parameter
 
-from ..errors import TextsiftError
+from ..errors import TextsiftError, lookup
 from ._estimators import (
     ClassWeighted,
     PerLabelClassifier,
@@ -122,13 +121,7 @@ def register_learner(name: str, summary: str, *, tasks=("nominal", "ordinal"),
 
 def get_learner(name: str) -> Learner:
     """The registered learner ``name``; an unknown name raises with the closest match."""
-    try:
-        return LEARNERS[name]
-    except KeyError:
-        close = difflib.get_close_matches(str(name), list(LEARNERS), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise TextsiftError(f"unknown learner {name!r}{hint}; choose one of "
-                            f"{', '.join(LEARNERS)}") from None
+    return lookup(LEARNERS, name, "learner")
 
 
 def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=None,
