@@ -106,9 +106,10 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
         if not first:
             continue
         spans = [m.span() for m in finder.context.finditer(shown)]
+        starts, ends = [a for a, _ in spans], [b for _, b in spans]
         tag = (own,) if len(own) > 1 else ()
         for k, (a, b) in first.items():
-            lo, hi = _window(spans, a, b, words)
+            lo, hi = _window(starts, ends, a, b, words)
             snippet = (_squash(shown[lo:a])[-max_chars:], _squash(shown[a:b]),
                        _squash(shown[b:hi])[:max_chars], *tag)
             for c in wanted:
@@ -125,13 +126,14 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
     return out
 
 
-def _window(spans: list[tuple[int, int]], a: int, b: int, words: int) -> tuple[int, int]:
-    """The characters ``[lo, hi)`` of a snippet of ``[a, b)``: from ``words`` tokens before the
-    token at or before ``a`` to ``words`` tokens after the token that ends at or after ``b``."""
-    i = bisect_right([s for s, _ in spans], a) - 1
-    j = bisect_left([e for _, e in spans], b)
-    lo = spans[max(0, i - words)][0] if i >= 0 else a
-    hi = spans[min(len(spans) - 1, j + words)][1] if j < len(spans) else b
+def _window(starts: list[int], ends: list[int], a: int, b: int, words: int) -> tuple[int, int]:
+    """The characters ``[lo, hi)`` of a snippet of ``[a, b)``, given the context tokens'
+    ``starts`` and ``ends``: from ``words`` tokens before the token at or before ``a`` to
+    ``words`` tokens after the token that ends at or after ``b``."""
+    i = bisect_right(starts, a) - 1
+    j = bisect_left(ends, b)
+    lo = starts[max(0, i - words)] if i >= 0 else a
+    hi = ends[min(len(ends) - 1, j + words)] if j < len(ends) else b
     return min(lo, a), max(hi, b)
 
 
