@@ -19,21 +19,13 @@ import argparse
 import hashlib
 import os
 import tempfile
-import time
 from pathlib import Path
+
+from _common import add_data_option, best_of  # bench/ is the script's path
 
 from textsift.corpus import read_corpus
 from textsift.experiment import parse_config
 from textsift.experiment.validity import DataKey
-
-
-def best(fn, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
 
 
 def sampled(paths, blocks: int = 16, block: int = 1 << 16) -> list[str]:
@@ -66,19 +58,18 @@ def news_tree(root: Path, source: Path, n: int) -> Path:
 
 
 def report(name: str, paths, n_bytes: int, exp) -> None:
-    digest = best(lambda: DataKey.of(exp))
-    quick = best(lambda: sampled([p for p in paths if p.is_file()])) if all(
+    digest = best_of(lambda: DataKey.of(exp))
+    quick = best_of(lambda: sampled([p for p in paths if p.is_file()])) if all(
         p.is_file() for p in paths) else float("nan")
     label = exp.corpus.label_field
-    read = best(lambda: read_corpus([str(p) for p in paths], "text", label), repeat=1)
+    read = best_of(lambda: read_corpus([str(p) for p in paths], "text", label), repeat=1)
     print(f"{name:<28} {n_bytes / 1e6:8.1f} MB  sha256 {digest * 1e3:7.1f} ms  "
           f"sampled {quick * 1e3:6.1f} ms  read {read:6.2f} s  sha256/read {digest / read:6.1%}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path(os.environ.get("TEXTSIFT_DATA",
-                                                                     "../shared/data")))
+    add_data_option(ap)
     ap.add_argument("--tree-files", type=int, default=5000)
     args = ap.parse_args()
     print(f"load {os.getloadavg()[0]:.1f}, {os.cpu_count()} cores")

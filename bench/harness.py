@@ -25,6 +25,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+from _common import add_data_option  # bench/ is the script's path
 
 from textsift.experiment import parse_config, run_experiment
 from textsift.report.html import write_report
@@ -48,8 +49,7 @@ def config(data: Path, n_jobs: int) -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path(os.environ.get("TEXTSIFT_DATA",
-                                                                     "../shared/data")))
+    add_data_option(ap)
     ap.add_argument("--n-jobs", type=int, default=1)
     args = ap.parse_args()
     exp = parse_config(config(args.data.resolve(), args.n_jobs), src="bench/harness.py")

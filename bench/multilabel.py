@@ -31,9 +31,9 @@ import gzip
 import json
 import os
 import time
-from pathlib import Path
 
 import numpy as np
+from _common import add_data_option  # bench/ is the script's path
 from sklearn.feature_selection import chi2
 from sklearn.preprocessing import MultiLabelBinarizer
 
@@ -82,8 +82,7 @@ def textsift_chi2(X, labels):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path(os.environ.get("TEXTSIFT_DATA",
-                                                                     "../shared/data")))
+    add_data_option(ap)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     path = args.data / "goemotions" / "train.jsonl.gz"

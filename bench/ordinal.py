@@ -21,7 +21,8 @@ from __future__ import annotations
 import argparse
 import os
 import time
-from pathlib import Path
+
+from _common import add_data_option, best_of  # bench/ is the script's path
 
 from textsift.corpus import read_corpus
 from textsift.counts import Counts
@@ -33,19 +34,9 @@ METHODS = ["var", "rr_var", "var_idf", "rr_var_idf", "rr_igor", "rr_nc_idf", "pr
 BALANCED = ["rr_var", "rr_var_idf", "rr_nc_idf", "prp"]  # also with balanced=True
 
 
-def best_of(repeat, fn) -> float:
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--data", type=Path, default=Path(os.environ.get("TEXTSIFT_DATA",
-                                                                     "../shared/data")))
+    add_data_option(ap)
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     corpus = read_corpus(args.data / "womens_clothing_reviews/all.jsonl.gz", "text", "rating")
@@ -60,25 +51,25 @@ def main() -> None:
         table = compute(counts, method, **params)
         return ranking_of(table, get_method(method).default_aggregate, limit=n)
 
-    anchor_score = best_of(args.repeat, lambda: compute(counts, "chi2"))
-    anchor_select = best_of(args.repeat, lambda: select("chi2"))
+    anchor_score = best_of(lambda: compute(counts, "chi2"), args.repeat)
+    anchor_select = best_of(lambda: select("chi2"), args.repeat)
     print(f"{'method':<12}{'score ms':>10}{'x chi2':>8}{'select 10% ms':>15}{'x chi2':>8}")
     print(f"{'chi2':<12}{1e3 * anchor_score:>10.2f}{1.0:>8.2f}{1e3 * anchor_select:>15.2f}"
           f"{1.0:>8.2f}")
     total_score = total_select = 0.0
     for m in METHODS:
-        s = best_of(args.repeat, lambda m=m: compute(counts, m))
-        r = best_of(args.repeat, lambda m=m: select(m))
+        s = best_of(lambda m=m: compute(counts, m), args.repeat)
+        r = best_of(lambda m=m: select(m), args.repeat)
         total_score += s
         total_select += r
         print(f"{get_method(m).label:<12}{1e3 * s:>10.2f}{s / anchor_score:>8.2f}"
               f"{1e3 * r:>15.2f}{r / anchor_select:>8.2f}")
     print(f"{'all seven':<12}{1e3 * total_score:>10.2f}{total_score / anchor_score:>8.2f}"
           f"{1e3 * total_select:>15.2f}{total_select / anchor_select:>8.2f}")
-    worst = max(best_of(args.repeat, lambda m=m: compute(counts, m)) for m in METHODS)
+    worst = max(best_of(lambda m=m: compute(counts, m), args.repeat) for m in METHODS)
     for m in BALANCED:
-        s = best_of(args.repeat, lambda m=m: compute(counts, m, balanced=True))
-        r = best_of(args.repeat, lambda m=m: select(m, balanced=True))
+        s = best_of(lambda m=m: compute(counts, m, balanced=True), args.repeat)
+        r = best_of(lambda m=m: select(m, balanced=True), args.repeat)
         worst = max(worst, s)
         print(f"{m + ' bal.':<12}{1e3 * s:>10.2f}{s / anchor_score:>8.2f}"
               f"{1e3 * r:>15.2f}{r / anchor_select:>8.2f}")
