@@ -12,11 +12,10 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
-import scipy.sparse as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from identity import assert_identical, reference
 from typer.testing import CliRunner
 
 import textsift.chars as tc
@@ -33,23 +32,6 @@ from textsift.vectorize import VectorizerOptions, build_vectorizer, vectorize
 
 runner = CliRunner()
 KOREAN = Path(__file__).parent / "data" / "nsmc_sample.jsonl.gz"  # 402 NSMC reviews (CC0)
-
-
-def reference(texts, opts):
-    vec = build_vectorizer(opts)
-    X = sp.csr_matrix(vec.fit_transform(texts))
-    X.sort_indices()
-    return X, vec.get_feature_names_out().tolist()
-
-
-def assert_identical(texts, opts):
-    X, names, _ = vectorize(texts, opts)
-    Y, want = reference(texts, opts)
-    assert names.tolist() == want
-    assert X.dtype == Y.dtype == np.int32 and X.shape == Y.shape
-    np.testing.assert_array_equal(X.indptr, Y.indptr)
-    np.testing.assert_array_equal(X.indices, Y.indices)
-    np.testing.assert_array_equal(X.data, Y.data)
 
 
 def korean_texts():

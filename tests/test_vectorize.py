@@ -10,31 +10,14 @@ import re
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from identity import assert_identical, reference
 
 import textsift.vectorize as tv
 from textsift.errors import TextsiftError
 from textsift.tokens import word_class
 from textsift.vectorize import Vectorizer, VectorizerOptions, build_vectorizer, vectorize
-
-
-def reference(texts, opts):
-    vec = build_vectorizer(opts)
-    X = sp.csr_matrix(vec.fit_transform(texts))
-    X.sort_indices()
-    return X, vec.get_feature_names_out().tolist()
-
-
-def assert_identical(texts, opts=VectorizerOptions()):
-    X, names, _ = vectorize(texts, opts)
-    Y, want = reference(texts, opts)
-    assert names.tolist() == want
-    assert X.dtype == Y.dtype == np.int32 and X.shape == Y.shape
-    np.testing.assert_array_equal(X.indptr, Y.indptr)
-    np.testing.assert_array_equal(X.indices, Y.indices)
-    np.testing.assert_array_equal(X.data, Y.data)
 
 
 # ----------------------------------------------------------------------------- where engines differ
