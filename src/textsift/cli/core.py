@@ -8,7 +8,7 @@ from .._choices import AGGREGATES
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, emit_rows, plain, print_note
-from .options import CorpusOptions, FormatOption, K, Top, choices, corpus_options
+from .options import CorpusOptions, Direction, FormatOption, K, Top, choices, corpus_options
 
 Aggregate = choices("Aggregate", AGGREGATES)
 #: How many terms ``score`` prints unless told (without -k).
@@ -48,6 +48,7 @@ def score(
         False, "--per-class", help="The top terms of every class side by side, one column "
         "per class (per label for label sets), each by its own one-vs-rest scores; csv and "
         "json give one row per class and rank, with its score"),
+    direction: Direction = None,
     k: K = None,
     top: Top = None,
     fmt: FormatOption = None,
@@ -57,8 +58,11 @@ def score(
     -k selects terms as a selector would keep them: the first k of the ranking (all of them,
     with a note, when k is larger than the vocabulary); the selected terms are printed, and
     stderr says how many were selected. Without -k, the ranking's best --top terms (20) are
-    printed and nothing is selected. The terms go to stdout (a table on a terminal,
-    tab-separated values when piped, or CSV or JSON), messages to stderr.
+    printed and nothing is selected. With --class or --per-class the terms over-represented
+    in the class are shown (--direction both adds the under-represented ones, marked); the
+    ranking of all classes is two-sided, as a selector's is. The terms go to stdout (a
+    table on a terminal, tab-separated values when piped, or CSV or JSON), messages to
+    stderr.
 
     Example: textsift score reviews.jsonl.gz --label-field rating --method ig -k 30
     """
@@ -67,6 +71,8 @@ def score(
     from ..sources import describe
 
     agg = aggregate.value if aggregate else None
+    view = direction.value if direction else (
+        "over" if class_label is not None or per_class else "both")
     if method == "all" and agg == "rr":
         raise TextsiftError("--method all prints a score per method; the round robin gives an "
                             "order, not a score: use --aggregate max, sum or wavg")
@@ -88,14 +94,14 @@ def score(
     if m is None:
         from ..ranking import score_all
 
-        emit(score_all(counts, agg, class_label, top or TOP), fmt, "all methods")
+        emit(score_all(counts, agg, class_label, top or TOP, view), fmt, "all methods")
     elif per_class:
-        _per_class(counts, m, top or TOP, fmt)
+        _per_class(counts, m, top or TOP, fmt, view)
     else:
-        _ranked(counts, m, agg, class_label, k, top, fmt)
+        _ranked(counts, m, agg, class_label, k, top, fmt, view)
 
 
-def _ranked(counts, m, agg, class_label, k, top, fmt) -> None:
+def _ranked(counts, m, agg, class_label, k, top, fmt, direction) -> None:
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
     from ..policies import resolve_k, size_note
     from ..ranking import rank
@@ -103,29 +109,40 @@ def _ranked(counts, m, agg, class_label, k, top, fmt) -> None:
     n = None if k is None else resolve_k(counts.n_terms, int(counts.seen.sum()), k)
     shown = top or TOP if n is None else min(n, top or n)
     ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
-                  top=shown)
+                  top=shown, direction=direction)
     if n is not None:
         note = size_note(k, counts.n_terms, "-k")
         if note:
             print_note(note)
         console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
-    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy})"
+    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy}" + (
+        f", {direction}-represented)" if direction != "both" else ")")
     emit(ranked.to_frame(), fmt, title)
 
 
-def _per_class(counts, m, top: int, fmt) -> None:
+def _per_class(counts, m, top: int, fmt, direction: str) -> None:
     """Each class's best ``top`` terms: a column per class (table, tsv), or a row per class
-    and rank with the score (csv, json)."""
-    from ..ranking import rank_per_class
+    and rank with the score (csv, json); with both directions, each term marked (``+`` over-,
+    ``-`` under-represented; a ``direction`` column in csv and json)."""
+    from ..ranking import direction_words, rank_per_class
 
-    rankings = rank_per_class(counts, m, top=top)
+    rankings = rank_per_class(counts, m, top=top, direction=direction)
+    marked = direction == "both" and all(r.signs is not None for r in rankings)
     if fmt in ("csv", "json"):
-        emit_rows(["class", "rank", "term", "score"],
-                  [(plain(r.class_label), i + 1, t, s) for r in rankings
-                   for i, (t, s) in enumerate(zip(r.terms, r.scores, strict=True))], fmt, "")
+        extra = ["direction"] if marked else []
+        emit_rows(["class", "rank", "term", "score", *extra],
+                  [(plain(r.class_label), i + 1, t, s, *([d] if marked else []))
+                   for r in rankings
+                   for i, (t, s, d) in enumerate(zip(
+                       r.terms, r.scores, direction_words(r.signs) if marked else r.terms,
+                       strict=True))], fmt, "")
         return
     depth = max((len(r) for r in rankings), default=0)
-    columns = [r.terms for r in rankings]
+    columns = [r.terms if not marked else
+               [f"{t} {'+' if s > 0 else '-' if s < 0 else ''}".rstrip()
+                for t, s in zip(r.terms, r.signs, strict=True)] for r in rankings]
     emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)],
               [(i + 1, *(c[i] if i < len(c) else None for c in columns))
-               for i in range(depth)], fmt, f"top terms of every class by {m.label}")
+               for i in range(depth)], fmt, f"top terms of every class by {m.label}"
+              + {"over": " (over-represented)", "under": " (under-represented)",
+                 "both": " (+ over-, - under-represented)"}[direction])

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .._choices import ANALYZERS, ENGINES, TOKENIZERS
+from .._choices import ANALYZERS, DIRECTIONS, ENGINES, TOKENIZERS
 from ..errors import check_n_jobs
 from ._app import Format
 
@@ -179,6 +179,12 @@ Top = Annotated[int | None, typer.Option(
 TopOrAll = Annotated[int | None, typer.Option(
     "--top", help="How many terms to print (default: every selected term)",
     callback=_positive, show_default=False)]
+DirectionChoice = choices("Direction", DIRECTIONS)
+Direction = Annotated[DirectionChoice | None, typer.Option(
+    "--direction", help="Which terms of a class to show: over-represented in it (the "
+    "default with --class and --per-class), under-represented, or both (marked); without "
+    "a class, over or under keeps each term's scores in the classes where it has that "
+    "direction (default both)", show_default=False)]
 K = Annotated[int | None, typer.Option(
     "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(
