@@ -51,7 +51,12 @@ class Method:
     once, where :func:`compute` meets the counts. Each method's docstring says why it has its
     own.
     ``reads_term_freq`` says whether it reads ``Counts.term_freq`` (so that a caller counting
-    for this method alone can leave the term frequencies out)."""
+    for this method alone can leave the term frequencies out).
+
+    ``test`` names the statistical test whose p-value the method has (empty when it has
+    none) and ``pvalue`` computes it, ``pvalue(counts, **params)`` with the method's own
+    parameters, a table of p-values made as the scores are
+    (:func:`textsift.scores.pvalues.pvalues` reads it)."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -66,6 +71,8 @@ class Method:
     requires: tuple[str, ...] = ()
     choices: dict = field(default_factory=dict)
     reads_term_freq: bool = False
+    test: str = ""
+    pvalue: Callable | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
@@ -78,9 +85,10 @@ REGISTRY: dict[str, Method] = {}
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False):
+             reads_term_freq=False, test="", pvalue=None):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``formula``
-    (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
+    (LaTeX) and ``reference`` document it (every built-in method has both); ``test`` and
+    ``pvalue`` give the test of a method that is one (:class:`Method`). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
     ``requires``. The parameters are those of the function's signature after its counts."""
     if kind not in ("nominal", "ordinal"):
@@ -90,6 +98,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
     unknown = set(requires) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
+    if bool(test) != (pvalue is not None):
+        raise RuntimeError(f"method {name!r}: give both test and pvalue, or neither")
 
     def deco(func):
         if name in REGISTRY:
@@ -97,7 +107,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
-                                reads_term_freq)
+                                reads_term_freq, test, pvalue)
         return func
 
     return deco
