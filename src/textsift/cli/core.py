@@ -58,9 +58,10 @@ def score(
     -k selects terms as a selector would keep them: the first k of the ranking (all of them,
     with a note, when k is larger than the vocabulary); the selected terms are printed, and
     stderr says how many were selected. Without -k, the ranking's best --top terms (20) are
-    printed and nothing is selected. With --class or --per-class the terms over-represented
-    in the class are shown (--direction both adds the under-represented ones, marked); the
-    ranking of all classes is two-sided, as a selector's is. The terms go to stdout (a
+    printed and nothing is selected. A class's terms (with --class, and each class's, one
+    column per class) are those over-represented in it (--direction both adds the
+    under-represented ones, marked); the ranking of all classes is two-sided, as a
+    selector's is. The terms go to stdout (a
     table on a terminal, tab-separated values when piped, or CSV or JSON), messages to
     stderr.
 

@@ -182,9 +182,9 @@ TopOrAll = Annotated[int | None, typer.Option(
 DirectionChoice = choices("Direction", DIRECTIONS)
 Direction = Annotated[DirectionChoice | None, typer.Option(
     "--direction", help="Which terms of a class to show: over-represented in it (the "
-    "default with --class and --per-class), under-represented, or both (marked); without "
-    "a class, over or under keeps each term's scores in the classes where it has that "
-    "direction (default both)", show_default=False)]
+    "default wherever a class's terms are shown), under-represented, or both (marked); "
+    "for the ranking of all classes, over or under keeps each term's scores in the classes "
+    "where it has that direction (default both)", show_default=False)]
 K = Annotated[int | None, typer.Option(
     "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(

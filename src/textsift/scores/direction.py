@@ -11,7 +11,7 @@ class's documents that contain it with the share of the other documents that do:
 ``+1``: over-represented in ``c`` (its documents contain the term more often than the rest);
 ``-1``: under-represented; ``0``: equal shares, or no document outside ``c``. With label sets
 the rest is the documents without the label, as every one-vs-rest score takes it. It is
-computed as the scores are, once per distinct one-vs-rest table (:func:`binary_scores`), and
+computed as the scores are, once per distinct one-vs-rest table (``binary_scores``), and
 is kept beside every per-class table: the views of a class's terms (``textsift score --class``
 and ``--per-class``, the report's table of each class, the explore page) show the
 over-represented terms unless told otherwise; selection for a learner stays two-sided unless

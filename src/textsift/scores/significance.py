@@ -3,7 +3,7 @@
 ``pvalues(counts, "chi2")`` gives the p-value of every term in every group of the method's
 score table (the same (V, G) layout and groups as :func:`~textsift.scores.compute`), from the
 same counts, with no second pass over the documents; the per-class tests are evaluated once
-per distinct one-vs-rest table, as the scores are (:func:`binary_scores`). A method has a
+per distinct one-vs-rest table, as the scores are (``binary_scores``). A method has a
 p-value when its registry entry names its test (``Method.test``, ``Method.pvalue``):
 
 ============================  ===================================================  ========
@@ -27,8 +27,7 @@ are served as every one-vs-rest score serves them. The statistics are computed f
 cells as ``scipy.stats`` computes them (``chi2_contingency``, ``power_divergence``,
 ``fisher_exact``, ``mannwhitneyu``), so the p-values agree to the last digits
 (``tests/test_pvalues.py``). A p-value is NaN where there is no test: a term no document
-has. Every other method: :func:`textsift.permutation.permutation_pvalues` gives a
-p-value for any score.
+has. Every other method: a permutation test gives a p-value for any score.
 """
 
 from __future__ import annotations
@@ -40,10 +39,10 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
-from ._hypergeom import log_cdf, log_pmf
 from ..labels import check_requirement
+from ._hypergeom import log_cdf, log_pmf
 from ._registry import REGISTRY, _call, get_method, register
-from ._tables import PerClass, ScoreTable, binary_scores, global_table
+from ._tables import PerClass, binary_scores
 from .direction import representation
 
 __all__ = ["PValues", "chi2_pvalue", "fisher_log_pvalue", "fisher_pvalue", "g2_statistic",
@@ -241,9 +240,7 @@ def pvalues(counts: Counts, method, **params) -> PValues:
     if m.pvalue is None:
         raise TextsiftError(
             f"{m.name} has no p-value: it is not a statistical test. The methods that are: "
-            f"{', '.join(with_pvalues())}; for any method, a permutation test "
-            "(textsift.permutation.permutation_pvalues, or --permutations N on the command "
-            "line) gives one")
+            f"{', '.join(with_pvalues())}; for any method, a permutation test gives one")
     check_requirement(m.requires, counts, m.name)
     table = _call(_as_pvalue_method(m), counts, params)
     return from_table(table, m.name, m.test)
