@@ -4,10 +4,12 @@ corpus's kind (decide_kind)."""
 import pytest
 
 from textsift.errors import TextsiftError
-from textsift.labels import MULTILABEL, NOMINAL, ORDINAL, LabelKind, decide_kind
+from textsift.labels import LabelKind, decide_kind
 from textsift.learners import LEARNERS
 from textsift.metrics import MEASURES
 from textsift.scores import REGISTRY
+
+NOMINAL, ORDINAL, MULTILABEL = LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL
 
 
 @pytest.mark.parametrize(("declared", "lists", "kind"), [

@@ -47,7 +47,7 @@ from sklearn.metrics import (
 from sklearn.utils.class_weight import compute_sample_weight
 
 from .errors import TextsiftError, lookup
-from .labels import MULTILABEL, NOMINAL, ORDINAL, LabelKind
+from .labels import LabelKind
 from .ranks import check_ranks
 
 __all__ = [
@@ -99,7 +99,8 @@ class Measure:
 MEASURES: dict[str, Measure] = {}
 
 
-def register_measure(name: str, summary: str, tasks=(NOMINAL, ORDINAL),
+def register_measure(name: str, summary: str,
+                     tasks=(LabelKind.NOMINAL, LabelKind.ORDINAL),
                      lower_is_better: bool = False):
     """Decorator adding ``func(y_true, y_pred[, ranks][, pos_label])`` to :data:`MEASURES`."""
 
@@ -146,7 +147,7 @@ def _check_lengths(y_true: np.ndarray, y_pred: np.ndarray, what: str) -> None:
 
 # --------------------------------------------------------------------------- nominal
 #: The tasks of a measure of classes that also reads label sets.
-_ALL_TASKS = (NOMINAL, ORDINAL, MULTILABEL)
+_ALL_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 
 
 @register_measure("accuracy", "fraction of correct predictions (for label sets: of documents "
@@ -195,33 +196,34 @@ def misclassification_error(y_true, y_pred) -> float:
 # --------------------------------------------------------------------------- label sets
 @register_measure("samples_f1", "F1 of each document's predicted label set, averaged over "
                   "the documents (1 for a document without labels predicted without)",
-                  tasks=(MULTILABEL,))
+                  tasks=(LabelKind.MULTILABEL,))
 def _samples_f1(y_true, y_pred) -> float:
     # zero_division=1: a document with no label and none predicted is answered right
     return f1_score(y_true, y_pred, average="samples", zero_division=1)
 
 
 @register_measure("hamming_loss", "fraction of wrong (document, label) decisions",
-                  tasks=(MULTILABEL,), lower_is_better=True)
+                  tasks=(LabelKind.MULTILABEL,), lower_is_better=True)
 def _hamming_loss(y_true, y_pred) -> float:
     return hamming_loss(y_true, y_pred)
 
 
 # --------------------------------------------------------------------------- positive class
-@register_measure("f1_pos", "F1 of the positive class of a binary task", tasks=(NOMINAL,))
+@register_measure("f1_pos", "F1 of the positive class of a binary task",
+                  tasks=(LabelKind.NOMINAL,))
 def _f1_pos(y_true, y_pred, pos_label) -> float:
     return f1_score(y_true, y_pred, pos_label=pos_label, average="binary", zero_division=0)
 
 
 @register_measure("precision_pos", "precision of the positive class of a binary task",
-                  tasks=(NOMINAL,))
+                  tasks=(LabelKind.NOMINAL,))
 def _precision_pos(y_true, y_pred, pos_label) -> float:
     return precision_score(y_true, y_pred, pos_label=pos_label, average="binary",
                            zero_division=0)
 
 
 @register_measure("recall_pos", "recall of the positive class of a binary task",
-                  tasks=(NOMINAL,))
+                  tasks=(LabelKind.NOMINAL,))
 def _recall_pos(y_true, y_pred, pos_label) -> float:
     return recall_score(y_true, y_pred, pos_label=pos_label, average="binary",
                         zero_division=0)
@@ -229,7 +231,7 @@ def _recall_pos(y_true, y_pred, pos_label) -> float:
 
 # --------------------------------------------------------------------------- ordinal
 @register_measure("mae_micro", "MAE^mu, the mean absolute error over documents",
-                  tasks=(ORDINAL,), lower_is_better=True)
+                  tasks=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_micro(y_true, y_pred) -> float:
     """Plain (micro-averaged) mean absolute error, ``MAE^mu`` (Baccianella, Esuli & Sebastiani
     2010)."""
@@ -238,7 +240,7 @@ def mae_micro(y_true, y_pred) -> float:
 
 
 @register_measure("mae_macro", "MAE^M, the mean absolute error of each true rank, averaged "
-                  "over the ranks", tasks=(ORDINAL,), lower_is_better=True)
+                  "over the ranks", tasks=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_macro(y_true, y_pred, ranks=None) -> float:
     """Macroaveraged mean absolute error ``MAE^M`` (Baccianella, Esuli & Sebastiani 2010).
 

@@ -50,7 +50,7 @@ from ._fields import (
     label_type_of,
     no_labels,
 )
-from ._kinds import MULTILABEL, NOMINAL, ORDINAL, REQUIREMENTS, LabelKind, decide_kind
+from ._kinds import REQUIREMENTS, LabelKind, decide_kind
 from ._labelling import (
     LABEL_SETS,
     Labels,
@@ -70,7 +70,7 @@ from ._spelling import (
 )
 from ._values import show_value
 
-__all__ = ["LABEL_SETS", "MULTILABEL", "NOMINAL", "ORDINAL", "REQUIREMENTS", "LabelKind",
+__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelKind",
            "LabelTypes", "Labels", "as_labels", "check_class", "check_label_spelling",
            "check_labelled", "check_ranks", "check_requirement", "csv_labels", "decide_kind",
            "distinct_labels", "encode_labels", "evaluated_labels", "holds_label_lists",

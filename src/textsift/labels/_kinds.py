@@ -167,8 +167,9 @@ def requirements(requires) -> tuple[str, ...]:
 def decide_kind(declared, label_lists: bool, field: str, what: str = "[corpus] task"
                 ) -> LabelKind:
     """The kind of a corpus's labels: the one of the kinds ``declared`` may turn out to be
-    (:meth:`LabelKind.possible`) that the labels read fit -- label lists (``label_lists``,
-    in the label field ``field``) or one label per record. A declaration the labels do not
+    (:meth:`LabelKind.possible <textsift.labels.LabelKind.possible>`) that the labels read
+    fit -- label lists (``label_lists``, in the label field ``field``) or one label per
+    record. A declaration the labels do not
     fit is an error naming ``what`` declared it, the field and the fix."""
     declared = LabelKind(declared)
     for kind in LabelKind.possible(declared):

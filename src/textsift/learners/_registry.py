@@ -19,7 +19,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.validation import has_fit_parameter
 
 from ..errors import TextsiftError, lookup
-from ..labels import MULTILABEL, NOMINAL, ORDINAL, LabelKind
+from ..labels import LabelKind
 from ._estimators import (
     ClassWeighted,
     PerLabelClassifier,
@@ -78,7 +78,7 @@ class Learner:
     def weights_classes(self) -> bool:
         """Whether the learner takes ``class_weight``: a learner of nominal tasks whose
         estimator has a ``class_weight`` parameter or a ``fit`` that takes ``sample_weight``."""
-        return NOMINAL in self.tasks and (self.class_weight or self.sample_weight)
+        return LabelKind.NOMINAL in self.tasks and (self.class_weight or self.sample_weight)
 
     @cached_property
     def class_weight(self) -> bool:
@@ -106,7 +106,8 @@ WEIGHTINGS: dict[str, Callable[[], list]] = {
 }
 
 
-def register_learner(name: str, summary: str, *, tasks=(NOMINAL, ORDINAL),
+def register_learner(name: str, summary: str, *,
+                     tasks=(LabelKind.NOMINAL, LabelKind.ORDINAL),
                      weighting: str, params: tuple[str, ...]):
     """Decorator adding the factory ``func(seed, ranks, **params)`` to :data:`LEARNERS`."""
 
@@ -152,7 +153,7 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
 
 
 #: The tasks of a classifier: classes, ranks as classes, and label sets (once per label).
-_CLASSIFIER_TASKS = (NOMINAL, ORDINAL, MULTILABEL)
+_CLASSIFIER_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 
 
 @register_learner("nb", "multinomial naive Bayes (sklearn MultinomialNB)", weighting="counts",
@@ -174,7 +175,7 @@ def _logreg(seed, ranks, **params):
 
 
 @register_learner("svr", "epsilon-SVR on ranks, rounded (textsift.learners.RankSVR)",
-                  tasks=(ORDINAL,), weighting="sublinear_tfidf",
+                  tasks=(LabelKind.ORDINAL,), weighting="sublinear_tfidf",
                   params=("C", "epsilon", "balanced", "max_iter", "tol"))
 def _svr(seed, ranks, **params):
     return RankSVR(random_state=seed, ranks=ranks, **params)

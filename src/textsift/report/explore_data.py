@@ -26,7 +26,7 @@ import numpy as np
 from .._choices import EXPLORE_CAP, EXPLORE_SNIPPET_TOP
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..labels import MULTILABEL, NOMINAL, ORDINAL, check_requirement
+from ..labels import LabelKind, check_requirement
 from ..ranks import check_ranks
 from ..scores import REGISTRY, compute_many
 from ..scores.ordinal import idf, nc_at_best, rank_stats
@@ -58,7 +58,8 @@ def page_methods(counts: Counts, methods=None) -> list[str]:
     one."""
     ratings = is_rating_scale(counts.classes)
     if methods is None:
-        kind = MULTILABEL if counts.multilabel else ORDINAL if ratings else NOMINAL
+        kind = (LabelKind.MULTILABEL if counts.multilabel else
+                LabelKind.ORDINAL if ratings else LabelKind.NOMINAL)
         return sorted(n for n, m in REGISTRY.items() if kind.serves(m))
     methods = list(dict.fromkeys(methods))
     for name in methods:

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..labels import MULTILABEL, NOMINAL, REQUIREMENTS, LabelKind, check_requirement
+from ..labels import REQUIREMENTS, LabelKind, check_requirement
 from ..policies import AGGREGATES
 from ._tables import (  # noqa: F401  (the scoring modules import them from here too)
     PerClass,
@@ -234,7 +234,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if methods is None:
-        labels = MULTILABEL if counts.multilabel else NOMINAL
+        labels = LabelKind.MULTILABEL if counts.multilabel else LabelKind.NOMINAL
         methods = sorted(n for n, m in REGISTRY.items() if labels.serves(m))
     methods = [get_method(name).name for name in methods]
     for name in methods:
