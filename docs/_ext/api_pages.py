@@ -22,6 +22,7 @@ SECTIONS = {
                            "textsift.tokens", "textsift.vectorize", "textsift.counts",
                            "textsift.engines", "textsift.errors"],
     "Scores, policies and selectors": ["textsift.scores", "textsift.corrections",
+                                       "textsift.evidence",
                                        "textsift.policies", "textsift.selectors",
                                        "textsift.ranks"],
     "Learners and measures": ["textsift.learners", "textsift.metrics", "textsift.baselines"],

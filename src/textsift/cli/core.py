@@ -8,7 +8,20 @@ from .._choices import AGGREGATES
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, emit_rows, plain, print_note
-from .options import CorpusOptions, Direction, FormatOption, K, Top, choices, corpus_options
+from .options import (
+    Alpha,
+    CorpusOptions,
+    Correction,
+    Direction,
+    Evidence,
+    Family,
+    FormatOption,
+    K,
+    Level,
+    Top,
+    choices,
+    corpus_options,
+)
 
 Aggregate = choices("Aggregate", AGGREGATES)
 #: How many terms ``score`` prints unless told (without -k).
@@ -49,6 +62,11 @@ def score(
         "per class (per label for label sets), each by its own one-vs-rest scores; csv and "
         "json give one row per class and rank, with its score"),
     direction: Direction = None,
+    evidence: Evidence = False,
+    alpha: Alpha = None,
+    correction: Correction = None,
+    family: Family = None,
+    level: Level = None,
     k: K = None,
     top: Top = None,
     fmt: FormatOption = None,
@@ -64,6 +82,9 @@ def score(
     selector's is. The terms go to stdout (a
     table on a terminal, tab-separated values when piped, or CSV or JSON), messages to
     stderr.
+
+    --evidence adds each term's counts, p-value, adjusted p-value and effect sizes (with
+    each class's terms, the number of them that pass).
 
     Example: textsift score reviews.jsonl.gz --label-field rating --method ig -k 30
     """
@@ -85,7 +106,16 @@ def score(
     if per_class and (class_label is not None or agg is not None or method == "all"):
         raise TextsiftError("--per-class ranks every class by its own scores: drop --class, "
                             "--aggregate and --method all")
+    if evidence and method == "all":
+        raise TextsiftError("--evidence shows one method's evidence; --method all prints "
+                            "every method's score: choose one method")
+    ev = None
+    if evidence:
+        ev = {"alpha": alpha or 0.05, "correction": correction.value if correction else "bh",
+              "family": family.value if family else "class", "level": level or 0.95}
     m = None if method == "all" else get_method(method)  # before counting: fails at once
+    if ev is not None and m.pvalue is None:
+        _no_pvalue(m)
     counts = corpus.count()
     source = describe(corpus.source)
     if m is not None:
@@ -97,12 +127,23 @@ def score(
 
         emit(score_all(counts, agg, class_label, top or TOP, view), fmt, "all methods")
     elif per_class:
-        _per_class(counts, m, top or TOP, fmt, view)
+        _per_class(counts, m, top or TOP, fmt, view, ev)
     else:
-        _ranked(counts, m, agg, class_label, k, top, fmt, view)
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
 
 
-def _ranked(counts, m, agg, class_label, k, top, fmt, direction) -> None:
+def _no_pvalue(m) -> None:
+    import warnings
+
+    from ..errors import DataWarning
+    from ..scores import with_pvalues
+
+    warnings.warn(f"{m.name} has no p-value (it is not a statistical test): --evidence shows "
+                  "its counts and effect sizes; for p-values rank by a method that is a test "
+                  f"({', '.join(with_pvalues())})", DataWarning, stacklevel=2)
+
+
+def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> None:
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
     from ..policies import resolve_k, size_note
     from ..ranking import rank
@@ -118,10 +159,18 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction) -> None:
         console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
     title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy}" + (
         f", {direction}-represented)" if direction != "both" else ")")
-    emit(ranked.to_frame(), fmt, title)
+    if ev is None:
+        emit(ranked.to_frame(), fmt, title)
+        return
+    from ..evidence import evidence
+
+    frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"])
+    emit(frame, fmt, title + f"; q: {ev['correction']} over each "
+         + ("class's terms" if ev["family"] == "class" else "term and class")
+         + f"; intervals at {ev['level']:g}")
 
 
-def _per_class(counts, m, top: int, fmt, direction: str) -> None:
+def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     """Each class's best ``top`` terms: a column per class (table, tsv), or a row per class
     and rank with the score (csv, json); with both directions, each term marked (``+`` over-,
     ``-`` under-represented; a ``direction`` column in csv and json)."""
@@ -129,6 +178,9 @@ def _per_class(counts, m, top: int, fmt, direction: str) -> None:
 
     rankings = rank_per_class(counts, m, top=top, direction=direction)
     marked = direction == "both" and all(r.signs is not None for r in rankings)
+    if ev is not None and m.pvalue is not None:
+        _per_class_evidence(counts, m, rankings, fmt, direction, ev)
+        return
     if fmt in ("csv", "json"):
         extra = ["direction"] if marked else []
         emit_rows(["class", "rank", "term", "score", *extra],
@@ -147,3 +199,34 @@ def _per_class(counts, m, top: int, fmt, direction: str) -> None:
                for i in range(depth)], fmt, f"top terms of every class by {m.label}"
               + {"over": " (over-represented)", "under": " (under-represented)",
                  "both": " (+ over-, - under-represented)"}[direction])
+
+
+def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
+    """Each class's top terms with their p and q (a row per class and rank), and each
+    class's number of terms with ``q <= alpha`` (a last row of the table; a column of csv
+    and json)."""
+    from ..evidence import adjusted_pvalues, significant_counts
+
+    p, q = adjusted_pvalues(counts, m, ev["correction"], ev["family"])
+    groups = [str(g) for g in p.groups]
+    passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
+                                 direction)
+    head = f"q <= {ev['alpha']:g}"
+    if fmt in ("csv", "json"):
+        rows = []
+        for r in rankings:
+            j = groups.index(str(r.class_label)) if len(groups) > 1 else 0
+            for i, (t, s, ix) in enumerate(zip(r.terms, r.scores, r.index, strict=True)):
+                rows.append((plain(r.class_label), i + 1, t, s, p.values[ix, j], q[ix, j],
+                             int(passing.iloc[j])))
+        emit_rows(["class", "rank", "term", "score", "p", "q", f"terms with {head}"], rows,
+                  fmt, "")
+        return
+    depth = max((len(r) for r in rankings), default=0)
+    columns = [r.terms for r in rankings]
+    rows = [(i + 1, *(c[i] if i < len(c) else None for c in columns)) for i in range(depth)]
+    rows.append((f"terms with {head}",
+                 *(int(passing.iloc[groups.index(str(r.class_label))]) if len(groups) > 1
+                   else int(passing.iloc[0]) for r in rankings)))
+    emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
+              f"top terms of every class by {m.label}; {head} ({ev['correction']})")
