@@ -87,6 +87,15 @@ class TermRanking:
     def __len__(self) -> int:
         return len(self.index)
 
+    def head(self, n: int) -> TermRanking:
+        """The first ``n`` ranked terms."""
+        from dataclasses import replace
+
+        cut = slice(0, max(0, int(n)))
+        return replace(self, index=self.index[cut], scores=self.scores[cut],
+                       groups=None if self.groups is None else self.groups[cut],
+                       signs=None if self.signs is None else self.signs[cut])
+
     def __repr__(self) -> str:
         on = f"class {self.class_label}" if self.class_label is not None else self.policy
         return f"TermRanking of {len(self)} terms by {self.method} ({on}):\n{self.to_frame()}"

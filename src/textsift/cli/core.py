@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from .._choices import AGGREGATES
@@ -67,6 +69,13 @@ def score(
     correction: Correction = None,
     family: Family = None,
     level: Level = None,
+    reference: str = typer.Option(
+        None, "--reference", show_default=False,
+        help="Compare --class with this class instead of with the rest"),
+    reference_corpus: Path = typer.Option(
+        None, "--reference-corpus", show_default=False,
+        help="Compare the corpus (or --class) with this corpus, read with the same "
+        "--text-field and counted with the same preprocessing (its labels are not read)"),
     k: K = None,
     top: Top = None,
     fmt: FormatOption = None,
@@ -85,6 +94,9 @@ def score(
 
     --evidence adds each term's counts, p-value, adjusted p-value and effect sizes (with
     each class's terms, the number of them that pass).
+
+    --reference B compares --class A with class B only, --reference-corpus FILE the corpus
+    (or --class A) with another corpus, as keyness is measured in corpus linguistics.
 
     Example: textsift score reviews.jsonl.gz --label-field rating --method ig -k 30
     """
@@ -122,6 +134,9 @@ def score(
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
     if class_label is not None:
         check_class(counts, class_label, source)
+    if reference is not None or reference_corpus is not None:
+        counts, class_label = _referenced(corpus, counts, m, class_label, reference,
+                                          reference_corpus, per_class)
     if m is None:
         from ..ranking import score_all
 
@@ -130,6 +145,33 @@ def score(
         _per_class(counts, m, top or TOP, fmt, view, ev)
     else:
         _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
+
+
+def _referenced(corpus, counts, m, class_label, reference, reference_corpus, per_class):
+    """The two-group counts of a chosen reference (:mod:`textsift.reference`) and the
+    target's class."""
+    from ..reference import against, against_corpus, count_reference
+
+    if reference is not None and reference_corpus is not None:
+        raise TextsiftError("give one reference: --reference (a class) or --reference-corpus "
+                            "(a corpus)")
+    if per_class:
+        raise TextsiftError("--per-class compares every class with the rest; a reference "
+                            "compares one target: give --class instead of --per-class")
+    if m is not None and m.kind == "ordinal":
+        raise TextsiftError(f"{m.name} is an ordinal method: it reads the whole rating scale, "
+                            "which a target and a reference are not; choose a nominal method")
+    if reference is not None:
+        if class_label is None:
+            raise TextsiftError(f"--reference {reference} compares a class with it: give the "
+                                "target class with --class")
+        return against(counts, class_label, reference), class_label
+    from ..corpus import read_corpus
+
+    texts = read_corpus(reference_corpus, corpus.text_field, None).frame[corpus.text_field]
+    ref = count_reference(texts, counts, corpus.vectorizer())
+    two = against_corpus(counts, ref, class_label)
+    return two, str(two.classes[0])
 
 
 def _no_pvalue(m) -> None:
@@ -145,6 +187,8 @@ def _no_pvalue(m) -> None:
 
 def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> None:
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
+    import numpy as np
+
     from ..policies import resolve_k, size_note
     from ..ranking import rank
 
@@ -152,6 +196,8 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
     shown = top or TOP if n is None else min(n, top or n)
     ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
                   top=shown, direction=direction)
+    if n is None and class_label is not None:  # a class's terms: none of the other direction
+        ranked = ranked.head(int((ranked.scores > -np.inf).sum()))
     if n is not None:
         note = size_note(k, counts.n_terms, "-k")
         if note:
