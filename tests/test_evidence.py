@@ -114,7 +114,19 @@ def test_a_method_without_a_pvalue_warns_and_shows_the_rest():
     assert "p" not in json.loads(res.stdout)[0] and "lrc" in json.loads(res.stdout)[0]
 
 
+def test_permutation_pvalues_for_any_method():
+    """19 permutations: every p-value is a multiple of 1/20, at least 1/20."""
+    res = _invoke("--method", "bns", "--class", "sci.space", "--top", "3", "--evidence",
+                  "--permutations", "19", "--seed", "1", "-f", "json")
+    assert res.exit_code == 0, res.stderr
+    p = np.array([r["p"] for r in json.loads(res.stdout)])
+    assert (p >= 0.05).all() and np.allclose(p * 20, np.round(p * 20))
+    assert "warning: 19 permutations cannot give a p-value below 0.05" in res.stderr
+
+
 @pytest.mark.parametrize("args, message", [
+    (("--method", "bns", "--permutations", "9"), "add --evidence"),
+    (("--method", "bns", "--evidence", "--permutations", "0"), "at least 1"),
     (("--method", "all", "--evidence"), "--evidence shows one method's evidence"),
     (("--method", "chi2", "--aggregate", "sum", "--evidence"), "under the sum policy"),
     (("--method", "chi2", "--evidence", "--alpha", "0"), "significance level in (0, 1]"),

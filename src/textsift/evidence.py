@@ -71,9 +71,12 @@ def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndar
 
 
 def evidence(counts: Counts, ranking: TermRanking, method, correction: str = "bh",
-             family: str = "class", level: float = 0.95, **params) -> pd.DataFrame:
+             family: str = "class", level: float = 0.95, permuted=None,
+             **params) -> pd.DataFrame:
     """The ranking's frame (:meth:`TermRanking.to_frame`) with the evidence of each term
-    (module docstring). A method without a p-value has no ``p`` and ``q`` columns."""
+    (module docstring). A method without a p-value has no ``p`` and ``q`` columns, unless
+    ``permuted`` (its :class:`~textsift.permutation.PermutationResult`) gives them: the
+    permutation p-values then stand for the method's own."""
     check_level(level)
     m = get_method(method) if isinstance(method, str) else method
     frame = ranking.to_frame()
@@ -85,11 +88,17 @@ def evidence(counts: Counts, ranking: TermRanking, method, correction: str = "bh
     has = cls >= 0
     if has.any():
         _add_cells(frame, counts, index, cls, has, m, level)
-    if m.pvalue is not None:
+    if permuted is not None:
+        values, groups = permuted.pvalues, permuted.groups
+        q = adjust_table(values, check_correction(correction), check_family(family))
+    elif m.pvalue is not None:
         p, q = adjusted_pvalues(counts, m, correction, family, **params)
-        column = _columns_of(p.groups, counts, cls)
-        frame["p"] = p.values[index, column]
-        frame["q"] = q[index, column]
+        values, groups = p.values, p.groups
+    else:
+        return frame
+    column = _columns_of(groups, counts, cls)
+    frame["p"] = values[index, column]
+    frame["q"] = q[index, column]
     return frame
 
 

@@ -69,6 +69,11 @@ def score(
     correction: Correction = None,
     family: Family = None,
     level: Level = None,
+    permutations: int = typer.Option(
+        None, "--permutations", show_default=False,
+        help="With --evidence: p-values from this many permutations of the labels (999 is "
+        "usual), for any method"),
+    seed: int = typer.Option(0, "--seed", help="Random seed (the permutations)"),
     reference: str = typer.Option(
         None, "--reference", show_default=False,
         help="Compare --class with this class instead of with the rest"),
@@ -125,8 +130,16 @@ def score(
     if evidence:
         ev = {"alpha": alpha or 0.05, "correction": correction.value if correction else "bh",
               "family": family.value if family else "class", "level": level or 0.95}
+    if permutations is not None:
+        if ev is None:
+            raise TextsiftError("--permutations gives the p-values of --evidence: add "
+                                "--evidence")
+        if permutations < 1:
+            raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
+                                f"{permutations}")
+        ev.update(permutations=permutations, seed=seed, corpus=corpus)
     m = None if method == "all" else get_method(method)  # before counting: fails at once
-    if ev is not None and m.pvalue is None:
+    if ev is not None and m.pvalue is None and permutations is None:
         _no_pvalue(m)
     counts = corpus.count()
     source = describe(corpus.source)
@@ -174,6 +187,23 @@ def _referenced(corpus, counts, m, class_label, reference, reference_corpus, per
     return two, str(two.classes[0])
 
 
+def _permuted(ev, m):
+    """The permutation test of ``m`` (``--permutations``), on the corpus read in memory."""
+    if "permutations" not in ev:
+        return None
+    from ..permutation import permutation_pvalues
+    from ..vectorize import vectorize
+
+    corpus = ev["corpus"]
+    read = corpus.read()
+    X, names, _ = vectorize(read.texts, corpus.vectorizer())
+    if len(names) != len(ev["names"]) or (names != ev["names"]).any():
+        raise TextsiftError("the corpus read in memory has another vocabulary than the one "
+                            "counted; count with --engine memory")
+    return permutation_pvalues(X, read.labels, [m.name], ev["permutations"], ev["seed"],
+                               alpha=ev["alpha"], n_jobs=-1)[m.name]
+
+
 def _no_pvalue(m) -> None:
     import warnings
 
@@ -210,7 +240,9 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
         return
     from ..evidence import evidence
 
-    frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"])
+    ev["names"] = counts.feature_names
+    frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"],
+                     permuted=_permuted(ev, m))
     emit(frame, fmt, title + f"; q: {ev['correction']} over each "
          + ("class's terms" if ev["family"] == "class" else "term and class")
          + f"; intervals at {ev['level']:g}")
