@@ -39,10 +39,8 @@ def adjusted_pvalues(counts: Counts, method, correction: str = "bh", family: str
                      **params):
     """``(PValues, q)``: the method's p-values and the adjusted ones, ``q`` of the same
     (V, G) shape (:func:`textsift.corrections.adjust_table`)."""
-    check_correction(correction)
-    check_family(family)
     p = pvalues(counts, method, **params)
-    return p, adjust_table(p.values, correction, family)
+    return p, p.adjusted(correction, family)
 
 
 def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndarray:

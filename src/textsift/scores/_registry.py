@@ -59,7 +59,7 @@ class Method:
     ``test`` names the statistical test whose p-value the method has (empty when it has
     none) and ``pvalue`` computes it, ``pvalue(counts, **params)`` with the method's own
     parameters, a table of p-values made as the scores are
-    (:func:`textsift.scores.pvalues.pvalues` reads it)."""
+    (:func:`textsift.scores.pvalues` reads it)."""
 
     name: str
     func: Callable[..., ScoreTable]

@@ -22,12 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._choices import DIRECTIONS
+from .._choices import DIRECTIONS as _DIRECTIONS
 from ..counts import Counts
 from ..errors import TextsiftError
 from ._tables import PerClass, binary_scores
 
 __all__ = ["DIRECTIONS", "check_direction", "direction", "representation"]
+
+#: Which terms of a class a view or a selector keeps: over-represented in it, under-
+#: represented, or both.
+DIRECTIONS = _DIRECTIONS
 
 
 def representation(A, B, C, D):

@@ -42,6 +42,7 @@ __all__ = ["check_level", "effect_sizes", "log_ratio", "lrc", "odds_ratio",
 
 
 def check_level(level) -> float:
+    """``level`` if it is a confidence level in (0, 1), else an error that says so."""
     ok = isinstance(level, int | float | np.floating) and not isinstance(level, bool)
     if not ok or not 0 < float(level) < 1:
         raise TextsiftError(f"the confidence level must be in (0, 1), e.g. 0.95; got {level!r}")
