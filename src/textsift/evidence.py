@@ -32,7 +32,7 @@ from .scores import compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
 
-__all__ = ["adjusted_pvalues", "evidence", "significant_counts"]
+__all__ = ["adjusted_pvalues", "evidence", "significant_counts", "significant_terms"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = "bh", family: str = "class",
@@ -143,3 +143,46 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
         passed &= signs == (1 if direction == "over" else -1)
     return pd.Series(passed.sum(axis=0), index=pd.Index([str(g) for g in p.groups]),
                      name=f"q <= {alpha:g}")
+
+
+def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
+                      family: str = "class", direction: str = "both",
+                      rr_variant: str = "skip", **params) -> tuple[np.ndarray, np.ndarray]:
+    """Selection by significance (scikit-learn's ``SelectFpr``, ``SelectFdr`` and
+    ``SelectFwe``, for per-class tests too): ``(index, pvalues)``.
+
+    A term is kept in a class when its adjusted p-value passes ``alpha`` -- ``q <= alpha``
+    for ``bh``/``by`` (``SelectFdr``'s rule), ``q < alpha`` for ``none``, ``bonferroni`` and
+    ``holm`` (``SelectFpr``'s and ``SelectFwe``'s) -- and, with ``direction``, only where it
+    has that direction in the class; a term is kept if any class keeps it. ``index``: the
+    kept terms, ordered by a round robin over the classes of the method's scores restricted
+    to the kept cells (each class in turn gives its best kept term not yet taken); a test of
+    the whole 2 x m table (one column) by its score. ``pvalues``: one per term, as
+    scikit-learn's ``pvalues_`` -- a term's smallest p-value over the classes (NaN where it
+    has no test). Zero terms kept is an empty ``index``, not an error."""
+    from .corrections import check_alpha
+    from .policies import rank_terms
+    from .scores.direction import check_direction
+    from .scores.direction import direction as direction_table
+
+    alpha = check_alpha(alpha)
+    check_direction(direction)
+    p, q = adjusted_pvalues(counts, method, correction, family, **params)
+    q = np.nan_to_num(q, nan=np.inf)
+    kept = q <= alpha if correction in ("bh", "by") else q < alpha
+    if direction != "both" and len(p.groups) > 1:
+        kept &= direction_table(counts).table().values == (1 if direction == "over" else -1)
+    scores = compute(counts, method, **params).values
+    table = np.where(kept, scores, -np.inf)
+    seen = kept.any(axis=1)
+    if not seen.any():
+        order = np.zeros(0, dtype=np.intp)
+    elif table.shape[1] == 1:
+        order = np.flatnonzero(seen)[np.argsort(-table[seen, 0], kind="stable")]
+    else:
+        order = rank_terms(table, "rr", seen, variant=rr_variant,
+                           limit=int(seen.sum())).index
+    with np.errstate(invalid="ignore"):
+        smallest = np.where(np.isnan(p.values).all(axis=1), np.nan,
+                            np.nanmin(np.where(np.isnan(p.values), np.inf, p.values), axis=1))
+    return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest
