@@ -54,3 +54,32 @@ def test_alpha_outside_0_1_is_refused(alpha):
     X, y = _corpus(5)
     with pytest.raises(TextsiftError, match=r"alpha must be a significance level"):
         significant_terms(Counts.from_matrix(X, y), "chi2", alpha)
+
+
+def test_cli_alpha_selects_what_significant_terms_keeps():
+    import io
+
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from textsift.cli import app
+    from textsift.corpus import load_sample, sample_path
+    from textsift.vectorize import VectorizerOptions
+
+    sample = str(sample_path("20ng"))
+    res = CliRunner().invoke(app, ["score", sample, "--method", "g2", "--alpha", "0.01",
+                                   "--correction", "holm", "--min-df", "3", "-f", "csv"])
+    assert res.exit_code == 0, res.stderr
+    corpus = load_sample("20ng")
+    counts = Counts.from_texts(corpus.texts, corpus.labels, VectorizerOptions(min_df=3))
+    index, _ = significant_terms(counts, "g2", 0.01, "holm")
+    assert pd.read_csv(io.StringIO(res.stdout), keep_default_na=False)["term"].tolist() == (
+        counts.feature_names[index].tolist())
+    assert f"{len(index):,} terms selected" in res.stderr
+    none = CliRunner().invoke(app, ["score", sample, "--method", "fisher", "--alpha", "1e-300",
+                                    "--correction", "holm"])
+    assert none.exit_code == 0 and "note: no term passes alpha 1e-300" in none.stderr
+    for args, message in ((["--method", "chi2", "--alpha", "0.05", "-k", "5"], "give one of"),
+                          (["--method", "bns", "--alpha", "0.05"], "bns has none")):
+        bad = CliRunner().invoke(app, ["score", sample, *args])
+        assert bad.exit_code == 2 and message in bad.stderr and bad.stdout == ""

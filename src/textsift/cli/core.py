@@ -120,6 +120,9 @@ def score(
                 "--per-class prints one ranking per class")
         raise TextsiftError(f"-k selects the terms of one ranking; {what}: drop -k, and give "
                             "--top to print more terms")
+    if k is not None and alpha is not None and not per_class:
+        raise TextsiftError("-k selects a number of terms and --alpha the terms that pass a "
+                            "significance level: give one of them")
     if per_class and (class_label is not None or agg is not None or method == "all"):
         raise TextsiftError("--per-class ranks every class by its own scores: drop --class, "
                             "--aggregate and --method all")
@@ -156,8 +159,52 @@ def score(
         emit(score_all(counts, agg, class_label, top or TOP, view), fmt, "all methods")
     elif per_class:
         _per_class(counts, m, top or TOP, fmt, view, ev)
+    elif alpha is not None and ev is None:
+        _by_significance(counts, m, class_label, alpha, correction, family, view, top, fmt)
     else:
         _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
+
+
+def _by_significance(counts, m, class_label, alpha, correction, family, direction, top,
+                     fmt) -> None:
+    """``--alpha`` without ``-k``: the terms whose adjusted p-value passes alpha, as a
+    selector keeps them (:func:`textsift.evidence.significant_terms`)."""
+    import pandas as pd
+
+    from ..evidence import significant_terms
+    from ..ranking import rank
+    from ..scores import with_pvalues
+
+    if m.pvalue is None:
+        raise TextsiftError(f"--alpha selects by p-value, and {m.name} has none (it is not a "
+                            f"statistical test); choose a test ({', '.join(with_pvalues())}), "
+                            "or -k, or --evidence --permutations N for its p-values")
+    corr, fam = (correction.value if correction else "bh"), (family.value if family else "class")
+    if class_label is not None:  # that class's column of the per-class test
+        import numpy as np
+
+        from ..evidence import adjusted_pvalues
+
+        p, q = adjusted_pvalues(counts, m, corr, fam)
+        groups = [str(g) for g in p.groups]
+        column = q[:, groups.index(str(class_label))] if len(groups) > 1 else q[:, 0]
+        column = np.nan_to_num(column, nan=np.inf)
+        passes = column <= alpha if corr in ("bh", "by") else column < alpha
+        ranked = rank(counts, m, class_label=class_label, direction=direction)
+        order = [t for t, s in zip(ranked.index, ranked.scores, strict=True)
+                 if passes[t] and s > -np.inf]
+    else:
+        order, _ = significant_terms(counts, m, alpha, corr, fam, direction)
+    console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
+                  f"q {'<=' if corr in ('bh', 'by') else '<'} {alpha:g})", highlight=False)
+    if not len(order):
+        print_note(f"no term passes alpha {alpha:g} after the {corr} correction; raise "
+                   "--alpha, choose a milder correction, or rank with -k")
+    shown = list(order)[: top or len(order)]
+    names = counts.feature_names
+    emit(pd.DataFrame({"rank": range(1, len(shown) + 1),
+                       "term": [names[t] for t in shown]}), fmt,
+         f"{m.label}: terms with q passing {alpha:g} ({corr})")
 
 
 def _referenced(corpus, counts, m, class_label, reference, reference_corpus, per_class):
