@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._absent import Absent
 from ._registry import PerClass, binary_scores, nonempty_classes, register
 
 RC_PAPER = ("Yang Jieming, Wang Jing, Qu Zhaoyang, feature selection based on relative "
@@ -54,9 +55,9 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
 
 def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
     """A (V, m) table in sparse form whose ``TF(t, c) = 0`` cells are ``zero_value(counts)``
-    (an array broadcastable to (V, m), or ``(ufunc, x, y)``, see ``PerClass``) and
-    whose non-zero cells are ``cell_value(counts, cells)``: one dense write and one scatter,
-    never an operation over the whole term-frequency table."""
+    (an :class:`~textsift.scores._absent.Absent`, or an array broadcastable to (V, m)) and
+    whose non-zero cells are ``cell_value(counts, cells)``: never an operation over the whole
+    term-frequency table."""
     counts = nonempty_classes(counts)
     return PerClass(counts, zero=zero_value(counts), nz=cell_value(counts, counts.cells))
 
@@ -104,8 +105,9 @@ def _rc(counts, normalize=True, smooth=True):
         pnz = np.divide(cells.tf, tot[cells.col], out=np.zeros_like(cells.tf),
                         where=tot[cells.col] > 0)
     row_sum = p0.sum() + np.bincount(cells.row, weights=pnz - p0[cells.col], minlength=n_terms)
-    return sparse_tf_table(
-        counts,
-        lambda c: (np.subtract, m * p0[None, :], row_sum[:, None]),
-        lambda c, cells: m * pnz - row_sum[cells.row],
-    )
+    mp0 = m * p0
+    # where TF(t, c) = 0: m p0(c) - sum_j p(t|c_j), increasing in p0(c), decreasing in the sum
+    absent = Absent(lambda t, c: mp0[c] - row_sum[t], counts.seen, m, term_key=-row_sum,
+                    class_key=p0, totals=lambda w: w @ mp0 - np.sum(w) * row_sum)
+    return sparse_tf_table(counts, lambda c: absent,
+                           lambda c, cells: m * pnz - row_sum[cells.row])

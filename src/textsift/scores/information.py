@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._absent import Absent
 from ._registry import binary_scores, global_table, register
 from .association import sparse_tf_table
 from .forman import FORMAN_2003
@@ -153,11 +154,17 @@ def _chi2_sklearn(counts):
     No requirement of the labelling: ``TF(t)`` is the term's total over the documents
     (stored, right for label sets too), as scikit-learn's ``chi2`` takes it of an indicator
     matrix."""
-    return sparse_tf_table(
-        counts,
-        lambda c: (np.multiply, c.tf[:, None], c.priors[None, :]),
-        lambda c, cells: _pearson_term(cells.tf, c.tf[cells.row] * c.priors[cells.col]),
-    )
+    return sparse_tf_table(counts, _expected,
+                           lambda c, cells: _pearson_term(cells.tf,
+                                                          c.tf[cells.row] * c.priors[cells.col]))
+
+
+def _expected(counts) -> Absent:
+    """``E = P(c) TF(t)``, the score of a cell with ``O = 0``: non-decreasing in ``TF(t)`` and
+    in ``P(c)`` (both non-negative)."""
+    tf, priors = counts.tf, counts.priors
+    return Absent(lambda t, c: tf[t] * priors[c], counts.seen, counts.n_classes,
+                  term_key=tf, class_key=priors, totals=lambda w: tf * (w @ priors))
 
 
 def _pearson_term(observed, expected):
