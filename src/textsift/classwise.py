@@ -45,7 +45,10 @@ def top(table: PerClass, j: int, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 #: The non-zero cells of many classes are ranked together in blocks of at most this many
 #: (padded) cells: a few tens of megabytes.
-TOP_BLOCK = 2**21
+TOP_BLOCK = 2**20
+#: A class holding more than ``1 / WHOLE_COLUMN`` of the terms finds its best absent terms in
+#: its whole column (skipping its own terms would cost more).
+WHOLE_COLUMN = 8
 
 
 def top_many(table: PerClass, classes, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -117,7 +120,7 @@ def _with_absent(table: PerClass, j: int, k: int, terms: np.ndarray, values: np.
     absent, _ = table.parts
     mine = table.cells_of(j)
     found = None
-    if 8 * len(mine) < counts.n_terms:  # else the whole column costs less than skipping
+    if WHOLE_COLUMN * len(mine) < counts.n_terms:  # else the whole column costs less
         members = _members(table)
         members[cells.row[mine]] = True
         try:

@@ -65,7 +65,8 @@ def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
 @register("dia", "nominal", "DIA association factor P(c | t)",
           formula=r"P(c \mid t) = \frac{A}{\mathrm{df}} \quad (0 \text{ for an unseen term})",
           reference="N. Fuhr et al., the Darmstadt Indexing Approach (AIR/X, RIAO 1991), as in "
-                    "F. Sebastiani, ACM Computing Surveys 34 (2002); a baseline of the RC paper")
+                    "F. Sebastiani, ACM Computing Surveys 34 (2002); a baseline of the RC paper",
+          absent="the same for every term")
 def _dia(counts):
     return binary_scores(counts, dia)
 
@@ -73,7 +74,8 @@ def _dia(counts):
 @register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)",
           formula=r"\frac{\mathrm{TF}(t, c)}{\mathrm{TF}(t)}",
           reference="S. S. R. Mengle and N. Goharian, \"Ambiguity measure feature-selection "
-                    "algorithm\", JASIST 60(5) (2009) 1037-1050", reads_term_freq=True)
+                    "algorithm\", JASIST 60(5) (2009) 1037-1050", reads_term_freq=True,
+          absent="the same for every term")
 def _am(counts):
     """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class. No
     requirement of the labelling: ``TF(t)`` is the term's total over the documents (stored,
@@ -86,7 +88,7 @@ def _am(counts):
 @register("rc", "nominal", "relative contribution: class-normalised, smoothed frequency lead",
           formula=r"\sum_{j \ne i} \big(\tilde p(t \mid c_i) - \tilde p(t \mid c_j)\big), \quad "
                   r"\tilde p(t \mid c) = \frac{\mathrm{TF}(t, c) + 1}{\mathrm{TF}(c) + V}",
-          reference=RC_PAPER, reads_term_freq=True)
+          reference=RC_PAPER, reads_term_freq=True, absent="falls with sum_j p(t|c_j)")
 def _rc(counts, normalize=True, smooth=True):
     """:func:`relative_contribution` evaluated sparsely: ``p(t|c)`` takes one value per class
     where ``TF(t, c) = 0`` (``1 / (TF(c) + V)`` smoothed, else 0), so ``m p(t|c_i) - sum_j
