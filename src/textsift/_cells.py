@@ -56,8 +56,8 @@ class SparseCells:
 
     @classmethod
     def of(cls, doc_counts, term_freq, df, class_sizes, n_docs) -> SparseCells:
-        """The cells of a dense (V, m) table (found by blocks: :func:`nonzero_cells`) or of a
-        sparse one (its non-zero cells, put in term-major order by a counting sort)."""
+        """The cells of a dense (V, m) table (found by blocks of rows) or of a sparse one (its
+        non-zero cells, put in term-major order by a counting sort)."""
         n_terms, m = doc_counts.shape
         if sp.issparse(doc_counts):  # CSC: the cells by class; by term, then class, in CSR
             by_term = doc_counts.tocsr()

@@ -5,11 +5,11 @@ class only for the terms it reaches (:func:`round_robin`), and every class's own
 a sparse class x term selection (:func:`local_selection`, the ``local`` scope of label sets).
 
 Each reads the non-zero cells (``A > 0``: few, for thousands of labels with a few documents
-each) and the rule of the others (:mod:`textsift.scores._absent`): a class's best absent
-terms are found without scanning the vocabulary, and a term's best absent class without
-scanning the classes. The results are those of :mod:`textsift.policies` on the dense table
--- exactly for a class's ranking, ``max`` and the round robin; ``sum`` and ``wavg`` add the
-same values in another order (every class's absent value, less those of the term's own
+each) and the rule of the others (:class:`~textsift.scores.Grid`,
+:class:`~textsift.scores.Absent`): a class's best absent terms are found without scanning the
+vocabulary, and a term's best absent class without scanning the classes. The results are
+those of :mod:`textsift.policies` on the dense table -- exactly for a class's ranking, ``max``
+and the round robin; ``sum`` and ``wavg`` add the same values in another order (every class's absent value, less those of the term's own
 classes, plus its non-zero cells), so they agree to rounding, and exactly for a term found in
 more than half of the classes (summed as the dense table sums it). What a rule does not say
 (an absent score without a known order) is read from the dense values, a column or a block
@@ -56,9 +56,9 @@ def top_many(table: PerClass, classes, k: int) -> list[tuple[np.ndarray, np.ndar
 
     A class's first ``k`` terms are the best of its non-zero cells (the ``k``-th and every
     term tied with it kept) and of its best absent terms (:meth:`Grid.best_terms
-    <textsift.scores._absent.Grid.best_terms>`), merged by descending score, ties by index;
+    <textsift.scores.Grid.best_terms>`), merged by descending score, ties by index;
     the absent terms are asked for only when they could rank: fewer than ``k`` non-zero
-    cells, or an absent score (:meth:`~textsift.scores._absent.Grid.bounds`) as high as the
+    cells, or an absent score (:meth:`~textsift.scores.Grid.bounds`) as high as the
     ``k``-th. The non-zero cells of classes with about as many are ranked together, a row
     each of a padded block (one ``partition`` and one ``lexsort`` for thousands of classes)."""
     counts, cells = table.counts, table.counts.cells

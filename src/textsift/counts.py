@@ -26,10 +26,9 @@ Two layouts (:attr:`Counts.layout`): **dense**, the (V, m) tables as arrays, and
 the same tables as scipy sparse (V, m) CSC matrices of their non-zero cells (``A > 0``; the
 term weights on the same cells), ``N_c``, ``df``, ``TF(t)`` and ``N`` dense. A cell with ``A =
 0`` is never stored: each of its one-vs-rest cells is a function of ``(df, N_c)`` alone, which
-is how every per-class score evaluates it on either layout (:attr:`Counts.cells`). The layout
-is chosen by the fraction of non-zero cells (``layout="auto"``: sparse below
-:data:`~textsift._counting.SPARSE_BELOW` of a table larger than
-:data:`~textsift._counting.SMALL_TABLE` cells), or given; tags, headings and product
+is how every per-class score evaluates it on either layout (``Counts.cells``). The layout
+is chosen by the fraction of non-zero cells (``layout="auto"``: sparse when fewer than 1/16
+of the cells of a table larger than 2**20 cells are non-zero), or given; tags, headings and product
 categories -- thousands of labels with a few documents each -- take the sparse one, whose
 memory grows with the non-zero cells, not with V x m. Every score is the same on both.
 
@@ -37,7 +36,7 @@ Memory: the (V, m) tables are the only arrays of that size. A large dense table 
 blocks of terms (the matrix's entries taken in column order), so no int64 or float64 copy of
 it is made on the way; its non-zero cells (``Counts.cells``) are found block by block too. A
 dense table that cannot fit in the memory available is refused with the memory it would
-need (:func:`~textsift._counting.check_fits`).
+need.
 """
 
 from __future__ import annotations
@@ -188,9 +187,8 @@ class Counts:
         many times: the counts of a bootstrap sample without copying a row.
 
         ``layout`` is ``"dense"``, ``"sparse"`` or ``"auto"`` (module docstring): the sparse
-        layout for a table whose cells are mostly zero (more than
-        :data:`~textsift._counting.SMALL_TABLE` cells, fewer than
-        :data:`~textsift._counting.SPARSE_BELOW` of them non-zero).
+        layout for a table whose cells are mostly zero (more than 2**20 cells, fewer than 1/16
+        of them non-zero).
 
         One class per document is counted in one pass over the non-zeros (each entry's
         (term, class) cell; by blocks of terms for a large table) into a dense table; a
@@ -451,7 +449,7 @@ def _count_by_product(X: sp.csr_matrix, labels, feature_names, multiplicity, wit
     """The counts of any labelling by sparse products (:meth:`Counts.from_matrix`): ``N``,
     ``df`` and ``TF(t)`` from one pass over the non-zeros of ``X``, the (V, m) cells from the
     products ``Y^T P`` and ``Y^T X`` of the indicator ``Y`` (weighted by ``multiplicity``;
-    :func:`~textsift._counting.count_sparse`), kept sparse or written dense by ``layout``."""
+    ``textsift._counting.count_sparse``), kept sparse or written dense by ``layout``."""
     n_docs, n_terms = X.shape
     Y = labels.indicator
     weight = None

@@ -132,7 +132,7 @@ class Grid:
 
     def best_terms(self, j: int, k: int, members: np.ndarray):
         """The best ``k`` terms class ``j`` lacks (not ``members``), ties with the last
-        included (:func:`walk`), in the order of the grid's column."""
+        included (``walk``), in the order of the grid's column."""
         v = int(self.size_index[j])
         groups, ends = self._order(v)
         terms, start = self._groups

@@ -56,12 +56,11 @@ class Method:
 
     ``absent`` says, for a per-class method, how its scores of the cells with ``A = 0`` (a
     term that no document of the class has) order the terms within a class: one of
-    :data:`ABSENT_ORDERS` (``"rises with df"``: a class's best absent terms are its most
-    frequent ones). A one-vs-rest metric's absent score depends on ``(df, N_c)`` alone, and
-    the policies find a class's best absent terms from the distinct ``(df, N_c)`` whatever
-    its shape; a term-frequency method's rule says what it relies on
-    (:class:`~textsift.scores._absent.Absent`). A test checks each statement on random
-    counts."""
+    :data:`~textsift.scores.ABSENT_ORDERS` (``"rises with df"``: a class's best absent terms
+    are its most frequent ones). A one-vs-rest metric's absent score depends on ``(df,
+    N_c)`` alone, and the policies find a class's best absent terms from the distinct ``(df,
+    N_c)`` whatever its shape; a term-frequency method's rule says what it relies on
+    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts."""
 
     name: str
     func: Callable[..., ScoreTable]

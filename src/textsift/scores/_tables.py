@@ -87,8 +87,8 @@ class PerClass:
     documents, in either layout): the values of its non-zero cells (``A > 0``) and a rule for
     the others, never the (V, m) values themselves. Either ``tables`` holds one value per
     distinct one-vs-rest table of ``counts.cells.evaluation_set`` (the ``A = 0`` cells then
-    take the values of the distinct ``(df, N_c)`` grid: :class:`~._absent.Grid`), or ``zero``
-    gives the values of the cells with ``A = 0`` -- an :class:`~._absent.Absent` or an array
+    take the values of the distinct ``(df, N_c)`` grid: :class:`~textsift.scores.Grid`), or ``zero``
+    gives the values of the cells with ``A = 0`` -- an :class:`~textsift.scores.Absent` or an array
     broadcastable to (V, m) -- and ``nz`` those of the non-zero cells, in ``counts.cells``
     order.
 

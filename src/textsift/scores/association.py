@@ -55,7 +55,7 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
 
 def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
     """A (V, m) table in sparse form whose ``TF(t, c) = 0`` cells are ``zero_value(counts)``
-    (an :class:`~textsift.scores._absent.Absent`, or an array broadcastable to (V, m)) and
+    (an :class:`~textsift.scores.Absent`, or an array broadcastable to (V, m)) and
     whose non-zero cells are ``cell_value(counts, cells)``: never an operation over the whole
     term-frequency table."""
     counts = nonempty_classes(counts)
