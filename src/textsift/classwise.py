@@ -7,13 +7,13 @@ a sparse class x term selection (:func:`local_selection`, the ``local`` scope of
 Each reads the non-zero cells (``A > 0``: few, for thousands of labels with a few documents
 each) and the rule of the others (:class:`~textsift.scores.Grid`,
 :class:`~textsift.scores.Absent`): a class's best absent terms are found without scanning the
-vocabulary, and a term's best absent class without scanning the classes. The results are
-those of :mod:`textsift.policies` on the dense table -- exactly for a class's ranking, ``max``
-and the round robin; ``sum`` and ``wavg`` add the same values in another order (every class's absent value, less those of the term's own
-classes, plus its non-zero cells), so they agree to rounding, and exactly for a term found in
-more than half of the classes (summed as the dense table sums it). What a rule does not say
-(an absent score without a known order) is read from the dense values, a column or a block
-of rows at a time.
+vocabulary, and a term's best absent class without scanning the classes. The results are those
+of :mod:`textsift.policies` on the dense table -- exactly for a class's ranking, ``max`` and
+the round robin; ``sum`` and ``wavg`` add the same values in another order (every class's
+absent value, less those of the term's own classes, plus its non-zero cells), so they agree to
+rounding, and exactly for a term found in more than half of the classes (summed as the dense
+table sums it). What a rule does not say (an absent score without a known order) is read from
+the dense values, a column or a block of rows at a time.
 """
 
 from __future__ import annotations
