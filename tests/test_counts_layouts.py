@@ -14,14 +14,13 @@ import textsift._counting as counting
 import textsift.classwise as classwise
 from textsift.counts import Counts
 from textsift.errors import TextsiftError
-from textsift.labels import requirement_met
+from textsift.labels import LabelKind
 from textsift.policies import globalise, order
 from textsift.ranking import ranking_of
 from textsift.scores import REGISTRY, PerClass, compute
 
 #: every method that scores label sets (one-vs-rest, or one score per term)
-LABEL_SETS = sorted(n for n, m in REGISTRY.items()
-                    if m.kind == "nominal" and requirement_met(m.requires, True))
+LABEL_SETS = sorted(n for n, m in REGISTRY.items() if LabelKind.MULTILABEL.serves(m))
 
 
 def corpus(seed: int, n_docs: int = 30, n_terms: int = 25, n_labels: int = 8,
