@@ -11,8 +11,8 @@ from sklearn.feature_selection import chi2 as sk_chi2
 from sklearn.feature_selection import mutual_info_classif
 
 from textsift.counts import Counts
+from textsift.ranking import rank
 from textsift.scores import REGISTRY, compute, compute_many
-from textsift.selectors import rank
 
 NOMINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
 

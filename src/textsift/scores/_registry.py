@@ -192,10 +192,6 @@ def _method(method) -> Method:
     return method if isinstance(method, Method) else get_method(method)
 
 
-#: Parameters that were renamed: old name -> new name (named in the error an old name gets).
-RENAMED = {"eps_nc": "eps"}
-
-
 def _call(m: Method, counts: Counts, params: dict):
     """``m.func(counts, **params)``, a parameter the method does not take refused by name, and
     counts without the term frequencies the method reads."""
@@ -204,8 +200,7 @@ def _call(m: Method, counts: Counts, params: dict):
                             "(counted with term_freq=False); count with term_freq=True")
     unknown = sorted(set(params) - set(m.params))
     if unknown and not _takes_any_keyword(m.func):
-        hint = "".join(f" ({k} is now called {RENAMED[k]})" for k in unknown if k in RENAMED)
-        raise TextsiftError(f"{m.name} has no parameter {', '.join(unknown)}{hint}; it takes "
+        raise TextsiftError(f"{m.name} has no parameter {', '.join(unknown)}; it takes "
                             f"{', '.join(m.params) or 'none'}")
     return m.func(counts, **params)
 
