@@ -11,8 +11,8 @@ import pandas as pd
 
 from ..counts import Counts
 from ..metrics import LOWER_IS_BETTER
+from ..ranking import default_aggregate, ranking_of, score_table
 from ..scores.direction import direction as direction_table
-from ..selectors import default_aggregate, ranking_of, score_table
 from .plots import BASELINES, label_of, one_policy_each
 
 __all__ = ["best_method", "class_terms_table", "min_df_documents", "rare_df",

@@ -16,7 +16,9 @@ from . import (  # noqa: F401  (register them)
     rank_test,
     significance,
 )
+from ._absent import Absent, Grid
 from ._registry import (
+    ABSENT_ORDERS,
     REGISTRY,
     Method,
     PerClass,
@@ -30,5 +32,6 @@ from ._registry import (
 )
 from .significance import PValues, pvalues, with_pvalues
 
-__all__ = ["REGISTRY", "Method", "PValues", "PerClass", "ScoreTable", "clean", "compute",
-           "compute_many", "get_method", "per_class", "pvalues", "register", "with_pvalues"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "Absent", "Grid", "Method", "PValues", "PerClass",
+           "ScoreTable", "clean", "compute", "compute_many", "get_method", "per_class",
+           "pvalues", "register", "with_pvalues"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TextsiftError
+from ._absent import Absent
 from ._registry import binary_scores, global_table, register
 from .association import sparse_tf_table
 from .forman import FORMAN_2003
@@ -109,7 +110,7 @@ def _ig_multi(cells, df, pos, base):
 @register("ig", "nominal", "information gain of presence for each class (bits)",
           formula=r"\sum_{c' \in \{c, \bar c\}} \sum_{t' \in \{t, \bar t\}} P(t', c')"
                   r" \log_2 \frac{P(t', c')}{P(t') P(c')}",
-          reference=FORMAN_2003)
+          reference=FORMAN_2003, absent="rises with df")
 def _ig(counts, base=2.0):
     return binary_scores(counts, ig, base=base)
 
@@ -169,7 +170,7 @@ def _ig_multi_method(counts, base=2.0):
 @register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))",
           formula=r"\log \frac{P(t, c)}{P(t) P(c)} = \log \frac{A N}{\mathrm{df}\, N_c} \quad "
                   r"(-\infty \text{ when } A = 0)",
-          reference=YANG_PEDERSEN_1997)
+          reference=YANG_PEDERSEN_1997, absent="the same for every term")
 def _mi(counts, weighted=False, base=np.e):
     return binary_scores(counts, mi, weighted=weighted, base=base)
 
@@ -183,7 +184,7 @@ def _chi2_pvalue(counts, yates=False):
                   r"(0 \text{ when a margin is } 0)",
           reference=FORMAN_2003 + "; yates=True: " + YATES, pvalue=_chi2_pvalue,
           test="Pearson's chi-square of the 2 x 2 presence/class table, 1 df (yates=True: "
-               "Yates' continuity correction)")
+               "Yates' continuity correction)", absent="rises with df")
 def _chi2(counts, yates: bool = False):
     if not isinstance(yates, bool | np.bool_):
         raise TextsiftError(f"yates must be True or False, got {yates!r}")
@@ -234,17 +235,23 @@ def _chi2_multi(counts):
                     "(2011) 2825-2830), one term per class", reads_term_freq=True,
           pvalue=lambda counts: _chi2_sklearn_pvalue(counts),
           test="scikit-learn's chi2 p-value: the per-class terms summed, m - 1 df (one per "
-               "term)")
+               "term)", absent="rises with TF(t)")
 def _chi2_sklearn(counts):
     """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``.
     No requirement of the labelling: ``TF(t)`` is the term's total over the documents
     (stored, right for label sets too), as scikit-learn's ``chi2`` takes it of an indicator
     matrix."""
-    return sparse_tf_table(
-        counts,
-        lambda c: (np.multiply, c.tf[:, None], c.priors[None, :]),
-        lambda c, cells: _pearson_term(cells.tf, c.tf[cells.row] * c.priors[cells.col]),
-    )
+    return sparse_tf_table(counts, _expected,
+                           lambda c, cells: _pearson_term(cells.tf,
+                                                          c.tf[cells.row] * c.priors[cells.col]))
+
+
+def _expected(counts) -> Absent:
+    """``E = P(c) TF(t)``, the score of a cell with ``O = 0``: non-decreasing in ``TF(t)`` and
+    in ``P(c)`` (both non-negative)."""
+    tf, priors = counts.tf, counts.priors
+    return Absent(lambda t, c: tf[t] * priors[c], counts.seen, counts.n_classes,
+                  term_key=tf, class_key=priors, totals=lambda w: tf * (w @ priors))
 
 
 def _chi2_sklearn_pvalue(counts):

@@ -100,8 +100,7 @@ class PValues:
         check_family(family)
         if self.sparse is None:
             return adjust_table(self.values, correction, family)
-        q = _adjusted_tables(self.sparse, correction, family)
-        return from_table(PerClass(self.sparse.counts, tables=q), self.method, self.test).values
+        return _adjusted_sparse(self.sparse, correction, family)
 
 
 def from_table(table, method: str, test: str) -> PValues:
@@ -116,41 +115,56 @@ def from_table(table, method: str, test: str) -> PValues:
                    sparse)
 
 
-def _adjusted_tables(p: PerClass, correction: str, family: str) -> np.ndarray:
-    """The adjusted p-value of every distinct one-vs-rest table of ``p`` (``p.tables``, in
-    the order of ``counts.cells.evaluation_set``): each table weighted by the number of
-    terms that have it (a table with ``A = 0`` by the terms of its ``df`` without a document
-    in its class; none for ``df = 0``, untested), each family's tables corrected as
-    :func:`textsift.corrections.adjust_distinct` corrects distinct p-values."""
-    from ..corrections import adjust_distinct
+def _adjusted_sparse(p: PerClass, correction: str, family: str) -> np.ndarray:
+    """The adjusted p-values of a per-class test held once per distinct one-vs-rest table
+    (``p.tables``, in the order of ``counts.cells.evaluation_set``), as a (V, m) table (NaN
+    for unseen terms). Each (table, class) pair is one distinct p-value of the class's
+    family, weighted by the number of the class's terms that have it: a grid table ``(df,
+    N_c)`` by the terms of that ``df`` without a document in the class (none for ``df = 0``:
+    untested), a non-zero table by its cells in the class. Each family is corrected as
+    :func:`textsift.corrections.adjust_distinct` corrects distinct p-values, and the result
+    is written out once."""
+    import pandas as pd
 
     counts = p.counts
     cells, m = counts.cells, counts.n_classes
-    values = np.array(p.tables, dtype=np.float64)  # one per distinct table
-    n_zero = cells.n_zero
-    cls = np.empty(len(values), dtype=np.intp)
-    cls[:n_zero] = np.arange(n_zero) % m
-    cls[cells.nz_table] = cells.col
-    terms_per_df = np.bincount(cells.df_index, minlength=len(cells.df_values))
-    nz_per_grid = np.bincount(cells.df_index[cells.row] * m + cells.col, minlength=n_zero)
-    weight = np.zeros(len(values))
-    weight[:n_zero] = np.repeat(terms_per_df, m) - nz_per_grid
-    if len(cells.df_values) and cells.df_values[0] == 0:
-        weight[:m] = 0  # unseen terms: no test
-    weight[n_zero:] = np.bincount(cells.nz_table - n_zero, minlength=len(values) - n_zero)
-    weight[np.isnan(values)] = 0
-    key = np.zeros(len(values), dtype=np.intp) if family == "all" else cls
+    values = np.asarray(p.tables, dtype=np.float64)
+    n_df = len(cells.df_values)
+    grid = values[:cells.n_zero].reshape(n_df, len(cells.size_values))[:, cells.size_index]
+    terms_per_df = np.bincount(cells.df_index, minlength=n_df)
+    nz_per = np.bincount(cells.df_index[cells.row].astype(np.int64) * m + cells.col,
+                         minlength=n_df * m).reshape(n_df, m)
+    grid_weight = (terms_per_df[:, None] - nz_per).astype(np.float64)
+    if n_df and cells.df_values[0] == 0:
+        grid_weight[0] = 0  # unseen terms: no test
+    code, pairs = pd.factorize(cells.nz_table.astype(np.int64) * m + cells.col)
+    val = np.concatenate([grid.ravel(), values[pairs // m]])
+    cls = np.concatenate([np.tile(np.arange(m), n_df), pairs % m])
+    weight = np.concatenate([grid_weight.ravel(), np.bincount(code, minlength=len(pairs))])
+    weight[np.isnan(val)] = 0
+    q_entries = _adjust_entries(val, np.zeros_like(cls) if family == "all" else cls, weight,
+                                correction)
+    q = q_entries[:n_df * m].reshape(n_df, m)[cells.df_index]
+    q[cells.row, cells.col] = q_entries[n_df * m:][code]
+    q[~counts.seen] = np.nan
+    return q
+
+
+def _adjust_entries(val, key, weight, correction: str) -> np.ndarray:
+    """The adjusted value of each entry: the entries of one ``key`` are a family of distinct
+    p-values ``val`` with their numbers of tests ``weight`` (entries of weight 0 untested)."""
+    from ..corrections import adjust_distinct
+
     tested = np.flatnonzero(weight > 0)
-    order = tested[np.lexsort((values[tested], key[tested]))]  # by family, then p-value
-    v, k = values[order], key[order]
+    order = tested[np.lexsort((val[tested], key[tested]))]  # by family, then p-value
+    v, k = val[order], key[order]
     start = np.flatnonzero(np.r_[True, (v[1:] != v[:-1]) | (k[1:] != k[:-1])])
     distinct, weights, family_of = v[start], np.add.reduceat(weight[order], start), k[start]
-    bounds = np.r_[np.flatnonzero(np.r_[True, family_of[1:] != family_of[:-1]]),
-                   len(start)]
+    bounds = np.r_[np.flatnonzero(np.r_[True, family_of[1:] != family_of[:-1]]), len(start)]
     adjusted = np.empty(len(start))
     for a, b in zip(bounds[:-1], bounds[1:], strict=True):  # one family at a time
         adjusted[a:b] = adjust_distinct(distinct[a:b], weights[a:b], correction)
-    q = np.ones(len(values))
+    q = np.ones(len(val))
     q[order] = np.repeat(adjusted, np.diff(np.r_[start, len(order)]))
     return q
 
@@ -329,7 +343,8 @@ def _g2_pvalue(counts):
                   r"\sum_{\text{cells}} O \ln \frac{O}{E}, \quad E = "
                   r"\frac{\text{row} \times \text{column}}{N}",
           reference=DUNNING_1993, pvalue=_g2_pvalue,
-          test="the log-likelihood ratio G2 of the 2 x 2 presence/class table, 1 df")
+          test="the log-likelihood ratio G2 of the 2 x 2 presence/class table, 1 df",
+          absent="falls with df")
 def _g2(counts):
     """Signed as quanteda's keyness signs it: negative where the term is under-represented
     in the class, so that the top of a class's ranking is its own words."""
@@ -349,7 +364,8 @@ def _fisher_pvalue(counts, alternative: Alternative = "greater"):
                   r"\mathrm{df}, N_c)",
           reference=FISHER, pvalue=_fisher_pvalue,
           test="Fisher's exact test of the 2 x 2 presence/class table (alternative: greater, "
-               "the term over-represented in the class; less; two-sided)")
+               "the term over-represented in the class; less; two-sided)",
+          absent="the same for every term")
 def _fisher(counts, alternative: Alternative = "greater"):
     """``-log10 p``, computed in log space (a p-value below 1e-308 still ranks), once per
     distinct one-vs-rest table."""
