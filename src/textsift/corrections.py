@@ -42,7 +42,7 @@ import numpy as np
 
 from ._choices import CORRECTIONS as _CORRECTIONS
 from ._choices import FAMILIES as _FAMILIES
-from .errors import TextsiftError
+from .errors import TextsiftError, choose
 
 #: The corrections by name (``none`` leaves the p-values as they are).
 CORRECTIONS = _CORRECTIONS
@@ -55,19 +55,14 @@ __all__ = ["CORRECTIONS", "FAMILIES", "adjust", "adjust_distinct", "adjust_table
 
 def check_correction(correction) -> str:
     """``correction`` if it is one of :data:`CORRECTIONS`, else an error naming them."""
-    if correction not in CORRECTIONS:
-        raise TextsiftError(f"unknown correction {correction!r}; choose one of "
-                            f"{', '.join(CORRECTIONS)} (bh: Benjamini-Hochberg's false "
-                            "discovery rate, holm or bonferroni: the family-wise error)")
-    return correction
+    return choose(correction, CORRECTIONS, "correction", "bh: Benjamini-Hochberg's false "
+                  "discovery rate, holm or bonferroni: the family-wise error")
 
 
 def check_family(family) -> str:
     """``family`` if it is one of :data:`FAMILIES`, else an error naming them."""
-    if family not in FAMILIES:
-        raise TextsiftError(f"unknown family {family!r}; choose class (each class's terms "
-                            "corrected apart) or all (every term-class cell at once)")
-    return family
+    return choose(family, FAMILIES, "family", "class: each class's terms corrected apart, "
+                  "all: every term-class cell at once")
 
 
 def check_alpha(alpha, name: str = "alpha") -> float:

@@ -124,7 +124,7 @@ class PerClass:
         c, cells = self.counts, self.counts.cells
         if self.tables is None:
             zero = self.zero
-            if not isinstance(zero, Absent):
+            if not isinstance(zero, Absent | Grid):
                 zero = _broadcast(np.asarray(zero, dtype=np.float64), c)
             return zero, _minus_inf_for_nan(self.nz)
         tables = _minus_inf_for_nan(self.tables)
