@@ -247,7 +247,7 @@ def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
 
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
-                 reuse: bool = False):
+                 reuse: bool = False, dense: bool = True):
     """Score ``counts`` with each of ``methods`` (names; default every nominal method that
     applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
     ``params`` maps a name to its keyword parameters.
@@ -258,7 +258,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     buffer, so a table is valid only until the next one is asked for: for a caller that
     reduces each table (a ranking, a column) before going on, which then costs one table's
     memory instead of one per method (fresh memory pages cost, on some machines, as much as
-    the scores themselves).
+    the scores themselves). With ``dense=False`` a per-class table comes in its sparse form
+    (:class:`PerClass`), as :func:`compute` gives it.
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
@@ -278,6 +279,9 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
         out = _call(get_method(name), counts, params.get(name, {}))
         if not isinstance(out, PerClass):
             yield name, clean(out)
+            continue
+        if not dense:
+            yield name, out
             continue
         if reuse and (buffer is None or buffer.shape != out.counts.doc_counts.shape):
             buffer = np.empty(out.counts.doc_counts.shape)

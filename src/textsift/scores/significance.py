@@ -199,6 +199,7 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
     distinct (table, class) pairs (:class:`_Pairs`), each a distinct p-value weighted by
     its number of terms, corrected as :func:`textsift.corrections.adjust_distinct` corrects
     distinct p-values; the ``A = 0`` cells as a (df, class) grid, the others per cell."""
+    from ..corrections import adjust_families
     from ._absent import Grid
 
     counts = p.counts
@@ -206,7 +207,7 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
     pairs = _pairs(cells)
     val = np.asarray(p.tables, dtype=np.float64)[pairs.table]
     bounds = pairs.bounds if family == "class" else pairs.bounds[[0, -1]]
-    q = _adjust_families(val, pairs.weight, pairs.by_class, bounds, correction)
+    q = adjust_families(val, pairs.weight, pairs.by_class, bounds, correction)
     if len(cells.size_values) == m:  # every class its own size: a pair is a table
         tables = np.empty(len(p.tables))
         tables[pairs.table] = q
@@ -217,31 +218,6 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
         grid[0] = -np.inf  # unseen terms: no test
     return PerClass(counts, zero=Grid(grid, cells.df_index, np.arange(m)),
                     nz=q[n_grid:][pairs.cell_pair])
-
-
-def _adjust_families(val, weight, members, bounds, correction: str) -> np.ndarray:
-    """The adjusted value of each entry of ``val``: ``members[bounds[f]:bounds[f + 1]]``
-    (entries) is family ``f``, a family of distinct p-values ``val`` with their numbers of
-    tests ``weight``; NaN entries are untested, entries in no family 1. One sort per family,
-    then each family's distinct values corrected by
-    :func:`textsift.corrections.adjust_distinct`."""
-    from ..corrections import adjust_distinct
-
-    q = np.where(np.isnan(val), np.nan, 1.0)
-    if np.isnan(val[members]).any():  # no test: in no family
-        keep = ~np.isnan(val[members])
-        members, bounds = members[keep], np.r_[0, np.cumsum(keep)][bounds]
-    spans = list(zip(bounds[:-1], bounds[1:], strict=True))
-    order = np.concatenate([members[a:b][np.argsort(val[members[a:b]])] for a, b in spans]
-                           or [np.zeros(0, dtype=np.intp)])
-    v, fam = val[order], np.repeat(np.arange(len(spans)), np.diff(bounds))
-    start = np.flatnonzero(np.r_[True, (v[1:] != v[:-1]) | (fam[1:] != fam[:-1])])
-    u, w = v[start], np.add.reduceat(weight[order], start) if len(start) else start
-    ends = np.searchsorted(fam[start], np.arange(len(spans) + 1))
-    adjusted = np.concatenate([adjust_distinct(u[a:b], w[a:b], correction)
-                               for a, b in zip(ends[:-1], ends[1:], strict=True)] or [u])
-    q[order] = np.repeat(adjusted, np.diff(np.r_[start, len(order)]))
-    return q
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
