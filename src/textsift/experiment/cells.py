@@ -41,7 +41,7 @@ from sklearn.metrics import precision_recall_fscore_support
 from sklearn.model_selection import train_test_split
 
 from ..counts import Counts
-from ..labels import evaluated_labels
+from ..labels import Labels, evaluated_labels
 from ..metrics import MEASURES
 from ..ranking import ranking_of, score_table
 from ..selectors import TermSelector
@@ -182,7 +182,8 @@ def _validation(d: TrainTest, val_size: float, seed: int) -> TrainTest:
         raise ConfigError(f"cannot hold out a stratified validation part of {val_size:g} "
                           f"([tuning] val_size): {exc}") from None
     X_fit = d.X_train[fit]
-    counts = Counts.from_matrix(X_fit, d.y_train[fit], classes=d.counts.classes,
+    y_fit = Labels(d.counts.classes, matrix=d.y_train[fit]) if label_sets else d.y_train[fit]
+    counts = Counts.from_matrix(X_fit, y_fit, classes=None if label_sets else d.counts.classes,
                                 feature_names=d.counts.feature_names)
     return TrainTest(X_train=X_fit, y_train=d.y_train[fit], X_test=d.X_train[val],
                      y_test=d.y_train[val], counts=counts)

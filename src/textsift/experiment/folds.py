@@ -214,8 +214,9 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
     else:
         y_train, y_test = labels[train], labels[test]
         classes = exp.corpus.ranks if exp.kind.ranks else None
-    counts = Counts.from_matrix(X_train, y_train, classes=classes,
-                                feature_names=names[keep].astype(str))
+    given = Labels(classes, matrix=y_train) if isinstance(labels, Labels) else y_train
+    counts = Counts.from_matrix(X_train, given, classes=None if isinstance(labels, Labels)
+                                else classes, feature_names=names[keep].astype(str))
     return TrainTest(X_train=sp.csr_matrix(X_train), y_train=y_train,
                      X_test=sp.csr_matrix(X_test), y_test=y_test, counts=counts)
 
