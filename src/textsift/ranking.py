@@ -244,7 +244,7 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
         raise TextsiftError("score_all gives one score per method and term; the round robin "
                             "('rr') gives an order, not a score: use 'max', 'sum' or 'wavg'")
     columns = {}
-    for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
+    for name, table in compute_many(counts, dense=False):  # ranked without the (V, m) table
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
         col = np.empty(counts.n_terms)
         col[r.index] = r.score

@@ -13,6 +13,9 @@ from .options import CorpusOptions, FormatOption, K, Top, choices, corpus_option
 Aggregate = choices("Aggregate", AGGREGATES)
 #: How many terms ``score`` prints unless told (without -k).
 TOP = 20
+#: Up to this many classes ``--per-class`` prints a column per class (table, tsv); beyond, a
+#: row per class and rank, as csv and json always do.
+WIDE = 30
 
 
 @app.command()
@@ -47,7 +50,8 @@ def score(
     per_class: bool = typer.Option(
         False, "--per-class", help="The top terms of every class side by side, one column "
         "per class (per label for label sets), each by its own one-vs-rest scores; csv and "
-        "json give one row per class and rank, with its score"),
+        "json (and any format beyond 30 classes) give one row per class and rank, with its "
+        "score"),
     k: K = None,
     top: Top = None,
     fmt: FormatOption = None,
@@ -114,12 +118,13 @@ def _ranked(counts, m, agg, class_label, k, top, fmt) -> None:
 
 
 def _per_class(counts, m, top: int, fmt) -> None:
-    """Each class's best ``top`` terms: a column per class (table, tsv), or a row per class
-    and rank with the score (csv, json)."""
+    """Each class's best ``top`` terms: a column per class (table, tsv, up to :data:`WIDE`
+    classes), or a row per class and rank with the score (csv, json, and any format beyond
+    :data:`WIDE` classes: tags, headings)."""
     from ..ranking import rank_per_class
 
     rankings = rank_per_class(counts, m, top=top)
-    if fmt in ("csv", "json"):
+    if fmt in ("csv", "json") or len(rankings) > WIDE:
         emit_rows(["class", "rank", "term", "score"],
                   [(plain(r.class_label), i + 1, t, s) for r in rankings
                    for i, (t, s) in enumerate(zip(r.terms, r.scores, strict=True))], fmt, "")

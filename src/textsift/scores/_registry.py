@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._counting import check_fits
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..labels import REQUIREMENTS, LabelKind, check_requirement
@@ -237,7 +238,7 @@ def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
 
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
-                 reuse: bool = False):
+                 reuse: bool = False, dense: bool = True):
     """Score ``counts`` with each of ``methods`` (names; default every nominal method that
     applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
     ``params`` maps a name to its keyword parameters.
@@ -248,7 +249,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     buffer, so a table is valid only until the next one is asked for: for a caller that
     reduces each table (a ranking, a column) before going on, which then costs one table's
     memory instead of one per method (fresh memory pages cost, on some machines, as much as
-    the scores themselves).
+    the scores themselves). With ``dense=False`` a per-class table comes in the sparse form
+    the method made it (:class:`PerClass`, as ``compute(..., dense=False)``), never written.
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
@@ -269,6 +271,12 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
         if not isinstance(out, PerClass):
             yield name, clean(out)
             continue
-        if reuse and (buffer is None or buffer.shape != out.counts.doc_counts.shape):
-            buffer = np.empty(out.counts.doc_counts.shape)
+        if not dense:
+            yield name, out
+            continue
+        shape = out.counts.n_terms, out.counts.n_classes
+        if reuse and (buffer is None or buffer.shape != shape):
+            check_fits(*shape, 8, "a dense score table", "ask for the tables in sparse form "
+                       "(dense=False), which the rankings read without writing them")
+            buffer = np.empty(shape)
         yield name, out.table(buffer if reuse else None)
