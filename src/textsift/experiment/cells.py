@@ -51,6 +51,7 @@ from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
 from .learn import binary_labels, encode, trivial_prediction
+from .schema import default
 from .specs import Cell, FoldRef, TrainTest
 
 __all__ = ["CellResult", "LoadedFold", "open_fold", "run_cell", "selector"]
@@ -258,6 +259,9 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
     scale = list(p.counts.classes) if cell.label_kind.ranks else None
+    if cell.learner.threshold is not None:  # tuned on the validation part tuning uses
+        choice = {**choice, "val_size": (cell.tuning.val_size if cell.tuning else
+                                         default("tuning", "val_size"))}
     learner = cell.learner.pipeline(cell.seed, scale, names, multilabel=cell.multilabel,
                                     columns=per_label,
                                     **{key: v for key, v in choice.items() if key not in own})

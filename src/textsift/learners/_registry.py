@@ -27,7 +27,7 @@ from ._estimators import (
     check_class_weight,
     class_weight_codes,
 )
-from ._thresholds import ThresholdClassifier
+from ._thresholds import STRATEGIES, ThresholdClassifier
 
 
 @dataclass(frozen=True)
@@ -147,6 +147,9 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
     if threshold is None and cut:
         raise TextsiftError(f"{', '.join(cut)} set the labels' thresholds; give threshold = "
                             f"\"scut\" or \"rcut\" with them")
+    if threshold is not None and threshold not in STRATEGIES:
+        raise TextsiftError(f"unknown threshold {threshold!r}; choose one of "
+                            f"{', '.join(STRATEGIES)}")
     if threshold is not None and not (multilabel or columns is not None):
         raise TextsiftError(f"threshold is for label sets (one decision per label): "
                             f"{threshold!r} asked for on a single-label task, where the learner "
