@@ -65,16 +65,20 @@ class SparseCells:
             col = by_term.indices.astype(_index(m), copy=False)
             a = by_term.data.astype(np.float64)
             tf = None if term_freq is None else term_freq.tocsr().data.astype(np.float64)
+            row_start = by_term.indptr.astype(np.int64)
             del by_term
         else:
             flat, a = nonzero_cells(doc_counts)
             row, col = np.divmod(flat, m)
             row, col = row.astype(_index(n_terms)), col.astype(_index(m))
             tf = None if term_freq is None else term_freq.ravel()[flat]
+            row_start = _row_pointer(row, n_terms)
         df_values, df_index = distinct(df)
         size_values, size_index = distinct(class_sizes)
-        return cls(df_values, df_index, size_values, size_index, row, col, a, tf,
-                   class_sizes.astype(np.float64), float(n_docs))
+        cells = cls(df_values, df_index, size_values, size_index, row, col, a, tf,
+                    class_sizes.astype(np.float64), float(n_docs))
+        cells.__dict__["row_start"] = row_start  # known already
+        return cells
 
     @property
     def n_classes(self) -> int:
@@ -151,9 +155,15 @@ class SparseCells:
         sort) and where each class's cells begin (``start[j]:start[j + 1]``)."""
         m, n_terms, n = self.n_classes, len(self.df_index), len(self.col)
         # a stable counting sort of the term-major cells by class (scipy's CSR -> CSC)
-        cells = sp.csr_matrix((np.arange(n, dtype=_index(n)), self.col,
-                               _row_pointer(self.row, n_terms)), shape=(n_terms, m))
+        cells = sp.csr_matrix((np.arange(n, dtype=_index(n)), self.col, self.row_start),
+                              shape=(n_terms, m))
         return cells.tocsc().data, _row_pointer(self.col, m)
+
+    @cached_property
+    def row_start(self) -> np.ndarray:
+        """Where each term's cells begin (``row_start[t]:row_start[t + 1]``; the cells are
+        in term order)."""
+        return _row_pointer(self.row, len(self.df_index))
 
 
 def _row_pointer(row: np.ndarray, n_rows: int) -> np.ndarray:

@@ -78,11 +78,12 @@ def top_many(table: PerClass, classes, k: int) -> list[tuple[np.ndarray, np.ndar
             for i, found in zip(part, _best_cells(cells, nz, order, start[classes[part]],
                                                   size[part], int(w), k), strict=True):
                 out[i] = found
-    for i, (terms, values) in enumerate(out):
-        if len(values) < k or values[k - 1] <= bounds[i]:  # an absent term could rank
-            out[i] = _with_absent(table, int(classes[i]), k, terms, values)
-        else:
-            out[i] = terms[:k], values[:k]
+    need = [i for i, (_, values) in enumerate(out)  # an absent term could rank
+            if len(values) < k or values[k - 1] <= bounds[i]]
+    for i in sorted(need, key=lambda i: cells.size_index[classes[i]]):  # by class size:
+        out[i] = _with_absent(table, int(classes[i]), k, *out[i])      # one order each
+    for i in set(range(len(out))) - set(need):
+        out[i] = out[i][0][:k], out[i][1][:k]
     return out
 
 
@@ -157,8 +158,7 @@ def reduce(table: PerClass, aggregate: str) -> np.ndarray:
     counts, cells = table.counts, table.counts.cells
     absent, nz = table.parts
     n_terms = counts.n_terms
-    row = cells.row
-    start = np.searchsorted(row, np.arange(n_terms + 1))
+    row, start = cells.row, cells.row_start
     out = None
     if aggregate == "max":
         out = absent.best_over_classes(row, cells.col)

@@ -111,15 +111,17 @@ class Grid:
         np.cumsum(np.bincount(self.df_index, minlength=self.grid.shape[0]), out=start[1:])
         return terms, start
 
-    def _order(self, v: int) -> tuple[np.ndarray, np.ndarray]:
-        """``(groups, ends)``: the distinct df values by descending score in the column of
-        class size ``v`` (ties by df), and the cumulative number of their terms."""
-        cache = self.__dict__.setdefault("_orders", {})
-        if v not in cache:
+    def _order(self, v: int) -> np.ndarray:
+        """The terms in the order of the column of class size ``v``: the distinct df
+        values by descending score (ties by df), each df's terms by index. The last one asked
+        for is kept (:func:`textsift.classwise.top_many` asks class by class size)."""
+        last = self.__dict__.get("_last")
+        if last is None or last[0] != v:
             groups = np.argsort(-self.grid[:, v], kind="stable")
-            _, start = self._groups
-            cache[v] = groups, np.cumsum(start[groups + 1] - start[groups])
-        return cache[v]
+            terms, start = self._groups
+            order = terms[slices(start[groups], start[groups + 1] - start[groups])]
+            last = self.__dict__["_last"] = (v, order)  # unseen terms last (-inf): never
+        return last[1]
 
     @cached_property
     def _best(self) -> np.ndarray:
@@ -134,17 +136,9 @@ class Grid:
         """The best ``k`` terms class ``j`` lacks (not ``members``), ties with the last
         included (``walk``), in the order of the grid's column."""
         v = int(self.size_index[j])
-        groups, ends = self._order(v)
-        terms, start = self._groups
-
-        def order_slice(lo, hi):
-            first = int(np.searchsorted(ends, lo, side="right"))
-            g = groups[first:int(np.searchsorted(ends, hi)) + 1]
-            offset = int(ends[first - 1]) if first else 0
-            return terms[slices(start[g], start[g + 1] - start[g])][lo - offset:hi - offset]
-
-        return walk(order_slice, lambda t: self.grid[self.df_index[t], v], members, k,
-                    int(ends[-1]) if len(ends) else 0)
+        order = self._order(v)
+        return walk(lambda lo, hi: order[lo:hi], lambda t: self.grid[self.df_index[t], v],
+                    members, k, len(order))
 
     # ---------------------------------------------------------------- a term over classes
     def best_over_classes(self, row: np.ndarray, col: np.ndarray) -> np.ndarray:
