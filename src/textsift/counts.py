@@ -403,10 +403,14 @@ class Counts:
                 and (self.term_freq is None) == (other.term_freq is None)):
             return False
         mine, theirs = self.cells, other.cells
-        return (np.array_equal(mine.row, theirs.row) and np.array_equal(mine.col, theirs.col)
-                and np.array_equal(mine.a, theirs.a)
+        if len(mine.row) != len(theirs.row):
+            return False
+        at, their = mine.by_term[0], theirs.by_term[0]  # the cells in one order
+        return (np.array_equal(mine.row[at], theirs.row[their])
+                and np.array_equal(mine.col[at], theirs.col[their])
+                and np.array_equal(mine.a[at], theirs.a[their])
                 and (self.term_freq is None
-                     or (np.allclose(mine.tf, theirs.tf, rtol=0, atol=1e-9)
+                     or (np.allclose(mine.tf[at], theirs.tf[their], rtol=0, atol=1e-9)
                          and np.allclose(self.tf, other.tf, rtol=0, atol=1e-9))))
 
 

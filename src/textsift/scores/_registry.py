@@ -265,6 +265,11 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if unknown:
         raise TextsiftError(f"parameters given for {sorted(unknown)}, which are not among the "
                             f"methods asked for ({', '.join(methods)})")
+    if len(methods) > 1:  # one evaluation set of distinct tables for them all
+        try:
+            _ = nonempty_classes(counts).cells.evaluation_set
+        except TextsiftError:  # no per-class score applies: each method says why
+            pass
     buffer = None
     for name in methods:
         out = _call(get_method(name), counts, params.get(name, {}))
