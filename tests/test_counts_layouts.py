@@ -304,3 +304,21 @@ def test_each_method_orders_its_absent_terms_as_the_registry_says(name, seed):
             ranked = s[np.lexsort((s * direction, q[absent]))] * direction
             steps = np.diff(ranked)
             assert np.all((steps >= 0) | np.isclose(steps, 0, atol=1e-12)), (name, j)
+
+
+def test_a_fold_of_sparse_counts_is_cached_and_read_back(tmp_path):
+    """The experiment's fold cache keeps the sparse layout's cells (sorted within each
+    label) and their term weights: the counts read back equal those written."""
+    from textsift.experiment.folds import load_fold, save_fold
+    from textsift.experiment.specs import TrainTest
+
+    X, labels = corpus(5, n_docs=40, n_terms=30)
+    labels = [[f"l{v}" for v in row] for row in labels]  # an experiment's labels: text
+    counts = Counts.from_matrix(X, labels, feature_names=np.array([f"t{i}" for i in range(30)]),
+                                layout="sparse")
+    Y = counts.doc_counts  # any sparse matrix stands for the indicators here
+    fold = TrainTest(X_train=X.tocsr(), y_train=sp.csr_matrix(Y.T), X_test=X.tocsr(),
+                     y_test=sp.csr_matrix(Y.T), counts=counts)
+    save_fold(fold, tmp_path / "fold.npz")
+    back = load_fold(tmp_path / "fold.npz").counts
+    assert back.layout == "sparse" and back.equals(counts)
