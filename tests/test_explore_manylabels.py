@@ -11,9 +11,9 @@ import re
 
 import numpy as np
 import pytest
+from test_manylabels_doors import tagged
 from typer.testing import CliRunner
 
-from test_manylabels_doors import tagged
 from textsift.cli import app
 from textsift.counts import Counts
 from textsift.ranking import rank
