@@ -45,8 +45,9 @@ def test_the_page_of_many_labels_holds_what_they_share(counts):
 
 
 def test_each_label_shard_is_its_own_ranking_and_counts(counts):
-    """A shard's label: its chi2 top terms and scores as `score --class` ranks them (to the
-    page's four significant digits), and its document count of each of its terms."""
+    """A shard's label: its chi2 top terms over- and under-represented in it, and their
+    scores, as `score --class --direction over` (and under) ranks them (to the page's four
+    significant digits), and its document count of each of its terms."""
     _, shards = page_parts(counts)
     docs = counts.doc_counts.toarray() if counts.layout == "sparse" else counts.doc_counts
     names = list(counts.feature_names)
@@ -54,10 +55,14 @@ def test_each_label_shard_is_its_own_ranking_and_counts(counts):
         for i in (0, len(payload["a"]) - 1):
             j = payload["first"] + i
             label = counts.classes[j]
-            ids, scores = payload["views"]["chi2"][i]
-            want = rank(counts, "chi2", class_label=label, top=LABEL_CAP)
-            assert [payload["terms"][x] for x in ids] == list(want.terms)
-            np.testing.assert_allclose(scores, want.scores, rtol=1e-3)
+            for key, way in (("c", "over"), ("cu", "under")):
+                ids, scores = payload["views"]["chi2"][key][i]
+                want = rank(counts, "chi2", class_label=label, top=LABEL_CAP, direction=way)
+                want = want.index[want.scores > -np.inf], want.scores[want.scores > -np.inf]
+                assert [payload["terms"][x] for x in ids] == list(counts.feature_names[want[0]])
+                np.testing.assert_allclose(scores, want[1], rtol=1e-3)
+            both = payload["views"]["chi2"]["cd"][i]
+            assert set(both) <= {"+", "-"} and len(both) <= LABEL_CAP
             held, n = payload["a"][i]
             for x, a in zip(held, n, strict=True):
                 assert docs[names.index(payload["terms"][x]), j] == a

@@ -30,9 +30,10 @@ from ..labels import LabelKind, check_requirement
 from ..ranking import ranking_of
 from ..ranks import check_ranks
 from ..scores import REGISTRY, PerClass, compute_many
+from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..vectorize import VectorizerOptions
-from .explore_labels import LABEL_CAP, MANY, SHARD, shards
+from .explore_labels import LABEL_CAP, MANY, SHARD, class_lists, shards
 from .snippets import find_snippets
 
 __all__ = ["CAP", "SNIPPETS", "SNIPPET_TOP", "explore_data", "is_rating_scale", "page_methods",
@@ -76,21 +77,22 @@ def page_methods(counts: Counts, methods=None) -> list[str]:
     return methods
 
 
-def _views(counts: Counts, name: str, table, cap: int, per_class: bool = True) -> dict:
-    """``{"c": [per class: (ids, scores) or None], "p": {policy: (ids, scores)}}``; without
-    ``per_class`` (many labels: :mod:`.explore_labels`), only the policies."""
+def _views(counts: Counts, name: str, table, cap: int, signs, per_class: bool = True) -> dict:
+    """``{"c": [per class: (ids, scores) or None], "cu": [the same, under-represented
+    terms], "cd": [per class: "+-+..." or None], "p": {policy: (ids, scores)}}``. A class's
+    lists hold the terms over-represented in it (``c``, the page's default) and those
+    under-represented (``cu``), each by its score; ``cd`` says, for the class's two-sided
+    ranking, which list its next term comes from, so that the page shows both directions
+    in the order ``textsift score --direction both`` prints them, exactly (a term whose
+    share is the same in and out of the class has neither direction, and is in no class's
+    list). Without ``per_class`` (many labels: :mod:`.explore_labels`), only the
+    policies."""
     out: dict = {"p": {}}
     if len(table.groups) > 1:
-        groups = {str(g) for g in table.groups}
-        lists = []
-        for cls in counts.classes if per_class else ():
-            if str(cls) in groups:
-                r = ranking_of(table, "max", cls, limit=cap)
-                lists.append((r.index, r.score))
-            else:
-                lists.append(None)
-        if any(v is not None for v in lists):
-            out["c"] = lists
+        if per_class:
+            lists = class_lists(counts, table, range(counts.n_classes), cap, signs)
+            if any(v is not None for v in lists["c"]):
+                out.update(lists)
         for agg in REGISTRY[name].aggregates:
             r = ranking_of(table, agg, limit=cap)
             out["p"][agg] = (r.index, r.score)
@@ -102,6 +104,7 @@ def _views(counts: Counts, name: str, table, cap: int, per_class: bool = True) -
 
 def _lists(views: dict) -> Iterable[tuple[np.ndarray, np.ndarray]]:
     yield from (v for v in views.get("c", ()) if v is not None)
+    yield from (v for v in views.get("cu", ()) if v is not None)
     yield from views["p"].values()
 
 
@@ -199,10 +202,11 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
         raise TextsiftError(f"method {method!r} is not among the page's methods {names}")
     say("ranking the terms")
     tables, views = {}, {}
+    signs = direction(counts)  # each class's lists, by direction
     for name, table in compute_many(counts, names, dense=False):  # one evaluation set
         try:
             tables[name] = table
-            views[name] = _views(counts, name, table, cap, per_class=not many)
+            views[name] = _views(counts, name, table, cap, signs, per_class=not many)
         except ValueError as exc:  # a method that cannot score these labels
             raise TextsiftError(f"{name}: {exc}") from None
     sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
@@ -217,7 +221,7 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
         return data, None
     label_cap = min(LABEL_CAP, cap)
     data["many"] = {"shard": SHARD, "label_cap": label_cap, "folder": None}
-    return data, shards(counts, tables, sel, label_cap, rounded)
+    return data, shards(counts, tables, signs, sel, label_cap, rounded)
 
 
 def _check(counts: Counts, **sizes) -> None:
@@ -288,8 +292,11 @@ def _encode(views: dict, page_id: np.ndarray) -> dict:
         return None if view is None else [page_id[view[0]].tolist(), rounded(view[1])]
 
     out = {"p": {agg: pair(v) for agg, v in views["p"].items()}}
-    if "c" in views:
-        out["c"] = [pair(v) for v in views["c"]]
+    for key in ("c", "cu"):
+        if key in views:
+            out[key] = [pair(v) for v in views[key]]
+    if "cd" in views:
+        out["cd"] = views["cd"]
     return out
 
 

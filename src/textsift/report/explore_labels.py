@@ -5,12 +5,13 @@ a search box chooses from -- and each label's own data lies in shard files besid
 stays the size of a few labels however many there are.
 
 A shard (:func:`shards`) holds, for each of its labels, each method's first ``label_cap``
-terms by the label's own scores (:func:`textsift.classwise.top_many`, the ranking
-``textsift score --class`` prints) and the label's document count of each of those terms and
-of the policies' terms; its terms are named (with their ``df``), and the page maps them onto
-its own. A shard file is a script (``window.textsift.shard(number, payload)``, the payload
-gzip-compressed JSON in base64, as the page's own): scripts load from ``file://``, where the
-browser refuses to fetch a file.
+terms over-represented in the label and under-represented in it, by the label's own scores
+(:func:`class_lists`: the rankings ``textsift score --class --direction over`` and ``under``
+print, as the page's own lists of few classes) and the label's document count of each of those
+terms and of the policies' terms; its terms are named (with their ``df``), and the page maps
+them onto its own. A shard file is a script (``window.textsift.shard(number, payload)``, the
+payload gzip-compressed JSON in base64, as the page's own): scripts load from ``file://``,
+where the browser refuses to fetch a file.
 """
 
 from __future__ import annotations
@@ -23,11 +24,10 @@ from collections.abc import Iterator
 import numpy as np
 
 from .._choices import EXPLORE_LABEL_CAP, EXPLORE_MANY, EXPLORE_SHARD
-from ..classwise import top_many
 from ..counts import Counts
-from ..scores import PerClass
+from ..ranking import ranking_of
 
-__all__ = ["LABEL_CAP", "MANY", "SHARD", "shard_script", "shards"]
+__all__ = ["LABEL_CAP", "MANY", "SHARD", "class_lists", "shard_script", "shards"]
 
 #: Above this many labels (classes) the page loads each label's data when it is chosen.
 MANY = EXPLORE_MANY
@@ -37,48 +37,66 @@ SHARD = EXPLORE_SHARD
 LABEL_CAP = EXPLORE_LABEL_CAP
 
 
-def shards(counts: Counts, tables: dict, shared: np.ndarray, label_cap: int,
+def class_lists(counts: Counts, table, classes, cap: int, signs) -> dict:
+    """``{"c": [...], "cu": [...], "cd": [...]}`` of the classes ``classes`` (indices of
+    ``counts.classes``): each class's first ``cap`` terms over-represented in it (``c``) and
+    under-represented (``cu``), ``(ids, scores)`` by its own scores, and which of the two
+    its two-sided ranking takes next (``cd``, ``"+-+..."``); ``None`` for a class without
+    documents (it has no column). :func:`textsift.scores.direction.direction` gives
+    ``signs``."""
+    groups = [str(g) for g in table.groups]
+    sign_groups = [str(g) for g in signs.groups]
+    lists: dict = {"c": [], "cu": [], "cd": []}
+    for j in classes:
+        cls = counts.classes[j]
+        if str(cls) not in groups:
+            for v in lists.values():
+                v.append(None)
+            continue
+        for key, way in (("c", "over"), ("cu", "under")):
+            r = ranking_of(table, "max", cls, limit=cap, signs=signs, direction=way)
+            keep = r.score > -np.inf
+            lists[key].append((r.index[keep], r.score[keep]))
+        r = ranking_of(table, "max", cls, limit=2 * cap)
+        s = signs.column(sign_groups.index(str(cls)))[r.index[r.score > -np.inf]]
+        lists["cd"].append("".join(np.where(s[s != 0] > 0, "+", "-")[:cap]))
+    return lists
+
+
+def shards(counts: Counts, tables: dict, signs, shared: np.ndarray, label_cap: int,
            rounded) -> Iterator[tuple[int, dict]]:
     """``(number, payload)`` of each shard: labels ``number * SHARD`` onwards, each with
-    its top ``label_cap`` terms by each method of ``tables`` (name -> its sparse table),
-    and its document counts of those terms and of ``shared`` (the page's own terms)."""
+    the lists of :func:`class_lists` (``label_cap`` terms each) by each method of ``tables``
+    (name -> its table) that scores each label, and its document counts of those terms and
+    of ``shared`` (the page's own terms)."""
     cells = counts.cells
     order, start = cells.by_class
     for number, first in enumerate(range(0, counts.n_classes, SHARD)):
         labels = np.arange(first, min(first + SHARD, counts.n_classes))
-        views = {name: _label_lists(table, counts.classes, labels, label_cap)
-                 for name, table in tables.items()}
+        views = {name: class_lists(counts, table, labels, label_cap, signs)
+                 for name, table in tables.items() if len(table.groups) > 1}
         terms = np.unique(np.concatenate(
-            [shared] + [ids for lists in views.values() for ids, _ in lists if ids is not None]
+            [shared] + [ids for lists in views.values() for key in ("c", "cu")
+                        for pair in lists[key] if pair is not None for ids in pair[:1]]
         )).astype(np.int64)
-        local = {int(t): i for i, t in enumerate(terms)}
+        local = np.full(counts.n_terms, -1, dtype=np.int64)
+        local[terms] = np.arange(len(terms))
+
+        def pair(view, local=local):
+            return None if view is None else [local[view[0]].tolist(), rounded(view[1])]
+
         payload = {"first": int(first), "terms": _names(counts, terms),
-                   "df": counts.df[terms].tolist(), "views": {}, "a": []}
-        for name, lists in views.items():
-            payload["views"][name] = [None if ids is None else
-                                      [[local[int(t)] for t in ids], rounded(scores)]
-                                      for ids, scores in lists]
+                   "df": counts.df[terms].tolist(),
+                   "views": {name: {"c": [pair(v) for v in lists["c"]],
+                                    "cu": [pair(v) for v in lists["cu"]], "cd": lists["cd"]}
+                             for name, lists in views.items()},
+                   "a": []}
         for j in labels:
             mine = order[start[j]:start[j + 1]]
-            held = np.isin(cells.row[mine], terms)
-            rows, a = cells.row[mine][held], cells.a[mine][held]
-            payload["a"].append([[local[int(t)] for t in rows], a.astype(np.int64).tolist()])
+            held = local[cells.row[mine]] >= 0
+            payload["a"].append([local[cells.row[mine][held]].tolist(),
+                                 cells.a[mine][held].astype(np.int64).tolist()])
         yield number, payload
-
-
-def _label_lists(table, classes: np.ndarray, labels: np.ndarray, cap: int) -> list:
-    """Each label's (of ``labels``, indices of ``classes``) first ``cap`` terms and scores by
-    ``table``: ``(ids, scores)``, or ``None`` for a label without documents (it has no
-    column) and under a score of the term alone (no label has a list of its own)."""
-    out: list = [None] * len(labels)
-    if not isinstance(table, PerClass):
-        return out
-    groups = np.asarray(table.groups)
-    at = np.minimum(np.searchsorted(groups, classes[labels]), len(groups) - 1)
-    scored = np.flatnonzero(groups[at] == classes[labels])
-    for i, found in zip(scored, top_many(table, at[scored], cap), strict=True):
-        out[i] = found
-    return out
 
 
 def _names(counts: Counts, terms: np.ndarray) -> list[str]:
