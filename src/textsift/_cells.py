@@ -36,7 +36,7 @@ class SparseCells:
     """The non-zero cells of a presence table, with the distinct ``df`` and class sizes: a
     dense table's in term-major order (by term, then class), a sparse one's in its own,
     class-major order (by class; within a class, the order of the matrix) -- the same cells,
-    each with the same values, on both layouts; :attr:`by_term` and :attr:`by_class` give
+    each with the same values, on both layouts; ``by_term`` and ``by_class`` give
     both orders. A sum over each term's cells (``np.bincount(row, weights)``) adds them in the
     order of their classes on either layout, so it is the same to the bit.
 
@@ -136,7 +136,7 @@ class SparseCells:
 
     @property
     def distinct_known(self) -> bool:
-        """Whether the distinct tables have been found (:attr:`evaluation_set`)."""
+        """Whether the distinct tables have been found (``evaluation_set``)."""
         return "_distinct" in self.__dict__
 
     @cached_property
@@ -147,7 +147,7 @@ class SparseCells:
     @property
     def grid_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(A, B, C, D)`` of the :attr:`n_zero` tables with ``A = 0``: distinct ``df`` by
-        distinct class size (row-major), the start of :attr:`evaluation_set`."""
+        distinct class size (row-major), the start of ``evaluation_set``."""
         dfu, pos = self.df_values[:, None], self.size_values[None, :]
         shape = (len(self.df_values), len(self.size_values))
         return (np.zeros(self.n_zero), np.broadcast_to(dfu, shape).ravel(),

@@ -163,7 +163,7 @@ class ThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X) -> np.ndarray:
-        """The estimator's score of every label (:func:`label_scores`)."""
+        """The estimator's score of every label (``label_scores``)."""
         check_is_fitted(self, "estimator_")
         return label_scores(self.estimator_, X)
 
