@@ -37,7 +37,7 @@ def test_a_global_function_ranks_by_its_one_score(sample):
     X, y = sample
     own = TermSelector(lambda counts: counts.df, k=100).fit(X, y)
     np.testing.assert_array_equal(own.selected_, TermSelector("df", k=100).fit(X, y).selected_)
-    assert list(own.scores_.columns) == ["all"]
+    assert list(own.class_scores_.columns) == ["all"]
 
 
 def test_a_score_table_function_and_parameters(sample):
