@@ -47,7 +47,7 @@ def test_ratio_and_threshold():
 @pytest.mark.parametrize(
     "params, match",
     [({"k": 0}, "positive"),
-     ({"k": -3}, "positive"), ({"ratio": 1.5}, "ratio"), ({"method": "chi"}, "Did you mean chi2"),
+     ({"k": -3}, "positive"), ({"ratio": 1.5}, "ratio"), ({"method": "chi"}, "did you mean .chi2."),
      ({"aggregate": "mean"}, "unknown aggregate"), ({"ratio": 0.5, "threshold": 1}, "at most one"),
      ({"k": 3, "ratio": 0.5}, "at most one of k, ratio"), ({"k": 3, "threshold": 1}, "at most one"),
      ({"threshold": 1.0, "aggregate": "rr"}, "round-robin")],
