@@ -94,7 +94,7 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
 def check_class_weight(class_weight):
     """``"balanced"`` or a mapping class -> weight, each weight a positive finite number;
     anything else is an error naming the value and the fix. The one check of a class weight
-    (the learners', AdaBag's: :func:`textsift.lasso.check_class_weight`)."""
+    (the learners', and AdaBag's: :func:`textsift.lasso.skew.check_class_weight`)."""
     if isinstance(class_weight, str) and class_weight == "balanced":
         return class_weight
     if not isinstance(class_weight, dict) or not class_weight:
