@@ -201,3 +201,22 @@ def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpu
     # at its default, an option added later leaves the fingerprint as it was without it
     assert at_default.fingerprint == dataclasses.replace(
         exp, preprocessing=VectorizerOptions(min_df=2, stem=True)).fingerprint
+
+
+def test_ordinal_eval_learners_are_the_registry_s_learners_of_ranks():
+    """--learner reads the learner registry: every learner serving ranks, and NAME-balanced
+    for one with a balanced parameter (svr's rank-balanced loss); no list of its own."""
+    from textsift.cli.ordinal import _learner
+    from textsift.errors import TextsiftError
+    from textsift.learners import LEARNERS
+
+    for name, learner in LEARNERS.items():
+        if "ordinal" in learner.tasks:
+            assert _learner(name) == {"name": name, "label": name}
+        else:
+            with pytest.raises(TextsiftError, match="not a learner of ranks"):
+                _learner(name)
+    assert _learner("svr-balanced") == {"name": "svr", "label": "svr-balanced",
+                                        "balanced": True}
+    with pytest.raises(TextsiftError, match=r"'svm' is not a learner of ranks \(did you mean"):
+        _learner("svm")

@@ -50,9 +50,9 @@ __all__ = ["ANALYZERS", "Vectorizer", "VectorizerOptions", "build_vectorizer", "
 _FLAGS = tuple(o.name for o in PREPROCESSING if o.types == (bool,))
 
 
-class _Checked:
-    """The checks of :class:`VectorizerOptions`, whose fields are made from the one
-    definition of each option (``textsift._options.PREPROCESSING``)."""
+class _Checks:
+    """The checks of :class:`VectorizerOptions` (whose fields are made from the one
+    definition of each option, ``textsift._options.PREPROCESSING``): its methods."""
 
     def __post_init__(self):
         """Check every option here, where it is set, rather than deep inside a fit."""
@@ -116,8 +116,9 @@ def _options_doc() -> str:
 VectorizerOptions = make_dataclass(
     "VectorizerOptions", [(o.name, o.annotation, field(default=o.default))
                           for o in PREPROCESSING],
-    bases=(_Checked,), frozen=True,
-    namespace={"__module__": __name__, "__doc__": _options_doc()})
+    frozen=True, namespace={"__module__": __name__, "__doc__": _options_doc(),
+                            "__post_init__": _Checks.__post_init__,
+                            "_check_characters": _Checks._check_characters})
 
 
 def _ngram_range(value) -> tuple[int, int]:

@@ -4,11 +4,12 @@ This table is what the validation reads (an unknown key is an error naming the k
 accepts, and a key left out takes the default written here: the parser has no default of its
 own) and what the documentation prints (the experiment reference is generated from it), so
 the two cannot drift; a test checks that every literal default here is the one a minimal file
-gets. The choices it documents come from the registries they are checked against: the
-learners (:data:`textsift.learners.LEARNERS`), the evaluation measures
-(:data:`textsift.metrics.MEASURES`), the policies (:data:`textsift.policies.AGGREGATES`); the
-``[preprocessing]`` keys are the preprocessing options' one definition, from which
-:class:`~textsift.vectorize.VectorizerOptions` and the command line's options are made too.
+gets. The learners (:data:`textsift.learners.LEARNERS`) and the evaluation measures
+(:data:`textsift.metrics.MEASURES`) are read from their registries where they are checked and
+documented (never copied here at import); the policies are
+:data:`textsift.policies.AGGREGATES`; the ``[preprocessing]`` keys are the preprocessing
+options' one definition, from which :class:`~textsift.vectorize.VectorizerOptions` and the
+command line's options are made too.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .._options import PREPROCESSING
-from ..learners import LEARNERS, WEIGHTINGS
-from ..metrics import MEASURES
+from ..learners import WEIGHTINGS
 from ..policies import AGGREGATES
 
 __all__ = ["BASELINES", "CLASS_WEIGHT", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key",
@@ -94,7 +94,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "test_size": Key("fraction", None, 'A random stratified test part for protocol = '
                          '"split" when the corpus has no split field.'),
         "metrics": Key("list of strings", ["accuracy", "macro_f1"], "Evaluation measures, "
-                       f"the first one deciding tuning: {_choices(MEASURES)} (see below)."),
+                       "the first one deciding tuning: the registered measures (see below)."),
         "tasks": Key("string", "multiclass", '"multiclass" (one task over all classes) or '
                      '"one_vs_rest" (each class a binary task against the others, terms '
                      "ranked by its own scores, as Forman 2003)."),
@@ -141,7 +141,7 @@ TUNING_KEYS = {
 #: Keys of each ``[[learners]]`` table, besides the learner's own parameters
 #: (the ``params`` of its :class:`textsift.learners.Learner`).
 LEARNER_KEYS = {
-    "name": Key("string", None, f"The learner: {_choices(LEARNERS)}."),
+    "name": Key("string", None, "The learner: a registered learner (the table below)."),
     "label": Key("string", None, "Its name in the results; default its name. Two learners "
                  "of one file need distinct labels."),
     "weighting": Key("string", None, f"Input of the learner over the selected terms: "
