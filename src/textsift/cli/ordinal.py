@@ -31,11 +31,12 @@ def _learner(text: str) -> dict:
     (:data:`textsift.learners.LEARNERS`), or ``NAME-balanced`` for one with a ``balanced``
     parameter (its rank-balanced loss), labelled as given."""
     from ..errors import did_you_mean
+    from ..labels import LabelKind
     from ..learners import LEARNERS
 
     tables = {}
     for name, learner in LEARNERS.items():
-        if "ordinal" in learner.tasks:
+        if LabelKind.ORDINAL in learner.tasks:
             tables[name] = {"name": name, "label": name}
             if "balanced" in learner.params:
                 tables[f"{name}-balanced"] = {"name": name, "label": f"{name}-balanced",
