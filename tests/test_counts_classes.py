@@ -1,5 +1,6 @@
 """Counts.select_classes, and what needs it: per-class scores over a declared class set with a
-class that has no training document (the spec §0.7)."""
+class that has no training document (our rule, as JaTeCS skips a category without training
+documents: it takes no part in the scores)."""
 
 import numpy as np
 import pytest

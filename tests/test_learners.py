@@ -1,4 +1,5 @@
-"""RankSVR: rounded linear epsilon-SVR on ranks (the spec §A.9)."""
+"""RankSVR: rounded linear epsilon-SVR on ranks (Baccianella, Esuli & Sebastiani, SAC 2010), and
+the learner registry."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,5 @@
-"""MAE^M, MAE^mu and the misclassification error (the spec §A.8, §D.3)."""
+"""MAE^M and MAE^mu (Baccianella, Esuli & Sebastiani, ISDA 2009), the misclassification error
+(the AdaBag paper's ME), and the measure registry."""
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from textsift.metrics import (
 )
 from textsift.ranks import trivial_rank
 
-TRUE = [1, 2, 2, 3, 5, 5, 5, 5]  # §A.11 MAE example
+TRUE = [1, 2, 2, 3, 5, 5, 5, 5]  # worked by hand: mae_macro's docstring example
 PRED = [2, 2, 3, 3, 4, 5, 5, 5]
 
 
@@ -56,7 +57,7 @@ def test_misclassification_error_of_label_sets_is_one_minus_subset_accuracy(n, m
 
 def test_trivial_rank_is_the_lower_middle_rank():
     assert trivial_rank([1, 2, 3, 4, 5]) == 3
-    assert trivial_rank([0, 1, 2, 3]) == 1  # even scale: the lower middle (§A.4 tie rule)
+    assert trivial_rank([0, 1, 2, 3]) == 1  # even scale: the lower middle (our tie rule)
     assert trivial_rank([5, 1, 4, 2]) == 2
 
 

@@ -136,7 +136,8 @@ def test_multidomain_declared_scale_gives_rank_3_a_turn(real_data):
                               "rr_var", "--k", "10", "--ranks", "1,2,3,4,5", "--format",
                               "json", "--split-field", "split", "--split", "train"])
     assert out.exit_code == 0, out.output
-    # stars 3 never occur, yet terms whose mean rank is nearest 3 form rank 3's list (§0.7)
+    # stars 3 never occur, yet terms whose mean rank is nearest 3 form rank 3's list (our
+    # rule: a declared rank without documents keeps its turn)
     assert [r["rank_assigned"] for r in json.loads(out.stdout)] == [1, 2, 3, 4, 5] * 2
 
 

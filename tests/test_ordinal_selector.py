@@ -29,7 +29,7 @@ def test_passes_check_estimator(method):
 def test_fit_matches_counts_and_a11_picks():
     _, X = toy_matrix()
     sel = OrdinalSelector("rr_var_idf", k=4).fit(X, Y)
-    np.testing.assert_array_equal(sel.selected_, [0, 2, 1, 3])  # t1, t3, t2, t4 (§A.11)
+    np.testing.assert_array_equal(sel.selected_, [0, 2, 1, 3])  # t1, t3, t2, t4 (the toy)
     assert sel.transform(X).shape == (10, 4)
     # ratio 0.5 of 6 ranked terms keeps ceil(3) = 3, the first three picks
     np.testing.assert_array_equal(OrdinalSelector("rr_var_idf", ratio=0.5).fit(X, Y).selected_,

@@ -3,12 +3,12 @@
 import numpy as np
 import pandas as pd
 import pytest
+from lecture_example import LABELS, LECTURE
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.model_selection import GridSearchCV
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import check_estimator
-from spec_fixtures import LABELS, LECTURE
 
 from textsift import Counts, TermSelector, rank
 from textsift.corpus import load_sample

@@ -21,7 +21,8 @@ def sample():
 
 
 def doc_share(counts):
-    """P(c | t): the share of a term's documents in each class -- DIA (the spec §C.2)."""
+    """P(c | t): the share of a term's documents in each class -- DIA (Fuhr's
+    association factor, a baseline of the RC paper)."""
     return counts.doc_counts / np.maximum(counts.df, 1)[:, None]
 
 
