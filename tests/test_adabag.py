@@ -107,6 +107,7 @@ def test_adabag_on_the_simulation_finds_the_strong_features(fitted):
     assert np.bincount(run.part).tolist() == [200, 100, 100]
 
 
+@pytest.mark.slow
 def test_simulation_test_error_is_the_papers():
     # the AdaBag paper reports 10-13% test error on its simulation design. With
     # the defaults (assigned polarities, patience 10) and B = 20, seeds 0-3 give 11, 13, 11 and

@@ -288,6 +288,7 @@ def stars(tmp_path_factory):
     return str(path)
 
 
+@pytest.mark.slow
 def test_cli_runs_on_star_ratings_with_no_other_option(stars, tmp_path):
     out = tmp_path / "out"
     res = CliRunner().invoke(app, ["adabag", stars, "--label-field", "rating", "--out",

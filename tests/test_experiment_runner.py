@@ -120,6 +120,7 @@ def test_summary_is_mean_and_std_over_folds(tmp_path):
     assert summary["folds"].item() == 3
 
 
+@pytest.mark.slow
 def test_same_seed_same_table_and_n_jobs_does_not_matter(small_run, tmp_path):
     out, _ = small_run
     cfg = {**SMALL, "experiment": {"name": "small", "seed": 1, "n_jobs": 2}}
