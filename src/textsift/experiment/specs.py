@@ -270,8 +270,10 @@ class Cell:
     """One unit of work of a run (see :mod:`.plan`): small, frozen and cheap to send to a
     worker -- the fold travels as its :class:`FoldRef`.
 
-    ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking under (``method``,
-    ``aggregate``), fit ``learner``, measure), ``"all"`` (``learner`` on every term: the rows
+    ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking of ``method`` -- under
+    the policy ``aggregate`` in the ``scope`` ``"global"``, by each label's own column in the
+    scope ``"local"``, or by the column of ``class_label`` -- fit ``learner``, measure: the
+    fields of a :class:`~.plan.Selection`), ``"all"`` (``learner`` on every term: the rows
     of every method at level "all" and of FFS, one and the same fit) or ``"triv"`` (the
     trivial predictor, a row per learner). ``label_kind`` is the kind of the labels;
     ``positive`` is the positive class of a one-vs-rest task (``None``: the multi-class
@@ -295,6 +297,8 @@ class Cell:
     learner: LearnerSpec | None = None
     method: str | None = None
     aggregate: str | None = None
+    scope: str = "global"
+    class_label: str | None = None
     params: tuple[tuple[str, object], ...] = ()
     rr_variant: str | None = None
     level: Level = ALL
