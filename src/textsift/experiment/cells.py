@@ -43,7 +43,8 @@ from sklearn.model_selection import train_test_split
 from ..counts import Counts
 from ..labels import evaluated_labels
 from ..metrics import MEASURES
-from ..selectors import TermSelector, ranking_of, score_table
+from ..ranking import ranking_of, score_table
+from ..selectors import TermSelector
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold

@@ -33,7 +33,7 @@ from .._io import atomic_write
 from .._lock import hold
 from ..errors import check_n_jobs
 from ..metrics import MEASURES
-from ..selectors import default_aggregate
+from ..ranking import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
@@ -152,10 +152,6 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
     cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, chosen, positives)
     done = reusable(store, claimed, cells, data)  # refuses finished cells no longer valid
-    if claimed.adopted:
-        say(f"note: {store.root} was written by an earlier textsift, which did not record its "
-            f"corpus: its {len(done)} finished cells are taken as computed from the corpus as "
-            "it is now (start afresh if it has changed)")
     if not claimed.fresh:
         store.write_manifest(exp.as_dict(), exp.fingerprint, data.record())
     for note in notes:

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..counts import Counts
 from ..metrics import lower_is_better
-from ..selectors import default_aggregate, ranking_of, score_table
+from ..ranking import default_aggregate, ranking_of, score_table
 from .plots import BASELINES, label_of, one_policy_each
 
 __all__ = ["best_method", "class_terms_table", "min_df_documents", "rare_df",
