@@ -39,7 +39,7 @@ def _reads_term_freq(method) -> bool:
 
 #: The parameters that decide the ranking (not the cut): fixed by ``fit``, and a change of
 #: one after ``fit`` asks for a refit instead of taking effect silently.
-_RANKED_BY = ("method", "aggregate", "class_label", "rr_variant", "method_params")
+_RANKED_BY = ("method", "aggregate", "class_label", "rr_variant", "method_params", "direction")
 
 
 def _same(a, b) -> bool:
@@ -89,6 +89,11 @@ class TermSelector(SelectorMixin, BaseEstimator):
         an indicator matrix ``y``, the name of each of its columns.
     method_params : dict, optional
         Keyword parameters of the scoring function (e.g. ``{"base": 10}`` for ``ig``).
+    direction : {"both", "over", "under"}, default="both"
+        Which of a class's terms are candidates: every term (two-sided, as the per-class
+        scores are: a term a class's documents lack is a feature too, Forman 2003), or only
+        those over-represented (positive indicators) or under-represented in the class
+        (:mod:`textsift.scores.direction`).
 
     Attributes
     ----------
@@ -102,7 +107,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         without a refit. Under ``rr``, a larger ``k`` than the fit ranked takes the round
         robin's further turns from ``counts_`` with the method, policy and parameters of the
         fit, and keeps that ranking. A change of ``method``, ``aggregate``, ``class_label``,
-        ``rr_variant`` or ``method_params`` after ``fit`` is refused until the next fit.
+        ``rr_variant``, ``method_params`` or ``direction`` after ``fit`` is refused until the
+        next fit.
     scores_ : ndarray of shape (n_features,)
         The score each feature was selected by, as ``SelectKBest.scores_``: its globalised
         score under ``max``, ``sum`` or ``wavg``, its score in ``class_label``'s column, a
@@ -127,6 +133,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         rr_variant="skip",
         classes=None,
         method_params=None,
+        direction="both",
     ):
         self.method = method
         self.k = k
@@ -137,6 +144,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         self.rr_variant = rr_variant
         self.classes = classes
         self.method_params = method_params
+        self.direction = direction
 
     def fit(self, X, y):
         """Count ``X`` against ``y`` and rank its terms. ``y`` is one label per document, or
@@ -184,7 +192,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         return {"method": self.method,
                 "aggregate": self.aggregate or default_aggregate(self.method),
                 "class_label": self.class_label, "rr_variant": self.rr_variant,
-                "method_params": dict(self.method_params or {})}
+                "method_params": dict(self.method_params or {}), "direction": self.direction}
 
     def _check_unchanged(self) -> dict:
         """The fitted ranking's parameters, after checking that none was changed since."""
@@ -217,7 +225,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
     def _rank(counts: Counts, limit: int | None, p: dict) -> TermRanking:
         """The ranking of ``counts`` under the parameters ``p`` (those ``fit`` keeps)."""
         return rank(counts, p["method"], p["aggregate"], p["class_label"], top=limit,
-                    rr_variant=p["rr_variant"], **p["method_params"])
+                    rr_variant=p["rr_variant"], direction=p["direction"],
+                    **p["method_params"])
 
     @property
     def selected_(self) -> np.ndarray:
@@ -235,7 +244,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         p = self._check_unchanged()
         ranking = self.ranking_
         if ranking.policy == "rr":  # an order by turns: each term's best score instead
-            ranking = rank(self.counts_, p["method"], "max", **p["method_params"])
+            ranking = rank(self.counts_, p["method"], "max", direction=p["direction"],
+                           **p["method_params"])
         scores = np.empty(self.counts_.n_terms)
         scores[ranking.index] = ranking.scores
         return scores
@@ -295,6 +305,7 @@ class OrdinalSelector(TermSelector):
     threshold = None
     aggregate = None
     class_label = None
+    direction = "both"
 
     def __init__(self, method="rr_nc_idf", k=None, ratio=None, ranks=None, rr_variant="skip",
                  method_params=None):
