@@ -66,7 +66,7 @@ Alternative = Literal["greater", "two-sided", "less"]
 @dataclass(frozen=True, eq=False)
 class PValues:
     """p-values of every term in every group of a method's table, or their adjusted values
-    (:meth:`adjusted`).
+    (:meth:`~textsift.scores.significance.PValues.adjusted`).
 
     Attributes
     ----------
@@ -112,7 +112,7 @@ class PValues:
         them in the scores' sparse form (written out when its ``values`` are read).
 
         A per-class test is corrected once per distinct one-vs-rest table of each family,
-        with the number of terms that have it (:func:`_adjusted_tables`): the same values as
+        with the number of terms that have it (``_adjusted_tables``): the same values as
         the correction of the whole table, at the cost of its few thousand distinct tables."""
         from ..corrections import adjust_table, check_correction, check_family
 
