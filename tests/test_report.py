@@ -13,10 +13,10 @@ import pytest
 
 from textsift.counts import Counts
 from textsift.experiment import StoreError, parse_config, run_experiment
+from textsift.ranking import class_terms
 from textsift.report.html import best_per_size, write_report
 from textsift.report.terms import (
     best_method,
-    class_terms_table,
     min_df_documents,
     rare_terms_note,
     top_terms_table,
@@ -184,7 +184,7 @@ def _sport_and_politics() -> Counts:
 
 def test_class_terms_are_each_classes_own_column():
     """dia = P(c|t): ball and goal are 1 in sport (ties to the lower index), "the" 0.5."""
-    table = class_terms_table(_sport_and_politics(), "dia", "max", top=3)
+    table = class_terms(_sport_and_politics(), "dia", "max", top=3)
     assert table.attrs["own_column"]
     assert table.to_dict("index") == {
         "sport": {"training documents": 3, "terms": "ball, goal, the"},
@@ -195,7 +195,7 @@ def test_class_terms_of_a_one_score_method_go_where_they_are_most_frequent():
     """df ranks the, ball, goal, vote, law (df 4, 2, 2, 2, 2); "the" is in 2 of 3 documents
     of each class and goes to the first (politics: classes are sorted); the others to their
     only class."""
-    table = class_terms_table(_sport_and_politics(), "df", "max", top=2)
+    table = class_terms(_sport_and_politics(), "df", "max", top=2)
     assert not table.attrs["own_column"]
     assert table["terms"].to_dict() == {"politics": "the, vote", "sport": "ball, goal"}
 

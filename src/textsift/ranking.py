@@ -27,8 +27,8 @@ from .scores import (
     get_method,
 )
 
-__all__ = ["TermRanking", "default_aggregate", "rank", "rank_per_class", "ranking_of", "score_all",
-           "score_table"]
+__all__ = ["TermRanking", "class_terms", "default_aggregate", "rank", "rank_per_class",
+           "ranking_of", "score_all", "score_table"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -209,6 +209,38 @@ def rank_per_class(counts: Counts, method, top: int | None = None,
         scored = r.score > -np.inf
         out.append(TermRanking(r.index[scored], r.score[scored], None, "max", _name(method),
                                group, counts.feature_names))
+    return out
+
+
+def class_terms(counts: Counts, method, policy: str | None = None, top: int = 10, *,
+                table=None, order=None, **params) -> pd.DataFrame:
+    """The top ``top`` terms of each class (rank, label) of ``counts`` under ``method`` (a
+    registered name or a scoring function, with ``params``): the class's own column of the
+    scores when the method scores each class, otherwise the method's ranking under ``policy``
+    (``None``: its default) cut into classes, each term going to the class whose documents
+    contain it most often (the largest share of the class's documents). ``table`` is the
+    method's scores when they are at hand (:func:`textsift.scores.compute`, either form; of
+    counts with the same terms), ``order`` that whole ranking. Index: the classes; columns
+    ``training documents`` (the class's) and ``terms`` (comma-separated, best first);
+    ``attrs["own_column"]`` says which of the two it is."""
+    if table is None:
+        table = compute(counts, method, dense=False, **params)
+    classes = [str(c) for c in counts.classes]
+    groups = [str(g) for g in table.groups]
+    own_column = len(groups) > 1 and set(classes) <= set(groups)
+    if own_column:
+        lists = [counts.feature_names[ranking_of(table, "max", c, limit=top).index]
+                 for c in classes]
+    else:
+        if order is None:
+            order = ranking_of(table, policy or default_aggregate(method)).index
+        share = counts.doc_counts[order] / np.maximum(counts.class_sizes, 1)[None, :]
+        home = np.argmax(share, axis=1)
+        lists = [counts.feature_names[order[home == j][:top]] for j in range(len(classes))]
+    out = pd.DataFrame({"training documents": counts.class_sizes,
+                        "terms": [", ".join(map(str, t)) for t in lists]},
+                       index=pd.Index(classes, name=None))
+    out.attrs["own_column"] = bool(own_column)
     return out
 
 

@@ -1,21 +1,19 @@
-"""The report's tables of terms: the top terms of every method side by side, a note naming the
-methods whose top terms are rare words, and the top terms of each class under the best method.
+"""The report's tables of terms, from the run's ``terms.csv`` and ``class_terms.csv`` (what its
+cells ranked on fold 0: :mod:`textsift.experiment.runner`): the top terms of every method side
+by side, a note naming the methods whose top terms are rare words, and the best method, whose
+terms of each class the report shows.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
-from ..counts import Counts
 from ..metrics import LOWER_IS_BETTER
-from ..ranking import default_aggregate, ranking_of, score_table
 from .plots import BASELINES, label_of, one_policy_each
 
-__all__ = ["best_method", "class_terms_table", "min_df_documents", "rare_df",
-           "rare_terms_note", "top_terms_table"]
+__all__ = ["best_method", "min_df_documents", "rare_df", "rare_terms_note", "top_terms_table"]
 
 
 def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
@@ -84,31 +82,3 @@ def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, 
     means = part.groupby(["method", "aggregate"])["mean"].mean()
     best = means.min() if metric in LOWER_IS_BETTER else means.max()
     return means[means == best].index[0]
-
-
-def class_terms_table(counts: Counts, method, policy: str | None, top: int = 10
-                      ) -> pd.DataFrame:
-    """The top ``top`` terms of each class (rank) of ``counts`` under ``method`` (a
-    registered name or a scoring function): the class's own column of the scores when the
-    method scores each class, otherwise the method's ranking under ``policy`` (``None``: its
-    default) cut into classes, each term going to the class whose documents contain it most
-    often (the largest share of the class's documents). Index: the classes; columns
-    ``training documents`` (the class's) and ``terms`` (comma-separated, best first);
-    ``attrs["own_column"]`` says which of the two it is."""
-    table = score_table(counts, method)
-    classes = [str(c) for c in counts.classes]
-    groups = [str(g) for g in table.groups]
-    own_column = table.values.shape[1] > 1 and set(classes) <= set(groups)
-    if own_column:
-        lists = [counts.feature_names[ranking_of(table, "max", c, limit=top).index]
-                 for c in classes]
-    else:
-        order = ranking_of(table, policy or default_aggregate(method)).index
-        share = counts.doc_counts[order] / np.maximum(counts.class_sizes, 1)[None, :]
-        home = np.argmax(share, axis=1)
-        lists = [counts.feature_names[order[home == j][:top]] for j in range(len(classes))]
-    out = pd.DataFrame({"training documents": counts.class_sizes,
-                        "terms": [", ".join(map(str, t)) for t in lists]},
-                       index=pd.Index(classes, name=None))
-    out.attrs["own_column"] = bool(own_column)
-    return out
