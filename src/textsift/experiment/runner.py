@@ -121,12 +121,10 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
         return _run(exp, Store(out), resume, n_jobs, progress, say, t0)
 
 
-def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say,
-         t0: float) -> RunSummary:
-    # every check of the data and the configuration runs before the first file is written:
-    # a run refused for bad input leaves --out as it found it
-    data = DataKey.of(exp)
-    claimed = claim(store, exp, data, resume)
+def _checked(exp: Experiment, store: Store, claimed, n_jobs: int, say):
+    """``(exp, prepared, first)``: the experiment for its labels, its corpus read and counted
+    when its folds are not cached (:class:`~.folds.Prepared`, else ``None``), and fold 0 --
+    every check of the data against the file done, before anything is written."""
     cache = fold_paths(exp, store.cache)
     cached = not claimed.fresh and all(p.exists() for p in cache) and (
         fold_summaries(store.cache) is not None)
@@ -144,6 +142,17 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         *some, last = [n for n, m in MEASURES.items() if m.positive]
         raise ConfigError(f"{exp.source}: {', '.join(some)} and {last} need binary labels "
                           f"'neg'/'pos' or tasks = 'one_vs_rest' (labels: {list(classes)[:5]})")
+    return exp, prepared, first
+
+
+def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say,
+         t0: float) -> RunSummary:
+    # every check of the data and the configuration runs before the first file is written:
+    # a run refused for bad input leaves --out as it found it
+    data = DataKey.of(exp)
+    claimed = claim(store, exp, data, resume)
+    exp, prepared, first = _checked(exp, store, claimed, n_jobs, say)
+    classes = first.counts.classes
     if claimed.fresh:
         store.claim(exp.as_dict(), exp.fingerprint, data.record())
     else:

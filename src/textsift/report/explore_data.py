@@ -168,33 +168,15 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
     ``method`` is the one shown first (default chi2, when offered); ``progress`` is called
     with a short message as each stage starts."""
     say = progress or (lambda what: None)
-    if not isinstance(counts, Counts):
-        raise TextsiftError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
-    if counts.n_terms == 0 or not counts.seen.any():
-        raise TextsiftError("the vocabulary is empty: no term to show; lower --min-df, raise "
-                            "--max-df or check the text field")
-    if (counts.class_sizes > 0).sum() < (1 if counts.multilabel else 2):
-        raise TextsiftError(
-            f"explore compares a class with the rest: it needs at least two classes with "
-            f"documents (a label with documents, for label sets), got "
-            f"{[str(c) for c in counts.classes[counts.class_sizes > 0]]}; check --label-field")
-    for name, value in (("cap", cap), ("k", k), ("top", top), ("snippet_top", snippet_top)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise TextsiftError(f"{name} must be a positive number of terms, got {value!r}")
+    _check_page(counts, cap, k, top, snippet_top)
     cap = min(cap, int(counts.seen.sum()))
     names = page_methods(counts, methods)
     if method is None:
         method = "chi2" if "chi2" in names else names[0]
     elif method not in names:
         raise TextsiftError(f"method {method!r} is not among the page's methods {names}")
-    views = {}
     say("ranking the terms")
-    tables = compute_many(counts, names)  # one evaluation set shared by the per-class scores
-    for name in names:
-        try:
-            views[name] = _views(counts, name, next(tables)[1], cap)
-        except ValueError as exc:  # a method that cannot score these labels
-            raise TextsiftError(f"{name}: {exc}") from None
+    views = _method_views(counts, names, cap)
     sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
     page_id = np.full(counts.n_terms, -1, dtype=np.int64)
     page_id[sel] = np.arange(len(sel))
@@ -222,13 +204,51 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
     data["snippets"] = {}
     if documents is not None:
         say("finding the terms in context")
-        quota = _quota(counts, views, sel, snippet_top, SNIPPETS // 2)
-        rows = np.flatnonzero(quota.sum(axis=1))
-        index = {_label(c): i for i, c in enumerate(counts.classes)}
-        found = find_snippets(documents, terms[rows], index, quota[rows], opts)
-        data["snippets"] = {str(int(r)): [[c, s] for c, s in enumerate(per) if s]
-                            for r, per in zip(rows, found, strict=True) if any(per)}
+        data["snippets"] = _snippets(counts, documents, views, sel, terms, snippet_top, opts)
     return data
+
+
+def _check_page(counts: Counts, cap: int, k: int, top: int, snippet_top: int) -> None:
+    """Counts a page can show -- a vocabulary, a class (a label) against the rest -- and
+    positive numbers of terms."""
+    if not isinstance(counts, Counts):
+        raise TextsiftError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+    if counts.n_terms == 0 or not counts.seen.any():
+        raise TextsiftError("the vocabulary is empty: no term to show; lower --min-df, raise "
+                            "--max-df or check the text field")
+    if (counts.class_sizes > 0).sum() < (1 if counts.multilabel else 2):
+        raise TextsiftError(
+            f"explore compares a class with the rest: it needs at least two classes with "
+            f"documents (a label with documents, for label sets), got "
+            f"{[str(c) for c in counts.classes[counts.class_sizes > 0]]}; check --label-field")
+    for name, value in (("cap", cap), ("k", k), ("top", top), ("snippet_top", snippet_top)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise TextsiftError(f"{name} must be a positive number of terms, got {value!r}")
+
+
+def _method_views(counts: Counts, names: list[str], cap: int) -> dict:
+    """Each method's views (:func:`_views`), its scores computed with the others' (one
+    evaluation set shared by the per-class scores)."""
+    views = {}
+    tables = compute_many(counts, names)
+    for name in names:
+        try:
+            views[name] = _views(counts, name, next(tables)[1], cap)
+        except ValueError as exc:  # a method that cannot score these labels
+            raise TextsiftError(f"{name}: {exc}") from None
+    return views
+
+
+def _snippets(counts: Counts, documents, views: dict, sel: np.ndarray, terms, snippet_top: int,
+              opts) -> dict:
+    """The snippets of the page's terms (their page ids as keys), each class's found in one
+    pass over the documents (:func:`~.snippets.find_snippets`)."""
+    quota = _quota(counts, views, sel, snippet_top, SNIPPETS // 2)
+    rows = np.flatnonzero(quota.sum(axis=1))
+    index = {_label(c): i for i, c in enumerate(counts.classes)}
+    found = find_snippets(documents, terms[rows], index, quota[rows], opts)
+    return {str(int(r)): [[c, s] for c, s in enumerate(per) if s]
+            for r, per in zip(rows, found, strict=True) if any(per)}
 
 
 def _encode(views: dict, page_id: np.ndarray) -> dict:
