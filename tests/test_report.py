@@ -107,7 +107,7 @@ def test_best_per_size_maximises_scores_and_minimises_errors():
 
 def test_top_terms_side_by_side():
     terms = pd.DataFrame({"method": ["ig", "ig", "rc", "rc"], "aggregate": ["max"] * 4,
-                          "rank": [1, 2, 1, 2], "term": ["god", "space", "car", "god"],
+                          "position": [1, 2, 1, 2], "term": ["god", "space", "car", "god"],
                           "score": [1, 0.5, 1, 0.5], "group": [""] * 4})
     table = top_terms_table(terms)
     assert list(table.columns) == ["ig", "rc"]
@@ -133,7 +133,7 @@ def test_a_note_names_the_methods_whose_top_terms_are_rare():
     rows += [("dia", r, f"000{r}", 3 if r <= 8 else 50) for r in range(1, 16)]
     rows += [("y", r, f"y{r}", 3 if r <= 7 else 50) for r in range(1, 16)]
     rows += [("x", r, f"x{r}", 5 + r % 2) for r in range(1, 16)]
-    terms = pd.DataFrame([{"method": m, "aggregate": "max", "rank": r, "term": t,
+    terms = pd.DataFrame([{"method": m, "aggregate": "max", "position": r, "term": t,
                            "score": 1.0, "df": df} for m, r, t, df in rows])
     note = rare_terms_note(terms, min_df=2)
     assert note.startswith("mi, dia: most of their top 15 terms occur in at most 4 training "

@@ -81,9 +81,9 @@ class TermRanking:
         return f"TermRanking of {len(self)} terms by {self.method} ({on}):\n{self.to_frame()}"
 
     def to_frame(self) -> pd.DataFrame:
-        """The ranking as a table: ``rank`` (from 1), ``term``, ``score``, and ``group`` when
-        the policy is a round robin."""
-        frame = pd.DataFrame({"rank": np.arange(1, len(self) + 1), "term": self.terms,
+        """The ranking as a table: ``position`` (from 1, the best), ``term``, ``score``, and
+        ``group`` when the policy is a round robin."""
+        frame = pd.DataFrame({"position": np.arange(1, len(self) + 1), "term": self.terms,
                               "score": self.scores})
         if self.groups is not None:
             frame["group"] = self.groups
@@ -180,8 +180,8 @@ def rank(
     groups = None
     if r.policy == "rr":
         labels = np.asarray(table.groups, dtype=object)
-        groups = np.where(r.group >= 0, labels[np.maximum(r.group, 0)], None)
-    return TermRanking(r.index, r.score, groups, r.policy, _name(method), class_label,
+        groups = np.where(r.groups >= 0, labels[np.maximum(r.groups, 0)], None)
+    return TermRanking(r.index, r.scores, groups, r.policy, _name(method), class_label,
                        counts.feature_names)
 
 
@@ -206,8 +206,8 @@ def rank_per_class(counts: Counts, method, top: int | None = None,
     out = []
     for j, group in enumerate(groups):
         r = rank_scores(table.column(j), table.seen, top)
-        scored = r.score > -np.inf
-        out.append(TermRanking(r.index[scored], r.score[scored], None, "max", _name(method),
+        scored = r.scores > -np.inf
+        out.append(TermRanking(r.index[scored], r.scores[scored], None, "max", _name(method),
                                group, counts.feature_names))
     return out
 
@@ -257,7 +257,7 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
     for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
         col = np.empty(counts.n_terms)
-        col[r.index] = r.score
+        col[r.index] = r.scores
         columns[name] = (col, r.index[:top])
     keep = np.unique(np.concatenate([best for _, best in columns.values()]))
     names = counts.feature_names

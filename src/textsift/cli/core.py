@@ -47,7 +47,7 @@ def score(
     per_class: bool = typer.Option(
         False, "--per-class", help="The top terms of every class side by side, one column "
         "per class (per label for label sets), each by its own one-vs-rest scores; csv and "
-        "json give one row per class and rank, with its score"),
+        "json give one row per class and position, with its score"),
     k: K = None,
     top: Top = None,
     fmt: FormatOption = None,
@@ -115,17 +115,17 @@ def _ranked(counts, m, agg, class_label, k, top, fmt) -> None:
 
 def _per_class(counts, m, top: int, fmt) -> None:
     """Each class's best ``top`` terms: a column per class (table, tsv), or a row per class
-    and rank with the score (csv, json)."""
+    and position with the score (csv, json)."""
     from ..ranking import rank_per_class
 
     rankings = rank_per_class(counts, m, top=top)
     if fmt in ("csv", "json"):
-        emit_rows(["class", "rank", "term", "score"],
+        emit_rows(["class", "position", "term", "score"],
                   [(plain(r.class_label), i + 1, t, s) for r in rankings
                    for i, (t, s) in enumerate(zip(r.terms, r.scores, strict=True))], fmt, "")
         return
     depth = max((len(r) for r in rankings), default=0)
     columns = [r.terms for r in rankings]
-    emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)],
+    emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)],
               [(i + 1, *(c[i] if i < len(c) else None for c in columns))
                for i in range(depth)], fmt, f"top terms of every class by {m.label}")

@@ -223,7 +223,7 @@ class LoadedFold:
         classes = class_terms(counts.with_documents if counts.multilabel else counts,
                               resolve_method(method), policy, CLASS_TOP, table=table,
                               order=ranked.index if full else None)
-        self._terms[key] = FoldTerms(ranked.index[:REPORT_TOP], ranked.score[:REPORT_TOP],
+        self._terms[key] = FoldTerms(ranked.index[:REPORT_TOP], ranked.scores[:REPORT_TOP],
                                      classes)
 
 
@@ -391,7 +391,7 @@ def _label_rows(cell: Cell, loaded: LoadedFold, k: int, y_test, pred) -> list[di
     return [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
              "aggregate": aggregate, "n_features": k, "learner": learner,
              "ratio": cell.level.ratio, **row}
-            for method, aggregate in cell.rows for learner in cell.labels for row in per]
+            for method, aggregate in cell.rows for learner in cell.learner_names for row in per]
 
 
 def _cell_value(value):
@@ -425,6 +425,6 @@ def run_cell(cell: Cell) -> CellResult:
     rows = [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
              "aggregate": aggregate, "n_features": k, "learner": learner, "metric": m,
              "value": v, "ratio": None if cell.kind == "triv" else cell.level.ratio, **extra}
-            for method, aggregate in cell.rows for learner in cell.labels
+            for method, aggregate in cell.rows for learner in cell.learner_names
             for m, v in measures.items()]
     return CellResult(cell.name, rows, {**asdict(clock), "n_used": k}, labels)

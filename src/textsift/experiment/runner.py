@@ -93,7 +93,7 @@ def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
         shown = fold.report_terms(sel.method, params, policy, exp.rr_variant)
         method, aggregate = sel.row
         tops.append(pd.DataFrame({"method": method, "aggregate": aggregate,
-                                  "rank": np.arange(1, len(shown.index) + 1),
+                                  "position": np.arange(1, len(shown.index) + 1),
                                   "term": counts.feature_names[shown.index],
                                   "score": shown.scores, "df": counts.df[shown.index]}))
         classes.append(shown.classes.rename_axis("class").reset_index().assign(

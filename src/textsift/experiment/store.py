@@ -206,10 +206,10 @@ def _rows_of(cell: Cell, rows: list[dict]) -> list[dict]:
     if len(named) == 1 and named != {cell.dataset}:  # the dataset was renamed
         rows = [{**r, "dataset": cell.dataset} for r in rows]
     names = {(r["method"], r["aggregate"], r["learner"]) for r in rows}
-    wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.labels}
+    wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.learner_names}
     if cell.kind not in ("all", "triv") or names == wanted:
         return rows
     first = min(names)
     one = [r for r in rows if (r["method"], r["aggregate"], r["learner"]) == first]
     return [{**r, "method": m, "aggregate": a, "learner": lb}
-            for m, a in cell.rows for lb in cell.labels for r in one]
+            for m, a in cell.rows for lb in cell.learner_names for r in one]

@@ -83,17 +83,17 @@ def _views(counts: Counts, name: str, table, cap: int) -> dict:
         for cls in counts.classes:
             if str(cls) in groups:
                 r = ranking_of(table, "max", cls, limit=cap)
-                per_class.append((r.index, r.score))
+                per_class.append((r.index, r.scores))
             else:
                 per_class.append(None)
         if any(v is not None for v in per_class):
             out["c"] = per_class
         for agg in REGISTRY[name].aggregates:
             r = ranking_of(table, agg, limit=cap)
-            out["p"][agg] = (r.index, r.score)
+            out["p"][agg] = (r.index, r.scores)
     else:
         r = ranking_of(table, "max", limit=cap)
-        out["p"]["max"] = (r.index, r.score)
+        out["p"]["max"] = (r.index, r.scores)
     return out
 
 

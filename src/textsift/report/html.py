@@ -9,7 +9,7 @@ the methods whose top terms are rare words, and why: :func:`.terms.rare_terms_no
 terms of each class under the best method (``class_terms.csv``, as the run wrote it), for label sets
 each label's F1 (:func:`per_label_table`), the table of results (mean and std over folds only
 when there are folds) with, beside it, the results whose macro-F1 is far below their accuracy
-(:func:`.skew.majority_class_trap`), and links to the files. The figures are also written as
+(:func:`.trap.majority_class_trap`), and links to the files. The figures are also written as
 PNG and SVG files in ``DIR/figures/``.
 """
 
@@ -38,8 +38,8 @@ from .plots import (
     one_policy_each,
     spread_caption,
 )
-from .skew import TRAP_GAP, majority_class_trap
 from .terms import best_method, min_df_documents, rare_terms_note, top_terms_table
+from .trap import TRAP_GAP, majority_class_trap
 
 __all__ = ["best_per_size", "macro_over_tasks", "per_label_table", "write_report"]
 

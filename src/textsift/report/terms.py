@@ -17,12 +17,12 @@ __all__ = ["best_method", "min_df_documents", "rare_df", "rare_terms_note", "top
 
 
 def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
-    """Top terms of every (method, policy) as side-by-side columns (rows are ranks)."""
+    """Top terms of every (method, policy) as side-by-side columns (rows are positions)."""
     single = one_policy_each(terms)
-    terms = terms[terms["rank"] <= top]
-    cols = {label_of(m, a, single): g.set_index("rank")["term"]
+    terms = terms[terms["position"] <= top]
+    cols = {label_of(m, a, single): g.set_index("position")["term"]
             for (m, a), g in terms.groupby(["method", "aggregate"], sort=False)}
-    return pd.DataFrame(cols).rename_axis("rank")
+    return pd.DataFrame(cols).rename_axis("position")
 
 
 def min_df_documents(min_df: int | float, n_docs: int | None) -> int:
@@ -56,7 +56,7 @@ def rare_terms_note(terms: pd.DataFrame, min_df: int = 1, top: int = 15) -> str 
         return None
     limit = rare_df(min_df)
     single = one_policy_each(terms)
-    head = terms[terms["rank"] <= top]
+    head = terms[terms["position"] <= top]
     rare = [label_of(m, a, single)
             for (m, a), g in head.groupby(["method", "aggregate"], sort=False)
             if (g["df"] <= limit).sum() * 2 > len(g)]

@@ -3,7 +3,7 @@
 NaN; unseen terms ``-inf``).
 
 Per-class scores cost one pass over the cells that differ: a cell with ``A = 0`` (most of
-the (V, m) table) depends only on ``(df, class)``, so a metric is evaluated once per distinct
+the (V, m) table) depends only on ``(df, class)``, so a score is evaluated once per distinct
 ``(df, class)`` and once per non-zero cell, in one vectorised call
 (:attr:`~textsift.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
 shared by every method), and the table is written by one gather and one scatter -- whole, or
@@ -203,44 +203,46 @@ def _minus_inf_for_nan(a) -> np.ndarray:
     return a
 
 
-def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
-    """A binary metric ``f(A, B, C, D)`` for every non-empty class, one-vs-rest (Forman
-    2003's multi-class use), in sparse form. Classes without training documents are left out.
+def binary_scores(counts: Counts, binary_score, **params) -> PerClass:
+    """A score of a binary task's 2x2 table, ``f(A, B, C, D)``, for every non-empty class,
+    one-vs-rest (Forman 2003's multi-class use), in sparse form. Classes without training
+    documents are left out.
 
     Exact and sparse: with ``B = df - A``, ``C = pos - A``, ``D = N - pos - df + A``, a cell's
-    table depends only on ``(A, df, class)``; the metric is evaluated once per distinct table
+    table depends only on ``(A, df, class)``; the score is evaluated once per distinct table
     (:attr:`~textsift.counts.SparseCells.evaluation_set`), in one call. The table's values are
     bit-for-bit those of ``f(*counts.contingency())``.
     """
     counts = nonempty_classes(counts)
     A, B, C, D = counts.cells.evaluation_set
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        values = binary_metric(A, B, C, D, **params)
+        values = binary_score(A, B, C, D, **params)
     return PerClass(counts, tables=np.broadcast_to(np.asarray(values, dtype=np.float64), A.shape))
 
 
-def binary_method(binary_metric):
-    """The scoring method of a binary metric ``f(A, B, C, D, **params)``: :func:`binary_scores`
-    over the counts, with the metric's own keyword parameters as its signature (so that
-    :func:`register` lists them in :attr:`Method.params`)."""
+def binary_method(binary_score):
+    """The scoring method of a score of a binary task's 2x2 table, ``f(A, B, C, D,
+    **params)``: :func:`binary_scores` over the counts, with the score's own keyword
+    parameters as its signature (so that :func:`register` lists them in
+    :attr:`Method.params`)."""
     import inspect
     import typing
 
     def method(counts, **params):
-        return binary_scores(counts, binary_metric, **params)
+        return binary_scores(counts, binary_score, **params)
 
-    own = list(inspect.signature(binary_metric).parameters.values())[4:]
+    own = list(inspect.signature(binary_score).parameters.values())[4:]
     counts = inspect.Parameter("counts", inspect.Parameter.POSITIONAL_OR_KEYWORD)
     method.__signature__ = inspect.Signature([counts, *own])
-    hints = typing.get_type_hints(binary_metric)  # evaluated in the metric's module
+    hints = typing.get_type_hints(binary_score)  # evaluated in the score's module
     method.__annotations__ = {p.name: hints[p.name] for p in own if p.name in hints}
-    method.__name__ = method.__qualname__ = binary_metric.__name__
+    method.__name__ = method.__qualname__ = binary_score.__name__
     return method
 
 
-def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
+def per_class(counts: Counts, binary_score, **params) -> ScoreTable:
     """The dense table of ``binary_scores`` (NaN and unseen terms as ``-inf``)."""
-    return binary_scores(counts, binary_metric, **params).table()
+    return binary_scores(counts, binary_score, **params).table()
 
 
 def global_table(counts: Counts, values: np.ndarray) -> ScoreTable:
