@@ -7,7 +7,9 @@ checked by :func:`textsift.labels.check_requirement`).
 """
 
 from . import association, forman, information, lexical, ordinal  # noqa: F401  (register them)
+from ._absent import Absent, Grid
 from ._registry import (
+    ABSENT_ORDERS,
     REGISTRY,
     Method,
     PerClass,
@@ -20,5 +22,5 @@ from ._registry import (
     register,
 )
 
-__all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "clean", "compute", "compute_many",
-           "get_method", "per_class", "register"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "Absent", "Grid", "Method", "PerClass", "ScoreTable",
+           "clean", "compute", "compute_many", "get_method", "per_class", "register"]

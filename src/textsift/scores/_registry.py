@@ -31,7 +31,8 @@ from ._tables import (  # noqa: F401  (the scoring modules import them from here
     per_class,
 )
 
-__all__ = ["REGISTRY", "Method", "compute", "compute_many", "get_method", "register"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "Method", "compute", "compute_many", "get_method",
+           "register"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,15 @@ class Method:
     once, where :func:`compute` meets the counts. Each method's docstring says why it has its
     own.
     ``reads_term_freq`` says whether it reads ``Counts.term_freq`` (so that a caller counting
-    for this method alone can leave the term frequencies out)."""
+    for this method alone can leave the term frequencies out).
+
+    ``absent`` says, for a per-class method, how its scores of the cells with ``A = 0`` (a
+    term that no document of the class has) order the terms within a class: one of
+    :data:`~textsift.scores.ABSENT_ORDERS` (``"rises with df"``: a class's best absent terms
+    are its most frequent ones). A one-vs-rest metric's absent score depends on ``(df,
+    N_c)`` alone, and the policies find a class's best absent terms from the distinct ``(df,
+    N_c)`` whatever its shape; a term-frequency method's rule says what it relies on
+    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -69,6 +78,7 @@ class Method:
     requires: tuple[str, ...] = ()
     choices: dict = field(default_factory=dict)
     reads_term_freq: bool = False
+    absent: str = ""
 
     @property
     def label(self) -> str:
@@ -78,10 +88,22 @@ class Method:
 #: Every registered method: canonical name -> :class:`Method` (``textsift methods`` lists them).
 REGISTRY: dict[str, Method] = {}
 
+#: How a per-class method's scores of the cells with ``A = 0`` order the terms within a class
+#: (``Method.absent``): the statement -> the quantity of the term they follow and the
+#: direction (``+1`` rising, ``-1`` falling, ``0`` the same for every term).
+ABSENT_ORDERS = {
+    "rises with df": ("df", 1),
+    "falls with df": ("df", -1),
+    "the same for every term": (None, 0),
+    "rises with TF(t)": ("TF(t)", 1),
+    "falls with TF(t)": ("TF(t)", -1),
+    "falls with sum_j p(t|c_j)": ("sum_j p(t|c_j)", -1),
+}
+
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False):
+             reads_term_freq=False, absent=""):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
     :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
@@ -96,6 +118,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
     unknown = set(requires) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
+    if absent and absent not in ABSENT_ORDERS:
+        raise RuntimeError(f"method {name!r}: absent must be one of {sorted(ABSENT_ORDERS)}")
 
     def deco(func):
         if name in REGISTRY:
@@ -103,7 +127,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
-                                reads_term_freq)
+                                reads_term_freq, absent)
         return func
 
     return deco
