@@ -84,3 +84,41 @@ def test_a_resumed_run_opens_each_fold_file_once(tmp_path, calls):
     cells.open_fold.cache_clear()
     assert run_experiment(parse_config(grown), tmp_path / "run", resume=True).n_run == 3
     assert (reads, calls["fold_read"] - reads) == (2, 3)  # a fresh run: folds 1, 2 in cells
+
+
+def _label_sets():
+    """60 documents over 40 terms, 5 labels: counts in each layout."""
+    import scipy.sparse as sp
+
+    from textsift.counts import Counts
+
+    X = sp.random(60, 40, density=0.1, format="csr", random_state=0)
+    X.data[:] = 1
+    Y = sp.random(60, 5, density=0.3, format="csr", random_state=1)
+    Y.data[:] = 1
+    names = np.array([f"t{i}" for i in range(40)], dtype=object)
+    return X, Y, {layout: Counts.from_matrix(X, Y, classes=np.array(list("abcde")),
+                                             feature_names=names, layout=layout)
+                  for layout in ("dense", "sparse")}
+
+
+def test_a_fold_of_counts_in_the_sparse_layout_is_read_back_as_it_was_written(tmp_path):
+    from textsift.experiment.specs import TrainTest
+
+    X, Y, counts = _label_sets()
+    folds.save_fold(TrainTest(X, Y, X, Y, counts["sparse"]), tmp_path / "fold-0.npz")
+    back = folds.load_fold(tmp_path / "fold-0.npz").counts
+    assert back.layout == "sparse"
+    assert (back.doc_counts != counts["sparse"].doc_counts).nnz == 0
+    assert (back.term_freq != counts["sparse"].term_freq).nnz == 0
+
+
+@pytest.mark.parametrize(("method", "own_column"), [("chi2", True), ("df", False)])
+def test_the_terms_of_each_class_are_the_same_on_either_layout(method, own_column):
+    """chi2 ranks each label's own column; df, one score per term, is cut by the labels'
+    shares of each term's documents: the sparse layout's shares are the dense ones."""
+    from textsift.ranking import class_terms
+
+    _, _, counts = _label_sets()
+    dense, sparse = (class_terms(counts[lay], method, "max", 3) for lay in ("dense", "sparse"))
+    assert dense.equals(sparse) and dense.attrs["own_column"] is own_column

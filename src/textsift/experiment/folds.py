@@ -219,21 +219,26 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
 
 
 def save_fold(data: TrainTest, path: Path) -> None:
-    """Write a fold to ``path`` atomically (temporary file + ``os.replace``)."""
+    """Write a fold to ``path`` atomically (temporary file + ``os.replace``); its sparse
+    matrices (the documents', label sets' indicators, counts in the sparse layout) as their
+    arrays."""
     arrays = {}
-    matrices = [("Xtr", data.X_train), ("Xte", data.X_test)]
+    c = data.counts
+    matrices = [("Xtr", data.X_train), ("Xte", data.X_test), ("doc_counts", c.doc_counts),
+                ("term_freq", c.term_freq)]
     if sp.issparse(data.y_train):  # label sets: their indicators
         matrices += [("Ytr", data.y_train), ("Yte", data.y_test)]
     else:
         arrays.update(y_train=data.y_train, y_test=data.y_test)
     for name, X in matrices:
+        if not sp.issparse(X):
+            arrays[name] = X
+            continue
         arrays.update({f"{name}_data": X.data, f"{name}_indices": X.indices,
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
-    c = data.counts
     arrays.update(classes=c.classes.astype(str) if c.classes.dtype == object else c.classes,
-                  class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
-                  feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
-                  multilabel=c.multilabel)
+                  class_sizes=c.class_sizes, feature_names=c.feature_names.astype(str),
+                  n_docs=c.n_docs, df=c.df, tf=c.tf, multilabel=c.multilabel)
     write_npz(path, arrays)
 
 
@@ -246,11 +251,13 @@ def load_fold(ref) -> TrainTest:
     with np.load(ref.path if isinstance(ref, FoldRef) else ref, allow_pickle=False) as z:
         a = {k: z[k] for k in z.files}
 
-    def csr(name):
-        return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
-                             shape=tuple(a[f"{name}_shape"]))
+    def csr(name, kind=sp.csr_matrix):
+        return kind((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
+                    shape=tuple(a[f"{name}_shape"]))
 
-    counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
+    docs, weights = (a[k] if k in a else csr(k, sp.csc_matrix) for k in ("doc_counts",
+                                                                          "term_freq"))
+    counts = Counts(a["classes"], a["class_sizes"], docs, weights,
                     a["feature_names"].astype(object), a["n_docs"][()], a["df"], a["tf"],
                     a["multilabel"][()])
     y_train, y_test = (csr("Ytr"), csr("Yte")) if "Ytr_data" in a else (a["y_train"],
