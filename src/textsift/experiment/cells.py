@@ -1,12 +1,14 @@
 """One cell of an experiment (see :mod:`.plan`): select, fit, measure -- with its tuning.
 
 :func:`run_cell` opens the cell's fold once (:func:`open_fold`: the cached matrices and counts,
-read once per process) and hands it down. A ``select`` cell keeps the first ``k`` terms of the
-fold's ranking under (method, aggregate), fits the learner on those columns of the training
-matrix and measures its test predictions. The ranking comes from
-:class:`~textsift.selectors.TermSelector` fitted on the fold's :class:`~textsift.counts.Counts`
-(``fit_counts``: nothing is re-counted) to the experiment's largest level, once per fold and
-process (:meth:`LoadedFold.kept`): the cells of a ranking share it. Taking a prefix is exact for
+read once per process, or the fold the runner keeps open) and hands it down. A ``select``
+cell keeps the first ``k`` terms of the fold's ranking of its selection, fits the learner on
+those columns of the training matrix and measures its test predictions. The ranking is the one
+a :class:`~textsift.selectors.TermSelector` keeps -- the method's scores of the fold's
+:class:`~textsift.counts.Counts` (nothing is re-counted) under the policy
+(:func:`textsift.ranking.ranking_of`) -- computed to the experiment's largest level, once per
+fold and process (:meth:`LoadedFold.ranking`): the cells of a ranking share it, and on fold 0
+the report's terms are taken from the same scores. Taking a prefix is exact for
 every policy: top-k is a prefix of the order, and a round robin stopped after ``k`` picks is
 the prefix of a longer one (:func:`textsift.policies.round_robin`). An ``all`` cell fits on
 every column; a ``triv`` cell predicts the trivial answer.
