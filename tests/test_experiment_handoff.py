@@ -58,7 +58,8 @@ def calls(monkeypatch):
                         count("spelling", corpus_module.check_label_spelling))
     monkeypatch.setattr(learners.Learner, "build", count("build", learners.Learner.build))
     for learner in learners.LEARNERS.values():  # as in a new process
-        learner.__dict__.pop("_weights", None)
+        for cached in ("_weights", "weights_classes"):
+            learner.__dict__.pop(cached, None)
     cells.open_fold.cache_clear()
     return counted
 
