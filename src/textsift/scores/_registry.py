@@ -63,7 +63,12 @@ class Method:
     are its most frequent ones). A one-vs-rest metric's absent score depends on ``(df,
     N_c)`` alone, and the policies find a class's best absent terms from the distinct ``(df,
     N_c)`` whatever its shape; a term-frequency method's rule says what it relies on
-    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts."""
+    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts.
+
+    ``test`` names the statistical test whose p-value the method has (empty when it has
+    none) and ``pvalue`` computes it, ``pvalue(counts, **params)`` with the method's own
+    parameters, a table of p-values made as the scores are
+    (:func:`textsift.scores.pvalues` reads it)."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -78,6 +83,8 @@ class Method:
     requires: tuple[str, ...] = ()
     choices: dict = field(default_factory=dict)
     reads_term_freq: bool = False
+    test: str = ""
+    pvalue: Callable | None = field(default=None, repr=False)
     absent: str = ""
 
     @property
@@ -103,10 +110,11 @@ ABSENT_ORDERS = {
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False, absent=""):
+             reads_term_freq=False, absent="", test="", pvalue=None):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
     :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
-    (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
+    (LaTeX) and ``reference`` document it (every built-in method has both); ``test`` and
+    ``pvalue`` give the test of a method that is one (:class:`Method`). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
     ``requires``. The parameters are those of the function's signature after its counts."""
     kinds = LabelKind.method_kinds()
@@ -118,6 +126,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
     unknown = set(requires) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
+    if bool(test) != (pvalue is not None):
+        raise RuntimeError(f"method {name!r}: give both test and pvalue, or neither")
     if absent and absent not in ABSENT_ORDERS:
         raise RuntimeError(f"method {name!r}: absent must be one of {sorted(ABSENT_ORDERS)}")
 
@@ -127,7 +137,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
-                                reads_term_freq, absent)
+                                reads_term_freq, absent=absent, test=test, pvalue=pvalue)
         return func
 
     return deco
