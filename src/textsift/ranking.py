@@ -448,7 +448,7 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
     check_direction(direction)
     signs = direction_of(counts, class_label, direction)
     columns = {}
-    for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
+    for name, table in compute_many(counts, dense=False):  # ranked without the (V, m) table
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label,
                        signs=signs, direction=direction)
         col = np.empty(counts.n_terms)

@@ -83,7 +83,12 @@ def check_learner(spec, where: str, src: str, **params) -> None:
     if not spec.params and not params:
         return
     try:
-        spec.pipeline(0, **params)[-1]._validate_params()
+        model = spec.pipeline(0, multilabel=spec.threshold is not None, **params)
+        if spec.threshold is not None:  # the thresholds' own keys, then the learner's
+            model._validate_params()
+            model = model.estimator
+        estimator = model[-1]
+        getattr(estimator, "estimator", estimator)._validate_params()  # inside one-vs-rest
     except (InvalidParameterError, TextsiftError) as exc:
         raise ConfigError(f"{src}: {where}: {exc}") from None
 

@@ -43,16 +43,18 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import precision_recall_fscore_support
 from sklearn.model_selection import train_test_split
 
+from ..classwise import top_many
 from ..counts import Counts
-from ..labels import evaluated_labels
+from ..labels import Labels, evaluated_labels
 from ..metrics import MEASURES
 from ..policies import Ranking
 from ..ranking import class_terms, default_aggregate, ranking_of
-from ..scores import compute
+from ..scores import PerClass, compute
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
 from .learn import binary_labels, encode, trivial_prediction
+from .schema import default
 from .specs import Cell, FoldRef, TrainTest
 
 __all__ = ["CLASS_TOP", "REPORT_TOP", "CellResult", "FoldTerms", "LoadedFold", "keep_open",
@@ -182,11 +184,7 @@ class LoadedFold:
                 one = ranking_of(table, "max", None, cell.rr_variant, limit=longest).index
                 self._ranked[key] = dict.fromkeys(labels, one)
             else:
-                scored = set(map(str, table.groups))
-                self._ranked[key] = {
-                    j: ranking_of(table, "max", counts.classes[j], cell.rr_variant,
-                                  limit=longest).index
-                    for j in labels if str(counts.classes[j]) in scored}
+                self._ranked[key] = _own_terms(table, counts.classes, labels, longest)
         ranked = self._ranked[key]
         return [np.sort(ranked[j][:k]) if j in ranked else np.zeros(0, np.intp)
                 for j in self.label_columns(cell.label_set)]
@@ -227,6 +225,21 @@ class LoadedFold:
                               order=ranked.index if full else None)
         self._terms[key] = FoldTerms(ranked.index[:REPORT_TOP], ranked.scores[:REPORT_TOP],
                                      classes)
+
+
+def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:
+    """Label ``j``'s (of ``labels``, indices of ``classes``) first ``k`` terms by its own
+    column of ``table``: from its non-zero cells (:func:`textsift.classwise.top_many`), for
+    the labels with a column (those with documents)."""
+    groups = np.asarray(table.groups)
+    labels = np.asarray(labels)
+    at = np.minimum(np.searchsorted(groups, classes[labels]), len(groups) - 1)  # a subset
+    scored = groups[at] == classes[labels]
+    if isinstance(table, PerClass):
+        best = [index for index, _ in top_many(table, at[scored], k)]
+    else:  # a user's scoring function: its dense columns
+        best = [ranking_of(table, "max", groups[g], limit=k).index for g in at[scored]]
+    return dict(zip(labels[scored].tolist(), best, strict=True))
 
 
 def _ranking(holdout, cell: Cell, params: tuple) -> tuple:
@@ -274,7 +287,8 @@ def _validation(d: TrainTest, val_size: float, seed: int) -> TrainTest:
         raise ConfigError(f"cannot hold out a stratified validation part of {val_size:g} "
                           f"([tuning] val_size): {exc}") from None
     X_fit = d.X_train[fit]
-    counts = Counts.from_matrix(X_fit, d.y_train[fit], classes=d.counts.classes,
+    y_fit = Labels(d.counts.classes, matrix=d.y_train[fit]) if label_sets else d.y_train[fit]
+    counts = Counts.from_matrix(X_fit, y_fit, classes=None if label_sets else d.counts.classes,
                                 feature_names=d.counts.feature_names)
     return TrainTest(X_train=X_fit, y_train=d.y_train[fit], X_test=d.X_train[val],
                      y_test=d.y_train[val], counts=counts)
@@ -336,6 +350,9 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
     scale = list(p.counts.classes) if cell.label_kind.ranks else None
+    if cell.learner.threshold is not None:  # tuned on the validation part tuning uses
+        choice = {**choice, "val_size": (cell.tuning.val_size if cell.tuning else
+                                         default("tuning", "val_size"))}
     learner = cell.learner.pipeline(cell.seed, scale, names, multilabel=cell.multilabel,
                                     columns=per_label,
                                     **{key: v for key, v in choice.items() if key not in own})

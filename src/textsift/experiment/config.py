@@ -11,8 +11,8 @@ takes the schema's default, read here through :func:`~.schema.default`::
                      ranks, skip_bad_lines, strip_labels, label_sep
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks,
                      label_set
-    [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
-                     token_pattern
+    [preprocessing]  the preprocessing options (textsift._options.PREPROCESSING): min_df,
+                     max_df, stop_words, stem, language, ngram_range, analyzer, tokenizer, ...
     [selection]      methods, aggregates, sizes | ratios, baselines, rr_variant, method_params,
                      scope
     [tuning]         val_size, and a list of values per tuned parameter of a method or learner
@@ -43,10 +43,11 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from .._options import PREPROCESSING
 from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
-from ..learners import LEARNERS, WEIGHTINGS
+from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
@@ -200,11 +201,6 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
             "label_set": label_set}
 
 
-#: The Python type of each kind of preprocessing key.
-_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float),
-          "list of integers": (list, tuple)}
-
-
 def preprocessing_section(t, src: str) -> VectorizerOptions:
     """``[preprocessing]``: every key of its schema table (given, or its default) passed to
     :class:`~textsift.vectorize.VectorizerOptions`; from Python, the options themselves."""
@@ -212,12 +208,13 @@ def preprocessing_section(t, src: str) -> VectorizerOptions:
         return t
     unknown(t, SCHEMA["preprocessing"], "[preprocessing]", src)
     opts = {}
-    for key, spec in SCHEMA["preprocessing"].items():
+    for option in PREPROCESSING:
+        key = option.name
         value = _get(t, "preprocessing", key)
         if key == "stop_words" and (value is False or value == ""):
             value = None
         elif value is not None:  # a default of None (stop_words, tokenizer) is not a value
-            typed(value, _TYPES[spec.kind], f"[preprocessing] {key}", src)
+            typed(value, option.types, f"[preprocessing] {key}", src)
         opts[key] = value
     try:
         return VectorizerOptions(**opts)
@@ -288,6 +285,11 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     }
 
 
+#: The keys of a ``[[learners]]`` table that set Yang's thresholds (the experiment's
+#: validation part gives ``val_size``).
+THRESHOLD_CONFIG_KEYS = ("threshold", *(k for k in THRESHOLD_KEYS if k != "val_size"))
+
+
 def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
     if not isinstance(items, list) or not items:
         raise ConfigError(f"{src}: add at least one [[learners]] table, e.g. name = \"nb\"")
@@ -300,8 +302,11 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         unknown(t, {*LEARNER_KEYS, *learner.keys}, f"{where} ({name})", src)
         weighting = choice(t.get("weighting", learner.weighting), tuple(WEIGHTINGS),
                            f"{where} weighting", src)
-        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
-        spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
+        params = tuple(sorted((k, v) for k, v in t.items()
+                              if k in learner.keys or k in THRESHOLD_CONFIG_KEYS))
+        cut = t.get("threshold")
+        label = name if cut is None else f"{name}+{cut}"
+        spec = LearnerSpec(name, typed(t.get("label", label), str, f"{where} label", src),
                            weighting, params)
         check_learner_task(spec, LabelKind.possible(task), where, src)
         check_learner(spec, f"{where} ({name})", src)

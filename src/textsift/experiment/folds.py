@@ -212,8 +212,9 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
     else:
         y_train, y_test = labels[train], labels[test]
         classes = exp.corpus.ranks if exp.kind.ranks else None
-    counts = Counts.from_matrix(X_train, y_train, classes=classes,
-                                feature_names=names[keep].astype(str))
+    given = Labels(classes, matrix=y_train) if isinstance(labels, Labels) else y_train
+    counts = Counts.from_matrix(X_train, given, classes=None if isinstance(labels, Labels)
+                                else classes, feature_names=names[keep].astype(str))
     return TrainTest(X_train=sp.csr_matrix(X_train), y_train=y_train,
                      X_test=sp.csr_matrix(X_test), y_test=y_test, counts=counts)
 
@@ -224,8 +225,7 @@ def save_fold(data: TrainTest, path: Path) -> None:
     arrays."""
     arrays = {}
     c = data.counts
-    matrices = [("Xtr", data.X_train), ("Xte", data.X_test), ("doc_counts", c.doc_counts),
-                ("term_freq", c.term_freq)]
+    matrices = [("Xtr", data.X_train), ("Xte", data.X_test)]
     if sp.issparse(data.y_train):  # label sets: their indicators
         matrices += [("Ytr", data.y_train), ("Yte", data.y_test)]
     else:
@@ -239,6 +239,14 @@ def save_fold(data: TrainTest, path: Path) -> None:
     arrays.update(classes=c.classes.astype(str) if c.classes.dtype == object else c.classes,
                   class_sizes=c.class_sizes, feature_names=c.feature_names.astype(str),
                   n_docs=c.n_docs, df=c.df, tf=c.tf, multilabel=c.multilabel)
+    if c.layout == "sparse":  # the non-zero cells (sorted), the counts' and the weights'
+        docs = c.doc_counts
+        at = sp.csc_matrix((np.arange(docs.nnz), docs.indices, docs.indptr),
+                           shape=docs.shape).sorted_indices()
+        arrays.update(dc_data=docs.data[at.data], dc_indices=at.indices, dc_indptr=at.indptr,
+                      dc_shape=np.array(docs.shape), tf_data=c.term_freq.data[at.data])
+    else:
+        arrays.update(doc_counts=c.doc_counts, term_freq=c.term_freq)
     write_npz(path, arrays)
 
 
@@ -251,12 +259,16 @@ def load_fold(ref) -> TrainTest:
     with np.load(ref.path if isinstance(ref, FoldRef) else ref, allow_pickle=False) as z:
         a = {k: z[k] for k in z.files}
 
-    def csr(name, kind=sp.csr_matrix):
-        return kind((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
-                    shape=tuple(a[f"{name}_shape"]))
+    def csr(name):
+        return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
+                             shape=tuple(a[f"{name}_shape"]))
 
-    docs, weights = (a[k] if k in a else csr(k, sp.csc_matrix) for k in ("doc_counts",
-                                                                          "term_freq"))
+    if "dc_data" in a:  # the sparse layout
+        shape = tuple(a["dc_shape"])
+        docs = sp.csc_matrix((a["dc_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+        weights = sp.csc_matrix((a["tf_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+    else:
+        docs, weights = a["doc_counts"], a["term_freq"]
     counts = Counts(a["classes"], a["class_sizes"], docs, weights,
                     a["feature_names"].astype(object), a["n_docs"][()], a["df"], a["tf"],
                     a["multilabel"][()])

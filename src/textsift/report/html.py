@@ -27,7 +27,7 @@ from .._io import atomic_write
 from ..errors import TextsiftError
 from ..experiment.store import Store
 from ..labels import LabelKind
-from ..metrics import LOWER_IS_BETTER
+from ..metrics import lower_is_better
 from .plots import (
     BASELINES,
     curve_figures,
@@ -82,7 +82,7 @@ def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
     levels = _levels(summary)
     rows = []
     for (learner, metric, level), part in summary.groupby(["learner", "metric", levels]):
-        value = part["mean"].min() if metric in LOWER_IS_BETTER else part["mean"].max()
+        value = part["mean"].min() if lower_is_better(metric) else part["mean"].max()
         tied = part[part["mean"] == value]
         names = ("all tied" if len(tied) == len(part) > 1 else " = ".join(
             label_of(m, a, single) for m, a in zip(tied["method"], tied["aggregate"],

@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 
-from ..metrics import LOWER_IS_BETTER
+from ..metrics import lower_is_better
 from .plots import BASELINES, label_of, one_policy_each
 
 __all__ = ["best_method", "min_df_documents", "rare_df", "rare_terms_note", "top_terms_table"]
@@ -80,5 +80,5 @@ def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, 
     if part.empty:
         return None
     means = part.groupby(["method", "aggregate"])["mean"].mean()
-    best = means.min() if metric in LOWER_IS_BETTER else means.max()
+    best = means.min() if lower_is_better(metric) else means.max()
     return means[means == best].index[0]
