@@ -28,6 +28,7 @@ choice of textsift's where the paper is silent or ambiguous:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,9 +137,8 @@ class BootstrapTask:
                  backend="adelie", patience=None, max_active=None, lambda_selection="min",
                  row_weight=None, criterion=CRITERIA["misclassification"]):
         self.design, self.yc, self.gc = design, yc, gc
-        self.Xc_csr = sp.csr_matrix(Xc, dtype=np.float64)
         # one group: the design is the core matrix itself (CSC), not a second copy of it
-        self.Xc = design.Z if design.n_groups == 1 else self.Xc_csr.tocsc()
+        self.Xc = design.Z if design.n_groups == 1 else sp.csc_matrix(Xc, dtype=np.float64)
         self.tv, self.gv, self.a, self.b = tv, gv, a, b
         self.Xv = [sp.csc_matrix(Xv[gv == g]) for g in range(design.n_groups)]
         self.n_lambdas, self.min_ratio, self.backend = n_lambdas, min_ratio, backend
@@ -154,32 +154,44 @@ class BootstrapTask:
         return pred
 
     def __call__(self, m) -> dict:
+        start = time.process_time()
         d = self.design
         w = m if self.row_weight is None else m * self.row_weight
         lambdas = lambda_grid(d.Z, self.yc, d.penalty_factor, w, self.n_lambdas, self.min_ratio)
         errors, unions, best = [], [], {"k": -1, "me": np.inf, "bound": np.inf}
-        refits = [NestedOLS(self.Xc, self.yc, w * (self.gc == g), X_csr=self.Xc_csr)
-                  for g in range(d.n_groups)]
+        # the sample's rows, sliced once for the path and the refits (rows of weight 0 add
+        # nothing to either)
+        rows = np.flatnonzero(w > 0)
+        Z, y, w, gc = d.Z[rows], self.yc[rows], w[rows], self.gc[rows]
+        Xc = Z if d.n_groups == 1 else self.Xc[rows]
+        refits = [NestedOLS(Xc, y, w * (gc == g)) for g in range(d.n_groups)]
+        clock = np.zeros(4)  # CPU seconds: preparing, the path, the refits, the criterion
 
         def step(k, coef, intercept):
+            t0 = time.process_time()
             supports = d.group_supports(coef)
             pred = self.validation_prediction(supports, refits)
+            t1 = time.process_time()
             me = self.criterion.loss(self.tv, pred)
             errors.append(me)
             unions.append(np.unique(np.concatenate(supports)).astype(np.int64))
             if me < best["me"]:  # strict: ties keep the larger lambda
                 best.update(k=k, me=me, bound=self.criterion.bound(me, self.tv, pred))
+            clock[2:] += (t1 - t0, time.process_time() - t1)
             return (self.patience is not None and k - best["k"] >= self.patience
                     and me > best["bound"])
 
-        lasso_path(d.Z, self.yc, d.penalty_factor, w, lambdas, backend=self.backend,
+        clock[0] = time.process_time() - start
+        lasso_path(Z, y, d.penalty_factor, w, lambdas, backend=self.backend,
                    max_active=self.max_active, callback=step)
+        clock[1] = time.process_time() - start - clock.sum()
         errors = np.asarray(errors)
         k = best["k"]
         if self.lambda_selection == "1se":  # the largest lambda within one SE of the minimum
             k = int(np.flatnonzero(errors <= best["bound"] + 1e-12)[0])
         return {"selected": unions[k], "lambda": lambdas[k], "k": k, "errors": errors,
-                "sizes": np.array([len(u) for u in unions]), "lambdas": lambdas[:len(errors)]}
+                "sizes": np.array([len(u) for u in unions]), "lambdas": lambdas[:len(errors)],
+                "seconds": clock}
 
 
 def nested_order(frequencies) -> np.ndarray:
@@ -224,8 +236,7 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
     that factor. ``X_csc``, the same matrix in CSC, may be passed to share it."""
     if not per_group:
         n_groups = 1
-    Xr = sp.csr_matrix(X, dtype=np.float64)
-    X = X_csc if X_csc is not None else Xr.tocsc()
+    X = X_csc if X_csc is not None else sp.csc_matrix(X, dtype=np.float64)
     order = nested_order(frequencies)
     f = np.asarray(frequencies)[order]
     sizes = np.array([np.count_nonzero(f >= c) for c in cutoffs])
@@ -234,9 +245,8 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
     fits = {}
     with threadpool_limits(1):  # OpenBLAS threads spin when the cores are busy: 10x slower
         for g, r in enumerate(rows):
-            model = NestedOLS(X, y, sample_weight, rows=r, X_csr=Xr)
-            for size in sorted(set(sizes.tolist()), reverse=True):
-                fits[g, size] = model.fit(order[:size])
+            prefixes = NestedOLS(X, y, sample_weight, rows=r).fit_prefixes(order, sizes)
+            fits.update({(g, size): fit for size, fit in prefixes.items()})
     coef, intercept = [], np.empty((n_groups, len(sizes)))
     for g in range(n_groups):
         data, indices, indptr = [], [], [0]

@@ -39,16 +39,17 @@ def bfd_table(frequencies, names) -> pd.DataFrame:
 def bfd_chart(frequencies, names, path, label_limit: int = 60, n_bootstraps: int | None = None):
     """The bagging frequency distribution: every word selected at least once, by decreasing
     frequency (one bar per word); words are named on the axis when there are at most
-    ``label_limit`` of them."""
+    ``label_limit`` of them (beyond, the bars touch and are drawn as one filled outline: a
+    patch per bar took two seconds for IMDb's 1,923 words)."""
     plt = _figure()
     table = bfd_table(frequencies, names)
     n = len(table)
     fig, ax = plt.subplots(figsize=(max(6.5, 0.22 * n + 2) if n <= label_limit else 9, 4))
-    ax.bar(np.arange(n), table["frequency"], width=1.0 if n > label_limit else 0.8,
-           color="#4c72b0")
     if n <= label_limit:
+        ax.bar(np.arange(n), table["frequency"], width=0.8, color="#4c72b0")
         ax.set_xticks(np.arange(n), table["term"], rotation=90, fontsize=8)
     else:
+        ax.stairs(table["frequency"], np.arange(n + 1) - 0.5, fill=True, color="#4c72b0")
         ax.set_xlabel(f"{n} words selected at least once, by decreasing frequency")
     ax.set_ylabel("bagging frequency" + (f" (of {n_bootstraps})" if n_bootstraps else ""))
     ax.set_title("Bagging frequency distribution")
