@@ -41,8 +41,9 @@ from .classifier import NestedOLS, predict_class
 from .path import lambda_grid, lasso_path
 from .skew import CRITERIA
 
-__all__ = ["BootstrapTask", "NestedModels", "choose_cutoff", "label_rows", "loess",
-           "nested_models", "nested_order", "split_211", "split_cells"]
+__all__ = ["BOOTSTRAP_STAGES", "BootstrapTask", "NestedModels", "bootstrap_seconds",
+           "choose_cutoff", "label_rows", "loess", "nested_models", "nested_order",
+           "split_211", "split_cells"]
 
 
 def label_rows(y, a, b, groups=None):
@@ -192,6 +193,18 @@ class BootstrapTask:
         return {"selected": unions[k], "lambda": lambdas[k], "k": k, "errors": errors,
                 "sizes": np.array([len(u) for u in unions]), "lambdas": lambdas[:len(errors)],
                 "seconds": clock}
+
+
+#: The parts of a bootstrap's CPU seconds (:class:`BootstrapTask`'s ``"seconds"``).
+BOOTSTRAP_STAGES = ("prepare", "path", "refits", "criterion")
+
+
+def bootstrap_seconds(bootstraps) -> dict:
+    """The CPU seconds of :data:`BOOTSTRAP_STAGES` summed over the bootstraps that recorded
+    them (``"bootstraps"``: how many did; a store may hold bootstraps from before)."""
+    timed = [b["seconds"] for b in bootstraps if "seconds" in b]
+    total = np.sum(timed, axis=0) if timed else np.zeros(len(BOOTSTRAP_STAGES))
+    return {"bootstraps": len(timed), **dict(zip(BOOTSTRAP_STAGES, total.tolist(), strict=True))}
 
 
 def nested_order(frequencies) -> np.ndarray:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import numbers
 import time
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -80,6 +81,29 @@ def check_ratings(y) -> np.ndarray:
     return y.astype(float)
 
 
+@dataclass
+class _Rows:
+    """The kept rows of a fit: ``X`` (CSR; ``Xc`` the same in CSC), ratings ``y``, classes
+    ``theta``, group codes ``gcode``, ``part`` (0 core, 1 validation) and class weights
+    ``rw`` (``None``: 1)."""
+
+    X: sp.csr_matrix
+    Xc: sp.csc_matrix
+    y: np.ndarray
+    theta: np.ndarray
+    gcode: np.ndarray
+    part: np.ndarray
+    rw: np.ndarray | None
+
+    @property
+    def core(self) -> np.ndarray:
+        return np.flatnonzero(self.part == 0)
+
+    @property
+    def val(self) -> np.ndarray:
+        return np.flatnonzero(self.part == 1)
+
+
 def _warn_empty(model, weighted: bool, pred) -> None:
     """A :class:`DataWarning` for a fit that chose the model without words (the intercept
     alone: one class for every row of a group; ``pred`` its validation predictions), with
@@ -135,11 +159,14 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     ``coef_`` (OLS coefficient per feature, 0 outside the support) and ``intercept_`` of the
     rating model (refitted on core + validation), ``cutoff_coef_`` / ``cutoff_intercept_``
     (the same for every cutoff: per group, a CSR matrix with a row per cutoff),
-    ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words,
-    lambda, validation errors along its path), ``groups_`` and ``r_`` (group labels and weights),
+    ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words, lambda, validation
+    errors along its path, ``seconds``: CPU seconds preparing, solving the path, refitting
+    and scoring the criterion), ``groups_`` and ``r_`` (group labels and weights),
     ``seed_`` (the seed drawn from ``random_state``), ``classes_ = [0, 1]``, ``criterion_``
     (the :class:`~.skew.Criterion`; the "errors" above are its losses), ``class_weight_``
-    (``(w_0, w_1)``), ``threshold_`` (the decision threshold on the fitted rating).
+    (``(w_0, w_1)``), ``threshold_`` (the decision threshold on the fitted rating),
+    ``seconds_`` (wall seconds of the stages: ``prepare``, ``bootstraps``, ``cutoff``,
+    ``threshold``, ``final``; each bootstrap's own CPU seconds are in ``bootstraps_``).
     """
 
     def __init__(self, a=4.0, b=7.0, scheme="ws3", n_bootstraps=100, polarity=None,
@@ -256,74 +283,100 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                       else int(check_random_state(rs).randint(np.iinfo(np.int32).max)))
         keep, theta, self.groups_, gcode = label_rows(y, self.a, self.b, groups)
         part = self._parts(theta, gcode, groups is not None, validation, keep)
-        X, y = sp.csr_matrix(X)[keep], y[keep]
+        X = sp.csr_matrix(X)[keep]
         if self.polarity_prior or self.polarity_min_count > 1:
             counts = np.bincount(X.indices[X.data != 0], minlength=X.shape[1])
             pol = shrink_polarity(pol, counts, self.polarity_prior, self.polarity_min_count)
-        weights = adaptive_weights(pol, self.polarity_tol)
-        core, val = np.flatnonzero(part == 0), np.flatnonzero(part == 1)
-        criterion = self.criterion_ = resolve_criterion(self.criterion)
-        criterion.check(theta[val])  # a criterion that returns NaN fails before any bootstrap
+        self.criterion_ = resolve_criterion(self.criterion)
+        self.criterion_.check(theta[part == 1])  # a criterion returning NaN fails here
         cw = class_weights(self.class_weight, theta)
         self.class_weight_ = np.ones(2) if cw is None else cw
-        rw = None if cw is None else cw[theta]
-        gc = gcode[core]
+        rows = _Rows(X, X.tocsc(), y[keep], theta, gcode, part, None if cw is None else cw[theta])
+        self.seconds_ = {"prepare": time.perf_counter() - start}
+        self._bootstraps(rows, adaptive_weights(pol, self.polarity_tol), pol)
+        self._cutoff(rows)
+        self._final(rows)
+        self.classes_ = np.array([0, 1])
+        self.fit_seconds_ = time.perf_counter() - start
+        return self
+
+    def _bootstraps(self, rows, weights, pol) -> None:
+        """Step 2 on the core rows (:class:`~.adabag.BootstrapTask`), and the bagging
+        frequencies."""
+        start = time.perf_counter()
+        core, val = rows.core, rows.val
+        gc = rows.gcode[core]
         self.r_ = group_weights(np.bincount(gc), self.scheme)
-        design = SharedDesign.build(X[core], gc, weights, self.r_)
-        task = BootstrapTask(design, X[core], y[core], gc, X[val], theta[val], gcode[val],
-                             self.a, self.b, n_lambdas=self.n_lambdas, min_ratio=self.min_ratio,
-                             backend=self.backend, patience=self.patience,
-                             max_active=self.max_active, lambda_selection=self.lambda_selection,
-                             row_weight=None if rw is None else rw[core], criterion=criterion)
+        design = SharedDesign.build(rows.X[core], gc, weights, self.r_)
+        task = BootstrapTask(
+            design, rows.X[core], rows.y[core], gc, rows.X[val], rows.theta[val],
+            rows.gcode[val], self.a, self.b, n_lambdas=self.n_lambdas,
+            min_ratio=self.min_ratio, backend=self.backend, patience=self.patience,
+            max_active=self.max_active, lambda_selection=self.lambda_selection,
+            row_weight=None if rows.rw is None else rows.rw[core], criterion=self.criterion_)
         store = None
         if self.store is not None:  # created only now: bad input has been caught above
             params = ("a", "b", "scheme", "n_lambdas", "min_ratio", "backend", "polarity_tol",
                       "patience", "max_active", "lambda_selection", "polarity_prior",
                       "polarity_min_count")
             config = {k: getattr(self, k) for k in params}
-            config.update(seed=self.seed_, data=fingerprint(X, y, gcode, part, pol))
-            if cw is not None or criterion.name != "misclassification":  # else as before
-                config.update(class_weight=self.class_weight_.tolist(), criterion=criterion.name)
+            config.update(seed=self.seed_, data=fingerprint(rows.X, rows.y, rows.gcode,
+                                                            rows.part, pol))
+            if rows.rw is not None or self.criterion_.name != "misclassification":
+                config.update(class_weight=self.class_weight_.tolist(),
+                              criterion=self.criterion_.name)
             store = BootstrapStore(self.store, config)
-        self.bootstraps_ = run_bootstraps(task, self.n_bootstraps, gc * 2 + theta[core],
+        self.bootstraps_ = run_bootstraps(task, self.n_bootstraps, gc * 2 + rows.theta[core],
                                           self.seed_, self.n_jobs, store, self.progress)
         self.frequencies_ = bagging_frequencies([r["selected"] for r in self.bootstraps_],
-                                                X.shape[1])
+                                                rows.X.shape[1])
+        self.seconds_["bootstraps"] = time.perf_counter() - start
+
+    def _cutoff(self, rows) -> None:
+        """Step 4: the nested models fitted on the core rows, ``c*`` by their loss on the
+        validation rows, then the threshold."""
+        start = time.perf_counter()
         self.cutoffs_ = np.arange(1, self.n_bootstraps + 1)
-        per_group = self.final_model == "per_group"
-        G = len(self.groups_)
-        Xcsc = X.tocsc()
-        core_models = nested_models(X, y, gcode, core, self.frequencies_, self.cutoffs_,
-                                    per_group, G, X_csc=Xcsc, sample_weight=rw)
-        self.sizes_ = core_models.sizes
+        val, criterion = rows.val, self.criterion_
+        models = nested_models(rows.X, rows.y, rows.gcode, rows.core, self.frequencies_,
+                               self.cutoffs_, self.final_model == "per_group",
+                               len(self.groups_), X_csc=rows.Xc, sample_weight=rows.rw)
+        self.sizes_ = models.sizes
         midpoint = (self.a + self.b) / 2
-        ratings = core_models.ratings(X[val], gcode[val])
-        self.validation_errors_ = criterion.losses(theta[val], ratings >= midpoint)
+        ratings = models.ratings(rows.X[val], rows.gcode[val])
+        self.validation_errors_ = criterion.losses(rows.theta[val], ratings >= midpoint)
         se = None  # the binomial one, for the misclassification error
         if self.cutoff_selection == "1se" and criterion.name != "misclassification":
-            se = [criterion.se(theta[val], ratings[:, k] >= midpoint)
+            se = [criterion.se(rows.theta[val], ratings[:, k] >= midpoint)
                   for k in range(len(self.cutoffs_))]
         self.cutoff_ = choose_cutoff(self.cutoffs_, self.validation_errors_, len(val),
                                      self.cutoff_selection, self.sizes_, self.max_features, se)
         self.validation_error_ = float(self.validation_errors_[self.cutoff_ - 1])
-        self.threshold_ = (midpoint if self.threshold == "midpoint" else choose_threshold(
-            ratings[:, self.cutoff_ - 1], theta[val], criterion, midpoint))
         self.support_ = self.frequencies_ >= self.cutoff_
+        self.seconds_["cutoff"] = time.perf_counter() - start
+        start = time.perf_counter()
+        chosen = ratings[:, self.cutoff_ - 1]
+        self.threshold_ = (midpoint if self.threshold == "midpoint" else choose_threshold(
+            chosen, rows.theta[val], criterion, midpoint))
+        self.seconds_["threshold"] = time.perf_counter() - start
         if not self.support_.any():
-            _warn_empty(self, cw is not None, ratings[:, self.cutoff_ - 1] >= self.threshold_)
-        # every A_c refitted on core + validation: the chosen model, and the others for
-        # cutoff_errors (one factorisation of A_1 serves them all)
-        final = nested_models(X, y, gcode, np.flatnonzero(part <= 1), self.frequencies_,
-                              self.cutoffs_, per_group, G, X_csc=Xcsc, sample_weight=rw)
+            _warn_empty(self, rows.rw is not None, chosen >= self.threshold_)
+
+    def _final(self, rows) -> None:
+        """Every ``A_c`` refitted on core + validation: the chosen model, and the others for
+        :meth:`cutoff_errors` (one factorisation of ``A_1`` serves them all)."""
+        start = time.perf_counter()
+        final = nested_models(rows.X, rows.y, rows.gcode, np.flatnonzero(rows.part <= 1),
+                              self.frequencies_, self.cutoffs_,
+                              self.final_model == "per_group", len(self.groups_),
+                              X_csc=rows.Xc, sample_weight=rows.rw)
         self.cutoff_coef_, self.cutoff_intercept_ = final.coef, final.intercept
         k = self.cutoff_ - 1
         self.coef_by_group_ = np.vstack([c[k].toarray() for c in final.coef])
         self.intercept_by_group_ = final.intercept[:, k].copy()
         self.coef_ = self.coef_by_group_.mean(axis=0)
         self.intercept_ = float(self.intercept_by_group_.mean())
-        self.classes_ = np.array([0, 1])
-        self.fit_seconds_ = time.perf_counter() - start
-        return self
+        self.seconds_["final"] = time.perf_counter() - start
 
     # ------------------------------------------------------------------ use
     def _get_support_mask(self):

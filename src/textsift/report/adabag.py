@@ -12,6 +12,7 @@ import pandas as pd
 
 from .._io import atomic_write, atomic_write_text
 from ..errors import TextsiftError
+from ..lasso.adabag import bootstrap_seconds
 
 __all__ = ["bfd_chart", "bfd_table", "cutoff_chart", "save_adabag", "word_cloud"]
 
@@ -122,6 +123,8 @@ def save_adabag(run, names, out, extra: dict | None = None, pictures: bool = Tru
         "split_sizes": {k: int(np.sum(run.part == i))
                         for i, k in enumerate(("core", "validation", "test"))},
         "seconds": run.seconds,
+        "stage_seconds": {**model.seconds_,
+                          "bootstrap_cpu": bootstrap_seconds(model.bootstraps_)},
         **(extra or {}),
     }
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, allow_nan=False))
