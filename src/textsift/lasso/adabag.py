@@ -246,7 +246,9 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
     """OLS on ``A_c`` fitted on ``fit_rows`` (pooled, or one model per group) for each cutoff
     ``c``, with the rows weighted by ``sample_weight`` (``None``: 1). The ``A_c`` are prefixes
     of :func:`nested_order`: the largest is factored once, and each smaller one only truncates
-    that factor. ``X_csc``, the same matrix in CSC, may be passed to share it."""
+    that factor; of two aliased words the more frequently bagged one is kept (equal
+    frequencies: the one earlier in the vocabulary; :mod:`~textsift.lasso.classifier`).
+    ``X_csc``, the same matrix in CSC, may be passed to share it."""
     if not per_group:
         n_groups = 1
     X = X_csc if X_csc is not None else sp.csc_matrix(X, dtype=np.float64)

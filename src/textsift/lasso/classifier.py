@@ -9,9 +9,15 @@ The least squares fits solve the normal equations of the centred, weighted Gram 
 given. Rank-deficient designs (more words than documents, aliased words) follow R's ``lm``:
 a column whose squared residual norm, after projecting it on the intercept and the columns
 kept before it, is below ``RANK_TOL`` times its own squared norm is aliased and gets the
-coefficient 0. Columns added together are pivoted (LAPACK's ``dpstrf``, largest residual
-first), so among aliased columns added in one step another one than ``lm``'s may get the
-zero; the fitted values are the same.
+coefficient 0. **Of two aliased words the earlier one is kept**: in a nested model ``A_c``
+the more frequently bagged one (equal frequencies: the one earlier in the vocabulary), along
+a lasso path the one that entered first (entering at the same lambda: the one earlier in the
+vocabulary). A word's aliasing so depends only on the words before it, and a prefix of the
+words is a leading block of the factor: the nested models all truncate one factorisation of
+``A_1`` (:meth:`NestedOLS.fit_prefixes`), in time that grows with the words kept, not with
+their aliasing. (LAPACK's pivoted ``dpstrf`` would keep the column of the largest residual
+first, so that the smaller nested models' words were no longer the factor's first, and each
+cost column drops from the middle of the factor.)
 
 :class:`NestedOLS` serves the many refits of AdaBag: the active sets along a lasso path (which
 mostly grow) and the nested models ``A_c`` (prefixes of the words ordered by bagging
@@ -247,33 +253,51 @@ def _in_order_cholesky(S, limit: int):
     in-order rule keeps, at most ``limit`` of them, and the lower Cholesky factor of their
     block. Column ``j`` is kept iff its pivot (its squared residual on the columns kept before
     it, relative to its squared norm) is above ``RANK_TOL``. One LAPACK ``dpotrf`` when every
-    column passes; else a blocked, right-looking factorisation that skips the aliased columns
-    (LAPACK's pivoted ``dpstrf`` would reorder the columns, so that another word than the
-    rule's gets the zero and a prefix of the words is no longer a leading block)."""
+    column passes; else a blocked right-looking factorisation, in place in ``S``, with
+    ``dpotrf`` on each block whose columns all pass and column by column in the others, which
+    skips the aliased columns. (LAPACK's pivoted ``dpstrf`` would reorder the columns, so that
+    another word than the rule's got the zero and a prefix of the words was no longer a
+    leading block of the factor.)"""
     k = len(S)
     c, info = sla.lapack.dpotrf(S, lower=1, clean=1)
     if info == 0 and np.all(np.diag(c) ** 2 > RANK_TOL):
         m = min(k, limit)
         return np.arange(m), c[:m, :m]
-    A = np.array(S, dtype=float)  # column j becomes the factor's column once j is kept
-    kept: list[int] = []
+    del c
+    keep = np.zeros(k, bool)
     for start in range(0, k, _BLOCK):
-        stop, block = min(start + _BLOCK, k), []
-        for j in range(start, stop):
-            if len(kept) + len(block) == limit:
-                break
-            col = A[j:, j] - A[j:, block] @ A[j, block]  # left-looking within the block
-            if col[0] > RANK_TOL:
-                A[j:, j] = col / np.sqrt(col[0])
-                block.append(j)
-        if block and stop < k:  # right-looking: the block's share leaves the trailing part
-            F = A[stop:, block]
-            A[stop:, stop:] -= F @ F.T
-        kept += block
-        if len(kept) == limit:
-            break
-    kept = np.asarray(kept, dtype=np.intp)
-    return kept, np.tril(A[np.ix_(kept, kept)])
+        stop = min(start + _BLOCK, k)
+        room = limit - int(keep.sum())
+        block, info = sla.lapack.dpotrf(S[start:stop, start:stop], lower=1, clean=1)
+        if info == 0 and np.all(np.diag(block) ** 2 > RANK_TOL) and stop - start <= room:
+            keep[start:stop] = True
+        else:
+            block = _in_order_block(S[start:stop, start:stop], room)
+            keep[start:stop] = np.diag(block) > 0
+        S[start:stop, start:stop] = block
+        kb = np.flatnonzero(keep[start:stop]) + start
+        if stop < k and len(kb):  # the rows below the block, and their Schur complement
+            L21 = sla.solve_triangular(S[np.ix_(kb, kb)], S[stop:, kb].T, lower=True,
+                                       check_finite=False).T
+            S[stop:, stop:] -= L21 @ L21.T
+            S[stop:, kb] = L21
+    kept = np.flatnonzero(keep)
+    return kept, np.tril(S[np.ix_(kept, kept)])
+
+
+def _in_order_block(D, room: int) -> np.ndarray:
+    """The lower factor of one block ``D`` column by column, a column kept iff its pivot is
+    above ``RANK_TOL`` and fewer than ``room`` are kept; the columns not kept are 0."""
+    L = np.tril(D)
+    kept = 0
+    for j in range(len(D)):
+        col = L[j:, j] - L[j:, :j] @ L[j, :j]  # the columns not kept are 0 in L
+        if col[0] > RANK_TOL and kept < room:
+            L[j:, j] = col / np.sqrt(col[0])
+            kept += 1
+        else:
+            L[j:, j] = 0.0
+    return L
 
 
 def ols_fit(X, y, columns, sample_weight=None, rows=None) -> OLSFit:
