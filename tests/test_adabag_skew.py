@@ -138,6 +138,20 @@ def test_named_criteria_are_scikit_learns_metrics_as_losses():
     assert CRITERIA["f1"].bound(0.3, theta, pred) == 0.3  # no standard error
 
 
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=2,
+                max_size=60))
+def test_balanced_error_is_scikit_learns_to_the_bit(cells):
+    # it is computed without scikit-learn's checks (at every lambda): the same floating-point
+    # operations, so the same number, for one prediction and for columns of predictions
+    theta = np.array([c[0] for c in cells], int)
+    theta[:2] = [0, 1]
+    preds = np.array([[c[1], c[2]] for c in cells], np.int8)
+    expected = [1.0 - balanced_accuracy_score(theta, preds[:, k]) for k in (0, 1)]
+    criterion = CRITERIA["balanced_error"]
+    assert criterion.losses(theta, preds).tolist() == expected
+    assert [criterion.loss(theta, preds[:, k]) for k in (0, 1)] == expected
+
+
 def test_validation_threshold_is_chosen_and_reported_beside_the_midpoint(skewed):
     # worked: ratings 1, 2, 3, 4 of classes 0, 0, 1, 1 and the midpoint 3.5 (which calls the
     # third row low): the candidates are 0, 1.5, 2.5, 3.5 and 5, and only 2.5 makes no error

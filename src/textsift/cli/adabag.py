@@ -116,62 +116,73 @@ Variant = choices("Variant", VARIANTS)
 
 
 _ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
+FinalKind = choices("FinalKind", CHOICES["final"])
+
+
+# adabag's own options, one line each in its signature
+GroupField = Annotated[str | None, typer.Option("--group-field", show_default=False,
+                                           help="Categorical field for the data-shared lasso")]
+SchemeOpt = Annotated[Scheme, typer.Option("--scheme", help="Group weights")]
+PolarityOpt = Annotated[str | None, typer.Option(
+    "--polarity", show_default=False, help="imdb | vader | afinn | uniform | FILE "
+    "(word,polarity); default uniform, the plain lasso")]
+ClassWeight = Annotated[str, typer.Option(
+    "--class-weight", help="Weights of the classes in the lasso and the OLS refits: none, "
+    "balanced, or 0=W0,1=W1")]
+CriterionOpt = Annotated[Criterion, typer.Option(
+    "--criterion", help="The validation loss choosing lambda and the cutoff (balanced_error "
+    "for skewed classes)")]
+ThresholdOpt = Annotated[Threshold, typer.Option(
+    "--threshold", help="Decision threshold on the fitted rating: (a + b) / 2, or chosen on "
+    "validation (reported beside the midpoint rule)")]
+FinalOpt = Annotated[FinalKind, typer.Option(
+    "--final", help="The model on the chosen words: ols (the paper's least squares of the "
+    "rating), ridge (of the rating) or logistic (of the class), their penalty chosen on "
+    "validation")]
+Bootstraps = Annotated[int, typer.Option("--bootstraps", "-B", help="Bootstrap samples")]
+Seed = Annotated[int, typer.Option("--seed", help="Random seed (splits and bootstraps)")]
+BackendOpt = Annotated[Backend, typer.Option(
+    "--backend", help="Lasso paths: adelie, or glmnet (optional, GPL-2)")]
+MinRatio = Annotated[float, typer.Option("--min-ratio", help="Smallest lambda / lambda_max")]
+Patience = Annotated[int, typer.Option(
+    "--patience", help="Stop a path this many lambdas past its validation minimum, once more "
+    "than one standard error above it (0: the whole grid)")]
+MaxActive = Annotated[int, typer.Option(
+    "--max-active", help="Stop a path past this many non-zero coefficients (0: no)")]
+CutoffOpt = Annotated[Cutoff, typer.Option(
+    "--cutoff-selection", help="How the bagging-frequency cutoff is chosen")]
+FinalModelOpt = Annotated[FinalModel, typer.Option("--final-model",
+                                              help="One model, or one per group")]
+LambdaOpt = Annotated[LambdaSelection, typer.Option("--lambda-selection",
+                                               help="The lambda of each bootstrap")]
+MaxFeatures = Annotated[int, typer.Option(
+    "--max-features", help="Choose the cutoff among models of at most this many words (0: "
+    "any size)")]
+PolarityPrior = Annotated[float, typer.Option(
+    "--polarity-prior", help="Shrink polarities by n/(n + this), n = the word's training "
+    "documents (0: no)")]
+PolarityMinCount = Annotated[int, typer.Option(
+    "--polarity-min-count", help="Polarity 0 for words in fewer training documents")]
+Simulate = Annotated[bool, typer.Option("--simulate", help="Run the paper's simulation")]
+VariantOpt = Annotated[Variant, typer.Option("--variant", help="The simulation's polarity variant")]
 
 
 @app.command()
 @writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
-def adabag(
-    corpus: CorpusOptions,
-    group_field: str = typer.Option(None, "--group-field", show_default=False,
-                                    help="Categorical field for the data-shared lasso"),
-    scheme: Scheme = typer.Option(Scheme("ws3"), "--scheme", help="Group weights"),
-    polarity: str = typer.Option(
-        None, "--polarity", show_default=False,
-        help="imdb | vader | afinn | uniform | FILE (word,polarity); default uniform, the "
-        "plain lasso"),
-    low: Low = None,
-    high: High = None,
-    class_weight: str = typer.Option(
-        "none", "--class-weight", help="Weights of the classes in the lasso and the OLS "
-        "refits: none, balanced, or 0=W0,1=W1"),
-    criterion: Criterion = typer.Option(
-        Criterion("misclassification"), "--criterion",
-        help="The validation loss choosing lambda and the cutoff (balanced_error for skewed "
-        "classes)"),
-    threshold: Threshold = typer.Option(
-        Threshold("midpoint"), "--threshold", help="Decision threshold on the fitted rating: "
-        "(a + b) / 2, or chosen on validation (reported beside the midpoint rule)"),
-    bootstraps: int = typer.Option(100, "--bootstraps", "-B", help="Bootstrap samples"),
-    seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
-    backend: Backend = typer.Option(Backend("adelie"), "--backend",
-                                    help="Lasso paths: adelie, or glmnet (optional, GPL-2)"),
-    min_ratio: float = typer.Option(1e-3, "--min-ratio", help="Smallest lambda / lambda_max"),
-    patience: int = typer.Option(
-        10, "--patience", help="Stop a path this many lambdas past its validation minimum, once "
-        "more than one standard error above it (0: the whole grid)"),
-    max_active: int = typer.Option(
-        3000, "--max-active", help="Stop a path past this many non-zero coefficients (0: no)"),
-    cutoff_selection: Cutoff = typer.Option(Cutoff("raw"), "--cutoff-selection",
-                                            help="How the bagging-frequency cutoff is chosen"),
-    final_model: FinalModel = typer.Option(FinalModel("pooled"), "--final-model",
-                                           help="One model, or one per group"),
-    lambda_selection: LambdaSelection = typer.Option(
-        LambdaSelection("min"), "--lambda-selection", help="The lambda of each bootstrap"),
-    max_features: int = typer.Option(
-        0, "--max-features", help="Choose the cutoff among models of at most this many words "
-        "(0: any size)"),
-    polarity_prior: float = typer.Option(
-        0.0, "--polarity-prior", help="Shrink polarities by n/(n + this), n = the word's "
-        "training documents (0: no)"),
-    polarity_min_count: int = typer.Option(
-        1, "--polarity-min-count", help="Polarity 0 for words in fewer training documents"),
-    n_jobs: NJobs = 1,
-    simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),
-    variant: Variant = typer.Option(Variant("assigned"), "--variant",
-                                    help="The simulation's polarity variant"),
-    out: OutDir = ...,
-):
+def adabag(corpus: CorpusOptions, group_field: GroupField = None,
+           scheme: SchemeOpt = Scheme("ws3"), polarity: PolarityOpt = None,
+           low: Low = None, high: High = None, class_weight: ClassWeight = "none",
+           criterion: CriterionOpt = Criterion("misclassification"),
+           threshold: ThresholdOpt = Threshold("midpoint"), final: FinalOpt = FinalKind("ols"),
+           bootstraps: Bootstraps = 100, seed: Seed = 0, backend: BackendOpt = Backend("adelie"),
+           min_ratio: MinRatio = 1e-3, patience: Patience = 10, max_active: MaxActive = 3000,
+           cutoff_selection: CutoffOpt = Cutoff("raw"),
+           final_model: FinalModelOpt = FinalModel("pooled"),
+           lambda_selection: LambdaOpt = LambdaSelection("min"), max_features: MaxFeatures = 0,
+           polarity_prior: PolarityPrior = 0.0, polarity_min_count: PolarityMinCount = 1,
+           n_jobs: NJobs = 1, simulate: Simulate = False,
+           variant: VariantOpt = Variant("assigned"), out: OutDir = ...):
     """AdaBag with the paper's 2:1:1 protocol (core, validation, test): bootstrap-bagged
     adaptive (data-shared) lasso; writes summary.json, bfd.csv, cutoffs.csv and PNG pictures
     to --out, and keeps finished bootstraps in --out/bootstraps to resume. The labels are
@@ -180,7 +191,7 @@ def adabag(
     The classes are ratings <= --low and >= --high (default: from the rating scale found, 1-5
     stars 2 and 4, 1-10 4 and 7); without --polarity every word is penalised alike (the
     plain lasso). When one class is much rarer than the other (say under a third of the
-    rows), use --class-weight balanced --criterion balanced_error.
+    rows), use --class-weight balanced --criterion balanced_error (and --final logistic).
 
     The test error goes to stdout, progress to stderr.
 
@@ -188,39 +199,46 @@ def adabag(
     (IMDb as in the paper: textsift adabag imdb/train.jsonl.gz imdb/test.jsonl.gz
     --label-field rating --polarity imdb --out adabag-imdb)
     """
-    from rich.progress import Progress
-
-    from ..lasso import AdaBagClassifier, holdout_run, load_polarity
-    from ..report.adabag import save_adabag
+    from ..lasso import AdaBagClassifier
 
     if low is not None and high is not None and not low < high:
         raise TextsiftError(f"the class thresholds need --low < --high, got {low:g} and "
                             f"{high:g}")
     model = AdaBagClassifier(
         scheme=scheme.value, class_weight=_class_weight(class_weight),
-        criterion=criterion.value, threshold=threshold.value, n_bootstraps=bootstraps,
-        backend=backend.value, min_ratio=min_ratio, patience=patience or None,
-        max_active=max_active or None,
+        criterion=criterion.value, threshold=threshold.value, final=final.value,
+        n_bootstraps=bootstraps, backend=backend.value, min_ratio=min_ratio,
+        patience=patience or None, max_active=max_active or None,
         cutoff_selection=cutoff_selection.value, final_model=final_model.value,
         lambda_selection=lambda_selection.value, random_state=seed, n_jobs=n_jobs,
         max_features=max_features or None, polarity_prior=polarity_prior,
         polarity_min_count=polarity_min_count, store=out / "bootstraps")
     model.check_params()  # the options (and the backend) before reading data
-    X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate, seed,
-                                                         variant.value)
     extra = {"scheme": scheme.value, "polarity": polarity or "uniform",
-             "backend": backend.value,
-             "seed": seed, "patience": patience, "cutoff_selection": cutoff_selection.value,
+             "backend": backend.value, "seed": seed, "patience": patience,
+             "cutoff_selection": cutoff_selection.value,
              "lambda_selection": lambda_selection.value, "max_features": max_features,
              "polarity_prior": polarity_prior, "polarity_min_count": polarity_min_count,
-             "threshold_rule": threshold.value}
+             "threshold_rule": threshold.value, "final": final.value}
+    run, names = _run(model, corpus, group_field, polarity, low, high, simulate,
+                      variant.value, extra)
+    _print_results(run, names, out, extra)
+
+
+def _run(model, corpus, group_field, polarity, low, high, simulate, variant, extra):
+    """The data (or the simulation), the thresholds and the polarity, then the protocol;
+    ``extra`` (for summary.json) gets what was used."""
+    from rich.progress import Progress
+
+    from ..lasso import holdout_run, load_polarity
+
+    X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate,
+                                                         model.random_state, variant)
     if simulate:
-        extra.update(polarity=f"simulation ({variant.value})", data="simulation",
+        extra.update(polarity=f"simulation ({variant})", data="simulation",
                      thresholds="the simulation's")
-        model.set_params(a=a, b=b)
     else:
         a, b, extra["thresholds"] = _thresholds(y, low, high)
-        model.set_params(a=a, b=b)
         if polarity is None:
             console.print("polarity: none given, so every word is penalised alike: the plain "
                           "lasso (--polarity imdb, vader, afinn or a file for the adaptive one)",
@@ -228,20 +246,27 @@ def adabag(
             extra["polarity"] = "uniform (no --polarity: the plain lasso)"
         pol = load_polarity(polarity or "uniform", names)
         extra["data"] = [str(p) for p in corpus.data]
-    model.set_params(polarity=pol)
+    model.set_params(a=a, b=b, polarity=pol)
+    extra.update(a=a, b=b)
     with Progress(console=console) as bar:
         model.set_params(progress=_Bar(bar, "AdaBag bootstraps"))
-        run = holdout_run(model, X, y, groups)
-    summary = save_adabag(run, names, out, {**extra, "a": model.a, "b": model.b})
+        return holdout_run(model, X, y, groups), names
+
+
+def _print_results(run, names, out, extra: dict) -> None:
+    """Write the run to --out; its test results to stdout."""
+    from ..report.adabag import save_adabag
+
+    summary, model = save_adabag(run, names, out, extra), run.model
     console.print(f"written to {out}", highlight=False)
-    scores = summary["test_scores"]
+    scores, rule = summary["test_scores"], model.threshold
     print(f"test error {summary['test_error']:.4f}, balanced accuracy "
-          f"{scores[threshold.value]['balanced_accuracy']:.4f} with {summary['model_size']} "
-          f"words (cutoff {summary['cutoff']}, validation {criterion.value} "
+          f"{scores[rule]['balanced_accuracy']:.4f} with {summary['model_size']} "
+          f"words (cutoff {summary['cutoff']}, validation {model.criterion_.name} "
           f"{summary['validation_error']:.4f}; classes <= {model.a:g} and >= {model.b:g})")
-    if threshold.value == "validation":
-        for rule, s in scores.items():
-            print(f"  {rule} threshold {s['threshold']:.4f}: test error "
+    if rule == "validation":
+        for name, s in scores.items():
+            print(f"  {name} threshold {s['threshold']:.4f}: test error "
                   f"{s['misclassification']:.4f}, balanced accuracy "
                   f"{s['balanced_accuracy']:.4f}")
 

@@ -41,7 +41,7 @@ from .classifier import NestedOLS, predict_class
 from .path import lambda_grid, lasso_path
 from .skew import CRITERIA
 
-__all__ = ["BOOTSTRAP_STAGES", "BootstrapTask", "NestedModels", "bootstrap_seconds",
+__all__ = ["BOOTSTRAP_STAGES", "BootstrapTask", "NestedModels", "assemble", "bootstrap_seconds",
            "choose_cutoff", "label_rows", "loess", "nested_models", "nested_order",
            "split_211", "split_cells"]
 
@@ -217,16 +217,17 @@ def nested_order(frequencies) -> np.ndarray:
 
 @dataclass
 class NestedModels:
-    """OLS on each nested model ``A_c``: ``sizes`` (``|A_c|`` per cutoff), ``coef`` (per group,
-    a CSR matrix with one row of coefficients per cutoff; one group when pooled) and
-    ``intercept`` (groups x cutoffs)."""
+    """A linear model on each nested model ``A_c`` (OLS, or :mod:`~.final`'s): ``sizes``
+    (``|A_c|`` per cutoff), ``coef`` (per group, a CSR matrix with one row of coefficients per
+    cutoff; one group when pooled) and ``intercept`` (groups x cutoffs)."""
 
     sizes: np.ndarray
     coef: list
     intercept: np.ndarray
 
     def ratings(self, X, gcode) -> np.ndarray:
-        """``(rows, cutoffs)``: the fitted rating of each row by each model (its group's)."""
+        """``(rows, cutoffs)``: the score of each row by each model (its group's): the fitted
+        rating (the log-odds of "high" for logistic regression)."""
         X = sp.csr_matrix(X, dtype=np.float64)
         out = np.empty((X.shape[0], len(self.sizes)))
         for g, coef in enumerate(self.coef):
@@ -234,11 +235,11 @@ class NestedModels:
             out[at] = (X[at] @ coef.T).toarray() + self.intercept[g]
         return out
 
-    def errors(self, X, theta, gcode, a, b, criterion=CRITERIA["misclassification"]
-               ) -> np.ndarray:
-        """The loss (the ME by default) of classifier (2.2) by each model."""
-        pred = self.ratings(X, gcode) >= (a + b) / 2  # predict_class, for every cutoff
-        return criterion.losses(theta, pred)
+    def errors(self, X, theta, gcode, threshold: float,
+               criterion=CRITERIA["misclassification"]) -> np.ndarray:
+        """The loss (the ME by default) of each model, "high" iff its score is at least
+        ``threshold`` (``(a + b) / 2``: classifier (2.2))."""
+        return criterion.losses(theta, self.ratings(X, gcode) >= threshold)
 
 
 def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool = False,
@@ -262,6 +263,12 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
         for g, r in enumerate(rows):
             prefixes = NestedOLS(X, y, sample_weight, rows=r).fit_prefixes(order, sizes)
             fits.update({(g, size): fit for size, fit in prefixes.items()})
+    return assemble(fits, sizes, n_groups, X.shape[1])
+
+
+def assemble(fits, sizes, n_groups: int, n_features: int) -> NestedModels:
+    """The :class:`NestedModels` of ``fits[g, size]`` (fits with ``columns``, ``coef`` and
+    ``intercept``), one per group and size, for the cutoffs of ``sizes``."""
     coef, intercept = [], np.empty((n_groups, len(sizes)))
     for g in range(n_groups):
         data, indices, indptr = [], [], [0]
@@ -272,7 +279,7 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
             indptr.append(indptr[-1] + len(fit.columns))
             intercept[g, k] = fit.intercept
         coef.append(sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
-                                  shape=(len(sizes), X.shape[1])))
+                                  shape=(len(sizes), n_features)))
     return NestedModels(sizes, coef, intercept)
 
 

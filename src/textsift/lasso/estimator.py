@@ -9,8 +9,9 @@ validation set, and refits OLS on ``A_{c*}`` on core + validation. ``predict`` i
 (2.2): 1 ("high") iff the fitted rating is at least ``(a + b) / 2``; ``transform`` keeps the
 words of ``A_{c*}``. For skewed classes, ``class_weight``, ``criterion`` and
 ``threshold="validation"`` (:mod:`~textsift.lasso.skew`) weight the rows, change the
-validation loss and choose the decision threshold on validation; their defaults are the
-paper's.
+validation loss and choose the decision threshold on validation, and ``final="ridge"`` or
+``"logistic"`` (:mod:`~textsift.lasso.final`) replaces the least squares by a shrunk model;
+their defaults are the paper's.
 
 The paper's protocol, which also holds out a test quarter, is :func:`~.protocol.holdout_run`.
 """
@@ -20,7 +21,6 @@ from __future__ import annotations
 import numbers
 import time
 import warnings
-from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -31,15 +31,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._choices import ADABAG_CHOICES
 from ..errors import DataWarning, TextsiftError
-from .adabag import (
-    BootstrapTask,
-    NestedModels,
-    choose_cutoff,
-    label_rows,
-    nested_models,
-    split_cells,
-)
+from .adabag import BootstrapTask, NestedModels, choose_cutoff, label_rows, split_cells
 from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
+from .final import PENALTIES, Rows, final_models, midpoint
 from .path import check_backend
 from .polarity import adaptive_weights, shrink_polarity
 from .shared import SharedDesign, group_weights
@@ -79,29 +73,6 @@ def check_ratings(y) -> np.ndarray:
     if not np.all(np.isfinite(y)):
         raise TextsiftError("y must hold finite ratings; NaN or infinite values found")
     return y.astype(float)
-
-
-@dataclass
-class _Rows:
-    """The kept rows of a fit: ``X`` (CSR; ``Xc`` the same in CSC), ratings ``y``, classes
-    ``theta``, group codes ``gcode``, ``part`` (0 core, 1 validation) and class weights
-    ``rw`` (``None``: 1)."""
-
-    X: sp.csr_matrix
-    Xc: sp.csc_matrix
-    y: np.ndarray
-    theta: np.ndarray
-    gcode: np.ndarray
-    part: np.ndarray
-    rw: np.ndarray | None
-
-    @property
-    def core(self) -> np.ndarray:
-        return np.flatnonzero(self.part == 0)
-
-    @property
-    def val(self) -> np.ndarray:
-        return np.flatnonzero(self.part == 1)
 
 
 def _warn_empty(model, weighted: bool, pred) -> None:
@@ -148,7 +119,10 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     ``"f1_low"``, ``"macro_f1"`` or a function ``(y_true, y_pred) -> loss``) chooses each
     bootstrap's lambda and the cutoff, ``threshold`` ``"midpoint"`` (``(a + b) / 2``) or
     ``"validation"`` (chosen on the validation rows) is the decision threshold
-    (:mod:`~textsift.lasso.skew`).
+    (:mod:`~textsift.lasso.skew`); ``final`` the model on the chosen words: ``"ols"``, the
+    paper's least squares of the rating, or ``"ridge"`` (of the rating) or ``"logistic"`` (of
+    the class), shrunk by a penalty chosen on the validation rows with the cutoff
+    (:mod:`~textsift.lasso.final`, which says how).
     Switch from the defaults when one class is much rarer than the other (say under a third
     of the rows): ``class_weight="balanced", criterion="balanced_error"``. A fit whose chosen
     model has no word (``c* = B``: nothing beat the intercept alone on validation) warns with
@@ -156,15 +130,18 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     Fitted: ``frequencies_`` (bagging frequency per feature), ``cutoffs_`` (1..B), ``sizes_``
     and ``validation_errors_`` per cutoff, ``cutoff_``, ``support_`` (mask of ``A_{c*}``),
-    ``coef_`` (OLS coefficient per feature, 0 outside the support) and ``intercept_`` of the
-    rating model (refitted on core + validation), ``cutoff_coef_`` / ``cutoff_intercept_``
+    ``coef_`` (the final model's coefficient per feature, 0 outside the support) and
+    ``intercept_`` (refitted on core + validation), ``cutoff_coef_`` / ``cutoff_intercept_``
     (the same for every cutoff: per group, a CSR matrix with a row per cutoff),
     ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words, lambda, validation
     errors along its path, ``seconds``: CPU seconds preparing, solving the path, refitting
     and scoring the criterion), ``groups_`` and ``r_`` (group labels and weights),
     ``seed_`` (the seed drawn from ``random_state``), ``classes_ = [0, 1]``, ``criterion_``
     (the :class:`~.skew.Criterion`; the "errors" above are its losses), ``class_weight_``
-    (``(w_0, w_1)``), ``threshold_`` (the decision threshold on the fitted rating),
+    (``(w_0, w_1)``), ``midpoint_`` (the midpoint rule's threshold on the final model's
+    scale: ``(a + b) / 2``, 0 for logistic regression), ``threshold_`` (the decision
+    threshold), ``final_penalty_`` (ridge's ``alpha`` or logistic regression's ``C``; None
+    for least squares),
     ``seconds_`` (wall seconds of the stages: ``prepare``, ``bootstraps``, ``cutoff``,
     ``threshold``, ``final``; each bootstrap's own CPU seconds are in ``bootstraps_``).
     """
@@ -174,7 +151,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                  random_state=None, n_jobs=None, n_lambdas=100, min_ratio=1e-3, patience=10,
                  max_active=3000, final_model="pooled", polarity_tol=1e-5, polarity_prior=0.0,
                  polarity_min_count=1, max_features=None, store=None, progress=None,
-                 class_weight=None, criterion="misclassification", threshold="midpoint"):
+                 class_weight=None, criterion="misclassification", threshold="midpoint",
+                 final="ols"):
         self.a = a
         self.b = b
         self.scheme = scheme
@@ -199,6 +177,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.criterion = criterion
         self.threshold = threshold
+        self.final = final
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -291,7 +270,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.criterion_.check(theta[part == 1])  # a criterion returning NaN fails here
         cw = class_weights(self.class_weight, theta)
         self.class_weight_ = np.ones(2) if cw is None else cw
-        rows = _Rows(X, X.tocsc(), y[keep], theta, gcode, part, None if cw is None else cw[theta])
+        rows = Rows(X, X.tocsc(), y[keep], theta, gcode, part, None if cw is None else cw[theta])
         self.seconds_ = {"prepare": time.perf_counter() - start}
         self._bootstraps(rows, adaptive_weights(pol, self.polarity_tol), pol)
         self._cutoff(rows)
@@ -334,42 +313,45 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     def _cutoff(self, rows) -> None:
         """Step 4: the nested models fitted on the core rows, ``c*`` by their loss on the
-        validation rows, then the threshold."""
+        validation rows (with the final model's penalty, :mod:`~.final`), then the
+        threshold."""
         start = time.perf_counter()
         self.cutoffs_ = np.arange(1, self.n_bootstraps + 1)
-        val, criterion = rows.val, self.criterion_
-        models = nested_models(rows.X, rows.y, rows.gcode, rows.core, self.frequencies_,
-                               self.cutoffs_, self.final_model == "per_group",
-                               len(self.groups_), X_csc=rows.Xc, sample_weight=rows.rw)
-        self.sizes_ = models.sizes
-        midpoint = (self.a + self.b) / 2
-        ratings = models.ratings(rows.X[val], rows.gcode[val])
-        self.validation_errors_ = criterion.losses(rows.theta[val], ratings >= midpoint)
-        se = None  # the binomial one, for the misclassification error
-        if self.cutoff_selection == "1se" and criterion.name != "misclassification":
-            se = [criterion.se(rows.theta[val], ratings[:, k] >= midpoint)
-                  for k in range(len(self.cutoffs_))]
-        self.cutoff_ = choose_cutoff(self.cutoffs_, self.validation_errors_, len(val),
-                                     self.cutoff_selection, self.sizes_, self.max_features, se)
-        self.validation_error_ = float(self.validation_errors_[self.cutoff_ - 1])
+        self.midpoint_ = midpoint(self.final, self.a, self.b)
+        val, criterion, best = rows.val, self.criterion_, None
+        candidates = final_models(self.final, PENALTIES[self.final], rows, rows.core,
+                                  self.frequencies_, self.cutoffs_,
+                                  self.final_model == "per_group", len(self.groups_))
+        for penalty, models in candidates.items():  # strongest first
+            scores = models.ratings(rows.X[val], rows.gcode[val])
+            losses = criterion.losses(rows.theta[val], scores >= self.midpoint_)
+            se = None  # the binomial one, for the misclassification error
+            if self.cutoff_selection == "1se" and criterion.name != "misclassification":
+                se = [criterion.se(rows.theta[val], s >= self.midpoint_) for s in scores.T]
+            c = choose_cutoff(self.cutoffs_, losses, len(val), self.cutoff_selection,
+                              models.sizes, self.max_features, se)
+            if best is None or losses[c - 1] < best[0]:  # ties: the stronger penalty
+                best = (losses[c - 1], penalty, c, models.sizes, losses, scores[:, c - 1])
+        loss, self.final_penalty_, self.cutoff_, self.sizes_, self.validation_errors_, chosen = best
+        self.validation_error_ = float(loss)
         self.support_ = self.frequencies_ >= self.cutoff_
         self.seconds_["cutoff"] = time.perf_counter() - start
         start = time.perf_counter()
-        chosen = ratings[:, self.cutoff_ - 1]
-        self.threshold_ = (midpoint if self.threshold == "midpoint" else choose_threshold(
-            chosen, rows.theta[val], criterion, midpoint))
+        self.threshold_ = (self.midpoint_ if self.threshold == "midpoint" else
+                           choose_threshold(chosen, rows.theta[val], criterion, self.midpoint_))
         self.seconds_["threshold"] = time.perf_counter() - start
         if not self.support_.any():
             _warn_empty(self, rows.rw is not None, chosen >= self.threshold_)
 
     def _final(self, rows) -> None:
         """Every ``A_c`` refitted on core + validation: the chosen model, and the others for
-        :meth:`cutoff_errors` (one factorisation of ``A_1`` serves them all)."""
+        :meth:`cutoff_errors` (for least squares, one factorisation of ``A_1`` serves them
+        all)."""
         start = time.perf_counter()
-        final = nested_models(rows.X, rows.y, rows.gcode, np.flatnonzero(rows.part <= 1),
-                              self.frequencies_, self.cutoffs_,
-                              self.final_model == "per_group", len(self.groups_),
-                              X_csc=rows.Xc, sample_weight=rows.rw)
+        final = final_models(self.final, (self.final_penalty_,), rows,
+                             np.flatnonzero(rows.part <= 1), self.frequencies_, self.cutoffs_,
+                             self.final_model == "per_group", len(self.groups_))[
+                                 self.final_penalty_]
         self.cutoff_coef_, self.cutoff_intercept_ = final.coef, final.intercept
         k = self.cutoff_ - 1
         self.coef_by_group_ = np.vstack([c[k].toarray() for c in final.coef])
@@ -397,7 +379,9 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         return code
 
     def rating(self, X, groups=None) -> np.ndarray:
-        """The fitted rating ``x'b_hat`` of each row (OLS on ``A_{c*}``)."""
+        """The score ``x'b_hat`` of each row by the final model on ``A_{c*}``: the fitted
+        rating (``final`` ``"ols"`` or ``"ridge"``), or the log-odds of "high"
+        (``"logistic"``)."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         code = self._group_codes(groups, X.shape[0])
@@ -405,7 +389,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         return np.asarray(out)[np.arange(X.shape[0]), code]
 
     def decision_function(self, X, groups=None) -> np.ndarray:
-        """``x'b_hat - t``, ``t`` the threshold (``(a + b)/2`` unless chosen on validation):
+        """``x'b_hat - t``, ``t`` the threshold (``midpoint_`` unless chosen on validation):
         positive means "high" (class 1)."""
         return self.rating(X, groups) - self.threshold_
 
@@ -432,7 +416,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                                  int(keep.sum()))
         models = NestedModels(self.sizes_, self.cutoff_coef_, self.cutoff_intercept_)
         return models.errors(sp.csr_matrix(X)[keep], (y[keep] >= self.b).astype(np.int8), code,
-                             self.a, self.b, self.criterion_)
+                             self.midpoint_, self.criterion_)
 
     def score(self, X, y, sample_weight=None, groups=None) -> float:
         """Accuracy on the rows whose rating is <= a or >= b (the others have no class)."""

@@ -92,8 +92,16 @@ def _balanced_se(theta, pred) -> float:
     return float(np.sqrt(var) / 2)
 
 
-def _balanced_error(theta, pred) -> float:
-    return 1.0 - balanced_accuracy_score(theta, pred)
+def _balanced_error(theta, pred):
+    """``1 - balanced_accuracy_score(theta, pred)``, by scikit-learn's own operations (the
+    two classes' recalls, their mean) without its input checks, since it is scored at every
+    lambda of every path: for one prediction, or for each column of a (rows, models) array."""
+    theta, pred = np.asarray(theta), np.asarray(pred).astype(bool)
+    low = theta == 0
+    n_low, n_high = int(low.sum()), int((~low).sum())
+    if not (n_low and n_high):  # a class without rows: scikit-learn's rule (and warning)
+        return 1.0 - balanced_accuracy_score(theta, pred)
+    return 1.0 - ((~pred[low]).sum(axis=0) / n_low + pred[~low].sum(axis=0) / n_high) / 2
 
 
 def _f1_error(label):
@@ -136,6 +144,8 @@ class Criterion:
         theta = np.asarray(theta)
         if self.name == "misclassification":  # one vectorised pass
             return np.mean(predictions != theta[:, None].astype(bool), axis=0)
+        if self.name == "balanced_error" and theta.min() < theta.max():
+            return _balanced_error(theta, predictions)
         predictions = np.asarray(predictions, dtype=np.int8)
         return np.array([self.loss(theta, predictions[:, k])
                          for k in range(predictions.shape[1])])
