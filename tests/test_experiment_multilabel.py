@@ -400,7 +400,7 @@ def test_the_goemotions_example_plans_its_130_cells(tmp_path, monkeypatch):
 
     from textsift.experiment import load_config
     from textsift.experiment._tasks import for_labels
-    from textsift.experiment.plan import method_aggregates, plan_cells
+    from textsift.experiment.plan import Selection, plan_cells, selections
     from textsift.experiment.specs import FoldRef, Level
 
     (tmp_path / "goemotions").mkdir()
@@ -408,9 +408,9 @@ def test_the_goemotions_example_plans_its_130_cells(tmp_path, monkeypatch):
         (tmp_path / "goemotions" / f"{split}.jsonl.gz").touch()
     monkeypatch.setenv("TEXTSIFT_DATA", str(tmp_path))
     exp = for_labels(load_config(Path(__file__).parents[1] / "examples" / "goemotions.toml"),
-                     True)  # as its label lists make it
-    pairs, notes = method_aggregates(exp)
-    assert len(pairs) == 16 and notes == [] and ("bns", "local") in pairs
+                     "multilabel")  # as its label lists make it
+    pairs, notes = selections(exp)
+    assert len(pairs) == 16 and notes == [] and Selection("bns", None, "local") in pairs
     cells = plan_cells(exp, [FoldRef("f", 0, 0)], [Level("n", s) for s in exp.sizes], pairs)
     assert len(cells) == 128 + 2 and all(c.label_set == "train_and_test" for c in cells)
 

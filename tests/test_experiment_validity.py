@@ -187,23 +187,35 @@ def test_a_change_that_invalidates_finished_cells_is_refused(corpus, base_run, t
     assert cell_files(out) == before
 
 
-def test_a_directory_of_an_earlier_textsift_is_adopted(corpus, base_run, tmp_path):
+@pytest.mark.parametrize(("earlier", "written"), [
+    ("without its data", "which did not record its corpus"),
+    ("results version 1", "results version 1")])
+def test_a_directory_of_an_earlier_textsift_is_refused(corpus, base_run, tmp_path, earlier,
+                                                       written):
+    """A directory an earlier textsift wrote -- before run directories recorded their data,
+    or with another version of the results (cells keyed otherwise) -- is refused, not
+    adopted: one error line, naming the fix, and its files left as they were."""
     out = copy_run(base_run, tmp_path)
     manifest = json.loads((out / "experiment.json").read_text())
-    del manifest["data"]  # as written before the data was recorded
+    if earlier == "without its data":
+        del manifest["data"]
+    else:
+        manifest["data"]["spec"]["results_version"] = 1
     (out / "experiment.json").write_text(json.dumps(manifest))
-    for p in (out / "cells").glob("*.json"):
-        cell = json.loads(p.read_text())
-        p.write_text(json.dumps({"rows": cell["rows"], "timing": cell["timing"]}))
-    messages = []
-    again = run_experiment(parse_config(config(corpus)), out, resume=True, log=messages.append)
-    assert again.n_run == 0
-    assert ("was written by an earlier textsift, which did not record its corpus: its 6 "
-            "finished cells are taken as computed from the corpus as it is now") in " ".join(
-        messages)
-    assert all("key" in json.loads(p.read_text()) for p in (out / "cells").glob("*.json"))
-    assert "data" in json.loads((out / "experiment.json").read_text())
-    assert (out / "results.csv").read_bytes() == (base_run / "results.csv").read_bytes()
+    before = cell_files(out)
+    toml = tmp_path / "exp.toml"
+    toml.write_text(f'[corpus]\npath = "{corpus}"\n[evaluation]\nmetrics = ["accuracy"]\n'
+                    '[experiment]\nname = "base"\nseed = 3\nn_jobs = 1\n'
+                    '[preprocessing]\nstop_words = "english"\nmin_df = 2\n'
+                    '[selection]\nmethods = ["chi2", "ig"]\nsizes = [20, 100, "all"]\n'
+                    'baselines = ["ffs", "triv"]\n[[learners]]\nname = "nb"\n')
+    res = CliRunner().invoke(app, ["run", str(toml), "--out", str(out), "--resume"])
+    assert res.exit_code == 2, res.output
+    (line,) = [x for x in res.stderr.splitlines() if x.startswith("error")]
+    assert line == (f"error: {out} holds 6 finished cells of an earlier textsift ({written}; "
+                    "this one writes results version 2), which this version does not resume; "
+                    f"start afresh: choose a new --out, or delete {out}")
+    assert cell_files(out) == before and "Traceback" not in res.output
 
 
 def test_the_data_key_hashes_the_bytes_of_a_tree_not_its_place(tmp_path):
@@ -241,17 +253,19 @@ def test_the_hash_of_a_file_is_the_sha256_of_its_bytes(corpus):
 def test_a_cell_key_is_the_one_its_files_have():
     """A cell's key depends on what it computes, not on where its fold's cache is or on the
     experiment's largest level, and a field added to Cell later at its default leaves it as
-    it was (this key was taken when cell keys were introduced)."""
+    it was (this key was taken when the label kind became a field of Cell: a change of it
+    makes every finished cell of every directory invalid)."""
     cell = Cell(kind="select", name="f0__chi2__max__100__nb.json", fold=0,
                 fold_ref=FoldRef("/a/fold-0.npz", 1, 2), dataset="d", positive=None,
                 rows=(("chi2", "max"),), labels=("nb",), measures=("accuracy",), seed=0,
-                ordinal=False, learner=LearnerSpec("nb", "nb", "counts", ()), method="chi2",
+                label_kind="nominal", learner=LearnerSpec("nb", "nb", "counts", ()),
+                method="chi2",
                 aggregate="max", rr_variant="forman", level=Level("n", 100),
                 max_level=Level("n", 300))
     import dataclasses
 
     moved = dataclasses.replace(cell, fold_ref=FoldRef("/b/fold-0.npz", 3, 4),
                                 max_level=Level("n", 1000))
-    assert cell_key(cell, "0" * 16) == cell_key(moved, "0" * 16) == "a7bb020127d24ced"
+    assert cell_key(cell, "0" * 16) == cell_key(moved, "0" * 16) == "4e719e790533e588"
     assert cell_key(dataclasses.replace(cell, level=ALL), "0" * 16) != cell_key(cell, "0" * 16)
     assert cell_key(cell, "1" * 16) != cell_key(cell, "0" * 16)

@@ -6,11 +6,12 @@ import pytest
 
 from textsift import Counts, TermSelector
 from textsift.labels import REQUIREMENTS, check_requirement
+from textsift.ranking import rank
 from textsift.scores import REGISTRY, compute
 from textsift.scores.forman import pow_
-from textsift.selectors import rank
 
-ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp"}
+ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp",
+           "mann_whitney"}
 
 
 def test_requirements_of_every_method():
@@ -19,7 +20,7 @@ def test_requirements_of_every_method():
     TF(t), right for label sets too)."""
     for name, m in REGISTRY.items():
         expected = (("ranks", "single_label") if name in ORDINAL
-                    else ("single_label",) if name == "ig_multi" else ())
+                    else ("single_label",) if name in ("ig_multi", "chi2_multi") else ())
         assert m.requires == expected, name
         assert ("ranks" in m.requires) == (m.kind == "ordinal"), name
         assert set(m.requires) <= set(REQUIREMENTS)
@@ -73,9 +74,9 @@ def test_a_parameter_is_passed_and_an_unknown_one_is_named():
     # class 0: tpr = (1, 1/2), fpr = (0, 1): Pow = (1 - fpr)^3 - (1 - tpr)^3
     np.testing.assert_array_equal(compute(counts, "pow", k=3).values[:, 0], [1.0, -0.125])
     assert pow_(1.0, 0.0, 1.0, 2.0, k=3) == 1 - 0.5 ** 3
-    with pytest.raises(ValueError, match=r"chi2 has no parameter base; it takes none"):
+    with pytest.raises(ValueError, match=r"chi2 has no parameter base; it takes yates"):
         compute(counts, "chi2", base=2)
     ranks = Counts.from_matrix(X, [1, 1, 2, 2])
-    with pytest.raises(ValueError, match=r"eps_nc \(eps_nc is now called eps\); it takes a, "
-                                         r"eps, idf, balanced"):
+    with pytest.raises(ValueError, match=r"^rr_nc_idf has no parameter eps_nc; it takes a, "
+                                         r"eps, idf, balanced$"):
         compute(ranks, "rr_nc_idf", eps_nc=0.1)

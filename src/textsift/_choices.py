@@ -9,11 +9,15 @@ library cannot disagree.
 ENGINES = ("memory", "stream", "dask")
 #: The policies that turn a (V, G) score table into one ranking (:mod:`textsift.policies`).
 AGGREGATES = ("max", "sum", "wavg", "rr")
+#: Which terms of a class a view or a selector keeps: over-represented in the class, under-
+#: represented, or both (:mod:`textsift.scores.direction`).
+DIRECTIONS = ("over", "under", "both")
+#: Multiple-testing corrections (:mod:`textsift.corrections`) and the families they control.
+CORRECTIONS = ("none", "bonferroni", "holm", "bh", "by")
+FAMILIES = ("class", "all")
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
 #: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")
-#: The tokenizers by name (``tokenizer=`` of :class:`~textsift.vectorize.VectorizerOptions`).
-TOKENIZERS = ("korean",)
 
 #: Lasso path backends (:func:`textsift.lasso.lasso_path`).
 BACKENDS = ("adelie", "glmnet")
@@ -32,3 +36,6 @@ ADABAG_CRITERIA = ("misclassification", "balanced_error", "f1", "f1_low", "macro
 #: (class, rank or policy), and terms per view whose snippets are embedded.
 EXPLORE_CAP = 2000
 EXPLORE_SNIPPET_TOP = 100
+#: Above this many labels the page loads each label's data when it is chosen, from shard
+#: files of this many labels, each label with this many terms per method.
+EXPLORE_MANY, EXPLORE_SHARD, EXPLORE_LABEL_CAP = 50, 64, 200

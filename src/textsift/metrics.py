@@ -14,7 +14,7 @@ way the first measure is optimised) and the report all read it.
   ``RegressionReport`` does).
 * ``misclassification_error`` -- ``1 - accuracy``.
 
-A measure may serve label sets (task ``"multilabel"``): ``y_true`` and ``y_pred`` are then
+A measure may serve label sets (the kind ``multilabel``): ``y_true`` and ``y_pred`` are then
 0/1 indicator matrices (documents x labels), which scikit-learn's measures read as
 multi-label: ``micro_f1`` pools every (document, label) decision, ``macro_f1`` averages the
 F1 of each label, ``samples_f1`` the F1 of each document's label set, ``accuracy`` is the
@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import (
     accuracy_score,
+    balanced_accuracy_score,
     f1_score,
     hamming_loss,
     make_scorer,
@@ -47,13 +48,14 @@ from sklearn.metrics import (
 from sklearn.utils.class_weight import compute_sample_weight
 
 from .errors import TextsiftError, lookup
+from .labels import LabelKind
 from .ranks import check_ranks
 
 __all__ = [
-    "LOWER_IS_BETTER",
     "MEASURES",
     "Measure",
     "get_measure",
+    "lower_is_better",
     "mae_macro",
     "mae_macro_scorer",
     "mae_micro",
@@ -72,14 +74,15 @@ class Measure:
 
     ``func(y_true, y_pred, **context)`` takes those of the keywords ``ranks`` (the rank scale
     of an ordinal task) and ``pos_label`` it declares (``context``, read from its signature);
-    ``tasks`` are the label kinds it applies to (``"nominal"`` classes, ``"ordinal"`` ranks,
-    ``"multilabel"`` label sets, given as indicator matrices);
+    ``tasks`` are the label kinds it applies to (:class:`~textsift.labels.LabelKind`:
+    ``nominal`` classes, ``ordinal`` ranks, ``multilabel`` label sets, given as indicator
+    matrices);
     a measure that takes ``pos_label`` measures the positive class of a binary task."""
 
     name: str
     func: Callable[..., float]
     summary: str
-    tasks: tuple[str, ...]
+    tasks: tuple[LabelKind, ...]
     lower_is_better: bool
     context: tuple[str, ...]
 
@@ -97,7 +100,8 @@ class Measure:
 MEASURES: dict[str, Measure] = {}
 
 
-def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
+def register_measure(name: str, summary: str,
+                     tasks=(LabelKind.NOMINAL, LabelKind.ORDINAL),
                      lower_is_better: bool = False):
     """Decorator adding ``func(y_true, y_pred[, ranks][, pos_label])`` to :data:`MEASURES`."""
 
@@ -106,7 +110,8 @@ def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
             raise RuntimeError(f"measure {name!r} is registered twice")
         params = list(inspect.signature(func).parameters)[2:]
         context = tuple(p for p in params if p in _CONTEXT)
-        MEASURES[name] = Measure(name, func, summary, tuple(tasks), lower_is_better, context)
+        MEASURES[name] = Measure(name, func, summary, tuple(map(LabelKind, tasks)),
+                                 lower_is_better, context)
         return func
 
     return deco
@@ -115,6 +120,14 @@ def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
 def get_measure(name: str) -> Measure:
     """The registered measure ``name``; an unknown name raises with the closest match."""
     return lookup(MEASURES, name, "measure")
+
+
+def lower_is_better(name: str) -> bool:
+    """Whether a smaller value of the measure ``name`` is better (an error), read from the
+    registry when asked -- never from a copy taken at import, so a measure registered later
+    counts; ``False`` for a name the registry does not hold (a column of other numbers)."""
+    measure = MEASURES.get(name)
+    return measure is not None and measure.lower_is_better
 
 
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
@@ -143,13 +156,18 @@ def _check_lengths(y_true: np.ndarray, y_pred: np.ndarray, what: str) -> None:
 
 # --------------------------------------------------------------------------- nominal
 #: The tasks of a measure of classes that also reads label sets.
-_ALL_TASKS = ("nominal", "ordinal", "multilabel")
+_ALL_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 
 
 @register_measure("accuracy", "fraction of correct predictions (for label sets: of documents "
                   "whose label set is predicted exactly)", tasks=_ALL_TASKS)
 def _accuracy(y_true, y_pred) -> float:
     return accuracy_score(y_true, y_pred)
+
+
+@register_measure("balanced_accuracy", "recall of each class, averaged over the classes")
+def _balanced_accuracy(y_true, y_pred) -> float:
+    return balanced_accuracy_score(y_true, y_pred)
 
 
 @register_measure("micro_f1", "F1 over every decision (micro-average; accuracy for one "
@@ -162,6 +180,13 @@ def _micro_f1(y_true, y_pred) -> float:
                   tasks=_ALL_TASKS)
 def _macro_f1(y_true, y_pred) -> float:
     return f1_score(y_true, y_pred, average="macro", zero_division=0)
+
+
+@register_measure("micro_precision", "precision over every decision (micro-average): for "
+                  "label sets with one label predicted per document (RCut, rank 1), the "
+                  "precision at 1", tasks=_ALL_TASKS)
+def _micro_precision(y_true, y_pred) -> float:
+    return precision_score(y_true, y_pred, average="micro", zero_division=0)
 
 
 @register_measure("precision", "precision of each class (label), averaged over the classes",
@@ -192,33 +217,34 @@ def misclassification_error(y_true, y_pred) -> float:
 # --------------------------------------------------------------------------- label sets
 @register_measure("samples_f1", "F1 of each document's predicted label set, averaged over "
                   "the documents (1 for a document without labels predicted without)",
-                  tasks=("multilabel",))
+                  tasks=(LabelKind.MULTILABEL,))
 def _samples_f1(y_true, y_pred) -> float:
     # zero_division=1: a document with no label and none predicted is answered right
     return f1_score(y_true, y_pred, average="samples", zero_division=1)
 
 
 @register_measure("hamming_loss", "fraction of wrong (document, label) decisions",
-                  tasks=("multilabel",), lower_is_better=True)
+                  tasks=(LabelKind.MULTILABEL,), lower_is_better=True)
 def _hamming_loss(y_true, y_pred) -> float:
     return hamming_loss(y_true, y_pred)
 
 
 # --------------------------------------------------------------------------- positive class
-@register_measure("f1_pos", "F1 of the positive class of a binary task", tasks=("nominal",))
+@register_measure("f1_pos", "F1 of the positive class of a binary task",
+                  tasks=(LabelKind.NOMINAL,))
 def _f1_pos(y_true, y_pred, pos_label) -> float:
     return f1_score(y_true, y_pred, pos_label=pos_label, average="binary", zero_division=0)
 
 
 @register_measure("precision_pos", "precision of the positive class of a binary task",
-                  tasks=("nominal",))
+                  tasks=(LabelKind.NOMINAL,))
 def _precision_pos(y_true, y_pred, pos_label) -> float:
     return precision_score(y_true, y_pred, pos_label=pos_label, average="binary",
                            zero_division=0)
 
 
 @register_measure("recall_pos", "recall of the positive class of a binary task",
-                  tasks=("nominal",))
+                  tasks=(LabelKind.NOMINAL,))
 def _recall_pos(y_true, y_pred, pos_label) -> float:
     return recall_score(y_true, y_pred, pos_label=pos_label, average="binary",
                         zero_division=0)
@@ -226,7 +252,7 @@ def _recall_pos(y_true, y_pred, pos_label) -> float:
 
 # --------------------------------------------------------------------------- ordinal
 @register_measure("mae_micro", "MAE^mu, the mean absolute error over documents",
-                  tasks=("ordinal",), lower_is_better=True)
+                  tasks=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_micro(y_true, y_pred) -> float:
     """Plain (micro-averaged) mean absolute error, ``MAE^mu`` (Baccianella, Esuli & Sebastiani
     2010)."""
@@ -235,7 +261,7 @@ def mae_micro(y_true, y_pred) -> float:
 
 
 @register_measure("mae_macro", "MAE^M, the mean absolute error of each true rank, averaged "
-                  "over the ranks", tasks=("ordinal",), lower_is_better=True)
+                  "over the ranks", tasks=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_macro(y_true, y_pred, ranks=None) -> float:
     """Macroaveraged mean absolute error ``MAE^M`` (Baccianella, Esuli & Sebastiani 2010).
 
@@ -256,8 +282,6 @@ def mae_macro(y_true, y_pred, ranks=None) -> float:
     return float(mean_absolute_error(y_true, y_pred, sample_weight=weight))
 
 
-#: The measures where a smaller value is better (errors); for the others greater is better.
-LOWER_IS_BETTER = frozenset(n for n, m in MEASURES.items() if m.lower_is_better)
 
 #: ``GridSearchCV(..., scoring=mae_macro_scorer)``: negated ``MAE^M`` (greater is better).
 mae_macro_scorer = make_scorer(mae_macro, greater_is_better=False)

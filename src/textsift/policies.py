@@ -36,7 +36,9 @@ __all__ = [
     "rank_scores",
     "rank_terms",
     "resolve_k",
+    "after_round_robin",
     "round_robin",
+    "round_robin_lists",
     "size_note",
 ]
 
@@ -118,46 +120,60 @@ def round_robin(
     Returns ``(selected, group)``: term indices in pick order and the column each was taken
     from.
     """
+    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
+    n_terms, n_groups = table.shape
+    return round_robin_lists(lambda g, n: _candidates(table[:, g], n), n_groups, n_terms,
+                             n_select, variant, first=n_select)
+
+
+def round_robin_lists(candidates, n_groups: int, n_terms: int, n_select: int,
+                      variant: str = "skip", first: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`round_robin` over groups whose candidate lists are asked for as the turns
+    reach them: ``candidates(g, n)`` is group ``g``'s first ``n`` candidates, best first (the
+    same order at every ``n``; fewer when it has no more), asked first for ``first`` and for
+    twice as many each time a group runs out. A group that never gets a turn (``n_select``
+    below the number of groups) is never asked."""
     if variant not in ("skip", "turn_consumed"):
         raise TextsiftError(
             f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
-    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
-    n_terms, n_groups = table.shape
     n_select = min(int(n_select), n_terms)
-    lists = [_candidates(table[:, g], n_select) for g in range(n_groups)]
+    lists: list = [None] * n_groups
+    asked = [0] * n_groups
+
+    def entry(g: int, h: int):
+        """Group ``g``'s ``h``-th candidate, or None when it has no more."""
+        while lists[g] is None or (h >= len(lists[g]) and asked[g] <= len(lists[g])
+                                   and asked[g] < n_terms):
+            asked[g] = min(n_terms, max(1, first, 2 * asked[g]))
+            lists[g] = candidates(g, asked[g])
+        return lists[g][h] if h < len(lists[g]) else None
+
     taken = np.zeros(n_terms, dtype=bool)
     heads = [0] * n_groups
     selected: list[int] = []
     groups: list[int] = []
-    active = [g for g in range(n_groups) if len(lists[g])]
+    active = list(range(n_groups))
     while len(selected) < n_select and active:
         still = []
         for g in active:
             if len(selected) >= n_select:
                 still.append(g)
                 continue
-            lst, h = lists[g], heads[g]
+            h = heads[g]
+            t = entry(g, h)
             if variant == "skip":
-                while h < len(lst) and taken[lst[h]]:
+                while t is not None and taken[t]:
                     h += 1
-                if h < len(lst):
-                    t = lst[h]
-                    taken[t] = True
-                    selected.append(t)
-                    groups.append(g)
-                    h += 1
-            else:
-                t = lst[h]
-                h += 1
-                if not taken[t]:
-                    taken[t] = True
-                    selected.append(t)
-                    groups.append(g)
+                    t = entry(g, h)
+            if t is None:  # no candidates left: the group leaves the round
+                continue
+            h += 1
+            if not taken[t]:
+                taken[t] = True
+                selected.append(int(t))
+                groups.append(g)
             heads[g] = h
-            if (variant == "skip" and _has_untaken(lst, h, taken)) or (
-                variant == "turn_consumed" and h < len(lst)
-            ):
-                still.append(g)
+            still.append(g)
         active = still
     return np.asarray(selected, dtype=np.intp), np.asarray(groups, dtype=np.intp)
 
@@ -174,14 +190,6 @@ def _candidates(col: np.ndarray, n_select: int) -> np.ndarray:
         idx = np.arange(len(col))
     idx = idx[np.argsort(-col[idx], kind="stable")]
     return idx[col[idx] > -np.inf]
-
-
-def _has_untaken(lst: np.ndarray, h: int, taken: np.ndarray) -> bool:
-    while h < len(lst):
-        if not taken[lst[h]]:
-            return True
-        h += 1
-    return False
 
 
 @dataclass(frozen=True)
@@ -221,15 +229,22 @@ def rank_terms(
     if aggregate != "rr":
         return rank_scores(globalise(table, aggregate, weights), seen, limit, aggregate)
     sel, grp = round_robin(table, table.shape[0] if limit is None else limit, variant)
+    return after_round_robin(sel, grp, table[sel, grp], table.max(axis=1), seen, limit)
+
+
+def after_round_robin(sel: np.ndarray, grp: np.ndarray, picked: np.ndarray,
+                      best: np.ndarray, seen: np.ndarray, limit: int | None) -> Ranking:
+    """The ``rr`` :class:`Ranking` of a round robin's picks ``sel`` (from groups ``grp``,
+    with scores ``picked``), followed by the terms it did not pick by their ``best`` score
+    (then unseen terms by index), up to ``limit``."""
     rest_mask = np.ones(len(seen), dtype=bool)
     rest_mask[sel] = False
-    best = table.max(axis=1)
     rest = order(np.where(rest_mask, best, -np.inf), seen & rest_mask)
     rest = rest[rest_mask[rest]]
     if limit is not None:
         rest = rest[: max(0, limit - len(sel))]
     idx = np.concatenate([sel, rest])
-    score = np.concatenate([table[sel, grp], best[rest]])
+    score = np.concatenate([picked, best[rest]])
     group = np.concatenate([grp, np.full(len(rest), -1, dtype=np.intp)])
     return Ranking(idx, score, group, "rr")
 

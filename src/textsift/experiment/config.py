@@ -11,8 +11,8 @@ takes the schema's default, read here through :func:`~.schema.default`::
                      ranks, skip_bad_lines, strip_labels, label_sep
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks,
                      label_set
-    [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
-                     token_pattern
+    [preprocessing]  the preprocessing options (textsift._options.PREPROCESSING): min_df,
+                     max_df, stop_words, stem, language, ngram_range, analyzer, tokenizer, ...
     [selection]      methods, aggregates, sizes | ratios, baselines, rr_variant, method_params,
                      scope
     [tuning]         val_size, and a list of values per tuned parameter of a method or learner
@@ -31,10 +31,11 @@ function itself may be put in the list, and ``preprocessing`` may be a
 :class:`~textsift.vectorize.VectorizerOptions` (every field of it, as the command line builds
 them).
 
-The task is what the file says or, for a nominal file over label lists, ``"multilabel"``:
-``_tasks.for_labels`` turns the experiment into the one the data's labels call for and
-checks every key against it, when the file is read (``task = "multilabel"``) or when the
-corpus is (a nominal file), before anything is written.
+The task is the kind of the labels (:class:`~textsift.labels.LabelKind`): what the file says
+or, for a nominal file over label lists, ``"multilabel"`` (:func:`~textsift.labels.decide_kind`).
+``_tasks.for_labels`` turns the experiment into the one for that kind and checks every key
+against it, when the file is read (a kind the labels cannot change: ``"ordinal"``,
+``"multilabel"``) or when the corpus is (a nominal file), before anything is written.
 """
 
 from __future__ import annotations
@@ -42,15 +43,16 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from .._options import PREPROCESSING
 from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
-from ..labels import LABEL_SETS
-from ..learners import LEARNERS, WEIGHTINGS
+from ..labels import LABEL_SETS, LabelKind
+from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
 from ._methods import check_learner, check_method_params, method_name, method_param_names
-from ._tasks import check_learner_task, check_measure, for_labels, possible_tasks
+from ._tasks import check_learner_task, check_measure, check_method_kind, for_labels
 from .schema import BASELINES, LEARNER_KEYS, SCHEMA, default
 from .specs import CorpusSpec, Experiment, LearnerSpec, Tuning
 
@@ -98,7 +100,8 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         **evaluation,
         **selection,
     )
-    return for_labels(parsed, True) if parsed.multilabel else parsed
+    kinds = LabelKind.possible(parsed.kind)  # one: the labels cannot change it
+    return for_labels(parsed, kinds[0]) if len(kinds) == 1 else parsed
 
 
 def load_config(path) -> Experiment:
@@ -131,11 +134,10 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     test_path = t.get("test_path")
     if test_path is not None:
         test_path = resolve_path(test_path, base, "[corpus] test_path", src)
-    task = choice(_get(t, "corpus", "task"), ("nominal", "ordinal", "multilabel"),
-                  "[corpus] task", src)
+    task = LabelKind(choice(_get(t, "corpus", "task"), tuple(LabelKind), "[corpus] task", src))
     ranks = t.get("ranks")
     if ranks is not None:
-        if task != "ordinal":
+        if not task.ranks:
             raise ConfigError(f"{src}: [corpus] ranks is only for task = 'ordinal'")
         if not (isinstance(ranks, list) and len(ranks) >= 2
                 and all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)):
@@ -182,8 +184,6 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
         test_size = fraction(test_size, "[evaluation] test_size", src)
     tasks = choice(_get(ev, "evaluation", "tasks"), ("multiclass", "one_vs_rest"),
                    "[evaluation] tasks", src)
-    if tasks == "one_vs_rest" and corpus.task == "ordinal":
-        raise ConfigError(f"{src}: [evaluation] tasks = 'one_vs_rest' needs a nominal task")
     if tasks == "one_vs_rest" and _get(selection, "selection", "aggregates") != ["default"]:
         raise ConfigError(f"{src}: with tasks = 'one_vs_rest' each binary task ranks terms by "
                           "its positive class's scores; remove [selection] aggregates")
@@ -191,7 +191,7 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
     if not isinstance(measures, list) or not measures:
         raise ConfigError(f"{src}: [evaluation] metrics must be a non-empty list")
     for m in measures:
-        check_measure(m, possible_tasks(corpus.task), src)
+        check_measure(m, LabelKind.possible(corpus.task), src)
     stratified = typed(_get(ev, "evaluation", "stratified"), bool, "[evaluation] stratified",
                        src)
     label_set = choice(_get(ev, "evaluation", "label_set"), LABEL_SETS,
@@ -201,11 +201,6 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
             "label_set": label_set}
 
 
-#: The Python type of each kind of preprocessing key.
-_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float),
-          "list of integers": (list, tuple)}
-
-
 def preprocessing_section(t, src: str) -> VectorizerOptions:
     """``[preprocessing]``: every key of its schema table (given, or its default) passed to
     :class:`~textsift.vectorize.VectorizerOptions`; from Python, the options themselves."""
@@ -213,12 +208,13 @@ def preprocessing_section(t, src: str) -> VectorizerOptions:
         return t
     unknown(t, SCHEMA["preprocessing"], "[preprocessing]", src)
     opts = {}
-    for key, spec in SCHEMA["preprocessing"].items():
+    for option in PREPROCESSING:
+        key = option.name
         value = _get(t, "preprocessing", key)
         if key == "stop_words" and (value is False or value == ""):
             value = None
         elif value is not None:  # a default of None (stop_words, tokenizer) is not a value
-            typed(value, _TYPES[spec.kind], f"[preprocessing] {key}", src)
+            typed(value, option.types, f"[preprocessing] {key}", src)
         opts[key] = value
     try:
         return VectorizerOptions(**opts)
@@ -240,7 +236,9 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     methods = t.get("methods")
     if not isinstance(methods, list) or not methods:
         raise ConfigError(f"{src}: [selection] methods must be a non-empty list of method names")
-    methods = [method_name(m, task, src) for m in methods]
+    methods = [method_name(m, src) for m in methods]
+    for m in methods:
+        check_method_kind(m, LabelKind.possible(task), src)
     aggregates = _get(t, "selection", "aggregates")
     if not isinstance(aggregates, list) or not aggregates:
         raise ConfigError(f"{src}: [selection] aggregates must be a list, e.g. [\"max\", \"rr\"]")
@@ -287,6 +285,11 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     }
 
 
+#: The keys of a ``[[learners]]`` table that set Yang's thresholds (the experiment's
+#: validation part gives ``val_size``).
+THRESHOLD_CONFIG_KEYS = ("threshold", *(k for k in THRESHOLD_KEYS if k != "val_size"))
+
+
 def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
     if not isinstance(items, list) or not items:
         raise ConfigError(f"{src}: add at least one [[learners]] table, e.g. name = \"nb\"")
@@ -299,10 +302,13 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         unknown(t, {*LEARNER_KEYS, *learner.keys}, f"{where} ({name})", src)
         weighting = choice(t.get("weighting", learner.weighting), tuple(WEIGHTINGS),
                            f"{where} weighting", src)
-        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
-        spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
+        params = tuple(sorted((k, v) for k, v in t.items()
+                              if k in learner.keys or k in THRESHOLD_CONFIG_KEYS))
+        cut = t.get("threshold")
+        label = name if cut is None else f"{name}+{cut}"
+        spec = LearnerSpec(name, typed(t.get("label", label), str, f"{where} label", src),
                            weighting, params)
-        check_learner_task(spec, possible_tasks(task), where, src)
+        check_learner_task(spec, LabelKind.possible(task), where, src)
         check_learner(spec, f"{where} ({name})", src)
         out.append(spec)
     labels = [lr.label for lr in out]

@@ -36,9 +36,11 @@ from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import DataWarning, TextsiftError
 from ..labels import (
+    LabelKind,
     Labels,
     as_labels,
     check_label_spelling,
+    decide_kind,
     distinct_labels,
     holds_label_lists,
     unseen_classes,
@@ -51,8 +53,8 @@ from ._tasks import for_labels
 from .specs import Experiment, FoldRef, TrainTest
 from .store import StoreError
 
-__all__ = ["Prepared", "fold_paths", "load_fold", "prepare_documents", "prepare_folds",
-           "read_documents", "split_notes"]
+__all__ = ["Prepared", "fold_paths", "kind_of", "load_fold", "prepare_documents",
+           "prepare_folds", "read_documents", "split_notes"]
 
 
 # --------------------------------------------------------------------------- documents
@@ -146,15 +148,24 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray | Labels:
     if column.isna().any():
         raise CorpusError(f"{int(column.isna().sum())} records have no label "
                           f"{exp.corpus.label_field!r}; drop or fill them")
-    if holds_label_lists(column):
+    if holds_label_lists(column):  # (whether the declared kind takes them: kind_of)
         return as_labels(column.tolist())
-    if exp.corpus.task != "ordinal":  # (a multilabel task over single labels: for_labels')
+    if not LabelKind(exp.corpus.task).ranks:
         return column.astype(str).to_numpy(dtype=str)
     try:
         y, _ = check_ranks(numeric_labels(column, exp.corpus.label_field), exp.corpus.ranks)
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: ordinal task: {exc}") from None
     return y.astype(np.int64)
+
+
+def kind_of(exp: Experiment, label_lists: bool) -> LabelKind:
+    """The kind of the experiment's labels, label lists (``label_lists``) or one label per
+    record, as :func:`~textsift.labels.decide_kind` decides it from ``[corpus] task``."""
+    try:
+        return decide_kind(exp.corpus.task, label_lists, exp.corpus.label_field)
+    except TextsiftError as exc:
+        raise ConfigError(f"{exp.source}: {exc}") from None
 
 
 # --------------------------------------------------------------------------- folds
@@ -166,7 +177,7 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
     if exp.protocol == "split" and exp.test_size:
         try:
             train, _ = train_test_split(np.arange(n), test_size=exp.test_size,
-                                        stratify=None if label_sets else labels,
+                                        stratify=labels if exp.kind.stratified else None,
                                         random_state=exp.seed)
         except ValueError as exc:
             raise ConfigError(f"{exp.source}: cannot draw a stratified test part of "
@@ -175,10 +186,10 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
         is_test[train] = False
     if exp.protocol == "split":
         return [(np.flatnonzero(~is_test), np.flatnonzero(is_test))]
-    cls = StratifiedKFold if exp.stratified and not label_sets else KFold
+    cls = StratifiedKFold if exp.stratified and exp.kind.stratified else KFold
     splitter = cls(n_splits=exp.folds, shuffle=True, random_state=exp.seed)
     try:
-        return list(splitter.split(np.zeros(n), None if label_sets else labels))
+        return list(splitter.split(np.zeros(n), labels if exp.kind.stratified else None))
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
 
@@ -202,9 +213,10 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
         classes = labels.classes
     else:
         y_train, y_test = labels[train], labels[test]
-        classes = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
-    counts = Counts.from_matrix(X_train, y_train, classes=classes,
-                                feature_names=names[keep].astype(str))
+        classes = exp.corpus.ranks if exp.kind.ranks else None
+    given = Labels(classes, matrix=y_train) if isinstance(labels, Labels) else y_train
+    counts = Counts.from_matrix(X_train, given, classes=None if isinstance(labels, Labels)
+                                else classes, feature_names=names[keep].astype(str))
     return TrainTest(X_train=sp.csr_matrix(X_train), y_train=y_train,
                      X_test=sp.csr_matrix(X_test), y_test=y_test, counts=counts)
 
@@ -222,9 +234,16 @@ def save_fold(data: TrainTest, path: Path) -> None:
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
     c = data.counts
     arrays.update(classes=c.classes.astype(str) if c.classes.dtype == object else c.classes,
-                  class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
-                  feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
-                  multilabel=c.multilabel)
+                  class_sizes=c.class_sizes, feature_names=c.feature_names.astype(str),
+                  n_docs=c.n_docs, df=c.df, tf=c.tf, multilabel=c.multilabel)
+    if c.layout == "sparse":  # the non-zero cells (sorted), the counts' and the weights'
+        docs = c.doc_counts
+        at = sp.csc_matrix((np.arange(docs.nnz), docs.indices, docs.indptr),
+                           shape=docs.shape).sorted_indices()
+        arrays.update(dc_data=docs.data[at.data], dc_indices=at.indices, dc_indptr=at.indptr,
+                      dc_shape=np.array(docs.shape), tf_data=c.term_freq.data[at.data])
+    else:
+        arrays.update(doc_counts=c.doc_counts, term_freq=c.term_freq)
     write_npz(path, arrays)
 
 
@@ -241,10 +260,15 @@ def load_fold(ref) -> TrainTest:
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
-    totals = {k: a[k][()] if k in ("n_docs", "multilabel") else a[k]
-              for k in ("n_docs", "df", "tf", "multilabel") if k in a}  # older caches: derived
-    counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
-                    a["feature_names"].astype(object), **totals)
+    if "dc_data" in a:  # the sparse layout
+        shape = tuple(a["dc_shape"])
+        docs = sp.csc_matrix((a["dc_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+        weights = sp.csc_matrix((a["tf_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+    else:
+        docs, weights = a["doc_counts"], a["term_freq"]
+    counts = Counts(a["classes"], a["class_sizes"], docs, weights,
+                    a["feature_names"].astype(object), a["n_docs"][()], a["df"], a["tf"],
+                    a["multilabel"][()])
     y_train, y_test = (csr("Ytr"), csr("Yte")) if "Ytr_data" in a else (a["y_train"],
                                                                          a["y_test"])
     return TrainTest(X_train=csr("Xtr"), y_train=y_train, X_test=csr("Xte"), y_test=y_test,
@@ -269,10 +293,11 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     """Read, check and count the corpus (on ``n_jobs`` threads) and build fold 0:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
     class (or, for label sets, no label), folds that cannot be made, a key the labels do not
-    fit (``_tasks.for_labels``: ``Prepared.exp`` is the experiment for them), or an
+    fit (:func:`kind_of`, ``_tasks.for_labels``: ``Prepared.exp`` is the experiment for
+    them), or an
     empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
-    exp = for_labels(exp, isinstance(labels, Labels))
+    exp = for_labels(exp, kind_of(exp, isinstance(labels, Labels)))
     if not isinstance(labels, Labels):  # (a class_weight table is refused for label sets)
         check_class_weights(exp, labels)
     splits = fold_indices(exp, labels, is_test)

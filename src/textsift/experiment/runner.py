@@ -33,13 +33,20 @@ from .._io import atomic_write
 from .._lock import hold
 from ..errors import check_n_jobs
 from ..metrics import MEASURES
-from ..selectors import default_aggregate
+from ..ranking import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
 from .cells import LoadedFold, run_cell, selector
-from .folds import fold_paths, load_fold, prepare_documents, prepare_folds, split_notes
-from .plan import method_aggregates, plan_cells, resolve_levels
+from .folds import (
+    fold_paths,
+    kind_of,
+    load_fold,
+    prepare_documents,
+    prepare_folds,
+    split_notes,
+)
+from .plan import Selection, plan_cells, resolve_levels, selections
 from .specs import Cell, Experiment, FoldRef, TrainTest
 from .store import Store
 from .validity import DataKey, cell_key, cell_spec, claim, reusable
@@ -63,23 +70,25 @@ def _run_and_store(cell: Cell, root, data_key: str) -> str:
     return out.name
 
 
-def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
-    """The ``top`` terms of every (method, aggregate) on one fold, with their training
-    document frequency ``df``, for the report: the rankings of the cells (the same selector,
-    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments
-    and the scope "local" of label sets, under each method's own policy."""
+def top_terms(exp: Experiment, data: TrainTest, chosen: list[Selection],
+              top: int = 20) -> pd.DataFrame:
+    """The ``top`` terms of every selection on one fold, with their training document
+    frequency ``df``, for the report: the rankings of the cells (the same selector,
+    parameters and round-robin rule), of the multi-class task -- under each method's own
+    policy for a selection by a column (one-vs-rest tasks, the scope "local")."""
     counts = data.counts
     frames = []
-    for method, aggregate in pairs:
-        used = default_aggregate(resolve_method(method)) if aggregate in ("pos", "local") else (
-            aggregate)
-        sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
-                       min(top, counts.n_terms)).fit_counts(counts)
-        idx = sel.ranking_.index[:top]
+    for sel in chosen:
+        used = sel.aggregate or default_aggregate(resolve_method(sel.method))
+        ranked = selector(sel.method, used, exp.rr_variant, exp.params_of(sel.method).items(),
+                          min(top, counts.n_terms)).fit_counts(counts)
+        idx = ranked.ranking_.index[:top]
+        method, aggregate = sel.row
         frames.append(pd.DataFrame({"method": method, "aggregate": aggregate,
                                     "rank": np.arange(1, len(idx) + 1),
                                     "term": counts.feature_names[idx],
-                                    "score": sel.ranking_.scores[:top], "df": counts.df[idx]}))
+                                    "score": ranked.ranking_.scores[:top],
+                                    "df": counts.df[idx]}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -116,9 +125,9 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     cached = not claimed.fresh and all(p.exists() for p in cache)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
     first = load_fold(cache[0]) if cached else prepared.first
-    exp = prepared.exp if prepared else for_labels(exp, first.counts.multilabel)
+    exp = prepared.exp if prepared else for_labels(exp, kind_of(exp, first.counts.multilabel))
     classes = first.counts.classes
-    if exp.multilabel and not cached:  # a label set without labels, refused before writing
+    if exp.kind.label_sets and not cached:  # a label set without labels, refused before writing
         try:
             LoadedFold(first).label_columns(exp.label_set)
         except ConfigError as exc:
@@ -135,18 +144,14 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
     prepare_s = time.perf_counter() - t0
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
-    pairs, skipped = method_aggregates(exp)
+    chosen, skipped = selections(exp)
     notes += skipped + split_notes(paths)
-    if exp.multilabel and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
+    if not exp.kind.stratified and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
         notes.append("the folds of label sets are not stratified (scikit-learn has no "
                      "multi-label stratification): shuffled KFold, or a random test part")
     positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
-    cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, pairs, positives)
+    cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, chosen, positives)
     done = reusable(store, claimed, cells, data)  # refuses finished cells no longer valid
-    if claimed.adopted:
-        say(f"note: {store.root} was written by an earlier textsift, which did not record its "
-            f"corpus: its {len(done)} finished cells are taken as computed from the corpus as "
-            "it is now (start afresh if it has changed)")
     if not claimed.fresh:
         store.write_manifest(exp.as_dict(), exp.fingerprint, data.record())
     for note in notes:
@@ -165,7 +170,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         finished += 1
         if progress is not None:
             progress(finished, len(cells))
-    results = store.write_tables(cells, top_terms(exp, first, pairs))
+    results = store.write_tables(cells, top_terms(exp, first, chosen))
     wall = time.perf_counter() - t0
     run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending)}

@@ -19,10 +19,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..counts import Counts
+from ..labels import LabelKind
 from ..learners import make_learner
 from ..policies import n_from_ratio
 from ..vectorize import VectorizerOptions
-from .schema import default
 
 __all__ = ["Cell", "CellTuning", "CorpusSpec", "Experiment", "FoldRef", "LearnerSpec", "Level",
            "TrainTest", "Tuning"]
@@ -42,7 +42,7 @@ class CorpusSpec:
     split_field: str
     train_split: str
     test_split: str
-    task: str
+    task: LabelKind
     ranks: tuple[int, ...] | None
     skip_bad_lines: bool
     strip_labels: bool
@@ -59,13 +59,19 @@ class LearnerSpec:
     weighting: str
     params: tuple[tuple[str, object], ...]
 
+    @property
+    def threshold(self) -> str | None:
+        """``"scut"``, ``"rcut"`` or None: how its labels are decided (label sets)."""
+        return dict(self.params).get("threshold")
+
     def pipeline(self, seed: int, ranks=None, classes=None, *, multilabel: bool = False,
                  columns=None, **params):
         """The weighting and the estimator, with the file's parameters, then ``params`` (the
         values a tuning grid chose); ``classes`` names the codes of the labels it is fitted
         on (a ``class_weight`` table names classes: :meth:`~textsift.learners.Learner.build`);
-        for label sets one estimator per label, on ``columns`` when each label has its own
-        (:func:`~textsift.learners.make_learner`)."""
+        for label sets one estimator per label, on ``columns`` when each label has its own,
+        its labels decided by Yang's thresholds when the file asks for them (``threshold``:
+        :func:`~textsift.learners.make_learner`)."""
         return make_learner(self.name, self.weighting, seed, ranks, classes,
                             multilabel=multilabel, columns=columns,
                             **{**dict(self.params), **params})
@@ -80,17 +86,6 @@ class Tuning:
 
     val_size: float
     grids: tuple[tuple[str, tuple], ...]
-
-
-#: Fields of :class:`~textsift.vectorize.VectorizerOptions` when fingerprints were first
-#: taken; a field added since is left out of the fingerprint at its default.
-_FIRST_PREPROCESSING = frozenset({"binary", "min_df", "max_df", "token_pattern", "lowercase",
-                                  "stop_words", "stem", "strip_headers", "max_features"})
-#: Keys added since fingerprints were first taken, as (place in :meth:`Experiment.as_dict`,
-#: schema table): left out of the fingerprint at their default.
-_ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"),
-                (("corpus", "strip_labels"), "corpus"), (("corpus", "label_sep"), "corpus"),
-                (("scope",), "selection"), (("label_set",), "evaluation"))
 
 
 @dataclass(frozen=True)
@@ -127,10 +122,10 @@ class Experiment:
     source: str = field(compare=False)
 
     @property
-    def multilabel(self) -> bool:
-        """Whether the documents have label sets (``[corpus] task = "multilabel"``, written or
-        found in the data: ``textsift.experiment._tasks.for_labels``)."""
-        return self.corpus.task == "multilabel"
+    def kind(self) -> LabelKind:
+        """The kind of the labels (``[corpus] task``, as written or, once the labels are read,
+        as they make it: :func:`~textsift.labels.decide_kind`)."""
+        return LabelKind(self.corpus.task)
 
     @property
     def n_folds(self) -> int:
@@ -146,33 +141,20 @@ class Experiment:
         return d
 
     def identity(self) -> dict:
-        """``as_dict()`` without ``n_jobs`` (the table does not depend on it), and without the
-        keys added since the first runs when they are at their default: what the
+        """``as_dict()`` without ``n_jobs`` (the table does not depend on it): what the
         :attr:`fingerprint` hashes, and what the key of the run's data is taken from
-        (:class:`~.validity.DataKey`). The task ``"multilabel"`` is taken as ``"nominal"``: the
-        data decide (a nominal file over label lists is read as multilabel, and a multilabel
-        one needs them), so the two spellings are one experiment."""
+        (:class:`~.validity.DataKey`). The task is the kind as a file declares it
+        (:attr:`LabelKind.declared <textsift.labels.LabelKind.declared>`: a nominal file over
+        label lists is read as multilabel, and a multilabel one needs them), so the two
+        spellings are one experiment."""
         d = self.as_dict()
         d.pop("n_jobs")
-        if d["corpus"]["task"] == "multilabel":
-            d["corpus"]["task"] = "nominal"
-        for (*where, key), table in _ADDED_LATER:
-            place = d
-            for part in where:
-                place = place[part]
-            value = place[key]
-            if (list(value) if isinstance(value, tuple) else value) == default(table, key):
-                place.pop(key)
-        fresh = type(self.preprocessing)()
-        for name in set(d["preprocessing"]) - _FIRST_PREPROCESSING:
-            if d["preprocessing"][name] == getattr(fresh, name):
-                d["preprocessing"].pop(name)
+        d["corpus"]["task"] = str(self.kind.declared)
         return d
 
     @property
     def fingerprint(self) -> str:
-        """A hash of :meth:`identity`: a run directory made before a key existed still
-        resumes."""
+        """A hash of :meth:`identity`."""
         blob = json.dumps(self.identity(), sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -269,15 +251,18 @@ class Cell:
     """One unit of work of a run (see :mod:`.plan`): small, frozen and cheap to send to a
     worker -- the fold travels as its :class:`FoldRef`.
 
-    ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking under (``method``,
-    ``aggregate``), fit ``learner``, measure), ``"all"`` (``learner`` on every term: the rows
+    ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking of ``method`` -- under
+    the policy ``aggregate`` in the ``scope`` ``"global"``, by each label's own column in the
+    scope ``"local"``, or by the column of ``class_label`` -- fit ``learner``, measure: the
+    fields of a :class:`~.plan.Selection`), ``"all"`` (``learner`` on every term: the rows
     of every method at level "all" and of FFS, one and the same fit) or ``"triv"`` (the
-    trivial predictor, a row per learner). ``positive`` is the positive class of a
-    one-vs-rest task (``None``: the multi-class task); ``rows`` the (method, aggregate) pairs
-    and ``labels`` the learner names its results are written under; ``max_level`` the
-    experiment's largest level, to which the ranking is computed (a smaller level is its
-    prefix). ``label_set`` is, for label sets, which labels are learned and measured
-    (``[evaluation] label_set``; ``None`` for one label per document)."""
+    trivial predictor, a row per learner). ``label_kind`` is the kind of the labels;
+    ``positive`` is the positive class of a one-vs-rest task (``None``: the multi-class
+    task); ``rows`` the (method, aggregate) pairs and ``labels`` the learner names its results
+    are written under; ``max_level`` the experiment's largest level, to which the ranking is
+    computed (a smaller level is its prefix). ``label_set`` is, for label sets, which labels
+    are learned and measured (``[evaluation] label_set``; ``None`` for one label per
+    document)."""
 
     kind: str
     name: str
@@ -289,10 +274,12 @@ class Cell:
     labels: tuple[str, ...]
     measures: tuple[str, ...]
     seed: int
-    ordinal: bool
+    label_kind: LabelKind
     learner: LearnerSpec | None = None
     method: str | None = None
     aggregate: str | None = None
+    scope: str = "global"
+    class_label: str | None = None
     params: tuple[tuple[str, object], ...] = ()
     rr_variant: str | None = None
     level: Level = ALL
@@ -302,4 +289,4 @@ class Cell:
 
     @property
     def multilabel(self) -> bool:
-        return self.label_set is not None
+        return self.label_kind.label_sets

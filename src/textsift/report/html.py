@@ -29,7 +29,9 @@ from ..errors import TextsiftError
 from ..experiment._methods import resolve_method
 from ..experiment.folds import load_fold
 from ..experiment.store import Store
-from ..metrics import LOWER_IS_BETTER
+from ..labels import LabelKind
+from ..metrics import lower_is_better
+from ..policies import AGGREGATES
 from .plots import (
     BASELINES,
     curve_figures,
@@ -89,7 +91,7 @@ def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
     levels = _levels(summary)
     rows = []
     for (learner, metric, level), part in summary.groupby(["learner", "metric", levels]):
-        value = part["mean"].min() if metric in LOWER_IS_BETTER else part["mean"].max()
+        value = part["mean"].min() if lower_is_better(metric) else part["mean"].max()
         tied = part[part["mean"] == value]
         names = ("all tied" if len(tied) == len(part) > 1 else " = ".join(
             label_of(m, a, single) for m, a in zip(tied["method"], tied["aggregate"],
@@ -235,8 +237,7 @@ def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict)
             esc("Learners: " + "; ".join(learners.values()) + "."),
             "Measures: " + "; ".join(metric_name(m, "html") for m in config["metrics"]) + "."]
     if config.get("baselines"):
-        triv = {"ordinal": "the middle rank", "multilabel": "the most frequent training label "
-                "set"}.get(config["corpus"]["task"], "the most frequent training class")
+        triv = LabelKind(config["corpus"]["task"]).trivial
         text.append(esc("Baselines: " + ", ".join(method_name(b) for b in config["baselines"])
                         + f" (Triv always says {triv})."))
     if config.get("tuning"):
@@ -275,10 +276,11 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
         return out
     method, aggregate = best
     name = method_name(method)
-    what = {"ordinal": "rank", "multilabel": "label"}.get(config["corpus"]["task"], "class")
+    what = LabelKind(config["corpus"]["task"]).unit
     if counts.multilabel:  # labels with documents (a test-only label has no scores)
         counts = counts.with_documents
-    table = class_terms_table(counts, resolve_method(method), aggregate)
+    policy = aggregate if aggregate in AGGREGATES else None  # not "pos" nor "local"
+    table = class_terms_table(counts, resolve_method(method), policy)
     how = (f"its own column of {name}'s scores (the {what} against the rest)"
            if table.attrs["own_column"] else
            f"the terms of {name}'s ranking (policy {aggregate}) found in the largest share of "

@@ -10,15 +10,15 @@ into a ranking. :func:`compute_many` scores one :class:`Counts` with many method
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._counting import check_fits
 from ..counts import Counts
-from ..errors import TextsiftError
-from ..labels import REQUIREMENTS, check_requirement, requirement_met
+from ..errors import TextsiftError, did_you_mean
+from ..labels import REQUIREMENTS, LabelKind, check_requirement
 from ..policies import AGGREGATES
 from ._tables import (  # noqa: F401  (the scoring modules import them from here too)
     PerClass,
@@ -31,7 +31,8 @@ from ._tables import (  # noqa: F401  (the scoring modules import them from here
     per_class,
 )
 
-__all__ = ["REGISTRY", "Method", "compute", "compute_many", "get_method", "register"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "Method", "compute", "compute_many", "get_method",
+           "register"]
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,9 @@ class Method:
     the contingency table: ``A``, ``B``, ``C``, ``D``, ``tpr``, ``fpr``, ``TF``; the
     documentation renders it) and ``reference`` the paper it comes from.
 
+    ``kind`` is what its scores read, a :class:`~textsift.labels.LabelKind`: classes
+    (``nominal``) or the ranks of a scale (``ordinal``); the kinds of labels it serves follow
+    (:meth:`LabelKind.serves <textsift.labels.LabelKind.serves>`).
     ``requires`` lists what the method needs of a labelling, from
     :data:`textsift.labels.REQUIREMENTS`: ``"ranks"`` (every ordinal method: ``kind ==
     "ordinal"`` exactly when it is there) and ``"single_label"`` (the method reads the classes
@@ -51,11 +55,24 @@ class Method:
     once, where :func:`compute` meets the counts. Each method's docstring says why it has its
     own.
     ``reads_term_freq`` says whether it reads ``Counts.term_freq`` (so that a caller counting
-    for this method alone can leave the term frequencies out)."""
+    for this method alone can leave the term frequencies out).
+
+    ``absent`` says, for a per-class method, how its scores of the cells with ``A = 0`` (a
+    term that no document of the class has) order the terms within a class: one of
+    :data:`~textsift.scores.ABSENT_ORDERS` (``"rises with df"``: a class's best absent terms
+    are its most frequent ones). A one-vs-rest metric's absent score depends on ``(df,
+    N_c)`` alone, and the policies find a class's best absent terms from the distinct ``(df,
+    N_c)`` whatever its shape; a term-frequency method's rule says what it relies on
+    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts.
+
+    ``test`` names the statistical test whose p-value the method has (empty when it has
+    none) and ``pvalue`` computes it, ``pvalue(counts, **params)`` with the method's own
+    parameters, a table of p-values made as the scores are
+    (:func:`textsift.scores.pvalues` reads it)."""
 
     name: str
     func: Callable[..., ScoreTable]
-    kind: str  # "nominal" or "ordinal"
+    kind: LabelKind
     summary: str
     default_aggregate: str = "max"
     aggregates: tuple[str, ...] = AGGREGATES
@@ -66,6 +83,9 @@ class Method:
     requires: tuple[str, ...] = ()
     choices: dict = field(default_factory=dict)
     reads_term_freq: bool = False
+    test: str = ""
+    pvalue: Callable | None = field(default=None, repr=False)
+    absent: str = ""
 
     @property
     def label(self) -> str:
@@ -75,21 +95,41 @@ class Method:
 #: Every registered method: canonical name -> :class:`Method` (``textsift methods`` lists them).
 REGISTRY: dict[str, Method] = {}
 
+#: How a per-class method's scores of the cells with ``A = 0`` order the terms within a class
+#: (``Method.absent``): the statement -> the quantity of the term they follow and the
+#: direction (``+1`` rising, ``-1`` falling, ``0`` the same for every term).
+ABSENT_ORDERS = {
+    "rises with df": ("df", 1),
+    "falls with df": ("df", -1),
+    "the same for every term": (None, 0),
+    "rises with TF(t)": ("TF(t)", 1),
+    "falls with TF(t)": ("TF(t)", -1),
+    "falls with sum_j p(t|c_j)": ("sum_j p(t|c_j)", -1),
+}
+
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False):
-    """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``formula``
-    (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
+             reads_term_freq=False, absent="", test="", pvalue=None):
+    """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
+    :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
+    (LaTeX) and ``reference`` document it (every built-in method has both); ``test`` and
+    ``pvalue`` give the test of a method that is one (:class:`Method`). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
     ``requires``. The parameters are those of the function's signature after its counts."""
-    if kind not in ("nominal", "ordinal"):
-        raise RuntimeError(f"method {name!r}: kind must be 'nominal' or 'ordinal'")
+    kinds = LabelKind.method_kinds()
+    if kind not in kinds:
+        raise RuntimeError(f"method {name!r}: kind must be one of {', '.join(kinds)}")
+    kind = LabelKind(kind)
     requires = tuple(dict.fromkeys(
-        (("ranks", "single_label") if kind == "ordinal" else ()) + tuple(requires)))
+        (("ranks", "single_label") if kind.ranks else ()) + tuple(requires)))
     unknown = set(requires) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
+    if bool(test) != (pvalue is not None):
+        raise RuntimeError(f"method {name!r}: give both test and pvalue, or neither")
+    if absent and absent not in ABSENT_ORDERS:
+        raise RuntimeError(f"method {name!r}: absent must be one of {sorted(ABSENT_ORDERS)}")
 
     def deco(func):
         if name in REGISTRY:
@@ -97,7 +137,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
-                                reads_term_freq)
+                                reads_term_freq, absent=absent, test=test, pvalue=pvalue)
         return func
 
     return deco
@@ -122,11 +162,9 @@ def get_method(name: str) -> Method:
     try:
         return REGISTRY[name]
     except KeyError:
-        close = difflib.get_close_matches(str(name), list(REGISTRY), n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise TextsiftError(
-            f"unknown method {name!r}.{hint} `textsift methods` lists them all: "
-            f"{', '.join(sorted(REGISTRY))}"
+            f"unknown method {name!r}{did_you_mean(name, REGISTRY)}; `textsift methods` lists "
+            f"them all: {', '.join(sorted(REGISTRY))}"
         ) from None
 
 
@@ -162,10 +200,6 @@ def _method(method) -> Method:
     return method if isinstance(method, Method) else get_method(method)
 
 
-#: Parameters that were renamed: old name -> new name (named in the error an old name gets).
-RENAMED = {"eps_nc": "eps"}
-
-
 def _call(m: Method, counts: Counts, params: dict):
     """``m.func(counts, **params)``, a parameter the method does not take refused by name, and
     counts without the term frequencies the method reads."""
@@ -174,8 +208,7 @@ def _call(m: Method, counts: Counts, params: dict):
                             "(counted with term_freq=False); count with term_freq=True")
     unknown = sorted(set(params) - set(m.params))
     if unknown and not _takes_any_keyword(m.func):
-        hint = "".join(f" ({k} is now called {RENAMED[k]})" for k in unknown if k in RENAMED)
-        raise TextsiftError(f"{m.name} has no parameter {', '.join(unknown)}{hint}; it takes "
+        raise TextsiftError(f"{m.name} has no parameter {', '.join(unknown)}; it takes "
                             f"{', '.join(m.params) or 'none'}")
     return m.func(counts, **params)
 
@@ -212,7 +245,7 @@ def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
 
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
-                 reuse: bool = False):
+                 reuse: bool = False, dense: bool = True):
     """Score ``counts`` with each of ``methods`` (names; default every nominal method that
     applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
     ``params`` maps a name to its keyword parameters.
@@ -223,13 +256,14 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     buffer, so a table is valid only until the next one is asked for: for a caller that
     reduces each table (a ranking, a column) before going on, which then costs one table's
     memory instead of one per method (fresh memory pages cost, on some machines, as much as
-    the scores themselves).
+    the scores themselves). With ``dense=False`` a per-class table comes in the sparse form
+    the method made it (:class:`PerClass`, as ``compute(..., dense=False)``), never written.
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if methods is None:
-        methods = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal"
-                         and requirement_met(m.requires, counts.multilabel))
+        labels = LabelKind.MULTILABEL if counts.multilabel else LabelKind.NOMINAL
+        methods = sorted(n for n, m in REGISTRY.items() if labels.serves(m))
     methods = [get_method(name).name for name in methods]
     for name in methods:
         check_requirement(REGISTRY[name].requires, counts, name)
@@ -238,12 +272,23 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if unknown:
         raise TextsiftError(f"parameters given for {sorted(unknown)}, which are not among the "
                             f"methods asked for ({', '.join(methods)})")
+    if len(methods) > 1:  # one evaluation set of distinct tables for them all
+        try:
+            _ = nonempty_classes(counts).cells.evaluation_set
+        except TextsiftError:  # no per-class score applies: each method says why
+            pass
     buffer = None
     for name in methods:
         out = _call(get_method(name), counts, params.get(name, {}))
         if not isinstance(out, PerClass):
             yield name, clean(out)
             continue
-        if reuse and (buffer is None or buffer.shape != out.counts.doc_counts.shape):
-            buffer = np.empty(out.counts.doc_counts.shape)
+        if not dense:
+            yield name, out
+            continue
+        shape = out.counts.n_terms, out.counts.n_classes
+        if reuse and (buffer is None or buffer.shape != shape):
+            check_fits(*shape, 8, "a dense score table", "ask for the tables in sparse form "
+                       "(dense=False), which the rankings read without writing them")
+            buffer = np.empty(shape)
         yield name, out.table(buffer if reuse else None)
