@@ -123,7 +123,7 @@ def _fit(final, penalty, X, target, w, model):
     from sklearn.linear_model import LogisticRegression, Ridge
 
     if final == "ridge":
-        model = Ridge(alpha=penalty)
+        model = Ridge(alpha=penalty, solver="sparse_cg", tol=1e-10)  # to ~machine precision
     elif model is None:
         model = LogisticRegression(C=penalty, max_iter=5000, warm_start=True)
     else:  # scikit-learn's warm start, from the smaller model's coefficients

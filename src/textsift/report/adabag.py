@@ -118,6 +118,7 @@ def save_adabag(run, names, out, extra: dict | None = None, pictures: bool = Tru
         "criterion": model.criterion_.name,
         "class_weight": model.class_weight_.tolist(),
         "threshold": model.threshold_,
+        "final_penalty": model.final_penalty_,
         "test_scores": run.test_scores,
         "n_features": int(len(names)),
         "split_sizes": {k: int(np.sum(run.part == i))
