@@ -257,7 +257,7 @@ def test_a_cell_key_is_the_one_its_files_have():
     makes every finished cell of every directory invalid)."""
     cell = Cell(kind="select", name="f0__chi2__max__100__nb.json", fold=0,
                 fold_ref=FoldRef("/a/fold-0.npz", 1, 2), dataset="d", positive=None,
-                rows=(("chi2", "max"),), labels=("nb",), measures=("accuracy",), seed=0,
+                rows=(("chi2", "max"),), learner_names=("nb",), measures=("accuracy",), seed=0,
                 label_kind="nominal", learner=LearnerSpec("nb", "nb", "counts", ()),
                 method="chi2",
                 aggregate="max", rr_variant="forman", level=Level("n", 100),
