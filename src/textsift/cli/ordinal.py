@@ -13,7 +13,9 @@ from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, plain, print_note, writes_out
 from .options import (
+    Alpha,
     CorpusOptions,
+    Correction,
     FormatOption,
     K,
     NJobs,
@@ -148,10 +150,14 @@ def ordinal(
     fmt: FormatOption = None,
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
+    alpha: Alpha = None,
+    correction: Correction = None,
     params: dict | None = None,
 ):
     """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani): select -k terms (or
-    a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings.
+    a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings. With
+    --alpha (instead of -k or --ratio), the terms whose p-value, adjusted by --correction
+    (default bh), passes alpha, for the ordinal method with a test (mann_whitney).
 
     The defaults, RR(IGOR) on the words of at least 5 documents, measured best of every
     method (with the papers' associated ranks, and with the rank-balanced ones of RR(Var),
@@ -173,9 +179,9 @@ def ordinal(
 
     m = _method(method)
     _check_params(m, params)
-    if (k is None) == (ratio is None):
-        raise TextsiftError("give exactly one of -k (a number of terms) and --ratio (a "
-                            "fraction in (0, 1])")
+    if (k is not None) + (ratio is not None) + (alpha is not None) != 1:
+        raise TextsiftError("give exactly one of -k (a number of terms), --ratio (a "
+                            "fraction in (0, 1]) and --alpha (a significance level)")
     scale = _numbers(ranks, "--ranks")
     counts = corpus.count(classes=scale)
     if counts.classes.dtype.kind not in "biuf":  # names the field and its values
@@ -183,6 +189,11 @@ def ordinal(
         raise TextsiftError(f"the ratings of {corpus.label_field!r} are written as strings "
                             f"({counts.classes[0]!r}); write them as numbers")
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
+    if alpha is not None:
+        from .core import by_significance
+
+        return by_significance(counts, m, None, alpha, correction, None, "both", top, fmt,
+                                params)
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
     note = size_note(k, counts.n_terms, "-k")
     if note:
