@@ -10,7 +10,9 @@ terms of some view are embedded, with their document counts per class and in all
 ``df``: with label sets, a label is a class and "the rest" the documents without it, so the
 rest's counts are ``df - A`` and ``N - N_c``); for ratings also the statistics behind Var,
 Var*IDF and NC (:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top
-``snippet_top`` terms of each view (:mod:`.snippets`).
+``snippet_top`` terms of each view (:mod:`.snippets`). For the methods with a p-value, the
+first terms of each class's lists have their p, q and log ratio with its interval, as
+``textsift score --evidence`` gives them (:mod:`.explore_evidence`).
 
 Size: ``cap`` bounds the rankings (two numbers per entry, about ``n_methods x (n_classes + 4)
 x cap`` entries), ``snippet_top`` the snippets; docs/explore.md gives the page sizes.
@@ -33,6 +35,7 @@ from ..scores import REGISTRY, PerClass, compute_many
 from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..vectorize import VectorizerOptions
+from .explore_evidence import EVIDENCE_TOP, class_evidence
 from .explore_labels import LABEL_CAP, MANY, SHARD, class_lists, shards
 from .snippets import find_snippets
 
@@ -271,6 +274,9 @@ def _data(counts: Counts, views: dict, sel: np.ndarray, names, method, title, *,
         "views": {m: _encode(v, page_id) for m, v in views.items()},
         "snippets": {},
     }
+    if not many:  # p, q and the log ratio of each class's first terms
+        data["evidence"] = class_evidence(counts, views, page_id, min(cap, EVIDENCE_TOP),
+                                          rounded)
     if ratings:
         data["rank_stats"] = _rank_numbers(counts, sel)
     return data

@@ -28,7 +28,8 @@
   }
 
   let D, M, df, N;
-  const S = { method: 0, cls: 0, policy: "class", dir: "over", k: 50, picked: null, sort: null };
+  const S = { method: 0, cls: 0, policy: "class", dir: "over", k: 50, picked: null, sort: null,
+    qmax: null };
   const posCache = new Map();
   const pointCache = new Map();
   // many labels: each label's counts (term id -> documents), from the shards loaded so far
@@ -104,28 +105,33 @@
     const v = D.views[m.name];
     if (S.policy === "class" && v.c) {
       const key = m.name + "|c" + S.cls + S.dir;
+      const ev = D.evidence && D.evidence.methods[m.name];  // [p, q] of each list's first terms
       if (S.dir === "over" || S.dir === "under") {
         const x = (S.dir === "over" ? v.c : v.cu)[S.cls];
-        return x ? { ids: x[0], sc: x[1], key, how: "class" } : null;
+        const e = ev && (S.dir === "over" ? ev.c : ev.cu)[S.cls];
+        return x ? { ids: x[0], sc: x[1], key, how: "class", pq: ev ? e : undefined } : null;
       }
-      return both(v.c[S.cls], v.cu[S.cls], v.cd[S.cls], key);
+      return both(v.c[S.cls], v.cu[S.cls], v.cd[S.cls], key, ev && [ev.c[S.cls], ev.cu[S.cls]]);
     }
     const p = v.p[S.policy] ? S.policy : v.p[m.default] ? m.default : Object.keys(v.p)[0];
     return { ids: v.p[p][0], sc: v.p[p][1], key: m.name + "|" + p, how: p };
   }
   // Both directions of a class: its over- and under-represented lists interleaved as its
   // two-sided ranking orders them ("+" takes the next over-represented term, "-" the next
-  // under-represented one); each term marked +1 or -1.
-  function both(over, under, order, key) {
+  // under-represented one); each term marked +1 or -1. ``evs``: the [p, q] of each list's
+  // first terms (a method with p-values), interleaved alike.
+  function both(over, under, order, key, evs) {
     if (!over || !under || order == null) return null;
-    const ids = [], sc = [], dir = [];
+    const ids = [], sc = [], dir = [], p = [], q = [];
     let i = 0, j = 0;
     for (const d of order) {
       const list = d === "+" ? over : under, at = d === "+" ? i++ : j++;
       if (at >= list[0].length) break;
       ids.push(list[0][at]); sc.push(list[1][at]); dir.push(d === "+" ? 1 : -1);
+      const e = evs && evs[d === "+" ? 0 : 1];
+      if (e) { p.push(e[0][at] ?? null); q.push(e[1][at] ?? null); }
     }
-    return { ids, sc, dir, key, how: "class" };
+    return { ids, sc, dir, key, how: "class", pq: evs ? [p, q] : undefined };
   }
   function positions(view) {
     let pos = posCache.get(view.key);
@@ -179,6 +185,12 @@
     if (!D.many) $("class").addEventListener("change", () => choose(+$("class").value));
     $("policy").addEventListener("change", () => { S.policy = $("policy").value; S.sort = null; render(); });
     $("direction").addEventListener("change", () => { S.dir = $("direction").value; S.sort = null; render(); });
+    // q < x: only the terms whose q passes (empty: every term)
+    $("qmax").addEventListener("input", () => {
+      const v = $("qmax").value.trim(), x = v === "" ? NaN : Number(v);
+      S.qmax = Number.isFinite(x) ? x : null;
+      renderTable(viewOf(S.method));
+    });
     k.addEventListener("change", () => {
       S.k = Math.max(1, Math.min(D.cap, Math.round(+k.value) || D.k));
       k.value = S.k;
@@ -215,38 +227,66 @@
   }
 
   // ----------------------------------------------------------------- table
-  function tableRows(view) {
+  // The evidence of a class's terms (a method with p-values, in a class's own ranking):
+  // their p, q and log ratio with its interval, as `textsift score --evidence` gives them.
+  const hasEvidence = (view) => !!(view && view.how === "class" && view.pq);
+  const lrCache = new Map();
+  function logRatio(id, c) {
+    let m = lrCache.get(c);
+    if (!m) {
+      m = new Map();
+      const l = D.evidence && D.evidence.lr[c];
+      if (l) l[0].forEach((t, i) => m.set(t, [num(l[1][i]), num(l[2][i]), num(l[3][i])]));
+      lrCache.set(c, m);
+    }
+    return m.get(id) || null;
+  }
+  const interval = (e) => (e ? fmt(e[0]) + " [" + fmt(e[1]) + ", " + fmt(e[2]) + "]" : "");
+  // the table's columns: [head, ascending first when sorted, how a value is written]
+  function columns(ev) {
+    const plain = (v) => (v === null ? "" : String(v));
+    const cols = [["position", true, plain], ["term", true, plain], ["score", false, fmt],
+      ["class docs", false, plain], ["rest docs", false, plain]];
+    if (ev) cols.push(["p", true, fmt], ["q", true, fmt],
+      ["log2 ratio [" + Math.round(100 * D.evidence.level) + "%]", false, (e) => interval(e)]);
+    D.methods.forEach((m, j) => { if (j !== S.method) cols.push([m.name, true, plain]); });
+    return cols;
+  }
+  function tableRows(view, ev) {
     if (!view) return [];
     const c = S.cls;
-    return view.ids.slice(0, S.k).map((id, r) => {
+    const rows = view.ids.slice(0, S.k).map((id, r) => {
       const a = countIn(id, c);
       const term = view.dir ? D.terms[id] + (view.dir[r] > 0 ? " +" : " \u2212") : D.terms[id];
-      return { id, cells: [r + 1, term, num(view.sc[r]), a, df[id] - a,
-        ...D.methods.map((m, j) => (j === S.method ? null : (positionIn(j, id) || {}).position ?? null))] };
+      const cells = [r + 1, term, num(view.sc[r]), a, df[id] - a];
+      if (ev) cells.push(view.pq[0][r] ?? null, view.pq[1][r] ?? null, logRatio(id, c));
+      D.methods.forEach((m, j) => { if (j !== S.method) cells.push((positionIn(j, id) || {}).position ?? null); });
+      return { id, cells };
     });
+    // q < qmax: the terms whose q passes (a term beyond the embedded evidence has none)
+    return ev && S.qmax !== null ? rows.filter((row) => row.cells[6] !== null && row.cells[6] < S.qmax) : rows;
   }
+  const sortKey = (v) => (Array.isArray(v) ? v[0] : v);  // a log ratio sorts by its estimate
   function renderTable(view) {
-    const others = D.methods.map((m, j) => (j === S.method ? null : m.name));
-    const heads = ["position", "term", "score", "class docs", "rest docs", ...others];
+    const ev = hasEvidence(view), cols = columns(ev);
     const thead = $("ranked").tHead;
     thead.textContent = "";
     const tr = thead.insertRow();
-    heads.forEach((h, i) => {
-      if (h === null) return;
+    cols.forEach(([h, asc], i) => {
       const th = el("th", h, i === 1 ? "term" : "");
       th.dataset.col = i;
       if (S.sort && S.sort.col === i) th.classList.add(S.sort.dir > 0 ? "sorted-asc" : "sorted-desc");
       th.addEventListener("click", () => {
-        S.sort = { col: i, dir: S.sort && S.sort.col === i ? -S.sort.dir : i === 1 || i === 0 || i > 4 ? 1 : -1 };
+        S.sort = { col: i, dir: S.sort && S.sort.col === i ? -S.sort.dir : asc ? 1 : -1 };
         renderTable(viewOf(S.method));
       });
       tr.appendChild(th);
     });
-    let rows = tableRows(view);
-    if (S.sort) {
+    let rows = tableRows(view, ev);
+    if (S.sort && S.sort.col < cols.length) {
       const { col, dir } = S.sort;
       rows = rows.slice().sort((x, y) => {
-        const a = x.cells[col], b = y.cells[col];
+        const a = sortKey(x.cells[col]), b = sortKey(y.cells[col]);
         if (a === null || b === null) return a === b ? 0 : a === null ? 1 : -1;  // blanks last
         return (a < b ? -1 : a > b ? 1 : 0) * dir || x.cells[0] - y.cells[0];
       });
@@ -259,10 +299,7 @@
       tr.dataset.term = D.terms[row.id];
       tr.dataset.id = row.id;
       if (row.id === S.picked) tr.classList.add("picked");
-      row.cells.forEach((v, i) => {
-        if (i > 4 && others[i - 5] === null) return;
-        tr.appendChild(el("td", i === 2 ? fmt(v) : v === null ? "" : String(v), i === 1 ? "term" : ""));
-      });
+      row.cells.forEach((v, i) => tr.appendChild(el("td", cols[i][2](v), i === 1 ? "term" : "")));
       tr.addEventListener("click", () => pick(row.id));
       tr.addEventListener("mouseenter", () => showHover(row.id));
       frag.appendChild(tr);
@@ -270,8 +307,27 @@
     body.appendChild(frag);
     const m = D.methods[S.method];
     $("table-title").textContent = "Top " + Math.min(S.k, view ? view.ids.length : 0) + " terms: "
-      + m.label + ", " + howText(view);
+      + m.label + ", " + howText(view) + (ev && S.qmax !== null ? "; " + rows.length +
+        " with q < " + S.qmax : "");
+    $("evidence-note").textContent = evidenceNote(view, ev);
   }
+  function evidenceNote(view, ev) {
+    const E = D.evidence, m = D.methods[S.method];
+    if (!E) return D.many ? "" : "No method of this page has a p-value: no p, q or interval.";
+    const tests = Object.keys(E.methods).join(", ");
+    const filter = S.qmax === null ? "" : " The q filter does not apply here.";
+    if (ev) return "p: the method's p-value; q: adjusted by " + CORRECTIONS[E.correction] +
+      " over the class's terms; log2 ratio: the class's share of documents containing the " +
+      "term against the rest's, with its " + Math.round(100 * E.level) + "% interval (as " +
+      "textsift score --evidence gives them; for the first " + E.top + " terms of each list)" +
+      (S.qmax === null ? "." : "; q < " + S.qmax + " hides the terms whose q does not pass.");
+    if (!E.methods[m.name]) return m.label + " has no p-value (it is not a statistical " +
+      "test): no p, q or interval. The methods with p-values: " + tests + "." + filter;
+    return "p, q and the interval are shown in a class's own ranking (vs the rest), not in a " +
+      "ranking of all classes." + filter;
+  }
+  const CORRECTIONS = { bh: "Benjamini-Hochberg", by: "Benjamini-Yekutieli", holm: "Holm",
+    bonferroni: "Bonferroni", none: "no correction" };
 
   // ----------------------------------------------------------------- agreement heat map
   // Cell colours: ColorBrewer's Blues (0 light, 1 dark), interpolated; each cell's text is

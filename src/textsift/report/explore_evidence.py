@@ -1,0 +1,83 @@
+"""The evidence the explore page shows beside a class's terms: each term's p-value, its
+adjusted p-value ``q`` and its log ratio with the interval, as ``textsift score --class C
+--evidence`` prints them (:func:`textsift.evidence.evidence`, with its defaults: ``q`` by
+Benjamini-Hochberg over the class's terms, the interval at 95%).
+
+Only the methods with a p-value (:func:`textsift.scores.with_pvalues`) and a ranking of each
+class have it, and only for the first ``top`` terms of each class's lists (over- and
+under-represented: :func:`.explore_labels.class_lists`), which keeps the page small. The
+log ratio is the class's against the rest's, whatever the method: it is kept once per
+(class, term).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..counts import Counts
+from ..evidence import adjusted_pvalues
+from ..scores import REGISTRY
+from ..scores.effects import log_ratio
+
+__all__ = ["CORRECTION", "EVIDENCE_TOP", "FAMILY", "LEVEL", "class_evidence"]
+
+#: Terms per class list whose evidence is embedded.
+EVIDENCE_TOP = 200
+#: ``score --evidence``'s defaults: the correction, its family and the intervals' level.
+CORRECTION, FAMILY, LEVEL = "bh", "class", 0.95
+
+
+def significant(x) -> list:
+    """p-values to 3 significant digits for JSON (``None`` where there is no test); exact
+    for the smallest ones, which a scale by a power of ten would overflow."""
+    return [None if math.isnan(v) else float(f"{v:.3g}") for v in np.asarray(x).tolist()]
+
+
+def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int,
+                   rounded) -> dict | None:
+    """``{"top", "correction", "family", "level", "methods": {name: {"c": [per class: [p,
+    q] or None], "cu": [...]}}, "lr": [per class: [ids, log ratio, low, high] or None]}``:
+    the p and q of the first ``top`` terms of each class list of ``views`` (a method's
+    lists, as :func:`.explore_data._views` gives them) by each method with a p-value,
+    aligned with the lists, and the log ratio of each of those terms in the class (``ids``:
+    the page's term ids; ``rounded`` writes the numbers). ``None`` when no method has
+    both."""
+    methods, wanted = {}, [set() for _ in range(counts.n_classes)]
+    for name, v in views.items():
+        if REGISTRY[name].pvalue is None or "c" not in v:
+            continue
+        p, q = adjusted_pvalues(counts, name, CORRECTION, FAMILY)
+        groups = [str(g) for g in p.groups]
+        out = {}
+        for key in ("c", "cu"):
+            out[key] = []
+            for c, view in enumerate(v[key]):
+                if view is None:
+                    out[key].append(None)
+                    continue
+                ids = np.asarray(view[0][:top], dtype=np.intp)
+                j = 0 if len(groups) == 1 else groups.index(str(counts.classes[c]))
+                out[key].append([significant(p.values[ids, j]), significant(q[ids, j])])
+                wanted[c].update(ids.tolist())
+        methods[name] = out
+    if not methods:
+        return None
+    return {"top": top, "correction": CORRECTION, "family": FAMILY, "level": LEVEL,
+            "methods": methods, "lr": [_log_ratios(counts, c, ids, page_id, rounded)
+                                       for c, ids in enumerate(wanted)]}
+
+
+def _log_ratios(counts: Counts, c: int, ids: set, page_id: np.ndarray, rounded):
+    """``[ids, log ratio, low, high]`` of the terms ``ids`` in class ``c`` against the
+    documents without it (the cells of :func:`textsift.evidence.evidence`)."""
+    if not ids:
+        return None
+    ids = np.array(sorted(ids), dtype=np.intp)
+    dc = counts.doc_counts[ids][:, c]
+    A = np.asarray(dc.toarray() if hasattr(dc, "toarray") else dc, dtype=np.float64).ravel()
+    B = counts.df[ids] - A
+    n_c = float(counts.class_sizes[c])
+    est, low, high = log_ratio(A, B, n_c - A, counts.n_docs - n_c - B, LEVEL)
+    return [page_id[ids].tolist(), *(rounded(x, 3) for x in (est, low, high))]
