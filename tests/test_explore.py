@@ -253,6 +253,58 @@ class _Fetches(HTMLParser):
             self.scripts.append(a.get("type", "text/javascript"))
 
 
+# ----------------------------------------------------------------------------- the evidence
+def _score_evidence(*args) -> list[dict]:
+    res = CliRunner().invoke(app, [
+        "score", str(sample_path("20ng")), "--split", "train", "--min-df", "2", "--stop-words",
+        "english", "--strip-headers", "--evidence", "--format", "json", *args])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def _close(embedded, expected, digits):
+    """An embedded number (``digits`` significant digits; "inf"/"-inf" as strings) is the
+    full one rounded: within half a unit of its last digit."""
+    if isinstance(expected, str) or isinstance(embedded, str):
+        return embedded == expected
+    return math.isclose(embedded, expected, rel_tol=0.5 * 10 ** (1 - digits), abs_tol=0)
+
+
+@pytest.mark.parametrize("direction, key", [("over", "c"), ("under", "cu")])
+def test_embedded_evidence_is_what_score_evidence_prints(sample, sample_data, direction, key):
+    """A class's first 200 terms by chi2 (the page's evidence depth at --cap 300) carry the p,
+    q (BH over the class's terms) and log ratio with its 95% interval that ``textsift score
+    --class C --evidence`` prints for them, to the 3 digits embedded."""
+    _, counts = sample
+    c = list(counts.classes).index("sci.space")
+    ev = sample_data["evidence"]
+    assert (ev["top"], ev["correction"], ev["family"], ev["level"]) == (200, "bh", "class", 0.95)
+    rows = _score_evidence("--method", "chi2", "--class", "sci.space", "--top", "200",
+                           "--direction", direction)
+    ids = sample_data["views"]["chi2"][key][c][0][:200]
+    assert [sample_data["terms"][i] for i in ids] == [r["term"] for r in rows]
+    p, q = ev["methods"]["chi2"][key][c]
+    lr = {t: (e, lo, hi) for t, e, lo, hi in zip(*ev["lr"][c], strict=True)}
+    for i, row, pi, qi in zip(ids, rows, p, q, strict=True):
+        assert _close(pi, row["p"], 3) and _close(qi, row["q"], 3), (row, pi, qi)
+        expected = (row["log_ratio"], row["log_ratio_low"], row["log_ratio_high"])
+        assert all(_close(x, y, 3) for x, y in zip(lr[i], expected, strict=True)), row
+
+
+def test_only_the_methods_with_p_values_and_class_rankings_carry_evidence(sample_data):
+    """bns and rc are not tests; ig_multi is one test of the whole 2 x m table (no class
+    ranking): chi2 alone, of the fixture's five methods, has evidence."""
+    assert list(sample_data["evidence"]["methods"]) == ["chi2"]
+
+
+def test_p_values_too_small_to_scale_are_embedded_exactly():
+    from textsift.report.explore_evidence import significant
+
+    # 1e-310 is subnormal: a scale by 10**312 would overflow (as `rounded` does)
+    assert significant([1.23456e-310, 0.0, float("nan"), 0.0123456]) == [
+        1.23e-310, 0.0, None, 0.0123]
+
+
 def test_page_is_self_contained_and_carries_the_data(sample_data):
     html = page_html({**sample_data, "title": "R&D <b>"})
     assert "<title>R&amp;D &lt;b&gt;</title>" in html and "<h1>R&amp;D &lt;b&gt;</h1>" in html

@@ -10,6 +10,7 @@ clicking a term lists snippets that contain it.
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import pytest
@@ -140,6 +141,51 @@ def test_k_sets_the_table_size(loaded):
     k.send_keys(Keys.CONTROL, "a")
     k.send_keys("12", Keys.TAB)  # typed over the selection; leaving the field commits it
     assert len(loaded.find_elements("css selector", "#ranked tbody tr")) == 12
+
+
+def _table(browser) -> tuple[list[str], list[list[str]]]:
+    heads = [th.text for th in browser.find_elements("css selector", "#ranked thead th")]
+    rows = [[td.text for td in tr.find_elements("css selector", "td")]
+            for tr in browser.find_elements("css selector", "#ranked tbody tr")]
+    return heads, rows
+
+
+def test_q_column_is_score_evidences_and_the_q_control_hides_what_does_not_pass(loaded):
+    """Fisher's test on the first class: the table's q is `score --evidence`'s (BH over the
+    class's terms; shown to 3 digits); q < 1e-6 leaves exactly the terms of score's top 50
+    whose q is below 1e-6 (15 of them on this sample: Fisher's exact test is strict with
+    rare terms), in its order; emptied, the control shows all 50 again."""
+    from selenium.webdriver.common.keys import Keys
+
+    name = loaded.execute_script("return document.querySelector('#class option').textContent")
+    _choose(loaded, "method", "fisher")
+    res = runner.invoke(app, ["score", str(sample_path("20ng")), "--top", "50", "--format",
+                              "json", *CORPUS, "--method", "fisher", "--class",
+                              name.split(" (")[0], "--evidence"])
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.stdout)
+    heads, cells = _table(loaded)
+    assert heads[5:8] == ["p", "q", "log2 ratio [95%]"]
+    assert cells[0][1] == rows[0]["term"]
+    assert math.isclose(float(cells[0][6]), rows[0]["q"], rel_tol=5e-3)
+    assert math.isclose(float(cells[0][5]), rows[0]["p"], rel_tol=5e-3)
+    passing = [r["term"] for r in rows if r["q"] < 1e-6]
+    assert len(passing) == 15
+    box = loaded.find_element("id", "qmax")
+    box.send_keys("1e-6")
+    _, cells = _table(loaded)
+    assert [c[1] for c in cells] == passing
+    assert all(float(c[6]) < 1e-6 for c in cells)
+    box.send_keys(Keys.CONTROL, "a")
+    box.send_keys(Keys.BACKSPACE)
+    assert len(_table(loaded)[1]) == 50
+
+
+def test_a_method_without_p_values_shows_none_and_says_so(loaded):
+    _choose(loaded, "method", "bns")
+    heads, _ = _table(loaded)
+    assert "p" not in heads and "q" not in heads
+    assert "has no p-value" in loaded.find_element("id", "evidence-note").text
 
 
 def test_hovering_a_term_gives_every_methods_score_and_position(loaded):
