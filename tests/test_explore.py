@@ -293,8 +293,9 @@ def test_embedded_evidence_is_what_score_evidence_prints(sample, sample_data, di
 
 def test_only_the_methods_with_p_values_and_class_rankings_carry_evidence(sample_data):
     """bns and rc are not tests; ig_multi is one test of the whole 2 x m table (no class
-    ranking): chi2 alone, of the fixture's five methods, has evidence."""
+    ranking, which the page says): chi2 alone, of the fixture's five methods, has evidence."""
     assert list(sample_data["evidence"]["methods"]) == ["chi2"]
+    assert list(sample_data["evidence"]["untested"]) == ["ig_multi"]
 
 
 def test_p_values_too_small_to_scale_are_embedded_exactly():

@@ -49,6 +49,26 @@ def test_the_rest_of_a_label_is_the_documents_without_it(counts):
     assert data["terms"][ids[0]] == rank(counts, "chi2", class_label="a", top=1).terms[0]
 
 
+def test_evidence_of_a_label_is_against_the_documents_without_it(counts):
+    """Label a, term "shared": A = 5 of a's 5 documents, B = 2 of the 4 without a: the log
+    ratio is log2((5/5) / (2/4)) = 1; chi2_sklearn's p-value needs one label per document,
+    and the page says why it has none."""
+    from textsift.evidence import evidence
+
+    data = explore_data(counts, methods=["chi2", "chi2_sklearn"])
+    ev, a = data["evidence"], data["classes"].index("a")
+    shared = data["terms"].index("shared")
+    ids, lr, low, high = ev["lr"][a]
+    assert lr[ids.index(shared)] == 1.0
+    assert list(ev["methods"]) == ["chi2"]
+    assert "needs one label per document" in ev["untested"]["chi2_sklearn"]
+    frame = evidence(counts, rank(counts, "chi2", class_label="a", top=10), "chi2")
+    row = frame.index[frame["term"] == "shared"][0]
+    assert frame["log_ratio"][row] == 1.0 and (frame["A"][row], frame["B"][row]) == (5, 2)
+    at = data["views"]["chi2"]["c"][a][0].index(shared)
+    assert ev["methods"]["chi2"]["c"][a][1][at] == float(f"{frame['q'][row]:.3g}")
+
+
 def test_snippets_of_a_document_with_several_labels_name_them():
     docs = list(zip(TEXTS, LABELS, strict=True))
     out = find_snippets(docs, ["shared"], {"a": 0, "b": 1, "c": 2}, np.array([[2, 2, 4]]),

@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..evidence import adjusted_pvalues
 from ..scores import REGISTRY
 from ..scores.effects import log_ratio
@@ -38,17 +39,28 @@ def significant(x) -> list:
 def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int,
                    rounded) -> dict | None:
     """``{"top", "correction", "family", "level", "methods": {name: {"c": [per class: [p,
-    q] or None], "cu": [...]}}, "lr": [per class: [ids, log ratio, low, high] or None]}``:
+    q] or None], "cu": [...]}}, "untested": {name: why}, "lr": [per class: [ids, log ratio,
+    low, high] or None]}``:
     the p and q of the first ``top`` terms of each class list of ``views`` (a method's
-    lists, as :func:`.explore_data._views` gives them) by each method with a p-value,
+    lists, as the page's data holds them) by each method with a p-value,
     aligned with the lists, and the log ratio of each of those terms in the class (``ids``:
     the page's term ids; ``rounded`` writes the numbers). ``None`` when no method has
-    both."""
-    methods, wanted = {}, [set() for _ in range(counts.n_classes)]
+    both. ``"untested"``: why a method with a p-value has none here (a test of the whole
+    table; chi2_sklearn's p-value needs one label per document)."""
+    methods, untested, wanted = {}, {}, [set() for _ in range(counts.n_classes)]
     for name, v in views.items():
-        if REGISTRY[name].pvalue is None or "c" not in v:
+        if REGISTRY[name].pvalue is None:
             continue
-        p, q = adjusted_pvalues(counts, name, CORRECTION, FAMILY)
+        if "c" not in v:
+            untested[name] = (f"{name} has one test per term, of all the classes at once "
+                              "(`textsift score --evidence` gives its p and q), not one per "
+                              "class")
+            continue
+        try:
+            p, q = adjusted_pvalues(counts, name, CORRECTION, FAMILY)
+        except TextsiftError as exc:  # a test these labels do not allow
+            untested[name] = str(exc).split(";")[0]
+            continue
         groups = [str(g) for g in p.groups]
         out = {}
         for key in ("c", "cu"):
@@ -64,9 +76,9 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int,
         methods[name] = out
     if not methods:
         return None
+    lr = [_log_ratios(counts, c, ids, page_id, rounded) for c, ids in enumerate(wanted)]
     return {"top": top, "correction": CORRECTION, "family": FAMILY, "level": LEVEL,
-            "methods": methods, "lr": [_log_ratios(counts, c, ids, page_id, rounded)
-                                       for c, ids in enumerate(wanted)]}
+            "methods": methods, "untested": untested, "lr": lr}
 
 
 def _log_ratios(counts: Counts, c: int, ids: set, page_id: np.ndarray, rounded):

@@ -321,6 +321,8 @@
       "term against the rest's, with its " + Math.round(100 * E.level) + "% interval (as " +
       "textsift score --evidence gives them; for the first " + E.top + " terms of each list)" +
       (S.qmax === null ? "." : "; q < " + S.qmax + " hides the terms whose q does not pass.");
+    if (E.untested[m.name]) return E.untested[m.name] + ": no p, q or interval. The methods " +
+      "with p-values: " + tests + "." + filter;
     if (!E.methods[m.name]) return m.label + " has no p-value (it is not a statistical " +
       "test): no p, q or interval. The methods with p-values: " + tests + "." + filter;
     return "p, q and the interval are shown in a class's own ranking (vs the rest), not in a " +
