@@ -89,19 +89,27 @@ def _free(path: Path) -> int | None:
     return None
 
 
-def atomic_write(path, write) -> None:
+def atomic_write(path, write, check=None) -> None:
     """Call ``write(file_object)`` (a binary file) on a temporary file beside ``path``, then
     rename it over ``path``: readers see the old file or the new one, never a partial one.
     An error the user can fix (:func:`os_error`) is an :class:`~textsift.errors.OutputError`
-    naming ``path``."""
+    naming ``path``. ``check()``, if given, is called before anything is written and again
+    just before the rename, and the folder of ``path`` must exist (it is not made): what
+    ``check`` raises leaves the folder as it was (a worker checks that its run still holds
+    the folder: ``textsift._lock.check_held``; a folder removed meanwhile stays removed)."""
     path = Path(path)
     tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if check is not None:
+            check()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             write(fh)
         os.chmod(tmp, 0o644)  # mkstemp makes 0600 files; results are meant to be shared
+        if check is not None:
+            check()
         os.replace(tmp, path)
     except BaseException as exc:
         if tmp is not None:
@@ -112,9 +120,9 @@ def atomic_write(path, write) -> None:
         raise
 
 
-def atomic_write_text(path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically."""
-    atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
+def atomic_write_text(path, text: str, check=None) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (``check``: as :func:`atomic_write`)."""
+    atomic_write(path, lambda fh: fh.write(text.encode("utf-8")), check)
 
 
 def write_npz(path, arrays: dict) -> None:

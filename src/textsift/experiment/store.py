@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from .._io import atomic_write, atomic_write_text
-from .._lock import LOCK_NAME
+from .._lock import LOCK_NAME, check_held
 from ..errors import OutputError
 
 if TYPE_CHECKING:
@@ -138,12 +138,16 @@ class Store:
         return out
 
     def write_cell(self, name: str, rows: list[dict], timing: dict, key: str,
-                   spec: dict, labels: list[dict] | None = None) -> None:
+                   spec: dict, labels: list[dict] | None = None,
+                   owner: int | None = None) -> None:
         """Write a finished cell: its key and spec, its rows and timing, and for label sets
-        its per-label rows (``LABEL_COLUMNS``)."""
+        its per-label rows (``LABEL_COLUMNS``). A worker passes the pid of the run it works
+        for (``owner``): the cell is written only while that run holds the directory's lock
+        (``textsift._lock.check_held``), so a worker outliving its run writes nothing."""
         cell = {"key": key, "spec": spec, "rows": rows, "timing": timing,
                 **({"labels": labels} if labels else {})}
-        atomic_write_text(self.cells / name, json.dumps(cell))
+        check = None if owner is None else lambda: check_held(self.root, owner)
+        atomic_write_text(self.cells / name, json.dumps(cell), check)
 
     def stamp_cell(self, name: str, key: str, spec: dict) -> None:
         """Write the key into a cell file of an earlier textsift (its rows as they are)."""
