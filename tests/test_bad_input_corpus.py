@@ -17,7 +17,7 @@ from textsift.cli import app
 from textsift.corpus import read_corpus
 from textsift.counts import Counts
 from textsift.engines import count_file
-from textsift.errors import CorpusError, TextsiftError
+from textsift.errors import CorpusError, DataWarning, TextsiftError
 
 distributed = pytest.importorskip("distributed")
 runner = CliRunner()
@@ -187,13 +187,22 @@ def test_missing_text_is_an_empty_document(tmp_path, client, engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_csv_labels_are_numbers_where_they_read_as_numbers(tmp_path, client, engine):
-    # CSV has no types: each label that reads as a number is one, in every chunk alike
+def test_csv_labels_are_the_strings_written_unless_they_must_be_ranks(tmp_path, client, engine):
+    # CSV has no types: its labels are strings, in every chunk alike -- 01 and 1 are two
+    # classes (said in a warning), 1 and b one type; as ranks (the ordinal methods) they are
+    # numbers, 01 the rank 1
     path = tmp_path / "c.csv"
-    path.write_text("text,label\nalpha beta,1\ngamma,2\nbeta,10\ndelta,2\n")
-    counts = count(path, engine, client)
-    assert list(counts.classes) == [1, 2, 10] and counts.classes.dtype.kind == "i"
-    assert list(read_corpus(path).labels) == [1, 2, 10, 2]
+    path.write_text("text,label\nalpha beta,01\ngamma,1\nbeta,10\ndelta,2\nomega,b\n")
+    with pytest.warns(DataWarning, match=r"c.csv: labels that write the same number count as "
+                                         r"different classes: '01' and '1'\. Labels are the "
+                                         r"strings written"):
+        counts = count(path, engine, client)
+        labels = read_corpus(path).labels
+    assert counts.classes.tolist() == list(labels) == ["01", "1", "10", "2", "b"]
+    path.write_text("text,label\nalpha beta,01\ngamma,1\nbeta,10\ndelta, 2\n")
+    ranks = count(path, engine, client, ranks=True)
+    assert ranks.classes.tolist() == [1, 2, 10] and ranks.class_sizes.tolist() == [2, 1, 1]
+    assert list(read_corpus(path, ranks=True).labels) == [1, 1, 10, 2]
 
 
 def test_a_utf8_byte_order_mark_is_accepted(tmp_path):

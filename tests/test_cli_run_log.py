@@ -39,12 +39,12 @@ def test_a_run_under_nohup_logs_a_line_per_cell(tmp_path):
                               timeout=600)
     assert done.returncode == 0
     lines = (tmp_path / "nohup.out").read_text().splitlines()
-    cells = [line for line in lines if line.startswith("logged: ")]
+    cells = [line for line in lines if line.startswith("cells: ")]
     # a few cells (a ranking per method, the full vocabulary, the trivial predictor): a line
     # before the first cell and one after each, with its share of the cells
-    n = int(cells[0].split()[3])
+    n = int(cells[0].split()[3])  # "cells: 0 of N (0%), ..."
     assert 3 <= n <= 20 and len(cells) == n + 1
-    assert [re.match(r"logged: (\d+) of (\d+) cells \((\d+)%\)", line).groups()
+    assert [re.match(r"cells: (\d+) of (\d+) \((\d+)%\), \d+:\d\d:\d\d so far", line).groups()
             for line in cells] == [(str(k), str(n), str(round(100 * k / n))) for k in range(n + 1)]
     assert "left" in cells[1] and "left" not in cells[-1]  # nothing is left at the end
     assert not any("\x1b" in line or "━" in line for line in lines)  # no bar, no colour
@@ -52,8 +52,8 @@ def test_a_run_under_nohup_logs_a_line_per_cell(tmp_path):
 
 
 def test_a_long_run_logs_every_twentieth_of_its_cells(capsys):
-    progress = _cell_lines("big")
+    progress = _cell_lines()
     for done in range(0, 201):
         progress(done, 200)
-    shown = [int(line.split()[1]) for line in capsys.readouterr().err.splitlines()]
+    shown = [int(line.split()[1]) for line in capsys.readouterr().err.splitlines()]  # cells: k
     assert shown == list(range(0, 201, 10))  # 0, 5%, 10%, ... 100%: 21 lines of 200 cells

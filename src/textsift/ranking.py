@@ -16,15 +16,17 @@ import pandas as pd
 
 from .counts import BLOCK_CELLS, Counts
 from .errors import TextsiftError
-from .policies import AGGREGATES, Ranking, globalise, rank_scores, rank_terms
+from .policies import AGGREGATES, Ranking, globalise_blocks, rank_scores, rank_terms
 from .scores import (
     REGISTRY,
+    SIGNED_POLICIES,
     Method,
     PerClass,
     ScoreTable,
     compute,
     compute_many,
     get_method,
+    policy_refusal,
 )
 
 __all__ = ["TermRanking", "default_aggregate", "rank", "rank_per_class", "ranking_of", "score_all",
@@ -141,6 +143,8 @@ def ranking_of(
         return rank_scores(table.column(matches[0]), table.seen, limit)
     if len(groups) == 1:  # every policy is the identity on a single column
         return rank_scores(table.column(0), table.seen, limit)
+    if table.signed and aggregate in SIGNED_POLICIES:
+        raise TextsiftError(policy_refusal(aggregate))
     if aggregate == "rr":
         return rank_terms(table.table().values, "rr", table.seen, table.weights, rr_variant,
                           limit)
@@ -148,14 +152,14 @@ def ranking_of(
 
 
 def _globalised(table: ScoreTable | PerClass, aggregate: str) -> np.ndarray:
-    """:func:`~textsift.policies.globalise` by blocks of rows, into one small buffer: the
-    same values, to the bit, as on the whole table (each row is reduced alone)."""
+    """:func:`~textsift.policies.globalise` by blocks of rows, into one small buffer
+    (:func:`~textsift.policies.globalise_blocks`): the same values, to the bit, as on the
+    whole table."""
     n_terms, m = len(table.seen), len(table.groups)
     step = max(1, BLOCK_CELLS // m)
     buffer = np.empty((min(step, n_terms), m))
-    return np.concatenate(
-        [globalise(table.rows(start, min(start + step, n_terms), buffer), aggregate,
-                   table.weights) for start in range(0, n_terms, step)] or [np.zeros(0)])
+    return globalise_blocks(lambda start, stop: table.rows(start, stop, buffer), n_terms, step,
+                            aggregate, table.weights)
 
 
 def rank(
@@ -213,21 +217,26 @@ def rank_per_class(counts: Counts, method, top: int | None = None,
 
 
 def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
-              top: int = 20) -> pd.DataFrame:
+              top: int | None = 20) -> pd.DataFrame:
     """Every nominal method's score side by side: a column per method, each its globalised
     score under ``aggregate`` (default: the method's own policy) or ``class_label``'s column;
-    the rows are the terms in some method's top ``top``, in vocabulary order. A round robin
-    gives an order, not a score, so ``aggregate="rr"`` is refused."""
+    the rows are the terms in some method's top ``top`` (``None``: every term), in
+    vocabulary order. A round robin gives an order, not a score, so ``aggregate="rr"`` is
+    refused; under ``sum`` and ``wavg`` the signed methods (``Method.signed``), which refuse
+    them, are left out."""
     if aggregate == "rr":
         raise TextsiftError("score_all gives one score per method and term; the round robin "
                             "('rr') gives an order, not a score: use 'max', 'sum' or 'wavg'")
     columns = {}
     for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
+        if table.signed and aggregate in SIGNED_POLICIES and class_label is None:
+            continue
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
         col = np.empty(counts.n_terms)
         col[r.index] = r.score
-        columns[name] = (col, r.index[:top])
-    keep = np.unique(np.concatenate([best for _, best in columns.values()]))
+        columns[name] = (col, None if top is None else r.index[:top])
+    keep = (np.arange(counts.n_terms) if top is None else
+            np.unique(np.concatenate([best for _, best in columns.values()])))
     names = counts.feature_names
     out = pd.DataFrame({"term": names[keep] if names is not None else keep.astype(str)})
     for name, (col, _) in columns.items():

@@ -295,12 +295,22 @@ def join_names(names, vocab, bits: int, high: int):
 
 def _sorted_as_strings(X, names, words):
     """``(X, names)`` with the columns in Python's order of the names: already so unless a
-    word holds a character at or below the space (module docstring)."""
+    word holds a character at or below the space (module docstring). A word holding a space
+    (a tokenizer's ``"new york"``) makes n-grams of different words one string (the word
+    ``"new york"``, the pair ``"new"``, ``"york"``): ``CountVectorizer`` counts strings, so
+    such columns are one term, their counts added."""
     import pyarrow.compute as pc
 
-    if len(words) and pc.any(pc.match_substring_regex(words, r"[\x00-\x20]")).as_py():
-        order = pc.sort_indices(names).to_numpy()
-        X = sp.csr_matrix(X[:, order])
-        X.sort_indices()
-        names = names.take(order)
-    return X, _to_numpy(names)
+    if not (len(words) and pc.any(pc.match_substring_regex(words, r"[\x00-\x20]")).as_py()):
+        return X, _to_numpy(names)
+    order = pc.sort_indices(names).to_numpy()
+    X = sp.csr_matrix(X[:, order])
+    names = _to_numpy(names.take(order))
+    starts = np.flatnonzero(np.r_[True, names[1:] != names[:-1]])
+    if len(starts) < len(names):  # equal strings, adjacent once sorted: one column each
+        term = np.cumsum(np.r_[False, names[1:] != names[:-1]])
+        X = sp.csr_matrix((X.data, term[X.indices], X.indptr), shape=(X.shape[0], len(starts)))
+        X.sum_duplicates()
+        names = names[starts]
+    X.sort_indices()
+    return X, names

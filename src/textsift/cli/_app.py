@@ -36,7 +36,8 @@ class _Commands(TyperGroup):
     anywhere in a command, an option click refuses (a missing argument, a value out of
     range, an unknown option or command), or an error of the operating system the user can
     fix (a read-only file system, a full disk, too many open files:
-    ``textsift._io.os_error``) -- becomes one ``error: ...`` line and exit code 2; any
+    ``textsift._io.os_error``; running out of memory) -- becomes one ``error: ...`` line and
+    exit code 2; any
     other exception is a bug and keeps its traceback (exit code 1). A
     :class:`~textsift.errors.DataWarning` (data that are probably wrong) is one ``warning:
     ...`` line, each message once. Ctrl-C is one ``interrupted`` line and exit code 130;
@@ -87,6 +88,10 @@ class _Commands(TyperGroup):
             if error is None:
                 raise
             fail(str(error))
+        except MemoryError as exc:
+            fail(f"not enough memory ({str(exc) or 'MemoryError'}); the tables grow with the "
+                 "terms and the classes: check the label field (--label-field), raise --min-df, "
+                 "or run on a machine with more memory (or a higher ulimit -v)")
 
 
 class _Command(TyperCommand):

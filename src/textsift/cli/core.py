@@ -79,20 +79,38 @@ def score(
         raise TextsiftError("--per-class ranks every class by its own scores: drop --class, "
                             "--aggregate and --method all")
     m = None if method == "all" else get_method(method)  # before counting: fails at once
-    counts = corpus.count()
+    counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV's 04: rank 4
     source = describe(corpus.source)
     if m is not None:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
     if class_label is not None:
         check_class(counts, class_label, source)
     if m is None:
-        from ..ranking import score_all
-
-        emit(score_all(counts, agg, class_label, top or TOP), fmt, "all methods")
+        _all_methods(counts, agg, class_label, top, fmt)
     elif per_class:
         _per_class(counts, m, top or TOP, fmt)
     else:
         _ranked(counts, m, agg, class_label, k, top, fmt)
+
+
+def _all_methods(counts, agg, class_label, top, fmt) -> None:
+    """Every method's score of every term (``--top``: of the terms in some method's best
+    ``top``), a column each; on a terminal, the best 20 unless told, and a note says how many
+    of the terms are shown. The signed methods are left out of ``sum`` and ``wavg``, said."""
+    import sys
+
+    from ..ranking import score_all
+    from ..scores import SIGNED_POLICIES, policy_refusal
+
+    if top is None and fmt in (None, "table") and sys.stdout.isatty():
+        top = TOP
+    frame = score_all(counts, agg, class_label, top)
+    if agg in SIGNED_POLICIES and class_label is None:
+        print_note(f"left out: {policy_refusal(agg)}")
+    if top is not None:
+        print_note(f"{len(frame):,} of {counts.n_terms:,} terms: those in some method's best "
+                   f"{top:,} (--top); without --top a pipe or a file gets every term")
+    emit(frame, fmt, "all methods")
 
 
 def _ranked(counts, m, agg, class_label, k, top, fmt) -> None:

@@ -24,8 +24,8 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
                       highlight=False, soft_wrap=True)
 
     if not console.is_terminal:
-        return run_experiment(exp, out, resume=resume, n_jobs=n_jobs,
-                              progress=_cell_lines(exp.name), log=log)
+        return run_experiment(exp, out, resume=resume, n_jobs=n_jobs, progress=_cell_lines(),
+                              log=log)
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -49,10 +49,10 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
                               log=log)
 
 
-def _cell_lines(name: str, steps: int = 20):
-    """A ``progress(done, total)`` that prints a plain line on stderr -- ``NAME: 12 of 54
-    cells (22%), 0:00:14 on cells, about 0:00:49 left`` -- for every cell of a run of at
-    most ``steps`` cells, and for every ``1/steps`` of the cells (5%) of a longer one: what a
+def _cell_lines(steps: int = 20):
+    """A ``progress(done, total)`` that prints a plain line on stderr -- ``cells: 12 of 54
+    (22%), 0:00:14 so far, about 0:00:49 left`` -- for every cell of a run of at most
+    ``steps`` cells, and for every ``1/steps`` of the cells (5%) of a longer one: what a
     log file shows (stderr not a terminal: nohup, CI, a pipe), where a bar draws nothing.
     The time is counted from the first call (the folds are built), and the time left from
     the cells run so far (not those a resumed run found done)."""
@@ -71,9 +71,9 @@ def _cell_lines(name: str, steps: int = 20):
         shown, spent, ran = step, time.monotonic() - start, done - first
         left = (f", about {timedelta(seconds=round(spent / ran * (total - done)))} left"
                 if ran and done < total else "")
-        console.print(f"{escape(name)}: {done:,} of {total:,} cells "
-                      f"({done / max(total, 1):.0%}), {timedelta(seconds=round(spent))} "
-                      f"on cells{left}", highlight=False, soft_wrap=True)
+        console.print(f"cells: {done:,} of {total:,} ({done / max(total, 1):.0%}), "
+                      f"{timedelta(seconds=round(spent))} so far{left}", highlight=False,
+                      soft_wrap=True)
 
     return progress
 

@@ -243,9 +243,10 @@ class CorpusOptions:
     def on_bad_line(self) -> str:
         return "skip" if self.skip_bad_lines else "error"
 
-    def count(self, classes=None, **kw):
-        """The corpus's counts (:func:`textsift.engines.count_file`, any engine); skipped
-        lines are reported once, as a warning on stderr."""
+    def count(self, classes=None, ranks: bool = False, **kw):
+        """The corpus's counts (:func:`textsift.engines.count_file`, any engine; ``ranks``:
+        the labels read as numbers, for the ordinal methods); skipped lines are reported
+        once, as a warning on stderr."""
         import warnings
         from contextlib import nullcontext
 
@@ -264,27 +265,30 @@ class CorpusOptions:
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
-                                strip_labels=self.strip_labels, progress=progress)
+                                strip_labels=self.strip_labels, progress=progress,
+                                ranks=ranks)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
                           f"{escape(str(file))} line {line})", highlight=False, soft_wrap=True)
         return counts
 
-    def read(self):
+    def read(self, ranks: bool = False):
         """The whole corpus in memory (:func:`textsift.corpus.read_corpus`)."""
         from ..corpus import read_corpus
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
-                           self.split, self.on_bad_line, [], self.label_sep, self.strip_labels)
+                           self.split, self.on_bad_line, [], self.label_sep, self.strip_labels,
+                           ranks)
 
-    def documents(self) -> Iterator[tuple[str, object]]:
+    def documents(self, ranks: bool = False) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
         from ..engines.readers import iter_chunks
 
         for chunk in iter_chunks(self.source, self.text_field, self.label_field,
                                  self.split_field, self.split, on_bad_line=self.on_bad_line,
-                                 label_sep=self.label_sep, strip_labels=self.strip_labels):
+                                 label_sep=self.label_sep, strip_labels=self.strip_labels,
+                                 ranks=ranks):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 

@@ -151,7 +151,6 @@ def ordinal(
 
     Example: textsift ordinal reviews.jsonl.gz --label-field rating -k 200 --top 20
     """
-    from ..corpus import numeric_labels
     from ..policies import resolve_k, size_note
     from ..ranking import rank
     from ..ranks import check_ranks
@@ -162,11 +161,7 @@ def ordinal(
         raise TextsiftError("give exactly one of -k (a number of terms) and --ratio (a "
                             "fraction in (0, 1])")
     scale = _numbers(ranks, "--ranks")
-    counts = corpus.count(classes=scale)
-    if counts.classes.dtype.kind not in "biuf":  # names the field and its values
-        numeric_labels(counts.classes, corpus.label_field)
-        raise TextsiftError(f"the ratings of {corpus.label_field!r} are written as strings "
-                            f"({counts.classes[0]!r}); write them as numbers")
+    counts = corpus.count(classes=scale, ranks=True)  # "4", CSV's 04: the rank 4
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
     note = size_note(k, counts.n_terms, "-k")

@@ -16,7 +16,7 @@ from .._choices import ENGINES
 from ..corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..labels import check_label_spelling, no_labels
+from ..labels import as_labels, check_label_counts, check_label_spelling, no_labels
 from ..sources import describe
 from ..vectorize import VectorizerOptions
 from .readers import Chunk, FilePart, file_parts, iter_chunks, no_documents
@@ -51,7 +51,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                scheduler: str | None = None, chunk_size: int | None = None, *,
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
                client=None, timeout: float = 10, progress=None,
-               label_sep: str | None = None, strip_labels: bool = False) -> Counts:
+               label_sep: str | None = None, strip_labels: bool = False,
+               ranks: bool = False) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
@@ -71,7 +72,9 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     lists in JSON Lines and Parquet are.
     Labels that differ only by white space or case warn
     (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
-    around every label.
+    around every label. ``ranks`` reads the labels as the ranks of a scale, numbers in every
+    format (``"4"``, CSV's ``04``: 4), as the ordinal methods need them; otherwise they are
+    as written (CSV's are strings).
     """
     if engine not in ENGINES:
         raise TextsiftError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
@@ -90,11 +93,14 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                             "it, or choose engine='dask' (--engine dask)")
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
                   split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
-                  label_sep=label_sep, strip_labels=strip_labels)
+                  label_sep=label_sep, strip_labels=strip_labels, ranks=ranks)
     skipped: list = []
     if engine == "memory":  # read_corpus checks the spelling of the labels
         corpus = read_corpus(path, text_field, label_field, split_field, split, on_bad_line,
-                             skipped, label_sep, strip_labels)
+                             skipped, label_sep, strip_labels, ranks)
+        labels = as_labels(corpus.labels, classes)
+        check_label_counts(labels.classes, labels.class_sizes, labels.n_docs,
+                           labels.multilabel, describe(path), label_field)  # before the work
         counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
     else:
         try:
@@ -107,6 +113,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
         if counts.multilabel and not counts.class_sizes.any():
             raise no_labels(describe(path), label_field)
         check_label_spelling(counts.classes, describe(path))
+        check_label_counts(counts.classes, counts.class_sizes, counts.n_docs,
+                           counts.multilabel, describe(path), label_field)
     skipped = sorted(set(skipped))  # each pass meets the same bad lines
     if skipped:
         if bad_lines is not None:

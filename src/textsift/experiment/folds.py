@@ -38,6 +38,7 @@ from ..errors import DataWarning, TextsiftError
 from ..labels import (
     Labels,
     as_labels,
+    check_label_counts,
     check_label_spelling,
     distinct_labels,
     holds_label_lists,
@@ -59,11 +60,11 @@ __all__ = ["Prepared", "fold_paths", "load_fold", "prepare_documents", "prepare_
 def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     c = exp.corpus
     with warnings.catch_warnings():  # the labels of every file are checked together
-        warnings.simplefilter("ignore", DataWarning)
+        warnings.filterwarnings("ignore", ".*labels that", DataWarning)
         corpus = load_sample(c.sample) if path is None else read_corpus(
             path, c.text_field, c.label_field,
             on_bad_line="skip" if c.skip_bad_lines else "error", bad_lines=bad,
-            strip_labels=c.strip_labels, label_sep=c.label_sep)
+            strip_labels=c.strip_labels, label_sep=c.label_sep, ranks=c.task == "ordinal")
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -175,12 +176,33 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
         is_test[train] = False
     if exp.protocol == "split":
         return [(np.flatnonzero(~is_test), np.flatnonzero(is_test))]
-    cls = StratifiedKFold if exp.stratified and not label_sets else KFold
-    splitter = cls(n_splits=exp.folds, shuffle=True, random_state=exp.seed)
+    stratified = exp.stratified and not label_sets
+    splitter = (StratifiedKFold if stratified else KFold)(n_splits=exp.folds, shuffle=True,
+                                                          random_state=exp.seed)
+    if stratified:
+        _check_fold_classes(exp, labels)
     try:
-        return list(splitter.split(np.zeros(n), None if label_sets else labels))
+        with warnings.catch_warnings():  # said above, in words a user can act on
+            warnings.filterwarnings("ignore", "The least populated class", UserWarning)
+            return list(splitter.split(np.zeros(n), None if label_sets else labels))
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
+
+
+def _check_fold_classes(exp: Experiment, labels) -> None:
+    """Warn when a class has fewer documents than there are folds (scikit-learn's
+    ``StratifiedKFold`` says so in a ``UserWarning`` of its own words): some folds then test
+    no document of it."""
+    classes, sizes = np.unique(labels, return_counts=True)
+    few = sizes < exp.folds
+    if few.any():
+        shown = ", ".join(f"{c!r} ({n:,})" for c, n in zip(classes[few][:5], sizes[few][:5],
+                                                           strict=True))
+        warnings.warn(
+            f"{exp.source}: {int(few.sum()):,} class(es) have fewer documents than the "
+            f"{exp.folds} folds ({shown}{' ...' if few.sum() > 5 else ''}), so some folds' test "
+            f"parts have none of them; use at most {int(sizes.min())} folds ([evaluation] "
+            "folds), or drop or merge those classes", DataWarning, stacklevel=3)
 
 
 def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
@@ -272,6 +294,9 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     fit (``_tasks.for_labels``: ``Prepared.exp`` is the experiment for them), or an
     empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
+    sizes = labels if isinstance(labels, Labels) else as_labels(labels)
+    check_label_counts(sizes.classes, sizes.class_sizes, sizes.n_docs, sizes.multilabel,
+                       exp.source, exp.corpus.label_field)  # before the work
     exp = for_labels(exp, isinstance(labels, Labels))
     if not isinstance(labels, Labels):  # (a class_weight table is refused for label sets)
         check_class_weights(exp, labels)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 
 from ..learners import LEARNERS
+from ..scores import SIGNED_POLICIES, policy_refusal
 from ._methods import method_param_names, offered_aggregates
 from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
 
@@ -70,8 +71,9 @@ def method_aggregates(exp: Experiment) -> tuple[list[tuple[str, str]], list[str]
         for a in exp.aggregates if "global" in exp.scope else ():
             a = own if a == "default" else a
             if a not in offered:
+                why = f": {policy_refusal(a)}" if a in SIGNED_POLICIES else ""
                 notes.append(f"{name} has no '{a}' policy (it offers {', '.join(offered)});"
-                             " skipped")
+                             f" skipped{why}")
             elif (name, a) not in pairs:
                 pairs.append((name, a))
         if "local" in exp.scope:

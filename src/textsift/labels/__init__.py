@@ -45,6 +45,8 @@ from ._fields import (
     label_type,
     label_type_of,
     no_labels,
+    plain_values,
+    read_labels,
 )
 from ._labelling import (
     LABEL_SETS,
@@ -63,6 +65,7 @@ from ._requirements import (
     requirement_met,
 )
 from ._spelling import (
+    check_label_counts,
     check_label_spelling,
     distinct_labels,
     similar_labels,
@@ -72,8 +75,8 @@ from ._spelling import (
 from ._values import show_value
 
 __all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
-           "check_label_spelling", "check_labelled", "check_ranks", "check_requirement",
-           "csv_labels", "distinct_labels", "encode_labels", "evaluated_labels",
-           "holds_label_lists", "label_type", "label_type_of", "no_labels",
-           "numeric_labels", "requirement_met", "show_value", "similar_labels", "strip_labels",
-           "unseen_classes"]
+           "check_label_counts", "check_label_spelling", "check_labelled", "check_ranks",
+           "check_requirement", "csv_labels", "distinct_labels", "encode_labels",
+           "evaluated_labels", "holds_label_lists", "label_type", "label_type_of", "no_labels",
+           "numeric_labels", "plain_values", "read_labels", "requirement_met", "show_value",
+           "similar_labels", "strip_labels", "unseen_classes"]

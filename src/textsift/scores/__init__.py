@@ -9,6 +9,7 @@ checked by :func:`textsift.labels.check_requirement`).
 from . import association, forman, information, lexical, ordinal  # noqa: F401  (register them)
 from ._registry import (
     REGISTRY,
+    SIGNED_POLICIES,
     Method,
     PerClass,
     ScoreTable,
@@ -17,8 +18,9 @@ from ._registry import (
     compute_many,
     get_method,
     per_class,
+    policy_refusal,
     register,
 )
 
-__all__ = ["REGISTRY", "Method", "PerClass", "ScoreTable", "clean", "compute", "compute_many",
-           "get_method", "per_class", "register"]
+__all__ = ["REGISTRY", "SIGNED_POLICIES", "Method", "PerClass", "ScoreTable", "clean",
+           "compute", "compute_many", "get_method", "per_class", "policy_refusal", "register"]

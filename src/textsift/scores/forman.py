@@ -114,9 +114,9 @@ FORMAN_2003 = ('G. Forman, "An extensive empirical study of feature selection me
                'classification", JMLR 3 (2003) 1289-1305')
 
 
-def _register_binary(name, fn, summary, formula):
-    register(name, "nominal", summary, formula=formula, reference=FORMAN_2003)(
-        binary_method(fn))
+def _register_binary(name, fn, summary, formula, signed=False):
+    register(name, "nominal", summary, formula=formula, reference=FORMAN_2003,
+             signed=signed)(binary_method(fn))
 
 
 @register("df", "nominal", "document frequency: documents containing the term",
@@ -126,7 +126,8 @@ def _df(counts):
     return global_table(counts, counts.df)
 
 
-_register_binary("acc", acc, "accuracy tp - fp (favours positive indicators)", r"A - B")
+_register_binary("acc", acc, "accuracy tp - fp (favours positive indicators)", r"A - B",
+                 signed=True)
 _register_binary("acc_ratio", acc_ratio, "balanced accuracy |tpr - fpr| (Forman's Acc2)",
                  r"\lvert \mathrm{tpr} - \mathrm{fpr} \rvert")
 _register_binary("prob_ratio", prob_ratio, "probability ratio tpr / fpr (inf when fpr = 0)",
@@ -140,4 +141,4 @@ _register_binary("bns", bns, "bi-normal separation |F^-1(tpr) - F^-1(fpr)| (Form
                  r"\lvert F^{-1}(\mathrm{tpr}) - F^{-1}(\mathrm{fpr}) \rvert \quad "
                  r"(\text{rates clipped to } [0.0005, 0.9995])")
 _register_binary("pow", pow_, "Forman's Pow (1 - fpr)^k - (1 - tpr)^k, k = 5",
-                 r"(1 - \mathrm{fpr})^k - (1 - \mathrm{tpr})^k, \quad k = 5")
+                 r"(1 - \mathrm{fpr})^k - (1 - \mathrm{tpr})^k, \quad k = 5", signed=True)

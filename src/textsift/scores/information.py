@@ -129,7 +129,7 @@ def _ig_multi_method(counts, base=2.0):
 @register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))",
           formula=r"\log \frac{P(t, c)}{P(t) P(c)} = \log \frac{A N}{\mathrm{df}\, N_c} \quad "
                   r"(-\infty \text{ when } A = 0)",
-          reference=YANG_PEDERSEN_1997)
+          reference=YANG_PEDERSEN_1997, signed=True)
 def _mi(counts, weighted=False, base=np.e):
     return binary_scores(counts, mi, weighted=weighted, base=base)
 

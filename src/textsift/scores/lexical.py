@@ -53,7 +53,7 @@ def log_odds_dirichlet(y, y_rest, prior, n, n_rest, a0):
                   r"\delta_w = \log \frac{y_w + a_w}{n + a_0 - y_w - a_w} - "
                   r"\log \frac{y'_w + a_w}{n' + a_0 - y'_w - a_w}, \quad "
                   r"a_w = s\, \mathrm{TF}(w)",
-          reference=MONROE_2008, reads_term_freq=True)
+          reference=MONROE_2008, reads_term_freq=True, signed=True)
 def _log_odds_dirichlet(counts, prior_scale=1.0):
     """Each class (label) ``c`` against the documents without it: ``y_w = TF(w, c)``, ``y'_w
     = TF(w) - TF(w, c)``, prior ``a_w = prior_scale * TF(w)`` (module docstring). Right for
