@@ -43,7 +43,7 @@ templates_path = ["_templates"]
 exclude_patterns += ["_templates"]
 # references into other projects are not resolved offline (no intersphinx inventories are
 # fetched at build time); a broken reference to a textsift name still fails the build
-nitpick_ignore_regex = [("py:.*", r"(sklearn|numpy|np|scipy|pandas|pd|dask|joblib)(\..*)?")]
+nitpick_ignore_regex = [("py:.*", r"(sklearn|numpy|np|scipy|pandas|pd|dask|joblib|enum)(\..*)?")]
 
 
 def _skip_foreign(app, what, name, obj, skip, options):

@@ -408,7 +408,7 @@ def test_the_goemotions_example_plans_its_130_cells(tmp_path, monkeypatch):
         (tmp_path / "goemotions" / f"{split}.jsonl.gz").touch()
     monkeypatch.setenv("TEXTSIFT_DATA", str(tmp_path))
     exp = for_labels(load_config(Path(__file__).parents[1] / "examples" / "goemotions.toml"),
-                     True)  # as its label lists make it
+                     "multilabel")  # as its label lists make it
     pairs, notes = method_aggregates(exp)
     assert len(pairs) == 16 and notes == [] and ("bns", "local") in pairs
     cells = plan_cells(exp, [FoldRef("f", 0, 0)], [Level("n", s) for s in exp.sizes], pairs)

@@ -241,17 +241,19 @@ def test_the_hash_of_a_file_is_the_sha256_of_its_bytes(corpus):
 def test_a_cell_key_is_the_one_its_files_have():
     """A cell's key depends on what it computes, not on where its fold's cache is or on the
     experiment's largest level, and a field added to Cell later at its default leaves it as
-    it was (this key was taken when cell keys were introduced)."""
+    it was (this key was taken when the label kind became a field of Cell: a change of it
+    makes every finished cell of every directory invalid)."""
     cell = Cell(kind="select", name="f0__chi2__max__100__nb.json", fold=0,
                 fold_ref=FoldRef("/a/fold-0.npz", 1, 2), dataset="d", positive=None,
                 rows=(("chi2", "max"),), labels=("nb",), measures=("accuracy",), seed=0,
-                ordinal=False, learner=LearnerSpec("nb", "nb", "counts", ()), method="chi2",
+                label_kind="nominal", learner=LearnerSpec("nb", "nb", "counts", ()),
+                method="chi2",
                 aggregate="max", rr_variant="forman", level=Level("n", 100),
                 max_level=Level("n", 300))
     import dataclasses
 
     moved = dataclasses.replace(cell, fold_ref=FoldRef("/b/fold-0.npz", 3, 4),
                                 max_level=Level("n", 1000))
-    assert cell_key(cell, "0" * 16) == cell_key(moved, "0" * 16) == "a7bb020127d24ced"
+    assert cell_key(cell, "0" * 16) == cell_key(moved, "0" * 16) == "4e719e790533e588"
     assert cell_key(dataclasses.replace(cell, level=ALL), "0" * 16) != cell_key(cell, "0" * 16)
     assert cell_key(cell, "1" * 16) != cell_key(cell, "0" * 16)

@@ -11,12 +11,12 @@ from sklearn.preprocessing import MultiLabelBinarizer
 
 from textsift.errors import CorpusError, TextsiftError
 from textsift.labels import (
+    LabelKind,
     as_labels,
     check_requirement,
     csv_labels,
     label_type,
     read_labels,
-    requirement_met,
 )
 
 LISTS = [["earn"], ["acq", "earn", "grain"], [], ["grain"], ["earn", "earn"]]
@@ -106,16 +106,17 @@ def test_lists_read_exactly_as_multilabel_binarizer_reads_them(rows):
 def test_a_method_needing_one_label_per_document_refuses_label_sets():
     multi, single = as_labels(LISTS), as_labels(["a", "b"])
     for need in ("ranks", "single_label", "two_classes", ("single_label",)):
-        assert requirement_met(need, single.multilabel)
-        assert not requirement_met(need, multi.multilabel)
-    assert requirement_met((), multi.multilabel)
+        assert LabelKind.ORDINAL.meets(need)  # ranks are one label per document
+        assert not LabelKind.MULTILABEL.meets(need)
+    assert LabelKind.MULTILABEL.meets(())
+    assert not LabelKind.NOMINAL.meets("ranks") and LabelKind.NOMINAL.meets("two_classes")
     check_requirement("single_label", single, "ig_multi")  # no error
     with pytest.raises(TextsiftError, match=r"^DATA: ig_multi needs one label per document "
                                             r"\(one class per document\), but the documents "
                                             r"have label lists"):
         check_requirement("single_label", multi, "ig_multi", "DATA")
     with pytest.raises(TextsiftError, match="unknown requirement"):
-        requirement_met("sorted", False)
+        LabelKind.NOMINAL.meets("sorted")
 
 
 def test_label_types_of_a_field():

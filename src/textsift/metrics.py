@@ -14,7 +14,7 @@ way the first measure is optimised) and the report all read it.
   ``RegressionReport`` does).
 * ``misclassification_error`` -- ``1 - accuracy``.
 
-A measure may serve label sets (task ``"multilabel"``): ``y_true`` and ``y_pred`` are then
+A measure may serve label sets (the kind ``multilabel``): ``y_true`` and ``y_pred`` are then
 0/1 indicator matrices (documents x labels), which scikit-learn's measures read as
 multi-label: ``micro_f1`` pools every (document, label) decision, ``macro_f1`` averages the
 F1 of each label, ``samples_f1`` the F1 of each document's label set, ``accuracy`` is the
@@ -47,6 +47,7 @@ from sklearn.metrics import (
 from sklearn.utils.class_weight import compute_sample_weight
 
 from .errors import TextsiftError, lookup
+from .labels import LabelKind
 from .ranks import check_ranks
 
 __all__ = [
@@ -72,14 +73,15 @@ class Measure:
 
     ``func(y_true, y_pred, **context)`` takes those of the keywords ``ranks`` (the rank scale
     of an ordinal task) and ``pos_label`` it declares (``context``, read from its signature);
-    ``tasks`` are the label kinds it applies to (``"nominal"`` classes, ``"ordinal"`` ranks,
-    ``"multilabel"`` label sets, given as indicator matrices);
+    ``tasks`` are the label kinds it applies to (:class:`~textsift.labels.LabelKind`:
+    ``nominal`` classes, ``ordinal`` ranks, ``multilabel`` label sets, given as indicator
+    matrices);
     a measure that takes ``pos_label`` measures the positive class of a binary task."""
 
     name: str
     func: Callable[..., float]
     summary: str
-    tasks: tuple[str, ...]
+    tasks: tuple[LabelKind, ...]
     lower_is_better: bool
     context: tuple[str, ...]
 
@@ -97,7 +99,8 @@ class Measure:
 MEASURES: dict[str, Measure] = {}
 
 
-def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
+def register_measure(name: str, summary: str,
+                     tasks=(LabelKind.NOMINAL, LabelKind.ORDINAL),
                      lower_is_better: bool = False):
     """Decorator adding ``func(y_true, y_pred[, ranks][, pos_label])`` to :data:`MEASURES`."""
 
@@ -106,7 +109,8 @@ def register_measure(name: str, summary: str, tasks=("nominal", "ordinal"),
             raise RuntimeError(f"measure {name!r} is registered twice")
         params = list(inspect.signature(func).parameters)[2:]
         context = tuple(p for p in params if p in _CONTEXT)
-        MEASURES[name] = Measure(name, func, summary, tuple(tasks), lower_is_better, context)
+        MEASURES[name] = Measure(name, func, summary, tuple(map(LabelKind, tasks)),
+                                 lower_is_better, context)
         return func
 
     return deco
@@ -143,7 +147,7 @@ def _check_lengths(y_true: np.ndarray, y_pred: np.ndarray, what: str) -> None:
 
 # --------------------------------------------------------------------------- nominal
 #: The tasks of a measure of classes that also reads label sets.
-_ALL_TASKS = ("nominal", "ordinal", "multilabel")
+_ALL_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 
 
 @register_measure("accuracy", "fraction of correct predictions (for label sets: of documents "
@@ -192,33 +196,34 @@ def misclassification_error(y_true, y_pred) -> float:
 # --------------------------------------------------------------------------- label sets
 @register_measure("samples_f1", "F1 of each document's predicted label set, averaged over "
                   "the documents (1 for a document without labels predicted without)",
-                  tasks=("multilabel",))
+                  tasks=(LabelKind.MULTILABEL,))
 def _samples_f1(y_true, y_pred) -> float:
     # zero_division=1: a document with no label and none predicted is answered right
     return f1_score(y_true, y_pred, average="samples", zero_division=1)
 
 
 @register_measure("hamming_loss", "fraction of wrong (document, label) decisions",
-                  tasks=("multilabel",), lower_is_better=True)
+                  tasks=(LabelKind.MULTILABEL,), lower_is_better=True)
 def _hamming_loss(y_true, y_pred) -> float:
     return hamming_loss(y_true, y_pred)
 
 
 # --------------------------------------------------------------------------- positive class
-@register_measure("f1_pos", "F1 of the positive class of a binary task", tasks=("nominal",))
+@register_measure("f1_pos", "F1 of the positive class of a binary task",
+                  tasks=(LabelKind.NOMINAL,))
 def _f1_pos(y_true, y_pred, pos_label) -> float:
     return f1_score(y_true, y_pred, pos_label=pos_label, average="binary", zero_division=0)
 
 
 @register_measure("precision_pos", "precision of the positive class of a binary task",
-                  tasks=("nominal",))
+                  tasks=(LabelKind.NOMINAL,))
 def _precision_pos(y_true, y_pred, pos_label) -> float:
     return precision_score(y_true, y_pred, pos_label=pos_label, average="binary",
                            zero_division=0)
 
 
 @register_measure("recall_pos", "recall of the positive class of a binary task",
-                  tasks=("nominal",))
+                  tasks=(LabelKind.NOMINAL,))
 def _recall_pos(y_true, y_pred, pos_label) -> float:
     return recall_score(y_true, y_pred, pos_label=pos_label, average="binary",
                         zero_division=0)
@@ -226,7 +231,7 @@ def _recall_pos(y_true, y_pred, pos_label) -> float:
 
 # --------------------------------------------------------------------------- ordinal
 @register_measure("mae_micro", "MAE^mu, the mean absolute error over documents",
-                  tasks=("ordinal",), lower_is_better=True)
+                  tasks=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_micro(y_true, y_pred) -> float:
     """Plain (micro-averaged) mean absolute error, ``MAE^mu`` (Baccianella, Esuli & Sebastiani
     2010)."""
@@ -235,7 +240,7 @@ def mae_micro(y_true, y_pred) -> float:
 
 
 @register_measure("mae_macro", "MAE^M, the mean absolute error of each true rank, averaged "
-                  "over the ranks", tasks=("ordinal",), lower_is_better=True)
+                  "over the ranks", tasks=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_macro(y_true, y_pred, ranks=None) -> float:
     """Macroaveraged mean absolute error ``MAE^M`` (Baccianella, Esuli & Sebastiani 2010).
 

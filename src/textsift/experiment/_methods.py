@@ -44,9 +44,10 @@ def method_param_names(name: str) -> tuple[str, ...]:
     return () if ":" in name else tuple(get_method(name).params)
 
 
-def method_name(entry, task: str, src: str) -> str:
+def method_name(entry, src: str) -> str:
     """The name a method entry is recorded under, checked: a registered method, a
-    ``module:function`` string that imports, or (from Python) an importable function."""
+    ``module:function`` string that imports, or (from Python) an importable function (whether
+    it serves the labels: ``_tasks.check_method_kind``)."""
     if callable(entry):
         name = f"{entry.__module__}:{entry.__qualname__}"
         try:
@@ -68,11 +69,9 @@ def method_name(entry, task: str, src: str) -> str:
             raise ConfigError(f"{src}: [selection] methods: {entry!r} is not a function")
         return entry
     try:
-        m = get_method(entry)
+        get_method(entry)
     except ValueError as exc:
         raise ConfigError(f"{src}: [selection] methods: {exc}") from None
-    if m.kind == "ordinal" and task != "ordinal":
-        raise ConfigError(f"{src}: method {entry!r} is ordinal; set [corpus] task = 'ordinal'")
     return entry
 
 

@@ -239,7 +239,7 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
-    scale = list(p.counts.classes) if cell.ordinal else None
+    scale = list(p.counts.classes) if cell.label_kind.ranks else None
     learner = cell.learner.pipeline(cell.seed, scale, names, multilabel=cell.multilabel,
                                     columns=per_label,
                                     **{key: v for key, v in choice.items() if key not in own})
@@ -273,7 +273,7 @@ def _triv(cell: Cell, loaded: LoadedFold) -> dict:
     """Measures of the trivial predictor on the fold's test part."""
     p = loaded.data
     y_train, y_test = _labels(cell, loaded, p)
-    scale = list(p.counts.classes) if cell.ordinal else None
+    scale = list(p.counts.classes) if cell.label_kind.ranks else None
     answer = trivial_prediction(y_train, scale)
     pos = "pos"
     if y_train.dtype.kind == "U":

@@ -31,10 +31,11 @@ function itself may be put in the list, and ``preprocessing`` may be a
 :class:`~textsift.vectorize.VectorizerOptions` (every field of it, as the command line builds
 them).
 
-The task is what the file says or, for a nominal file over label lists, ``"multilabel"``:
-``_tasks.for_labels`` turns the experiment into the one the data's labels call for and
-checks every key against it, when the file is read (``task = "multilabel"``) or when the
-corpus is (a nominal file), before anything is written.
+The task is the kind of the labels (:class:`~textsift.labels.LabelKind`): what the file says
+or, for a nominal file over label lists, ``"multilabel"`` (:func:`~textsift.labels.decide_kind`).
+``_tasks.for_labels`` turns the experiment into the one for that kind and checks every key
+against it, when the file is read (a kind the labels cannot change: ``"ordinal"``,
+``"multilabel"``) or when the corpus is (a nominal file), before anything is written.
 """
 
 from __future__ import annotations
@@ -44,13 +45,13 @@ from pathlib import Path
 
 from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
-from ..labels import LABEL_SETS
+from ..labels import LABEL_SETS, LabelKind
 from ..learners import LEARNERS, WEIGHTINGS
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
 from ._methods import check_learner, check_method_params, method_name, method_param_names
-from ._tasks import check_learner_task, check_measure, for_labels, possible_tasks
+from ._tasks import check_learner_task, check_measure, check_method_kind, for_labels
 from .schema import BASELINES, LEARNER_KEYS, SCHEMA, default
 from .specs import CorpusSpec, Experiment, LearnerSpec, Tuning
 
@@ -98,7 +99,8 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         **evaluation,
         **selection,
     )
-    return for_labels(parsed, True) if parsed.multilabel else parsed
+    kinds = LabelKind.possible(parsed.kind)  # one: the labels cannot change it
+    return for_labels(parsed, kinds[0]) if len(kinds) == 1 else parsed
 
 
 def load_config(path) -> Experiment:
@@ -131,11 +133,10 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     test_path = t.get("test_path")
     if test_path is not None:
         test_path = resolve_path(test_path, base, "[corpus] test_path", src)
-    task = choice(_get(t, "corpus", "task"), ("nominal", "ordinal", "multilabel"),
-                  "[corpus] task", src)
+    task = LabelKind(choice(_get(t, "corpus", "task"), tuple(LabelKind), "[corpus] task", src))
     ranks = t.get("ranks")
     if ranks is not None:
-        if task != "ordinal":
+        if not task.ranks:
             raise ConfigError(f"{src}: [corpus] ranks is only for task = 'ordinal'")
         if not (isinstance(ranks, list) and len(ranks) >= 2
                 and all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)):
@@ -182,8 +183,6 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
         test_size = fraction(test_size, "[evaluation] test_size", src)
     tasks = choice(_get(ev, "evaluation", "tasks"), ("multiclass", "one_vs_rest"),
                    "[evaluation] tasks", src)
-    if tasks == "one_vs_rest" and corpus.task == "ordinal":
-        raise ConfigError(f"{src}: [evaluation] tasks = 'one_vs_rest' needs a nominal task")
     if tasks == "one_vs_rest" and _get(selection, "selection", "aggregates") != ["default"]:
         raise ConfigError(f"{src}: with tasks = 'one_vs_rest' each binary task ranks terms by "
                           "its positive class's scores; remove [selection] aggregates")
@@ -191,7 +190,7 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
     if not isinstance(measures, list) or not measures:
         raise ConfigError(f"{src}: [evaluation] metrics must be a non-empty list")
     for m in measures:
-        check_measure(m, possible_tasks(corpus.task), src)
+        check_measure(m, LabelKind.possible(corpus.task), src)
     stratified = typed(_get(ev, "evaluation", "stratified"), bool, "[evaluation] stratified",
                        src)
     label_set = choice(_get(ev, "evaluation", "label_set"), LABEL_SETS,
@@ -240,7 +239,9 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     methods = t.get("methods")
     if not isinstance(methods, list) or not methods:
         raise ConfigError(f"{src}: [selection] methods must be a non-empty list of method names")
-    methods = [method_name(m, task, src) for m in methods]
+    methods = [method_name(m, src) for m in methods]
+    for m in methods:
+        check_method_kind(m, LabelKind.possible(task), src)
     aggregates = _get(t, "selection", "aggregates")
     if not isinstance(aggregates, list) or not aggregates:
         raise ConfigError(f"{src}: [selection] aggregates must be a list, e.g. [\"max\", \"rr\"]")
@@ -302,7 +303,7 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
         spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
                            weighting, params)
-        check_learner_task(spec, possible_tasks(task), where, src)
+        check_learner_task(spec, LabelKind.possible(task), where, src)
         check_learner(spec, f"{where} ({name})", src)
         out.append(spec)
     labels = [lr.label for lr in out]

@@ -36,10 +36,12 @@ from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import DataWarning, TextsiftError
 from ..labels import (
+    LabelKind,
     Labels,
     as_labels,
     check_label_counts,
     check_label_spelling,
+    decide_kind,
     distinct_labels,
     holds_label_lists,
     unseen_classes,
@@ -52,8 +54,8 @@ from ._tasks import for_labels
 from .specs import Experiment, FoldRef, TrainTest
 from .store import StoreError
 
-__all__ = ["Prepared", "fold_paths", "load_fold", "prepare_documents", "prepare_folds",
-           "read_documents", "split_notes"]
+__all__ = ["Prepared", "fold_paths", "kind_of", "load_fold", "prepare_documents",
+           "prepare_folds", "read_documents", "split_notes"]
 
 
 # --------------------------------------------------------------------------- documents
@@ -147,15 +149,24 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray | Labels:
     if column.isna().any():
         raise CorpusError(f"{int(column.isna().sum())} records have no label "
                           f"{exp.corpus.label_field!r}; drop or fill them")
-    if holds_label_lists(column):
+    if holds_label_lists(column):  # (whether the declared kind takes them: kind_of)
         return as_labels(column.tolist())
-    if exp.corpus.task != "ordinal":  # (a multilabel task over single labels: for_labels')
+    if not LabelKind(exp.corpus.task).ranks:
         return column.astype(str).to_numpy(dtype=str)
     try:
         y, _ = check_ranks(numeric_labels(column, exp.corpus.label_field), exp.corpus.ranks)
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: ordinal task: {exc}") from None
     return y.astype(np.int64)
+
+
+def kind_of(exp: Experiment, label_lists: bool) -> LabelKind:
+    """The kind of the experiment's labels, label lists (``label_lists``) or one label per
+    record, as :func:`~textsift.labels.decide_kind` decides it from ``[corpus] task``."""
+    try:
+        return decide_kind(exp.corpus.task, label_lists, exp.corpus.label_field)
+    except TextsiftError as exc:
+        raise ConfigError(f"{exp.source}: {exc}") from None
 
 
 # --------------------------------------------------------------------------- folds
@@ -167,7 +178,7 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
     if exp.protocol == "split" and exp.test_size:
         try:
             train, _ = train_test_split(np.arange(n), test_size=exp.test_size,
-                                        stratify=None if label_sets else labels,
+                                        stratify=labels if exp.kind.stratified else None,
                                         random_state=exp.seed)
         except ValueError as exc:
             raise ConfigError(f"{exp.source}: cannot draw a stratified test part of "
@@ -176,7 +187,7 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
         is_test[train] = False
     if exp.protocol == "split":
         return [(np.flatnonzero(~is_test), np.flatnonzero(is_test))]
-    stratified = exp.stratified and not label_sets
+    stratified = exp.stratified and exp.kind.stratified
     splitter = (StratifiedKFold if stratified else KFold)(n_splits=exp.folds, shuffle=True,
                                                           random_state=exp.seed)
     if stratified:
@@ -184,7 +195,7 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
     try:
         with warnings.catch_warnings():  # said above, in words a user can act on
             warnings.filterwarnings("ignore", "The least populated class", UserWarning)
-            return list(splitter.split(np.zeros(n), None if label_sets else labels))
+            return list(splitter.split(np.zeros(n), labels if exp.kind.stratified else None))
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
 
@@ -224,7 +235,7 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
         classes = labels.classes
     else:
         y_train, y_test = labels[train], labels[test]
-        classes = exp.corpus.ranks if exp.corpus.task == "ordinal" else None
+        classes = exp.corpus.ranks if exp.kind.ranks else None
     counts = Counts.from_matrix(X_train, y_train, classes=classes,
                                 feature_names=names[keep].astype(str))
     return TrainTest(X_train=sp.csr_matrix(X_train), y_train=y_train,
@@ -291,13 +302,14 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     """Read, check and count the corpus (on ``n_jobs`` threads) and build fold 0:
     a corpus that cannot be read, a split that leaves a part empty, a training part with one
     class (or, for label sets, no label), folds that cannot be made, a key the labels do not
-    fit (``_tasks.for_labels``: ``Prepared.exp`` is the experiment for them), or an
+    fit (:func:`kind_of`, ``_tasks.for_labels``: ``Prepared.exp`` is the experiment for
+    them), or an
     empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
     sizes = labels if isinstance(labels, Labels) else as_labels(labels)
     check_label_counts(sizes.classes, sizes.class_sizes, sizes.n_docs, sizes.multilabel,
                        exp.source, exp.corpus.label_field)  # before the work
-    exp = for_labels(exp, isinstance(labels, Labels))
+    exp = for_labels(exp, kind_of(exp, isinstance(labels, Labels)))
     if not isinstance(labels, Labels):  # (a class_weight table is refused for label sets)
         check_class_weights(exp, labels)
     splits = fold_indices(exp, labels, is_test)

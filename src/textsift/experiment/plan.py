@@ -123,8 +123,8 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level], pairs
         dataset = exp.corpus.dataset if positive is None else f"{exp.corpus.dataset}:{positive}"
         base = {"fold": fold, "fold_ref": ref, "dataset": dataset, "positive": positive,
                 "measures": exp.metrics, "seed": exp.seed,
-                "ordinal": exp.corpus.task == "ordinal",
-                "label_set": exp.label_set if exp.multilabel else None}
+                "label_kind": exp.kind,
+                "label_set": exp.label_set if exp.kind.label_sets else None}
         if "triv" in exp.baselines:
             cells.append(Cell(kind="triv", rows=(("triv", "none"),), labels=labels,
                               name=cell_name(fold, "triv", None, None, None, positive), **base))

@@ -39,7 +39,14 @@ from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
 from .cells import LoadedFold, run_cell, selector
-from .folds import fold_paths, load_fold, prepare_documents, prepare_folds, split_notes
+from .folds import (
+    fold_paths,
+    kind_of,
+    load_fold,
+    prepare_documents,
+    prepare_folds,
+    split_notes,
+)
 from .plan import method_aggregates, plan_cells, resolve_levels
 from .specs import Cell, Experiment, FoldRef, TrainTest
 from .store import Store
@@ -118,9 +125,9 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     cached = not claimed.fresh and all(p.exists() for p in cache)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
     first = load_fold(cache[0]) if cached else prepared.first
-    exp = prepared.exp if prepared else for_labels(exp, first.counts.multilabel)
+    exp = prepared.exp if prepared else for_labels(exp, kind_of(exp, first.counts.multilabel))
     classes = first.counts.classes
-    if exp.multilabel and not cached:  # a label set without labels, refused before writing
+    if exp.kind.label_sets and not cached:  # a label set without labels, refused before writing
         try:
             LoadedFold(first).label_columns(exp.label_set)
         except ConfigError as exc:
@@ -139,7 +146,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
     pairs, skipped = method_aggregates(exp)
     notes += skipped + split_notes(paths)
-    if exp.multilabel and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
+    if not exp.kind.stratified and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
         notes.append("the folds of label sets are not stratified (scikit-learn has no "
                      "multi-label stratification): shuffled KFold, or a random test part")
     positives = list(classes) if exp.tasks == "one_vs_rest" else [None]

@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..counts import Counts
+from ..labels import LabelKind
 from ..learners import make_learner
 from ..policies import n_from_ratio
 from ..vectorize import VectorizerOptions
@@ -42,7 +43,7 @@ class CorpusSpec:
     split_field: str
     train_split: str
     test_split: str
-    task: str
+    task: LabelKind
     ranks: tuple[int, ...] | None
     skip_bad_lines: bool
     strip_labels: bool
@@ -127,10 +128,10 @@ class Experiment:
     source: str = field(compare=False)
 
     @property
-    def multilabel(self) -> bool:
-        """Whether the documents have label sets (``[corpus] task = "multilabel"``, written or
-        found in the data: ``textsift.experiment._tasks.for_labels``)."""
-        return self.corpus.task == "multilabel"
+    def kind(self) -> LabelKind:
+        """The kind of the labels (``[corpus] task``, as written or, once the labels are read,
+        as they make it: :func:`~textsift.labels.decide_kind`)."""
+        return LabelKind(self.corpus.task)
 
     @property
     def n_folds(self) -> int:
@@ -149,13 +150,13 @@ class Experiment:
         """``as_dict()`` without ``n_jobs`` (the table does not depend on it), and without the
         keys added since the first runs when they are at their default: what the
         :attr:`fingerprint` hashes, and what the key of the run's data is taken from
-        (:class:`~.validity.DataKey`). The task ``"multilabel"`` is taken as ``"nominal"``: the
-        data decide (a nominal file over label lists is read as multilabel, and a multilabel
-        one needs them), so the two spellings are one experiment."""
+        (:class:`~.validity.DataKey`). The task is the kind as a file declares it
+        (:attr:`LabelKind.declared <textsift.labels.LabelKind.declared>`: a nominal file over
+        label lists is read as multilabel, and a multilabel one needs them), so the two
+        spellings are one experiment."""
         d = self.as_dict()
         d.pop("n_jobs")
-        if d["corpus"]["task"] == "multilabel":
-            d["corpus"]["task"] = "nominal"
+        d["corpus"]["task"] = str(self.kind.declared)
         for (*where, key), table in _ADDED_LATER:
             place = d
             for part in where:
@@ -272,12 +273,13 @@ class Cell:
     ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking under (``method``,
     ``aggregate``), fit ``learner``, measure), ``"all"`` (``learner`` on every term: the rows
     of every method at level "all" and of FFS, one and the same fit) or ``"triv"`` (the
-    trivial predictor, a row per learner). ``positive`` is the positive class of a
-    one-vs-rest task (``None``: the multi-class task); ``rows`` the (method, aggregate) pairs
-    and ``labels`` the learner names its results are written under; ``max_level`` the
-    experiment's largest level, to which the ranking is computed (a smaller level is its
-    prefix). ``label_set`` is, for label sets, which labels are learned and measured
-    (``[evaluation] label_set``; ``None`` for one label per document)."""
+    trivial predictor, a row per learner). ``label_kind`` is the kind of the labels;
+    ``positive`` is the positive class of a one-vs-rest task (``None``: the multi-class
+    task); ``rows`` the (method, aggregate) pairs and ``labels`` the learner names its results
+    are written under; ``max_level`` the experiment's largest level, to which the ranking is
+    computed (a smaller level is its prefix). ``label_set`` is, for label sets, which labels
+    are learned and measured (``[evaluation] label_set``; ``None`` for one label per
+    document)."""
 
     kind: str
     name: str
@@ -289,7 +291,7 @@ class Cell:
     labels: tuple[str, ...]
     measures: tuple[str, ...]
     seed: int
-    ordinal: bool
+    label_kind: LabelKind
     learner: LearnerSpec | None = None
     method: str | None = None
     aggregate: str | None = None
@@ -302,4 +304,4 @@ class Cell:
 
     @property
     def multilabel(self) -> bool:
-        return self.label_set is not None
+        return self.label_kind.label_sets

@@ -22,9 +22,13 @@ Parquet list columns), or, in CSV, labels joined by a separator (``--label-sep``
 label in others, and label lists that are empty in every record are errors that name the file,
 the record and the fix.
 
-A scoring method may require something of the labelling (``"ranks"``, ``"single_label"``,
-``"two_classes"``); each of these needs one label per document, and :func:`check_requirement`
-refuses multi-label counts for such a method with one message.
+The kind of a labelling -- nominal, ordinal or multilabel, the *task* of an experiment -- is
+a :class:`LabelKind`, which knows its rules (which methods, learners and measures serve it, how
+its folds are split, its scopes); :func:`decide_kind` decides a corpus's from what a file
+declares and the labels read. A scoring method may require something of the labelling
+(``"ranks"``, ``"single_label"``, ``"two_classes"``: :data:`REQUIREMENTS`); each of these
+needs one label per document, and :func:`check_requirement` refuses multi-label counts for
+such a method with one message.
 
 Labels that are readable but probably wrong are warned about
 (:class:`~textsift.errors.DataWarning`): labels that differ only by the white space around them
@@ -33,9 +37,9 @@ or by case (``"sci.space"`` and ``"sci.space "``: :func:`check_label_spelling`),
 (:func:`unseen_classes`) are noted.
 
 Inside the package, each module imports only those before it: ``_values`` (the kind of a
-label value, for messages), ``_labelling`` (:class:`Labels` and its encodings, ranks),
-``_requirements`` (what methods need), ``_fields`` (label fields of records), ``_spelling``
-(probably wrong labels).
+label value, for messages), ``_kinds`` (:class:`LabelKind`), ``_labelling`` (:class:`Labels`
+and its encodings, ranks), ``_requirements`` (the checks of what methods need), ``_fields``
+(label fields of records), ``_spelling`` (probably wrong labels).
 """
 
 from ._fields import (
@@ -48,6 +52,7 @@ from ._fields import (
     plain_values,
     read_labels,
 )
+from ._kinds import REQUIREMENTS, LabelKind, decide_kind
 from ._labelling import (
     LABEL_SETS,
     Labels,
@@ -57,13 +62,7 @@ from ._labelling import (
     evaluated_labels,
     numeric_labels,
 )
-from ._requirements import (
-    REQUIREMENTS,
-    check_class,
-    check_labelled,
-    check_requirement,
-    requirement_met,
-)
+from ._requirements import check_class, check_labelled, check_requirement, refuse_label_lists
 from ._spelling import (
     check_label_counts,
     check_label_spelling,
@@ -74,9 +73,9 @@ from ._spelling import (
 )
 from ._values import show_value
 
-__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelTypes", "Labels", "as_labels", "check_class",
-           "check_label_counts", "check_label_spelling", "check_labelled", "check_ranks",
-           "check_requirement", "csv_labels", "distinct_labels", "encode_labels",
-           "evaluated_labels", "holds_label_lists", "label_type", "label_type_of", "no_labels",
-           "numeric_labels", "plain_values", "read_labels", "requirement_met", "show_value",
-           "similar_labels", "strip_labels", "unseen_classes"]
+__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelKind", "LabelTypes", "Labels", "as_labels",
+           "check_class", "check_label_counts", "check_label_spelling", "check_labelled",
+           "check_ranks", "check_requirement", "csv_labels", "decide_kind", "distinct_labels",
+           "encode_labels", "evaluated_labels", "holds_label_lists", "label_type",
+           "label_type_of", "no_labels", "numeric_labels", "plain_values", "read_labels",
+           "refuse_label_lists", "show_value", "similar_labels", "strip_labels", "unseen_classes"]

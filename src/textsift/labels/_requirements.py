@@ -1,27 +1,13 @@
-"""What a scoring method may require of a labelling, and the checks of a labelling against a
-method or a ``--class``."""
+"""The checks of a labelling against what a scoring method requires of it
+(:data:`~._kinds.REQUIREMENTS`) or a ``--class``."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from ..errors import CorpusError, TextsiftError
+from ._kinds import MULTILABEL, requirements
 from ._labelling import check_ranks
-
-#: What a scoring method may require of the labelling (``Method.requires``). Each needs one
-#: label per document: ordered ranks, any single-label classes, or exactly two classes.
-REQUIREMENTS = ("ranks", "single_label", "two_classes")
-
-
-def requirement_met(requires, multilabel: bool) -> bool:
-    """Whether a labelling (multi-label or not) meets ``requires`` as far as the kind of
-    labelling goes (every requirement of :data:`REQUIREMENTS` needs one label per document)."""
-    requires = (requires,) if isinstance(requires, str) else tuple(requires or ())
-    unknown = set(requires) - set(REQUIREMENTS)
-    if unknown:
-        raise TextsiftError(f"unknown requirement(s) {sorted(unknown)}; a method may require "
-                            f"{', '.join(REQUIREMENTS)}")
-    return not (multilabel and requires)
 
 
 def check_requirement(requires, counts, method: str, source=None) -> None:
@@ -32,16 +18,10 @@ def check_requirement(requires, counts, method: str, source=None) -> None:
     one label per document); labels that are not integer ranks for ``"ranks"``
     (:func:`check_ranks` says why); other than two classes for ``"two_classes"``.
     :func:`textsift.scores.compute` calls it where a method meets counts."""
-    requires = (requires,) if isinstance(requires, str) else tuple(requires or ())
+    requires = requirements(requires)
     where = f"{source}: " if source else ""
-    if not requirement_met(requires, counts.multilabel):
-        what = {"ranks": "ordered ranks", "single_label": "one class per document",
-                "two_classes": "two classes"}[requires[0]]
-        raise TextsiftError(
-            f"{where}{method} needs one label per document ({what}), but the documents have "
-            "label lists (a multi-label corpus); choose a one-vs-rest method, which scores each "
-            "label against the documents without it (e.g. chi2, ig, bns, log_odds_dirichlet; "
-            "`textsift methods` lists them), or give each document one label")
+    if counts.multilabel:
+        refuse_label_lists(requires, method, source)
     if "ranks" in requires:
         try:
             check_ranks(np.asarray(counts.classes))
@@ -53,6 +33,22 @@ def check_requirement(requires, counts, method: str, source=None) -> None:
     if "two_classes" in requires and len(counts.classes) != 2:
         raise TextsiftError(f"{where}{method} needs exactly two classes; the labels have "
                             f"{len(counts.classes)}")
+
+
+def refuse_label_lists(requires, method: str, source=None) -> None:
+    """Refuse label sets for a method that ``requires`` one label per document (every
+    requirement does: :meth:`LabelKind.meets <textsift.labels.LabelKind.meets>`), in one
+    message naming ``source`` when given and the methods that score label sets."""
+    requires = requirements(requires)
+    if MULTILABEL.meets(requires):
+        return
+    what = {"ranks": "ordered ranks", "single_label": "one class per document",
+            "two_classes": "two classes"}[requires[0]]
+    raise TextsiftError(
+        f"{f'{source}: ' if source else ''}{method} needs one label per document ({what}), but "
+        "the documents have label lists (a multi-label corpus); choose a one-vs-rest method, "
+        "which scores each label against the documents without it (e.g. chi2, ig, bns, "
+        "log_odds_dirichlet; `textsift methods` lists them), or give each document one label")
 
 
 def check_labelled(counts) -> None:

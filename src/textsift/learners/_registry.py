@@ -19,6 +19,7 @@ from sklearn.svm import LinearSVC
 from sklearn.utils.validation import has_fit_parameter
 
 from ..errors import TextsiftError, lookup
+from ..labels import LabelKind
 from ._estimators import (
     ClassWeighted,
     PerLabelClassifier,
@@ -36,14 +37,15 @@ class Learner:
     ``ranks`` the rank scale of an ordinal task (``None`` for a nominal one), ``params`` its
     own parameters (the names in ``params``, which an experiment file may set in
     ``[[learners]]`` or tune in ``[tuning]``, with ``class_weight``: :attr:`keys`).
-    ``tasks`` are the label kinds it serves (``"nominal"`` classes, ``"ordinal"`` ranks,
-    ``"multilabel"`` label sets: a binary classifier, fitted once per label) and
+    ``tasks`` are the label kinds it serves (:class:`~textsift.labels.LabelKind`: ``nominal``
+    classes, ``ordinal`` ranks, ``multilabel`` label sets: a binary classifier, fitted once
+    per label) and
     ``weighting`` its default input (a key of :data:`WEIGHTINGS`)."""
 
     name: str
     factory: Callable[..., BaseEstimator]
     summary: str
-    tasks: tuple[str, ...]
+    tasks: tuple[LabelKind, ...]
     weighting: str
     params: tuple[str, ...]
 
@@ -76,7 +78,7 @@ class Learner:
     def weights_classes(self) -> bool:
         """Whether the learner takes ``class_weight``: a learner of nominal tasks whose
         estimator has a ``class_weight`` parameter or a ``fit`` that takes ``sample_weight``."""
-        return "nominal" in self.tasks and (self.class_weight or self.sample_weight)
+        return LabelKind.NOMINAL in self.tasks and (self.class_weight or self.sample_weight)
 
     @cached_property
     def class_weight(self) -> bool:
@@ -104,7 +106,8 @@ WEIGHTINGS: dict[str, Callable[[], list]] = {
 }
 
 
-def register_learner(name: str, summary: str, *, tasks=("nominal", "ordinal"),
+def register_learner(name: str, summary: str, *,
+                     tasks=(LabelKind.NOMINAL, LabelKind.ORDINAL),
                      weighting: str, params: tuple[str, ...]):
     """Decorator adding the factory ``func(seed, ranks, **params)`` to :data:`LEARNERS`."""
 
@@ -113,7 +116,8 @@ def register_learner(name: str, summary: str, *, tasks=("nominal", "ordinal"),
             raise RuntimeError(f"learner {name!r} is registered twice")
         if weighting not in WEIGHTINGS:
             raise RuntimeError(f"learner {name!r}: unknown weighting {weighting!r}")
-        LEARNERS[name] = Learner(name, func, summary, tuple(tasks), weighting, tuple(params))
+        LEARNERS[name] = Learner(name, func, summary, tuple(map(LabelKind, tasks)), weighting,
+                                 tuple(params))
         return func
 
     return deco
@@ -149,7 +153,7 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
 
 
 #: The tasks of a classifier: classes, ranks as classes, and label sets (once per label).
-_CLASSIFIER_TASKS = ("nominal", "ordinal", "multilabel")
+_CLASSIFIER_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 
 
 @register_learner("nb", "multinomial naive Bayes (sklearn MultinomialNB)", weighting="counts",
@@ -171,7 +175,7 @@ def _logreg(seed, ranks, **params):
 
 
 @register_learner("svr", "epsilon-SVR on ranks, rounded (textsift.learners.RankSVR)",
-                  tasks=("ordinal",), weighting="sublinear_tfidf",
+                  tasks=(LabelKind.ORDINAL,), weighting="sublinear_tfidf",
                   params=("C", "epsilon", "balanced", "max_iter", "tol"))
 def _svr(seed, ranks, **params):
     return RankSVR(random_state=seed, ranks=ranks, **params)

@@ -26,7 +26,7 @@ import numpy as np
 from .._choices import EXPLORE_CAP, EXPLORE_SNIPPET_TOP
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..labels import check_requirement, requirement_met
+from ..labels import LabelKind, check_requirement
 from ..ranks import check_ranks
 from ..scores import REGISTRY, compute_many
 from ..scores.ordinal import idf, nc_at_best, rank_stats
@@ -58,14 +58,15 @@ def page_methods(counts: Counts, methods=None) -> list[str]:
     one."""
     ratings = is_rating_scale(counts.classes)
     if methods is None:
-        return sorted(n for n, m in REGISTRY.items() if (m.kind == "nominal" or ratings)
-                      and requirement_met(m.requires, counts.multilabel))
+        kind = (LabelKind.MULTILABEL if counts.multilabel else
+                LabelKind.ORDINAL if ratings else LabelKind.NOMINAL)
+        return sorted(n for n, m in REGISTRY.items() if kind.serves(m))
     methods = list(dict.fromkeys(methods))
     for name in methods:
         if name not in REGISTRY:
             raise TextsiftError(f"unknown method {name!r}; `textsift methods` lists them")
         check_requirement(REGISTRY[name].requires, counts, name)
-        if REGISTRY[name].kind == "ordinal" and not ratings:
+        if REGISTRY[name].kind.ranks and not ratings:
             raise TextsiftError(f"{name} is an ordinal method: it needs integer ratings as "
                                 "labels (e.g. --label-field rating)")
     if not methods:

@@ -29,6 +29,7 @@ from ..errors import TextsiftError
 from ..experiment._methods import resolve_method
 from ..experiment.folds import load_fold
 from ..experiment.store import Store
+from ..labels import LabelKind
 from ..metrics import LOWER_IS_BETTER
 from .plots import (
     BASELINES,
@@ -235,8 +236,7 @@ def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict)
             esc("Learners: " + "; ".join(learners.values()) + "."),
             "Measures: " + "; ".join(metric_name(m, "html") for m in config["metrics"]) + "."]
     if config.get("baselines"):
-        triv = {"ordinal": "the middle rank", "multilabel": "the most frequent training label "
-                "set"}.get(config["corpus"]["task"], "the most frequent training class")
+        triv = LabelKind(config["corpus"]["task"]).trivial
         text.append(esc("Baselines: " + ", ".join(method_name(b) for b in config["baselines"])
                         + f" (Triv always says {triv})."))
     if config.get("tuning"):
@@ -275,7 +275,7 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
         return out
     method, aggregate = best
     name = method_name(method)
-    what = {"ordinal": "rank", "multilabel": "label"}.get(config["corpus"]["task"], "class")
+    what = LabelKind(config["corpus"]["task"]).unit
     if counts.multilabel:  # labels with documents (a test-only label has no scores)
         counts = counts.with_documents
     table = class_terms_table(counts, resolve_method(method), aggregate)

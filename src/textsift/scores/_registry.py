@@ -18,7 +18,7 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..labels import REQUIREMENTS, check_requirement, requirement_met
+from ..labels import REQUIREMENTS, LabelKind, check_requirement
 from ..policies import AGGREGATES
 from ._tables import (  # noqa: F401  (the scoring modules import them from here too)
     PerClass,
@@ -45,6 +45,9 @@ class Method:
     the contingency table: ``A``, ``B``, ``C``, ``D``, ``tpr``, ``fpr``, ``TF``; the
     documentation renders it) and ``reference`` the paper it comes from.
 
+    ``kind`` is what its scores read, a :class:`~textsift.labels.LabelKind`: classes
+    (``nominal``) or the ranks of a scale (``ordinal``); the kinds of labels it serves follow
+    (:meth:`LabelKind.serves <textsift.labels.LabelKind.serves>`).
     ``requires`` lists what the method needs of a labelling, from
     :data:`textsift.labels.REQUIREMENTS`: ``"ranks"`` (every ordinal method: ``kind ==
     "ordinal"`` exactly when it is there) and ``"single_label"`` (the method reads the classes
@@ -62,7 +65,7 @@ class Method:
 
     name: str
     func: Callable[..., ScoreTable]
-    kind: str  # "nominal" or "ordinal"
+    kind: LabelKind
     summary: str
     default_aggregate: str = "max"
     aggregates: tuple[str, ...] = AGGREGATES
@@ -98,7 +101,8 @@ def policy_refusal(aggregate: str) -> str:
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
              reads_term_freq=False, signed=False):
-    """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``formula``
+    """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
+    :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
     ``requires``. The parameters are those of the function's signature after its counts.
@@ -108,10 +112,12 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
     if default_aggregate not in aggregates:
         raise RuntimeError(f"method {name!r}: its default policy {default_aggregate!r} is not "
                            f"among those it offers ({', '.join(aggregates)})")
-    if kind not in ("nominal", "ordinal"):
-        raise RuntimeError(f"method {name!r}: kind must be 'nominal' or 'ordinal'")
+    kinds = LabelKind.method_kinds()
+    if kind not in kinds:
+        raise RuntimeError(f"method {name!r}: kind must be one of {', '.join(kinds)}")
+    kind = LabelKind(kind)
     requires = tuple(dict.fromkeys(
-        (("ranks", "single_label") if kind == "ordinal" else ()) + tuple(requires)))
+        (("ranks", "single_label") if kind.ranks else ()) + tuple(requires)))
     unknown = set(requires) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
@@ -255,8 +261,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if methods is None:
-        methods = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal"
-                         and requirement_met(m.requires, counts.multilabel))
+        labels = LabelKind.MULTILABEL if counts.multilabel else LabelKind.NOMINAL
+        methods = sorted(n for n, m in REGISTRY.items() if labels.serves(m))
     methods = [get_method(name).name for name in methods]
     for name in methods:
         check_requirement(REGISTRY[name].requires, counts, name)

@@ -1,0 +1,76 @@
+"""textsift.labels.LabelKind: the kind of a labelling and its rules, and the one decision of a
+corpus's kind (decide_kind)."""
+
+import pytest
+
+from textsift.errors import TextsiftError
+from textsift.labels import LabelKind, decide_kind
+from textsift.learners import LEARNERS
+from textsift.metrics import MEASURES
+from textsift.scores import REGISTRY
+
+NOMINAL, ORDINAL, MULTILABEL = LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL
+
+
+@pytest.mark.parametrize(("declared", "lists", "kind"), [
+    ("nominal", False, NOMINAL), ("nominal", True, MULTILABEL),  # the labels decide
+    ("ordinal", False, ORDINAL), ("multilabel", True, MULTILABEL)])
+def test_the_labels_decide_between_the_kinds_a_declaration_may_be(declared, lists, kind):
+    assert decide_kind(declared, lists, "label") is kind
+    assert kind.declared is LabelKind(declared) or kind is LabelKind(declared)
+
+
+@pytest.mark.parametrize(("declared", "lists", "message"), [
+    ("ordinal", True, "[corpus] task = 'ordinal' reads one rating per document, but the label "
+                      "field 'stars' holds lists (a multi-label corpus); set task = "
+                      "'multilabel' or 'nominal'"),
+    ("multilabel", False, "[corpus] task = 'multilabel', but the label field 'stars' holds one "
+                          "label per record, not a list; write each record's labels as a list "
+                          "(or a CSV field with [corpus] label_sep), or set task = 'nominal' or "
+                          "'ordinal'")])
+def test_a_declaration_the_labels_do_not_fit_names_the_field_and_the_fix(declared, lists,
+                                                                         message):
+    with pytest.raises(TextsiftError) as err:
+        decide_kind(declared, lists, "stars")
+    assert str(err.value).startswith(message)
+
+
+def test_a_kind_is_its_name_as_a_string():
+    """The TOML value, experiment.json and the messages keep the names."""
+    assert NOMINAL == "nominal" and f"{ORDINAL}" == "ordinal" and LabelKind("multilabel") is (
+        MULTILABEL)
+    assert LabelKind.possible("nominal") == (NOMINAL, MULTILABEL)
+    assert LabelKind.possible("ordinal") == (ORDINAL,)
+
+
+def test_which_methods_serve_each_kind():
+    """A method of ranks serves the ordinal kind only; a method of classes serves classes and
+    ranks (as classes), and label sets when it requires nothing of one label per document
+    (ig_multi, which reads the classes as a partition, does not)."""
+    for m in REGISTRY.values():
+        assert ORDINAL.serves(m)
+        assert NOMINAL.serves(m) == (m.kind == "nominal")
+        assert MULTILABEL.serves(m) == (m.kind == "nominal" and not m.requires)
+    assert not MULTILABEL.serves(REGISTRY["ig_multi"]) and NOMINAL.serves(REGISTRY["ig_multi"])
+    assert not NOMINAL.serves(REGISTRY["rr_igor"])
+
+
+def test_learners_and_measures_serve_the_kinds_they_declare():
+    assert [n for n, lr in LEARNERS.items() if not MULTILABEL.serves(lr)] == ["svr"]
+    assert ORDINAL.serves(MEASURES["mae_macro"]) and not NOMINAL.serves(MEASURES["mae_macro"])
+    assert MULTILABEL.serves(MEASURES["samples_f1"]) and not NOMINAL.serves(
+        MEASURES["samples_f1"])
+    assert all(isinstance(k, LabelKind) for m in MEASURES.values() for k in m.tasks)
+    assert all(isinstance(k, LabelKind) for lr in LEARNERS.values() for k in lr.tasks)
+
+
+def test_the_rules_of_each_kind():
+    """Label sets: not stratified (scikit-learn has none for them), scope local, no binary
+    tasks; ranks: the scale; one class per document: one-vs-rest tasks."""
+    assert [k for k in LabelKind if k.stratified] == [NOMINAL, ORDINAL]
+    assert [k for k in LabelKind if "local" in k.scopes] == [MULTILABEL]
+    assert [k for k in LabelKind if k.one_vs_rest] == [NOMINAL]
+    assert [k for k in LabelKind if k.ranks] == [ORDINAL]
+    assert [k.unit for k in LabelKind] == ["class", "rank", "label"]
+    with pytest.raises(TextsiftError, match="unknown requirement"):
+        NOMINAL.meets("sorted")
