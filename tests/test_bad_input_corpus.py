@@ -114,8 +114,13 @@ CASES = {
         _files({"a.jsonl": jsonl([{"text": "alpha", "label": 1}]),
                 "b.jsonl": jsonl([{"text": "beta", "label": "b"}])}),
         r"the label 'label' mixes types: a number at .*a\.jsonl.*a string at .*b\.jsonl"),
-    "mixed label types in CSV": (_write("c.csv", b"text,label\nalpha,1\nbeta,b\n"),
-                                 r"c\.csv: the label 'label' mixes types"),
+    "a CSV file beside a file of numbers": (  # CSV labels are strings
+        _files({"a.csv": b"text,label\nalpha,1\nbeta,2\n",
+                "b.jsonl": jsonl([{"text": "gamma", "label": 1}])}),
+        r"the label 'label' mixes types: a string at .*a\.csv, record 1, a number at "
+        r".*b\.jsonl, line 1\. .*; a CSV file's labels are strings \(01 and 1 are two "
+        r"classes\): write the other files' labels as strings too, or, for ratings, use an "
+        r"ordinal method"),
     "label list holding numbers": (
         _write("c.jsonl", jsonl([{"text": "alpha", "label": [1, 2]}])),
         r"c\.jsonl, line 1: the label 'label' is the list \[1, 2\], which holds the number 1; "

@@ -70,7 +70,7 @@ def test_ordinal_eval_rows_baselines_and_resume(corpus, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--rating-field", "text"], "must be numeric"),
+    (["--rating-field", "text"], "not a number; ranks are numbers"),
     (["--rating-field", "stars", "--ranks", "1,2,3"], "outside the declared scale"),
     (["--rating-field", "stars", "--split-field", "fold"], "'fold' is not among"),
     (["--rating-field", "stars", "--methods", "chi2"], "not an ordinal method"),
@@ -101,7 +101,7 @@ def test_cli_ordinal_json_shape(corpus):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--rating-field", "text", "--k", "3"], "numeric ratings"),
+    (["--rating-field", "text", "--k", "3"], "not a number; ranks are numbers"),
     (["--rating-field", "stars"], "exactly one of -k"),
     (["--label-field", "stars", "--k", "3", "--ratio", "0.1"], "exactly one of -k"),
     (["--rating-field", "stars", "--k", "3", "--method", "bns"], "not an ordinal method"),

@@ -21,8 +21,6 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-import numpy as np
-
 from .errors import OutputError, TextsiftError
 
 __all__ = ["FIXABLE", "atomic_write", "atomic_write_text", "check_out_dir", "differences",
@@ -131,6 +129,8 @@ def write_npz(path, arrays: dict) -> None:
     ``np.savez`` because that leaves its ``ZipFile`` open when a write fails (a full disk, a
     file-size limit): its ``__del__`` then writes to the closed file, "Exception ignored in
     ZipFile.__del__", long after the error."""
+    import numpy as np  # here: the locks (textsift._lock) use this module at start-up
+
     def write(fh):
         with zipfile.ZipFile(fh, mode="w", compression=zipfile.ZIP_STORED,
                              allowZip64=True) as zf:

@@ -151,7 +151,8 @@ def _acquire(path: Path, what: str, target: Path, note) -> int:
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
                 raise OutputError(
                     f"{what} {target} is in use by another textsift run ({_holder(info)}); "
-                    f"wait for it to finish, or choose another {what}") from None
+                    f"wait for it to finish, or choose another "
+                    f"{what.removeprefix('the ')}") from None
             if exc.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS):
                 if note is not None:
                     note(f"{target}: files cannot be locked here, so nothing keeps a second "

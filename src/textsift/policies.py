@@ -139,7 +139,7 @@ _UNIT = np.finfo(np.float64).eps / 2
 
 def settle(sums: np.ndarray, error: np.ndarray, addends) -> np.ndarray:
     """``sums`` with each term whose order could be the rounding's replaced by its exact sum
-    (:func:`math.fsum`, correctly rounded): ``error[i]`` bounds how far ``sums[i]`` is from
+    (``math.fsum``, correctly rounded): ``error[i]`` bounds how far ``sums[i]`` is from
     the exact sum of its addends, and ``addends(terms)`` gives the addends (one row each) of
     the terms ``terms`` (ascending indices). A term whose interval ``sums +- 2 error`` meets
     no other's is ordered as its exact sum is; the others are summed exactly, each distinct

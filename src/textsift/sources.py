@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import CorpusError, DataWarning
+from .errors import CorpusError, DataWarning, missing_path
 from .labels import csv_labels
 from .layouts import is_aclimdb, iter_20news, iter_aclimdb
 
@@ -121,7 +121,7 @@ def data_files(source) -> list[Path]:
                               f"textsift cannot read ({READABLE} are); narrow the pattern, "
                               "e.g. to '*.jsonl.gz'")
         return matches
-    raise CorpusError(f"{path}: no such file or directory; check the path")
+    raise missing_path(path)
 
 
 def _directory(root: Path) -> list[Path]:

@@ -36,7 +36,8 @@ def from_registry() -> dict[str, dict]:
                    "params": {p: float(v) if isinstance(v, float) else v
                               for p, v in m.params.items()},
                    "choices": {p: list(v) for p, v in m.choices.items()},
-                   "requires": list(m.requires), "reference": m.reference}
+                   "requires": list(m.requires), "signed": m.signed,
+                   "reference": m.reference}
             for name, m in sorted(REGISTRY.items())}
 
 
@@ -45,11 +46,6 @@ def write() -> Path:
     text = json.dumps(from_registry(), indent=1, ensure_ascii=False) + "\n"
     PATH.write_text(text, encoding="utf-8")
     return PATH
-
-
-def label(name: str) -> str:
-    """The method's name as listed (``prp (provisional)``)."""
-    return f"{name} (provisional)" if methods()[name]["provisional"] else name
 
 
 def ordinal_methods() -> list[str]:

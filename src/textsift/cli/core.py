@@ -17,9 +17,9 @@ TOP = 20
 
 @app.command()
 def methods(fmt: FormatOption = None):
-    """List the scoring methods, one line each: name, kind, default policy and what it
-    measures (a table on stdout; JSON gives every field: parameters, policies,
-    requirements and the paper).
+    """List the scoring methods, one line each: name (as the other commands take it), kind,
+    default policy and what it measures (a table on stdout; JSON gives every field:
+    parameters, policies, whether the scores are signed, requirements and the paper).
 
     Example: textsift methods --format json
     """
@@ -29,7 +29,8 @@ def methods(fmt: FormatOption = None):
                   [[name, *m.values()] for name, m in entries.items()], fmt, "")
         return
     emit_rows(["name", "kind", "policy", "summary"],
-              [[_catalog.label(n), m["kind"], m["default_aggregate"], m["summary"]]
+              [[n, m["kind"], m["default_aggregate"],
+                ("provisional: " if m["provisional"] else "") + m["summary"]]
                for n, m in entries.items()], fmt, "textsift methods")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from ._app import app, console, writes_out
+from ._app import app, console, print_note, writes_out
 from .options import NJobs, OutDir
 
 
@@ -82,7 +82,8 @@ def _cell_lines(steps: int = 20):
 @writes_out()
 def run(
     config: Path = typer.Argument(..., help="Experiment file (TOML); see examples/*.toml",
-                                  metavar="CONFIG", show_default=False),
+                                  metavar="CONFIG", show_default=False, exists=True,
+                                  dir_okay=False),
     out: OutDir = ...,
     resume: bool = typer.Option(False, "--resume", help="Continue a run interrupted in --out"),
     n_jobs: NJobs = None,
@@ -105,21 +106,32 @@ def run(
         _report(out)
 
 
-def _report(directory: Path) -> Path:
+def _report(directory: Path, out: Path | None = None) -> Path:
     from ..report.html import write_report
 
-    path = write_report(directory)
+    path = write_report(directory, out)
     print(path)
     return path
 
 
 @app.command("report")
-@writes_out("directory", create=False)
 def report_cmd(directory: Path = typer.Argument(..., help="An experiment's --out directory",
-                                                metavar="DIR", show_default=False)):
-    """Write DIR/report.html (self-contained) and the figures beside it; its path goes to
-    stdout.
+                                                metavar="DIR", show_default=False),
+               out: Path = typer.Option(None, "--out", "-o", show_default=False,
+                                        help="Write the report there instead of in DIR "
+                                             "(which may then be read-only)")):
+    """Write DIR/report.html (self-contained) and the figures beside it, or in --out; the
+    page's path goes to stdout.
 
     Example: textsift report forman-run
     """
-    _report(directory)
+    from .._lock import hold
+    from ..errors import missing_path, no_experiment
+
+    if not directory.exists():
+        raise missing_path(directory)
+    target, what = (directory, "the folder") if out is None else (out, "--out")
+    with hold(target, note=print_note, what=what):
+        if not (directory / "experiment.json").is_file():  # before the report's imports
+            raise no_experiment(directory)
+        _report(directory, out)

@@ -176,9 +176,6 @@ ChunkSize = Annotated[int | None, typer.Option(
 Top = Annotated[int | None, typer.Option(
     "--top", help="How many terms to print (default 20; with -k, every selected term)",
     callback=_positive, show_default=False)]
-TopOrAll = Annotated[int | None, typer.Option(
-    "--top", help="How many terms to print (default: every selected term)",
-    callback=_positive, show_default=False)]
 K = Annotated[int | None, typer.Option(
     "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(
@@ -256,7 +253,8 @@ class CorpusOptions:
         from ._app import console, stage_progress
 
         bad: list = []
-        drawn = nullcontext() if self.engine == "memory" else stage_progress()
+        slow = self.engine != "memory" or self.tokenizer is not None  # worth a bar
+        drawn = stage_progress() if slow else nullcontext()
         with warnings.catch_warnings(), drawn as progress:  # warnings reported below, once
             warnings.filterwarnings("ignore", "skipped ", UserWarning)
             counts = count_file(self.source, text_field=self.text_field,
@@ -319,6 +317,18 @@ _CORPUS_PARAMS = {
 ENGINE_PARAMS = ("engine", "scheduler", "chunk_size")
 
 
+def _check_paths(paths) -> None:
+    """A corpus path that does not exist (not a glob pattern) is an error at once, before
+    the command imports what it computes with (seconds on a busy machine)."""
+    from glob import has_magic
+
+    from ..errors import missing_path
+
+    for path in paths:
+        if not has_magic(str(path)) and not path.exists():
+            raise missing_path(path)
+
+
 def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
                    data_required: bool = True):
     """A decorator giving a command the corpus options: its parameter ``corpus:
@@ -353,6 +363,7 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
                                              "old name)", param_hint="--rating-field")
                 given["label_field"] = rating
             given["data"] = tuple(given["data"] or ())
+            _check_paths(given["data"])
             valid = {f.name for f in fields(CorpusOptions)}
             corpus = CorpusOptions(**{k: v for k, v in given.items() if k in valid})
             corpus.vectorizer()  # options that cannot go together: an error before any work

@@ -13,13 +13,14 @@ import typer
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, plain, print_note, writes_out
+from .core import TOP
 from .options import (
     CorpusOptions,
     FormatOption,
     K,
     NJobs,
     OutDir,
-    TopOrAll,
+    Top,
     choices,
     corpus_options,
 )
@@ -129,14 +130,16 @@ def ordinal(
     k: K = None,
     ratio: float = typer.Option(None, "--ratio", show_default=False,
                                 help="Fraction of the vocabulary to select (instead of -k)"),
-    top: TopOrAll = None,
+    top: Top = None,
     fmt: FormatOption = None,
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
     params: dict | None = None,
 ):
-    """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani): select -k terms (or
-    a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings.
+    """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani) by an ordinal
+    method; the labels are integer ratings. As score: without -k (or --ratio, a fraction of
+    the vocabulary) the ranking's best --top terms (20) are printed and nothing is selected;
+    with it, the terms a selector keeps.
 
     The defaults, RR(IGOR) on the words of at least 5 documents, measured best of every
     method (with the papers' associated ranks, and with the rank-balanced ones of RR(Var),
@@ -157,17 +160,18 @@ def ordinal(
 
     m = _method(method)
     _check_params(m, params)
-    if (k is None) == (ratio is None):
-        raise TextsiftError("give exactly one of -k (a number of terms) and --ratio (a "
-                            "fraction in (0, 1])")
+    if k is not None and ratio is not None:
+        raise TextsiftError("give one of -k (a number of terms) and --ratio (a fraction in "
+                            "(0, 1]), or neither to print the ranking's best --top terms")
     scale = _numbers(ranks, "--ranks")
     counts = corpus.count(classes=scale, ranks=True)  # "4", CSV's 04: the rank 4
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
-    n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
+    selecting = k is not None or ratio is not None
+    n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio) if selecting else None
     note = size_note(k, counts.n_terms, "-k")
     if note:
         print_note(note)
-    shown = n if top is None else min(n, top)
+    shown = (top or TOP) if n is None else n if top is None else min(n, top)
     ranked = rank(counts, m, top=shown, **params)
     rr = ranked.policy == "rr"
     frame = ranked.to_frame().rename(columns={"group": "rank_assigned"})
@@ -177,7 +181,9 @@ def ordinal(
         frame["provisional"] = True
         print_note(f"{m.label}: the PRP formula is not pinned down (the paper does not give it "
                  "in full); do not report it as a reproduction.")
-    console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
+    if n is not None:
+        console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}",
+                      highlight=False)
     emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 
 

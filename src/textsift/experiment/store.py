@@ -36,7 +36,7 @@ import pandas as pd
 
 from .._io import atomic_write, atomic_write_text
 from .._lock import LOCK_NAME, check_held
-from ..errors import OutputError
+from ..errors import OutputError, no_experiment
 
 if TYPE_CHECKING:
     from .specs import Cell
@@ -94,8 +94,7 @@ class Store:
     def manifest(self) -> dict:
         found = self.read_manifest()
         if found is None:
-            raise StoreError(f"{self.root} holds no experiment (no experiment.json); run "
-                             "`textsift run CONFIG.toml --out DIR` first")
+            raise StoreError(*no_experiment(self.root).args)
         return found
 
     def entries(self) -> list[Path]:

@@ -141,15 +141,24 @@ class LabelTypes:
                 f"others: a list at {at}, {_a(b)} at {bt}. Give every record a list of labels "
                 '(["x"]; [] for none) or every record one label, in every file')
         elif kind != self.first[0]:
+            csv = any(_is_csv(w) for w in (where, self.first[1]))
             raise CorpusError(
                 f"the label {self.field!r} mixes types: {_a(self.first[0])} at "
                 f"{self.first[1]}, {_a(kind)} at {where}. Write every label as a string (\"1\") "
-                "or every one as a number, in every file, so that each class has one name")
+                "or every one as a number, in every file, so that each class has one name"
+                + ("; a CSV file's labels are strings (01 and 1 are two classes): write the "
+                   "other files' labels as strings too, or, for ratings, use an ordinal method "
+                   "or command, which reads every file's labels as numbers" if csv else ""))
 
     def finish(self, source) -> None:
         """After the last record: label lists that were empty in every record are an error."""
         if self.first is not None and self.first[0] == "list" and not self.labelled:
             raise no_labels(source, self.field)
+
+
+def _is_csv(where: str) -> bool:
+    """Whether a place of :class:`LabelTypes` (``"FILE, record N"``) is in a CSV file."""
+    return where.rsplit(", ", 1)[0].lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz"))
 
 
 def _a(kind: str) -> str:

@@ -132,7 +132,7 @@ def check_label_counts(classes, class_sizes, n_docs: int, label_sets: bool,
       one-vs-rest scores compare it with nothing (chi2 0, BNS -inf, every term alike) and no
       learner can tell it apart;
     * labels nearly unique per document -- more classes than a tenth of the documents (and
-      more than :data:`UNIQUE_FLOOR`), e.g. an id field taken for the label: each class has
+      more than ``UNIQUE_FLOOR``), e.g. an id field taken for the label: each class has
       too few documents to score its terms, and the per-class tables grow with the number of
       classes (18 GB for 20 Newsgroups by message id)."""
     where = f"{source}: " if source else ""
