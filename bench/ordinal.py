@@ -27,8 +27,8 @@ from _common import add_data_option, best_of  # bench/ is the script's path
 from textsift.corpus import read_corpus
 from textsift.counts import Counts
 from textsift.policies import n_from_ratio
+from textsift.ranking import ranking_of
 from textsift.scores import compute, get_method
-from textsift.selectors import ranking_of
 
 METHODS = ["var", "rr_var", "var_idf", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp"]
 BALANCED = ["rr_var", "rr_var_idf", "rr_nc_idf", "prp"]  # also with balanced=True

@@ -43,7 +43,7 @@ def pairs() -> None:
 
     from textsift.corpus import read_corpus
     from textsift.counts import Counts
-    from textsift.selectors import rank
+    from textsift.ranking import rank
 
     data = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
     train = read_corpus(data / "imdb/train.jsonl.gz")

@@ -91,11 +91,12 @@ def test_an_option_means_the_same_in_every_command():
                 assert p.help == first.help, where
 
 
-def test_label_field_everywhere_rating_field_hidden():
+def test_label_field_everywhere():
+    """One name for the label of every command (the unreleased --rating-field is gone)."""
     for name in CORPUS_COMMANDS:
         have = options(COMMANDS[name])
         assert not have["--label-field"].hidden and have["--label-field"].default == "label"
-        assert have["--rating-field"].hidden, name
+        assert "--rating-field" not in have, name
 
 
 def test_k_selects_and_top_prints():
@@ -173,13 +174,6 @@ def test_usage_errors_are_one_line(args, message):
     assert res.exit_code == 2
     assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1, res.stderr
     assert message in res.stderr
-
-
-def test_rating_field_is_the_old_name_of_label_field():
-    args = ["ordinal", REVIEWS, "-k", "5", "-f", "json"]
-    new = runner.invoke(app, [*args, "--label-field", "rating"])
-    old = runner.invoke(app, [*args, "--rating-field", "rating"])
-    assert new.exit_code == 0 and new.stdout == old.stdout
 
 
 def test_several_sources_are_read_as_one_corpus(tmp_path):

@@ -16,7 +16,7 @@ from textsift.counts import Counts
 from textsift.engines import count_file, file_parts
 from textsift.engines.dask import count_dask, joblib_on_cluster
 from textsift.errors import TextsiftError
-from textsift.selectors import rank
+from textsift.ranking import rank
 
 distributed = pytest.importorskip("distributed")
 runner = CliRunner()

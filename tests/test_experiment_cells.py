@@ -12,7 +12,7 @@ import pytest
 
 from textsift.experiment import StoreError, cells, parse_config
 from textsift.experiment.folds import load_fold, prepare_folds
-from textsift.experiment.plan import method_aggregates, plan_cells, resolve_levels
+from textsift.experiment.plan import plan_cells, resolve_levels, selections
 from textsift.experiment.specs import FoldRef
 
 CONFIG = {"corpus": {"sample": "20ng"},
@@ -32,7 +32,7 @@ def test_each_cell_opens_its_fold_once_and_each_fold_is_read_once(tmp_path, monk
     paths = prepare_folds(exp, tmp_path, log=lambda _: None)
     refs = [FoldRef.of(p) for p in paths]
     levels, _ = resolve_levels(exp, [load_fold(r).n_terms for r in refs])
-    plan = plan_cells(exp, refs, levels, method_aggregates(exp)[0])
+    plan = plan_cells(exp, refs, levels, selections(exp)[0])
     assert len(plan) == 10 and [c.fold for c in plan] == [0] * 5 + [1] * 5
     cells.open_fold.cache_clear()
     calls = {"open": 0, "read": 0, "stat": 0}
@@ -63,7 +63,7 @@ def test_a_cell_is_small_and_frozen():
     exp = parse_config({**CONFIG, "evaluation": {"metrics": ["accuracy"]}})
     ref = FoldRef("/nowhere/fold-0.npz", 1, 2)
     cell = plan_cells(exp, [ref], resolve_levels(exp, [1000])[0],
-                      method_aggregates(exp)[0])[-1]
+                      selections(exp)[0])[-1]
     assert cell.kind == "select" and cell.fold_ref == ref and cell.level.value == 50
     assert len(pickle.dumps(cell)) < 1500
     with pytest.raises(dataclasses.FrozenInstanceError):

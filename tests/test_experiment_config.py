@@ -67,12 +67,21 @@ ONE_VS_REST = {"experiment": {"name": "ovr", "n_jobs": 2},
                "learners": [{"name": "linear_svm"}]}
 
 
-@pytest.mark.parametrize(("config", "fingerprint"), [(ORDINAL, "ce85b815b046e251"),
-                                                     (ONE_VS_REST, "03031dbf65bdc8aa")])
-def test_the_fingerprint_of_a_file_is_the_one_its_old_runs_have(config, fingerprint):
-    """Run directories made before the experiment's value types were rewritten (these
-    fingerprints were taken then) still resume."""
-    assert parse_config(config).fingerprint == fingerprint
+@pytest.mark.parametrize("config", [ORDINAL, ONE_VS_REST])
+def test_the_fingerprint_is_a_hash_of_every_key_but_n_jobs(config):
+    """Every key is part of what identifies an experiment's results, a key at its default
+    too (no key is left out for older directories: they are refused); n_jobs is not."""
+    fingerprint = parse_config(config).fingerprint
+    assert len(fingerprint) == 16 and int(fingerprint, 16) >= 0
+    faster = {**config, "experiment": {**config["experiment"], "n_jobs": 1}}
+    assert parse_config(faster).fingerprint == fingerprint
+    for table, key, value in (("experiment", "seed", 0), ("preprocessing", "lowercase", True),
+                              ("corpus", "skip_bad_lines", False)):
+        given = {**config, table: {**config[table], key: value}}  # the default, written
+        assert parse_config(given).fingerprint == fingerprint
+        other = {**config, table: {**config[table], key: {"seed": 2, "lowercase": False,
+                                                          "skip_bad_lines": True}[key]}}
+        assert parse_config(other).fingerprint != fingerprint, key
 
 
 @pytest.mark.parametrize("table", ["corpus", "selection", "evaluation", "preprocessing",

@@ -401,7 +401,7 @@ def test_the_goemotions_example_plans_its_122_cells(tmp_path, monkeypatch):
 
     from textsift.experiment import load_config
     from textsift.experiment._tasks import for_labels
-    from textsift.experiment.plan import method_aggregates, plan_cells
+    from textsift.experiment.plan import Selection, plan_cells, selections
     from textsift.experiment.specs import FoldRef, Level
 
     (tmp_path / "goemotions").mkdir()
@@ -410,9 +410,9 @@ def test_the_goemotions_example_plans_its_122_cells(tmp_path, monkeypatch):
     monkeypatch.setenv("TEXTSIFT_DATA", str(tmp_path))
     exp = for_labels(load_config(Path(__file__).parents[1] / "examples" / "goemotions.toml"),
                      "multilabel")  # as its label lists make it
-    pairs, notes = method_aggregates(exp)
-    assert len(pairs) == 15 and ("bns", "local") in pairs
-    assert ("log_odds_dirichlet", "wavg") not in pairs and [n[:61] for n in notes] == [
+    pairs, notes = selections(exp)
+    assert len(pairs) == 15 and Selection("bns", None, "local") in pairs
+    assert Selection("log_odds_dirichlet", "wavg") not in pairs and [n[:61] for n in notes] == [
         "log_odds_dirichlet has no 'wavg' policy (it offers max, rr); "]
     cells = plan_cells(exp, [FoldRef("f", 0, 0)], [Level("n", s) for s in exp.sizes], pairs)
     assert len(cells) == 120 + 2 and all(c.label_set == "train_and_test" for c in cells)

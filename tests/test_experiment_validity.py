@@ -187,23 +187,35 @@ def test_a_change_that_invalidates_finished_cells_is_refused(corpus, base_run, t
     assert cell_files(out) == before
 
 
-def test_a_directory_of_an_earlier_textsift_is_adopted(corpus, base_run, tmp_path):
+@pytest.mark.parametrize(("earlier", "written"), [
+    ("without its data", "which did not record its corpus"),
+    ("results version 1", "results version 1")])
+def test_a_directory_of_an_earlier_textsift_is_refused(corpus, base_run, tmp_path, earlier,
+                                                       written):
+    """A directory an earlier textsift wrote -- before run directories recorded their data,
+    or with another version of the results (cells keyed otherwise) -- is refused, not
+    adopted: one error line, naming the fix, and its files left as they were."""
     out = copy_run(base_run, tmp_path)
     manifest = json.loads((out / "experiment.json").read_text())
-    del manifest["data"]  # as written before the data was recorded
+    if earlier == "without its data":
+        del manifest["data"]
+    else:
+        manifest["data"]["spec"]["results_version"] = 1
     (out / "experiment.json").write_text(json.dumps(manifest))
-    for p in (out / "cells").glob("*.json"):
-        cell = json.loads(p.read_text())
-        p.write_text(json.dumps({"rows": cell["rows"], "timing": cell["timing"]}))
-    messages = []
-    again = run_experiment(parse_config(config(corpus)), out, resume=True, log=messages.append)
-    assert again.n_run == 0
-    assert ("was written by an earlier textsift, which did not record its corpus: its 6 "
-            "finished cells are taken as computed from the corpus as it is now") in " ".join(
-        messages)
-    assert all("key" in json.loads(p.read_text()) for p in (out / "cells").glob("*.json"))
-    assert "data" in json.loads((out / "experiment.json").read_text())
-    assert (out / "results.csv").read_bytes() == (base_run / "results.csv").read_bytes()
+    before = cell_files(out)
+    toml = tmp_path / "exp.toml"
+    toml.write_text(f'[corpus]\npath = "{corpus}"\n[evaluation]\nmetrics = ["accuracy"]\n'
+                    '[experiment]\nname = "base"\nseed = 3\nn_jobs = 1\n'
+                    '[preprocessing]\nstop_words = "english"\nmin_df = 2\n'
+                    '[selection]\nmethods = ["chi2", "ig"]\nsizes = [20, 100, "all"]\n'
+                    'baselines = ["ffs", "triv"]\n[[learners]]\nname = "nb"\n')
+    res = CliRunner().invoke(app, ["run", str(toml), "--out", str(out), "--resume"])
+    assert res.exit_code == 2, res.output
+    (line,) = [x for x in res.stderr.splitlines() if x.startswith("error")]
+    assert line == (f"error: {out} holds 6 finished cells of an earlier textsift ({written}; "
+                    "this one writes results version 2), which this version does not resume; "
+                    f"start afresh: choose a new --out, or delete {out}")
+    assert cell_files(out) == before and "Traceback" not in res.output
 
 
 def test_the_data_key_hashes_the_bytes_of_a_tree_not_its_place(tmp_path):

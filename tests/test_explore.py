@@ -24,11 +24,11 @@ from textsift.cli import app
 from textsift.corpus import load_sample, sample_path
 from textsift.counts import Counts
 from textsift.errors import TextsiftError
+from textsift.ranking import rank
 from textsift.report.explore import explore, page_html
 from textsift.report.explore_data import explore_data, rounded, spread
 from textsift.report.snippets import find_snippets
 from textsift.scores import compute
-from textsift.selectors import rank
 from textsift.vectorize import VectorizerOptions
 
 OPTS = VectorizerOptions(stop_words="english", strip_headers=True, min_df=2)

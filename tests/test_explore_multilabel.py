@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from textsift.cli import app
 from textsift.counts import Counts
 from textsift.errors import TextsiftError
+from textsift.ranking import rank
 from textsift.report.explore_data import explore_data, page_methods
 from textsift.report.snippets import find_snippets
-from textsift.selectors import rank
 
 runner = CliRunner()
 # "shared" is in every document of label a: with b in the first three, with c in two more,

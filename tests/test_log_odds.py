@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from textsift.counts import Counts
 from textsift.errors import TextsiftError
+from textsift.ranking import rank
 from textsift.scores import compute
-from textsift.selectors import rank
 
 # terms (bad, good); class p: "good good bad", class n: "bad bad good bad"
 X = sp.csr_matrix(np.array([[1, 2], [3, 1]]))

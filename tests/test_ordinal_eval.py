@@ -34,7 +34,7 @@ def corpus(tmp_path_factory):
 
 
 def eval_args(corpus, out, *extra):
-    return ["ordinal-eval", str(corpus), "--rating-field", "stars", "--split-field", "split",
+    return ["ordinal-eval", str(corpus), "--label-field", "stars", "--split-field", "split",
             "--methods", "rr_nc_idf,prp", "--ratios", "0.1,1", "--a-grid", "1,4",
             "--c-grid", "1", "--out", str(out), *extra]
 
@@ -70,10 +70,10 @@ def test_ordinal_eval_rows_baselines_and_resume(corpus, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--rating-field", "text"], "not a number; ranks are numbers"),
-    (["--rating-field", "stars", "--ranks", "1,2,3"], "outside the declared scale"),
-    (["--rating-field", "stars", "--split-field", "fold"], "'fold' is not among"),
-    (["--rating-field", "stars", "--methods", "chi2"], "not an ordinal method"),
+    (["--label-field", "text"], "not a number; ranks are numbers"),
+    (["--label-field", "stars", "--ranks", "1,2,3"], "outside the declared scale"),
+    (["--label-field", "stars", "--split-field", "fold"], "'fold' is not among"),
+    (["--label-field", "stars", "--methods", "chi2"], "not an ordinal method"),
 ])
 def test_ordinal_eval_errors(corpus, tmp_path, args, message):
     out = runner.invoke(app, ["ordinal-eval", str(corpus), *args, "--out", str(tmp_path)])
@@ -82,7 +82,7 @@ def test_ordinal_eval_errors(corpus, tmp_path, args, message):
 
 
 def test_cli_ordinal_json_shape(corpus):
-    out = runner.invoke(app, ["ordinal", str(corpus), "--rating-field", "stars", "--method",
+    out = runner.invoke(app, ["ordinal", str(corpus), "--label-field", "stars", "--method",
                               "rr_nc_idf", "--k", "5", "--format", "json", "--a", "4"])
     assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)
@@ -90,23 +90,22 @@ def test_cli_ordinal_json_shape(corpus):
     # each rank's cue word heads its own list; ranks take turns 1..5
     assert [(r["term"], r["rank_assigned"]) for r in rows] == [
         (f"cue{j}", j) for j in range(1, 6)]
-    out = runner.invoke(app, ["ordinal", str(corpus), "--rating-field", "stars", "--method",
+    out = runner.invoke(app, ["ordinal", str(corpus), "--label-field", "stars", "--method",
                               "prp", "--ratio", "0.05", "--top", "2", "--format", "json"])
     assert out.exit_code == 0, out.output
     assert [set(r) for r in json.loads(out.stdout)] == [
         {"rank", "term", "score", "provisional"}] * 2
-    out = runner.invoke(app, ["ordinal", str(corpus), "--rating-field", "stars", "--method",
+    out = runner.invoke(app, ["ordinal", str(corpus), "--label-field", "stars", "--method",
                               "prp", "--k", "3", "--format", "csv"])
     assert out.stdout.splitlines()[0] == "rank,term,score,provisional"
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--rating-field", "text", "--k", "3"], "not a number; ranks are numbers"),
-    (["--rating-field", "stars"], "exactly one of -k"),
-    (["--label-field", "stars", "--k", "3", "--ratio", "0.1"], "exactly one of -k"),
-    (["--rating-field", "stars", "--k", "3", "--method", "bns"], "not an ordinal method"),
-    (["--rating-field", "stars", "--k", "3", "--ranks", "1,2"], "not among the declared"),
-    (["--rating-field", "stars", "--k", "3", "--method", "var_idf", "--a", "-1"], "positive"),
+    (["--label-field", "text", "--k", "3"], "not a number; ranks are numbers"),
+    (["--label-field", "stars", "--k", "3", "--ratio", "0.1"], "give one of -k"),
+    (["--label-field", "stars", "--k", "3", "--method", "bns"], "not an ordinal method"),
+    (["--label-field", "stars", "--k", "3", "--ranks", "1,2"], "not among the declared"),
+    (["--label-field", "stars", "--k", "3", "--method", "var_idf", "--a", "-1"], "positive"),
 ])
 def test_cli_ordinal_errors(corpus, args, message):
     out = runner.invoke(app, ["ordinal", str(corpus), *args])
@@ -115,7 +114,7 @@ def test_cli_ordinal_errors(corpus, args, message):
 
 
 def test_cli_ordinal_eval_plain_learner_without_idf_methods(corpus, tmp_path):
-    out = runner.invoke(app, ["ordinal-eval", str(corpus), "--rating-field", "stars",
+    out = runner.invoke(app, ["ordinal-eval", str(corpus), "--label-field", "stars",
                               "--split-field", "split", "--methods", "rr_var,var",
                               "--ratios", "0.1,1", "--learner", "svr", "--c-grid", "1",
                               "--out", str(tmp_path)])
@@ -124,7 +123,7 @@ def test_cli_ordinal_eval_plain_learner_without_idf_methods(corpus, tmp_path):
     assert set(res.method) == {"triv", "ffs", "rr_var", "var"} and set(res.learner) == {"svr"}
     assert "a" not in res.columns  # no method here has an IDF exponent to tune
     assert (tmp_path / "figures" / "mae_macro.png").exists()
-    bad = runner.invoke(app, ["ordinal-eval", str(corpus), "--rating-field", "stars",
+    bad = runner.invoke(app, ["ordinal-eval", str(corpus), "--label-field", "stars",
                               "--methods", "rr_var,nope", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "unknown method 'nope'" in bad.output
 
@@ -132,7 +131,7 @@ def test_cli_ordinal_eval_plain_learner_without_idf_methods(corpus, tmp_path):
 @pytest.mark.real_data
 def test_multidomain_declared_scale_gives_rank_3_a_turn(real_data):
     path = real_data / "amazon_multidomain" / "all.jsonl.gz"
-    out = runner.invoke(app, ["ordinal", str(path), "--rating-field", "rating", "--method",
+    out = runner.invoke(app, ["ordinal", str(path), "--label-field", "rating", "--method",
                               "rr_var", "--k", "10", "--ranks", "1,2,3,4,5", "--format",
                               "json", "--split-field", "split", "--split", "train"])
     assert out.exit_code == 0, out.output
@@ -149,7 +148,7 @@ def test_cli_ordinal_options_are_the_registrys_parameters(corpus):
     help_text = runner.invoke(app, ["ordinal", "-h"]).output
     assert names == {"a", "eps", "idf", "s", "base", "balanced"}
     assert all(f"--{p}" in help_text for p in names)
-    args = ["ordinal", str(corpus), "--rating-field", "stars", "--method", "prp", "--k", "5",
+    args = ["ordinal", str(corpus), "--label-field", "stars", "--method", "prp", "--k", "5",
             "--format", "json"]
     runs = [runner.invoke(app, [*args, *extra]) for extra in ([], ["--s", "0.5"], ["--s", "0"])]
     assert all(r.exit_code == 0 for r in runs), runs[-1].output
@@ -198,6 +197,7 @@ def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpu
     assert exp.preprocessing == Later(min_df=2, stem=True, later_option=7)
     at_default = dataclasses.replace(exp, preprocessing=Later(min_df=2, stem=True))
     assert exp.fingerprint != at_default.fingerprint
-    # at its default, an option added later leaves the fingerprint as it was without it
-    assert at_default.fingerprint == dataclasses.replace(
+    # at its default too: every option is part of the fingerprint (a directory written before
+    # an option existed is refused, not resumed)
+    assert at_default.fingerprint != dataclasses.replace(
         exp, preprocessing=VectorizerOptions(min_df=2, stem=True)).fingerprint

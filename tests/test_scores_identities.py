@@ -11,8 +11,8 @@ from sklearn.feature_selection import chi2 as sk_chi2
 from sklearn.feature_selection import mutual_info_classif
 
 from textsift.counts import Counts
+from textsift.ranking import rank
 from textsift.scores import REGISTRY, compute, compute_many
-from textsift.selectors import rank
 
 NOMINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
 
@@ -274,7 +274,7 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
     one column at a time, exactly the dense table's values; so the rankings by blocks (any
     block size) equal those of the dense table under max, sum, wavg and one class's column:
     the same order and the same scores, to the bit."""
-    import textsift.ranking as ranking
+    import textsift.classwise as ranking  # where the blocks are
     from textsift.policies import rank_terms
     from textsift.ranking import ranking_of
     from textsift.scores import SIGNED_POLICIES, PerClass

@@ -7,11 +7,11 @@ import pytest
 from textsift import Counts, TermSelector
 from textsift.errors import TextsiftError
 from textsift.experiment import parse_config
-from textsift.experiment.plan import method_aggregates
+from textsift.experiment.plan import Selection, selections
 from textsift.labels import REQUIREMENTS, check_requirement
+from textsift.ranking import rank
 from textsift.scores import REGISTRY, compute, register
 from textsift.scores.forman import pow_
-from textsift.selectors import rank
 
 ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp"}
 
@@ -79,8 +79,8 @@ def test_a_parameter_is_passed_and_an_unknown_one_is_named():
     with pytest.raises(ValueError, match=r"chi2 has no parameter base; it takes none"):
         compute(counts, "chi2", base=2)
     ranks = Counts.from_matrix(X, [1, 1, 2, 2])
-    with pytest.raises(ValueError, match=r"eps_nc \(eps_nc is now called eps\); it takes a, "
-                                         r"eps, idf, balanced"):
+    with pytest.raises(ValueError, match=r"^rr_nc_idf has no parameter eps_nc; it takes a, "
+                                         r"eps, idf, balanced$"):
         compute(ranks, "rr_nc_idf", eps_nc=0.1)
 
 
@@ -111,8 +111,9 @@ def test_signed_scores_refuse_sum_and_wavg():
                         "selection": {"methods": ["log_odds_dirichlet", "chi2"],
                                       "aggregates": ["max", "wavg"], "sizes": [10]},
                         "learners": [{"name": "nb"}]})
-    pairs, notes = method_aggregates(exp)
-    assert pairs == [("log_odds_dirichlet", "max"), ("chi2", "max"), ("chi2", "wavg")]
+    pairs, notes = selections(exp)
+    assert pairs == [Selection("log_odds_dirichlet", "max"), Selection("chi2", "max"),
+                     Selection("chi2", "wavg")]
     assert [n[:80] for n in notes] == [
         "log_odds_dirichlet has no 'wavg' policy (it offers max, rr); skipped: the policy"]
     with pytest.raises(RuntimeError, match=r"method 'x': its default policy 'sum' is not among "

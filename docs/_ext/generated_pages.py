@@ -88,9 +88,10 @@ def methods_table(kind: str) -> str:
         m = REGISTRY[name]
         policies = ", ".join(f"**{a}**" if a == m.default_aggregate else a for a in m.aggregates)
         params = ", ".join(f"``{p}={v!r}``" for p, v in m.params.items()) or "none"
+        absent = f" Absent terms: {_rst_text(m.absent)}." if m.absent else ""
         out += [f"``{m.label}``", f"    {_rst_text(m.summary)}", "",
                 "    .. math::", "", f"       {m.formula}", "",
-                f"    Policies: {policies}. Parameters: {params}.", "",
+                f"    Policies: {policies}. Parameters: {params}.{absent}", "",
                 f"    Source: {m.reference}.", ""]
     return "\n".join(out)
 

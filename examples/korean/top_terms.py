@@ -12,7 +12,7 @@ import sys
 
 from textsift.corpus import read_corpus
 from textsift.counts import Counts
-from textsift.selectors import rank
+from textsift.ranking import rank
 from textsift.vectorize import VectorizerOptions
 
 REPRESENTATIONS = {"words": VectorizerOptions(min_df=5),

@@ -22,9 +22,21 @@ chunks add up (``a + b``) to the counts of the union, which is what streaming an
 engine build on. When the chunks saw different classes, the class axis grows to the sorted
 union.
 
-Memory: the (V, m) tables are the only arrays of that size. A large table is counted by
+Two layouts (:attr:`Counts.layout`): **dense**, the (V, m) tables as arrays, and **sparse**,
+the same tables as scipy sparse (V, m) CSC matrices of their non-zero cells (``A > 0``; the
+term weights on the same cells), ``N_c``, ``df``, ``TF(t)`` and ``N`` dense. A cell with ``A =
+0`` is never stored: each of its one-vs-rest cells is a function of ``(df, N_c)`` alone, which
+is how every per-class score evaluates it on either layout (``Counts.cells``). The layout
+is chosen by the fraction of non-zero cells (``layout="auto"``: sparse when fewer than 1/16
+of the cells of a table larger than 2**20 cells are non-zero), or given; tags, headings and product
+categories -- thousands of labels with a few documents each -- take the sparse one, whose
+memory grows with the non-zero cells, not with V x m. Every score is the same on both.
+
+Memory: the (V, m) tables are the only arrays of that size. A large dense table is counted by
 blocks of terms (the matrix's entries taken in column order), so no int64 or float64 copy of
-it is made on the way; its non-zero cells (``Counts.cells``) are found block by block too.
+it is made on the way; its non-zero cells (``Counts.cells``) are found block by block too. A
+dense table that cannot fit in the memory available is refused with the memory it would
+need.
 """
 
 from __future__ import annotations
@@ -35,19 +47,23 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
+from ._cells import SparseCells
 from ._counting import (  # noqa: F401  (BLOCK_CELLS: the block size of the rankings too)
     BLOCK_CELLS,
+    LAYOUTS,
+    check_fits,
+    choose_layout,
     count_dtype,
+    count_sparse,
     count_table,
-    nonzero_cells,
 )
 from .errors import TextsiftError
 from .labels import as_labels, encode_labels
 
-__all__ = ["Counts", "count_dtype", "encode_labels"]
+__all__ = ["LAYOUTS", "Counts", "SparseCells", "count_dtype", "encode_labels"]
 
 
-@dataclass(frozen=True, eq=False)
+@dataclass(frozen=True, eq=False, repr=False)
 class Counts:
     """Per-term, per-class counts of a labelled corpus (see module docstring).
 
@@ -56,10 +72,12 @@ class Counts:
     classes : (m,) array of class labels, sorted.
     class_sizes : (m,) int64, documents per class.
     doc_counts : (V, m) integers (:func:`count_dtype`), documents of each class containing
-        each term.
-    term_freq : (V, m) float64, summed term weights of each term in each class; or None when
-        counted without them (the methods that read them, ``Method.reads_term_freq``, then
-        refuse the counts).
+        each term: an array, or in the sparse layout a scipy ``csc_matrix`` of the non-zero
+        cells.
+    term_freq : (V, m) float64, summed term weights of each term in each class (sparse
+        layout: a ``csc_matrix`` on the cells of ``doc_counts``); or None when counted
+        without them (the methods that read them, ``Method.reads_term_freq``, then refuse the
+        counts).
     feature_names : (V,) array of str, or None.
     n_docs : int, ``N``.
     df : (V,) int64, documents containing each term.
@@ -67,6 +85,7 @@ class Counts:
         ``term_freq``.
     multilabel : bool, whether the labelling gives each document a set of labels
         (:mod:`textsift.labels`) rather than one class.
+    layout : ``"dense"`` or ``"sparse"`` (a property: which ``doc_counts`` is).
 
     ``n_docs``, ``df`` and ``tf`` may be left out for one class per document, where they are
     the sums over the classes; multi-label counts must give them.
@@ -74,8 +93,8 @@ class Counts:
 
     classes: np.ndarray
     class_sizes: np.ndarray
-    doc_counts: np.ndarray
-    term_freq: np.ndarray | None
+    doc_counts: np.ndarray | sp.csc_matrix
+    term_freq: np.ndarray | sp.csc_matrix | None
     feature_names: np.ndarray | None = None
     n_docs: int | None = None
     df: np.ndarray | None = None
@@ -85,6 +104,12 @@ class Counts:
     def __post_init__(self):
         if self.term_freq is None and self.tf is not None:
             raise TextsiftError("tf (TF(t)) without term_freq (TF(t, c)): give both or neither")
+        if sp.issparse(self.doc_counts):
+            docs, weights = _sparse_tables(self.doc_counts, self.term_freq)
+            object.__setattr__(self, "doc_counts", docs)
+            object.__setattr__(self, "term_freq", weights)
+        elif sp.issparse(self.term_freq):
+            object.__setattr__(self, "term_freq", self.term_freq.toarray())
         stored = ("n_docs", "df") + (() if self.term_freq is None else ("tf",))
         given = [getattr(self, name) is not None for name in stored]
         if not all(given):
@@ -93,9 +118,9 @@ class Counts:
                                     "for one class per document, where they are sums over "
                                     "the classes)")
             object.__setattr__(self, "n_docs", self.class_sizes.sum())
-            object.__setattr__(self, "df", self.doc_counts.sum(axis=1))
+            object.__setattr__(self, "df", _row_sums(self.doc_counts))
             if self.term_freq is not None:
-                object.__setattr__(self, "tf", self.term_freq.sum(axis=1))
+                object.__setattr__(self, "tf", _row_sums(self.term_freq))
         object.__setattr__(self, "n_docs", int(self.n_docs))
         object.__setattr__(self, "multilabel", bool(self.multilabel))
         for name in stored[1:]:
@@ -106,10 +131,49 @@ class Counts:
                                     f"({self.doc_counts.shape[0]}), got shape {a.shape}")
             object.__setattr__(self, name, _frozen(a.view()))
 
+    @property
+    def layout(self) -> str:
+        """``"sparse"`` when the (V, m) tables hold only their non-zero cells (scipy CSC
+        matrices), else ``"dense"`` (module docstring)."""
+        return "sparse" if sp.issparse(self.doc_counts) else "dense"
+
+    @property
+    def n_nonzero(self) -> int:
+        """The non-zero cells of the presence table (``A > 0``)."""
+        if self.layout == "sparse":
+            return int(self.doc_counts.nnz)
+        return len(self.cells.row)
+
+    def __repr__(self) -> str:
+        cells = self.n_terms * self.n_classes
+        share = f" ({self.n_nonzero / cells:.2%})" if cells else ""
+        what = "labels" if self.multilabel else "classes"
+        extra = "" if self.term_freq is not None else ", without term frequencies"
+        return (f"Counts({self.n_terms:,} terms x {self.n_classes:,} {what}, N = "
+                f"{self.n_docs:,}, {self.layout} layout: {self.n_nonzero:,} non-zero cells"
+                f"{share}{extra})")
+
+    def to_layout(self, layout: str) -> Counts:
+        """The same counts in ``layout`` (``"dense"``, ``"sparse"`` or ``"auto"``: by the
+        fraction of non-zero cells); ``self`` when they are in it already. A dense table
+        that cannot fit in memory is refused with the memory it would need."""
+        layout = choose_layout(layout, self.n_terms * self.n_classes, self.n_nonzero)
+        if layout == self.layout:
+            return self
+        if layout == "sparse":
+            docs = sp.csc_matrix(self.doc_counts)
+            tf = None if self.term_freq is None else sp.csc_matrix(self.term_freq)
+        else:
+            check_fits(self.n_terms, self.n_classes, _dense_bytes(self), "a dense count table",
+                       "keep the sparse layout")
+            docs = self.doc_counts.toarray()
+            tf = None if self.term_freq is None else self.term_freq.toarray()
+        return replace(self, doc_counts=docs, term_freq=tf)
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_matrix(cls, X, y, classes=None, feature_names=None,
-                    multiplicity=None, term_freq: bool = True) -> Counts:
+                    multiplicity=None, term_freq: bool = True, layout: str = "auto") -> Counts:
         """Count a document-term matrix ``X`` (n_docs x V, any scipy sparse or dense array of
         non-negative term weights) against labels ``y`` in one pass over its non-zeros.
 
@@ -122,11 +186,15 @@ class Counts:
         ``multiplicity`` (non-negative integers, one per document) counts document ``d`` that
         many times: the counts of a bootstrap sample without copying a row.
 
+        ``layout`` is ``"dense"``, ``"sparse"`` or ``"auto"`` (module docstring): the sparse
+        layout for a table whose cells are mostly zero (more than 2**20 cells, fewer than 1/16
+        of them non-zero).
+
         One class per document is counted in one pass over the non-zeros (each entry's
-        (term, class) cell; by blocks of terms for a large table); label sets by that pass for
-        ``N``, ``df`` and ``TF(t)`` and one sparse product with the indicator ``Y`` each for
-        the presence and the term-weight cells (``Y^T X``, as scikit-learn's ``chi2`` computes
-        them).
+        (term, class) cell; by blocks of terms for a large table) into a dense table; a
+        sparse table, and label sets, by that pass for ``N``, ``df`` and ``TF(t)`` and one
+        sparse product with the indicator ``Y`` each for the presence and the term-weight
+        cells (``Y^T X``, as scikit-learn's ``chi2`` computes them).
         """
         X = _as_csr(X)
         n_docs, n_terms = X.shape
@@ -149,15 +217,17 @@ class Counts:
                 raise TextsiftError(
                     f"{len(feature_names)} feature names for {n_terms} columns of X"
                 )
-        if labels.multilabel:
-            return _count_label_sets(X, labels, feature_names, multiplicity, term_freq)
-        classes, codes = labels.classes, labels.codes
-        m = len(classes)
+        m = labels.n_classes
+        # a class's cells are at most its documents' entries: X.nnz bounds the non-zero cells
+        if labels.multilabel or choose_layout(layout, n_terms * m, X.nnz) == "sparse":
+            return _count_by_product(X, labels, feature_names, multiplicity, term_freq, layout)
+        codes = labels.codes
         class_sizes = np.bincount(codes, weights=multiplicity, minlength=m).astype(np.int64)
-
         dtype = count_dtype(int(class_sizes.sum()))
+        check_fits(n_terms, m, np.dtype(dtype).itemsize + 8 * term_freq, "a dense count table",
+                   "count with layout='sparse' (or 'auto')")
         counted = count_table(X, codes, m, multiplicity, dtype, term_freq)
-        return cls(classes, class_sizes, *counted, feature_names)
+        return cls(labels.classes, class_sizes, *counted, feature_names)
 
     @classmethod
     def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> Counts:
@@ -189,7 +259,7 @@ class Counts:
             raise TextsiftError(
                 "these counts have no term frequencies (counted with term_freq=False); the "
                 "methods that read them need them: count with term_freq=True")
-        return _frozen(self.term_freq.sum(axis=0))
+        return _frozen(np.asarray(self.term_freq.sum(axis=0), dtype=np.float64).ravel())
 
     @property
     def priors(self) -> np.ndarray:
@@ -202,8 +272,12 @@ class Counts:
         return _frozen(self.df > 0)
 
     def contingency(self):
-        """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64."""
-        A = self.doc_counts.astype(np.float64)
+        """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64 (written dense, whatever
+        the layout: refused with the memory it would need when it cannot fit)."""
+        check_fits(self.n_terms, self.n_classes, 32, "the contingency tables",
+                   "read the non-zero cells of Counts.cells instead")
+        docs = self.doc_counts
+        A = docs.toarray().astype(np.float64) if sp.issparse(docs) else docs.astype(np.float64)
         df = self.df.astype(np.float64)[:, None]
         pos = self.class_sizes.astype(np.float64)[None, :]
         B = df - A
@@ -213,26 +287,15 @@ class Counts:
 
     @cached_property
     def cells(self) -> SparseCells:
-        """The non-zero presence cells and the distinct document frequencies, computed once
-        per :class:`Counts` (a cache of derived values; the counts themselves never change).
+        """The non-zero presence cells and the distinct document frequencies and class sizes
+        (:class:`~textsift._cells.SparseCells`), computed once per :class:`Counts` (a cache
+        of derived values; the counts themselves never change), the same on both layouts.
 
-        Per-class scores use it to evaluate a metric once per distinct ``(df, class)`` for the
-        ``A = 0`` cells, which are most of the (V, m) table, and once per non-zero cell.
-        """
-        df = self.df
-        # distinct document frequencies by counting (they are integers <= N): no sort
-        dfi = df.astype(np.intp, copy=False)
-        occurs = np.bincount(dfi, minlength=1) > 0
-        df_values = np.flatnonzero(occurs)
-        df_index = (np.cumsum(occurs) - 1)[dfi]
-        flat, a = nonzero_cells(self.doc_counts)
-        row, col = np.divmod(flat, self.n_classes)
-        b = df[row] - a
-        c = self.class_sizes[col] - a
-        d = self.n_docs - self.class_sizes[col] - b
-        tf = None if self.term_freq is None else self.term_freq.ravel()[flat]
-        return SparseCells(df_values.astype(np.float64), df_index, flat, row, col, a, b, c, d,
-                           tf, self.class_sizes.astype(np.float64), float(self.n_docs))
+        Per-class scores use it to evaluate a metric once per distinct ``(df, N_c)`` for the
+        ``A = 0`` cells, which are most of the (V, m) table, and once per distinct table of
+        the non-zero cells."""
+        return SparseCells.of(self.doc_counts, self.term_freq, self.df, self.class_sizes,
+                              self.n_docs)
 
     # ------------------------------------------------------------------ algebra
     def __add__(self, other: Counts) -> Counts:
@@ -256,17 +319,11 @@ class Counts:
             raise TextsiftError("cannot add counts with term frequencies to counts without "
                                 "them: count both with the same term_freq")
         classes = np.union1d(self.classes, other.classes)
-        m = len(classes)
-        sizes = np.zeros(m, dtype=np.int64)
         n_docs = self.n_docs + other.n_docs
-        docs = np.zeros((self.n_terms, m), dtype=count_dtype(n_docs))
-        tf = None if self.term_freq is None else np.zeros((self.n_terms, m), dtype=np.float64)
-        for part in (self, other):
-            idx = np.searchsorted(classes, part.classes)
-            sizes[idx] += part.class_sizes
-            docs[:, idx] += part.doc_counts
-            if tf is not None:
-                tf[:, idx] += part.term_freq
+        if self.layout == other.layout == "dense":
+            docs, tf, sizes = _add_dense(self, other, classes, count_dtype(n_docs))
+        else:  # either sparse: the sum is sparse too
+            docs, tf, sizes = _add_sparse(self, other, classes, count_dtype(n_docs))
         names = self.feature_names if self.feature_names is not None else other.feature_names
         return Counts(classes, sizes, docs, tf, names, n_docs, self.df + other.df,
                       None if tf is None else self.tf + other.tf, self.multilabel)
@@ -296,6 +353,8 @@ class Counts:
         index = np.asarray(index)
         if index.dtype == bool and index.shape != self.classes.shape:
             raise TextsiftError(f"a class mask needs {self.n_classes} entries, got {index.shape}")
+        if index.dtype == bool:
+            index = np.flatnonzero(index)
         classes = self.classes[index]
         if len(classes) == 0:
             raise TextsiftError("select_classes needs at least one class")
@@ -306,6 +365,16 @@ class Counts:
             return kept  # N, df, TF(t): the sums over the kept classes' documents
         return replace(kept, n_docs=self.n_docs, df=self.df, tf=self.tf, multilabel=True)
 
+    def column(self, j: int) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(A, TF(t, c) or None)`` of class ``j`` (its column of each table), dense."""
+        def dense(table):
+            if table is None:
+                return None
+            col = table[:, j]
+            return col.toarray().ravel() if sp.issparse(col) else col
+
+        return dense(self.doc_counts), dense(self.term_freq)
+
     def one_vs_rest(self, positive) -> Counts:
         """The counts of the binary task ``positive`` against the other classes merged
         (classes ``"neg"``, ``"pos"``): those of the relabelled documents, without
@@ -313,139 +382,165 @@ class Counts:
         ``positive`` (``N - N_c``, ``df - A``, ``TF(t) - TF(t, c)``), which is right for label
         sets too, where the other classes overlap."""
         j = int(np.flatnonzero(self.classes == positive)[0])
-        dc, tf = self.doc_counts, self.term_freq
+        docs, tf = self.column(j)
         return Counts(np.array(["neg", "pos"]),
                       np.array([self.n_docs - self.class_sizes[j], self.class_sizes[j]]),
-                      np.column_stack([self.df - dc[:, j], dc[:, j]]),
-                      None if tf is None else np.column_stack([self.tf - tf[:, j], tf[:, j]]),
+                      np.column_stack([self.df - docs, docs]),
+                      None if tf is None else np.column_stack([self.tf - tf, tf]),
                       self.feature_names)
 
     def equals(self, other: Counts) -> bool:
-        """Exact equality of every count (term weights to float equality)."""
+        """Exact equality of every count (term weights to float equality), whatever the
+        layouts."""
         same_names = (self.feature_names is None) == (other.feature_names is None) and (
             self.feature_names is None or np.array_equal(self.feature_names, other.feature_names)
         )
-        return (
-            same_names
-            and self.multilabel == other.multilabel
-            and self.n_docs == other.n_docs
-            and np.array_equal(self.classes, other.classes)
-            and np.array_equal(self.class_sizes, other.class_sizes)
-            and np.array_equal(self.doc_counts, other.doc_counts)
-            and np.array_equal(self.df, other.df)
-            and (self.term_freq is None) == (other.term_freq is None)
-            and (self.term_freq is None
-                 or (np.allclose(self.term_freq, other.term_freq, rtol=0, atol=1e-9)
-                     and np.allclose(self.tf, other.tf, rtol=0, atol=1e-9)))
-        )
+        if not (same_names and self.multilabel == other.multilabel
+                and self.n_docs == other.n_docs and self.n_terms == other.n_terms
+                and np.array_equal(self.classes, other.classes)
+                and np.array_equal(self.class_sizes, other.class_sizes)
+                and np.array_equal(self.df, other.df)
+                and (self.term_freq is None) == (other.term_freq is None)):
+            return False
+        mine, theirs = self.cells, other.cells
+        return (np.array_equal(mine.row, theirs.row) and np.array_equal(mine.col, theirs.col)
+                and np.array_equal(mine.a, theirs.a)
+                and (self.term_freq is None
+                     or (np.allclose(mine.tf, theirs.tf, rtol=0, atol=1e-9)
+                         and np.allclose(self.tf, other.tf, rtol=0, atol=1e-9))))
 
 
-def _count_label_sets(X: sp.csr_matrix, labels, feature_names, multiplicity,
-                      with_tf: bool = True) -> Counts:
-    """The counts of a multi-label indicator (:meth:`Counts.from_matrix`): ``N``, ``df`` and
-    ``TF(t)`` from one pass over the non-zeros of ``X``, the (V, m) cells from two sparse
-    products ``Y^T X`` (presence, then term weights -- left out without ``with_tf``; scipy's,
-    the fastest of the layouts measured), ``Y`` weighted by ``multiplicity``."""
+def _add_dense(one: Counts, other: Counts, classes, dtype):
+    """The dense tables and class sizes of ``one + other`` over ``classes``."""
+    m = len(classes)
+    sizes = np.zeros(m, dtype=np.int64)
+    docs = np.zeros((one.n_terms, m), dtype=dtype)
+    tf = None if one.term_freq is None else np.zeros((one.n_terms, m), dtype=np.float64)
+    for part in (one, other):
+        idx = np.searchsorted(classes, part.classes)
+        sizes[idx] += part.class_sizes
+        docs[:, idx] += part.doc_counts
+        if tf is not None:
+            tf[:, idx] += part.term_freq
+    return docs, tf, sizes
+
+
+def _add_sparse(one: Counts, other: Counts, classes, dtype):
+    """The sparse tables and class sizes of ``one + other`` over ``classes``: each part's
+    cells moved to its classes' columns and summed (scipy)."""
+    m = len(classes)
+    sizes = np.zeros(m, dtype=np.int64)
+    docs, tf = None, None
+    for part in (one, other):
+        idx = np.searchsorted(classes, part.classes)
+        sizes[idx] += part.class_sizes
+        cells = part.cells
+        shape = (part.n_terms, m)
+        d = sp.csc_matrix((cells.a.astype(dtype), (cells.row, idx[cells.col])), shape=shape)
+        docs = d if docs is None else docs + d
+        if part.term_freq is not None:
+            t = sp.csc_matrix((cells.tf, (cells.row, idx[cells.col])), shape=shape)
+            tf = t if tf is None else tf + t
+    return docs, tf, sizes
+
+
+def _count_by_product(X: sp.csr_matrix, labels, feature_names, multiplicity, with_tf: bool,
+                      layout: str) -> Counts:
+    """The counts of any labelling by sparse products (:meth:`Counts.from_matrix`): ``N``,
+    ``df`` and ``TF(t)`` from one pass over the non-zeros of ``X``, the (V, m) cells from the
+    products ``Y^T P`` and ``Y^T X`` of the indicator ``Y`` (weighted by ``multiplicity``;
+    ``textsift._counting.count_sparse``), kept sparse or written dense by ``layout``."""
     n_docs, n_terms = X.shape
-    Y = labels.indicator.astype(np.int64)
-    present = X.data > 0
+    Y = labels.indicator
     weight = None
     if multiplicity is not None:
         Y = sp.csr_matrix(Y.multiply(multiplicity.astype(np.int64)[:, None]))
         weight = np.repeat(multiplicity, np.diff(X.indptr))
-    presence = sp.csr_matrix((present.astype(np.int64), X.indices, X.indptr), shape=X.shape)
-    YT = Y.T.tocsr()
     n = int(n_docs if multiplicity is None else multiplicity.sum())
-    doc_counts = np.ascontiguousarray((YT @ presence).toarray().T, dtype=count_dtype(n))
-    term_freq = (np.ascontiguousarray((YT @ X).toarray().T, dtype=np.float64) if with_tf
-                 else None)
+    present = X.data > 0
+    if not present.all():  # a stored zero is no entry: no cell, no weight
+        X = sp.csr_matrix((X.data[present], X.indices[present],
+                           np.r_[0, np.cumsum(present)][X.indptr]), shape=X.shape)
+        weight = None if weight is None else weight[present]
+    docs, term_freq = count_sparse(X, Y, count_dtype(n), with_tf)
+    if choose_layout(layout, n_terms * labels.n_classes, docs.nnz) == "dense":
+        check_fits(n_terms, labels.n_classes, docs.dtype.itemsize + 8 * with_tf,
+                   "a dense count table", "count with layout='sparse' (or 'auto')")
+        docs = docs.toarray()
+        term_freq = None if term_freq is None else term_freq.toarray()
+    df = np.bincount(X.indices, minlength=n_terms, weights=weight)
     data = X.data if weight is None else X.data * weight
-    df = np.bincount(X.indices[present], minlength=n_terms,
-                     weights=None if weight is None else weight[present])
     return Counts(
         classes=labels.classes,
         class_sizes=np.asarray(Y.sum(axis=0)).ravel().astype(np.int64),
-        doc_counts=doc_counts,
+        doc_counts=docs,
         term_freq=term_freq,
         feature_names=feature_names,
         n_docs=n,
         df=np.rint(df).astype(np.int64),
         tf=np.bincount(X.indices, weights=data, minlength=n_terms) if with_tf else None,
-        multilabel=True,
+        multilabel=labels.multilabel,
     )
+
+
+def _sparse_tables(doc_counts, term_freq):
+    """``(doc_counts, term_freq)`` of the sparse layout: CSC matrices in canonical form
+    (sorted, summed, no stored zero), the term weights on the cells of the counts -- a weight
+    where no document has the term is refused."""
+    docs = sp.csc_matrix(doc_counts)
+    if docs.dtype.kind not in "iu":
+        raise TextsiftError(f"doc_counts must hold integer counts, got dtype {docs.dtype}")
+    if not docs.has_canonical_format:
+        docs = docs.copy()
+        docs.sum_duplicates()
+    if docs.data.size and (docs.data == 0).any():
+        docs = docs.copy()
+        docs.eliminate_zeros()
+    if term_freq is None:
+        return docs, None
+    weights = sp.csc_matrix(term_freq, dtype=np.float64)
+    if weights.shape != docs.shape:
+        raise TextsiftError(f"term_freq has shape {weights.shape}, doc_counts {docs.shape}")
+    same = (weights.indptr is docs.indptr and weights.indices is docs.indices) or (
+        weights.has_canonical_format and np.array_equal(weights.indptr, docs.indptr)
+        and np.array_equal(weights.indices, docs.indices))
+    if not same:  # the weights looked up on the counts' cells (keys: column-major index)
+        weights = weights.copy()
+        weights.sum_duplicates()
+        weights.eliminate_zeros()
+        n_rows = docs.shape[0]
+        have = _cell_keys(weights, n_rows)
+        want = _cell_keys(docs, n_rows)
+        if not np.isin(have, want).all():
+            raise TextsiftError("term_freq has weight in a cell where doc_counts counts no "
+                                "document; the two tables must describe the same documents")
+        data = np.zeros(docs.nnz)
+        at = np.searchsorted(have, want)
+        found = at < len(have)
+        found[found] = have[at[found]] == want[found]
+        data[found] = weights.data[at[found]]
+        weights = sp.csc_matrix((data, docs.indices, docs.indptr), shape=docs.shape)
+    return docs, sp.csc_matrix((weights.data, docs.indices, docs.indptr), shape=docs.shape)
+
+
+def _cell_keys(table: sp.csc_matrix, n_rows: int) -> np.ndarray:
+    """The column-major index of each stored cell of a canonical CSC matrix (ascending)."""
+    cols = np.repeat(np.arange(table.shape[1], dtype=np.int64), np.diff(table.indptr))
+    return cols * n_rows + table.indices
+
+
+def _row_sums(table) -> np.ndarray:
+    return np.asarray(table.sum(axis=1)).ravel()
+
+
+def _dense_bytes(counts) -> int:
+    """Bytes a cell of ``counts``' dense tables takes."""
+    return counts.doc_counts.dtype.itemsize + (0 if counts.term_freq is None else 8)
 
 
 def _frozen(a: np.ndarray) -> np.ndarray:
     a.flags.writeable = False  # cached: callers must not change it
     return a
-
-
-@dataclass(frozen=True, eq=False)
-class SparseCells:
-    """Sparse view of ``doc_counts``: distinct ``df`` values with each term's index into them,
-    and the non-zero cells (``flat`` index into the (V, m) table, ``row``, ``col``) with their
-    one-vs-rest cells ``a, b, c, d`` (Forman's tp, fp, fn, tn; float64) and their
-    ``TF(t, c)``. Term weights are non-negative, so a cell with ``A = 0`` has ``TF(t, c) = 0``.
-
-    A cell's one-vs-rest table ``(A, B, C, D)`` is fixed by ``(A, df, class)``, and most cells
-    share theirs with many others: every ``A = 0`` cell of a class with the same ``df``, and
-    the non-zero cells of the many rare terms. :attr:`evaluation_set` lists each distinct
-    table once, so that a metric of ``(A, B, C, D)`` is evaluated once per distinct table, in
-    one vectorised call, and gathered (:attr:`nz_table`). ``pos`` are the class sizes and
-    ``n`` is ``N``."""
-
-    df_values: np.ndarray
-    df_index: np.ndarray
-    flat: np.ndarray
-    row: np.ndarray
-    col: np.ndarray
-    a: np.ndarray
-    b: np.ndarray
-    c: np.ndarray
-    d: np.ndarray
-    tf: np.ndarray | None
-    pos: np.ndarray
-    n: float
-
-    @property
-    def n_zero(self) -> int:
-        """Cells of the ``A = 0`` grid: one per distinct ``df`` and class."""
-        return len(self.df_values) * len(self.pos)
-
-    @cached_property
-    def _distinct(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(some, code)``: a non-zero cell of each distinct ``(A, df, class)`` (any one: they
-        share their table), and each non-zero cell's number among them (pandas' hash
-        factorisation: no sort)."""
-        n_df, m = len(self.df_values), len(self.pos)
-        bound = (int(self.pos.sum()) + 1) * max(n_df, 1) * m
-        if bound >= 2**62:  # the key could overflow: one table per cell
-            return np.arange(len(self.flat)), np.arange(len(self.flat))
-        import pandas as pd
-
-        key = (self.a.astype(np.int64) * n_df + self.df_index[self.row]) * m + self.col
-        code, _ = pd.factorize(key)
-        some = np.empty(code.max(initial=-1) + 1, dtype=np.intp)
-        some[code] = np.arange(len(code))
-        return some, code
-
-    @cached_property
-    def nz_table(self) -> np.ndarray:
-        """For each non-zero cell, the index of its table in :attr:`evaluation_set`."""
-        return self._distinct[1] + self.n_zero
-
-    @cached_property
-    def evaluation_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(A, B, C, D)`` of every distinct one-vs-rest table: first the :attr:`n_zero`
-        tables with ``A = 0``, distinct ``df`` by class (row-major), then those of the non-zero
-        cells."""
-        dfu = self.df_values[:, None]
-        n = self.n
-        grid = (np.zeros(self.n_zero), np.broadcast_to(dfu, (len(dfu), len(self.pos))),
-                np.broadcast_to(self.pos, (len(dfu), len(self.pos))), n - self.pos - dfu)
-        some = self._distinct[0]
-        return tuple(np.concatenate([g.ravel(), x[some]]) for g, x in
-                     zip(grid, (self.a, self.b, self.c, self.d), strict=True))
 
 
 def _as_csr(X) -> sp.csr_matrix:

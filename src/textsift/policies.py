@@ -31,13 +31,16 @@ __all__ = [
     "AGGREGATES",
     "Ranking",
     "globalise",
+    "addends_of",
     "globalise_blocks",
     "n_from_ratio",
     "order",
     "rank_scores",
     "rank_terms",
     "resolve_k",
+    "after_round_robin",
     "round_robin",
+    "round_robin_lists",
     "settle",
     "size_note",
 ]
@@ -118,19 +121,25 @@ def globalise_blocks(rows, n_terms: int, step: int, aggregate: str,
         terms, none = _addends(rows(a, b), w)
         n_groups = terms.shape[1]
         out[a:b] = np.where(none, -np.inf, terms.sum(axis=1))
-        error[a:b] = (n_groups - 1) * _UNIT * np.abs(terms).sum(axis=1)
+        with np.errstate(invalid="ignore", over="ignore"):  # +inf scores: no doubt there
+            error[a:b] = (n_groups - 1) * _UNIT * np.abs(terms).sum(axis=1)
     if n_groups <= 2:
         return out
+    return settle(out, error, lambda terms: addends_of(rows, n_terms, step, terms, w))
 
-    def addends(terms: np.ndarray) -> np.ndarray:  # the rows ``terms`` (ascending), by blocks
-        parts = []
-        for a, b in spans:
-            inside = terms[(terms >= a) & (terms < b)] - a
-            if len(inside):
-                parts.append(_addends(rows(a, b)[inside], w)[0])
-        return np.concatenate(parts)
 
-    return settle(out, error, addends)
+def addends_of(rows, n_terms: int, step: int, terms: np.ndarray,
+               weights: np.ndarray | None = None) -> np.ndarray:
+    """The addends of ``sum`` (``weights=None``) or ``wavg`` of the rows ``terms``
+    (ascending) of the (V, G) table that ``rows(start, stop)`` gives ``step`` rows at a time:
+    only the blocks holding one of them are read."""
+    parts = []
+    for a in range(0, n_terms, step):
+        b = min(a + step, n_terms)
+        inside = terms[(terms >= a) & (terms < b)] - a
+        if len(inside):
+            parts.append(_addends(rows(a, b)[inside], weights)[0])
+    return np.concatenate(parts)
 
 
 #: The unit roundoff of float64 (half the distance from 1 to the next float).
@@ -145,7 +154,8 @@ def settle(sums: np.ndarray, error: np.ndarray, addends) -> np.ndarray:
     no other's is ordered as its exact sum is; the others are summed exactly, each distinct
     multiset of addends once. The order of the result (by value, ties by lower index) is the
     order of the exact sums. In place; returns ``sums``."""
-    doubt = np.flatnonzero(_in_doubt(sums, 2 * error))
+    with np.errstate(over="ignore"):
+        doubt = np.flatnonzero(_in_doubt(sums, 2 * error))
     if len(doubt):
         sums[doubt] = _exact_sums(addends(doubt))
     return sums
@@ -221,46 +231,60 @@ def round_robin(
     Returns ``(selected, group)``: term indices in pick order and the column each was taken
     from.
     """
+    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
+    n_terms, n_groups = table.shape
+    return round_robin_lists(lambda g, n: _candidates(table[:, g], n), n_groups, n_terms,
+                             n_select, variant, first=n_select)
+
+
+def round_robin_lists(candidates, n_groups: int, n_terms: int, n_select: int,
+                      variant: str = "skip", first: int = 16) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`round_robin` over groups whose candidate lists are asked for as the turns
+    reach them: ``candidates(g, n)`` is group ``g``'s first ``n`` candidates, best first (the
+    same order at every ``n``; fewer when it has no more), asked first for ``first`` and for
+    twice as many each time a group runs out. A group that never gets a turn (``n_select``
+    below the number of groups) is never asked."""
     if variant not in ("skip", "turn_consumed"):
         raise TextsiftError(
             f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
-    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
-    n_terms, n_groups = table.shape
     n_select = min(int(n_select), n_terms)
-    lists = [_candidates(table[:, g], n_select) for g in range(n_groups)]
+    lists: list = [None] * n_groups
+    asked = [0] * n_groups
+
+    def entry(g: int, h: int):
+        """Group ``g``'s ``h``-th candidate, or None when it has no more."""
+        while lists[g] is None or (h >= len(lists[g]) and asked[g] <= len(lists[g])
+                                   and asked[g] < n_terms):
+            asked[g] = min(n_terms, max(1, first, 2 * asked[g]))
+            lists[g] = candidates(g, asked[g])
+        return lists[g][h] if h < len(lists[g]) else None
+
     taken = np.zeros(n_terms, dtype=bool)
     heads = [0] * n_groups
     selected: list[int] = []
     groups: list[int] = []
-    active = [g for g in range(n_groups) if len(lists[g])]
+    active = list(range(n_groups))
     while len(selected) < n_select and active:
         still = []
         for g in active:
             if len(selected) >= n_select:
                 still.append(g)
                 continue
-            lst, h = lists[g], heads[g]
+            h = heads[g]
+            t = entry(g, h)
             if variant == "skip":
-                while h < len(lst) and taken[lst[h]]:
+                while t is not None and taken[t]:
                     h += 1
-                if h < len(lst):
-                    t = lst[h]
-                    taken[t] = True
-                    selected.append(t)
-                    groups.append(g)
-                    h += 1
-            else:
-                t = lst[h]
-                h += 1
-                if not taken[t]:
-                    taken[t] = True
-                    selected.append(t)
-                    groups.append(g)
+                    t = entry(g, h)
+            if t is None:  # no candidates left: the group leaves the round
+                continue
+            h += 1
+            if not taken[t]:
+                taken[t] = True
+                selected.append(int(t))
+                groups.append(g)
             heads[g] = h
-            if (variant == "skip" and _has_untaken(lst, h, taken)) or (
-                variant == "turn_consumed" and h < len(lst)
-            ):
-                still.append(g)
+            still.append(g)
         active = still
     return np.asarray(selected, dtype=np.intp), np.asarray(groups, dtype=np.intp)
 
@@ -277,14 +301,6 @@ def _candidates(col: np.ndarray, n_select: int) -> np.ndarray:
         idx = np.arange(len(col))
     idx = idx[np.argsort(-col[idx], kind="stable")]
     return idx[col[idx] > -np.inf]
-
-
-def _has_untaken(lst: np.ndarray, h: int, taken: np.ndarray) -> bool:
-    while h < len(lst):
-        if not taken[lst[h]]:
-            return True
-        h += 1
-    return False
 
 
 @dataclass(frozen=True)
@@ -324,15 +340,22 @@ def rank_terms(
     if aggregate != "rr":
         return rank_scores(globalise(table, aggregate, weights), seen, limit, aggregate)
     sel, grp = round_robin(table, table.shape[0] if limit is None else limit, variant)
+    return after_round_robin(sel, grp, table[sel, grp], table.max(axis=1), seen, limit)
+
+
+def after_round_robin(sel: np.ndarray, grp: np.ndarray, picked: np.ndarray,
+                      best: np.ndarray, seen: np.ndarray, limit: int | None) -> Ranking:
+    """The ``rr`` :class:`Ranking` of a round robin's picks ``sel`` (from groups ``grp``,
+    with scores ``picked``), followed by the terms it did not pick by their ``best`` score
+    (then unseen terms by index), up to ``limit``."""
     rest_mask = np.ones(len(seen), dtype=bool)
     rest_mask[sel] = False
-    best = table.max(axis=1)
     rest = order(np.where(rest_mask, best, -np.inf), seen & rest_mask)
     rest = rest[rest_mask[rest]]
     if limit is not None:
         rest = rest[: max(0, limit - len(sel))]
     idx = np.concatenate([sel, rest])
-    score = np.concatenate([table[sel, grp], best[rest]])
+    score = np.concatenate([picked, best[rest]])
     group = np.concatenate([grp, np.full(len(rest), -1, dtype=np.intp)])
     return Ranking(idx, score, group, "rr")
 

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .counts import BLOCK_CELLS, Counts
+from . import classwise
+from .counts import Counts
 from .errors import TextsiftError
-from .policies import AGGREGATES, Ranking, globalise_blocks, rank_scores, rank_terms
+from .policies import AGGREGATES, Ranking, after_round_robin, rank_scores, rank_terms
 from .scores import (
     REGISTRY,
     SIGNED_POLICIES,
@@ -125,41 +126,56 @@ def ranking_of(
     class-independent score, a single ``"all"`` column, is the same for every class).
 
     ``table`` is a :class:`~textsift.scores.ScoreTable` or a per-class table in sparse form
-    (``compute(..., dense=False)``). ``max``, ``sum`` and ``wavg`` globalise it by blocks of
-    rows (``textsift.counts.BLOCK_CELLS`` cells), and a column is read alone, so neither
-    writes or copies the (V, m) table: the memory of a ranking does not grow with the number
-    of classes. A round robin reads whole columns: it takes the dense table."""
+    (``compute(..., dense=False)``), which is never written whole: a column is read alone
+    (or, for its first ``limit`` terms, found from the class's non-zero cells:
+    :func:`textsift.classwise.top`); ``max``, ``sum`` and ``wavg`` globalise it by blocks of
+    rows (``textsift.counts.BLOCK_CELLS`` cells), or, on counts of the sparse layout, from its
+    non-zero cells (:func:`textsift.classwise.reduce`); a round robin reads whole columns of
+    a dense layout's table and asks each class of a sparse one for the terms its turns
+    reach (:func:`textsift.classwise.round_robin`). The memory of a ranking does not grow
+    with the number of classes."""
     if aggregate not in AGGREGATES:
         raise TextsiftError(
             f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
     groups = np.asarray(table.groups)
+    sparse = isinstance(table, PerClass)
     if class_label is not None and len(groups) > 1:
         matches = np.flatnonzero(groups.astype(str) == str(class_label))
         if len(matches) == 0:
             raise TextsiftError(
                 f"class {class_label!r} is not among the scored groups "
-                f"{[str(g) for g in groups]}"
-            )
+                f"{_shown(groups)}")
+        if sparse and limit is not None:
+            index, score = classwise.top(table, int(matches[0]), limit)
+            return Ranking(index, score, np.full(len(index), -1, dtype=np.intp), "max")
         return rank_scores(table.column(matches[0]), table.seen, limit)
     if len(groups) == 1:  # every policy is the identity on a single column
         return rank_scores(table.column(0), table.seen, limit)
     if table.signed and aggregate in SIGNED_POLICIES:
         raise TextsiftError(policy_refusal(aggregate))
+    many = sparse and table.counts.layout == "sparse"
     if aggregate == "rr":
-        return rank_terms(table.table().values, "rr", table.seen, table.weights, rr_variant,
-                          limit)
-    return rank_scores(_globalised(table, aggregate), table.seen, limit, aggregate)
+        if not many:
+            return rank_terms(table.table().values, "rr", table.seen, table.weights,
+                              rr_variant, limit)
+        n = table.counts.n_terms if limit is None else limit
+        sel, grp = classwise.round_robin(table, n, rr_variant)
+        return after_round_robin(sel, grp, classwise.values_at(table, sel, grp),
+                                 classwise.reduce(table, "max"), table.seen, limit)
+    score = classwise.reduce(table, aggregate) if many else _globalised(table, aggregate)
+    return rank_scores(score, table.seen, limit, aggregate)
 
 
 def _globalised(table: ScoreTable | PerClass, aggregate: str) -> np.ndarray:
     """:func:`~textsift.policies.globalise` by blocks of rows, into one small buffer
-    (:func:`~textsift.policies.globalise_blocks`): the same values, to the bit, as on the
-    whole table."""
-    n_terms, m = len(table.seen), len(table.groups)
-    step = max(1, BLOCK_CELLS // m)
-    buffer = np.empty((min(step, n_terms), m))
-    return globalise_blocks(lambda start, stop: table.rows(start, stop, buffer), n_terms, step,
-                            aggregate, table.weights)
+    (:func:`textsift.classwise.by_blocks`)."""
+    return classwise.by_blocks(table, aggregate)
+
+
+def _shown(groups, n: int = 30) -> str:
+    """The first ``n`` groups, for a message."""
+    names = [str(g) for g in groups[:n]]
+    return "[" + ", ".join(names) + (", ...]" if len(groups) > n else "]")
 
 
 def rank(
@@ -207,12 +223,18 @@ def rank_per_class(counts: Counts, method, top: int | None = None,
         raise TextsiftError(f"{_name(method)} gives one score per term, not one per class, so "
                             "every class would have the same ranking; choose a method that "
                             "scores each class (chi2, ig, bns, ...: `textsift methods`)")
+    if isinstance(table, PerClass):  # from each class's non-zero cells
+        best = classwise.top_many(table, np.arange(len(groups)),
+                                  counts.n_terms if top is None else top)
+    else:
+        best = [(r.index, r.score) for r in (rank_scores(table.column(j), table.seen, top)
+                                             for j in range(len(groups)))]
+    name = _name(method)
     out = []
-    for j, group in enumerate(groups):
-        r = rank_scores(table.column(j), table.seen, top)
-        scored = r.score > -np.inf
-        out.append(TermRanking(r.index[scored], r.score[scored], None, "max", _name(method),
-                               group, counts.feature_names))
+    for group, (index, score) in zip(groups, best, strict=True):
+        scored = score > -np.inf
+        out.append(TermRanking(index[scored], score[scored], None, "max", name, group,
+                               counts.feature_names))
     return out
 
 

@@ -7,9 +7,6 @@ the terms best first, with their scores and the policy used) as an estimator (``
 
     Pipeline([("vec", CountVectorizer()), ("sel", TermSelector("bns", k=500)),
               ("clf", LinearSVC())])
-
-The functions of :mod:`textsift.ranking` (``rank``, ``ranking_of``, ``score_table``, ...) are
-importable from here too, where they were first.
 """
 
 from __future__ import annotations
@@ -26,14 +23,7 @@ from .counts import Counts
 from .errors import TextsiftError
 from .labels import as_labels, check_requirement
 from .policies import resolve_k, size_note
-from .ranking import (  # noqa: F401  (rank, ranking_of, ...: their first home was here)
-    TermRanking,
-    default_aggregate,
-    rank,
-    ranking_of,
-    score_all,
-    score_table,
-)
+from .ranking import TermRanking, default_aggregate, rank, score_table
 from .ranks import check_ranks
 from .scores import REGISTRY, Method, get_method
 

@@ -36,8 +36,8 @@ def from_registry() -> dict[str, dict]:
                    "params": {p: float(v) if isinstance(v, float) else v
                               for p, v in m.params.items()},
                    "choices": {p: list(v) for p, v in m.choices.items()},
-                   "requires": list(m.requires), "signed": m.signed,
-                   "reference": m.reference}
+                   "requires": list(m.requires), "reference": m.reference,
+                   "absent": m.absent, "signed": m.signed}
             for name, m in sorted(REGISTRY.items())}
 
 

@@ -9,8 +9,8 @@ typed and checked (``--min-df 0`` or ``--max-df 0`` are usage errors naming the 
 Where the same name could mean two things, it is settled here:
 
 * ``--label-field`` is the label of every command: a class, or a rating for the ordinal
-  commands (``--rating-field`` is kept as a hidden old name); its value may be a list of
-  labels (a multi-label corpus), which ``--label-sep`` splits out of a CSV field;
+  commands; its value may be a list of labels (a multi-label corpus), which ``--label-sep``
+  splits out of a CSV field;
 * ``-k/--k`` is how many terms to select, ``--top`` how many to print;
 * ``--min-df`` defaults to 1 (every term), except for the AdaBag commands, whose paper keeps
   the words of at least 5 documents;
@@ -119,8 +119,6 @@ LabelSep = Annotated[str | None, typer.Option(
     "--label-sep", help="CSV only: the label field joins several labels with this separator "
     "(e.g. ';' for earn;acq); JSON Lines and Parquet give label lists as lists",
     rich_help_panel=CORPUS, show_default=False)]
-RatingField = Annotated[str | None, typer.Option(
-    "--rating-field", hidden=True, help="Old name of --label-field")]
 SplitField = Annotated[str | None, typer.Option(
     "--split-field", help="The field holding the split (default: split)",
     rich_help_panel=CORPUS, show_default=False)]
@@ -296,7 +294,6 @@ _CORPUS_PARAMS = {
     "text_field": (TextField, "text"),
     "label_field": (LabelField, "label"),
     "label_sep": (LabelSep, None),
-    "rating_field": (RatingField, None),
     "split_field": (SplitField, None),
     "split": (Split, None),
     "min_df": (MinDf, 1),
@@ -356,12 +353,6 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
         @functools.wraps(func)
         def command(**kw):
             given = {name: kw.pop(name) for name in _CORPUS_PARAMS if name in kw}
-            rating = given.pop("rating_field")
-            if rating is not None:
-                if given["label_field"] not in ("label", rating):
-                    raise typer.BadParameter("give --label-field only (--rating-field is its "
-                                             "old name)", param_hint="--rating-field")
-                given["label_field"] = rating
             given["data"] = tuple(given["data"] or ())
             _check_paths(given["data"])
             valid = {f.name for f in fields(CorpusOptions)}

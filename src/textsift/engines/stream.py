@@ -122,42 +122,77 @@ class TermTotals:
     df: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     tf: np.ndarray = field(default_factory=lambda: np.zeros(0))
     multilabel: bool = False
+    #: the non-zero cells so far as (row, class, A, TF) arrays, once a chunk came in the
+    #: sparse layout (many classes): then no dense table is kept
+    cells: list | None = None
 
     def add(self, part: Counts, rows=None) -> TermTotals:
         """Add the counts of one chunk: its rows are those of ``part.feature_names``, or the
-        given row numbers (hash buckets: then no names are kept)."""
+        given row numbers (hash buckets: then no names are kept). A chunk in the sparse
+        layout (:attr:`Counts.layout`) turns the totals into a list of non-zero cells,
+        summed when they grow and at the end."""
         if self.classes is None:
             self.classes, self.class_sizes = part.classes, np.zeros(part.n_classes, np.int64)
             self.doc_counts = np.zeros((0, part.n_classes), np.int64)
             self.term_freq = np.zeros((0, part.n_classes))
             self.multilabel = part.multilabel
         if not np.isin(part.classes, self.classes).all():  # new classes: widen the table
-            classes = np.union1d(self.classes, part.classes)
-            at = np.searchsorted(classes, self.classes)
-            sizes = np.zeros(len(classes), np.int64)
-            sizes[at] = self.class_sizes
-            dc = np.zeros((len(self.doc_counts), len(classes)), np.int64)
-            tf = np.zeros(dc.shape)
-            dc[:, at], tf[:, at] = self.doc_counts, self.term_freq
-            self.classes, self.class_sizes, self.doc_counts, self.term_freq = classes, sizes, dc, tf
+            self._widen(np.union1d(self.classes, part.classes))
         cols = np.searchsorted(self.classes, part.classes)
         if rows is None:
             rows = self._rows(part.feature_names)
         elif len(rows):
             self.n_terms = max(self.n_terms, int(rows.max()) + 1)
-        if self.n_terms > len(self.doc_counts):  # grow geometrically
-            size = max(self.n_terms, 2 * len(self.doc_counts))
-            self.doc_counts = _grown(self.doc_counts, size)
-            self.term_freq = _grown(self.term_freq, size)
+        if self.n_terms > len(self.df):  # grow geometrically
+            size = max(self.n_terms, 2 * len(self.df))
+            if self.cells is None:
+                self.doc_counts = _grown(self.doc_counts, size)
+                self.term_freq = _grown(self.term_freq, size)
             self.df, self.tf = _grown(self.df, size), _grown(self.tf, size)
         self.class_sizes[cols] += part.class_sizes
         self.n_docs += part.n_docs
         self.df[rows] += part.df
         self.tf[rows] += part.tf
+        if part.layout == "sparse" and self.cells is None:
+            self._to_cells()
+        if self.cells is not None:
+            c = part.cells
+            self.cells.append((rows[c.row], cols[c.col], c.a, c.tf))
+            if sum(len(x[0]) for x in self.cells) > 4 * len(self.cells[0][0]) + 2**22:
+                self.cells = [self._summed()]
+            return self
         cells = np.ix_(rows, cols)
         self.doc_counts[cells] += part.doc_counts
         self.term_freq[cells] += part.term_freq
         return self
+
+    def _widen(self, classes: np.ndarray) -> None:
+        at = np.searchsorted(classes, self.classes)
+        sizes = np.zeros(len(classes), np.int64)
+        sizes[at] = self.class_sizes
+        if self.cells is None:
+            dc = np.zeros((len(self.doc_counts), len(classes)), np.int64)
+            tf = np.zeros(dc.shape)
+            dc[:, at], tf[:, at] = self.doc_counts, self.term_freq
+            self.doc_counts, self.term_freq = dc, tf
+        else:
+            self.cells = [(r, at[c], a, t) for r, c, a, t in self.cells]
+        self.classes, self.class_sizes = classes, sizes
+
+    def _to_cells(self) -> None:
+        """The dense totals so far as a list of non-zero cells."""
+        r, c = np.nonzero(self.doc_counts)
+        self.cells = [(r, c, self.doc_counts[r, c].astype(np.float64), self.term_freq[r, c])]
+        self.doc_counts = self.term_freq = np.zeros((0, len(self.classes)))
+
+    def _summed(self) -> tuple:
+        """The cells so far with each (row, class) once, its counts summed."""
+        r, c, a, t = (np.concatenate(x) for x in zip(*self.cells, strict=True))
+        shape = (max(len(self.df), 1), len(self.classes))
+        docs = sp.csr_matrix((a, (r, c)), shape=shape)
+        weights = sp.csr_matrix((t, (r, c)), shape=shape)  # the same cells, in the same order
+        row = np.repeat(np.arange(shape[0]), np.diff(docs.indptr))
+        return row, docs.indices, docs.data, weights.data
 
     def _rows(self, terms) -> np.ndarray:
         """The rows of ``terms``, new terms appended (a hash lookup in C++: pyarrow)."""
@@ -179,22 +214,33 @@ class TermTotals:
 
     def counts(self, n_rows: int | None = None) -> Counts:
         """The totals as :class:`Counts`: terms sorted, or (rows given as numbers) ``n_rows``
-        rows without names."""
+        rows without names; in the layout their share of non-zero cells calls for."""
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        n = self.n_terms if n_rows is None else n_rows
+        if self.cells is not None:
+            row, col, a, t = self._summed()
+            keep = row < n
+            shape = (n, len(self.classes))
+            docs = sp.csc_matrix((a[keep].astype(np.int64), (row[keep], col[keep])), shape=shape)
+            weights = sp.csc_matrix((t[keep], (row[keep], col[keep])), shape=shape)
+        else:
+            docs, weights = _rows(self.doc_counts, n), _rows(self.term_freq, n)
+        df, tf = _rows(self.df, n), _rows(self.tf, n)
         if n_rows is not None:
-            grown = [_grown(a, n_rows) for a in (self.doc_counts, self.term_freq, self.df,
-                                                  self.tf)]
-            return Counts(self.classes, self.class_sizes, grown[0], grown[1], None, self.n_docs,
-                          grown[2], grown[3], self.multilabel)
+            return Counts(self.classes, self.class_sizes, docs, weights, None, self.n_docs, df,
+                          tf, self.multilabel).to_layout("auto")
         names = pa.concat_arrays(self.names) if self.names else pa.array([], pa.string())
         order = pc.sort_indices(names).to_numpy()
-        n = self.n_terms
-        return Counts(self.classes, self.class_sizes, self.doc_counts[:n][order],
-                      self.term_freq[:n][order],
+        return Counts(self.classes, self.class_sizes, docs[order], weights[order],
                       names.take(pa.array(order)).to_numpy(zero_copy_only=False), self.n_docs,
-                      self.df[:n][order], self.tf[:n][order], self.multilabel)
+                      df[order], tf[order], self.multilabel).to_layout("auto")
+
+
+def _rows(a: np.ndarray, rows: int) -> np.ndarray:
+    """The first ``rows`` rows of ``a`` (a view), zeros appended where it has fewer."""
+    return a[:rows] if len(a) >= rows else _grown(a, rows)
 
 
 def _grown(a: np.ndarray, rows: int) -> np.ndarray:

@@ -14,8 +14,8 @@ every column; a ``triv`` cell predicts the trivial answer.
 Label sets (a multilabel task) learn one binary learner per label of the cell's label set
 (:func:`textsift.labels.evaluated_labels`), on the 0/1 indicator columns of those labels, and
 measure the predicted indicators: under a policy (scope "global") every label's learner reads
-the same columns (scikit-learn's ``OneVsRestClassifier``); under the aggregate ``"local"``
-each label's reads the first ``k`` terms of its own column of the scores
+the same columns (scikit-learn's ``OneVsRestClassifier``); in the scope ``"local"`` each
+label's reads the first ``k`` terms of its own column of the scores
 (:meth:`LoadedFold.kept_by_label`, :class:`~textsift.learners.PerLabelClassifier`). Such a
 cell also gives each label's F1 (``CellResult.labels``). Their Triv is the most frequent
 training label set.
@@ -43,7 +43,8 @@ from sklearn.model_selection import train_test_split
 from ..counts import Counts
 from ..labels import evaluated_labels
 from ..metrics import MEASURES
-from ..selectors import TermSelector, ranking_of, score_table
+from ..ranking import ranking_of, score_table
+from ..selectors import TermSelector
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
@@ -53,12 +54,14 @@ from .specs import Cell, FoldRef, TrainTest
 __all__ = ["CellResult", "LoadedFold", "open_fold", "run_cell", "selector"]
 
 
-def selector(method: str, aggregate: str, rr_variant: str, params, k: int) -> TermSelector:
-    """The (unfitted) selector of a ranking: ``aggregate`` is the policy, or ``"pos"`` for
-    the positive class's scores of a one-vs-rest task (as Forman 2003 selects per task)."""
-    by_class = {"class_label": "pos"} if aggregate == "pos" else {"aggregate": aggregate}
-    return TermSelector(resolve_method(method), k=k, rr_variant=rr_variant,
-                        method_params=dict(params), **by_class)
+def selector(method: str, aggregate: str | None, rr_variant: str, params, k: int,
+             class_label=None) -> TermSelector:
+    """The (unfitted) selector of a ranking: ``aggregate`` is the policy, or ``class_label``
+    the class whose column ranks (the positive class of a one-vs-rest task, as Forman 2003
+    selects per task)."""
+    return TermSelector(resolve_method(method), k=k, aggregate=aggregate,
+                        class_label=class_label, rr_variant=rr_variant,
+                        method_params=dict(params))
 
 
 class LoadedFold:
@@ -103,7 +106,7 @@ class LoadedFold:
             counts = self.counts(holdout, cell.positive)
             longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
             self._ranked[key] = selector(cell.method, cell.aggregate, cell.rr_variant, params,
-                                         longest).fit_counts(counts)
+                                         longest, cell.class_label).fit_counts(counts)
         return np.sort(self._ranked[key].set_params(k=k).selected_)
 
     def label_columns(self, label_set: str) -> np.ndarray:
@@ -156,7 +159,8 @@ class LoadedFold:
 
 def _ranking(holdout, cell: Cell, params: tuple) -> tuple:
     """What a ranking depends on, besides its fold."""
-    return holdout, cell.positive, cell.method, cell.aggregate, cell.rr_variant, params
+    return (holdout, cell.positive, cell.method, cell.aggregate, cell.scope, cell.class_label,
+            cell.rr_variant, params)
 
 
 @lru_cache(maxsize=2)
@@ -229,7 +233,7 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
     else:
         k = cell.level.k(int(p.counts.seen.sum()), p.counts.n_terms)
         params = tuple(sorted({**dict(cell.params), **{key: choice[key] for key in own}}.items()))
-        if cell.aggregate == "local":  # each label's learner on its own columns
+        if cell.scope == "local":  # each label's learner on its own columns
             X_train, X_test = p.X_train, p.X_test
             per_label = loaded.kept_by_label(holdout, cell, params, k)
         else:

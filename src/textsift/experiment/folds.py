@@ -274,10 +274,9 @@ def load_fold(ref) -> TrainTest:
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
-    totals = {k: a[k][()] if k in ("n_docs", "multilabel") else a[k]
-              for k in ("n_docs", "df", "tf", "multilabel") if k in a}  # older caches: derived
     counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
-                    a["feature_names"].astype(object), **totals)
+                    a["feature_names"].astype(object), a["n_docs"][()], a["df"], a["tf"],
+                    a["multilabel"][()])
     y_train, y_test = (csr("Ytr"), csr("Yte")) if "Ytr_data" in a else (a["y_train"],
                                                                          a["y_test"])
     return TrainTest(X_train=csr("Xtr"), y_train=y_train, X_test=csr("Xte"), y_test=y_test,

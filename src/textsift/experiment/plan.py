@@ -1,10 +1,12 @@
-"""The plan of an experiment: its levels, its (method, aggregate) pairs and its cells.
+"""The plan of an experiment: its levels, its selections and its cells.
 
-A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold. A *cell*
+A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold. A *selection*
+(:class:`Selection`) says how a cell ranks the terms it keeps: a method, and a policy over
+every class's scores (the scope ``global``) or a column of the scores -- each label's own
+(the scope ``local``, label sets) or the positive class's of a one-vs-rest task. A *cell*
 (:class:`~.specs.Cell`) is one of three kinds:
 
-* ``select``: (fold, binary task, method, aggregate, level, learner) -- select, fit,
-  measure;
+* ``select``: (fold, binary task, selection, level, learner) -- select, fit, measure;
 * ``all``: (fold, binary task, learner) -- the learner on every term; its rows are those of
   every method at level "all" and of the FFS baseline, which are one and the same fit;
 * ``triv``: (fold, binary task) -- the trivial predictor (the middle rank of an ordinal scale, the
@@ -12,20 +14,47 @@ A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold. A
 
 (The binary task, in one-vs-rest experiments, is named by its positive class; otherwise
 there is one, multi-class, task. Label sets are one task of a binary learner per label; their
-cells carry the experiment's ``label_set``, and a ranking of scope "local" -- each label's
-own top terms -- is the aggregate ``"local"``.)
+cells carry the experiment's ``label_set``.)
+
+The results name a selection's rows by its method and, in the ``aggregate`` column, its
+policy, or ``local`` (each label's own column), ``pos`` (the positive class's column) or
+``none`` (the rows of FFS and Triv, which select nothing): :attr:`Selection.row`.
 """
 
 from __future__ import annotations
 
 import itertools
+from typing import NamedTuple
 
 from ..learners import LEARNERS
 from ..scores import SIGNED_POLICIES, policy_refusal
 from ._methods import method_param_names, offered_aggregates
 from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
 
-__all__ = ["cell_name", "method_aggregates", "plan_cells", "resolve_levels"]
+__all__ = ["NO_SELECTION", "Selection", "cell_name", "plan_cells", "resolve_levels",
+           "selections"]
+
+#: The ``aggregate`` of the rows of a baseline that selects nothing (FFS, Triv).
+NO_SELECTION = "none"
+
+
+class Selection(NamedTuple):
+    """How a cell ranks the terms it keeps: ``method`` and ``aggregate``, the policy over
+    every class's scores (``None`` when one column ranks), in the ``scope`` ``"global"``; or
+    each label's own column of the scores, in the scope ``"local"`` (label sets); or the
+    column of ``class_label``, the positive class ``"pos"`` of a one-vs-rest task."""
+
+    method: str
+    aggregate: str | None
+    scope: str = "global"
+    class_label: str | None = None
+
+    @property
+    def row(self) -> tuple[str, str]:
+        """Its rows' names in the results: the method and the ``aggregate`` column -- the
+        policy, ``"local"`` or the class whose column ranks (``"pos"``)."""
+        column = self.aggregate or ("local" if self.scope == "local" else self.class_label)
+        return self.method, column
 
 
 def resolve_levels(exp: Experiment, vocab_sizes) -> tuple[list[Level], list[str]]:
@@ -56,17 +85,19 @@ def resolve_levels(exp: Experiment, vocab_sizes) -> tuple[list[Level], list[str]
     return sorted(levels, key=lambda lv: (order[lv.kind], lv.value or 0)), notes
 
 
-def method_aggregates(exp: Experiment) -> tuple[list[tuple[str, str]], list[str]]:
-    """(method, aggregate) pairs: ``"default"`` is the method's own policy; a policy a method
-    does not offer (e.g. ``rr`` for the global ``ig_multi``) is skipped with a note. In
-    one-vs-rest tasks a per-class method ranks by the positive class (aggregate ``"pos"``);
-    with label sets, scope "global" gives the pairs of the policies and scope "local" one
-    pair (method, ``"local"``): each label's binary learner on the label's own ranking."""
-    pairs, notes = [], []
+def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
+    """The selections of ``exp``, and notes: a method under each policy, ``"default"`` its
+    own; a policy a method does not offer (e.g. ``rr`` for the global ``ig_multi``) is
+    skipped with a note. In one-vs-rest tasks a per-class method ranks by the positive
+    class's column (a method of one score per term, by its own policy); with label sets,
+    scope "global" gives the selections of the policies and scope "local" one more: each
+    label's binary learner on the label's own ranking."""
+    out, notes = [], []
     for name in exp.methods:
         own, offered = offered_aggregates(name)
         if exp.tasks == "one_vs_rest":
-            pairs.append((name, "pos" if len(offered) > 1 else own))
+            out.append(Selection(name, None, class_label="pos") if len(offered) > 1
+                       else Selection(name, own))
             continue
         for a in exp.aggregates if "global" in exp.scope else ():
             a = own if a == "default" else a
@@ -74,11 +105,11 @@ def method_aggregates(exp: Experiment) -> tuple[list[tuple[str, str]], list[str]
                 why = f": {policy_refusal(a)}" if a in SIGNED_POLICIES else ""
                 notes.append(f"{name} has no '{a}' policy (it offers {', '.join(offered)});"
                              f" skipped{why}")
-            elif (name, a) not in pairs:
-                pairs.append((name, a))
+            elif Selection(name, a) not in out:
+                out.append(Selection(name, a))
         if "local" in exp.scope:
-            pairs.append((name, "local"))
-    return pairs, notes
+            out.append(Selection(name, None, "local"))
+    return out, notes
 
 
 def _safe(text) -> str:
@@ -108,15 +139,16 @@ def _tuning(exp: Experiment, method: str | None, learner: LearnerSpec) -> CellTu
     return CellTuning(exp.tuning.val_size, tuple(grid), tuple(k for k, _ in grid if k in own))
 
 
-def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level], pairs,
-               positives=(None,)) -> list[Cell]:
+def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
+               chosen: list[Selection], positives=(None,)) -> list[Cell]:
     """Every cell of the experiment, ordered fold by fold and ranking by ranking (so the
-    cells a worker runs in a row share its fold and its ranking). ``positives`` are the
-    positive classes of one-vs-rest tasks (``None``: the multi-class task)."""
+    cells a worker runs in a row share its fold and its ranking). ``chosen`` are the
+    selections (:func:`selections`), ``positives`` the positive classes of one-vs-rest
+    tasks (``None``: the multi-class task)."""
     selected = [lv for lv in levels if lv != ALL]
     longest = max(selected, key=lambda lv: lv.value) if selected else None
-    at_all = (*(pairs if ALL in levels else []), *([("ffs", "none")] if "ffs" in
-                                                   exp.baselines else []))
+    at_all = (*([s.row for s in chosen] if ALL in levels else []),
+              *([("ffs", NO_SELECTION)] if "ffs" in exp.baselines else []))
     labels = tuple(lr.label for lr in exp.learners)
     cells = []
     for (fold, ref), positive in itertools.product(enumerate(folds), positives):
@@ -126,21 +158,20 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level], pairs
                 "label_kind": exp.kind,
                 "label_set": exp.label_set if exp.kind.label_sets else None}
         if "triv" in exp.baselines:
-            cells.append(Cell(kind="triv", rows=(("triv", "none"),), labels=labels,
+            cells.append(Cell(kind="triv", rows=(("triv", NO_SELECTION),), labels=labels,
                               name=cell_name(fold, "triv", None, None, None, positive), **base))
         for learner in exp.learners if at_all else ():
             cells.append(Cell(kind="all", rows=at_all, labels=(learner.label,),
                               learner=learner, tuning=_tuning(exp, None, learner),
                               name=cell_name(fold, None, None, ALL, learner.label, positive),
                               **base))
-        for (method, aggregate), level, learner in itertools.product(pairs, selected,
-                                                                     exp.learners):
-            cells.append(Cell(kind="select", rows=((method, aggregate),),
-                              labels=(learner.label,), learner=learner, method=method,
-                              aggregate=aggregate,
-                              params=tuple(sorted(exp.params_of(method).items())),
+        for sel, level, learner in itertools.product(chosen, selected, exp.learners):
+            cells.append(Cell(kind="select", rows=(sel.row,), labels=(learner.label,),
+                              learner=learner, method=sel.method, aggregate=sel.aggregate,
+                              scope=sel.scope, class_label=sel.class_label,
+                              params=tuple(sorted(exp.params_of(sel.method).items())),
                               rr_variant=exp.rr_variant, level=level, max_level=longest,
-                              tuning=_tuning(exp, method, learner),
-                              name=cell_name(fold, method, aggregate, level, learner.label,
-                                             positive), **base))
+                              tuning=_tuning(exp, sel.method, learner),
+                              name=cell_name(fold, *sel.row, level, learner.label, positive),
+                              **base))
     return cells

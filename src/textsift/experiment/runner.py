@@ -34,7 +34,7 @@ from .._io import atomic_write
 from .._lock import end_with, hold
 from ..errors import check_n_jobs
 from ..metrics import MEASURES
-from ..selectors import default_aggregate
+from ..ranking import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
@@ -47,7 +47,7 @@ from .folds import (
     prepare_folds,
     split_notes,
 )
-from .plan import method_aggregates, plan_cells, resolve_levels
+from .plan import Selection, plan_cells, resolve_levels, selections
 from .specs import Cell, Experiment, FoldRef, TrainTest
 from .store import Store
 from .validity import DataKey, cell_key, cell_spec, claim, reusable
@@ -72,23 +72,25 @@ def _run_and_store(cell: Cell, root, data_key: str, owner: int) -> str:
     return out.name
 
 
-def top_terms(exp: Experiment, data: TrainTest, pairs, top: int = 20) -> pd.DataFrame:
-    """The ``top`` terms of every (method, aggregate) on one fold, with their training
-    document frequency ``df``, for the report: the rankings of the cells (the same selector,
-    parameters and round-robin rule), of the multi-class task -- for one-vs-rest experiments
-    and the scope "local" of label sets, under each method's own policy."""
+def top_terms(exp: Experiment, data: TrainTest, chosen: list[Selection],
+              top: int = 20) -> pd.DataFrame:
+    """The ``top`` terms of every selection on one fold, with their training document
+    frequency ``df``, for the report: the rankings of the cells (the same selector,
+    parameters and round-robin rule), of the multi-class task -- under each method's own
+    policy for a selection by a column (one-vs-rest tasks, the scope "local")."""
     counts = data.counts
     frames = []
-    for method, aggregate in pairs:
-        used = default_aggregate(resolve_method(method)) if aggregate in ("pos", "local") else (
-            aggregate)
-        sel = selector(method, used, exp.rr_variant, exp.params_of(method).items(),
-                       min(top, counts.n_terms)).fit_counts(counts)
-        idx = sel.ranking_.index[:top]
+    for sel in chosen:
+        used = sel.aggregate or default_aggregate(resolve_method(sel.method))
+        ranked = selector(sel.method, used, exp.rr_variant, exp.params_of(sel.method).items(),
+                          min(top, counts.n_terms)).fit_counts(counts)
+        idx = ranked.ranking_.index[:top]
+        method, aggregate = sel.row
         frames.append(pd.DataFrame({"method": method, "aggregate": aggregate,
                                     "rank": np.arange(1, len(idx) + 1),
                                     "term": counts.feature_names[idx],
-                                    "score": sel.ranking_.scores[:top], "df": counts.df[idx]}))
+                                    "score": ranked.ranking_.scores[:top],
+                                    "df": counts.df[idx]}))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -144,18 +146,14 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
     prepare_s = time.perf_counter() - t0
     levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
-    pairs, skipped = method_aggregates(exp)
+    chosen, skipped = selections(exp)
     notes += skipped + split_notes(paths)
     if not exp.kind.stratified and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
         notes.append("the folds of label sets are not stratified (scikit-learn has no "
                      "multi-label stratification): shuffled KFold, or a random test part")
     positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
-    cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, pairs, positives)
+    cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, chosen, positives)
     done = reusable(store, claimed, cells, data)  # refuses finished cells no longer valid
-    if claimed.adopted:
-        say(f"note: {store.root} was written by an earlier textsift, which did not record its "
-            f"corpus: its {len(done)} finished cells are taken as computed from the corpus as "
-            "it is now (start afresh if it has changed)")
     if not claimed.fresh:
         store.write_manifest(exp.as_dict(), exp.fingerprint, data.record())
     for note in notes:
@@ -176,7 +174,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         finished += 1
         if progress is not None:
             progress(finished, len(cells))
-    results = store.write_tables(cells, top_terms(exp, first, pairs))
+    results = store.write_tables(cells, top_terms(exp, first, chosen))
     wall = time.perf_counter() - t0
     run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending)}

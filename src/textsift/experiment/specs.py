@@ -23,7 +23,6 @@ from ..labels import LabelKind
 from ..learners import make_learner
 from ..policies import n_from_ratio
 from ..vectorize import VectorizerOptions
-from .schema import default
 
 __all__ = ["Cell", "CellTuning", "CorpusSpec", "Experiment", "FoldRef", "LearnerSpec", "Level",
            "TrainTest", "Tuning"]
@@ -83,17 +82,6 @@ class Tuning:
     grids: tuple[tuple[str, tuple], ...]
 
 
-#: Fields of :class:`~textsift.vectorize.VectorizerOptions` when fingerprints were first
-#: taken; a field added since is left out of the fingerprint at its default.
-_FIRST_PREPROCESSING = frozenset({"binary", "min_df", "max_df", "token_pattern", "lowercase",
-                                  "stop_words", "stem", "strip_headers", "max_features"})
-#: Keys added since fingerprints were first taken, as (place in :meth:`Experiment.as_dict`,
-#: schema table): left out of the fingerprint at their default.
-_ADDED_LATER = ((("tasks",), "evaluation"), (("corpus", "skip_bad_lines"), "corpus"),
-                (("corpus", "strip_labels"), "corpus"), (("corpus", "label_sep"), "corpus"),
-                (("scope",), "selection"), (("label_set",), "evaluation"))
-
-
 @dataclass(frozen=True)
 class Experiment:
     """A validated experiment. ``fingerprint`` identifies its results (``n_jobs`` excluded:
@@ -147,8 +135,7 @@ class Experiment:
         return d
 
     def identity(self) -> dict:
-        """``as_dict()`` without ``n_jobs`` (the table does not depend on it), and without the
-        keys added since the first runs when they are at their default: what the
+        """``as_dict()`` without ``n_jobs`` (the table does not depend on it): what the
         :attr:`fingerprint` hashes, and what the key of the run's data is taken from
         (:class:`~.validity.DataKey`). The task is the kind as a file declares it
         (:attr:`LabelKind.declared <textsift.labels.LabelKind.declared>`: a nominal file over
@@ -157,23 +144,11 @@ class Experiment:
         d = self.as_dict()
         d.pop("n_jobs")
         d["corpus"]["task"] = str(self.kind.declared)
-        for (*where, key), table in _ADDED_LATER:
-            place = d
-            for part in where:
-                place = place[part]
-            value = place[key]
-            if (list(value) if isinstance(value, tuple) else value) == default(table, key):
-                place.pop(key)
-        fresh = type(self.preprocessing)()
-        for name in set(d["preprocessing"]) - _FIRST_PREPROCESSING:
-            if d["preprocessing"][name] == getattr(fresh, name):
-                d["preprocessing"].pop(name)
         return d
 
     @property
     def fingerprint(self) -> str:
-        """A hash of :meth:`identity`: a run directory made before a key existed still
-        resumes."""
+        """A hash of :meth:`identity`."""
         blob = json.dumps(self.identity(), sort_keys=True, default=str).encode()
         return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -270,8 +245,10 @@ class Cell:
     """One unit of work of a run (see :mod:`.plan`): small, frozen and cheap to send to a
     worker -- the fold travels as its :class:`FoldRef`.
 
-    ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking under (``method``,
-    ``aggregate``), fit ``learner``, measure), ``"all"`` (``learner`` on every term: the rows
+    ``kind`` is ``"select"`` (keep ``level``'s terms of the ranking of ``method`` -- under
+    the policy ``aggregate`` in the ``scope`` ``"global"``, by each label's own column in the
+    scope ``"local"``, or by the column of ``class_label`` -- fit ``learner``, measure: the
+    fields of a :class:`~.plan.Selection`), ``"all"`` (``learner`` on every term: the rows
     of every method at level "all" and of FFS, one and the same fit) or ``"triv"`` (the
     trivial predictor, a row per learner). ``label_kind`` is the kind of the labels;
     ``positive`` is the positive class of a one-vs-rest task (``None``: the multi-class
@@ -295,6 +272,8 @@ class Cell:
     learner: LearnerSpec | None = None
     method: str | None = None
     aggregate: str | None = None
+    scope: str = "global"
+    class_label: str | None = None
     params: tuple[tuple[str, object], ...] = ()
     rr_variant: str | None = None
     level: Level = ALL

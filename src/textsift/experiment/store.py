@@ -128,12 +128,11 @@ class Store:
         return {p.name for p in self.cells.glob("*.json")}
 
     def cell_records(self) -> dict[str, dict]:
-        """Every finished cell's key and the spec it was taken from (none in the files of an
-        earlier textsift)."""
+        """Every finished cell's key and the spec it was taken from."""
         out = {}
         for p in sorted(self.cells.glob("*.json")) if self.cells.exists() else ():
             cell = json.loads(p.read_text(encoding="utf-8"))
-            out[p.name] = {k: cell[k] for k in ("key", "spec") if k in cell}
+            out[p.name] = {"key": cell["key"], "spec": cell["spec"]}
         return out
 
     def write_cell(self, name: str, rows: list[dict], timing: dict, key: str,
@@ -147,11 +146,6 @@ class Store:
                 **({"labels": labels} if labels else {})}
         check = None if owner is None else lambda: check_held(self.root, owner)
         atomic_write_text(self.cells / name, json.dumps(cell), check)
-
-    def stamp_cell(self, name: str, key: str, spec: dict) -> None:
-        """Write the key into a cell file of an earlier textsift (its rows as they are)."""
-        cell = json.loads((self.cells / name).read_text(encoding="utf-8"))
-        self.write_cell(name, cell["rows"], cell["timing"], key, spec, cell.get("labels"))
 
     def read_cells(self, cells: list[Cell]
                    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

@@ -15,7 +15,9 @@ Two keys (``CONTRIBUTING.md``, "What a finished cell is valid for"):
   experiment that plans a cell of the same name and key.
 
 A run in a directory that holds results (:func:`claim`, before anything is written) is refused
-when the data key differs -- the message says what changed (a file's size and hash, a
+when they were written by another version of the code's results (:data:`RESULTS_VERSION`; a
+directory of an earlier textsift, which did not record its data, among them), and when the
+data key differs -- the message says what changed (a file's size and hash, a
 preprocessing key) and how to start afresh -- and, without ``resume``, whenever cells are
 finished. With ``resume`` and the same data, the experiment may have grown: every finished
 cell must be a cell of the new plan with the same key (:func:`reusable`); the new cells are
@@ -43,9 +45,11 @@ from .store import Store, StoreError
 __all__ = ["RESULTS_VERSION", "Claim", "DataKey", "cell_key", "cell_spec", "claim", "reusable"]
 
 #: The version of the code's results: raise it when a change of textsift changes the numbers
-#: of an unchanged experiment on unchanged data (a tokeniser, a score or a learner fixed), so
-#: that directories computed before are not resumed into a table that mixes the two.
-RESULTS_VERSION = 1
+#: of an unchanged experiment on unchanged data (a tokeniser, a score or a learner fixed), or
+#: what a run directory holds, so that directories computed before are not resumed into a
+#: table that mixes the two (they are refused: :func:`claim`). 2: cells keyed by their label
+#: kind, scope and ranking column, the fingerprint of every key.
+RESULTS_VERSION = 2
 
 #: [corpus] keys that do not change what is read: where the files are (their bytes are hashed
 #: instead) and the name the results carry (the table takes it from the experiment).
@@ -182,12 +186,10 @@ def cell_key(cell: Cell, data_key: str) -> str:
 class Claim:
     """What a run may keep of its directory: ``fresh`` (nothing: the directory is empty, or
     another experiment's that finished no cell, taken over), or the fold cache and the
-    finished cells of the same data -- ``adopted`` says whether the directory was written
-    before textsift recorded its data, ``changes`` how the experiment differs from the one
-    it was made for."""
+    finished cells of the same data -- ``changes`` says how the experiment differs from the
+    one it was made for."""
 
     fresh: bool
-    adopted: bool = False
     changes: tuple[str, ...] = ()
 
 
@@ -197,8 +199,9 @@ def _afresh(root: Path) -> str:
 
 def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
     """Whether (and how) the run of ``exp`` may use ``store``, found without writing anything
-    (module docstring). Another experiment's results, results of other data, this
-    experiment's without ``resume``, other files, or a file in its place are errors."""
+    (module docstring). Results of another version of the code's results, of another
+    experiment or of other data, this experiment's without ``resume``, other files, or a
+    file in its place are errors."""
     root = store.root
     old = store.read_manifest()
     if old is None:
@@ -207,19 +210,17 @@ def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
                              "empty --out directory")
         return Claim(fresh=True)
     done = len(store.finished())
-    record = old.get("data")
-    same_config = old.get("fingerprint") == exp.fingerprint
-    name = old.get("config", {}).get("name")
-    if record is None:  # written before the data was recorded: only the same experiment
+    record = old.get("data") or {}
+    version = record.get("spec", {}).get("results_version")
+    if version != RESULTS_VERSION:
         if not done:
-            return Claim(fresh=True)
-        if not same_config:
-            raise StoreError(f"{root} holds the results of another experiment ({name!r}, "
-                             f"fingerprint {old.get('fingerprint')}); {_afresh(root)}")
-        if not resume:
-            raise StoreError(f"{root} already holds {done} finished cells of this experiment; "
-                             "pass --resume to continue it, or choose a new --out directory")
-        return Claim(fresh=False, adopted=True)
+            return Claim(fresh=True)  # nothing finished: taken over
+        written = (f"results version {version}" if version else
+                   "which did not record its corpus")
+        raise StoreError(f"{root} holds {done} finished cells of an earlier textsift "
+                         f"({written}; this one writes results version {RESULTS_VERSION}), "
+                         f"which this version does not resume; {_afresh(root)}")
+    name = old.get("config", {}).get("name")
     changed = data.changes(record)
     if changed:
         if not done:
@@ -230,7 +231,7 @@ def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
                          f"{_afresh(root)}")
     config = _config_changes(old, exp)
     if done and not resume:
-        if same_config:
+        if old.get("fingerprint") == exp.fingerprint:
             raise StoreError(f"{root} already holds {done} finished cells of this experiment; "
                              "pass --resume to continue it, or choose a new --out directory")
         raise StoreError(f"{root} holds {done} finished cells of the experiment {name!r} on "
@@ -252,42 +253,33 @@ def reusable(store: Store, claimed: Claim, cells: list[Cell], data: DataKey) -> 
     """The names of the finished cells of ``cells`` that the run keeps: every finished cell
     in the directory, each checked to be one of ``cells`` with the same key. A finished cell
     that is not (the experiment dropped it, or changed what it computes) is an error naming
-    it, what differs and the fix. Cells of a directory written before textsift recorded its
-    data (``claimed.adopted``) are taken as they are, and their keys written into them."""
+    it, what differs and the fix."""
     if claimed.fresh:
         return set()
     planned = {c.name: c for c in cells}
     records = store.cell_records()
     grown = f" (the experiment changed: {'; '.join(claimed.changes)})" if claimed.changes \
         else ""
-    stamps = []
     for name, record in sorted(records.items()):
         cell = planned.get(name)
         if cell is None:
             raise StoreError(
-                f"{store.root}: the finished cell {name} ({_describe(record.get('spec'))}) is "
-                f"not a cell of this experiment{grown}; --resume only adds cells (methods, "
-                "sizes, ratios, policies, learners): keep what the experiment had, or "
+                f"{store.root}: the finished cell {name} ({_describe(record['spec'])}) is not "
+                f"a cell of this experiment{grown}; --resume only adds cells (methods, sizes, "
+                "ratios, policies, learners): keep what the experiment had, or "
                 f"{_afresh(store.root)}")
-        key = cell_key(cell, data.key)
-        if claimed.adopted and "key" not in record:
-            stamps.append((name, key, cell_spec(cell)))
-        elif record.get("key") != key:
-            diff = differences(record.get("spec") or {}, cell_spec(cell))
+        if record["key"] != cell_key(cell, data.key):
+            diff = differences(record["spec"], cell_spec(cell))
             what = "; ".join(diff) if diff else "it was computed by another version of the code"
             raise StoreError(
                 f"{store.root}: the finished cell {name} is not valid under this "
                 f"experiment ({what}){grown}; --resume keeps only cells whose corpus, "
                 "preprocessing, protocol, seed, measures and parameters are unchanged: "
                 f"undo the change, or {_afresh(store.root)}")
-    for stamp in stamps:  # every cell checked: now record their keys
-        store.stamp_cell(*stamp)
     return set(records)
 
 
-def _describe(spec: dict | None) -> str:
-    if not spec:
-        return "written by an earlier textsift"
+def _describe(spec: dict) -> str:
     learner = (spec.get("learner") or {}).get("label")
     level = spec.get("level")
     parts = [f"{spec.get('kind')} cell", f"fold {spec.get('fold')}",

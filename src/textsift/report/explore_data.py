@@ -27,10 +27,10 @@ from .._choices import EXPLORE_CAP, EXPLORE_SNIPPET_TOP
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..labels import LabelKind, check_requirement
+from ..ranking import ranking_of
 from ..ranks import check_ranks
 from ..scores import REGISTRY, compute_many
 from ..scores.ordinal import idf, nc_at_best, rank_stats
-from ..selectors import ranking_of
 from ..vectorize import VectorizerOptions
 from .snippets import find_snippets
 

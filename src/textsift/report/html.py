@@ -32,6 +32,7 @@ from ..experiment.folds import load_fold
 from ..experiment.store import Store
 from ..labels import LabelKind
 from ..metrics import LOWER_IS_BETTER
+from ..policies import AGGREGATES
 from .plots import (
     BASELINES,
     curve_figures,
@@ -279,7 +280,8 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
     what = LabelKind(config["corpus"]["task"]).unit
     if counts.multilabel:  # labels with documents (a test-only label has no scores)
         counts = counts.with_documents
-    table = class_terms_table(counts, resolve_method(method), aggregate)
+    policy = aggregate if aggregate in AGGREGATES else None  # not "pos" nor "local"
+    table = class_terms_table(counts, resolve_method(method), policy)
     how = (f"its own column of {name}'s scores (the {what} against the rest)"
            if table.attrs["own_column"] else
            f"the terms of {name}'s ranking (policy {aggregate}) found in the largest share of "

@@ -11,7 +11,7 @@ import pandas as pd
 
 from ..counts import Counts
 from ..metrics import LOWER_IS_BETTER
-from ..selectors import default_aggregate, ranking_of, score_table
+from ..ranking import default_aggregate, ranking_of, score_table
 from .plots import BASELINES, label_of, one_policy_each
 
 __all__ = ["best_method", "class_terms_table", "min_df_documents", "rare_df",
@@ -86,13 +86,13 @@ def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, 
     return means[means == best].index[0]
 
 
-def class_terms_table(counts: Counts, method, aggregate: str, top: int = 10) -> pd.DataFrame:
+def class_terms_table(counts: Counts, method, policy: str | None, top: int = 10
+                      ) -> pd.DataFrame:
     """The top ``top`` terms of each class (rank) of ``counts`` under ``method`` (a
     registered name or a scoring function): the class's own column of the scores when the
-    method scores each class, otherwise the method's ranking under ``aggregate`` ("pos": its
+    method scores each class, otherwise the method's ranking under ``policy`` (``None``: its
     default) cut into classes, each term going to the class whose documents contain it most
-    often (the largest share of the class's documents); "pos" and "local" (a label's own
-    column, label sets) are the method's default policy there. Index: the classes; columns
+    often (the largest share of the class's documents). Index: the classes; columns
     ``training documents`` (the class's) and ``terms`` (comma-separated, best first);
     ``attrs["own_column"]`` says which of the two it is."""
     table = score_table(counts, method)
@@ -103,8 +103,7 @@ def class_terms_table(counts: Counts, method, aggregate: str, top: int = 10) -> 
         lists = [counts.feature_names[ranking_of(table, "max", c, limit=top).index]
                  for c in classes]
     else:
-        policy = default_aggregate(method) if aggregate in ("pos", "local") else aggregate
-        order = ranking_of(table, policy).index
+        order = ranking_of(table, policy or default_aggregate(method)).index
         share = counts.doc_counts[order] / np.maximum(counts.class_sizes, 1)[None, :]
         home = np.argmax(share, axis=1)
         lists = [counts.feature_names[order[home == j][:top]] for j in range(len(classes))]

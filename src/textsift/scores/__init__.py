@@ -7,7 +7,9 @@ checked by :func:`textsift.labels.check_requirement`).
 """
 
 from . import association, forman, information, lexical, ordinal  # noqa: F401  (register them)
+from ._absent import Absent, Grid
 from ._registry import (
+    ABSENT_ORDERS,
     REGISTRY,
     SIGNED_POLICIES,
     Method,
@@ -22,5 +24,6 @@ from ._registry import (
     register,
 )
 
-__all__ = ["REGISTRY", "SIGNED_POLICIES", "Method", "PerClass", "ScoreTable", "clean",
-           "compute", "compute_many", "get_method", "per_class", "policy_refusal", "register"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "SIGNED_POLICIES", "Absent", "Grid", "Method",
+           "PerClass", "ScoreTable", "clean", "compute", "compute_many", "get_method",
+           "per_class", "policy_refusal", "register"]

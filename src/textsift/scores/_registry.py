@@ -31,8 +31,8 @@ from ._tables import (  # noqa: F401  (the scoring modules import them from here
     per_class,
 )
 
-__all__ = ["REGISTRY", "SIGNED_POLICIES", "Method", "compute", "compute_many", "get_method",
-           "policy_refusal", "register"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "SIGNED_POLICIES", "Method", "compute", "compute_many",
+           "get_method", "policy_refusal", "register"]
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,15 @@ class Method:
     under-represented in the class: a log-odds z-score, a pointwise MI, a difference of
     rates): adding such scores over the classes lets a term's lack in some classes cancel its
     lead in another, so the policies ``sum`` and ``wavg`` are not offered, and are refused
-    with that reason (:data:`SIGNED_POLICIES`, :func:`policy_refusal`)."""
+    with that reason (:data:`SIGNED_POLICIES`, :func:`policy_refusal`).
+
+    ``absent`` says, for a per-class method, how its scores of the cells with ``A = 0`` (a
+    term that no document of the class has) order the terms within a class: one of
+    :data:`~textsift.scores.ABSENT_ORDERS` (``"rises with df"``: a class's best absent terms
+    are its most frequent ones). A one-vs-rest metric's absent score depends on ``(df,
+    N_c)`` alone, and the policies find a class's best absent terms from the distinct ``(df,
+    N_c)`` whatever its shape; a term-frequency method's rule says what it relies on
+    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -76,6 +84,7 @@ class Method:
     requires: tuple[str, ...] = ()
     choices: dict = field(default_factory=dict)
     reads_term_freq: bool = False
+    absent: str = ""
     signed: bool = False
 
     @property
@@ -97,10 +106,22 @@ def policy_refusal(aggregate: str) -> str:
             "the class), so a term's lack in some classes would cancel its lead in another; "
             "rank by 'max' or 'rr', or by one class's scores (class_label, --class)")
 
+#: How a per-class method's scores of the cells with ``A = 0`` order the terms within a class
+#: (``Method.absent``): the statement -> the quantity of the term they follow and the
+#: direction (``+1`` rising, ``-1`` falling, ``0`` the same for every term).
+ABSENT_ORDERS = {
+    "rises with df": ("df", 1),
+    "falls with df": ("df", -1),
+    "the same for every term": (None, 0),
+    "rises with TF(t)": ("TF(t)", 1),
+    "falls with TF(t)": ("TF(t)", -1),
+    "falls with sum_j p(t|c_j)": ("sum_j p(t|c_j)", -1),
+}
+
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False, signed=False):
+             reads_term_freq=False, absent="", signed=False):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
     :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
@@ -121,6 +142,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
     unknown = set(requires) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
+    if absent and absent not in ABSENT_ORDERS:
+        raise RuntimeError(f"method {name!r}: absent must be one of {sorted(ABSENT_ORDERS)}")
 
     def deco(func):
         if name in REGISTRY:
@@ -128,7 +151,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
-                                reads_term_freq, signed)
+                                reads_term_freq, absent, signed)
         return func
 
     return deco
@@ -195,10 +218,6 @@ def _method(method) -> Method:
     return method if isinstance(method, Method) else get_method(method)
 
 
-#: Parameters that were renamed: old name -> new name (named in the error an old name gets).
-RENAMED = {"eps_nc": "eps"}
-
-
 def _call(m: Method, counts: Counts, params: dict):
     """``m.func(counts, **params)``, a parameter the method does not take refused by name, and
     counts without the term frequencies the method reads."""
@@ -207,8 +226,7 @@ def _call(m: Method, counts: Counts, params: dict):
                             "(counted with term_freq=False); count with term_freq=True")
     unknown = sorted(set(params) - set(m.params))
     if unknown and not _takes_any_keyword(m.func):
-        hint = "".join(f" ({k} is now called {RENAMED[k]})" for k in unknown if k in RENAMED)
-        raise TextsiftError(f"{m.name} has no parameter {', '.join(unknown)}{hint}; it takes "
+        raise TextsiftError(f"{m.name} has no parameter {', '.join(unknown)}; it takes "
                             f"{', '.join(m.params) or 'none'}")
     return m.func(counts, **params)
 

@@ -18,11 +18,13 @@ from functools import cached_property
 
 import numpy as np
 
+from .._counting import check_fits
 from ..counts import Counts
 from ..labels import check_labelled
+from ._absent import Absent, Grid
 
-__all__ = ["PerClass", "ScoreTable", "binary_method", "binary_scores", "clean", "global_table",
-           "nonempty_classes", "per_class"]
+__all__ = ["Absent", "PerClass", "ScoreTable", "binary_method", "binary_scores", "clean",
+           "global_table", "nonempty_classes", "per_class"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -86,21 +88,25 @@ def nonempty_classes(counts: Counts) -> Counts:
 @dataclass(frozen=True, eq=False)
 class PerClass:
     """A per-class (V, m) score table in sparse form, over ``counts`` (whose classes all have
-    documents). Either ``tables`` holds one value per distinct one-vs-rest table of
-    ``counts.cells.evaluation_set``, or ``zero`` gives the values of the cells with ``A = 0``
-    and ``nz`` those of the non-zero cells, in ``counts.cells.flat`` order. ``zero`` is an
-    array broadcastable to (V, m), or ``(ufunc, x, y)`` for ``ufunc(x, y)`` of a (V, 1) and a
-    (1, m) array (in either order), written straight into the table.
+    documents, in either layout): the values of its non-zero cells (``A > 0``) and a rule for
+    the others, never the (V, m) values themselves. Either ``tables`` holds one value per
+    distinct one-vs-rest table of ``counts.cells.evaluation_set`` (the ``A = 0`` cells then
+    take the values of the distinct ``(df, N_c)`` grid: :class:`~textsift.scores.Grid`), or ``zero``
+    gives the values of the cells with ``A = 0`` -- an :class:`~textsift.scores.Absent` or an array
+    broadcastable to (V, m) -- and ``nz`` those of the non-zero cells, in ``counts.cells``
+    order.
 
     The dense values are written only when asked for, and follow the rule of
     :class:`ScoreTable` (NaN and unseen terms as ``-inf``, the sparse values cleaned once):
     the whole table (:meth:`table`), a block of its rows (:meth:`rows`, what a policy needs
     to globalise a (V, m) table of any size in a buffer of a few megabytes) or one column
-    (:meth:`column`). Each gives the same values, to the bit."""
+    (:meth:`column`). Each gives the same values, to the bit. A class's best terms and the
+    policies over the classes are found without them, from the non-zero cells and the rule
+    (:mod:`textsift.classwise`)."""
 
     counts: Counts
     tables: np.ndarray | None = None
-    zero: np.ndarray | None = None
+    zero: Absent | np.ndarray | None = None
     nz: np.ndarray | None = None
     signed: bool = False
 
@@ -117,22 +123,30 @@ class PerClass:
         return self.counts.priors
 
     @cached_property
-    def _sparse(self) -> tuple[np.ndarray | None, np.ndarray]:
-        """``(grid, nz)``: the ``(distinct df, class)`` grid of the ``A = 0`` values (``None``
-        for the ``zero`` form) and the values of the non-zero cells, without NaN."""
+    def parts(self) -> tuple[Grid | Absent, np.ndarray]:
+        """``(absent, nz)``: the rule of the ``A = 0`` cells and the values of the non-zero
+        cells (in ``counts.cells`` order), without NaN."""
         c, cells = self.counts, self.counts.cells
         if self.tables is None:
-            return None, _minus_inf_for_nan(self.nz)
+            zero = self.zero
+            if not isinstance(zero, Absent):
+                zero = _broadcast(np.asarray(zero, dtype=np.float64), c)
+            return zero, _minus_inf_for_nan(self.nz)
         tables = _minus_inf_for_nan(self.tables)
-        grid = tables[:cells.n_zero].reshape(-1, c.n_classes)
+        grid = tables[:cells.n_zero].reshape(len(cells.df_values), len(cells.size_values))
         if len(cells.df_values) and cells.df_values[0] == 0:  # df = 0: unseen terms
             grid[0] = -np.inf
-        return grid, tables.take(cells.nz_table)
+        return Grid(grid, cells.df_index, cells.size_index), tables.take(cells.nz_table)
 
     def table(self, out: np.ndarray | None = None) -> ScoreTable:
         """The dense table: one gather and one scatter, into ``out`` (a (V, m) float64
-        array) when given, else into fresh memory."""
+        array) when given, else into fresh memory (refused, with the memory it would need,
+        when it cannot fit)."""
         c = self.counts
+        if out is None:
+            check_fits(c.n_terms, c.n_classes, 8, "a dense score table",
+                       "rank the terms (textsift.ranking.rank, rank_per_class) or read one "
+                       "class's column, which never write it")
         values = self.rows(0, c.n_terms, out)
         return ScoreTable(values, c.classes, c.seen, c.priors, self.signed)
 
@@ -142,64 +156,41 @@ class PerClass:
         c, cells = self.counts, self.counts.cells
         m = c.n_classes
         values = np.empty((stop - start, m)) if out is None else out[:stop - start]
-        grid, nz = self._sparse
-        if grid is not None:
-            np.take(grid, cells.df_index[start:stop], axis=0, out=values, mode="clip")  # no copy
-        else:
-            _outer_or_broadcast(_row_slice(self.zero, start, stop, c.n_terms), values)
-            seen = c.seen[start:stop]
-            if not seen.all():
-                values[~seen] = -np.inf
-        lo, hi = np.searchsorted(cells.flat, [start * m, stop * m])
-        np.put(values, cells.flat[lo:hi] - start * m, nz[lo:hi])
+        absent, nz = self.parts
+        absent.block(start, stop, values)
+        lo, hi = np.searchsorted(cells.row, [start, stop])
+        np.put(values, (cells.row[lo:hi].astype(np.int64) - start) * m + cells.col[lo:hi],
+               nz[lo:hi])
         return values
+
+    def cells_of(self, j: int) -> np.ndarray:
+        """The non-zero cells of class ``j`` (indices into ``counts.cells``), by term."""
+        order, start = self.counts.cells.by_class
+        return order[start[j]:start[j + 1]]
 
     def column(self, j: int) -> np.ndarray:
         """Column ``j`` of the dense table (the scores of one class)."""
-        c, cells = self.counts, self.counts.cells
-        grid, nz = self._sparse
-        if grid is not None:
-            values = grid[cells.df_index, j]
-        else:
-            zero = self.zero
-            if isinstance(zero, tuple):
-                ufunc, x, y = zero
-                zero = (ufunc, *(a[:, j:j + 1] if a.shape[1] > 1 else a for a in (x, y)))
-            else:
-                zero = np.asarray(zero)
-                zero = zero[:, j:j + 1] if zero.ndim == 2 and zero.shape[1] > 1 else zero
-            values = np.empty((c.n_terms, 1))
-            _outer_or_broadcast(zero, values)
-            values = values[:, 0]
-            values[~c.seen] = -np.inf
-        mine = cells.col == j
-        values[cells.row[mine]] = nz[mine]
+        absent, nz = self.parts
+        values = absent.column(j)
+        mine = self.cells_of(j)
+        values[self.counts.cells.row[mine]] = nz[mine]
         return values
 
 
-def _row_slice(zero, start: int, stop: int, n_terms: int):
-    """``zero`` (an array or ``(ufunc, x, y)``) for rows ``start:stop``: the operands with one
-    row per term sliced, those with one row kept."""
-    def rows(a):
-        a = np.asarray(a)
-        return a[start:stop] if a.ndim == 2 and a.shape[0] == n_terms > 1 else a
+def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
+    """An array broadcastable to (V, m) as the rule of the ``A = 0`` cells; a constant is
+    ordered by any key and sums in closed form."""
+    V, m = counts.n_terms, counts.n_classes
+    full = np.broadcast_to(zero, (V, m))
+    if zero.size == 1:
+        value = float(zero.ravel()[0])
+        def total(w):
+            if np.isnan(value) or value == -np.inf:  # no score in any class
+                return np.zeros(V), np.zeros(V, dtype=np.int64)
+            return np.full(V, value * np.sum(w))
 
-    if isinstance(zero, tuple):
-        return (zero[0], rows(zero[1]), rows(zero[2]))
-    return rows(zero)
-
-
-def _outer_or_broadcast(zero, values: np.ndarray) -> None:
-    """Write the ``zero`` values of :class:`PerClass` into ``values``, without NaN. NaN is
-    looked for in the factors: finite factors give no NaN (an overflow gives ``inf``)."""
-    if isinstance(zero, tuple):
-        ufunc, x, y = zero
-        with np.errstate(over="ignore"):
-            ufunc(x, y, out=values)
-        if not (np.isfinite(x).all() and np.isfinite(y).all()):
-            np.copyto(values, -np.inf, where=np.isnan(values))
-    else:
-        np.copyto(values, np.broadcast_to(_minus_inf_for_nan(zero), values.shape))
+        return Absent(lambda t, c: full[t, c], counts.seen, m, np.zeros(V), np.zeros(m), total)
+    return Absent(lambda t, c: full[t, c], counts.seen, m)
 
 
 def _minus_inf_for_nan(a) -> np.ndarray:
@@ -212,16 +203,26 @@ def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
     """A binary metric ``f(A, B, C, D)`` for every non-empty class, one-vs-rest (Forman
     2003's multi-class use), in sparse form. Classes without training documents are left out.
 
-    Exact and sparse: with ``B = df - A``, ``C = pos - A``, ``D = N - pos - df + A``, a cell's
-    table depends only on ``(A, df, class)``; the metric is evaluated once per distinct table
-    (:attr:`~textsift.counts.SparseCells.evaluation_set`), in one call. The table's values are
-    bit-for-bit those of ``f(*counts.contingency())``.
+    Exact and sparse: with ``B = df - A``, ``C = N_c - A``, ``D = N - N_c - df + A``, a cell's
+    table depends only on ``(A, df, N_c)``; the metric, an elementwise function, is evaluated
+    once per distinct table (:attr:`~textsift._cells.SparseCells.evaluation_set`), in one
+    call (by blocks of :data:`EVALUATION_BLOCK` tables beyond that many), on either layout of
+    the counts. The table's values are bit-for-bit those of ``f(*counts.contingency())``.
     """
     counts = nonempty_classes(counts)
-    A, B, C, D = counts.cells.evaluation_set
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        values = binary_metric(A, B, C, D, **params)
-    return PerClass(counts, tables=np.broadcast_to(np.asarray(values, dtype=np.float64), A.shape))
+    tables = counts.cells.evaluation_set
+    n = len(tables[0])
+    values = np.empty(n)
+    for start in range(0, n, EVALUATION_BLOCK if n > EVALUATION_BLOCK else max(n, 1)):
+        part = [t[start:start + EVALUATION_BLOCK] for t in tables]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            values[start:start + len(part[0])] = binary_metric(*part, **params)
+    return PerClass(counts, tables=values)
+
+
+#: A metric is evaluated on at most this many distinct tables at once: its temporaries stay
+#: a few hundred megabytes however many labels there are.
+EVALUATION_BLOCK = 2**22
 
 
 def binary_method(binary_metric):

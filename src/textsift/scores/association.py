@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._absent import Absent
 from ._registry import PerClass, binary_scores, nonempty_classes, register
 
 RC_PAPER = ("Yang Jieming, Wang Jing, Qu Zhaoyang, feature selection based on relative "
@@ -54,9 +55,9 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
 
 def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
     """A (V, m) table in sparse form whose ``TF(t, c) = 0`` cells are ``zero_value(counts)``
-    (an array broadcastable to (V, m), or ``(ufunc, x, y)``, see ``PerClass``) and
-    whose non-zero cells are ``cell_value(counts, cells)``: one dense write and one scatter,
-    never an operation over the whole term-frequency table."""
+    (an :class:`~textsift.scores.Absent`, or an array broadcastable to (V, m)) and
+    whose non-zero cells are ``cell_value(counts, cells)``: never an operation over the whole
+    term-frequency table."""
     counts = nonempty_classes(counts)
     return PerClass(counts, zero=zero_value(counts), nz=cell_value(counts, counts.cells))
 
@@ -64,7 +65,8 @@ def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
 @register("dia", "nominal", "DIA association factor P(c | t)",
           formula=r"P(c \mid t) = \frac{A}{\mathrm{df}} \quad (0 \text{ for an unseen term})",
           reference="N. Fuhr et al., the Darmstadt Indexing Approach (AIR/X, RIAO 1991), as in "
-                    "F. Sebastiani, ACM Computing Surveys 34 (2002); a baseline of the RC paper")
+                    "F. Sebastiani, ACM Computing Surveys 34 (2002); a baseline of the RC paper",
+          absent="the same for every term")
 def _dia(counts):
     return binary_scores(counts, dia)
 
@@ -72,7 +74,8 @@ def _dia(counts):
 @register("am", "nominal", "ambiguity measure TF(t,c) / TF(t) (term frequencies)",
           formula=r"\frac{\mathrm{TF}(t, c)}{\mathrm{TF}(t)}",
           reference="S. S. R. Mengle and N. Goharian, \"Ambiguity measure feature-selection "
-                    "algorithm\", JASIST 60(5) (2009) 1037-1050", reads_term_freq=True)
+                    "algorithm\", JASIST 60(5) (2009) 1037-1050", reads_term_freq=True,
+          absent="the same for every term")
 def _am(counts):
     """``AM(t, c) = TF(t, c) / TF(t)``: 0 where the term is absent from the class. No
     requirement of the labelling: ``TF(t)`` is the term's total over the documents (stored,
@@ -85,7 +88,8 @@ def _am(counts):
 @register("rc", "nominal", "relative contribution: class-normalised, smoothed frequency lead",
           formula=r"\sum_{j \ne i} \big(\tilde p(t \mid c_i) - \tilde p(t \mid c_j)\big), \quad "
                   r"\tilde p(t \mid c) = \frac{\mathrm{TF}(t, c) + 1}{\mathrm{TF}(c) + V}",
-          reference=RC_PAPER, reads_term_freq=True, signed=True)
+          reference=RC_PAPER, reads_term_freq=True, absent="falls with sum_j p(t|c_j)",
+          signed=True)
 def _rc(counts, normalize=True, smooth=True):
     """:func:`relative_contribution` evaluated sparsely: ``p(t|c)`` takes one value per class
     where ``TF(t, c) = 0`` (``1 / (TF(c) + V)`` smoothed, else 0), so ``m p(t|c_i) - sum_j
@@ -104,8 +108,9 @@ def _rc(counts, normalize=True, smooth=True):
         pnz = np.divide(cells.tf, tot[cells.col], out=np.zeros_like(cells.tf),
                         where=tot[cells.col] > 0)
     row_sum = p0.sum() + np.bincount(cells.row, weights=pnz - p0[cells.col], minlength=n_terms)
-    return sparse_tf_table(
-        counts,
-        lambda c: (np.subtract, m * p0[None, :], row_sum[:, None]),
-        lambda c, cells: m * pnz - row_sum[cells.row],
-    )
+    mp0 = m * p0
+    # where TF(t, c) = 0: m p0(c) - sum_j p(t|c_j), increasing in p0(c), decreasing in the sum
+    absent = Absent(lambda t, c: mp0[c] - row_sum[t], counts.seen, m, term_key=-row_sum,
+                    class_key=p0, totals=lambda w: w @ mp0 - np.sum(w) * row_sum)
+    return sparse_tf_table(counts, lambda c: absent,
+                           lambda c, cells: m * pnz - row_sum[cells.row])

@@ -114,9 +114,9 @@ FORMAN_2003 = ('G. Forman, "An extensive empirical study of feature selection me
                'classification", JMLR 3 (2003) 1289-1305')
 
 
-def _register_binary(name, fn, summary, formula, signed=False):
+def _register_binary(name, fn, summary, formula, absent, signed=False):
     register(name, "nominal", summary, formula=formula, reference=FORMAN_2003,
-             signed=signed)(binary_method(fn))
+             absent=absent, signed=signed)(binary_method(fn))
 
 
 @register("df", "nominal", "document frequency: documents containing the term",
@@ -127,18 +127,25 @@ def _df(counts):
 
 
 _register_binary("acc", acc, "accuracy tp - fp (favours positive indicators)", r"A - B",
-                 signed=True)
+                 "falls with df", signed=True)
 _register_binary("acc_ratio", acc_ratio, "balanced accuracy |tpr - fpr| (Forman's Acc2)",
-                 r"\lvert \mathrm{tpr} - \mathrm{fpr} \rvert")
+                 r"\lvert \mathrm{tpr} - \mathrm{fpr} \rvert",
+                 "rises with df")
 _register_binary("prob_ratio", prob_ratio, "probability ratio tpr / fpr (inf when fpr = 0)",
                  r"\mathrm{tpr} / \mathrm{fpr} \quad (+\infty \text{ when } \mathrm{fpr} = 0 "
-                 r"< \mathrm{tpr})")
+                 r"< \mathrm{tpr})",
+                 "the same for every term")
 _register_binary("odds_ratio", odds_ratio, "odds ratio AD / BC, zero denominators set to 1",
-                 r"\frac{A D}{B C} \quad (\text{a zero } B \text{ or } C \text{ replaced by } 1)")
-_register_binary("odds_numerator", odds_numerator, "odds-ratio numerator A * D", r"A D")
-_register_binary("f1", f1, "F-measure 2tp / (pos + tp + fp)", r"\frac{2 A}{N_c + \mathrm{df}}")
+                 r"\frac{A D}{B C} \quad (\text{a zero } B \text{ or } C \text{ replaced by } 1)",
+                 "the same for every term")
+_register_binary("odds_numerator", odds_numerator, "odds-ratio numerator A * D", r"A D",
+                 "the same for every term")
+_register_binary("f1", f1, "F-measure 2tp / (pos + tp + fp)", r"\frac{2 A}{N_c + \mathrm{df}}",
+                 "the same for every term")
 _register_binary("bns", bns, "bi-normal separation |F^-1(tpr) - F^-1(fpr)| (Forman)",
                  r"\lvert F^{-1}(\mathrm{tpr}) - F^{-1}(\mathrm{fpr}) \rvert \quad "
-                 r"(\text{rates clipped to } [0.0005, 0.9995])")
+                 r"(\text{rates clipped to } [0.0005, 0.9995])",
+                 "rises with df")
 _register_binary("pow", pow_, "Forman's Pow (1 - fpr)^k - (1 - tpr)^k, k = 5",
-                 r"(1 - \mathrm{fpr})^k - (1 - \mathrm{tpr})^k, \quad k = 5", signed=True)
+                 r"(1 - \mathrm{fpr})^k - (1 - \mathrm{tpr})^k, \quad k = 5",
+                 "falls with df", signed=True)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._absent import Absent
 from ._registry import binary_scores, global_table, register
 from .association import sparse_tf_table
 from .forman import FORMAN_2003
@@ -103,7 +104,7 @@ def _ig_multi(cells, df, pos, base):
 @register("ig", "nominal", "information gain of presence for each class (bits)",
           formula=r"\sum_{c' \in \{c, \bar c\}} \sum_{t' \in \{t, \bar t\}} P(t', c')"
                   r" \log_2 \frac{P(t', c')}{P(t') P(c')}",
-          reference=FORMAN_2003)
+          reference=FORMAN_2003, absent="rises with df")
 def _ig(counts, base=2.0):
     return binary_scores(counts, ig, base=base)
 
@@ -129,7 +130,8 @@ def _ig_multi_method(counts, base=2.0):
 @register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))",
           formula=r"\log \frac{P(t, c)}{P(t) P(c)} = \log \frac{A N}{\mathrm{df}\, N_c} \quad "
                   r"(-\infty \text{ when } A = 0)",
-          reference=YANG_PEDERSEN_1997, signed=True)
+          reference=YANG_PEDERSEN_1997, absent="the same for every term",
+          signed=True)
 def _mi(counts, weighted=False, base=np.e):
     return binary_scores(counts, mi, weighted=weighted, base=base)
 
@@ -137,7 +139,7 @@ def _mi(counts, weighted=False, base=np.e):
 @register("chi2", "nominal", "chi-square of the 2x2 presence/class table",
           formula=r"\frac{N (A D - B C)^2}{(A + B)(C + D)(A + C)(B + D)} \quad "
                   r"(0 \text{ when a margin is } 0)",
-          reference=FORMAN_2003)
+          reference=FORMAN_2003, absent="rises with df")
 def _chi2(counts):
     return binary_scores(counts, chi2)
 
@@ -147,17 +149,24 @@ def _chi2(counts):
           default_aggregate="sum",
           formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
           reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
-                    "(2011) 2825-2830), one term per class", reads_term_freq=True)
+                    "(2011) 2825-2830), one term per class", reads_term_freq=True,
+          absent="rises with TF(t)")
 def _chi2_sklearn(counts):
     """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``.
     No requirement of the labelling: ``TF(t)`` is the term's total over the documents
     (stored, right for label sets too), as scikit-learn's ``chi2`` takes it of an indicator
     matrix."""
-    return sparse_tf_table(
-        counts,
-        lambda c: (np.multiply, c.tf[:, None], c.priors[None, :]),
-        lambda c, cells: _pearson_term(cells.tf, c.tf[cells.row] * c.priors[cells.col]),
-    )
+    return sparse_tf_table(counts, _expected,
+                           lambda c, cells: _pearson_term(cells.tf,
+                                                          c.tf[cells.row] * c.priors[cells.col]))
+
+
+def _expected(counts) -> Absent:
+    """``E = P(c) TF(t)``, the score of a cell with ``O = 0``: non-decreasing in ``TF(t)`` and
+    in ``P(c)`` (both non-negative)."""
+    tf, priors = counts.tf, counts.priors
+    return Absent(lambda t, c: tf[t] * priors[c], counts.seen, counts.n_classes,
+                  term_key=tf, class_key=priors, totals=lambda w: tf * (w @ priors))
 
 
 def _pearson_term(observed, expected):

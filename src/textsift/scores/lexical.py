@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TextsiftError
+from ._absent import Absent
 from ._registry import PerClass, nonempty_classes, register
 
 __all__ = ["log_odds_dirichlet"]
@@ -53,7 +54,8 @@ def log_odds_dirichlet(y, y_rest, prior, n, n_rest, a0):
                   r"\delta_w = \log \frac{y_w + a_w}{n + a_0 - y_w - a_w} - "
                   r"\log \frac{y'_w + a_w}{n' + a_0 - y'_w - a_w}, \quad "
                   r"a_w = s\, \mathrm{TF}(w)",
-          reference=MONROE_2008, reads_term_freq=True, signed=True)
+          reference=MONROE_2008, reads_term_freq=True, absent="falls with TF(t)",
+          signed=True)
 def _log_odds_dirichlet(counts, prior_scale=1.0):
     """Each class (label) ``c`` against the documents without it: ``y_w = TF(w, c)``, ``y'_w
     = TF(w) - TF(w, c)``, prior ``a_w = prior_scale * TF(w)`` (module docstring). Right for
@@ -61,8 +63,13 @@ def _log_odds_dirichlet(counts, prior_scale=1.0):
     not ranked.
 
     Sparse, like the other per-class scores: where ``TF(w, c) = 0`` the score depends only on
-    ``(TF(w), c)``, so it is evaluated once per distinct ``TF(w)`` and class, and once per
-    non-zero cell."""
+    ``(TF(w), TF(c))``, so it is evaluated once per distinct ``TF(w)`` and class (when there
+    are not too many classes; else where asked for), and once per non-zero cell. There it is
+    non-increasing in ``TF(w)`` and in ``TF(c)``: with ``y = 0``, ``R = TF - TF(w)`` (``TF``
+    the corpus's total, ``a_0 = s TF``), ``delta = log(s ((1 + s) R - n) / ((1 + s) (n + s
+    R)))``, at most 0 and non-increasing as ``TF(w)`` or ``n = TF(c)`` grows, times the
+    positive ``sqrt(TF(w) / (1/s + 1/(1 + s)))``, which grows with ``TF(w)``: so a class's best
+    absent terms are its rarest (a test checks it on random counts)."""
     if not isinstance(prior_scale, int | float) or isinstance(prior_scale, bool) or not (
             np.isfinite(prior_scale) and prior_scale > 0):
         raise TextsiftError(f"prior_scale must be a positive number (the prior counts are "
@@ -72,9 +79,31 @@ def _log_odds_dirichlet(counts, prior_scale=1.0):
     n = counts.class_tf
     total = counts.tf.sum()
     n_rest, a0 = total - n, s * total
-    tf_values, at = np.unique(counts.tf, return_inverse=True)
-    tf = tf_values[:, None]
-    zero = log_odds_dirichlet(0.0, tf, s * tf, n, n_rest, a0)[at]
     tf = counts.tf[cells.row]
     nz = log_odds_dirichlet(cells.tf, tf - cells.tf, s * tf, n[cells.col], n_rest[cells.col], a0)
-    return PerClass(counts, zero=zero, nz=nz)
+    return PerClass(counts, zero=_absent(counts, s, n, n_rest, a0), nz=nz)
+
+
+def _absent(counts, s: float, n, n_rest, a0) -> Absent:
+    """The scores of the cells with ``TF(w, c) = 0``: on the grid of distinct ``TF(w)`` by
+    class when that is small (up to 2**22 values), else where asked for."""
+    tf_values, at = np.unique(counts.tf, return_inverse=True)
+    m = counts.n_classes
+    totals = None
+    if len(tf_values) * m <= 2**22:
+        v = tf_values[:, None]
+        grid = log_odds_dirichlet(0.0, v, s * v, n, n_rest, a0)
+
+        def fn(t, c):
+            return grid[at[t], c]
+
+        def totals(w):
+            scored = grid > -np.inf
+            return ((np.where(scored, grid, 0.0) @ w)[at],
+                    (scored @ np.ones(m, dtype=np.int64))[at])
+    else:
+        tf = counts.tf
+
+        def fn(t, c):
+            return log_odds_dirichlet(0.0, tf[t], s * tf[t], n[c], n_rest[c], a0)
+    return Absent(fn, counts.seen, m, term_key=-counts.tf, class_key=-n, totals=totals)

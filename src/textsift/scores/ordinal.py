@@ -23,7 +23,7 @@ Each method's formula and paper are also in its registry entry (:data:`textsift.
 which the documentation renders. Every ordinal method requires ``ranks`` and ``single_label``
 (``Method.requires``): it reads the distribution of the one rating of each document
 containing a term. ``eps`` is the one smoothing constant of ``var_idf``, ``rr_var_idf`` and
-``rr_nc_idf`` (the papers' epsilon; it was ``eps_nc`` for ``rr_nc_idf``).
+``rr_nc_idf`` (the papers' epsilon).
 
 ``IDF = ln(N / df)`` (``idf="standard"``, the paper's IDF) or ``ln((1 + N) / (1 + df)) + 1``
 (``idf="smooth"``). With the standard form a term in every document has IDF 0 and so the

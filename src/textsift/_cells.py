@@ -1,0 +1,167 @@
+"""The non-zero cells of a (V, m) presence table and the distinct one-vs-rest tables they make:
+what every per-class score reads (:attr:`textsift.counts.Counts.cells`), the same for a dense
+and a sparse table of the same counts.
+
+A cell's one-vs-rest table ``(A, B, C, D)`` is fixed by ``(A, df, N_c)`` (with ``B = df - A``,
+``C = N_c - A``, ``D = N - N_c - B``), and most cells share theirs with many others: every
+``A = 0`` cell whose term has the same ``df`` and whose class has the same size, and the
+non-zero cells of the many rare terms. A metric of ``(A, B, C, D)`` is therefore evaluated once
+per distinct table -- first the ``A = 0`` grid of distinct ``df`` by distinct ``N_c``, then
+the distinct tables of the non-zero cells -- in one vectorised call, and gathered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._counting import nonzero_cells
+
+__all__ = ["SparseCells", "distinct"]
+
+
+def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(sorted distinct values as float64, each value's index among them)`` of non-negative
+    integers (counts: ``df``, ``N_c``), by counting: no sort."""
+    v = np.asarray(values).astype(np.intp, copy=False)
+    occurs = np.bincount(v, minlength=1) > 0
+    return np.flatnonzero(occurs).astype(np.float64), (np.cumsum(occurs) - 1)[v]
+
+
+@dataclass(frozen=True, eq=False)
+class SparseCells:
+    """The non-zero cells of a presence table, in term-major order (by term, then class),
+    with the distinct ``df`` and class sizes.
+
+    ``row``, ``col``: each cell's term and class; ``a``: its ``A`` (float64); ``tf``: its
+    ``TF(t, c)`` (float64, or ``None``). Term weights are non-negative, so a cell with ``A =
+    0`` has ``TF(t, c) = 0``. ``df_values`` (distinct ``df``, ascending) with each term's
+    index ``df_index``; ``size_values`` (distinct class sizes) with each class's index
+    ``size_index``; ``pos`` the class sizes and ``n`` is ``N``. ``b``, ``c``, ``d`` and
+    ``flat`` (the index of each cell in the row-major (V, m) table) are derived when read."""
+
+    df_values: np.ndarray
+    df_index: np.ndarray
+    size_values: np.ndarray
+    size_index: np.ndarray
+    row: np.ndarray
+    col: np.ndarray
+    a: np.ndarray
+    tf: np.ndarray | None
+    pos: np.ndarray
+    n: float
+
+    @classmethod
+    def of(cls, doc_counts, term_freq, df, class_sizes, n_docs) -> SparseCells:
+        """The cells of a dense (V, m) table (found by blocks of rows) or of a sparse one (its
+        non-zero cells, put in term-major order by a counting sort)."""
+        n_terms, m = doc_counts.shape
+        if sp.issparse(doc_counts):  # CSC: the cells by class; by term, then class, in CSR
+            by_term = doc_counts.tocsr()
+            row = np.repeat(np.arange(n_terms, dtype=_index(n_terms)), np.diff(by_term.indptr))
+            col = by_term.indices.astype(_index(m), copy=False)
+            a = by_term.data.astype(np.float64)
+            tf = None if term_freq is None else term_freq.tocsr().data.astype(np.float64)
+            del by_term
+        else:
+            flat, a = nonzero_cells(doc_counts)
+            row, col = np.divmod(flat, m)
+            row, col = row.astype(_index(n_terms)), col.astype(_index(m))
+            tf = None if term_freq is None else term_freq.ravel()[flat]
+        df_values, df_index = distinct(df)
+        size_values, size_index = distinct(class_sizes)
+        return cls(df_values, df_index, size_values, size_index, row, col, a, tf,
+                   class_sizes.astype(np.float64), float(n_docs))
+
+    @property
+    def n_classes(self) -> int:
+        return len(self.pos)
+
+    @property
+    def n_zero(self) -> int:
+        """Tables of the ``A = 0`` grid: one per distinct ``df`` and class size."""
+        return len(self.df_values) * len(self.size_values)
+
+    @cached_property
+    def flat(self) -> np.ndarray:
+        return self.row.astype(np.int64) * self.n_classes + self.col
+
+    @cached_property
+    def b(self) -> np.ndarray:
+        return self.df_values[self.df_index[self.row]] - self.a
+
+    @cached_property
+    def c(self) -> np.ndarray:
+        return self.pos[self.col] - self.a
+
+    @cached_property
+    def d(self) -> np.ndarray:
+        return self.n - self.pos[self.col] - self.b
+
+    @cached_property
+    def _distinct(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(some, code)``: a non-zero cell of each distinct ``(A, df, N_c)`` (any one: they
+        share their table), and each non-zero cell's number among them (pandas' hash
+        factorisation: no sort)."""
+        n_df, n_size = len(self.df_values), len(self.size_values)
+        bound = (int(self.pos.max(initial=0)) + 1) * max(n_df, 1) * max(n_size, 1)
+        if bound >= 2**62:  # the key could overflow: one table per cell
+            return np.arange(len(self.row)), np.arange(len(self.row))
+        import pandas as pd
+
+        key = self.a.astype(np.int64)
+        key *= n_df
+        key += self.df_index[self.row]
+        key *= n_size
+        key += self.size_index[self.col]
+        code, _ = pd.factorize(key)
+        del key
+        some = np.empty(code.max(initial=-1) + 1, dtype=np.intp)
+        some[code] = np.arange(len(code))
+        return some, code.astype(_index(len(some)), copy=False)
+
+    @cached_property
+    def nz_table(self) -> np.ndarray:
+        """For each non-zero cell, the index of its table in :attr:`evaluation_set`."""
+        return self._distinct[1] + self.n_zero
+
+    @cached_property
+    def evaluation_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(A, B, C, D)`` of every distinct one-vs-rest table: first the :attr:`n_zero`
+        tables with ``A = 0``, distinct ``df`` by distinct class size (row-major), then those
+        of the non-zero cells."""
+        dfu, pos = self.df_values[:, None], self.size_values[None, :]
+        shape = (len(self.df_values), len(self.size_values))
+        grid = (np.zeros(self.n_zero), np.broadcast_to(dfu, shape), np.broadcast_to(pos, shape),
+                self.n - pos - dfu)
+        some = self._distinct[0]
+        a = self.a[some]
+        b = self.df_values[self.df_index[self.row[some]]] - a
+        c = self.pos[self.col[some]] - a
+        d = self.n - self.pos[self.col[some]] - b
+        return tuple(np.concatenate([g.ravel(), x]) for g, x in
+                     zip(grid, (a, b, c, d), strict=True))
+
+    @cached_property
+    def by_class(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(order, start)``: the cells in class-major order (by class, then term: a counting
+        sort) and where each class's cells begin (``start[j]:start[j + 1]``)."""
+        m, n_terms, n = self.n_classes, len(self.df_index), len(self.col)
+        # a stable counting sort of the term-major cells by class (scipy's CSR -> CSC)
+        cells = sp.csr_matrix((np.arange(n, dtype=_index(n)), self.col,
+                               _row_pointer(self.row, n_terms)), shape=(n_terms, m))
+        return cells.tocsc().data, _row_pointer(self.col, m)
+
+
+def _row_pointer(row: np.ndarray, n_rows: int) -> np.ndarray:
+    ptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(np.bincount(row, minlength=n_rows), out=ptr[1:])
+    return ptr
+
+
+def _index(n: int) -> type:
+    """The narrowest index type for ``n`` items (int32 halves the cells' memory)."""
+    return np.int32 if n < 2**31 else np.int64

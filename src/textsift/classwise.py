@@ -1,0 +1,279 @@
+"""The policies on a per-class table in sparse form (:class:`~textsift.scores.PerClass`),
+without writing its (V, m) values: each class's best terms (:func:`top`), the scores of
+``max``, ``sum`` and ``wavg`` over the classes (:func:`reduce`), a round robin that asks each
+class only for the terms it reaches (:func:`round_robin`), and every class's own top ``k`` as
+a sparse class x term selection (:func:`local_selection`, the ``local`` scope of label sets).
+
+Each reads the non-zero cells (``A > 0``: few, for thousands of labels with a few documents
+each) and the rule of the others (:class:`~textsift.scores.Grid`,
+:class:`~textsift.scores.Absent`): a class's best absent terms are found without scanning the
+vocabulary, and a term's best absent class without scanning the classes. The results are those
+of :mod:`textsift.policies` on the dense table -- exactly for a class's ranking, ``max`` and
+the round robin; ``sum`` and ``wavg`` add the same values in another order (every class's
+absent value, less those of the term's own classes, plus its non-zero cells), so they agree to
+rounding, and exactly for a term found in more than half of the classes (summed as the dense
+table sums it). What a rule does not say (an absent score without a known order) is read from
+the dense values, a column or a block of rows at a time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .counts import BLOCK_CELLS
+from .policies import addends_of, globalise, globalise_blocks, order, settle
+from .scores import PerClass
+
+__all__ = ["by_blocks", "local_selection", "reduce", "round_robin", "top", "top_many",
+           "values_at"]
+
+
+def _members(table: PerClass) -> np.ndarray:
+    """A scratch mask over the terms, all False between uses (kept on the table)."""
+    mask = table.__dict__.get("_members")
+    if mask is None:
+        mask = table.__dict__["_members"] = np.zeros(table.counts.n_terms, dtype=bool)
+    return mask
+
+
+def top(table: PerClass, j: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(terms, scores)``: the first ``k`` terms of class ``j``'s ranking, exactly
+    ``policies.order(table.column(j), seen, k)`` and those terms' scores (:func:`top_many`)."""
+    return top_many(table, [j], k)[0]
+
+
+#: The non-zero cells of many classes are ranked together in blocks of at most this many
+#: (padded) cells: a few tens of megabytes.
+TOP_BLOCK = 2**20
+#: A class holding more than ``1 / WHOLE_COLUMN`` of the terms finds its best absent terms in
+#: its whole column (skipping its own terms would cost more).
+WHOLE_COLUMN = 8
+
+
+def top_many(table: PerClass, classes, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`top` of each class of ``classes`` (column indices), in that order.
+
+    A class's first ``k`` terms are the best of its non-zero cells (the ``k``-th and every
+    term tied with it kept) and of its best absent terms (:meth:`Grid.best_terms
+    <textsift.scores.Grid.best_terms>`), merged by descending score, ties by index;
+    the absent terms are asked for only when they could rank: fewer than ``k`` non-zero
+    cells, or an absent score (:meth:`~textsift.scores.Grid.bounds`) as high as the
+    ``k``-th. The non-zero cells of classes with about as many are ranked together, a row
+    each of a padded block (one ``partition`` and one ``lexsort`` for thousands of classes)."""
+    counts, cells = table.counts, table.counts.cells
+    absent, nz = table.parts
+    k = min(int(k), counts.n_terms)
+    classes = np.asarray(classes, dtype=np.int64).reshape(-1)
+    order, start = cells.by_class
+    size = start[classes + 1] - start[classes]
+    width = 2 ** np.ceil(np.log2(np.maximum(size, 1))).astype(np.int64)
+    bounds = absent.bounds(classes)
+    out: list = [None] * len(classes)
+    for w in np.unique(width):
+        todo = np.flatnonzero(width == w)
+        step = max(1, TOP_BLOCK // int(w))
+        for lo in range(0, len(todo), step):
+            part = todo[lo:lo + step]
+            for i, found in zip(part, _best_cells(cells, nz, order, start[classes[part]],
+                                                  size[part], int(w), k), strict=True):
+                out[i] = found
+    for i, (terms, values) in enumerate(out):
+        if len(values) < k or values[k - 1] <= bounds[i]:  # an absent term could rank
+            out[i] = _with_absent(table, int(classes[i]), k, terms, values)
+        else:
+            out[i] = terms[:k], values[:k]
+    return out
+
+
+def _best_cells(cells, nz, order, first, size, width: int, k: int):
+    """For classes whose non-zero cells are ``order[first[i]:first[i] + size[i]]`` (at most
+    ``width`` each): their best ``k`` cells by descending score, ties by term, and every cell
+    tied with the ``k``-th after them -- ``(terms, scores)`` each (only scores above
+    ``-inf``)."""
+    n = len(first)
+    at = np.arange(width)
+    valid = at[None, :] < size[:, None]
+    cell = np.where(valid, first[:, None] + at[None, :], 0)
+    if len(order):
+        cell = order[cell]
+    values = nz[cell] if len(nz) else np.full(cell.shape, -np.inf)
+    values[~valid] = -np.inf
+    if width > k:
+        kth = np.partition(values, width - k, axis=1)[:, width - k]
+        chosen = (values >= kth[:, None]) & (values > -np.inf)
+    else:
+        chosen = values > -np.inf
+    r, c = np.nonzero(chosen)
+    v, t = values[r, c], cells.row[cell[r, c]]
+    ranked = np.lexsort((t, -v, r))
+    r, v, t = r[ranked], v[ranked], t[ranked].astype(np.intp)
+    ends = np.searchsorted(r, np.arange(n + 1))
+    return [(t[ends[i]:ends[i + 1]], v[ends[i]:ends[i + 1]]) for i in range(n)]
+
+
+def _with_absent(table: PerClass, j: int, k: int, terms: np.ndarray, values: np.ndarray):
+    """Class ``j``'s first ``k`` terms from its best non-zero cells (``terms``, ``values``,
+    ranked) and its best absent terms; every other term scores ``-inf`` when too few score
+    above it (then the seen ones by index, then the unseen)."""
+    counts, cells = table.counts, table.counts.cells
+    absent, _ = table.parts
+    mine = table.cells_of(j)
+    found = None
+    if WHOLE_COLUMN * len(mine) < counts.n_terms:  # else the whole column costs less
+        members = _members(table)
+        members[cells.row[mine]] = True
+        try:
+            found = absent.best_terms(j, k, members)
+        finally:
+            members[cells.row[mine]] = False
+    if found is None:  # no known order, or a class with most terms: the whole column
+        column = table.column(j)
+        index = order(column, counts.seen, k)
+        return index, column[index]
+    terms, values = np.concatenate([terms, found[0]]), np.concatenate([values, found[1]])
+    best = np.lexsort((terms, -values))[:k]
+    terms, values = terms[best].astype(np.intp), values[best]
+    if len(terms) < k:  # then every other term scores -inf
+        rest = _first_others(counts.seen, terms, k - len(terms))
+        terms = np.concatenate([terms, rest])
+        values = np.concatenate([values, np.full(len(rest), -np.inf)])
+    return terms, values
+
+
+def _first_others(seen: np.ndarray, taken: np.ndarray, n: int) -> np.ndarray:
+    """The first ``n`` terms not in ``taken``: the seen ones by index, then the unseen."""
+    out = []
+    for pool in (np.flatnonzero(seen), np.flatnonzero(~seen)):
+        pool = pool[:n + len(taken)]
+        out.append(pool[~np.isin(pool, taken)][:n - sum(map(len, out))])
+    return np.concatenate(out)
+
+
+def reduce(table: PerClass, aggregate: str) -> np.ndarray:
+    """One score per term under ``max``, ``sum`` or ``wavg`` (:func:`textsift.policies.globalise`'s
+    rule) from the non-zero cells and the absent rule (module docstring); from the dense
+    rows, by blocks, where the rule does not say enough."""
+    counts, cells = table.counts, table.counts.cells
+    absent, nz = table.parts
+    n_terms = counts.n_terms
+    row = cells.row
+    start = np.searchsorted(row, np.arange(n_terms + 1))
+    out = None
+    if aggregate == "max":
+        out = absent.best_over_classes(row, cells.col)
+        if out is not None:
+            has = np.flatnonzero(start[1:] > start[:-1])
+            if len(has):
+                np.maximum.at(out, has, np.maximum.reduceat(nz, start[has]))
+    elif aggregate in ("sum", "wavg"):
+        out = _sums(table, aggregate, start)
+    if out is None:  # the dense rows, by blocks
+        return by_blocks(table, aggregate)
+    out[~counts.seen] = -np.inf
+    return out
+
+
+def _sums(table: PerClass, aggregate: str, start: np.ndarray) -> np.ndarray | None:
+    """``sum`` or ``wavg``: each term's total of the absent rule over every class, less its
+    value at the term's own cells, plus theirs; a term in more than half of the classes
+    summed from its dense row (no cancellation, and the dense table's sum to the bit); the
+    terms whose order rounding could decide, summed exactly (:func:`_settled`)."""
+    counts, cells = table.counts, table.counts.cells
+    absent, nz = table.parts
+    n_terms, m = counts.n_terms, counts.n_classes
+    weights = np.ones(m) if aggregate == "sum" else counts.priors
+    found = absent.totals(weights)
+    if found is None:
+        return None
+    whole, n_scored = found
+    row = cells.row
+    at = absent.values(row, cells.col)
+    if np.isposinf(at).any() or np.isposinf(whole).any():  # inf - inf: sum them densely
+        return None
+    w = weights[cells.col]
+    own, held = at > -np.inf, nz > -np.inf
+    own_part = np.bincount(row, np.where(own, w * at, 0.0), n_terms)
+    held_part = np.bincount(row, np.where(held, w * nz, 0.0), n_terms)
+    with np.errstate(invalid="ignore", over="ignore"):
+        total = whole - own_part + held_part
+    n_scored = (n_scored - np.bincount(row, own, n_terms) + np.bincount(row, held, n_terms))
+    total[n_scored <= 0] = -np.inf
+    for t in np.flatnonzero(2 * np.diff(start) > m):  # the frequent terms: their dense row
+        total[t] = globalise(table.rows(t, t + 1), aggregate, counts.priors)[0]
+    with np.errstate(invalid="ignore", over="ignore"):
+        magnitude = np.abs(whole) + np.abs(own_part) + np.abs(held_part)
+    return _settled(table, aggregate, total, (m + 2 * np.diff(start) + 2) * magnitude)
+
+
+def _settled(table: PerClass, aggregate: str, total: np.ndarray, scale: np.ndarray
+             ) -> np.ndarray:
+    """``total`` with the terms whose order rounding could decide summed exactly from their
+    dense rows (:func:`textsift.policies.settle`, as the dense table's sums are). A total of
+    the absent rule over the ``m`` classes, less a term's ``k`` own cells' absent values,
+    plus their scores, is within ``(m + 2k + 2) u`` (``scale``) times the magnitudes of the
+    three (``u`` the unit roundoff) of the exact sum when the addends have one sign -- as
+    the scores that offer ``sum`` and ``wavg`` do (they are >= 0; the signed ones refuse
+    them)."""
+    n_terms, m = table.counts.n_terms, table.counts.n_classes
+    step = max(1, BLOCK_CELLS // m)
+    buffer = np.empty((min(step, n_terms), m))
+    weights = None if aggregate == "sum" else table.counts.priors
+    error = np.nan_to_num(scale * (np.finfo(np.float64).eps / 2), nan=np.inf)
+    return settle(total, error, lambda terms: addends_of(
+        lambda a, b: table.rows(a, b, buffer), n_terms, step, terms, weights))
+
+
+def by_blocks(table, aggregate: str) -> np.ndarray:
+    """:func:`~textsift.policies.globalise` of the dense rows by blocks, into one small
+    buffer (:func:`~textsift.policies.globalise_blocks`): the same values, to the bit, as on
+    the whole table."""
+    n_terms, m = len(table.seen), len(table.groups)
+    step = max(1, BLOCK_CELLS // m)
+    buffer = np.empty((min(step, n_terms), m))
+    return globalise_blocks(lambda start, stop: table.rows(start, stop, buffer), n_terms, step,
+                            aggregate, table.weights)
+
+
+def values_at(table: PerClass, terms: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """The scores of the cells ``(terms[i], classes[i])``: a non-zero cell's value, found by
+    a binary search among its class's cells, else the absent rule's."""
+    cells = table.counts.cells
+    absent, nz = table.parts
+    order, _ = cells.by_class
+    n_terms = table.counts.n_terms
+    key = cells.col[order].astype(np.int64) * n_terms + cells.row[order]  # ascending
+    want = np.asarray(classes, dtype=np.int64) * n_terms + np.asarray(terms)
+    at = np.minimum(np.searchsorted(key, want), max(len(key) - 1, 0))
+    out = absent.values(np.asarray(terms), np.asarray(classes))
+    hit = (key[at] == want) if len(key) else np.zeros(len(want), dtype=bool)
+    out[hit] = nz[order[at[hit]]]
+    return out
+
+
+def round_robin(table: PerClass, n_select: int, variant: str = "skip"):
+    """:func:`textsift.policies.round_robin` of the table, each class asked (:func:`top`)
+    only for as many of its best terms as its turns reach (doubling when they run out):
+    ``(selected, group)``, the same picks."""
+    from .policies import round_robin_lists
+
+    def candidates(g, n):
+        terms, values = top(table, g, n)
+        return terms[values > -np.inf]
+
+    return round_robin_lists(candidates, table.counts.n_classes, table.counts.n_terms,
+                             n_select, variant)
+
+
+def local_selection(table: PerClass, k: int, classes=None) -> sp.csr_matrix:
+    """Every class's own top ``k`` terms (:func:`top`: its first ``k`` terms, ties by index),
+    as a sparse (classes x terms) 0/1 matrix, one row per class of ``classes`` (column
+    indices of the table; default all). The ``local`` scope of label sets: each label's
+    learner reads its own row."""
+    classes = np.arange(table.counts.n_classes) if classes is None else np.asarray(classes)
+    rows = [terms for terms, _ in top_many(table, classes, k)]
+    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(r) for r in rows], out=indptr[1:])
+    indices = np.concatenate([np.sort(r) for r in rows]) if rows else np.zeros(0, np.intp)
+    return sp.csr_matrix((np.ones(len(indices), dtype=np.int8), indices, indptr),
+                         shape=(len(rows), table.counts.n_terms))
