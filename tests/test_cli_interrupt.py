@@ -67,20 +67,19 @@ def _reading(pgid: int, folder: Path) -> bool:
     return False
 
 
-@pytest.mark.parametrize("engine", ["stream", "dask"])
-def test_ctrl_c_is_one_line_and_exit_code_130(engine, corpus):
-    if engine == "dask":
-        pytest.importorskip("distributed")
-    proc = subprocess.Popen([*CLI, "score", str(corpus), "--engine", engine, "--top", "5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)  # its own group, as a terminal job
+def _ctrl_c_when(argv, ready, what: str) -> None:
+    """Start the command ``argv`` in its own process group, send SIGINT to the group (what
+    Ctrl-C in a terminal does) once ``ready(pgid)``, and check the one rule: one line,
+    ``interrupted``, exit code 130, nothing on stdout, no process of the group left."""
+    proc = subprocess.Popen([*CLI, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)  # its own group, as a terminal job
     try:
         deadline = time.monotonic() + 180
-        while not _reading(proc.pid, corpus):
-            assert proc.poll() is None, f"ended before counting: {proc.communicate()}"
-            assert time.monotonic() < deadline, "never started counting"
-            time.sleep(0.02)
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        while not ready(proc.pid):
+            assert proc.poll() is None, f"ended before {what}: {proc.communicate()}"
+            assert time.monotonic() < deadline, f"never {what}"
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -92,31 +91,22 @@ def test_ctrl_c_is_one_line_and_exit_code_130(engine, corpus):
         time.sleep(0.1)
 
 
+@pytest.mark.parametrize("engine", ["stream", "dask"])
+def test_ctrl_c_is_one_line_and_exit_code_130(engine, corpus):
+    if engine == "dask":
+        pytest.importorskip("distributed")
+    _ctrl_c_when(["score", str(corpus), "--engine", engine, "--top", "5"],
+                 lambda pgid: _reading(pgid, corpus), "counting")
+
+
 def test_ctrl_c_while_a_local_dask_cluster_starts_is_not_ignored(corpus):
     """The first Ctrl-C after `--engine dask` was ignored while the cluster started (SIGINT
     was ignored process-wide so that the workers would inherit that), and the run went on
     to the end, exit code 0. Now the workers alone block it: a Ctrl-C as soon as they exist
     -- the cluster still starting -- is one line and exit code 130, and nothing is left."""
     pytest.importorskip("distributed")
-    proc = subprocess.Popen([*CLI, "score", str(corpus), "--engine", "dask", "--top", "5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
-    try:
-        deadline = time.monotonic() + 180
-        while len(_group(proc.pid)) < 2:  # a worker process exists: the cluster is starting
-            assert proc.poll() is None, f"ended before the cluster started: {proc.communicate()}"
-            assert time.monotonic() < deadline, "no worker started"
-            time.sleep(0.01)
-        os.killpg(proc.pid, signal.SIGINT)
-        out, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-    assert (proc.returncode, err.splitlines(), out) == (130, ["interrupted"], "")
-    deadline = time.monotonic() + 30
-    while _group(proc.pid):
-        assert time.monotonic() < deadline, f"left running: {_group(proc.pid)}"
-        time.sleep(0.1)
+    _ctrl_c_when(["score", str(corpus), "--engine", "dask", "--top", "5"],
+                 lambda pgid: len(_group(pgid)) >= 2, "starting a worker")
 
 
 def test_a_limit_of_open_files_too_low_for_a_local_cluster_is_one_error_line(corpus):

@@ -59,8 +59,7 @@ def test_the_command_lines_adabag_criteria_are_the_estimators():
 
 @pytest.mark.parametrize("argv, message", [
     (["run", "missing.toml", "--out", "x"],
-     "error: Invalid value for 'CONFIG': file 'missing.toml' does not exist (see 'textsift run "
-     "-h')"),
+     "error: missing.toml: no such file or directory; check the path"),
     (["score", "/nonexistent.jsonl"],
      "error: /nonexistent.jsonl: no such file or directory; check the path"),
     (["ordinal", "/nonexistent.jsonl", "--label-field", "rating"],

@@ -323,7 +323,10 @@ def test_bad_ngrams_on_the_command_line_are_one_line(value, why):
 
 
 def test_bad_language_on_the_command_line_is_one_line_before_reading():
-    res = runner.invoke(app, ["score", "no-such-file.jsonl", "--language", "frnch", "--stem"])
+    # (a corpus path that is not there is said first, before anything heavy is imported:
+    # test_cli_startup)
+    res = runner.invoke(app, ["score", str(sample_path("20ng")), "--language", "frnch",
+                              "--stem"])
     assert res.exit_code == 2 and res.stderr.count("\n") == 1
     assert res.stderr.startswith("error: no stemmer or stop list has the language 'frnch' "
                                  "(did you mean 'french'?)")

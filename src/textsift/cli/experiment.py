@@ -82,8 +82,7 @@ def _cell_lines(steps: int = 20):
 @writes_out()
 def run(
     config: Path = typer.Argument(..., help="Experiment file (TOML); see examples/*.toml",
-                                  metavar="CONFIG", show_default=False, exists=True,
-                                  dir_okay=False),
+                                  metavar="CONFIG", show_default=False),
     out: OutDir = ...,
     resume: bool = typer.Option(False, "--resume", help="Continue a run interrupted in --out"),
     n_jobs: NJobs = None,
@@ -96,6 +95,10 @@ def run(
 
     Example: textsift run examples/forman_20ng.toml --out forman-run --n-jobs 2
     """
+    from ..errors import missing_path
+
+    if not config.is_file():  # at once: before the experiment's imports
+        raise missing_path(config)
     from ..experiment import load_config
 
     summary = run_with_progress(load_config(config), out, resume, n_jobs)

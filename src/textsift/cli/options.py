@@ -354,7 +354,7 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
         def command(**kw):
             given = {name: kw.pop(name) for name in _CORPUS_PARAMS if name in kw}
             given["data"] = tuple(given["data"] or ())
-            _check_paths(given["data"])
+            _check_paths(given["data"])  # first: before the options' checks import much
             valid = {f.name for f in fields(CorpusOptions)}
             corpus = CorpusOptions(**{k: v for k, v in given.items() if k in valid})
             corpus.vectorizer()  # options that cannot go together: an error before any work
