@@ -74,7 +74,7 @@ def test_every_method_states_its_formula_and_paper():
     latex2mathml = pytest.importorskip("latex2mathml.converter")
     from textsift.scores import REGISTRY
 
-    assert len(REGISTRY) == 25  # 18 nominal + 7 ordinal
+    assert len(REGISTRY) == 29  # 21 nominal + 8 ordinal
     for name, method in REGISTRY.items():
         assert method.formula and method.reference, name
         mathml = latex2mathml.convert(method.formula)

@@ -104,13 +104,25 @@ def _decode(data, method, view):
 
 
 def test_class_views_are_what_textsift_score_prints(sample, sample_data):
+    """Each class's lists are ``textsift score --class C --direction over`` (the page's
+    default) and ``--direction under``; interleaved by ``cd`` (as the page does for both
+    directions) they are the two-sided ranking less the terms of neither direction."""
     _, counts = sample
     for method in ("chi2", "bns", "rc"):
+        views = sample_data["views"][method]
         for c, cls in enumerate(counts.classes[:5]):
-            terms, scores = _decode(sample_data, method, sample_data["views"][method]["c"][c])
-            expected = rank(counts, method, class_label=cls, top=300)
-            assert terms == expected.terms.tolist()
-            assert scores == rounded(expected.scores)
+            lists = {}
+            for key, direction in (("c", "over"), ("cu", "under")):
+                terms, scores = _decode(sample_data, method, views[key][c])
+                expected = rank(counts, method, class_label=cls, top=300, direction=direction)
+                kept = expected.scores > -np.inf
+                assert terms == expected.terms[kept].tolist()
+                assert scores == rounded(expected.scores[kept])
+                lists[key] = iter(terms)
+            merged = [next(lists["c" if d == "+" else "cu"]) for d in views["cd"][c][:150]]
+            two_sided = rank(counts, method, class_label=cls, top=400, direction="both")
+            marked = two_sided.terms[two_sided.signs != 0].tolist()
+            assert merged == marked[:150]
 
 
 def test_policy_views_are_what_textsift_score_prints(sample, sample_data):
@@ -133,6 +145,9 @@ def test_embedded_terms_are_the_union_of_the_views_with_their_counts(sample, sam
     for v in views.values():
         for view in [*v.get("c", []), *v["p"].values()]:
             assert len(view[0]) == 300  # the cap
+            used.update(view[0])
+        for view in v.get("cu", []):  # under-represented terms: at most the cap
+            assert len(view[0]) <= 300
             used.update(view[0])
     assert used == set(range(len(sample_data["terms"])))
     index = {t: i for i, t in enumerate(counts.feature_names)}

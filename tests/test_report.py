@@ -191,12 +191,17 @@ def _sport_and_politics() -> Counts:
 
 
 def test_class_terms_are_each_classes_own_column():
-    """dia = P(c|t): ball and goal are 1 in sport (ties to the lower index), "the" 0.5."""
+    """dia = P(c|t): ball and goal are 1 in sport (ties to the lower index), "the" 0.5; but
+    "the" is in 2 of the 3 documents of each class, neither over- nor under-represented in
+    either, so it is no class's term (the default direction, "over"). With both directions
+    it comes back, marked, after the under-represented vote and law (dia 0 in sport)."""
     table = class_terms_table(_sport_and_politics(), "dia", "max", top=3)
     assert table.attrs["own_column"]
     assert table.to_dict("index") == {
-        "sport": {"training documents": 3, "terms": "ball, goal, the"},
-        "politics": {"training documents": 3, "terms": "vote, law, the"}}
+        "sport": {"training documents": 3, "terms": "ball, goal"},
+        "politics": {"training documents": 3, "terms": "vote, law"}}
+    both = class_terms_table(_sport_and_politics(), "dia", "max", top=5, direction="both")
+    assert both.loc["sport", "terms"] == "ball +, goal +, the, vote -, law -"
 
 
 def test_class_terms_of_a_one_score_method_go_where_they_are_most_frequent():

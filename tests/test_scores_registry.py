@@ -13,7 +13,8 @@ from textsift.ranking import rank
 from textsift.scores import REGISTRY, compute, register
 from textsift.scores.forman import pow_
 
-ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp"}
+ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp",
+           "mann_whitney"}
 
 
 def test_requirements_of_every_method():
@@ -22,7 +23,7 @@ def test_requirements_of_every_method():
     TF(t), right for label sets too)."""
     for name, m in REGISTRY.items():
         expected = (("ranks", "single_label") if name in ORDINAL
-                    else ("single_label",) if name == "ig_multi" else ())
+                    else ("single_label",) if name in ("ig_multi", "chi2_multi") else ())
         assert m.requires == expected, name
         assert ("ranks" in m.requires) == (m.kind == "ordinal"), name
         assert set(m.requires) <= set(REQUIREMENTS)
@@ -76,7 +77,7 @@ def test_a_parameter_is_passed_and_an_unknown_one_is_named():
     # class 0: tpr = (1, 1/2), fpr = (0, 1): Pow = (1 - fpr)^3 - (1 - tpr)^3
     np.testing.assert_array_equal(compute(counts, "pow", k=3).values[:, 0], [1.0, -0.125])
     assert pow_(1.0, 0.0, 1.0, 2.0, k=3) == 1 - 0.5 ** 3
-    with pytest.raises(ValueError, match=r"chi2 has no parameter base; it takes none"):
+    with pytest.raises(ValueError, match=r"chi2 has no parameter base; it takes yates"):
         compute(counts, "chi2", base=2)
     ranks = Counts.from_matrix(X, [1, 1, 2, 2])
     with pytest.raises(ValueError, match=r"^rr_nc_idf has no parameter eps_nc; it takes a, "

@@ -9,6 +9,12 @@ library cannot disagree.
 ENGINES = ("memory", "stream", "dask")
 #: The policies that turn a (V, G) score table into one ranking (:mod:`textsift.policies`).
 AGGREGATES = ("max", "sum", "wavg", "rr")
+#: Which terms of a class a view or a selector keeps: over-represented in the class, under-
+#: represented, or both (:mod:`textsift.scores.direction`).
+DIRECTIONS = ("over", "under", "both")
+#: Multiple-testing corrections (:mod:`textsift.corrections`) and the families they control.
+CORRECTIONS = ("none", "bonferroni", "holm", "bh", "by")
+FAMILIES = ("class", "all")
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
 #: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")

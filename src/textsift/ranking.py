@@ -29,6 +29,8 @@ from .scores import (
     get_method,
     policy_refusal,
 )
+from .scores.direction import check_direction
+from .scores.direction import direction as direction_table
 
 __all__ = ["TermRanking", "default_aggregate", "rank", "rank_per_class", "ranking_of", "score_all",
            "score_table"]
@@ -60,6 +62,13 @@ class TermRanking:
         The class whose one-vs-rest scores were ranked, if one was.
     feature_names : ndarray of shape (V,) or None
         The names of the vocabulary, when the counts have them.
+    direction : {"over", "under", "both"}
+        Which terms were ranked: those over-represented in the class (in each class, for a
+        policy over classes), under-represented, or both
+        (:mod:`textsift.scores.direction`).
+    signs : ndarray of shape (n,) or None
+        For a class's ranking, each ranked term's direction in that class: ``+1``
+        over-represented, ``-1`` under-represented, ``0`` neither.
     """
 
     index: np.ndarray
@@ -69,6 +78,8 @@ class TermRanking:
     method: str
     class_label: object = None
     feature_names: np.ndarray | None = None
+    direction: str = "both"
+    signs: np.ndarray | None = None
 
     @property
     def terms(self) -> np.ndarray:
@@ -79,18 +90,35 @@ class TermRanking:
     def __len__(self) -> int:
         return len(self.index)
 
+    def head(self, n: int) -> TermRanking:
+        """The first ``n`` ranked terms."""
+        from dataclasses import replace
+
+        cut = slice(0, max(0, int(n)))
+        return replace(self, index=self.index[cut], scores=self.scores[cut],
+                       groups=None if self.groups is None else self.groups[cut],
+                       signs=None if self.signs is None else self.signs[cut])
+
     def __repr__(self) -> str:
         on = f"class {self.class_label}" if self.class_label is not None else self.policy
         return f"TermRanking of {len(self)} terms by {self.method} ({on}):\n{self.to_frame()}"
 
     def to_frame(self) -> pd.DataFrame:
-        """The ranking as a table: ``rank`` (from 1), ``term``, ``score``, and ``group`` when
-        the policy is a round robin."""
+        """The ranking as a table: ``rank`` (from 1), ``term``, ``score``, ``group`` when
+        the policy is a round robin, and ``direction`` (``over`` or ``under``) when a class's
+        ranking holds both."""
         frame = pd.DataFrame({"rank": np.arange(1, len(self) + 1), "term": self.terms,
                               "score": self.scores})
         if self.groups is not None:
             frame["group"] = self.groups
+        if self.signs is not None and self.direction == "both":
+            frame["direction"] = direction_words(self.signs)
         return frame
+
+
+def direction_words(signs: np.ndarray) -> np.ndarray:
+    """``+1, -1, 0`` as ``"over"``, ``"under"``, ``""``."""
+    return np.select([signs > 0, signs < 0], ["over", "under"], "").astype(object)
 
 
 def score_table(counts: Counts, method, params: dict | None = None) -> ScoreTable:
@@ -121,6 +149,8 @@ def ranking_of(
     class_label=None,
     rr_variant: str = "skip",
     limit: int | None = None,
+    signs: PerClass | None = None,
+    direction: str = "both",
 ) -> Ranking:
     """Rank a score table under a policy, or by one group's column (``class_label``; a
     class-independent score, a single ``"all"`` column, is the same for every class).
@@ -133,26 +163,37 @@ def ranking_of(
     non-zero cells (:func:`textsift.classwise.reduce`); a round robin reads whole columns of
     a dense layout's table and asks each class of a sparse one for the terms its turns
     reach (:func:`textsift.classwise.round_robin`). The memory of a ranking does not grow
-    with the number of classes."""
+    with the number of classes.
+
+    ``signs`` (:func:`textsift.scores.direction.direction` of the same counts) and
+    ``direction`` (``"over"`` or ``"under"``) keep only the terms of that direction in the
+    class ranked, or, under a policy, each term's scores in the classes where it has that
+    direction (the others read as ``-inf``; read from the table's rows and columns);
+    ``"both"`` ranks every term. Direction is read for the groups that are classes of the
+    counts (not an ordinal method's cuts)."""
     if aggregate not in AGGREGATES:
         raise TextsiftError(
             f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
     groups = np.asarray(table.groups)
     sparse = isinstance(table, PerClass)
+    directed = signs is not None and direction != "both"
     if class_label is not None and len(groups) > 1:
-        matches = np.flatnonzero(groups.astype(str) == str(class_label))
-        if len(matches) == 0:
-            raise TextsiftError(
-                f"class {class_label!r} is not among the scored groups "
-                f"{_shown(groups)}")
+        j = _group_index(groups, class_label, "scored groups")
+        if directed:
+            return rank_scores(_directed_column(table.column(j), signs, direction,
+                                                class_label), table.seen, limit)
         if sparse and limit is not None:
-            index, score = classwise.top(table, int(matches[0]), limit)
+            index, score = classwise.top(table, j, limit)
             return Ranking(index, score, np.full(len(index), -1, dtype=np.intp), "max")
-        return rank_scores(table.column(matches[0]), table.seen, limit)
+        return rank_scores(table.column(j), table.seen, limit)
     if len(groups) == 1:  # every policy is the identity on a single column
-        return rank_scores(table.column(0), table.seen, limit)
-    if table.signed and aggregate in SIGNED_POLICIES:
+        return rank_scores(_directed_column(table.column(0), signs, direction, class_label),
+                           table.seen, limit)
+    one_way = directed and _same_groups(groups, signs.groups)
+    if table.signed and aggregate in SIGNED_POLICIES and not one_way:
         raise TextsiftError(policy_refusal(aggregate))
+    if one_way:
+        table, sparse = _Directed(table, signs, 1 if direction == "over" else -1), False
     many = sparse and table.counts.layout == "sparse"
     if aggregate == "rr":
         if not many:
@@ -164,6 +205,67 @@ def ranking_of(
                                  classwise.reduce(table, "max"), table.seen, limit)
     score = classwise.reduce(table, aggregate) if many else _globalised(table, aggregate)
     return rank_scores(score, table.seen, limit, aggregate)
+
+
+def _group_index(groups: np.ndarray, label, what: str) -> int:
+    matches = np.flatnonzero(np.asarray(groups).astype(str) == str(label))
+    if len(matches) == 0:
+        raise TextsiftError(f"class {label!r} is not among the {what} {_shown(groups)}")
+    return int(matches[0])
+
+
+def _same_groups(groups, classes) -> bool:
+    return len(groups) == len(classes) and bool(
+        (np.asarray(groups).astype(str) == np.asarray(classes).astype(str)).all())
+
+
+def _directed_column(values: np.ndarray, signs: PerClass | None, direction: str,
+                     class_label) -> np.ndarray:
+    """A class's column with the terms of the other direction as ``-inf`` (a copy)."""
+    if signs is None or direction == "both" or class_label is None:
+        return values
+    groups = np.asarray(signs.groups).astype(str)
+    if str(class_label) not in groups:
+        return values
+    s = signs.column(int(np.flatnonzero(groups == str(class_label))[0]))
+    return np.where(s == (1 if direction == "over" else -1), values, -np.inf)
+
+
+@dataclass(frozen=True, eq=False)
+class _Directed:
+    """A per-class table read through the direction of each cell: the cells whose
+    direction is not ``keep`` read as ``-inf`` (the reading interface of
+    :class:`~textsift.scores.ScoreTable` and :class:`~textsift.scores.PerClass`)."""
+
+    base: ScoreTable | PerClass
+    signs: PerClass
+    keep: int
+
+    @property
+    def groups(self):
+        return self.base.groups
+
+    @property
+    def seen(self):
+        return self.base.seen
+
+    @property
+    def weights(self):
+        return self.base.weights
+
+    def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
+        values = self.base.rows(start, stop, out)
+        if out is None and isinstance(self.base, ScoreTable):
+            values = values.copy()  # a view of the scores: never changed in place
+        values[self.signs.rows(start, stop) != self.keep] = -np.inf
+        return values
+
+    def column(self, j: int) -> np.ndarray:
+        return np.where(self.signs.column(j) == self.keep, self.base.column(j), -np.inf)
+
+    def table(self) -> ScoreTable:
+        n = len(self.seen)
+        return ScoreTable(self.rows(0, n), self.groups, self.seen, self.weights)
 
 
 def _globalised(table: ScoreTable | PerClass, aggregate: str) -> np.ndarray:
@@ -185,27 +287,49 @@ def rank(
     class_label=None,
     top: int | None = None,
     rr_variant: str = "skip",
+    direction: str = "both",
     **params,
 ) -> TermRanking:
     """The terms of ``counts`` ranked by ``method`` (a registered name, a
     :class:`~textsift.scores.Method`, or a scoring function, see :func:`score_table`) under
     ``aggregate`` (default: the method's own policy) or by ``class_label``'s column: the
     whole vocabulary, or its first ``top`` terms (which spares a round robin its later
-    turns). ``params`` go to the method."""
+    turns). ``direction`` keeps the terms over-represented in the class (``"over"``; under
+    a policy, each term's scores in the classes where it is), under-represented
+    (``"under"``) or both (:func:`ranking_of`). ``params`` go to the method."""
     aggregate = aggregate or default_aggregate(method)
     if top is not None and top <= 0:
         raise TextsiftError(f"top must be a positive number of terms, got {top}")
+    check_direction(direction)
     table = compute(counts, method, dense=False, **params)  # ranked without the dense table
-    r = ranking_of(table, aggregate, class_label, rr_variant, limit=top)
+    signs = direction_of(counts, class_label, direction)
+    r = ranking_of(table, aggregate, class_label, rr_variant, top, signs, direction)
     groups = None
     if r.policy == "rr":
         labels = np.asarray(table.groups, dtype=object)
         groups = np.where(r.group >= 0, labels[np.maximum(r.group, 0)], None)
     return TermRanking(r.index, r.score, groups, r.policy, _name(method), class_label,
-                       counts.feature_names)
+                       counts.feature_names, direction, _signs_of(signs, class_label, r.index))
 
 
-def rank_per_class(counts: Counts, method, top: int | None = None,
+def direction_of(counts: Counts, class_label=None, direction: str = "both") -> PerClass | None:
+    """The direction table a ranking needs: for a class's ranking (always: it marks each
+    term), or for a policy that keeps one direction; ``None`` otherwise."""
+    if class_label is None and direction == "both":
+        return None
+    return direction_table(counts)
+
+
+def _signs_of(signs: PerClass | None, class_label, index: np.ndarray) -> np.ndarray | None:
+    if signs is None or class_label is None:
+        return None
+    groups = np.asarray(signs.groups).astype(str)
+    if str(class_label) not in groups:
+        return None
+    return signs.column(int(np.flatnonzero(groups == str(class_label))[0]))[index]
+
+
+def rank_per_class(counts: Counts, method, top: int | None = None, direction: str = "over",
                    **params) -> list[TermRanking]:
     """Every class's own ranking: the terms ranked by the class's column of ``method``'s
     table (its one-vs-rest scores; for label sets, a label's; for an ordinal method, a
@@ -214,46 +338,64 @@ def rank_per_class(counts: Counts, method, top: int | None = None,
     (above ``-inf``). The one-shot view of "the top terms of every class", as scattertext's
     and Weka's per-class term lists give it; the table is scored once and read a column at
     a time (never written whole). A global score (one column, e.g. ``ig_multi``) ranks
-    every class alike, so it is refused."""
+    every class alike, so it is refused.
+
+    ``direction`` (default ``"over"``) keeps each class's over-represented terms, as a
+    person reading "the terms of class c" means them (:mod:`textsift.scores.direction`);
+    ``"under"`` its under-represented ones, ``"both"`` every term, each marked
+    (``TermRanking.signs``)."""
     if top is not None and top <= 0:
         raise TextsiftError(f"top must be a positive number of terms, got {top}")
+    check_direction(direction)
     table = compute(counts, method, dense=False, **params)
     groups = np.asarray(table.groups, dtype=object)
     if len(groups) == 1:
         raise TextsiftError(f"{_name(method)} gives one score per term, not one per class, so "
                             "every class would have the same ranking; choose a method that "
                             "scores each class (chi2, ig, bns, ...: `textsift methods`)")
-    if isinstance(table, PerClass):  # from each class's non-zero cells
+    signs = direction_table(counts)
+    if not _same_groups(groups, signs.groups):
+        signs = None  # groups that are not classes (an ordinal method's cuts)
+    if isinstance(table, PerClass) and (signs is None or direction == "both"):
         best = classwise.top_many(table, np.arange(len(groups)),
                                   counts.n_terms if top is None else top)
-    else:
-        best = [(r.index, r.score) for r in (rank_scores(table.column(j), table.seen, top)
-                                             for j in range(len(groups)))]
+    else:  # a class's column, read whole (of one direction: the others' -inf)
+        best = [(r.index, r.score) for r in (
+            rank_scores(table.column(j) if signs is None or direction == "both" else
+                        _directed_column(table.column(j), signs, direction, group),
+                        table.seen, top) for j, group in enumerate(groups))]
     name = _name(method)
     out = []
-    for group, (index, score) in zip(groups, best, strict=True):
+    for j, (group, (index, score)) in enumerate(zip(groups, best, strict=True)):
         scored = score > -np.inf
         out.append(TermRanking(index[scored], score[scored], None, "max", name, group,
-                               counts.feature_names))
+                               counts.feature_names, direction,
+                               None if signs is None else signs.column(j)[index[scored]]))
     return out
 
 
 def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
-              top: int | None = 20) -> pd.DataFrame:
+              top: int | None = 20, direction: str = "both") -> pd.DataFrame:
     """Every nominal method's score side by side: a column per method, each its globalised
     score under ``aggregate`` (default: the method's own policy) or ``class_label``'s column;
     the rows are the terms in some method's top ``top`` (``None``: every term), in
     vocabulary order. A round robin gives an order, not a score, so ``aggregate="rr"`` is
     refused; under ``sum`` and ``wavg`` the signed methods (``Method.signed``), which refuse
-    them, are left out."""
+    them, are left out (unless ``direction`` keeps one direction). ``direction`` keeps the
+    terms of one direction, as :func:`rank` does (a term of the other has no score there:
+    ``-inf``)."""
     if aggregate == "rr":
         raise TextsiftError("score_all gives one score per method and term; the round robin "
                             "('rr') gives an order, not a score: use 'max', 'sum' or 'wavg'")
+    check_direction(direction)
+    signs = direction_of(counts, class_label, direction)
     columns = {}
     for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
-        if table.signed and aggregate in SIGNED_POLICIES and class_label is None:
+        if (table.signed and aggregate in SIGNED_POLICIES and class_label is None
+                and direction == "both"):
             continue
-        r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label)
+        r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label,
+                       signs=signs, direction=direction)
         col = np.empty(counts.n_terms)
         col[r.index] = r.score
         columns[name] = (col, None if top is None else r.index[:top])

@@ -71,6 +71,11 @@ class TermSelector(SelectorMixin, BaseEstimator):
         an indicator matrix ``y``, the name of each of its columns.
     method_params : dict, optional
         Keyword parameters of the scoring function (e.g. ``{"base": 10}`` for ``ig``).
+    direction : {"both", "over", "under"}, default="both"
+        Which of a class's terms are candidates: every term (two-sided, as the per-class
+        scores are: a term a class's documents lack is a feature too, Forman 2003), or only
+        those over-represented (positive indicators) or under-represented in the class
+        (:mod:`textsift.scores.direction`).
 
     Attributes
     ----------
@@ -103,6 +108,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         rr_variant="skip",
         classes=None,
         method_params=None,
+        direction="both",
     ):
         self.method = method
         self.k = k
@@ -113,6 +119,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         self.rr_variant = rr_variant
         self.classes = classes
         self.method_params = method_params
+        self.direction = direction
 
     def fit(self, X, y):
         """Count ``X`` against ``y`` and rank its terms. ``y`` is one label per document, or
@@ -167,7 +174,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     def _rank(self, counts: Counts, limit: int | None) -> TermRanking:
         return rank(counts, self.method, self._policy(), self.class_label, top=limit,
-                    rr_variant=self.rr_variant, **(self.method_params or {}))
+                    rr_variant=self.rr_variant, direction=self.direction,
+                    **(self.method_params or {}))
 
     @property
     def selected_(self) -> np.ndarray:
@@ -233,6 +241,7 @@ class OrdinalSelector(TermSelector):
     threshold = None
     aggregate = None
     class_label = None
+    direction = "both"
 
     def __init__(self, method="rr_nc_idf", k=10, ratio=None, ranks=None, rr_variant="skip",
                  method_params=None):

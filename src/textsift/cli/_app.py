@@ -296,11 +296,12 @@ def fail(message: str, code: int = 2):
 
 
 def json_number(x):
-    """JSON has no infinities: +/-inf are written as the strings "inf" / "-inf"."""
+    """JSON has no infinities: +/-inf are written as the strings "inf" / "-inf"; NaN (no
+    value: an effect size of an empty group) as null."""
     x = float(x)
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
-    return x
+    return None if math.isnan(x) else x
 
 
 def print_json(obj) -> None:

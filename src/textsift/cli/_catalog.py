@@ -37,7 +37,7 @@ def from_registry() -> dict[str, dict]:
                               for p, v in m.params.items()},
                    "choices": {p: list(v) for p, v in m.choices.items()},
                    "requires": list(m.requires), "reference": m.reference,
-                   "absent": m.absent, "signed": m.signed}
+                   "absent": m.absent, "test": m.test, "signed": m.signed}
             for name, m in sorted(REGISTRY.items())}
 
 

@@ -2,13 +2,28 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from .._choices import AGGREGATES
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, emit_rows, plain, print_note
-from .options import CorpusOptions, FormatOption, K, Top, choices, corpus_options
+from .options import (
+    Alpha,
+    CorpusOptions,
+    Correction,
+    Direction,
+    Evidence,
+    Family,
+    FormatOption,
+    K,
+    Level,
+    Top,
+    choices,
+    corpus_options,
+)
 
 Aggregate = choices("Aggregate", AGGREGATES)
 #: How many terms ``score`` prints unless told (without -k).
@@ -49,6 +64,24 @@ def score(
         False, "--per-class", help="The top terms of every class side by side, one column "
         "per class (per label for label sets), each by its own one-vs-rest scores; csv and "
         "json give one row per class and rank, with its score"),
+    direction: Direction = None,
+    evidence: Evidence = False,
+    alpha: Alpha = None,
+    correction: Correction = None,
+    family: Family = None,
+    level: Level = None,
+    permutations: int = typer.Option(
+        None, "--permutations", show_default=False,
+        help="With --evidence: p-values from this many permutations of the labels (999 is "
+        "usual), for any method"),
+    seed: int = typer.Option(0, "--seed", help="Random seed (the permutations)"),
+    reference: str = typer.Option(
+        None, "--reference", show_default=False,
+        help="Compare --class with this class instead of with the rest"),
+    reference_corpus: Path = typer.Option(
+        None, "--reference-corpus", show_default=False,
+        help="Compare the corpus (or --class) with this corpus, read with the same "
+        "--text-field and counted with the same preprocessing (its labels are not read)"),
     k: K = None,
     top: Top = None,
     fmt: FormatOption = None,
@@ -58,8 +91,18 @@ def score(
     -k selects terms as a selector would keep them: the first k of the ranking (all of them,
     with a note, when k is larger than the vocabulary); the selected terms are printed, and
     stderr says how many were selected. Without -k, the ranking's best --top terms (20) are
-    printed and nothing is selected. The terms go to stdout (a table on a terminal,
-    tab-separated values when piped, or CSV or JSON), messages to stderr.
+    printed and nothing is selected. A class's terms (with --class, and each class's, one
+    column per class) are those over-represented in it (--direction both adds the
+    under-represented ones, marked); the ranking of all classes is two-sided, as a
+    selector's is. The terms go to stdout (a
+    table on a terminal, tab-separated values when piped, or CSV or JSON), messages to
+    stderr.
+
+    --evidence adds each term's counts, p-value, adjusted p-value and effect sizes (with
+    each class's terms, the number of them that pass).
+
+    --reference B compares --class A with class B only, --reference-corpus FILE the corpus
+    (or --class A) with another corpus, as keyness is measured in corpus linguistics.
 
     Example: textsift score reviews.jsonl.gz --label-field rating --method ig -k 30
     """
@@ -68,6 +111,8 @@ def score(
     from ..sources import describe
 
     agg = aggregate.value if aggregate else None
+    view = direction.value if direction else (
+        "over" if class_label is not None or per_class else "both")
     if method == "all" and agg == "rr":
         raise TextsiftError("--method all prints a score per method; the round robin gives an "
                             "order, not a score: use --aggregate max, sum or wavg")
@@ -76,28 +121,54 @@ def score(
                 "--per-class prints one ranking per class")
         raise TextsiftError(f"-k selects the terms of one ranking; {what}: drop -k, and give "
                             "--top to print more terms")
+    if k is not None and alpha is not None and not per_class:
+        raise TextsiftError("-k selects a number of terms and --alpha the terms that pass a "
+                            "significance level: give one of them")
     if per_class and (class_label is not None or agg is not None or method == "all"):
         raise TextsiftError("--per-class ranks every class by its own scores: drop --class, "
                             "--aggregate and --method all")
+    if evidence and method == "all":
+        raise TextsiftError("--evidence shows one method's evidence; --method all prints "
+                            "every method's score: choose one method")
+    ev = None
+    if evidence:
+        ev = {"alpha": alpha or 0.05, "correction": correction.value if correction else "bh",
+              "family": family.value if family else "class", "level": level or 0.95}
+    if permutations is not None:
+        if ev is None:
+            raise TextsiftError("--permutations gives the p-values of --evidence: add "
+                                "--evidence")
+        if permutations < 1:
+            raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
+                                f"{permutations}")
+        ev.update(permutations=permutations, seed=seed, corpus=corpus)
     m = None if method == "all" else get_method(method)  # before counting: fails at once
-    counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV's 04: rank 4
+    if ev is not None and m.pvalue is None and permutations is None:
+        _no_pvalue(m)
+    counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: rank 4
     source = describe(corpus.source)
     if m is not None:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
     if class_label is not None:
         check_class(counts, class_label, source)
+    if reference is not None or reference_corpus is not None:
+        counts, class_label = _referenced(corpus, counts, m, class_label, reference,
+                                          reference_corpus, per_class)
     if m is None:
-        _all_methods(counts, agg, class_label, top, fmt)
+        _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
-        _per_class(counts, m, top or TOP, fmt)
+        _per_class(counts, m, top or TOP, fmt, view, ev)
+    elif alpha is not None and ev is None:
+        _by_significance(counts, m, class_label, alpha, correction, family, view, top, fmt)
     else:
-        _ranked(counts, m, agg, class_label, k, top, fmt)
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
 
 
-def _all_methods(counts, agg, class_label, top, fmt) -> None:
+def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:
     """Every method's score of every term (``--top``: of the terms in some method's best
     ``top``), a column each; on a terminal, the best 20 unless told, and a note says how many
-    of the terms are shown. The signed methods are left out of ``sum`` and ``wavg``, said."""
+    of the terms are shown. The signed methods are left out of ``sum`` and ``wavg`` (unless
+    ``view`` keeps one direction), said."""
     import sys
 
     from ..ranking import score_all
@@ -105,8 +176,8 @@ def _all_methods(counts, agg, class_label, top, fmt) -> None:
 
     if top is None and fmt in (None, "table") and sys.stdout.isatty():
         top = TOP
-    frame = score_all(counts, agg, class_label, top)
-    if agg in SIGNED_POLICIES and class_label is None:
+    frame = score_all(counts, agg, class_label, top, view)
+    if agg in SIGNED_POLICIES and class_label is None and view == "both":
         print_note(f"left out: {policy_refusal(agg)}")
     if top is not None:
         print_note(f"{len(frame):,} of {counts.n_terms:,} terms: those in some method's best "
@@ -114,37 +185,193 @@ def _all_methods(counts, agg, class_label, top, fmt) -> None:
     emit(frame, fmt, "all methods")
 
 
-def _ranked(counts, m, agg, class_label, k, top, fmt) -> None:
+def _by_significance(counts, m, class_label, alpha, correction, family, direction, top,
+                     fmt) -> None:
+    """``--alpha`` without ``-k``: the terms whose adjusted p-value passes alpha, as a
+    selector keeps them (:func:`textsift.evidence.significant_terms`)."""
+    import pandas as pd
+
+    from ..evidence import significant_terms
+    from ..ranking import rank
+    from ..scores import with_pvalues
+
+    if m.pvalue is None:
+        raise TextsiftError(f"--alpha selects by p-value, and {m.name} has none (it is not a "
+                            f"statistical test); choose a test ({', '.join(with_pvalues())}), "
+                            "or -k, or --evidence --permutations N for its p-values")
+    corr, fam = (correction.value if correction else "bh"), (family.value if family else "class")
+    if class_label is not None:  # that class's column of the per-class test
+        import numpy as np
+
+        from ..evidence import adjusted_pvalues
+
+        p, q = adjusted_pvalues(counts, m, corr, fam)
+        groups = [str(g) for g in p.groups]
+        column = q[:, groups.index(str(class_label))] if len(groups) > 1 else q[:, 0]
+        column = np.nan_to_num(column, nan=np.inf)
+        passes = column <= alpha if corr in ("bh", "by") else column < alpha
+        ranked = rank(counts, m, class_label=class_label, direction=direction)
+        order = [t for t, s in zip(ranked.index, ranked.scores, strict=True)
+                 if passes[t] and s > -np.inf]
+    else:
+        order, _ = significant_terms(counts, m, alpha, corr, fam, direction)
+    console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
+                  f"q {'<=' if corr in ('bh', 'by') else '<'} {alpha:g})", highlight=False)
+    if not len(order):
+        print_note(f"no term passes alpha {alpha:g} after the {corr} correction; raise "
+                   "--alpha, choose a milder correction, or rank with -k")
+    shown = list(order)[: top or len(order)]
+    names = counts.feature_names
+    emit(pd.DataFrame({"rank": range(1, len(shown) + 1),
+                       "term": [names[t] for t in shown]}), fmt,
+         f"{m.label}: terms with q passing {alpha:g} ({corr})")
+
+
+def _referenced(corpus, counts, m, class_label, reference, reference_corpus, per_class):
+    """The two-group counts of a chosen reference (:mod:`textsift.reference`) and the
+    target's class."""
+    from ..reference import against, against_corpus, count_reference
+
+    if reference is not None and reference_corpus is not None:
+        raise TextsiftError("give one reference: --reference (a class) or --reference-corpus "
+                            "(a corpus)")
+    if per_class:
+        raise TextsiftError("--per-class compares every class with the rest; a reference "
+                            "compares one target: give --class instead of --per-class")
+    if m is not None and m.kind == "ordinal":
+        raise TextsiftError(f"{m.name} is an ordinal method: it reads the whole rating scale, "
+                            "which a target and a reference are not; choose a nominal method")
+    if reference is not None:
+        if class_label is None:
+            raise TextsiftError(f"--reference {reference} compares a class with it: give the "
+                                "target class with --class")
+        return against(counts, class_label, reference), class_label
+    from ..corpus import read_corpus
+
+    texts = read_corpus(reference_corpus, corpus.text_field, None).frame[corpus.text_field]
+    ref = count_reference(texts, counts, corpus.vectorizer())
+    two = against_corpus(counts, ref, class_label)
+    return two, str(two.classes[0])
+
+
+def _permuted(ev, m):
+    """The permutation test of ``m`` (``--permutations``), on the corpus read in memory."""
+    if "permutations" not in ev:
+        return None
+    from ..permutation import permutation_pvalues
+    from ..vectorize import vectorize
+
+    corpus = ev["corpus"]
+    read = corpus.read()
+    X, names, _ = vectorize(read.texts, corpus.vectorizer())
+    if len(names) != len(ev["names"]) or (names != ev["names"]).any():
+        raise TextsiftError("the corpus read in memory has another vocabulary than the one "
+                            "counted; count with --engine memory")
+    return permutation_pvalues(X, read.labels, [m.name], ev["permutations"], ev["seed"],
+                               alpha=ev["alpha"], n_jobs=-1)[m.name]
+
+
+def _no_pvalue(m) -> None:
+    import warnings
+
+    from ..errors import DataWarning
+    from ..scores import with_pvalues
+
+    warnings.warn(f"{m.name} has no p-value (it is not a statistical test): --evidence shows "
+                  "its counts and effect sizes; for p-values rank by a method that is a test "
+                  f"({', '.join(with_pvalues())})", DataWarning, stacklevel=2)
+
+
+def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> None:
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
+    import numpy as np
+
     from ..policies import resolve_k, size_note
     from ..ranking import rank
 
     n = None if k is None else resolve_k(counts.n_terms, int(counts.seen.sum()), k)
     shown = top or TOP if n is None else min(n, top or n)
     ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
-                  top=shown)
+                  top=shown, direction=direction)
+    if n is None and class_label is not None:  # a class's terms: none of the other direction
+        ranked = ranked.head(int((ranked.scores > -np.inf).sum()))
     if n is not None:
         note = size_note(k, counts.n_terms, "-k")
         if note:
             print_note(note)
         console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
-    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy})"
-    emit(ranked.to_frame(), fmt, title)
+    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy}" + (
+        f", {direction}-represented)" if direction != "both" else ")")
+    if ev is None:
+        emit(ranked.to_frame(), fmt, title)
+        return
+    from ..evidence import evidence
+
+    ev["names"] = counts.feature_names
+    frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"],
+                     permuted=_permuted(ev, m))
+    emit(frame, fmt, title + f"; q: {ev['correction']} over each "
+         + ("class's terms" if ev["family"] == "class" else "term and class")
+         + f"; intervals at {ev['level']:g}")
 
 
-def _per_class(counts, m, top: int, fmt) -> None:
+def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     """Each class's best ``top`` terms: a column per class (table, tsv), or a row per class
-    and rank with the score (csv, json)."""
-    from ..ranking import rank_per_class
+    and rank with the score (csv, json); with both directions, each term marked (``+`` over-,
+    ``-`` under-represented; a ``direction`` column in csv and json)."""
+    from ..ranking import direction_words, rank_per_class
 
-    rankings = rank_per_class(counts, m, top=top)
+    rankings = rank_per_class(counts, m, top=top, direction=direction)
+    marked = direction == "both" and all(r.signs is not None for r in rankings)
+    if ev is not None and m.pvalue is not None:
+        _per_class_evidence(counts, m, rankings, fmt, direction, ev)
+        return
     if fmt in ("csv", "json"):
-        emit_rows(["class", "rank", "term", "score"],
-                  [(plain(r.class_label), i + 1, t, s) for r in rankings
-                   for i, (t, s) in enumerate(zip(r.terms, r.scores, strict=True))], fmt, "")
+        extra = ["direction"] if marked else []
+        emit_rows(["class", "rank", "term", "score", *extra],
+                  [(plain(r.class_label), i + 1, t, s, *([d] if marked else []))
+                   for r in rankings
+                   for i, (t, s, d) in enumerate(zip(
+                       r.terms, r.scores, direction_words(r.signs) if marked else r.terms,
+                       strict=True))], fmt, "")
+        return
+    depth = max((len(r) for r in rankings), default=0)
+    columns = [r.terms if not marked else
+               [f"{t} {'+' if s > 0 else '-' if s < 0 else ''}".rstrip()
+                for t, s in zip(r.terms, r.signs, strict=True)] for r in rankings]
+    emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)],
+              [(i + 1, *(c[i] if i < len(c) else None for c in columns))
+               for i in range(depth)], fmt, f"top terms of every class by {m.label}"
+              + {"over": " (over-represented)", "under": " (under-represented)",
+                 "both": " (+ over-, - under-represented)"}[direction])
+
+
+def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
+    """Each class's top terms with their p and q (a row per class and rank), and each
+    class's number of terms with ``q <= alpha`` (a last row of the table; a column of csv
+    and json)."""
+    from ..evidence import adjusted_pvalues, significant_counts
+
+    p, q = adjusted_pvalues(counts, m, ev["correction"], ev["family"])
+    groups = [str(g) for g in p.groups]
+    passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
+                                 direction)
+    head = f"q <= {ev['alpha']:g}"
+    if fmt in ("csv", "json"):
+        rows = []
+        for r in rankings:
+            j = groups.index(str(r.class_label)) if len(groups) > 1 else 0
+            for i, (t, s, ix) in enumerate(zip(r.terms, r.scores, r.index, strict=True)):
+                rows.append((plain(r.class_label), i + 1, t, s, p.values[ix, j], q[ix, j],
+                             int(passing.iloc[j])))
+        emit_rows(["class", "rank", "term", "score", "p", "q", f"terms with {head}"], rows,
+                  fmt, "")
         return
     depth = max((len(r) for r in rankings), default=0)
     columns = [r.terms for r in rankings]
-    emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)],
-              [(i + 1, *(c[i] if i < len(c) else None for c in columns))
-               for i in range(depth)], fmt, f"top terms of every class by {m.label}")
+    rows = [(i + 1, *(c[i] if i < len(c) else None for c in columns)) for i in range(depth)]
+    rows.append((f"terms with {head}",
+                 *(int(passing.iloc[groups.index(str(r.class_label))]) if len(groups) > 1
+                   else int(passing.iloc[0]) for r in rankings)))
+    emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
+              f"top terms of every class by {m.label}; {head} ({ev['correction']})")

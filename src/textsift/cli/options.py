@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .._choices import ANALYZERS, ENGINES, TOKENIZERS
+from .._choices import ANALYZERS, CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES, TOKENIZERS
 from ..errors import check_n_jobs
 from ._app import Format
 
@@ -174,6 +174,46 @@ ChunkSize = Annotated[int | None, typer.Option(
 Top = Annotated[int | None, typer.Option(
     "--top", help="How many terms to print (default 20; with -k, every selected term)",
     callback=_positive, show_default=False)]
+
+
+def _alpha(value: float | None) -> float | None:
+    if value is not None and not 0 < value <= 1:
+        raise typer.BadParameter(f"a significance level in (0, 1], e.g. 0.05; got {value:g}")
+    return value
+
+
+def _level(value: float | None) -> float | None:
+    if value is not None and not 0 < value < 1:
+        raise typer.BadParameter(f"a confidence level in (0, 1), e.g. 0.95; got {value:g}")
+    return value
+
+
+CorrectionChoice = choices("Correction", CORRECTIONS)
+FamilyChoice = choices("Family", FAMILIES)
+Evidence = Annotated[bool, typer.Option(
+    "--evidence", help="For each term: its counts (A, B: the class's and the rest's "
+    "documents with it; C, D: without), the method's p-value, the adjusted one (q), and "
+    "effect sizes with intervals (log ratio, LRC, odds ratio, difference of proportions); "
+    "each class's number of terms with q <= --alpha")]
+Alpha = Annotated[float | None, typer.Option(
+    "--alpha", help="The significance level (default 0.05)", callback=_alpha,
+    show_default=False)]
+Correction = Annotated[CorrectionChoice | None, typer.Option(
+    "--correction", help="How p-values are adjusted for the many terms tested: bh "
+    "(Benjamini-Hochberg, false discovery rate; the default), by, holm, bonferroni "
+    "(family-wise error), none", show_default=False)]
+Family = Annotated[FamilyChoice | None, typer.Option(
+    "--family", help="The tests corrected together: each class's terms (class, the "
+    "default) or every term of every class (all)", show_default=False)]
+Level = Annotated[float | None, typer.Option(
+    "--level", help="The confidence level of the intervals (default 0.95)", callback=_level,
+    show_default=False)]
+DirectionChoice = choices("Direction", DIRECTIONS)
+Direction = Annotated[DirectionChoice | None, typer.Option(
+    "--direction", help="Which terms of a class to show: over-represented in it (the "
+    "default wherever a class's terms are shown), under-represented, or both (marked); "
+    "for the ranking of all classes, over or under keeps each term's scores in the classes "
+    "where it has that direction (default both)", show_default=False)]
 K = Annotated[int | None, typer.Option(
     "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(

@@ -30,6 +30,7 @@ from ..labels import LabelKind, check_requirement
 from ..ranking import ranking_of
 from ..ranks import check_ranks
 from ..scores import REGISTRY, compute_many
+from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..vectorize import VectorizerOptions
 from .snippets import find_snippets
@@ -74,20 +75,34 @@ def page_methods(counts: Counts, methods=None) -> list[str]:
     return methods
 
 
-def _views(counts: Counts, name: str, table, cap: int) -> dict:
-    """``{"c": [per class: (ids, scores) or None], "p": {policy: (ids, scores)}}``."""
+def _views(counts: Counts, name: str, table, cap: int, signs) -> dict:
+    """``{"c": [per class: (ids, scores) or None], "cu": [the same, under-represented
+    terms], "cd": [per class: "+-+..." or None], "p": {policy: (ids, scores)}}``. A class's
+    lists hold the terms over-represented in it (``c``, the page's default) and those
+    under-represented (``cu``), each by its score; ``cd`` says, for the class's two-sided
+    ranking, which list its next term comes from, so that the page shows both directions
+    in the order ``textsift score --direction both`` prints them, exactly (a term whose
+    share is the same in and out of the class has neither direction, and is in no class's
+    list)."""
     out: dict = {"p": {}}
     if table.values.shape[1] > 1:
         groups = [str(g) for g in table.groups]
-        per_class = []
+        lists: dict = {"c": [], "cu": [], "cd": []}
         for cls in counts.classes:
-            if str(cls) in groups:
-                r = ranking_of(table, "max", cls, limit=cap)
-                per_class.append((r.index, r.score))
-            else:
-                per_class.append(None)
-        if any(v is not None for v in per_class):
-            out["c"] = per_class
+            if str(cls) not in groups:
+                for v in lists.values():
+                    v.append(None)
+                continue
+            for key, direction in (("c", "over"), ("cu", "under")):
+                r = ranking_of(table, "max", cls, limit=cap, signs=signs, direction=direction)
+                keep = r.score > -np.inf
+                lists[key].append((r.index[keep], r.score[keep]))
+            r = ranking_of(table, "max", cls, limit=2 * cap)
+            j = [str(g) for g in signs.groups].index(str(cls))
+            s = signs.column(j)[r.index[r.score > -np.inf]]
+            lists["cd"].append("".join(np.where(s[s != 0] > 0, "+", "-")[:cap]))
+        if any(v is not None for v in lists["c"]):
+            out.update(lists)
         for agg in REGISTRY[name].aggregates:
             r = ranking_of(table, agg, limit=cap)
             out["p"][agg] = (r.index, r.score)
@@ -99,6 +114,7 @@ def _views(counts: Counts, name: str, table, cap: int) -> dict:
 
 def _lists(views: dict) -> Iterable[tuple[np.ndarray, np.ndarray]]:
     yield from (v for v in views.get("c", ()) if v is not None)
+    yield from (v for v in views.get("cu", ()) if v is not None)
     yield from views["p"].values()
 
 
@@ -190,9 +206,10 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
     views = {}
     say("ranking the terms")
     tables = compute_many(counts, names)  # one evaluation set shared by the per-class scores
+    signs = direction(counts)
     for name in names:
         try:
-            views[name] = _views(counts, name, next(tables)[1], cap)
+            views[name] = _views(counts, name, next(tables)[1], cap, signs)
         except ValueError as exc:  # a method that cannot score these labels
             raise TextsiftError(f"{name}: {exc}") from None
     sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
@@ -236,8 +253,11 @@ def _encode(views: dict, page_id: np.ndarray) -> dict:
         return None if view is None else [page_id[view[0]].tolist(), rounded(view[1])]
 
     out = {"p": {agg: pair(v) for agg, v in views["p"].items()}}
-    if "c" in views:
-        out["c"] = [pair(v) for v in views["c"]]
+    for key in ("c", "cu"):
+        if key in views:
+            out[key] = [pair(v) for v in views[key]]
+    if "cd" in views:
+        out["cd"] = views["cd"]
     return out
 
 

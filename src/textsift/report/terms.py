@@ -12,6 +12,7 @@ import pandas as pd
 from ..counts import Counts
 from ..metrics import LOWER_IS_BETTER
 from ..ranking import default_aggregate, ranking_of, score_table
+from ..scores.direction import direction as direction_table
 from .plots import BASELINES, label_of, one_policy_each
 
 __all__ = ["best_method", "class_terms_table", "min_df_documents", "rare_df",
@@ -86,22 +87,35 @@ def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, 
     return means[means == best].index[0]
 
 
-def class_terms_table(counts: Counts, method, policy: str | None, top: int = 10
-                      ) -> pd.DataFrame:
+def class_terms_table(counts: Counts, method, policy: str | None, top: int = 10,
+                      direction: str = "over") -> pd.DataFrame:
     """The top ``top`` terms of each class (rank) of ``counts`` under ``method`` (a
     registered name or a scoring function): the class's own column of the scores when the
     method scores each class, otherwise the method's ranking under ``policy`` (``None``: its
     default) cut into classes, each term going to the class whose documents contain it most
     often (the largest share of the class's documents). Index: the classes; columns
     ``training documents`` (the class's) and ``terms`` (comma-separated, best first);
-    ``attrs["own_column"]`` says which of the two it is."""
+    ``attrs["own_column"]`` says which of the two it is. A class's own column lists the
+    terms over-represented in it (``direction="over"``, what "the terms of a class" means;
+    :mod:`textsift.scores.direction`), ``"under"`` the under-represented ones, ``"both"``
+    every term, each marked ``+`` or ``-``."""
     table = score_table(counts, method)
     classes = [str(c) for c in counts.classes]
     groups = [str(g) for g in table.groups]
     own_column = table.values.shape[1] > 1 and set(classes) <= set(groups)
     if own_column:
-        lists = [counts.feature_names[ranking_of(table, "max", c, limit=top).index]
-                 for c in classes]
+        signs = direction_table(counts)
+        lists = []
+        for c in classes:
+            r = ranking_of(table, "max", c, limit=top, signs=signs, direction=direction)
+            index = r.index[r.score > -np.inf]
+            terms = counts.feature_names[index]
+            if direction == "both" and str(c) in [str(g) for g in signs.groups]:
+                j = [str(g) for g in signs.groups].index(str(c))
+                marks = np.select([signs.column(j)[index] > 0, signs.column(j)[index] < 0],
+                                  [" +", " -"], "")
+                terms = [f"{t}{mk}" for t, mk in zip(terms, marks, strict=True)]
+            lists.append(terms)
     else:
         order = ranking_of(table, policy or default_aggregate(method)).index
         share = counts.doc_counts[order] / np.maximum(counts.class_sizes, 1)[None, :]

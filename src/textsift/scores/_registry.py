@@ -69,7 +69,12 @@ class Method:
     are its most frequent ones). A one-vs-rest metric's absent score depends on ``(df,
     N_c)`` alone, and the policies find a class's best absent terms from the distinct ``(df,
     N_c)`` whatever its shape; a term-frequency method's rule says what it relies on
-    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts."""
+    (:class:`~textsift.scores.Absent`). A test checks each statement on random counts.
+
+    ``test`` names the statistical test whose p-value the method has (empty when it has
+    none) and ``pvalue`` computes it, ``pvalue(counts, **params)`` with the method's own
+    parameters, a table of p-values made as the scores are
+    (:func:`textsift.scores.pvalues` reads it)."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -84,6 +89,8 @@ class Method:
     requires: tuple[str, ...] = ()
     choices: dict = field(default_factory=dict)
     reads_term_freq: bool = False
+    test: str = ""
+    pvalue: Callable | None = field(default=None, repr=False)
     absent: str = ""
     signed: bool = False
 
@@ -104,7 +111,9 @@ def policy_refusal(aggregate: str) -> str:
     return (f"the policy {aggregate!r} adds a term's scores over the classes, but these scores "
             f"are signed ({signed}: a negative score means the term is under-represented in "
             "the class), so a term's lack in some classes would cancel its lead in another; "
-            "rank by 'max' or 'rr', or by one class's scores (class_label, --class)")
+            "rank by 'max' or 'rr', by one class's scores (class_label, --class), or add only "
+            "the classes where a term is over-represented (direction='over', --direction "
+            "over)")
 
 #: How a per-class method's scores of the cells with ``A = 0`` order the terms within a class
 #: (``Method.absent``): the statement -> the quantity of the term they follow and the
@@ -121,10 +130,11 @@ ABSENT_ORDERS = {
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False, absent="", signed=False):
+             reads_term_freq=False, absent="", test="", pvalue=None, signed=False):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
     :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
-    (LaTeX) and ``reference`` document it (every built-in method has both). An ordinal
+    (LaTeX) and ``reference`` document it (every built-in method has both); ``test`` and
+    ``pvalue`` give the test of a method that is one (:class:`Method`). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
     ``requires``. The parameters are those of the function's signature after its counts.
     A ``signed`` method does not offer :data:`SIGNED_POLICIES`."""
@@ -142,6 +152,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
     unknown = set(requires) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
+    if bool(test) != (pvalue is not None):
+        raise RuntimeError(f"method {name!r}: give both test and pvalue, or neither")
     if absent and absent not in ABSENT_ORDERS:
         raise RuntimeError(f"method {name!r}: absent must be one of {sorted(ABSENT_ORDERS)}")
 
@@ -151,7 +163,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
-                                reads_term_freq, absent, signed)
+                                reads_term_freq, absent=absent, test=test, pvalue=pvalue,
+                                signed=signed)
         return func
 
     return deco

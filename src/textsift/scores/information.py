@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import TextsiftError
 from ._absent import Absent
 from ._registry import binary_scores, global_table, register
 from .association import sparse_tf_table
 from .forman import FORMAN_2003
+from .significance import YATES, chi2_2x2_pvalue, chi2_pvalue, pearson_2x2
 
 YANG_PEDERSEN_1997 = ("Y. Yang and J. O. Pedersen, \"A comparative study on feature selection in "
                       "text categorization\", ICML 1997, 412-420")
@@ -72,8 +74,12 @@ def mi(A, B, C, D, weighted=False, base=np.e):
     return np.where(A > 0, pmi, -np.inf)
 
 
-def chi2(A, B, C, D):
-    """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (Forman 2003)."""
+def chi2(A, B, C, D, yates: bool = False):
+    """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (Forman 2003); with
+    ``yates``, Yates' continuity correction (as ``scipy.stats.chi2_contingency`` applies
+    it: :func:`textsift.scores.significance.pearson_2x2`)."""
+    if yates:
+        return pearson_2x2(A, B, C, D, yates=True)
     N = A + B + C + D
     den = (A + B) * (C + D) * (A + C) * (B + D)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -109,11 +115,45 @@ def _ig(counts, base=2.0):
     return binary_scores(counts, ig, base=base)
 
 
+def _g_test_pvalue(counts, base=2.0):
+    """The G-test of the 2 x m presence/class table, ``G = 2 N ln2 IG`` (IG in bits) =
+    ``2 sum O ln(O / E)`` over its 2m cells, m - 1 degrees of freedom; evaluated as that
+    sum, sparsely (the cells with ``A = 0`` of a term add up to ``(N - sum N_c) ln(N / (N -
+    df))`` in the absence row and nothing in the presence row)."""
+    c = counts.cells
+    N, df = float(counts.n_docs), counts.df.astype(np.float64)
+    pos = counts.class_sizes.astype(np.float64)
+    p, d = pos[c.col], df[c.row]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        present = _xlogy(c.a, c.a * N / (d * p))
+        absent = _xlogy(p - c.a, (p - c.a) * N / ((N - d) * p))
+        rest = N - np.bincount(c.row, weights=p, minlength=counts.n_terms)
+        zero_rows = np.where(df < N, rest * np.log(N / (N - df)), 0.0)
+    G = 2.0 * (np.bincount(c.row, weights=present + absent, minlength=counts.n_terms)
+               + zero_rows)
+    return global_table(counts, _p_of_rows(counts, G))
+
+
+def _p_of_rows(counts, stat):
+    """The p-value of a 2 x m test of each term, ``m - 1`` degrees of freedom (m: the
+    classes with documents); 1 for a term in every document or in none (no test)."""
+    m = int((counts.class_sizes > 0).sum())
+    testable = (counts.df > 0) & (counts.df < counts.n_docs)
+    return np.where(testable, chi2_pvalue(stat, m - 1), 1.0)
+
+
+def _xlogy(x, y):
+    from scipy.special import xlogy
+
+    return xlogy(x, y)
+
+
 @register("ig_multi", "nominal", "mutual information of presence with the m-valued class",
           aggregates=("max",), requires=("single_label",),
           formula=r"H(C) - P(t) H(C \mid t) - P(\bar t) H(C \mid \bar t) \quad "
                   r"(\text{one score per term, bits})",
-          reference=YANG_PEDERSEN_1997)
+          reference=YANG_PEDERSEN_1997, pvalue=_g_test_pvalue,
+          test="the G-test of the 2 x m presence/class table, G = 2 N ln2 IG, m - 1 df")
 def _ig_multi_method(counts, base=2.0):
     """Requires ``single_label``: the class is one m-valued variable, so the classes must
     partition the documents (with several labels per document ``H(C)`` is not defined)."""
@@ -136,12 +176,56 @@ def _mi(counts, weighted=False, base=np.e):
     return binary_scores(counts, mi, weighted=weighted, base=base)
 
 
+def _chi2_pvalue(counts, yates=False):
+    return binary_scores(counts, chi2_2x2_pvalue, yates=yates)
+
+
 @register("chi2", "nominal", "chi-square of the 2x2 presence/class table",
           formula=r"\frac{N (A D - B C)^2}{(A + B)(C + D)(A + C)(B + D)} \quad "
                   r"(0 \text{ when a margin is } 0)",
-          reference=FORMAN_2003, absent="rises with df")
-def _chi2(counts):
-    return binary_scores(counts, chi2)
+          reference=FORMAN_2003 + "; yates=True: " + YATES, pvalue=_chi2_pvalue,
+          test="Pearson's chi-square of the 2 x 2 presence/class table, 1 df (yates=True: "
+               "Yates' continuity correction)", absent="rises with df")
+def _chi2(counts, yates: bool = False):
+    if not isinstance(yates, bool | np.bool_):
+        raise TextsiftError(f"yates must be True or False, got {yates!r}")
+    return binary_scores(counts, chi2, yates=bool(yates))
+
+
+def chi2_multi(S, df, N):
+    """Pearson's X2 of the 2 x m presence/class table of a term, from ``S = sum_c A_c^2 /
+    N_c``: ``sum (O - E)^2 / E = N (N S - df^2) / (df (N - df))`` (the two rows' sums, with
+    ``sum_c N_c = N`` and ``sum_c A_c = df``); 0 for a term in every document or none."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = N * (N * S - df * df) / (df * (N - df))
+    return np.where((df > 0) & (df < N), np.maximum(out, 0.0), 0.0)
+
+
+def _chi2_multi_stat(counts):
+    c = counts.cells
+    pos = counts.class_sizes.astype(np.float64)
+    S = np.bincount(c.row, weights=c.a * c.a / pos[c.col], minlength=counts.n_terms)
+    return chi2_multi(S, counts.df.astype(np.float64), float(counts.n_docs))
+
+
+def _chi2_multi_pvalue(counts):
+    return global_table(counts, _p_of_rows(counts, _chi2_multi_stat(counts)))
+
+
+@register("chi2_multi", "nominal", "Pearson's chi-square of the 2 x m presence/class table",
+          aggregates=("max",), requires=("single_label",),
+          formula=r"\sum_{t' \in \{t, \bar t\}} \sum_c \frac{(O - E)^2}{E} = "
+                  r"\frac{N (N \sum_c A_c^2 / N_c - \mathrm{df}^2)}{\mathrm{df} (N - \mathrm{df})}",
+          reference="K. Pearson, \"On the criterion that a given system of deviations...\", "
+                    "Philosophical Magazine 50 (1900) 157-175; the 2 x m test of presence "
+                    "against the class as in Y. Yang and J. O. Pedersen, ICML 1997 (their "
+                    "chi2 is per class)",
+          pvalue=_chi2_multi_pvalue,
+          test="Pearson's chi-square of the 2 x m presence/class table, m - 1 df")
+def _chi2_multi(counts):
+    """One score per term: the classes as one m-valued variable (so ``single_label``, as
+    ``ig_multi``). Sparse: ``S`` sums over the non-zero cells only."""
+    return global_table(counts, _chi2_multi_stat(counts))
 
 
 @register("chi2_sklearn", "nominal",
@@ -150,7 +234,9 @@ def _chi2(counts):
           formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
           reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
                     "(2011) 2825-2830), one term per class", reads_term_freq=True,
-          absent="rises with TF(t)")
+          pvalue=lambda counts: _chi2_sklearn_pvalue(counts),
+          test="scikit-learn's chi2 p-value: the per-class terms summed, m - 1 df (one per "
+               "term)", absent="rises with TF(t)")
 def _chi2_sklearn(counts):
     """Per class ``(O - E)^2 / E`` with ``E = P(c) TF(t)``; where ``O = 0`` that is ``E``.
     No requirement of the labelling: ``TF(t)`` is the term's total over the documents
@@ -167,6 +253,21 @@ def _expected(counts) -> Absent:
     tf, priors = counts.tf, counts.priors
     return Absent(lambda t, c: tf[t] * priors[c], counts.seen, counts.n_classes,
                   term_key=tf, class_key=priors, totals=lambda w: tf * (w @ priors))
+
+
+def _chi2_sklearn_pvalue(counts):
+    """scikit-learn's p-values: its statistic (the per-class terms summed over the classes)
+    against the chi-square law with m - 1 degrees of freedom, ``chdtrc(m - 1, stat)`` as
+    ``sklearn.feature_selection.chi2`` computes it. One class per document (scikit-learn's
+    ``chi2`` takes one label per sample)."""
+    from ..labels import check_requirement
+    from ._tables import nonempty_classes
+
+    check_requirement(("single_label",), counts, "chi2_sklearn's p-value")
+    counts = nonempty_classes(counts)
+    stat = _chi2_sklearn(counts).table().values
+    stat = np.where(np.isfinite(stat), stat, 0.0).sum(axis=1)
+    return global_table(counts, chi2_pvalue(stat, counts.n_classes - 1))
 
 
 def _pearson_term(observed, expected):

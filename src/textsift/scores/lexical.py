@@ -48,13 +48,30 @@ def log_odds_dirichlet(y, y_rest, prior, n, n_rest, a0):
         return delta / np.sqrt(1.0 / (y + prior) + 1.0 / (y_rest + prior))
 
 
+def _z_pvalue(z):
+    from scipy.special import ndtr
+
+    with np.errstate(invalid="ignore"):
+        return 2.0 * ndtr(-np.abs(z))
+
+
+def _log_odds_pvalue(counts, prior_scale=1.0):
+    """The two-sided normal p-value of the z-score, ``2 Phi(-|z|)`` (Monroe et al. read
+    their z-scores against the normal law)."""
+    z = _log_odds_dirichlet(counts, prior_scale)
+    zero = z.zero
+    return PerClass(z.counts, zero=Absent(lambda t, c: _z_pvalue(zero.fn(t, c)), zero.seen,
+                                          zero.n_classes), nz=_z_pvalue(z.nz))
+
+
 @register("log_odds_dirichlet", "nominal",
           "log-odds ratio with an informative Dirichlet prior, z-scored (Fightin' Words)",
           formula=r"\frac{\delta_w}{\sqrt{\frac{1}{y_w + a_w} + \frac{1}{y'_w + a_w}}}, \quad "
                   r"\delta_w = \log \frac{y_w + a_w}{n + a_0 - y_w - a_w} - "
                   r"\log \frac{y'_w + a_w}{n' + a_0 - y'_w - a_w}, \quad "
                   r"a_w = s\, \mathrm{TF}(w)",
-          reference=MONROE_2008, reads_term_freq=True, absent="falls with TF(t)",
+          reference=MONROE_2008, reads_term_freq=True, pvalue=_log_odds_pvalue,
+          test="the two-sided normal p-value of the z-score", absent="falls with TF(t)",
           signed=True)
 def _log_odds_dirichlet(counts, prior_scale=1.0):
     """Each class (label) ``c`` against the documents without it: ``y_w = TF(w, c)``, ``y'_w

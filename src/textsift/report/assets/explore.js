@@ -28,7 +28,7 @@
   }
 
   let D, M, df, N;
-  const S = { method: 0, cls: 0, policy: "class", k: 50, picked: null, sort: null };
+  const S = { method: 0, cls: 0, policy: "class", dir: "over", k: 50, picked: null, sort: null };
   const posCache = new Map();
   const pointCache = new Map();
 
@@ -44,11 +44,29 @@
     const m = D.methods[mi];
     const v = D.views[m.name];
     if (S.policy === "class" && v.c) {
-      const x = v.c[S.cls];
-      return x ? { ids: x[0], sc: x[1], key: m.name + "|c" + S.cls, how: "class" } : null;
+      const key = m.name + "|c" + S.cls + S.dir;
+      if (S.dir === "over" || S.dir === "under") {
+        const x = (S.dir === "over" ? v.c : v.cu)[S.cls];
+        return x ? { ids: x[0], sc: x[1], key, how: "class" } : null;
+      }
+      return both(v.c[S.cls], v.cu[S.cls], v.cd[S.cls], key);
     }
     const p = v.p[S.policy] ? S.policy : v.p[m.default] ? m.default : Object.keys(v.p)[0];
     return { ids: v.p[p][0], sc: v.p[p][1], key: m.name + "|" + p, how: p };
+  }
+  // Both directions of a class: its over- and under-represented lists interleaved as its
+  // two-sided ranking orders them ("+" takes the next over-represented term, "-" the next
+  // under-represented one); each term marked +1 or -1.
+  function both(over, under, order, key) {
+    if (!over || !under || order == null) return null;
+    const ids = [], sc = [], dir = [];
+    let i = 0, j = 0;
+    for (const d of order) {
+      const list = d === "+" ? over : under, at = d === "+" ? i++ : j++;
+      if (at >= list[0].length) break;
+      ids.push(list[0][at]); sc.push(list[1][at]); dir.push(d === "+" ? 1 : -1);
+    }
+    return { ids, sc, dir, key, how: "class" };
   }
   function positions(view) {
     let pos = posCache.get(view.key);
@@ -67,7 +85,8 @@
   }
   function howText(view) {
     if (!view) return "no ranking for this class";
-    return view.how === "class" ? "class " + D.classes[S.cls] + " vs the rest"
+    return view.how === "class" ? "class " + D.classes[S.cls] + " vs the rest" +
+      { over: ", over-represented terms", under: ", under-represented terms", both: "" }[S.dir]
       : "all classes, " + view.how + " policy";
   }
 
@@ -99,6 +118,7 @@
     });
     $("class").addEventListener("change", () => { S.cls = +$("class").value; S.sort = null; render(); });
     $("policy").addEventListener("change", () => { S.policy = $("policy").value; S.sort = null; render(); });
+    $("direction").addEventListener("change", () => { S.dir = $("direction").value; S.sort = null; render(); });
     k.addEventListener("change", () => {
       S.k = Math.max(1, Math.min(D.cap, Math.round(+k.value) || D.k));
       k.value = S.k;
@@ -112,7 +132,8 @@
     const c = S.cls;
     return view.ids.slice(0, S.k).map((id, r) => {
       const a = countIn(id, c);
-      return { id, cells: [r + 1, D.terms[id], num(view.sc[r]), a, df[id] - a,
+      const term = view.dir ? D.terms[id] + (view.dir[r] > 0 ? " +" : " \u2212") : D.terms[id];
+      return { id, cells: [r + 1, term, num(view.sc[r]), a, df[id] - a,
         ...D.methods.map((m, j) => (j === S.method ? null : (rankIn(j, id) || {}).rank ?? null))] };
     });
   }

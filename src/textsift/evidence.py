@@ -1,0 +1,188 @@
+"""The evidence behind each ranked term: its counts, its p-value and adjusted p-value, its
+effect size with a confidence interval (``textsift score --evidence``).
+
+:func:`evidence` takes a :class:`~textsift.ranking.TermRanking` and writes, for each ranked
+term and the class it was ranked for (the ranking's class; under ``max`` the class that gave
+the term its score; under ``rr`` the class that took it):
+
+* ``A``, ``B``, ``C``, ``D`` -- the documents of the class with and without the term, and of
+  the reference (the documents without the class) with and without it; for a method that
+  reads term frequencies also ``TF`` and ``TF_rest``, its summed weight in the class and in
+  the reference;
+* ``p`` -- the method's own p-value (:func:`textsift.scores.pvalues`), and ``q`` -- the
+  p-value adjusted by ``correction`` over ``family`` (:mod:`textsift.corrections`; the
+  family is the whole vocabulary of the class, or of every class, not only the terms shown);
+* the effect sizes of :mod:`textsift.scores.effects` with their intervals at ``level``.
+
+A method with one score per term (``ig_multi``, ``chi2_multi``, ``mann_whitney``, ...) tests
+the term against every class at once: its rows have the term's ``df`` and ``p``/``q``, and
+the counts and effect sizes of a class only when the ranking is a class's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .corrections import adjust_table, check_correction, check_family
+from .counts import Counts
+from .errors import TextsiftError
+from .ranking import TermRanking
+from .scores import compute, get_method
+from .scores.effects import check_level, effect_sizes
+from .scores.significance import pvalues
+
+__all__ = ["adjusted_pvalues", "evidence", "significant_counts", "significant_terms"]
+
+
+def adjusted_pvalues(counts: Counts, method, correction: str = "bh", family: str = "class",
+                     **params):
+    """``(PValues, q)``: the method's p-values and the adjusted ones, ``q`` of the same
+    (V, G) shape (:func:`textsift.corrections.adjust_table`)."""
+    p = pvalues(counts, method, **params)
+    return p, p.adjusted(correction, family)
+
+
+def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndarray:
+    """The class (column of ``counts.classes``) each ranked term was ranked for, -1 where
+    there is none (a score of the whole table)."""
+    classes = [str(c) for c in counts.classes]
+    n = len(ranking)
+    if ranking.class_label is not None:
+        return np.full(n, classes.index(str(ranking.class_label)))
+    if ranking.groups is not None:  # a round robin: the class that took each term
+        return np.array([classes.index(str(g)) if g is not None and str(g) in classes
+                         else -1 for g in ranking.groups])
+    table = compute(counts, method, dense=False, **params)
+    groups = [str(g) for g in table.groups]
+    if len(groups) == 1:
+        return np.full(n, -1)
+    if ranking.policy != "max":
+        raise TextsiftError(
+            f"the evidence of a term is that of one class; under the {ranking.policy} policy "
+            "a term's score is several classes': rank by a class (--class C) or by max or rr "
+            "(the class that gave each term its score, or that took it)")
+    rows = np.vstack([table.rows(int(t), int(t) + 1) for t in ranking.index]) if n else (
+        np.zeros((0, len(groups))))
+    best = np.argmax(rows, axis=1)
+    return np.array([classes.index(groups[j]) for j in best])
+
+
+def evidence(counts: Counts, ranking: TermRanking, method, correction: str = "bh",
+             family: str = "class", level: float = 0.95, permuted=None,
+             **params) -> pd.DataFrame:
+    """The ranking's frame (:meth:`TermRanking.to_frame`) with the evidence of each term
+    (module docstring). A method without a p-value has no ``p`` and ``q`` columns, unless
+    ``permuted`` (its :class:`~textsift.permutation.PermutationResult`) gives them: the
+    permutation p-values then stand for the method's own."""
+    check_level(level)
+    m = get_method(method) if isinstance(method, str) else method
+    frame = ranking.to_frame()
+    index = np.asarray(ranking.index, dtype=np.intp)
+    cls = _classes_of(ranking, counts, m, params)
+    if ranking.class_label is None and (cls >= 0).any():
+        frame["class"] = [counts.classes[c] if c >= 0 else None for c in cls]
+    frame["df"] = counts.df[index]
+    has = cls >= 0
+    if has.any():
+        _add_cells(frame, counts, index, cls, has, m, level)
+    if permuted is not None:
+        values, groups = permuted.pvalues, permuted.groups
+        q = adjust_table(values, check_correction(correction), check_family(family))
+    elif m.pvalue is not None:
+        p, q = adjusted_pvalues(counts, m, correction, family, **params)
+        values, groups = p.values, p.groups
+    else:
+        return frame
+    column = _columns_of(groups, counts, cls)
+    frame["p"] = values[index, column]
+    frame["q"] = q[index, column]
+    return frame
+
+
+def _columns_of(groups, counts: Counts, cls: np.ndarray) -> np.ndarray:
+    """The column of a p-value table for each term's class (0 for a one-column table)."""
+    if len(groups) == 1:
+        return np.zeros(len(cls), dtype=np.intp)
+    names = [str(g) for g in groups]
+    return np.array([names.index(str(counts.classes[c])) for c in cls], dtype=np.intp)
+
+
+def _add_cells(frame, counts: Counts, index, cls, has, m, level) -> None:
+    A = np.where(has, counts.doc_counts[index, np.maximum(cls, 0)], 0).astype(np.float64)
+    df = counts.df[index].astype(np.float64)
+    pos = counts.class_sizes[np.maximum(cls, 0)].astype(np.float64)
+    B, C = df - A, pos - A
+    D = counts.n_docs - pos - B
+    cells = {"A": A, "B": B, "C": C, "D": D}
+    if m.reads_term_freq and counts.term_freq is not None:
+        tf = counts.term_freq[index, np.maximum(cls, 0)]
+        cells["TF"], cells["TF_rest"] = tf, counts.tf[index] - tf
+    cells.update(effect_sizes(A, B, C, D, level))
+    for name, values in cells.items():
+        values = np.asarray(values, dtype=np.float64)
+        if name in ("A", "B", "C", "D") and has.all():
+            frame[name] = values.astype(np.int64)  # counts as counts
+        else:
+            frame[name] = np.where(has, values, np.nan)
+
+
+def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
+                       family: str = "class", direction: str = "over", **params) -> pd.Series:
+    """How many terms of each class pass ``q < alpha`` (``q <= alpha``, as scikit-learn's
+    ``SelectFdr`` keeps them), counting those of ``direction`` in the class only (``"over"``:
+    the class's own terms; ``"both"``: every term)."""
+    from .corrections import check_alpha
+    from .scores.direction import direction as direction_table
+
+    alpha = check_alpha(alpha)
+    p, q = adjusted_pvalues(counts, method, correction, family, **params)
+    passed = np.nan_to_num(q, nan=1.0) <= alpha
+    if direction != "both" and len(p.groups) > 1:
+        signs = direction_table(counts).table().values
+        passed &= signs == (1 if direction == "over" else -1)
+    return pd.Series(passed.sum(axis=0), index=pd.Index([str(g) for g in p.groups]),
+                     name=f"q <= {alpha:g}")
+
+
+def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
+                      family: str = "class", direction: str = "both",
+                      rr_variant: str = "skip", **params) -> tuple[np.ndarray, np.ndarray]:
+    """Selection by significance (scikit-learn's ``SelectFpr``, ``SelectFdr`` and
+    ``SelectFwe``, for per-class tests too): ``(index, pvalues)``.
+
+    A term is kept in a class when its adjusted p-value passes ``alpha`` -- ``q <= alpha``
+    for ``bh``/``by`` (``SelectFdr``'s rule), ``q < alpha`` for ``none``, ``bonferroni`` and
+    ``holm`` (``SelectFpr``'s and ``SelectFwe``'s) -- and, with ``direction``, only where it
+    has that direction in the class; a term is kept if any class keeps it. ``index``: the
+    kept terms, ordered by a round robin over the classes of the method's scores restricted
+    to the kept cells (each class in turn gives its best kept term not yet taken); a test of
+    the whole 2 x m table (one column) by its score. ``pvalues``: one per term, as
+    scikit-learn's ``pvalues_`` -- a term's smallest p-value over the classes (NaN where it
+    has no test). Zero terms kept is an empty ``index``, not an error."""
+    from .corrections import check_alpha
+    from .policies import rank_terms
+    from .scores.direction import check_direction
+    from .scores.direction import direction as direction_table
+
+    alpha = check_alpha(alpha)
+    check_direction(direction)
+    p, q = adjusted_pvalues(counts, method, correction, family, **params)
+    q = np.nan_to_num(q, nan=np.inf)
+    kept = q <= alpha if correction in ("bh", "by") else q < alpha
+    if direction != "both" and len(p.groups) > 1:
+        kept &= direction_table(counts).table().values == (1 if direction == "over" else -1)
+    scores = compute(counts, method, **params).values
+    table = np.where(kept, scores, -np.inf)
+    seen = kept.any(axis=1)
+    if not seen.any():
+        order = np.zeros(0, dtype=np.intp)
+    elif table.shape[1] == 1:
+        order = np.flatnonzero(seen)[np.argsort(-table[seen, 0], kind="stable")]
+    else:
+        order = rank_terms(table, "rr", seen, variant=rr_variant,
+                           limit=int(seen.sum())).index
+    with np.errstate(invalid="ignore"):
+        smallest = np.where(np.isnan(p.values).all(axis=1), np.nan,
+                            np.nanmin(np.where(np.isnan(p.values), np.inf, p.values), axis=1))
+    return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest

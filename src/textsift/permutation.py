@@ -1,0 +1,229 @@
+"""Permutation p-values for any scoring method, and Westfall-Young max-T adjusted p-values.
+
+Most scores have no textbook null distribution (BNS, IG, RC, DIA, the ordinal Var*IDF,
+RR(IGOR), PRP); a permutation test gives each one a p-value. **The null hypothesis** is that
+the documents are exchangeable with respect to the labels: the labels (a document's class,
+its label set -- a row of the indicator, kept whole -- or its rank) carry no information about
+which terms a document has. Under it every permutation of the labels across the documents is
+as likely as the observed labelling, so the rank of the observed score among the scores of
+``B`` random permutations is a p-value: ``p = (b + 1) / (B + 1)`` with ``b`` the permutations
+scoring at least as high (B. V. North, D. Curtis and P. C. Sham, Am. J. Hum. Genet. 71
+(2002) 439-441; the + 1 counts the observed labelling, so that no p-value is 0 and the test
+is exact at level ``alpha`` for any ``B``). The smallest p-value it can give is ``1 / (B +
+1)``: with 999 permutations, 0.001.
+
+Each permutation re-derives the counts from the permuted labels with one sparse product
+(``Y^T P``, ``P`` the presence matrix; ``Y^T X`` for the term frequencies), and recomputes
+every method's table from them, as :func:`textsift.scores.compute_many` does; the class sizes,
+``df`` and ``TF(t)`` do not change under a permutation. "At least as high" is one-sided in the
+score's own direction: a two-sided score (chi2, BNS, IG) is large for both kinds of
+difference, a signed one (g2, log_odds_dirichlet, acc) for over-representation.
+
+**Max-T** (P. H. Westfall and S. S. Young, *Resampling-Based Multiple Testing*, Wiley 1993,
+the single-step max-T procedure): the adjusted p-value of a cell is the share of
+permutations whose *largest* score over the family beats it, ``(1 + #{b: max_family S_b >=
+s}) / (B + 1)``. It controls the family-wise error and follows the dependence between terms
+(which Bonferroni ignores); it is never below the raw p-value. The family is each group's
+terms (``family="class"``, as :mod:`textsift.corrections`) or every cell (``"all"``). Scores
+are not on one scale across terms of very different frequency, so max-T favours the terms
+whose null distribution is widest; for scores with a textbook test, the test's own p-values
+with a correction are the better tool (docs/guide/evidence.md).
+
+**When they differ from the asymptotic p-values**: for rare terms. A term in 3 documents has
+only a few possible tables; the chi-square approximation of ``chi2`` or ``g2`` then gives
+p-values far below what the permutation (or Fisher's exact test) allows.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .corrections import check_alpha, check_family
+from .counts import Counts, _as_csr
+from .errors import DataWarning, TextsiftError
+from .labels import as_labels
+from .scores import REGISTRY, compute_many
+
+__all__ = ["PermutationResult", "permutation_pvalues", "smallest_pvalue"]
+
+
+@dataclass(frozen=True, eq=False)
+class PermutationResult:
+    """The permutation test of one method.
+
+    Attributes
+    ----------
+    pvalues : ndarray of shape (V, G)
+        ``(b + 1) / (B + 1)``; NaN where the observed score is ``-inf`` (no score: an unseen
+        term, or "no score in this group").
+    maxt : ndarray of shape (V, G) or None
+        Westfall-Young max-T adjusted p-values (``max_t=True``), else None.
+    groups : ndarray of shape (G,)
+    observed : ndarray of shape (V, G)
+        The scores of the observed labels.
+    n_permutations : int
+    """
+
+    pvalues: np.ndarray
+    maxt: np.ndarray | None
+    groups: np.ndarray
+    observed: np.ndarray
+    n_permutations: int
+
+
+def smallest_pvalue(n_permutations: int) -> float:
+    """The smallest p-value ``B`` permutations can give: ``1 / (B + 1)``."""
+    return 1.0 / (n_permutations + 1)
+
+
+def _check(n_permutations, alpha, n_tests) -> int:
+    if (not isinstance(n_permutations, int | np.integer) or isinstance(n_permutations, bool)
+            or n_permutations < 1):
+        raise TextsiftError(f"n_permutations must be a whole number >= 1 (999 is usual), got "
+                            f"{n_permutations!r}")
+    low = smallest_pvalue(int(n_permutations))
+    if alpha is not None and low > check_alpha(alpha) / max(n_tests, 1):
+        warnings.warn(
+            f"{n_permutations} permutations cannot give a p-value below {low:.3g}, and "
+            f"{n_tests:,} tests at alpha {alpha:g} need one below alpha / {n_tests:,} = "
+            f"{alpha / n_tests:.3g} to pass Bonferroni's correction (BH's smallest threshold "
+            f"is the same); use at least {int(np.ceil(n_tests / alpha))} permutations, or "
+            "the method's own test", DataWarning, stacklevel=3)
+    return int(n_permutations)
+
+
+def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_state=None, *,
+                        classes=None, params: dict | None = None, max_t: bool = False,
+                        family: str = "class", alpha: float | None = None, n_jobs=None,
+                        progress=None) -> dict[str, PermutationResult]:
+    """Permutation p-values of every term in every group of each of ``methods`` (names;
+    default every nominal method that applies to the labels), from the document-term matrix
+    ``X`` and the labels ``y`` (any labelling :meth:`Counts.from_matrix` reads), with
+    ``n_permutations`` permutations drawn from ``random_state`` (module docstring).
+
+    ``max_t`` adds the Westfall-Young adjusted p-values over ``family``; ``alpha`` (optional)
+    warns when ``n_permutations`` is too few to reach it after a correction over the tests;
+    ``n_jobs`` runs the permutations in that many processes (the result does not depend on
+    it: the permutations are drawn in fixed blocks, each from its own seed);
+    ``progress(done, total)`` is called as blocks of permutations finish."""
+    from joblib import Parallel, delayed
+
+    from .errors import check_n_jobs
+
+    X = _as_csr(X)
+    family = check_family(family)
+    observed_counts = Counts.from_matrix(X, y, classes=classes)
+    labels = as_labels(y, classes)
+    observed = {n: t.values.copy() for n, t in compute_many(observed_counts, methods, params)}
+    names = list(observed)
+    width = max(v.shape[1] for v in observed.values()) if family == "all" else 1
+    B = _check(n_permutations, alpha, int(observed_counts.seen.sum()) * width)
+    job = _Job(observed_counts, labels.indicator.astype(np.float64).tocsr(), _presence(X),
+               X if any(REGISTRY[n].reads_term_freq for n in names) else None, names,
+               params, observed, max_t, family)
+    sizes = [min(BLOCK, B - start) for start in range(0, B, BLOCK)]
+    seeds = _seeds(random_state, len(sizes))
+    beaten = {n: np.zeros(v.shape, dtype=np.int64) for n, v in observed.items()}
+    maxima: dict = {n: [] for n in observed}
+    done = 0
+    run = Parallel(n_jobs=check_n_jobs(n_jobs or 1, "n_jobs"), return_as="generator")
+    for size, (part, peaks) in zip(sizes, run(delayed(job)(size, seed)
+                                              for size, seed in zip(sizes, seeds,
+                                                                    strict=True)),
+                                   strict=True):
+        for name in names:
+            beaten[name] += part[name]
+            maxima[name].extend(peaks.get(name, ()))
+        done += size
+        if progress is not None:
+            progress(done, B)
+    return {n: _result(observed[n], beaten[n], maxima[n] if max_t else None, B, family,
+                       _groups(observed_counts, n, params)) for n in names}
+
+
+#: Permutations drawn from one seed (a block is the unit of parallel work).
+BLOCK = 50
+
+
+def _seeds(random_state, n: int) -> list:
+    """``n`` independent seeds from ``random_state`` (None, an int or a Generator)."""
+    if isinstance(random_state, np.random.Generator):
+        random_state = int(random_state.integers(2**63))
+    return np.random.SeedSequence(random_state).spawn(n)
+
+
+def _presence(X: sp.csr_matrix) -> sp.csr_matrix:
+    P = sp.csr_matrix(((X.data > 0).astype(np.float64), X.indices, X.indptr), shape=X.shape)
+    P.eliminate_zeros()
+    return P
+
+
+@dataclass(frozen=True, eq=False)
+class _Job:
+    """One block of permutations: for each method, how often a permuted score reached the
+    observed one, and the block's maxima for max-T."""
+
+    counts: Counts
+    Y: sp.csr_matrix
+    P: sp.csr_matrix
+    X: sp.csr_matrix | None
+    names: list
+    params: dict | None
+    observed: dict
+    max_t: bool
+    family: str
+
+    def __call__(self, size: int, seed) -> tuple[dict, dict]:
+        rng = np.random.default_rng(seed)
+        beaten = {n: np.zeros(v.shape, dtype=np.int64) for n, v in self.observed.items()}
+        peaks: dict = {n: [] for n in self.names}
+        for _ in range(size):
+            perm = rng.permutation(self.Y.shape[0])
+            counts = _permuted_counts(self.counts, self.Y[perm], self.P, self.X)
+            for name, table in compute_many(counts, self.names, self.params, reuse=True):
+                values = table.values
+                beaten[name] += values >= self.observed[name]
+                if self.max_t:
+                    peaks[name].append(values.max() if self.family == "all"
+                                       else values.max(axis=0))
+        return beaten, peaks
+
+
+def _groups(counts: Counts, name: str, params) -> np.ndarray:
+    from .scores import compute
+
+    return np.asarray(compute(counts, name, dense=False, **((params or {}).get(name, {})))
+                      .groups)
+
+
+def _permuted_counts(counts: Counts, Yp: sp.csr_matrix, P: sp.csr_matrix, X) -> Counts:
+    """The counts of the permuted labels ``Yp``: the (V, m) tables from one sparse product
+    each (``Yp^T P``, ``Yp^T X``); sizes, ``N``, ``df`` and ``TF(t)`` are the observed ones."""
+    YT = Yp.T.tocsr()
+    doc_counts = np.ascontiguousarray((YT @ P).toarray().T).astype(counts.doc_counts.dtype)
+    term_freq = None if X is None else np.ascontiguousarray((YT @ X).toarray().T)
+    return Counts(counts.classes, counts.class_sizes, doc_counts, term_freq,
+                  counts.feature_names, counts.n_docs, counts.df,
+                  None if X is None else counts.tf, counts.multilabel)
+
+
+def _result(observed, beaten, maxima, B, family, groups) -> PermutationResult:
+    scored = observed > -np.inf
+    p = np.where(scored, (beaten + 1.0) / (B + 1.0), np.nan)
+    maxt = None
+    if maxima is not None:
+        m = np.asarray(maxima)  # (B,) for "all", (B, G) for "class"
+        if family == "all":
+            ge = np.searchsorted(np.sort(m), observed.ravel(), side="left")
+            count = (B - ge).reshape(observed.shape)
+        else:
+            count = np.empty(observed.shape, dtype=np.int64)
+            for j in range(observed.shape[1]):
+                ge = np.searchsorted(np.sort(m[:, j]), observed[:, j], side="left")
+                count[:, j] = B - ge
+        maxt = np.where(scored, np.maximum((count + 1.0) / (B + 1.0), p), np.nan)
+    return PermutationResult(p, maxt, groups, observed, B)
