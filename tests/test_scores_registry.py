@@ -94,14 +94,14 @@ def test_signed_scores_refuse_sum_and_wavg():
     log-odds of n are those of p negated (test_log_odds), so every term sums to 0 -- the
     ranking would be column order."""
     signed = sorted(n for n, m in REGISTRY.items() if m.signed)
-    assert signed == ["acc", "log_odds_dirichlet", "mi", "pow", "rc"]
+    assert signed == ["acc", "g2", "log_odds_dirichlet", "mi", "pow", "rc"]
     counts = Counts.from_matrix(np.array([[1, 2, 0], [3, 1, 1], [0, 1, 2]]), ["p", "n", "o"])
     for name in signed:
         assert REGISTRY[name].aggregates == ("max", "rr")
         for aggregate in ("sum", "wavg"):
             with pytest.raises(TextsiftError, match=rf"the policy '{aggregate}' adds a term's "
                                                     r"scores over the classes, but these scores "
-                                                    r"are signed \(rc, acc, pow, mi, "
+                                                    r"are signed \(rc, acc, pow, g2, mi, "
                                                     r"log_odds_dirichlet: a negative score means "
                                                     r"the term is under-represented"):
                 rank(counts, name, aggregate=aggregate)
