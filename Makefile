@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test docs install lint bench clean
+.PHONY: demo test test-slow docs install lint bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,8 +19,15 @@ install: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/textsift demo
 
+# the fast tests (all but those marked slow: under 10 minutes on 2 cores)
 test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 -q -m "not slow"
+
+# the slow end-to-end tests (the demo, the documentation site, the full corpora's identities,
+# killed and resumed runs); .ci/run runs them after `make test` and `make docs`, and
+# TEXTSIFT_SITE=site makes the site's tests check the site `make docs` built
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -n 2 -q -m slow
 
 # the documentation site in site/ (strict: a broken reference or a missing page fails it);
 # it works offline and from file:// (open site/index.html)

@@ -24,6 +24,14 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 DATA_ENV = "TEXTSIFT_DATA"
 
 
+def pytest_configure(config):
+    """The command line's copy of the method registry (cli/methods.json) made again if a
+    method was added or changed since it was written: a generated file, never edited."""
+    from textsift.cli import _catalog
+
+    _catalog.refresh()
+
+
 def data_dir() -> Path | None:
     value = os.environ.get(DATA_ENV)
     if value and Path(value).is_dir():

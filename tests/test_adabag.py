@@ -1,6 +1,6 @@
-"""AdaBag (the spec §D.4, D.6): split, simulation generator, bootstraps that resume, bagging
-frequencies, cutoffs, the paper's 2:1:1 protocol, stability selection and the CLI. The
-scikit-learn estimator itself: tests/test_adabag_estimator.py."""
+"""AdaBag (the AdaBag paper's algorithm and simulation design): split, simulation generator,
+bootstraps that resume, bagging frequencies, cutoffs, the paper's 2:1:1 protocol, stability
+selection and the CLI. The scikit-learn estimator itself: tests/test_adabag_estimator.py."""
 
 import json
 
@@ -71,13 +71,14 @@ def test_split_rejects_a_too_small_group():
         split_211(theta[-5:], groups[-5:], grouped=False)  # no groups given: no group advice
 
 
-def test_simulation_generator_follows_the_spec(sim):
+def test_simulation_generator_follows_the_papers_design(sim):
     assert sim.X.shape == (400, 77) and sp.issparse(sim.X)  # 2 x 200 rows, 77 features
     theta = sim.y >= sim.b
     assert theta.sum() == 200 and np.all((sim.y >= sim.b) | (sim.y <= sim.a))
     assert sim.b - sim.a == pytest.approx(2 * np.sqrt(0.3))
     pol = simulation_polarity("assigned")
-    # the spec's padding: feature 21 = 0.20, 22-25 = 0.2, feature j in 26..75 = 1/(j-1)
+    # our padding of the paper's two short polarity blocks (textsift.lasso.simulate): feature
+    # 21 = 0.20, 22-25 = 0.2, feature j in 26..75 = 1/(j-1)
     assert len(pol) == 77 and pol[20] == 0.2 and pol[25] == 1 / 25 and pol[74] == 1 / 74
     assert pol[:8].tolist() == [-1, 1, -1, 1, 0.5, -0.5, -0.25, -0.125]
     assert np.all(simulation_polarity("equal") == 1)
@@ -106,8 +107,9 @@ def test_adabag_on_the_simulation_finds_the_strong_features(fitted):
     assert np.bincount(run.part).tolist() == [200, 100, 100]
 
 
+@pytest.mark.slow
 def test_simulation_test_error_is_the_papers():
-    # the spec §D.6 / R.5: the paper's AdaBag has 10-13% test error on its simulation. With
+    # the AdaBag paper reports 10-13% test error on its simulation design. With
     # the defaults (assigned polarities, patience 10) and B = 20, seeds 0-3 give 11, 13, 11 and
     # 11% (B = 100: docs/reproductions.md section 4)
     errors = []

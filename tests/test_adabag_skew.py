@@ -215,12 +215,14 @@ def _nan_loss(theta, pred):
 
 
 @pytest.mark.parametrize("params, message", [
-    ({"class_weight": {2: 1.0}}, "class_weight: 2 is not a class; AdaBag's classes are 0"),
-    ({"class_weight": {"0": 1.0}}, "class_weight: '0' is not a class"),
+    ({"class_weight": {2: 1.0}}, r"class_weight names \[2\], which are not classes of the "
+                                 "labels; the classes are 0, 1"),
+    ({"class_weight": {0: 1.0, "0": 2.0}}, "class_weight names a class twice"),
     ({"class_weight": {0: -1.0}}, "the weight of class 0 is -1.0; weights must be finite"),
     ({"class_weight": {1: np.nan}}, "the weight of class 1 is nan"),
-    ({"class_weight": "balance"}, "class_weight='balance': use None, 'balanced' or a dict"),
-    ({"criterion": "balanced_eror"}, "criterion='balanced_eror' is not a criterion: did you "
+    ({"class_weight": "balance"}, "class_weight must be \"balanced\" or a table of positive "
+                                  "weights"),
+    ({"criterion": "balanced_eror"}, r"criterion='balanced_eror' is not a criterion \(did you "
                                      "mean 'balanced_error'"),
     ({"criterion": 3}, "criterion=3 is not a criterion: choose one of misclassification"),
     ({"criterion": "f1", "cutoff_selection": "1se"}, "cutoff_selection='1se' needs the "
@@ -243,13 +245,18 @@ def test_bad_parameters_fail_before_any_bootstrap(sim, tmp_path, params, message
                                  st.integers(-2, 5)), max_size=3))
 def test_class_weight_is_accepted_exactly_when_its_classes_are_0_1_and_its_weights_positive(
         cw):
-    good = all(type(c) is int and c in (0, 1) and type(w) is not bool and np.isfinite(w)
-               and w > 0 for c, w in cw.items())
+    """The learners' one check (textsift.learners.check_class_weight: a non-empty table of
+    finite weights > 0, classes matched by their names as text, each once) over the classes
+    0 and 1."""
+    names = [str(c) for c in cw]
+    good = (cw and set(names) <= {"0", "1"} and len(set(names)) == len(names)
+            and all(type(w) is not bool and np.isfinite(w) and w > 0 for w in cw.values()))
     if good:
         check_class_weight(cw)
-        assert class_weights(cw, [0, 1]).tolist() == [float(cw.get(c, 1.0)) for c in (0, 1)]
+        by_name = {str(c): float(w) for c, w in cw.items()}
+        assert class_weights(cw, [0, 1]).tolist() == [by_name.get(c, 1.0) for c in "01"]
     else:
-        with pytest.raises(TextsiftError, match="class_weight: "):
+        with pytest.raises(TextsiftError, match="class_weight"):
             check_class_weight(cw)
 
 
@@ -281,6 +288,7 @@ def stars(tmp_path_factory):
     return str(path)
 
 
+@pytest.mark.slow
 def test_cli_runs_on_star_ratings_with_no_other_option(stars, tmp_path):
     out = tmp_path / "out"
     res = CliRunner().invoke(app, ["adabag", stars, "--label-field", "rating", "--out",
@@ -322,7 +330,7 @@ def test_cli_class_weight_criterion_and_threshold(stars, tmp_path):
     (["--class-weight", "0=2,x=1"], "--class-weight '0=2,x=1': use none, balanced, or the "
                                     "weights of the classes as 0=W0,1=W1"),
     (["--class-weight", "0=-2"], "class_weight: the weight of class 0 is -2.0"),
-    (["--class-weight", "3=1"], "class_weight: 3 is not a class"),
+    (["--class-weight", "3=1"], "class_weight names [3], which are not classes"),
     (["--criterion", "accuracy"], "Invalid value for '--criterion'"),
     (["--low", "4", "--high", "2"], "need --low < --high, got 4 and 2"),
 ])

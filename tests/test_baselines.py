@@ -1,4 +1,4 @@
-"""PCA + Fisher LDA baseline (the spec §D.5) on sparse input."""
+"""PCA + Fisher LDA, the AdaBag paper's baseline (its Table 2), on sparse input."""
 
 import numpy as np
 import pytest

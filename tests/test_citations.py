@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = "METHODS" + ".md"  # spelt in two parts, so that this file does not cite it either
-TREES = ["README.md", "docs", "src", "examples", "bench"]
+TREES = ["README.md", "docs", "src", "examples", "bench", "tests"]
 
 #: A section mark of the spec ("§A.4", "§ 0.7", "§0.5.2"; a paper's section is "Sec. 3.2"),
 #: a bold status tag ("**[A]**", "**[V-num]**") or a bare one ("(§A.2 [A])"), but not an
@@ -24,6 +24,9 @@ SPEC_MARK = re.compile(r"§\s*[0-9A-Z]+\.[0-9]"
 #: pip's copy of the README (``*.egg-info``), so that the result does not depend on what was
 #: built or installed before.
 GENERATED = ("docs/api/", "docs/_generated/", "docs/reproductions/")
+#: This file, whose examples of the marks are the marks (a test's golden value cites the paper,
+#: the worked example or the identity it comes from).
+SELF = Path(__file__).resolve()
 
 
 def _files(where: str) -> list[Path]:
@@ -33,7 +36,7 @@ def _files(where: str) -> list[Path]:
     return sorted(p for p in base.rglob("*")
                   if p.is_file() and not {"_build", "__pycache__"} & set(p.parts)
                   and not any(part.endswith(".egg-info") for part in p.parts)  # pip's copy
-                  and not str(p.relative_to(ROOT)).startswith(GENERATED))
+                  and not str(p.relative_to(ROOT)).startswith(GENERATED) and p != SELF)
 
 
 def _text(path: Path) -> str | None:

@@ -149,7 +149,7 @@ def test_ctrl_c_stops_the_korean_tokenizer_within_a_batch_of_documents(real_data
     now, and the counting threads stop between batches: after the signal, at most a batch per
     thread (and the one being reported) is tokenised -- counted in documents, not seconds."""
     pytest.importorskip("kiwipiepy")
-    from textsift.languages import KoreanTokenizer
+    from textsift.tokenizers import KoreanTokenizer
 
     proc = subprocess.Popen([sys.executable, "-c", TOKENISING,
                              str(real_data / "nsmc_korean" / "all.jsonl.gz")],

@@ -44,9 +44,29 @@ def test_answers_without_a_corpus_load_no_numerical_library(argv):
 
 
 def test_the_command_lines_method_catalogue_is_the_registry():
-    assert _catalog.methods() == _catalog.from_registry(), (
-        "src/textsift/cli/methods.json differs from textsift.scores.REGISTRY; write it again: "
-        'python -c "from textsift.cli._catalog import write; write()"')
+    """A fresh interpreter's catalogue (the copy, no numpy) is the registry's entries, and
+    the copy carries the digest of the sources it was made from."""
+    cold = ("import json, sys\nfrom textsift.cli import _catalog\n"
+            "print(json.dumps([_catalog.methods(), 'numpy' in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", cold], capture_output=True, text=True,
+                         check=True).stdout
+    entries, numpy_loaded = json.loads(out)
+    assert entries == _catalog.from_registry() and not numpy_loaded
+    assert json.loads(_catalog.PATH.read_text())["source"] == _catalog.source_digest()
+
+
+def test_a_stale_catalogue_is_not_read_but_made_again(tmp_path, monkeypatch):
+    """A copy whose digest is not its sources' (a method added since) gives way to the
+    registry, and is written again: adding a method edits no copy by hand."""
+    stale = tmp_path / "methods.json"
+    stale.write_text(json.dumps({"source": "0" * 16, "methods": {"chi2": {}}}))
+    monkeypatch.setattr(_catalog, "PATH", stale)
+    _catalog._copy.cache_clear()  # the copy as a cold start reads it
+    try:
+        assert _catalog._copy() == _catalog.from_registry()
+    finally:
+        _catalog._copy.cache_clear()
+    assert json.loads(stale.read_text())["source"] == _catalog.source_digest()
 
 
 def test_the_command_lines_adabag_criteria_are_the_estimators():

@@ -13,6 +13,8 @@ import pandas as pd
 import pytest
 from test_report import check_self_contained
 
+pytestmark = pytest.mark.slow  # the whole demo, end to end (.ci/run runs it; make test does not)
+
 
 @pytest.fixture(scope="module")
 def demo_run(tmp_path_factory):

@@ -132,6 +132,7 @@ def test_joblib_work_runs_on_the_cluster_workers(client):
     assert {w for _, w in out} <= workers
 
 
+@pytest.mark.slow
 def test_progress_is_told_of_every_partition_of_both_passes(client, shards):
     """progress(stage, done, total) counts partitions, from 0 to all 5 in each pass, never
     backwards -- also when the partitions are batched several to a task."""

@@ -10,6 +10,7 @@ import sys
 import time
 
 import pandas as pd
+import pytest
 
 from textsift.corpus import load_sample
 from textsift.experiment import load_config, run_experiment
@@ -47,6 +48,7 @@ def _cli(*args) -> list[str]:
     return [sys.executable, "-c", "from textsift.cli import main; main()", *args]
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_to_the_identical_table(tmp_path):
     sample = load_sample("20ng").frame
     sample[sample["label"].isin(sorted(sample["label"].unique())[:8])].to_json(

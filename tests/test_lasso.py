@@ -1,5 +1,5 @@
 """Weighted lasso paths, the data-shared design, OLS refits and classifier (2.2), polarities
-(the spec §D.2-D.3)."""
+(the AdaBag paper's model, eq. 2.5, and classifier, (2.2))."""
 
 import os
 import subprocess
@@ -40,8 +40,9 @@ def _data(n=120, p=15, seed=0):
 
 
 # ------------------------------------------------------------------------- group weights
-def test_group_weights_match_the_spec_table():
-    # the spec §D.2 worked r_g values for the IMDb core sizes 8561/4901/3235
+def test_group_weights_match_the_worked_table():
+    # r_g of WS1-WS6 (the AdaBag paper's schemes) worked by hand for its IMDb core sizes
+    # 8561/4901/3235 (drama, comedy, horror)
     n = [8561, 4901, 3235]
     expected = {
         "ws1": [.5774, .5774, .5774], "ws2": [.7160, .5418, .4402],
@@ -205,7 +206,8 @@ def test_path_bad_input():
 
 # ------------------------------------------------------------------------- data-shared
 def test_shared_design_reproduces_group_models():
-    # Z theta = mu + x'(beta + Delta_g) + group intercepts, row by row (the spec §D.2)
+    # Z theta = mu + x'(beta + Delta_g) + group intercepts, row by row (the paper's data-shared
+    # model)
     X, _, rng = _data(n=60, p=6, seed=4)
     groups = rng.integers(0, 3, 60)
     w = rng.uniform(0.5, 2, 6)
@@ -285,7 +287,8 @@ def test_nested_ols_along_a_sequence_equals_fresh_least_squares():
 @example(0.6009177011829401, 0.1729541602372934, -1.7588507337344605, 4.2719695771682655)
 @example(-0.9888144750769321, 0.02135055560422989, -1.8786354326443258, 4.315834453313482)
 def test_classifier_22_is_the_midpoint_rule(mean, sigma, a, gap):
-    # P(y>=b) >= P(y<=a) under N(mean, sigma^2)  <=>  mean >= (a+b)/2 (the spec §D.3).
+    # P(y>=b) >= P(y<=a) under N(mean, sigma^2)  <=>  mean >= (a+b)/2 (the paper's classifier
+    # (2.2); the identity: Phi is symmetric and increasing).
     # Compared on the log scale: far in the tails both probabilities underflow to 0 (1 - cdf
     # already at z = 9, sf and cdf past z = 38), and 0 >= 0 would contradict the rule.
     b = a + gap

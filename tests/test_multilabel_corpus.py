@@ -166,6 +166,7 @@ def test_the_readme_example_runs():
 
 
 # --------------------------------------------------------------------------- GoEmotions
+@pytest.mark.slow
 @pytest.mark.real_data
 def test_goemotions_counts_identically_in_memory_stream_and_dask(real_data, client):
     path = real_data / "goemotions" / "train.jsonl.gz"

@@ -110,6 +110,7 @@ SETTINGS = [dict(ngram_range=(1, 2)), dict(ngram_range=(2, 3), stop_words="engli
             dict(analyzer="char_wb", ngram_range=(2, 5))]
 
 
+@pytest.mark.slow
 @pytest.mark.real_data
 @pytest.mark.parametrize("name", CORPORA)
 def test_identical_to_countvectorizer_on_a_slice_of_every_shared_corpus(real_data, name):

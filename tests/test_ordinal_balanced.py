@@ -1,7 +1,7 @@
 """The rank-balanced associated-rank rules (``balanced=True`` of rr_var, rr_var_idf, rr_nc_idf
-and prp): a worked example on the §A.11 toy, the share every rank receives on a J-shaped
-corpus, and invariants (equal rank sizes change nothing; replicating a rank's documents changes
-nothing but the IDF)."""
+and prp): a worked example on the ordinal toy of test_ordinal_scores, the share every rank
+receives on a J-shaped corpus, and invariants (equal rank sizes change nothing; replicating a
+rank's documents changes nothing but the IDF)."""
 
 import numpy as np
 import pytest
@@ -36,8 +36,8 @@ def test_a11_balanced_statistics():
     np.testing.assert_allclose(s.var, [0.25, 2 / 9, 2, 0, 0.56, 3.84])
     np.testing.assert_array_equal(s.df, [3, 4, 10, 1, 4, 2])  # the IDF keeps the counts
     np.testing.assert_allclose(s.mass, [4, 3, 10, 1, 5, 5 / 3])
-    # t1's mean 1.5 is a tie between ranks 1 and 2: the lower one (§A.4); t2 at 14/3 and t6 at
-    # 2.6 keep the paper's ranks 5 and 3
+    # t1's mean 1.5 is a tie between ranks 1 and 2: the lower one (our tie rule); t2 at 14/3 and
+    # t6 at 2.6 keep the paper's ranks 5 and 3
     groups = dict(zip(*[rank(toy, "rr_var", top=6, balanced=True).to_frame()[c] for c in
                         ("term", "group")], strict=True))
     assert groups == {"t1": 1, "t2": 5, "t3": 3, "t4": 3, "t5": 3, "t6": 3}

@@ -135,7 +135,8 @@ def test_multidomain_declared_scale_gives_rank_3_a_turn(real_data):
                               "rr_var", "--k", "10", "--ranks", "1,2,3,4,5", "--format",
                               "json", "--split-field", "split", "--split", "train"])
     assert out.exit_code == 0, out.output
-    # stars 3 never occur, yet terms whose mean rank is nearest 3 form rank 3's list (§0.7)
+    # stars 3 never occur, yet terms whose mean rank is nearest 3 form rank 3's list (our
+    # rule: a declared rank without documents keeps its turn)
     assert [r["rank_assigned"] for r in json.loads(out.stdout)] == [1, 2, 3, 4, 5] * 2
 
 
@@ -201,3 +202,22 @@ def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpu
     # an option existed is refused, not resumed)
     assert at_default.fingerprint != dataclasses.replace(
         exp, preprocessing=VectorizerOptions(min_df=2, stem=True)).fingerprint
+
+
+def test_ordinal_eval_learners_are_the_registry_s_learners_of_ranks():
+    """--learner reads the learner registry: every learner serving ranks, and NAME-balanced
+    for one with a balanced parameter (svr's rank-balanced loss); no list of its own."""
+    from textsift.cli.ordinal import _learner
+    from textsift.errors import TextsiftError
+    from textsift.learners import LEARNERS
+
+    for name, learner in LEARNERS.items():
+        if "ordinal" in learner.tasks:
+            assert _learner(name) == {"name": name, "label": name}
+        else:
+            with pytest.raises(TextsiftError, match="not a learner of ranks"):
+                _learner(name)
+    assert _learner("svr-balanced") == {"name": "svr", "label": "svr-balanced",
+                                        "balanced": True}
+    with pytest.raises(TextsiftError, match=r"'svm' is not a learner of ranks \(did you mean"):
+        _learner("svm")

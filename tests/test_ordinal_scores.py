@@ -1,4 +1,6 @@
-"""Ordinal scores (the spec §A): the §A.11 golden example, identities, edge cases."""
+"""Ordinal scores (Baccianella, Esuli & Sebastiani 2010, 2014): a toy worked by hand (ten
+documents, six terms: every mean, variance, IDF and IG below is arithmetic on its table),
+identities, edge cases."""
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from textsift.scores import REGISTRY
 from textsift.scores.information import ig_multi_from_counts
 from textsift.scores.ordinal import rank_stats
 
-# §A.11: ten training documents, six terms.
+# The toy: ten training documents of ranks 1-5, six terms.
 Y = np.array([1, 1, 2, 3, 3, 4, 4, 5, 5, 5])
 DOCS = {"t1": [0, 1, 2], "t2": [6, 7, 8, 9], "t3": list(range(10)), "t4": [3],
         "t5": [2, 3, 4, 5], "t6": [0, 9]}
@@ -32,7 +34,7 @@ def toy():
     return toy_counts()
 
 
-# Expected picks at x = 4 in pick order, and the rank (or split) each came from (§A.11).
+# Expected picks at x = 4 in pick order, and the rank (or split) each came from, worked by hand.
 GOLDEN = {
     "var": (["t4", "t2", "t1", "t5"], None),
     "var_idf": (["t3", "t4", "t2", "t1"], None),
@@ -64,7 +66,7 @@ def test_a11_statistics(toy):
 
 
 def test_a11_score_values(toy):
-    # the table of §A.11 (4 decimals)
+    # the toy's table, worked by hand (4 decimals)
     var_idf = compute(toy, "var_idf").values[:, 0]
     np.testing.assert_allclose(var_idf, [-0.3879, -0.2634, 0, -0.2303, -0.5498, -6.5987],
                                atol=5e-5)
@@ -90,7 +92,8 @@ def test_rr_methods_list_each_seen_term_under_one_rank(toy):
 
 def test_prp_is_labelled_provisional_and_reduces_to_ig_multi(toy):
     assert REGISTRY["prp"].provisional and REGISTRY["prp"].label == "prp (provisional)"
-    # s = 0: S is the identity, P' = P, so PRP is the multi-class IG of presence (§B.3)
+    # s = 0: S is the identity, P' = P, so PRP is the multi-class IG of presence (Yang and
+    # Pedersen 1997's IG)
     np.testing.assert_allclose(compute(toy, "prp", s=0.0).values[:, 0],
                                ig_multi_from_counts(toy.doc_counts, toy.class_sizes))
     # s = 1: every rank gets the same revised distribution, so no term carries information

@@ -29,7 +29,7 @@ def test_passes_check_estimator(method):
 def test_fit_matches_counts_and_a11_picks():
     _, X = toy_matrix()
     sel = OrdinalSelector("rr_var_idf", k=4).fit(X, Y)
-    np.testing.assert_array_equal(sel.selected_, [0, 2, 1, 3])  # t1, t3, t2, t4 (§A.11)
+    np.testing.assert_array_equal(sel.selected_, [0, 2, 1, 3])  # t1, t3, t2, t4 (the toy)
     assert sel.transform(X).shape == (10, 4)
     # ratio 0.5 of 6 ranked terms keeps ceil(3) = 3, the first three picks
     np.testing.assert_array_equal(OrdinalSelector("rr_var_idf", ratio=0.5).fit(X, Y).selected_,
@@ -40,8 +40,8 @@ def test_declared_scale_keeps_ranks_without_documents():
     _, X = toy_matrix()
     y = np.where(Y == 2, 1, Y)  # no document of rank 2
     sel = OrdinalSelector("rr_var", k=2, ranks=[1, 2, 3, 4, 5]).fit(X, y)
-    assert list(sel.scores_.columns) == [1, 2, 3, 4, 5]
-    assert list(OrdinalSelector("rr_var", k=2).fit(X, y).scores_.columns) == [1, 3, 4, 5]
+    assert list(sel.class_scores_.columns) == [1, 2, 3, 4, 5]
+    assert list(OrdinalSelector("rr_var", k=2).fit(X, y).class_scores_.columns) == [1, 3, 4, 5]
 
 
 @pytest.mark.parametrize("kwargs, y, message", [
@@ -51,7 +51,8 @@ def test_declared_scale_keeps_ranks_without_documents():
     ({}, np.full(10, 3), "at least two ranks"),
     ({"ranks": [1, 2, 3]}, Y, "outside the declared scale"),
     ({"k": 0}, Y, "positive"),
-    ({"ratio": 1.5}, Y, r"fraction in \(0, 1\]"),
+    ({"k": None, "ratio": 1.5}, Y, r"fraction in \(0, 1\]"),
+    ({"ratio": 0.5}, Y, "at most one of k, ratio"),
 ])
 def test_bad_input(kwargs, y, message):
     _, X = toy_matrix()

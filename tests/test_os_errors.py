@@ -137,6 +137,7 @@ def _file_size_limit(limit: int):
     return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
 
+@pytest.mark.slow
 def test_a_file_size_limit_stops_the_run_cleanly_and_it_resumes(tmp_path, toml):
     out = tmp_path / "out"
     res = subprocess.run(_cli("run", toml, "--out", out, "--no-report"), capture_output=True,

@@ -79,6 +79,7 @@ def _stamp(info: dict) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(info["started"]))
 
 
+@pytest.mark.slow
 def test_a_second_run_is_refused_while_the_first_holds_out(configs, tmp_path):
     first_toml, other_toml = configs
     out = tmp_path / "out"
@@ -105,6 +106,7 @@ def test_a_second_run_is_refused_while_the_first_holds_out(configs, tmp_path):
     assert not (out / LOCK_NAME).exists()  # released, and removed
 
 
+@pytest.mark.slow
 def test_a_lock_left_by_a_killed_run_is_taken_over(configs, tmp_path):
     first_toml, _ = configs
     out = tmp_path / "out"

@@ -1,4 +1,5 @@
-"""Ranking, globalisation and round robin (the spec §0.5-§0.6)."""
+"""Ranking, globalisation and round robin: the rules written in textsift.policies (ties by
+ascending index, unseen terms last; JaTeCS's max/sum/wavg policies and round robin)."""
 
 import math
 

@@ -79,6 +79,7 @@ CFG = {
 }
 
 
+@pytest.mark.slow
 def test_report_is_self_contained_with_a_curve_per_metric_and_learner(tmp_path):
     run_experiment(parse_config(CFG), tmp_path)
     path = write_report(tmp_path)

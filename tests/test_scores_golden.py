@@ -1,8 +1,9 @@
-"""Golden values from the spec's worked examples (the spec §B.5 and §C.3)."""
+"""Golden values from worked examples: the 10 x 10 binary set of P. Kang's Text Analytics
+lecture 6 (Forman 2003's metrics) and Table 1 of the RC paper (Yang, Wang and Qu)."""
 
 import numpy as np
 import pytest
-from spec_fixtures import LABELS, LECTURE  # noqa: E402
+from lecture_example import LABELS, LECTURE  # noqa: E402
 
 from textsift.counts import Counts
 from textsift.scores import compute
@@ -21,7 +22,8 @@ from textsift.scores.information import chi2, ig
 
 INF = np.inf
 
-# Expected table of §B.5 (OddR(T4) = 6, the formula's value; the slide's 4.00 is a slip).
+# Expected table of the lecture's example (OddR(T4) = 6, the formula's value; the slide's 4.00 is
+# a slip).
 EXPECTED = {
     "df": [6, 4, 10, 8, 7, 3, 2, 5, 4, 3],
     "acc": [6, -4, 2, 4, -1, 3, -2, 1, 2, -1],
@@ -87,7 +89,7 @@ def test_df_and_top3_tally_from_registered_methods():
     np.testing.assert_array_equal(tally, [9, 4, 2, 10, 3, 6, 4, 0, 1, 0])
 
 
-# ----------------------------------------------------------------------------- RC (§C.3)
+# ------------------------------------------------------------- RC (the RC paper's Table 1)
 TF_TABLE = np.array([[216, 230, 200, 180, 190], [80, 16, 50, 20, 10]], dtype=float)
 
 
@@ -109,7 +111,8 @@ def test_rc_normalised_and_smoothed_worked_example():
 
 
 def _tf_counts():
-    """Counts whose term_freq is the §C.3 table (one document per class holding the tf)."""
+    """Counts whose term_freq is the RC paper's Table 1 (one document per class holding the
+    tf)."""
     X = TF_TABLE.T  # 5 documents (one per class) x 2 terms
     return Counts.from_matrix(X, np.arange(5))
 

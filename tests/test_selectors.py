@@ -3,12 +3,12 @@
 import numpy as np
 import pandas as pd
 import pytest
+from lecture_example import LABELS, LECTURE
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.model_selection import GridSearchCV
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import check_estimator
-from spec_fixtures import LABELS, LECTURE
 
 from textsift import Counts, TermSelector, rank
 from textsift.corpus import load_sample
@@ -31,8 +31,9 @@ def test_selects_lecture_top_terms_and_names_them():
                                                           LABELS)
     # chi2: T1, T2 = 10; T4, T7 = 3.75 (ties broken by index)
     np.testing.assert_array_equal(sel.get_feature_names_out(), ["T1", "T2", "T4", "T7"])
-    assert list(sel.scores_.columns) == ["neg", "pos"]
-    assert sel.scores_.loc["T4", "pos"] == pytest.approx(3.75)
+    assert list(sel.class_scores_.columns) == ["neg", "pos"]
+    assert sel.class_scores_.loc["T4", "pos"] == pytest.approx(3.75)
+    assert sel.scores_[3] == pytest.approx(3.75)  # ranked by pos's column: T4's score there
 
 
 def test_ratio_and_threshold():
@@ -46,8 +47,9 @@ def test_ratio_and_threshold():
 @pytest.mark.parametrize(
     "params, match",
     [({"k": 0}, "positive"),
-     ({"k": -3}, "positive"), ({"ratio": 1.5}, "ratio"), ({"method": "chi"}, "Did you mean chi2"),
+     ({"k": -3}, "positive"), ({"ratio": 1.5}, "ratio"), ({"method": "chi"}, "did you mean .chi2."),
      ({"aggregate": "mean"}, "unknown aggregate"), ({"ratio": 0.5, "threshold": 1}, "at most one"),
+     ({"k": 3, "ratio": 0.5}, "at most one of k, ratio"), ({"k": 3, "threshold": 1}, "at most one"),
      ({"threshold": 1.0, "aggregate": "rr"}, "round-robin")],
 )
 def test_bad_parameters_are_named(params, match):
@@ -76,7 +78,7 @@ def test_rr_picks_in_turn_per_class(sample):
     classes = sorted(set(sample.labels))
     assert list(table.groups) == classes + classes
     # the first class's first pick is its own best IG term (idxmax takes the lowest index)
-    assert table.terms[0] == names[sel.scores_[classes[0]].idxmax()]
+    assert table.terms[0] == names[sel.class_scores_[classes[0]].idxmax()]
     np.testing.assert_array_equal(names[sel.selected_], table.terms)
 
 
@@ -171,7 +173,7 @@ def test_bns_mirrored_cells_tie_and_the_tie_goes_to_the_lower_index():
     X, y = np.array([[1, 1], [0, 1], [0, 1], [0, 0]]), np.array(["p", "p", "n", "n"])
     sel = TermSelector("bns", k=1, class_label="p").fit(X, y)
     np.testing.assert_array_equal(sel.selected_, [0])
-    assert sel.scores_["p"].tolist() == [-ndtri(0.0005)] * 2
+    assert sel.class_scores_["p"].tolist() == [-ndtri(0.0005)] * 2
 
 
 def test_a_users_nan_is_minus_inf_at_the_table():
@@ -180,7 +182,7 @@ def test_a_users_nan_is_minus_inf_at_the_table():
     X, y = np.array([[1, 1, 1], [1, 1, 1]]), np.array(["a", "b"])
     sel = TermSelector(lambda c: np.array([np.nan, 1.0, -np.inf]), k=3).fit(X, y)
     np.testing.assert_array_equal(sel.selected_, [1, 0, 2])
-    assert sel.scores_["all"].tolist() == [-np.inf, 1.0, -np.inf]
+    assert sel.scores_.tolist() == [-np.inf, 1.0, -np.inf]
 
 
 # ----------------------------------------------------------------------------- lazy selection
@@ -196,14 +198,13 @@ def test_set_params_after_fit_changes_the_selection_without_scoring_again(sample
     def no_scoring(*args, **kw):
         raise AssertionError("scored again")
 
-    for params in ({"k": 300}, {"k": 1}, {"ratio": 0.05, "k": 10}, {"threshold": 50.0}):
+    for params in ({"k": 300}, {"k": 1}, {"ratio": 0.05}, {"threshold": 50.0}):
         monkeypatch.setattr(textsift.ranking, "compute", no_scoring)
-        sel.set_params(**{"k": 10, "ratio": None, "threshold": None, **params})
+        sel.set_params(**{"k": None, "ratio": None, "threshold": None, **params})
         got = sel.selected_
         assert sel.ranking_ is ranking
         monkeypatch.undo()
-        np.testing.assert_array_equal(got, TermSelector("chi2", **{"k": 10, **params})
-                                      .fit(X, y).selected_)
+        np.testing.assert_array_equal(got, TermSelector("chi2", **params).fit(X, y).selected_)
     assert sel.transform(X).shape[1] == (ranking.scores >= 50.0).sum()
 
 
@@ -222,14 +223,15 @@ def test_a_round_robin_ranks_up_to_the_largest_k_asked(sample):
     np.testing.assert_array_equal(sel.selected_, sel.ranking_.index[:5])
     assert len(sel.ranking_) == 70
     with pytest.raises(ValueError, match="threshold does not apply to the round-robin"):
-        sel.set_params(threshold=1.0).transform(np.zeros((1, sel.n_features_in_)))
+        sel.set_params(k=None, threshold=1.0).transform(np.zeros((1, sel.n_features_in_)))
 
 
 def test_scores_are_built_only_when_read():
     sel = TermSelector("chi2", k=2, class_label="pos").fit(LECTURE.T, LABELS)
-    assert "scores_" not in vars(sel)
-    assert sel.scores_.loc[3, "pos"] == pytest.approx(3.75)  # T4 (no feature names: index)
-    assert not hasattr(TermSelector(), "scores_")  # unfitted: no scores to read
+    assert "class_scores_" not in vars(sel)
+    assert sel.class_scores_.loc[3, "pos"] == pytest.approx(3.75)  # T4 (no names: index)
+    assert not hasattr(TermSelector(), "class_scores_")  # unfitted: no scores to read
+    assert not hasattr(TermSelector(), "scores_")
 
 
 def test_rank_is_a_typed_ranking_with_the_policy_used():
@@ -256,3 +258,82 @@ def test_a_fit_counts_term_frequencies_only_for_a_method_that_reads_them():
     assert TermSelector("rc", k=2).fit(LECTURE.T, LABELS).counts_.term_freq is not None
     own = TermSelector(lambda c: c.tf, k=2).fit(LECTURE.T, LABELS)
     np.testing.assert_array_equal(own.selected_, [2, 3])  # DF = TF here (binary): 10, 8
+
+
+# ----------------------------------------------------------------------------- fitted state
+@pytest.mark.parametrize("changed", [
+    {"method": "df"}, {"aggregate": "sum"}, {"class_label": "neg"}, {"rr_variant": "turn_consumed"},
+    {"method_params": {"base": 10}}, {"direction": "over"}])
+def test_a_ranking_parameter_changed_after_fit_asks_for_a_refit(changed):
+    """scikit-learn's contract: what is read after fit comes from fit. chi2 under rr, k=3,
+    then another method, policy, class, duplicate rule or method parameter: every read of
+    the selection (selected_, transform, scores_, class_scores_) refuses and names the
+    change, even together with a larger k (which alone would take the next turns)."""
+    sel = TermSelector("ig" if "method_params" in changed else "chi2", k=3,
+                       aggregate="rr").fit(LECTURE.T, LABELS)
+    fitted = sel.get_params()
+    sel.set_params(**changed, k=8)
+    (name,) = changed
+    for read in (lambda: sel.selected_, lambda: sel.transform(LECTURE.T),
+                 lambda: sel.get_feature_names_out(), lambda: sel.scores_,
+                 lambda: sel.class_scores_):
+        with pytest.raises(ValueError, match=rf"{name} changed after fit.*refit"):
+            read()
+    sel.set_params(**{name: fitted[name]})  # back to the fitted value: the ranking serves
+    assert len(sel.selected_) == 8
+    np.testing.assert_array_equal(sel.selected_, TermSelector(**{**fitted, "k": 8})
+                                  .fit(LECTURE.T, LABELS).selected_)
+
+
+def test_a_method_parameter_changed_in_place_after_fit_is_a_change():
+    """fit keeps a copy of method_params: editing the dict given is seen, not followed."""
+    params = {"base": 2}
+    sel = TermSelector("ig", k=2, method_params=params).fit(LECTURE.T, LABELS)
+    params["base"] = 10
+    with pytest.raises(ValueError, match="method_params changed after fit"):
+        sel.transform(LECTURE.T)
+
+
+def test_the_default_policy_named_after_fit_is_no_change():
+    """aggregate=None is the method's own policy (max for chi2): naming it is the same fit."""
+    sel = TermSelector("chi2", k=4).fit(LECTURE.T, LABELS)
+    sel.set_params(aggregate="max")
+    np.testing.assert_array_equal(sel.selected_, [0, 1, 3, 6])  # chi2 10, 10, 3.75, 3.75
+
+
+def test_k_is_ten_unless_a_ratio_or_threshold_is_given():
+    """k=None keeps 10 terms, SelectKBest's default; with a ratio, the ratio's number."""
+    sel = TermSelector("df").fit(np.eye(12, dtype=int) + 1, ["a", "b"] * 6)
+    assert len(sel.selected_) == 10
+    assert len(sel.set_params(ratio=0.25).selected_) == 3  # ceil(0.25 * 12)
+
+
+def test_scores_are_one_per_feature_as_select_k_best():
+    """scores_ is 1-D, the score the selection used. chi2_sklearn summed over the classes
+    is scikit-learn's chi2 statistic (Pearson's, over the class x presence table), so
+    aggregate="sum" gives SelectKBest(chi2)'s scores_ and, with no ties at the cut, its
+    support."""
+    from sklearn.feature_selection import SelectKBest, chi2
+
+    X = (LECTURE.T > 0).astype(int)
+    ours = TermSelector("chi2_sklearn", k=3, aggregate="sum").fit(X, LABELS)
+    theirs = SelectKBest(chi2, k=3).fit(X, LABELS)
+    assert ours.scores_.shape == (10,)
+    np.testing.assert_allclose(ours.scores_, theirs.scores_, rtol=1e-12)
+    np.testing.assert_allclose(ours.scores_, ours.class_scores_.sum(axis=1), rtol=1e-12)
+    np.testing.assert_array_equal(ours.get_support(), theirs.get_support())  # T1, T2, T7:
+    # chi2 6, 4, 3 above the next, 2 (T6)
+
+
+def test_scores_under_a_round_robin_are_the_best_over_the_classes():
+    """A round robin ranks by turns; scores_ gives each term's max over the class columns."""
+    sel = TermSelector("ig", k=2, aggregate="rr").fit(LECTURE.T, LABELS)
+    np.testing.assert_array_equal(sel.scores_, sel.class_scores_.max(axis=1).to_numpy())
+
+
+@pytest.mark.parametrize("y", [[1.0, 2.0, np.nan] * 2, pd.Series([1.0, np.nan, 2.0] * 2)])
+def test_a_numeric_nan_label_is_refused_not_a_class(y):
+    """NaN is a missing label (as OrdinalSelector and string labels treat it), never a class
+    (np.unique made it one: classes_ [1., 2., nan])."""
+    with pytest.raises(ValueError, match=r"2 label\(s\) are missing \(first at row [12]\)"):
+        TermSelector("chi2", k=2).fit(LECTURE.T[:6], y)

@@ -21,7 +21,8 @@ def sample():
 
 
 def doc_share(counts):
-    """P(c | t): the share of a term's documents in each class -- DIA (the spec §C.2)."""
+    """P(c | t): the share of a term's documents in each class -- DIA (Fuhr's
+    association factor, a baseline of the RC paper)."""
     return counts.doc_counts / np.maximum(counts.df, 1)[:, None]
 
 
@@ -37,7 +38,7 @@ def test_a_global_function_ranks_by_its_one_score(sample):
     X, y = sample
     own = TermSelector(lambda counts: counts.df, k=100).fit(X, y)
     np.testing.assert_array_equal(own.selected_, TermSelector("df", k=100).fit(X, y).selected_)
-    assert list(own.scores_.columns) == ["all"]
+    assert list(own.class_scores_.columns) == ["all"]
 
 
 def test_a_score_table_function_and_parameters(sample):

@@ -47,14 +47,16 @@ def test_an_indicator_lists_and_a_sparse_indicator_select_alike():
     the rest" (and, summed over the two classes, scikit-learn's chi2 of that binary corpus);
     the indicator, its sparse form and the label lists are one labelling."""
     dense = TermSelector("chi2_sklearn", k=5, classes=MLB.classes_).fit(X, Y)
-    assert list(dense.scores_.columns) == ["acq", "earn", "grain"]
+    assert list(dense.class_scores_.columns) == ["acq", "earn", "grain"]
     for j, label in enumerate(MLB.classes_):
-        binary = TermSelector("chi2_sklearn").fit(X, np.where(Y[:, j], "pos", "neg")).scores_
-        np.testing.assert_allclose(dense.scores_[label], binary["pos"], rtol=1e-12)
+        binary = TermSelector("chi2_sklearn").fit(X, np.where(Y[:, j], "pos", "neg"))
+        binary = binary.class_scores_
+        np.testing.assert_allclose(dense.class_scores_[label], binary["pos"], rtol=1e-12)
         np.testing.assert_allclose(binary.sum(axis=1), sklearn_chi2(X, Y[:, j])[0],
                                    rtol=1e-12)
-    # max over labels: the top 5 of the largest column value, ties by index
-    order = np.argsort(-dense.scores_.to_numpy().max(axis=1), kind="stable")[:5]
+    # the method's own policy, sum over the labels (scores_): its top 5, ties by index
+    np.testing.assert_allclose(dense.scores_, dense.class_scores_.sum(axis=1), rtol=1e-12)
+    order = np.argsort(-dense.scores_, kind="stable")[:5]
     np.testing.assert_array_equal(dense.selected_, order)
     for y in (sp.csr_matrix(Y), MultiLabelBinarizer(sparse_output=True).fit_transform(LISTS),
               LISTS):
@@ -70,7 +72,7 @@ def test_class_label_and_wavg_on_label_sets():
     names = CountVectorizer().fit(TEXTS).get_feature_names_out()
     assert set(names[sel.selected_]) == set(WORDS["grain"])
     counts = Counts.from_matrix(X, Y, classes=MLB.classes_)
-    table = TermSelector("chi2", k=3).fit_counts(counts).scores_.to_numpy()
+    table = TermSelector("chi2", k=3).fit_counts(counts).class_scores_.to_numpy()
     wavg = table @ (counts.class_sizes / counts.n_docs)  # priors summing to more than 1
     assert counts.priors.sum() > 1
     got = TermSelector("chi2", k=4, aggregate="wavg").fit(X, Y).selected_

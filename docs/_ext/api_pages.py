@@ -19,7 +19,8 @@ from pathlib import Path
 SECTIONS = {
     "Corpora and counts": ["textsift", "textsift.corpus", "textsift.labels", "textsift.sources",
                            "textsift.layouts",
-                           "textsift.tokens", "textsift.vectorize", "textsift.counts",
+                           "textsift.tokens", "textsift.tokenizers", "textsift.vectorize",
+                           "textsift.counts",
                            "textsift.engines", "textsift.errors"],
     "Scores, policies and selectors": ["textsift.scores", "textsift.corrections",
                                        "textsift.evidence", "textsift.reference",

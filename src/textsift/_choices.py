@@ -18,8 +18,6 @@ FAMILIES = ("class", "all")
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
 #: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")
-#: The tokenizers by name (``tokenizer=`` of :class:`~textsift.vectorize.VectorizerOptions`).
-TOKENIZERS = ("korean",)
 
 #: Lasso path backends (:func:`textsift.lasso.lasso_path`).
 BACKENDS = ("adelie", "glmnet")

@@ -1,5 +1,4 @@
-"""Languages: the stemmers, the stop-word lists and the morphological tokenizer of a text's
-language.
+"""Languages: the stemmers and the stop-word lists of a text's language.
 
 * **Stemmers**: every algorithm of PyStemmer (the C build of the Snowball stemmers, BSD-3):
   ``Stemmer.algorithms()``, 36 of them (``english`` is Porter 2, ``porter`` the original
@@ -11,24 +10,18 @@ language.
   Armenian, Basque, Esperanto, Estonian, Irish and Lithuanian). Both have Korean
   (stopwords-iso 679 entries, stop-words 595); stopwords-iso is chosen for its coverage.
   A language is named in English (``"german"``) or by its ISO 639-1 code (``"de"``).
-* **Korean morphemes**: ``tokenizer="korean"`` splits eojeol (a word with its particles and
-  endings glued on) into morphemes with Kiwi (``kiwipiepy``, Apache-2.0; an optional extra,
-  ``pip install "textsift[korean]"``, whose model package is about 100 MB). Punctuation
-  morphemes (tags ``SF SP SS SSO SSC SE SO``) are dropped, as the default token pattern drops
-  punctuation; the forms of the others are the tokens.
+* **Korean morphemes**: not a stemmer nor a stop list but a tokenizer, ``tokenizer="korean"``
+  (:mod:`textsift.tokenizers`).
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from functools import cache, lru_cache
+from functools import cache
 
-from ._choices import TOKENIZERS
 from .errors import TextsiftError, did_you_mean
 
-__all__ = ["LANGUAGES", "TOKENIZERS", "check_language", "check_stop_words", "did_you_mean",
-           "korean_tokenizer", "stemmer", "stop_list"]
+__all__ = ["LANGUAGES", "check_language", "check_stop_words", "stemmer", "stop_list"]
 
 #: stopwords-iso's languages: ISO 639-1 code -> English name.
 ISO_NAMES = {
@@ -123,80 +116,3 @@ def stop_list(stop_words: str) -> frozenset[str]:
     import stopwordsiso
 
     return frozenset(stopwordsiso.stopwords(_CODES[check_stop_words(stop_words)]))
-
-
-#: Kiwi's punctuation tags: dropped, as the default token pattern drops punctuation.
-PUNCTUATION_TAGS = frozenset({"SF", "SP", "SS", "SSO", "SSC", "SE", "SO"})
-
-
-class KoreanTokenizer:
-    """Korean morphemes (Kiwi): a text -> the forms of its morphemes, punctuation dropped.
-    ``batch`` tokenises many texts on Kiwi's own threads. Picklable (the analyser is built
-    again where it is unpickled)."""
-
-    def __init__(self):
-        self._kiwi = None
-
-    @property
-    def kiwi(self):
-        if self._kiwi is None:
-            self._kiwi = _kiwi()
-        return self._kiwi
-
-    def __call__(self, text: str) -> list[str]:
-        return [t.form for t in self.kiwi.tokenize(text) if t.tag not in PUNCTUATION_TAGS]
-
-    #: Texts given to Kiwi at once: its threads share each batch, and a batch is what a
-    #: Ctrl-C or a progress report waits for (Kiwi takes in a whole list before it answers:
-    #: the 30,000 reviews of a block were 40 s).
-    BATCH = 256
-
-    def batch(self, texts) -> Iterator[list[str]]:
-        """The tokens of each of ``texts``, lazily, ``BATCH`` texts at a time on Kiwi's
-        threads (a caller can report progress, or stop, between batches)."""
-        texts = list(texts)
-        for start in range(0, len(texts), self.BATCH):
-            for doc in self.kiwi.tokenize(texts[start:start + self.BATCH]):
-                yield [t.form for t in doc if t.tag not in PUNCTUATION_TAGS]
-
-    def __getstate__(self):
-        return {}
-
-    def __setstate__(self, state):
-        self._kiwi = None
-
-    def __eq__(self, other):
-        return isinstance(other, KoreanTokenizer)
-
-    def __hash__(self):
-        return hash(KoreanTokenizer)
-
-
-_KIWI_LOCK = threading.Lock()
-
-
-def _kiwi():
-    """The one Kiwi of the process, built by the first thread that asks (the others wait:
-    building it takes seconds, holding the GIL, and every counting thread asks at once)."""
-    with _KIWI_LOCK:
-        return _build_kiwi()
-
-
-@lru_cache(maxsize=1)
-def _build_kiwi():
-    import os
-
-    from kiwipiepy import Kiwi
-
-    return Kiwi(num_workers=os.cpu_count() or 1)
-
-
-def korean_tokenizer() -> KoreanTokenizer:
-    """The Korean morpheme tokenizer; an error with the command to install it when the
-    ``korean`` extra is missing."""
-    try:
-        import kiwipiepy  # noqa: F401
-    except ImportError:
-        raise TextsiftError('the Korean tokenizer needs Kiwi: pip install "textsift[korean]"'
-                            ) from None
-    return KoreanTokenizer()

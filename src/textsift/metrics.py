@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import (
     accuracy_score,
+    balanced_accuracy_score,
     f1_score,
     hamming_loss,
     make_scorer,
@@ -51,10 +52,10 @@ from .labels import LabelKind
 from .ranks import check_ranks
 
 __all__ = [
-    "LOWER_IS_BETTER",
     "MEASURES",
     "Measure",
     "get_measure",
+    "lower_is_better",
     "mae_macro",
     "mae_macro_scorer",
     "mae_micro",
@@ -121,6 +122,14 @@ def get_measure(name: str) -> Measure:
     return lookup(MEASURES, name, "measure")
 
 
+def lower_is_better(name: str) -> bool:
+    """Whether a smaller value of the measure ``name`` is better (an error), read from the
+    registry when asked -- never from a copy taken at import, so a measure registered later
+    counts; ``False`` for a name the registry does not hold (a column of other numbers)."""
+    measure = MEASURES.get(name)
+    return measure is not None and measure.lower_is_better
+
+
 def _check_pair(y_true, y_pred) -> tuple[np.ndarray, np.ndarray]:
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if y_true.ndim != 1 or y_pred.ndim != 1:
@@ -154,6 +163,11 @@ _ALL_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
                   "whose label set is predicted exactly)", tasks=_ALL_TASKS)
 def _accuracy(y_true, y_pred) -> float:
     return accuracy_score(y_true, y_pred)
+
+
+@register_measure("balanced_accuracy", "recall of each class, averaged over the classes")
+def _balanced_accuracy(y_true, y_pred) -> float:
+    return balanced_accuracy_score(y_true, y_pred)
 
 
 @register_measure("micro_f1", "F1 over every decision (micro-average; accuracy for one "
@@ -261,8 +275,6 @@ def mae_macro(y_true, y_pred, ranks=None) -> float:
     return float(mean_absolute_error(y_true, y_pred, sample_weight=weight))
 
 
-#: The measures where a smaller value is better (errors); for the others greater is better.
-LOWER_IS_BETTER = frozenset(n for n, m in MEASURES.items() if m.lower_is_better)
 
 #: ``GridSearchCV(..., scoring=mae_macro_scorer)``: negated ``MAE^M`` (greater is better).
 mae_macro_scorer = make_scorer(mae_macro, greater_is_better=False)

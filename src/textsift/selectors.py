@@ -37,6 +37,21 @@ def _reads_term_freq(method) -> bool:
     return callable(method) or get_method(method).reads_term_freq
 
 
+#: The parameters that decide the ranking (not the cut): fixed by ``fit``, and a change of
+#: one after ``fit`` asks for a refit instead of taking effect silently.
+_RANKED_BY = ("method", "aggregate", "class_label", "rr_variant", "method_params", "direction")
+
+
+def _same(a, b) -> bool:
+    """Whether a parameter is unchanged since ``fit`` (a value that cannot say is changed)."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # e.g. arrays inside method_params
+        return False
+
+
 class TermSelector(SelectorMixin, BaseEstimator):
     """Keep the best terms under any registered scoring method.
 
@@ -52,14 +67,17 @@ class TermSelector(SelectorMixin, BaseEstimator):
                 return counts.doc_counts / np.maximum(counts.df, 1)[:, None]
 
             TermSelector(doc_share, k=500)
-    k : int or "all", default=10
-        Number of terms kept, unless ``ratio`` or ``threshold`` is given; a ``k`` above the
-        vocabulary keeps every term and warns (as scikit-learn's ``SelectKBest``).
+    k : int or "all", optional
+        Number of terms kept; a ``k`` above the vocabulary keeps every term and warns (as
+        scikit-learn's ``SelectKBest``). Default: 10 when neither ``ratio`` nor
+        ``threshold`` is given. At most one of ``k``, ``ratio`` and ``threshold`` may be
+        given (two are refused rather than one silently winning).
     ratio : float in (0, 1], optional
         Keep ``max(1, ceil(ratio * n_ranked))`` terms (the reduction level:
         :func:`textsift.policies.n_from_ratio`).
     threshold : float, optional
-        Keep every term whose (globalised) score is ``>= threshold``; not with ``rr``.
+        Keep every term whose (globalised) score, ``scores_``, is ``>= threshold``; not with
+        ``rr``.
     aggregate : {"max", "sum", "wavg", "rr"}, optional
         How per-class scores become one ranking; default the method's own (``max`` for most).
     class_label : optional
@@ -83,16 +101,23 @@ class TermSelector(SelectorMixin, BaseEstimator):
         The ranked terms with their scores and the policy used: the whole vocabulary, or
         under ``rr`` its first ``k`` terms (a round robin's later turns are not taken).
     selected_ : ndarray
-        Indices of the kept features in rank order, derived from ``ranking_`` for the
-        current ``k``, ``ratio`` or ``threshold`` when read (as scikit-learn's selectors
-        derive their support mask): ``set_params(k=...)`` after ``fit`` changes the
-        selection without a refit. Under ``rr``, a larger ``k`` than the fit ranked re-ranks
-        ``counts_`` up to it (the round robin's further turns, with the parameters as they are
-        then) and keeps that ranking. The other parameters (method, policy, class,
-        ``method_params``) take effect at the next fit.
-    scores_ : pandas.DataFrame (n_features x groups)
-        Scores of every term for every class (or group); ``-inf`` for unseen terms. Computed
-        from ``counts_`` each time it is read (a fit never builds it).
+        Indices of the kept features in rank order, cut from ``ranking_`` by the current
+        ``k``, ``ratio`` or ``threshold`` when read (as scikit-learn's selectors cut their
+        fitted ``scores_``): ``set_params(k=...)`` after ``fit`` changes the selection
+        without a refit. Under ``rr``, a larger ``k`` than the fit ranked takes the round
+        robin's further turns from ``counts_`` with the method, policy and parameters of the
+        fit, and keeps that ranking. A change of ``method``, ``aggregate``, ``class_label``,
+        ``rr_variant``, ``method_params`` or ``direction`` after ``fit`` is refused until the
+        next fit.
+    scores_ : ndarray of shape (n_features,)
+        The score each feature was selected by, as ``SelectKBest.scores_``: its globalised
+        score under ``max``, ``sum`` or ``wavg``, its score in ``class_label``'s column, a
+        global method's score; under ``rr``, which ranks by turns rather than by one score,
+        its best score over the groups (its ``max``). ``-inf`` for unseen terms.
+    class_scores_ : pandas.DataFrame of shape (n_features, groups)
+        Scores of every term for every class (or group) -- the table ``scores_`` globalises;
+        ``-inf`` for unseen terms. Computed from ``counts_`` each time it is read (a fit
+        never builds it).
     counts_ : Counts
         The sufficient statistics the scores were computed from.
     """
@@ -100,7 +125,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
     def __init__(
         self,
         method="chi2",
-        k=10,
+        k=None,
         ratio=None,
         threshold=None,
         aggregate=None,
@@ -147,50 +172,89 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
-        policy = self._policy()
-        n_keep = self._n_keep(counts, policy)
-        note = size_note(self.k, counts.n_terms, "k") if self.ratio is None else None
-        if note and self.threshold is None:
+        ranked_by = self._ranked_by()
+        n_keep = self._n_keep(counts, ranked_by["aggregate"])
+        note = size_note(self.k, counts.n_terms, "k")
+        if note:
             warnings.warn(note, UserWarning, stacklevel=2)
-        self.ranking_ = self._rank(counts, n_keep if policy == "rr" else None)
+        self.ranking_ = self._rank(counts, n_keep if ranked_by["aggregate"] == "rr" else None,
+                                   ranked_by)
+        self._fitted = ranked_by
         self.counts_ = counts
         self.classes_ = counts.classes
         if not hasattr(self, "n_features_in_"):
             self.n_features_in_ = counts.n_terms
         return self
 
-    def _policy(self) -> str:
-        return self.aggregate or default_aggregate(self.method)
+    def _ranked_by(self) -> dict:
+        """The parameters of :data:`_RANKED_BY` as they are now (the policy resolved, the
+        method's parameters copied): what ``fit`` keeps and later reads compare with."""
+        return {"method": self.method,
+                "aggregate": self.aggregate or default_aggregate(self.method),
+                "class_label": self.class_label, "rr_variant": self.rr_variant,
+                "method_params": dict(self.method_params or {}), "direction": self.direction}
+
+    def _check_unchanged(self) -> dict:
+        """The fitted ranking's parameters, after checking that none was changed since."""
+        check_is_fitted(self, "ranking_")
+        fitted, now = self._fitted, self._ranked_by()
+        changed = [name for name in _RANKED_BY if not _same(fitted[name], now[name])]
+        if changed:
+            raise TextsiftError(
+                f"{' and '.join(changed)} changed after fit: the selector holds the ranking "
+                f"of the fitted {', '.join(f'{n}={fitted[n]!r}' for n in changed)}; refit it "
+                "(fit or fit_counts) to select by the new value (only k, ratio and threshold "
+                "cut the fitted ranking without a refit)")
+        return fitted
 
     def _n_keep(self, counts: Counts, policy: str) -> int | None:
         """The number of terms ``k`` or ``ratio`` asks for (``None`` with a threshold)."""
-        if self.ratio is not None and self.threshold is not None:
-            raise TextsiftError("give at most one of ratio and threshold (k is the default)")
+        given = [name for name in ("k", "ratio", "threshold") if getattr(self, name) is not None]
+        if len(given) > 1:
+            raise TextsiftError(f"give at most one of k, ratio and threshold, got {given[0]}="
+                                f"{getattr(self, given[0])!r} and {given[1]}="
+                                f"{getattr(self, given[1])!r} (k is 10 when none is given)")
         if self.threshold is None:
-            return resolve_k(counts.n_terms, int(counts.seen.sum()), self.k, self.ratio)
+            k = 10 if self.k is None else self.k
+            return resolve_k(counts.n_terms, int(counts.seen.sum()), k, self.ratio)
         if policy == "rr":
             raise TextsiftError("a score threshold does not apply to the round-robin policy")
         return None
 
-    def _rank(self, counts: Counts, limit: int | None) -> TermRanking:
-        return rank(counts, self.method, self._policy(), self.class_label, top=limit,
-                    rr_variant=self.rr_variant, direction=self.direction,
-                    **(self.method_params or {}))
+    @staticmethod
+    def _rank(counts: Counts, limit: int | None, p: dict) -> TermRanking:
+        """The ranking of ``counts`` under the parameters ``p`` (those ``fit`` keeps)."""
+        return rank(counts, p["method"], p["aggregate"], p["class_label"], top=limit,
+                    rr_variant=p["rr_variant"], direction=p["direction"],
+                    **p["method_params"])
 
     @property
     def selected_(self) -> np.ndarray:
+        p = self._check_unchanged()
         ranking = self.ranking_
         n_keep = self._n_keep(self.counts_, ranking.policy)
         if n_keep is None:
             return ranking.index[ranking.scores >= self.threshold]
         if len(ranking) < n_keep:  # a round robin stopped short of this k: its next turns
-            ranking = self.ranking_ = self._rank(self.counts_, n_keep)
+            ranking = self.ranking_ = self._rank(self.counts_, n_keep, p)
         return ranking.index[:n_keep]
 
     @property
-    def scores_(self) -> pd.DataFrame:
+    def scores_(self) -> np.ndarray:
+        p = self._check_unchanged()
+        ranking = self.ranking_
+        if ranking.policy == "rr":  # an order by turns: each term's best score instead
+            ranking = rank(self.counts_, p["method"], "max", direction=p["direction"],
+                           **p["method_params"])
+        scores = np.empty(self.counts_.n_terms)
+        scores[ranking.index] = ranking.scores
+        return scores
+
+    @property
+    def class_scores_(self) -> pd.DataFrame:
+        fitted = self._check_unchanged()
         counts = self.counts_
-        table = score_table(counts, self.method, self.method_params)
+        table = score_table(counts, fitted["method"], fitted["method_params"])
         names = counts.feature_names
         return pd.DataFrame(
             table.values, columns=pd.Index(list(table.groups), name="group"),
@@ -222,8 +286,8 @@ class OrdinalSelector(TermSelector):
     method : str, default="rr_nc_idf"
         ``var``, ``var_idf``, ``rr_var``, ``rr_var_idf``, ``rr_igor``, ``rr_nc_idf`` or ``prp``
         (provisional).
-    k : int or "all", default=10
-        Number of terms kept, unless ``ratio`` is given.
+    k : int or "all", optional
+        Number of terms kept; default 10 unless ``ratio`` is given (not both).
     ratio : float in (0, 1], optional
         Reduction level ``|S|/|T|``: keep ``max(1, ceil(ratio * n_ranked))`` terms.
     ranks : array-like of int, optional
@@ -243,7 +307,7 @@ class OrdinalSelector(TermSelector):
     class_label = None
     direction = "both"
 
-    def __init__(self, method="rr_nc_idf", k=10, ratio=None, ranks=None, rr_variant="skip",
+    def __init__(self, method="rr_nc_idf", k=None, ratio=None, ranks=None, rr_variant="skip",
                  method_params=None):
         self.method = method
         self.k = k

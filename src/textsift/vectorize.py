@@ -22,8 +22,8 @@ the RC paper stemmed) through PyStemmer, in any of its languages
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable  # noqa: F401  (the tokenizer field's annotation)
+from dataclasses import field, make_dataclass
 from numbers import Integral, Real
 from typing import TYPE_CHECKING
 
@@ -31,19 +31,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._choices import ANALYZERS
+from ._options import DEFAULT_TOKEN_PATTERN, PREPROCESSING
 from .chars import count_chars
 from .corpus import strip_header
-from .errors import TextsiftError
-from .languages import (
-    TOKENIZERS,
-    check_language,
-    check_stop_words,
-    did_you_mean,
-    korean_tokenizer,
-    stemmer,
-    stop_list,
-)
+from .errors import TextsiftError, did_you_mean
+from .languages import check_language, check_stop_words, stemmer, stop_list
 from .ngrams import NotPackable
+from .tokenizers import resolve_tokenizer
 from .tokens import count_tokens, stem_words
 
 if TYPE_CHECKING:  # scikit-learn is imported where its vectorizer is built
@@ -52,37 +46,17 @@ if TYPE_CHECKING:  # scikit-learn is imported where its vectorizer is built
 __all__ = ["ANALYZERS", "Vectorizer", "VectorizerOptions", "build_vectorizer", "count_terms",
            "prune", "select_columns", "term_mask", "vectorize"]
 
-DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
+#: The options that are true or false.
+_FLAGS = tuple(o.name for o in PREPROCESSING if o.types == (bool,))
 
 
-@dataclass(frozen=True)
-class VectorizerOptions:
-    """Preprocessing options shared by the CLI, the harness and the streaming engine.
-
-    ``ngram_range`` and ``analyzer`` mean what they mean to ``CountVectorizer``; ``language``
-    is the text's (the stemmer's with ``stem``); ``stop_words`` is ``"english"``
-    (scikit-learn's list) or a language's name (stopwords-iso's list); ``tokenizer`` is
-    ``"korean"`` (Kiwi's morphemes, the ``korean`` extra) or your own callable (text ->
-    tokens), replacing ``token_pattern``.
-    """
-
-    binary: bool = False
-    min_df: int | float = 1
-    max_df: int | float = 1.0
-    token_pattern: str = DEFAULT_TOKEN_PATTERN
-    lowercase: bool = True
-    stop_words: str | None = None
-    stem: bool = False
-    strip_headers: bool = False
-    max_features: int | None = None
-    ngram_range: tuple[int, int] = (1, 1)
-    analyzer: str = "word"
-    language: str = "english"
-    tokenizer: str | Callable | None = None
+class _Checks:
+    """The checks of :class:`VectorizerOptions` (whose fields are made from the one
+    definition of each option, ``textsift._options.PREPROCESSING``): its methods."""
 
     def __post_init__(self):
         """Check every option here, where it is set, rather than deep inside a fit."""
-        for name in ("binary", "lowercase", "stem", "strip_headers"):
+        for name in _FLAGS:
             if not isinstance(getattr(self, name), bool | np.bool_):
                 raise TextsiftError(f"{name} must be true or false, got {getattr(self, name)!r}")
         _document_bound("min_df", self.min_df, "a number of documents >= 1 or a fraction in "
@@ -107,11 +81,7 @@ class VectorizerOptions:
         except (re.error, TypeError) as exc:
             raise TextsiftError(f"token_pattern {self.token_pattern!r} is not a regular "
                                 f"expression ({exc})") from None
-        if self.tokenizer is not None and not callable(self.tokenizer):
-            if self.tokenizer not in TOKENIZERS:
-                raise TextsiftError(f"unknown tokenizer {self.tokenizer!r}; choose one of "
-                                    f"{', '.join(TOKENIZERS)}, or pass your own callable")
-            korean_tokenizer()  # installed, or the command to install it
+        resolve_tokenizer(self.tokenizer)  # a known name, its library installed, or a callable
         if self.analyzer != "word":
             self._check_characters()
         elif self.ngram_range[1] > 1 and self.tokenizer is None:
@@ -128,6 +98,27 @@ class VectorizerOptions:
             raise TextsiftError(f"analyzer {self.analyzer!r} counts character n-grams: "
                                 f"{', '.join(word_only)} apply to words only; drop them, or "
                                 "use analyzer 'word'")
+
+
+def _options_doc() -> str:
+    lines = ["Preprocessing options shared by the CLI, the harness and the streaming engine.",
+             "",
+             "Each is defined once (``textsift._options.PREPROCESSING``), as are the command",
+             "line's corpus options and an experiment file's ``[preprocessing]`` keys;",
+             "``ngram_range`` and ``analyzer`` mean what they mean to ``CountVectorizer``, and",
+             "every value is checked where it is set.", "", "Parameters", "----------"]
+    for o in PREPROCESSING:
+        lines += [f"{o.name} : {o.annotation}, default={o.default!r}", f"    {o.doc}"]
+    return "\n".join(lines)
+
+
+#: The preprocessing options (one field per entry of ``textsift._options.PREPROCESSING``).
+VectorizerOptions = make_dataclass(
+    "VectorizerOptions", [(o.name, o.annotation, field(default=o.default))
+                          for o in PREPROCESSING],
+    frozen=True, namespace={"__module__": __name__, "__doc__": _options_doc(),
+                            "__post_init__": _Checks.__post_init__,
+                            "_check_characters": _Checks._check_characters})
 
 
 def _ngram_range(value) -> tuple[int, int]:
@@ -219,7 +210,7 @@ def build_vectorizer(opts: VectorizerOptions | None = None, **kw) -> CountVector
     from sklearn.feature_extraction.text import CountVectorizer
 
     opts = _options(opts, kw)
-    tokenizer = _tokenizer(opts)
+    tokenizer = resolve_tokenizer(opts.tokenizer)
     params = dict(
         binary=opts.binary,
         min_df=opts.min_df,
@@ -249,12 +240,6 @@ def _stop_words(opts: VectorizerOptions):
     return sorted(stop_list(opts.stop_words))
 
 
-def _tokenizer(opts: VectorizerOptions):
-    if opts.tokenizer == "korean":
-        return korean_tokenizer()
-    return opts.tokenizer
-
-
 def _fast(opts: VectorizerOptions, texts) -> bool:
     """Whether :mod:`textsift.tokens` / :mod:`textsift.chars` give ``CountVectorizer``'s
     terms: any analyzer, words from the default token pattern or a tokenizer, strings."""
@@ -269,7 +254,7 @@ def _count_fast(texts, opts: VectorizerOptions, n_threads):
         return count_chars(texts, opts.analyzer, opts.ngram_range, prep, n_threads)
     stop = stop_list(opts.stop_words) if opts.stop_words else None
     return count_tokens(texts, prep, stop, opts.stem, n_threads, opts.ngram_range,
-                        opts.language, _tokenizer(opts))
+                        opts.language, resolve_tokenizer(opts.tokenizer))
 
 
 def count_terms(texts, opts: VectorizerOptions | None = None, n_threads: int | None = None,

@@ -19,16 +19,11 @@ from enum import Enum, StrEnum
 import typer
 from rich.console import Console
 from rich.markup import escape
+from typer._click import Context  # typer vendors its own click (the version pyproject pins)
+from typer._click.exceptions import NoArgsIsHelpError, UsageError
 from typer.core import TyperCommand, TyperGroup
 
 from ..errors import DataWarning, TextsiftError
-
-try:  # typer vendors its own click (typer._click) since 0.17; click's own classes otherwise
-    from typer._click import Context
-    from typer._click.exceptions import NoArgsIsHelpError, UsageError
-except ImportError:  # pragma: no cover
-    from click import Context
-    from click.exceptions import NoArgsIsHelpError, UsageError
 
 
 class _Commands(TyperGroup):
@@ -142,7 +137,13 @@ class _LightCoercion:
     typer returns them: an absent one (``None``, the default of most options) and one of a
     choice's values (``--format json`` -> ``Format.json``). Any other value builds typer's
     coercion (``get_runtime_param``), which takes over -- for its checks and its messages,
-    a choice's unknown value included."""
+    a choice's unknown value included.
+
+    It reads typer's private parameter hooks (``_runtime_param``, ``get_runtime_param``,
+    ``type_descriptor``: typer's ``parser=`` still builds a pydantic adapter, and there is no
+    public way to skip it), so pyproject pins typer to the minor release it is written for;
+    a typer without the hooks leaves every parameter to typer's own coercion (slower, not
+    wrong), which ``tests/test_cli_startup.py`` reports as pydantic loaded at start-up."""
 
     def coerce(self, value, param, ctx):
         if value is None and not (param.multiple or param.nargs == -1):

@@ -4,27 +4,47 @@
 each method -- kind, summary, policies, parameters and their choices, requirements, reference
 -- which the command line reads at start-up instead of importing the scores (numpy and the
 rest): ``textsift methods``, and the options ``textsift ordinal`` builds from the methods'
-parameters, in a fraction of the time. The registry stays the one source: after adding or
-changing a method, write the copy again with::
-
-    python -c "from textsift.cli._catalog import write; write()"
-
-``tests/test_cli_startup.py`` fails, saying so, while the two differ.
+parameters, in a fraction of the time. The registry stays the one source: the copy holds a
+digest of the sources the registry is made from (``textsift/scores/*.py`` and
+``textsift/_choices.py``), and a copy whose digest is not theirs (a method added or changed)
+is not read: the registry is, and the copy is written again (:func:`refresh`; the test suite
+refreshes it as it starts). Once the registry is loaded (numpy with it), it is read itself.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import sys
 from functools import cache
 from pathlib import Path
 
 PATH = Path(__file__).with_name("methods.json")
 
 
-@cache
 def methods() -> dict[str, dict]:
-    """Each method's name -> its entry (:func:`from_registry`), sorted by name."""
-    return json.loads(PATH.read_text(encoding="utf-8"))
+    """Each method's name -> its entry (:func:`from_registry`), sorted by name: the registry
+    itself once it is loaded, else its copy (made again when stale)."""
+    if "textsift.scores" in sys.modules:
+        return from_registry()
+    return _copy()
+
+
+@cache
+def _copy() -> dict[str, dict]:
+    stored = json.loads(PATH.read_text(encoding="utf-8"))
+    if stored.get("source") == source_digest():
+        return stored["methods"]
+    return refresh()
+
+
+def source_digest() -> str:
+    """SHA-256 (16 hex digits) of the sources the registry is made from."""
+    root = Path(__file__).parents[1]
+    digest = hashlib.sha256()
+    for path in sorted([*root.joinpath("scores").glob("*.py"), root / "_choices.py"]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def from_registry() -> dict[str, dict]:
@@ -41,11 +61,21 @@ def from_registry() -> dict[str, dict]:
             for name, m in sorted(REGISTRY.items())}
 
 
-def write() -> Path:
-    """Write ``methods.json`` from the registry."""
-    text = json.dumps(from_registry(), indent=1, ensure_ascii=False) + "\n"
-    PATH.write_text(text, encoding="utf-8")
-    return PATH
+def refresh() -> dict[str, dict]:
+    """The registry's entries, written to ``methods.json`` with the digest of its sources if
+    the copy there is not theirs (an installed package's read-only copy is left as it is)."""
+    from .._io import atomic_write_text
+    from ..errors import OutputError
+
+    entries, digest = from_registry(), source_digest()
+    text = json.dumps({"source": digest, "methods": entries}, indent=1,
+                      ensure_ascii=False) + "\n"
+    try:
+        if not PATH.exists() or PATH.read_text(encoding="utf-8") != text:
+            atomic_write_text(PATH, text)
+    except (OSError, OutputError):  # not writable here: the registry serves
+        pass
+    return entries
 
 
 def ordinal_methods() -> list[str]:

@@ -24,14 +24,15 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Iterator
-from dataclasses import dataclass, fields
-from enum import StrEnum
+from dataclasses import dataclass, field, fields
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .._choices import ANALYZERS, CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES, TOKENIZERS
+from .._choices import CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES
+from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
 from ._app import Format
 
@@ -50,8 +51,6 @@ def choices(name: str, values) -> type[StrEnum]:
 
 
 Engine = choices("Engine", ENGINES)
-Analyzer = choices("Analyzer", ANALYZERS)
-Tokenizer = choices("Tokenizer", TOKENIZERS)
 
 
 def _ngrams(value: str | None) -> tuple[int, int] | None:
@@ -125,36 +124,6 @@ SplitField = Annotated[str | None, typer.Option(
 Split = Annotated[str | None, typer.Option(
     "--split", help="Use only the records of this split, e.g. train", rich_help_panel=CORPUS,
     show_default=False)]
-MinDf = Annotated[int, typer.Option(
-    "--min-df", help="Keep terms in at least this many documents", callback=_min_df,
-    rich_help_panel=CORPUS)]
-MaxDf = Annotated[float, typer.Option(
-    "--max-df", help="Keep terms in at most this fraction of the documents (or this many, "
-    "when above 1)", callback=_max_df, rich_help_panel=CORPUS)]
-StopWordsOption = Annotated[str | None, typer.Option(
-    "--stop-words", help="Drop the stop words of this list: english (scikit-learn's), or a "
-    "language (stopwords-iso's list: german, korean, ...)", rich_help_panel=CORPUS,
-    show_default=False)]
-Stem = Annotated[bool, typer.Option(
-    "--stem", help="Stem the words (Snowball, in --language; English: Porter 2)",
-    rich_help_panel=CORPUS)]
-Language = Annotated[str, typer.Option(
-    "--language", help="The text's language: its Snowball stemmer for --stem (any of "
-    "PyStemmer's, e.g. german)", rich_help_panel=CORPUS)]
-NGrams = Annotated[str | None, typer.Option(
-    "--ngrams", help="Count n-grams of MIN to MAX words (or characters, with --analyzer "
-    "char/char_wb): 1-2 adds pairs of words (default 1-1)", metavar="MIN-MAX",
-    callback=lambda v: _ngrams(v) and v, rich_help_panel=CORPUS, show_default=False)]
-AnalyzerOption = Annotated[Analyzer, typer.Option(
-    "--analyzer", help="Terms are word n-grams, character n-grams (char), or character "
-    "n-grams inside words (char_wb), as scikit-learn's", rich_help_panel=CORPUS)]
-TokenizerOption = Annotated[Tokenizer | None, typer.Option(
-    "--tokenizer", help="Words from a morphological analyser instead of the token pattern: "
-    "korean (Kiwi morphemes; pip install \"textsift[korean]\")", rich_help_panel=CORPUS,
-    show_default=False)]
-StripHeaders = Annotated[bool, typer.Option(
-    "--strip-headers", help="Drop e-mail/news headers (up to the first blank line)",
-    rich_help_panel=CORPUS)]
 StripLabels = Annotated[bool, typer.Option(
     "--strip-labels", help="Remove the white space around each label ('sci.space ' is "
     "'sci.space'); case is kept", rich_help_panel=CORPUS)]
@@ -236,32 +205,19 @@ class CorpusOptions:
     label_sep: str | None = None
     split_field: str | None = None
     split: str | None = None
-    min_df: int = 1
-    max_df: int | float = 1.0
-    stop_words: str | None = None
-    stem: bool = False
-    language: str = "english"
-    ngrams: str | None = None
-    analyzer: Analyzer = Analyzer("word")
-    tokenizer: Tokenizer | None = None
-    strip_headers: bool = False
     skip_bad_lines: bool = False
     strip_labels: bool = False
     engine: Engine = Engine("memory")
     scheduler: str | None = None
     chunk_size: int | None = None
+    #: The preprocessing options given (option name -> value; the others take their default).
+    preprocessing: dict = field(default_factory=dict)
 
     def vectorizer(self, **kw) -> VectorizerOptions:
         """The preprocessing options (``kw`` override them, e.g. ``binary=True``)."""
         from ..vectorize import VectorizerOptions
 
-        return VectorizerOptions(min_df=self.min_df, max_df=self.max_df,
-                                 stop_words=self.stop_words, stem=self.stem,
-                                 language=self.language,
-                                 ngram_range=_ngrams(self.ngrams) or (1, 1),
-                                 analyzer=Analyzer(self.analyzer).value,
-                                 tokenizer=self.tokenizer and Tokenizer(self.tokenizer).value,
-                                 strip_headers=self.strip_headers, **kw)
+        return VectorizerOptions(**{**self.preprocessing, **kw})
 
     @property
     def source(self):
@@ -291,7 +247,7 @@ class CorpusOptions:
         from ._app import console, stage_progress
 
         bad: list = []
-        slow = self.engine != "memory" or self.tokenizer is not None  # worth a bar
+        slow = self.engine != "memory" or self.preprocessing.get("tokenizer") is not None
         drawn = stage_progress() if slow else nullcontext()
         with warnings.catch_warnings(), drawn as progress:  # warnings reported below, once
             warnings.filterwarnings("ignore", "skipped ", UserWarning)
@@ -328,6 +284,30 @@ class CorpusOptions:
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
+#: How the command line reads and checks an option of the corpus's preprocessing, where
+#: typer's own reading is not enough.
+_READ = {"min_df": _min_df, "max_df": _max_df, "ngram_range": _ngrams}
+
+
+def _preprocessing_param(option: Option) -> tuple:
+    """The command-line parameter of a preprocessing option: ``(annotation, default)``, made
+    from its one definition (:data:`textsift._options.PREPROCESSING`). A default the command
+    line cannot show as text (``(1, 1)``) is ``None``, which leaves the option's own."""
+    cli = option.cli
+    kind = (choices(option.name.title(), option.choices()) if option.choices else
+            cli.type or (str if option.default is None else type(option.default)))
+    default = option.default if isinstance(option.default, str | int | float) else None
+    if option.choices and default is not None:
+        default = kind(default)
+    hint = {"show_default": False} if default is None else {}
+    return (Annotated[kind | None if default is None else kind, typer.Option(
+        cli.flag, help=option.help, callback=_READ.get(option.name), metavar=cli.metavar,
+        rich_help_panel=CORPUS, **hint)], default)
+
+
+#: The command line's preprocessing options, by name (made once: every command shares them).
+_PREPROCESSING_PARAMS = {o.name: _preprocessing_param(o) for o in PREPROCESSING if o.cli}
+
 #: The parameters :func:`corpus_options` gives a command, in the order of its help.
 _CORPUS_PARAMS = {
     "data": (Data, inspect.Parameter.empty),
@@ -336,15 +316,7 @@ _CORPUS_PARAMS = {
     "label_sep": (LabelSep, None),
     "split_field": (SplitField, None),
     "split": (Split, None),
-    "min_df": (MinDf, 1),
-    "max_df": (MaxDf, 1.0),
-    "stop_words": (StopWordsOption, None),
-    "stem": (Stem, False),
-    "language": (Language, "english"),
-    "ngrams": (NGrams, None),
-    "analyzer": (AnalyzerOption, Analyzer("word")),
-    "tokenizer": (TokenizerOption, None),
-    "strip_headers": (StripHeaders, False),
+    **_PREPROCESSING_PARAMS,
     "skip_bad_lines": (SkipBadLines, False),
     "strip_labels": (StripLabels, False),
     "engine": (EngineOption, Engine("memory")),
@@ -396,7 +368,11 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
             given["data"] = tuple(given["data"] or ())
             _check_paths(given["data"])  # first: before the options' checks import much
             valid = {f.name for f in fields(CorpusOptions)}
-            corpus = CorpusOptions(**{k: v for k, v in given.items() if k in valid})
+            corpus = CorpusOptions(
+                **{k: v for k, v in given.items() if k in valid},
+                preprocessing={k: v.value if isinstance(v, Enum) else v
+                               for k, v in given.items()
+                               if k in _PREPROCESSING_PARAMS and v is not None})
             corpus.vectorizer()  # options that cannot go together: an error before any work
             return func(corpus=corpus, **kw)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -28,9 +27,25 @@ from .options import (
 ORDINAL = _catalog.ordinal_methods()
 
 
-class Learner(StrEnum):
-    svr = "svr"
-    svr_balanced = "svr-balanced"
+def _learner(text: str) -> dict:
+    """The ``[[learners]]`` table of ``--learner``: a registered learner that serves ranks
+    (:data:`textsift.learners.LEARNERS`), or ``NAME-balanced`` for one with a ``balanced``
+    parameter (its rank-balanced loss), labelled as given."""
+    from ..errors import did_you_mean
+    from ..labels import LabelKind
+    from ..learners import LEARNERS
+
+    tables = {}
+    for name, learner in LEARNERS.items():
+        if LabelKind.ORDINAL in learner.tasks:
+            tables[name] = {"name": name, "label": name}
+            if "balanced" in learner.params:
+                tables[f"{name}-balanced"] = {"name": name, "label": f"{name}-balanced",
+                                              "balanced": True}
+    if text not in tables:
+        raise TextsiftError(f"--learner {text!r} is not a learner of ranks"
+                            f"{did_you_mean(text, tables)}; choose one of {', '.join(tables)}")
+    return tables[text]
 
 
 def _numbers(text: str | None, what: str, kind=float):
@@ -196,13 +211,16 @@ def ordinal_eval(
     methods: str = typer.Option(",".join(ORDINAL), "--methods", help="Comma-separated"),
     ratios: str = typer.Option("0.005,0.01,0.025,0.05,0.1,0.2,0.3,0.5,0.75,1", "--ratios",
                                help="Fractions of the vocabulary to select"),
-    learner: Learner = typer.Option(Learner.svr_balanced, "--learner",
-                                    help="epsilon-SVR on the ranks, balanced or not"),
+    learner: str = typer.Option("svr-balanced", "--learner",
+                                help="A learner of ranks of textsift run's registry (svr, "
+                                "linear_svm, ...); NAME-balanced for its rank-balanced loss, "
+                                "where it has one (svr-balanced)"),
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
     a_grid: str = typer.Option("0.25,0.5,1,2,4,8", "--a-grid",
                                help="IDF exponents tried on validation"),
-    c_grid: str = typer.Option("0.3,1,3", "--c-grid", help="SVR C values tried on validation"),
+    c_grid: str = typer.Option("0.3,1,3", "--c-grid",
+                               help="C values tried on validation (for a learner with C)"),
     n_jobs: NJobs = 1,
 ):
     """MAE^M of each ordinal method at each reduction level (and FFS, Triv).
@@ -215,11 +233,15 @@ def ordinal_eval(
     Example: textsift ordinal-eval reviews.jsonl.gz --label-field rating --out ordinal-run
     """
     from ..experiment import parse_config
+    from ..learners import get_learner
     from ..report.html import write_report
     from .experiment import run_with_progress
 
     names = [_method(s.strip()).name for s in methods.split(",") if s.strip()]
-    tuning = {"C": _numbers(c_grid, "--c-grid")}
+    learners = [_learner(learner)]
+    tuning = {}
+    if "C" in get_learner(learners[0]["name"]).params:
+        tuning["C"] = _numbers(c_grid, "--c-grid")
     if any("a" in _catalog.methods()[n]["params"] for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
     source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
@@ -238,8 +260,7 @@ def ordinal_eval(
         "selection": {"methods": names, "ratios": _numbers(ratios, "--ratios"),
                       "baselines": ["ffs", "triv"]},
         "tuning": tuning,
-        "learners": [{"name": "svr", "label": learner.value,
-                      "balanced": learner is Learner.svr_balanced}],
+        "learners": learners,
     }
     summary = run_with_progress(parse_config(config, src="textsift ordinal-eval"), out,
                                 resume=True, n_jobs=n_jobs)

@@ -4,13 +4,12 @@ fraction, a path). Every error names the file, the key and the fix."""
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from glob import glob, has_magic
 from pathlib import Path
 
-from ..errors import TextsiftError
+from ..errors import TextsiftError, did_you_mean
 from .schema import SCHEMA
 
 __all__ = ["TABLES", "ConfigError", "choice", "fraction", "resolve_path", "typed", "unknown"]
@@ -28,11 +27,9 @@ TABLES = {**SCHEMA, "tuning": None, "learners": None}
 def unknown(keys, allowed, where: str, src: str):
     for key in keys:
         if key not in allowed:
-            close = difflib.get_close_matches(key, sorted(allowed), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(
-                f"{src}: unknown key {key!r} in {where}{hint}; allowed keys there: "
-                f"{', '.join(sorted(allowed))}"
+                f"{src}: unknown key {key!r} in {where}{did_you_mean(key, sorted(allowed))}; "
+                f"allowed keys there: {', '.join(sorted(allowed))}"
             )
 
 

@@ -11,8 +11,8 @@ takes the schema's default, read here through :func:`~.schema.default`::
                      ranks, skip_bad_lines, strip_labels, label_sep
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks,
                      label_set
-    [preprocessing]  lowercase, stop_words, min_df, max_df, stem, strip_headers, binary,
-                     token_pattern
+    [preprocessing]  the preprocessing options (textsift._options.PREPROCESSING): min_df,
+                     max_df, stop_words, stem, language, ngram_range, analyzer, tokenizer, ...
     [selection]      methods, aggregates, sizes | ratios, baselines, rr_variant, method_params,
                      scope
     [tuning]         val_size, and a list of values per tuned parameter of a method or learner
@@ -43,6 +43,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from .._options import PREPROCESSING
 from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
@@ -200,11 +201,6 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
             "label_set": label_set}
 
 
-#: The Python type of each kind of preprocessing key.
-_TYPES = {"boolean": bool, "string": str, "integer or fraction": (int, float),
-          "list of integers": (list, tuple)}
-
-
 def preprocessing_section(t, src: str) -> VectorizerOptions:
     """``[preprocessing]``: every key of its schema table (given, or its default) passed to
     :class:`~textsift.vectorize.VectorizerOptions`; from Python, the options themselves."""
@@ -212,12 +208,13 @@ def preprocessing_section(t, src: str) -> VectorizerOptions:
         return t
     unknown(t, SCHEMA["preprocessing"], "[preprocessing]", src)
     opts = {}
-    for key, spec in SCHEMA["preprocessing"].items():
+    for option in PREPROCESSING:
+        key = option.name
         value = _get(t, "preprocessing", key)
         if key == "stop_words" and (value is False or value == ""):
             value = None
         elif value is not None:  # a default of None (stop_words, tokenizer) is not a value
-            typed(value, _TYPES[spec.kind], f"[preprocessing] {key}", src)
+            typed(value, option.types, f"[preprocessing] {key}", src)
         opts[key] = value
     try:
         return VectorizerOptions(**opts)

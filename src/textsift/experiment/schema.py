@@ -4,21 +4,21 @@ This table is what the validation reads (an unknown key is an error naming the k
 accepts, and a key left out takes the default written here: the parser has no default of its
 own) and what the documentation prints (the experiment reference is generated from it), so
 the two cannot drift; a test checks that every literal default here is the one a minimal file
-gets. The choices it documents come from the registries they are checked against: the
-learners (:data:`textsift.learners.LEARNERS`), the evaluation measures
-(:data:`textsift.metrics.MEASURES`), the policies (:data:`textsift.policies.AGGREGATES`); the
-preprocessing defaults are :class:`~textsift.vectorize.VectorizerOptions`' own.
+gets. The learners (:data:`textsift.learners.LEARNERS`) and the evaluation measures
+(:data:`textsift.metrics.MEASURES`) are read from their registries where they are checked and
+documented (never copied here at import); the policies are
+:data:`textsift.policies.AGGREGATES`; the ``[preprocessing]`` keys are the preprocessing
+options' one definition, from which :class:`~textsift.vectorize.VectorizerOptions` and the
+command line's options are made too.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import NamedTuple
 
-from ..learners import LEARNERS, WEIGHTINGS
-from ..metrics import MEASURES
+from .._options import PREPROCESSING
+from ..learners import WEIGHTINGS
 from ..policies import AGGREGATES
-from ..vectorize import VectorizerOptions
 
 __all__ = ["BASELINES", "CLASS_WEIGHT", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key",
            "default"]
@@ -35,8 +35,6 @@ class Key(NamedTuple):
 
 #: Baseline rows: every term (FFS), and the trivial predictor (Triv).
 BASELINES = ("ffs", "triv")
-#: The preprocessing defaults: :class:`~textsift.vectorize.VectorizerOptions`' own.
-_VECTORIZER = {f.name: f.default for f in fields(VectorizerOptions)}
 
 
 def _choices(values) -> str:
@@ -96,7 +94,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "test_size": Key("fraction", None, 'A random stratified test part for protocol = '
                          '"split" when the corpus has no split field.'),
         "metrics": Key("list of strings", ["accuracy", "macro_f1"], "Evaluation measures, "
-                       f"the first one deciding tuning: {_choices(MEASURES)} (see below)."),
+                       "the first one deciding tuning: the registered measures (see below)."),
         "tasks": Key("string", "multiclass", '"multiclass" (one task over all classes) or '
                      '"one_vs_rest" (each class a binary task against the others, terms '
                      "ranked by its own scores, as Forman 2003)."),
@@ -105,33 +103,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
                          "and a test document, as Reuters-21578 ModApte's 90 categories) or "
                          '"all" (every label of the corpus).'),
     },
-    "preprocessing": {name: Key(kind, _VECTORIZER[name], doc) for name, kind, doc in (
-        ("lowercase", "boolean", "Lower-case the text before tokenising."),
-        ("stop_words", "string", '"english" removes scikit-learn\'s English stop words, a '
-         'language\'s name ("german", "korean", ...) stopwords-iso\'s list of it; default '
-         "none."),
-        ("min_df", "integer or fraction", "Drop terms in fewer training documents (a count, "
-         "or a fraction of them)."),
-        ("max_df", "integer or fraction", "Drop terms in more training documents (a "
-         "fraction, or a count)."),
-        ("stem", "boolean", "Snowball stems of the words, in the language (English: Porter "
-         "2)."),
-        ("language", "string", "The text's language: its Snowball stemmer (any of "
-         "PyStemmer's) for stem."),
-        ("ngram_range", "list of integers", "[min_n, max_n]: the n-grams counted, of words "
-         "or characters, e.g. [1, 2] for words and pairs of words (scikit-learn's "
-         "ngram_range)."),
-        ("analyzer", "string", '"word", "char" (character n-grams) or "char_wb" (character '
-         "n-grams inside words), as scikit-learn's."),
-        ("tokenizer", "string", '"korean": Kiwi\'s morphemes instead of the token pattern '
-         '(pip install "textsift[korean]"); default none.'),
-        ("strip_headers", "boolean", "Drop an e-mail header (everything before the first "
-         "blank line)."),
-        ("binary", "boolean", "Count presence instead of occurrences in the document-term "
-         "matrices."),
-        ("token_pattern", "string", "Regular expression of a token (scikit-learn's by "
-         "default)."),
-    )},
+    "preprocessing": {o.name: Key(o.kind, o.default, o.doc) for o in PREPROCESSING},
     "selection": {
         "methods": Key("list of strings", None, "Scoring methods (`textsift methods` lists "
                        'them), or your own function as "package.module:function".'),
@@ -169,7 +141,7 @@ TUNING_KEYS = {
 #: Keys of each ``[[learners]]`` table, besides the learner's own parameters
 #: (the ``params`` of its :class:`textsift.learners.Learner`).
 LEARNER_KEYS = {
-    "name": Key("string", None, f"The learner: {_choices(LEARNERS)}."),
+    "name": Key("string", None, "The learner: a registered learner (the table below)."),
     "label": Key("string", None, "Its name in the results; default its name. Two learners "
                  "of one file need distinct labels."),
     "weighting": Key("string", None, f"Input of the learner over the selected terms: "

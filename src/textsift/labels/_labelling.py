@@ -195,7 +195,7 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     y = np.asarray(y)
     if y.ndim != 1:
         raise TextsiftError(f"labels must be one-dimensional, got shape {y.shape}")
-    if y.dtype == object:
+    if y.dtype == object or y.dtype.kind == "f":  # NaN is a missing label, never a class
         missing = np.flatnonzero(pd.isna(y))
         if len(missing):
             raise TextsiftError(

@@ -12,13 +12,16 @@ and weight the OLS refits: along each path, of the nested models ``A_c`` and of 
 chooses the lambda of every bootstrap and the cutoff ``c*`` (and the threshold, below). The
 paper uses the misclassification error, and chose a validation set over cross-validation so
 that "different types of performance criteria such as precision and recall" could choose
-lambda. Named criteria, from :mod:`sklearn.metrics`:
+lambda. Named criteria, each an evaluation measure of :data:`textsift.metrics.MEASURES` (the
+one registry of measures, whose functions are :mod:`sklearn.metrics`'s) as a loss -- the
+measure itself when lower is better, ``1 -`` it otherwise:
 
-* ``"misclassification"`` -- ``1 - accuracy`` (the paper's ME; the default);
-* ``"balanced_error"`` -- ``1 - balanced_accuracy_score``: the mean of the two classes' error
+* ``"misclassification"`` -- ``misclassification_error``, ``1 - accuracy`` (the paper's ME;
+  the default);
+* ``"balanced_error"`` -- ``1 - balanced_accuracy``: the mean of the two classes' error
   rates;
-* ``"f1"`` / ``"f1_low"`` -- ``1 - F1`` of class 1 (high) / of class 0 (low);
-* ``"macro_f1"`` -- ``1 -`` the mean of the two F1.
+* ``"f1"`` / ``"f1_low"`` -- ``1 - f1_pos`` of class 1 (high) / of class 0 (low);
+* ``"macro_f1"`` -- ``1 - macro_f1``, the mean of the two F1.
 
 The criterion is the loss of the validation rows as they are, unweighted (as scikit-learn's
 scorers are): class weights change the fit, not the question asked of it. So with class
@@ -45,9 +48,6 @@ picklable (a function at the top level of a module), and a ``store`` keys it by 
 callables have none: the ``"1se"`` rules refuse them, and a path stops ``patience`` lambdas
 past its minimum once its loss is above it.
 
-(Where the evaluation measures get one shared registry in :mod:`textsift.metrics`, name ->
-function, lower is better, :func:`resolve_criterion` is the one place to read it from.)
-
 **Threshold.** Classifier (2.2) says "high" iff the fitted rating is at least ``(a + b) / 2``
 (``threshold="midpoint"``, the paper). ``threshold="validation"`` (ours) chooses the threshold
 ``t`` after ``c*``: the loss of ``rating >= t`` on the validation rows (fitted on the core
@@ -58,17 +58,17 @@ one above every rating); ties go to the ``t`` nearest the midpoint.
 
 from __future__ import annotations
 
-import difflib
-import numbers
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics import balanced_accuracy_score, f1_score
 from sklearn.utils.class_weight import compute_class_weight
 
 from .._choices import ADABAG_CHOICES
-from ..errors import TextsiftError
+from ..errors import TextsiftError, did_you_mean
+from ..learners import check_class_weight as check_weights
+from ..learners import class_weight_codes
+from ..metrics import MEASURES
 from .classifier import misclassification
 
 __all__ = ["CRITERIA", "THRESHOLDS", "Criterion", "check_class_weight", "choose_threshold",
@@ -92,18 +92,19 @@ def _balanced_se(theta, pred) -> float:
     return float(np.sqrt(var) / 2)
 
 
-def _balanced_error(theta, pred) -> float:
-    return 1.0 - balanced_accuracy_score(theta, pred)
+@dataclass(frozen=True)
+class _MeasureLoss:
+    """The registered evaluation measure ``measure`` of the 0/1 classes as a loss: the
+    measure when lower is better, ``1 -`` it otherwise (the measures of classes are shares,
+    in [0, 1]); ``pos_label`` is the class a measure of the positive class measures."""
 
+    measure: str
+    pos_label: int = 1
 
-def _f1_error(label):
-    def loss(theta, pred):
-        return 1.0 - f1_score(theta, pred, pos_label=label, zero_division=0.0)
-    return loss
-
-
-def _macro_f1_error(theta, pred) -> float:
-    return 1.0 - f1_score(theta, pred, average="macro", labels=[0, 1], zero_division=0.0)
+    def __call__(self, theta, pred) -> float:
+        measure = MEASURES[self.measure]
+        value = measure(theta, pred, pos_label=self.pos_label)
+        return value if measure.lower_is_better else 1.0 - value
 
 
 @dataclass(frozen=True)
@@ -155,11 +156,13 @@ class Criterion:
 
 #: The named validation criteria (module docstring).
 CRITERIA = {
-    "misclassification": Criterion("misclassification", misclassification, _binomial_se),
-    "balanced_error": Criterion("balanced_error", _balanced_error, _balanced_se),
-    "f1": Criterion("f1", _f1_error(1)),
-    "f1_low": Criterion("f1_low", _f1_error(0)),
-    "macro_f1": Criterion("macro_f1", _macro_f1_error),
+    "misclassification": Criterion("misclassification",
+                                   _MeasureLoss("misclassification_error"), _binomial_se),
+    "balanced_error": Criterion("balanced_error", _MeasureLoss("balanced_accuracy"),
+                                _balanced_se),
+    "f1": Criterion("f1", _MeasureLoss("f1_pos", 1)),
+    "f1_low": Criterion("f1_low", _MeasureLoss("f1_pos", 0)),
+    "macro_f1": Criterion("macro_f1", _MeasureLoss("macro_f1")),
 }
 
 
@@ -173,28 +176,22 @@ def resolve_criterion(criterion) -> Criterion:
         return Criterion(name, criterion)
     if isinstance(criterion, str) and criterion in CRITERIA:
         return CRITERIA[criterion]
-    close = difflib.get_close_matches(str(criterion), list(CRITERIA), n=2, cutoff=0.5)
-    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
-    raise TextsiftError(f"criterion={criterion!r} is not a criterion: {hint}choose one of "
+    raise TextsiftError(f"criterion={criterion!r} is not a criterion"
+                        f"{did_you_mean(criterion, CRITERIA)}: choose one of "
                         f"{', '.join(CRITERIA)}, or pass a function (y_true, y_pred) -> loss")
 
 
 def check_class_weight(class_weight) -> None:
-    """``None``, ``"balanced"`` or a mapping of the classes 0 and 1 to finite weights > 0;
-    anything else is an error naming the parameter."""
-    if class_weight is None or (isinstance(class_weight, str) and class_weight == "balanced"):
-        return
-    if not isinstance(class_weight, Mapping):
-        raise TextsiftError(f"class_weight={class_weight!r}: use None, 'balanced' or a dict "
-                            "{0: w0, 1: w1} (0 = low, y <= a; 1 = high, y >= b)")
-    for c, w in class_weight.items():
-        if isinstance(c, bool) or not isinstance(c, numbers.Integral) or c not in (0, 1):
-            raise TextsiftError(f"class_weight: {c!r} is not a class; AdaBag's classes are 0 "
-                                "(low, y <= a) and 1 (high, y >= b)")
-        if (isinstance(w, bool) or not isinstance(w, numbers.Real) or not np.isfinite(w)
-                or w <= 0):
-            raise TextsiftError(f"class_weight: the weight of class {c} is {w!r}; weights "
-                                "must be finite numbers > 0")
+    """``None``, or a class weight of the learners' one check
+    (:func:`textsift.learners.check_class_weight`: ``"balanced"`` or positive finite weights)
+    over AdaBag's classes 0 (low, ``y <= a``) and 1 (high, ``y >= b``); anything else is an
+    error naming the parameter."""
+    if class_weight is not None:
+        class_weight_codes(check_weights(class_weight), _CLASSES)
+
+
+#: AdaBag's classes, as :func:`~textsift.learners.class_weight_codes` names them.
+_CLASSES = (0, 1)
 
 
 def class_weights(class_weight, theta) -> np.ndarray | None:
@@ -204,8 +201,9 @@ def class_weights(class_weight, theta) -> np.ndarray | None:
     if class_weight is None:
         return None
     if isinstance(class_weight, str):  # "balanced"
-        return compute_class_weight("balanced", classes=np.array([0, 1]), y=np.asarray(theta))
-    return np.array([float(class_weight.get(c, 1.0)) for c in (0, 1)])
+        return compute_class_weight("balanced", classes=np.array(_CLASSES), y=np.asarray(theta))
+    codes = class_weight_codes(class_weight, _CLASSES)
+    return np.array([float(codes.get(c, 1.0)) for c in _CLASSES])
 
 
 def choose_threshold(ratings, theta, criterion: Criterion, midpoint: float,
@@ -227,10 +225,10 @@ def class_scores(theta, pred, criterion: Criterion | None = None) -> dict:
     ``balanced_accuracy``, ``f1_low`` and ``f1`` (F1 of class 0 and 1), and the loss of
     ``criterion`` under its name."""
     theta, pred = np.asarray(theta), np.asarray(pred)
-    out = {"misclassification": misclassification(theta, pred),
-           "balanced_accuracy": float(balanced_accuracy_score(theta, pred)),
-           "f1_low": float(f1_score(theta, pred, pos_label=0, zero_division=0.0)),
-           "f1": float(f1_score(theta, pred, pos_label=1, zero_division=0.0))}
+    out = {"misclassification": MEASURES["misclassification_error"](theta, pred),
+           "balanced_accuracy": MEASURES["balanced_accuracy"](theta, pred),
+           "f1_low": MEASURES["f1_pos"](theta, pred, pos_label=0),
+           "f1": MEASURES["f1_pos"](theta, pred, pos_label=1)}
     if criterion is not None and criterion.name not in out:
         out[criterion.name] = criterion.loss(theta, pred)
     return out

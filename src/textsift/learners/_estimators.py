@@ -93,15 +93,19 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
 
 def check_class_weight(class_weight):
     """``"balanced"`` or a mapping class -> weight, each weight a positive finite number;
-    anything else is an error naming the value and the fix."""
-    if class_weight == "balanced":
+    anything else is an error naming the value and the fix. The one check of a class weight
+    (the learners', and AdaBag's: :func:`textsift.lasso.skew.check_class_weight`)."""
+    if isinstance(class_weight, str) and class_weight == "balanced":
         return class_weight
-    if isinstance(class_weight, dict) and class_weight and all(
-            isinstance(w, Real) and not isinstance(w, bool) and np.isfinite(w) and w > 0
-            for w in class_weight.values()):
-        return class_weight
-    raise TextsiftError(f"class_weight must be \"balanced\" or a table of positive weights, one "
-                        f"per class (e.g. {{\"spam\" = 5, \"ham\" = 1}}), got {class_weight!r}")
+    if not isinstance(class_weight, dict) or not class_weight:
+        raise TextsiftError(f"class_weight must be \"balanced\" or a table of positive weights, "
+                            f"one per class (e.g. {{\"spam\" = 5, \"ham\" = 1}}), got "
+                            f"{class_weight!r}")
+    for c, w in class_weight.items():
+        if isinstance(w, bool) or not isinstance(w, Real) or not np.isfinite(w) or w <= 0:
+            raise TextsiftError(f"class_weight: the weight of class {c!r} is {w!r}; weights "
+                                "must be finite numbers > 0")
+    return class_weight
 
 
 def class_weight_codes(class_weight, classes):
@@ -113,7 +117,11 @@ def class_weight_codes(class_weight, classes):
     if unknown:
         raise TextsiftError(f"class_weight names {unknown!r}, which are not classes of the "
                             f"labels; the classes are {', '.join(names[:20])}")
-    return {names.index(str(c)): w for c, w in class_weight.items()}
+    codes = {names.index(str(c)): w for c, w in class_weight.items()}
+    if len(codes) < len(class_weight):
+        raise TextsiftError(f"class_weight names a class twice ({list(class_weight)!r}: "
+                            "a class is matched by its name as text); give each class once")
+    return codes
 
 
 class ClassWeighted(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):

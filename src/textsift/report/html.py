@@ -31,7 +31,7 @@ from ..experiment._methods import resolve_method
 from ..experiment.folds import load_fold
 from ..experiment.store import Store
 from ..labels import LabelKind
-from ..metrics import LOWER_IS_BETTER
+from ..metrics import lower_is_better
 from ..policies import AGGREGATES
 from .plots import (
     BASELINES,
@@ -92,7 +92,7 @@ def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
     levels = _levels(summary)
     rows = []
     for (learner, metric, level), part in summary.groupby(["learner", "metric", levels]):
-        value = part["mean"].min() if metric in LOWER_IS_BETTER else part["mean"].max()
+        value = part["mean"].min() if lower_is_better(metric) else part["mean"].max()
         tied = part[part["mean"] == value]
         names = ("all tied" if len(tied) == len(part) > 1 else " = ".join(
             label_of(m, a, single) for m, a in zip(tied["method"], tied["aggregate"],

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from .._io import atomic_write  # noqa: E402
-from ..metrics import LOWER_IS_BETTER  # noqa: E402
+from ..metrics import lower_is_better  # noqa: E402
 from ..scores import REGISTRY  # noqa: E402
 
 __all__ = ["BASELINES", "Figure", "curve_figures", "label_of", "learner_title", "metric_name",
@@ -62,7 +62,7 @@ def metric_name(metric: str, markup: str = "text", direction: bool = True) -> st
         name = name.replace(plain, marked)
     if not direction:
         return name
-    return f"{name}, {'lower' if metric in LOWER_IS_BETTER else 'higher'} is better"
+    return f"{name}, {'lower' if lower_is_better(metric) else 'higher'} is better"
 
 
 def method_name(method: str) -> str:

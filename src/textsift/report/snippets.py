@@ -38,7 +38,8 @@ import numpy as np
 
 from ..corpus import strip_header
 from ..errors import TextsiftError
-from ..languages import korean_tokenizer, stop_list
+from ..languages import stop_list
+from ..tokenizers import resolve_tokenizer
 from ..vectorize import DEFAULT_TOKEN_PATTERN, VectorizerOptions, build_vectorizer
 
 __all__ = ["find_snippets"]
@@ -148,7 +149,7 @@ class _WordFinder:
         self.low, self.high = opts.ngram_range
         self.stop = stop_list(opts.stop_words) if opts.stop_words else frozenset()
         self.key = _token_key(opts)
-        self.tokenizer = korean_tokenizer() if opts.tokenizer == "korean" else opts.tokenizer
+        self.tokenizer = resolve_tokenizer(opts.tokenizer)
 
     def locate(self, text: str, wanted: set) -> tuple[str, dict[str, tuple[int, int]]]:
         """``(text shown, {term: (start, end) of its first occurrence})`` for the terms of

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ..counts import Counts
-from ..metrics import LOWER_IS_BETTER
+from ..metrics import lower_is_better
 from ..ranking import default_aggregate, ranking_of, score_table
 from ..scores.direction import direction as direction_table
 from .plots import BASELINES, label_of, one_policy_each
@@ -83,7 +83,7 @@ def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, 
     if part.empty:
         return None
     means = part.groupby(["method", "aggregate"])["mean"].mean()
-    best = means.min() if metric in LOWER_IS_BETTER else means.max()
+    best = means.min() if lower_is_better(metric) else means.max()
     return means[means == best].index[0]
 
 

@@ -10,14 +10,13 @@ into a ranking. :func:`compute_many` scores one :class:`Counts` with many method
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..counts import Counts
-from ..errors import TextsiftError
+from ..errors import TextsiftError, did_you_mean
 from ..labels import REQUIREMENTS, LabelKind, check_requirement
 from ..policies import AGGREGATES
 from ._tables import (  # noqa: F401  (the scoring modules import them from here too)
@@ -189,11 +188,9 @@ def get_method(name: str) -> Method:
     try:
         return REGISTRY[name]
     except KeyError:
-        close = difflib.get_close_matches(str(name), list(REGISTRY), n=3, cutoff=0.5)
-        hint = f" Did you mean {', '.join(close)}?" if close else ""
         raise TextsiftError(
-            f"unknown method {name!r}.{hint} `textsift methods` lists them all: "
-            f"{', '.join(sorted(REGISTRY))}"
+            f"unknown method {name!r}{did_you_mean(name, REGISTRY)}; `textsift methods` lists "
+            f"them all: {', '.join(sorted(REGISTRY))}"
         ) from None
 
 

@@ -1,4 +1,6 @@
-"""Worked examples of the spec (the spec), shared by several test modules."""
+"""Worked examples shared by several test modules: the 10-document x 10-term binary set of
+P. Kang's Text Analytics lecture 6 ("Dimensionality Reduction - Feature Selection", the
+example it works Forman 2003's metrics on)."""
 
 import numpy as np
 
