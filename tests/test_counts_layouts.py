@@ -60,20 +60,42 @@ def test_both_layouts_hold_the_same_counts(data):
     np.testing.assert_array_equal(sparse.term_freq.toarray(), dense.term_freq)
     np.testing.assert_array_equal(sparse.class_tf, dense.class_tf)
     assert sparse.n_nonzero == dense.n_nonzero == np.count_nonzero(dense.doc_counts)
-    for name in ("row", "col", "a", "tf", "b", "c", "d", "flat", "df_index", "size_index"):
+    mine, theirs = sparse.cells.by_term[0], dense.cells.by_term[0]  # the same cells,
+    for name in ("row", "col", "a", "tf", "b", "c", "d", "flat"):     # in another order
+        np.testing.assert_array_equal(getattr(sparse.cells, name)[mine],
+                                      getattr(dense.cells, name)[theirs])
+    np.testing.assert_array_equal(dense.cells.by_term[0], np.arange(len(theirs)))
+    np.testing.assert_array_equal(sparse.cells.by_class[0], np.arange(len(mine)))
+    for name in ("df_index", "size_index", "df_values", "size_values"):
         np.testing.assert_array_equal(getattr(sparse.cells, name), getattr(dense.cells, name))
-    for got, want in zip(sparse.cells.evaluation_set, dense.cells.evaluation_set, strict=True):
-        np.testing.assert_array_equal(got, want)
+    # every cell's distinct table: the same (A, B, C, D), found on either layout
+    for cells, at in ((sparse.cells, mine), (dense.cells, theirs)):
+        tables = [t[cells.nz_table] for t in cells.evaluation_set]
+        for got, want in zip(tables, (cells.a, cells.b, cells.c, cells.d), strict=True):
+            np.testing.assert_array_equal(got[at], want[at])
     assert sparse.to_layout("dense").equals(dense) and dense.to_layout("sparse").equals(sparse)
 
 
+@pytest.mark.parametrize("distinct_cells", [2**20, 0])
 @settings(max_examples=25, deadline=None)
-@given(corpora)
-def test_every_score_is_the_same_on_both_layouts_bit_for_bit(data):
-    """Every method that serves label sets: the dense table, each column, blocks of rows."""
+@given(data=corpora)
+def test_every_score_is_the_same_on_both_layouts_bit_for_bit(data, distinct_cells):
+    """Every method that serves label sets: the dense table, each column, blocks of rows --
+    on the sparse layout with the metrics evaluated once per distinct table, or (with
+    ``DISTINCT_CELLS = 0``) once per cell, as many labels make them."""
+    import textsift.scores._tables as tables
+
     dense, sparse = both(data[0], **data[1])
     if not (dense.class_sizes > 0).any():
         return  # no label with a document: nothing to score (refused alike)
+    saved, tables.DISTINCT_CELLS = tables.DISTINCT_CELLS, distinct_cells
+    try:
+        _same_scores(dense, sparse)
+    finally:
+        tables.DISTINCT_CELLS = saved
+
+
+def _same_scores(dense, sparse):
     for name in LABEL_SETS:
         a, b = compute(dense, name), compute(sparse, name)
         np.testing.assert_array_equal(a.values, b.values, err_msg=name)
@@ -282,3 +304,21 @@ def test_each_method_orders_its_absent_terms_as_the_registry_says(name, seed):
             ranked = s[np.lexsort((s * direction, q[absent]))] * direction
             steps = np.diff(ranked)
             assert np.all((steps >= 0) | np.isclose(steps, 0, atol=1e-12)), (name, j)
+
+
+def test_a_fold_of_sparse_counts_is_cached_and_read_back(tmp_path):
+    """The experiment's fold cache keeps the sparse layout's cells (sorted within each
+    label) and their term weights: the counts read back equal those written."""
+    from textsift.experiment.folds import load_fold, save_fold
+    from textsift.experiment.specs import TrainTest
+
+    X, labels = corpus(5, n_docs=40, n_terms=30)
+    labels = [[f"l{v}" for v in row] for row in labels]  # an experiment's labels: text
+    counts = Counts.from_matrix(X, labels, feature_names=np.array([f"t{i}" for i in range(30)]),
+                                layout="sparse")
+    Y = counts.doc_counts  # any sparse matrix stands for the indicators here
+    fold = TrainTest(X_train=X.tocsr(), y_train=sp.csr_matrix(Y.T), X_test=X.tocsr(),
+                     y_test=sp.csr_matrix(Y.T), counts=counts)
+    save_fold(fold, tmp_path / "fold.npz")
+    back = load_fold(tmp_path / "fold.npz").counts
+    assert back.layout == "sparse" and back.equals(counts)

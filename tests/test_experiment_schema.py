@@ -105,8 +105,13 @@ def test_tuning_and_learner_keys_are_the_ones_read():
     assert exp.tuning.val_size == TUNING_KEYS["val_size"].default == 0.25
     exp = parse_config({**MINIMAL, "learners": [{"name": "nb", "label": "NB", "weighting":
                                                  "binary"}]})
-    assert set(LEARNER_KEYS) == {"name", "label", "weighting"}
+    assert set(LEARNER_KEYS) == {"name", "label", "weighting", "threshold", "fbr", "fallback",
+                                 "rank"}
     assert (exp.learners[0].label, exp.learners[0].weighting) == ("NB", "binary")
+    # the thresholds' keys default to the estimator's own (one place: its signature)
+    cut = parse_config({**MINIMAL, "learners": [{"name": "nb", "threshold": "scut"}]})
+    assert cut.learners[0].params == (("threshold", "scut"),)
+    assert cut.learners[0].pipeline(0, multilabel=True).fbr == 0.1
 
 
 def test_the_validated_tables_are_the_documented_ones():

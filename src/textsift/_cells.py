@@ -33,8 +33,12 @@ def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True, eq=False)
 class SparseCells:
-    """The non-zero cells of a presence table, in term-major order (by term, then class),
-    with the distinct ``df`` and class sizes.
+    """The non-zero cells of a presence table, with the distinct ``df`` and class sizes: a
+    dense table's in term-major order (by term, then class), a sparse one's in its own,
+    class-major order (by class; within a class, the order of the matrix) -- the same cells,
+    each with the same values, on both layouts; ``by_term`` and ``by_class`` give
+    both orders. A sum over each term's cells (``np.bincount(row, weights)``) adds them in the
+    order of their classes on either layout, so it is the same to the bit.
 
     ``row``, ``col``: each cell's term and class; ``a``: its ``A`` (float64); ``tf``: its
     ``TF(t, c)`` (float64, or ``None``). Term weights are non-negative, so a cell with ``A =
@@ -56,16 +60,17 @@ class SparseCells:
 
     @classmethod
     def of(cls, doc_counts, term_freq, df, class_sizes, n_docs) -> SparseCells:
-        """The cells of a dense (V, m) table (found by blocks of rows) or of a sparse one (its
-        non-zero cells, put in term-major order by a counting sort)."""
+        """The cells of a dense (V, m) table (found by blocks of rows, term-major) or of a
+        sparse one (its stored cells, as they are: class-major)."""
         n_terms, m = doc_counts.shape
-        if sp.issparse(doc_counts):  # CSC: the cells by class; by term, then class, in CSR
-            by_term = doc_counts.tocsr()
-            row = np.repeat(np.arange(n_terms, dtype=_index(n_terms)), np.diff(by_term.indptr))
-            col = by_term.indices.astype(_index(m), copy=False)
-            a = by_term.data.astype(np.float64)
-            tf = None if term_freq is None else term_freq.tocsr().data.astype(np.float64)
-            del by_term
+        by_class = None
+        if sp.issparse(doc_counts):  # CSC: the cells by class, as they are
+            row = doc_counts.indices.astype(_index(n_terms), copy=False)
+            col = np.repeat(np.arange(m, dtype=_index(m)), np.diff(doc_counts.indptr))
+            a = doc_counts.data.astype(np.float64)
+            tf = None if term_freq is None else term_freq.data.astype(np.float64)
+            by_class = (np.arange(len(a), dtype=_index(len(a))),
+                        doc_counts.indptr.astype(np.int64))
         else:
             flat, a = nonzero_cells(doc_counts)
             row, col = np.divmod(flat, m)
@@ -73,8 +78,14 @@ class SparseCells:
             tf = None if term_freq is None else term_freq.ravel()[flat]
         df_values, df_index = distinct(df)
         size_values, size_index = distinct(class_sizes)
-        return cls(df_values, df_index, size_values, size_index, row, col, a, tf,
-                   class_sizes.astype(np.float64), float(n_docs))
+        cells = cls(df_values, df_index, size_values, size_index, row, col, a, tf,
+                    class_sizes.astype(np.float64), float(n_docs))
+        if by_class is None:  # term-major: each term's cells begin where its row does
+            cells.__dict__["by_term"] = (np.arange(len(a), dtype=_index(len(a))),
+                                         _row_pointer(row, n_terms))
+        else:
+            cells.__dict__["by_class"] = by_class
+        return cells
 
     @property
     def n_classes(self) -> int:
@@ -123,37 +134,67 @@ class SparseCells:
         some[code] = np.arange(len(code))
         return some, code.astype(_index(len(some)), copy=False)
 
+    @property
+    def distinct_known(self) -> bool:
+        """Whether the distinct tables have been found (``evaluation_set``)."""
+        return "_distinct" in self.__dict__
+
     @cached_property
     def nz_table(self) -> np.ndarray:
         """For each non-zero cell, the index of its table in :attr:`evaluation_set`."""
         return self._distinct[1] + self.n_zero
+
+    @property
+    def grid_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(A, B, C, D)`` of the :attr:`n_zero` tables with ``A = 0``: distinct ``df`` by
+        distinct class size (row-major), the start of ``evaluation_set``."""
+        dfu, pos = self.df_values[:, None], self.size_values[None, :]
+        shape = (len(self.df_values), len(self.size_values))
+        return (np.zeros(self.n_zero), np.broadcast_to(dfu, shape).ravel(),
+                np.broadcast_to(pos, shape).ravel(), (self.n - pos - dfu).ravel())
+
+    def cell_tables(self, start: int, stop: int):
+        """``(A, B, C, D)`` of the non-zero cells ``start:stop``, each its own (float64)."""
+        a = self.a[start:stop]
+        b = self.df_values[self.df_index[self.row[start:stop]]] - a
+        pos = self.pos[self.col[start:stop]]
+        return a, b, pos - a, self.n - pos - b
 
     @cached_property
     def evaluation_set(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``(A, B, C, D)`` of every distinct one-vs-rest table: first the :attr:`n_zero`
         tables with ``A = 0``, distinct ``df`` by distinct class size (row-major), then those
         of the non-zero cells."""
-        dfu, pos = self.df_values[:, None], self.size_values[None, :]
-        shape = (len(self.df_values), len(self.size_values))
-        grid = (np.zeros(self.n_zero), np.broadcast_to(dfu, shape), np.broadcast_to(pos, shape),
-                self.n - pos - dfu)
+        grid = self.grid_tables
         some = self._distinct[0]
         a = self.a[some]
         b = self.df_values[self.df_index[self.row[some]]] - a
         c = self.pos[self.col[some]] - a
         d = self.n - self.pos[self.col[some]] - b
-        return tuple(np.concatenate([g.ravel(), x]) for g, x in
-                     zip(grid, (a, b, c, d), strict=True))
+        return tuple(np.concatenate([g, x]) for g, x in zip(grid, (a, b, c, d), strict=True))
 
     @cached_property
     def by_class(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(order, start)``: the cells in class-major order (by class, then term: a counting
-        sort) and where each class's cells begin (``start[j]:start[j + 1]``)."""
-        m, n_terms, n = self.n_classes, len(self.df_index), len(self.col)
-        # a stable counting sort of the term-major cells by class (scipy's CSR -> CSC)
-        cells = sp.csr_matrix((np.arange(n, dtype=_index(n)), self.col,
-                               _row_pointer(self.row, n_terms)), shape=(n_terms, m))
-        return cells.tocsc().data, _row_pointer(self.col, m)
+        """``(order, start)``: the cells in class-major order (by class; within a class by
+        term, or for a sparse table in its own order) and where each class's cells begin
+        (``start[j]:start[j + 1]`` of ``order``)."""
+        return _regrouped(self.col, self.row, self.n_classes, len(self.df_index))
+
+    @cached_property
+    def by_term(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(order, start)``: the cells in term-major order (by term, then class) and where
+        each term's cells begin."""
+        return _regrouped(self.row, self.col, len(self.df_index), self.n_classes)
+
+
+def _regrouped(key, other, n_key: int, n_other: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cells grouped by ``other`` (in ascending order of ``other``), as an order by ``key``,
+    then ``other``, and each key's start: scipy's conversion of a compressed matrix from one
+    axis to the other (a stable counting sort), on the cells' positions."""
+    n = len(key)
+    positions = sp.csr_matrix((np.arange(n, dtype=_index(n)), key, _row_pointer(other, n_other)),
+                              shape=(n_other, n_key))
+    return positions.tocsc().data, _row_pointer(key, n_key)
 
 
 def _row_pointer(row: np.ndarray, n_rows: int) -> np.ndarray:

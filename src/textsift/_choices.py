@@ -36,3 +36,6 @@ ADABAG_CRITERIA = ("misclassification", "balanced_error", "f1", "f1_low", "macro
 #: (class, rank or policy), and terms per view whose snippets are embedded.
 EXPLORE_CAP = 2000
 EXPLORE_SNIPPET_TOP = 100
+#: Above this many labels the page loads each label's data when it is chosen, from shard
+#: files of this many labels, each label with this many terms per method.
+EXPLORE_MANY, EXPLORE_SHARD, EXPLORE_LABEL_CAP = 50, 64, 200

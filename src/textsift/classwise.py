@@ -24,6 +24,7 @@ import scipy.sparse as sp
 from .counts import BLOCK_CELLS
 from .policies import addends_of, globalise, globalise_blocks, order, settle
 from .scores import PerClass
+from .scores._absent import slices
 
 __all__ = ["by_blocks", "local_selection", "reduce", "round_robin", "top", "top_many",
            "values_at"]
@@ -45,7 +46,7 @@ def top(table: PerClass, j: int, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 #: The non-zero cells of many classes are ranked together in blocks of at most this many
 #: (padded) cells: a few tens of megabytes.
-TOP_BLOCK = 2**20
+TOP_BLOCK = 2**18
 #: A class holding more than ``1 / WHOLE_COLUMN`` of the terms finds its best absent terms in
 #: its whole column (skipping its own terms would cost more).
 WHOLE_COLUMN = 8
@@ -67,45 +68,49 @@ def top_many(table: PerClass, classes, k: int) -> list[tuple[np.ndarray, np.ndar
     classes = np.asarray(classes, dtype=np.int64).reshape(-1)
     order, start = cells.by_class
     size = start[classes + 1] - start[classes]
+    first = np.zeros(len(classes), dtype=np.int64)  # the classes' cells, gathered once
+    np.cumsum(size[:-1], out=first[1:])
+    mine = order[slices(start[classes], size)]
+    values, terms = nz[mine], cells.row[mine]
+    del mine
     width = 2 ** np.ceil(np.log2(np.maximum(size, 1))).astype(np.int64)
-    bounds = absent.bounds(classes)
     out: list = [None] * len(classes)
     for w in np.unique(width):
         todo = np.flatnonzero(width == w)
         step = max(1, TOP_BLOCK // int(w))
         for lo in range(0, len(todo), step):
             part = todo[lo:lo + step]
-            for i, found in zip(part, _best_cells(cells, nz, order, start[classes[part]],
-                                                  size[part], int(w), k), strict=True):
+            for i, found in zip(part, _best_cells(values, terms, first[part], size[part],
+                                                  int(w), k), strict=True):
                 out[i] = found
-    for i, (terms, values) in enumerate(out):
-        if len(values) < k or values[k - 1] <= bounds[i]:  # an absent term could rank
-            out[i] = _with_absent(table, int(classes[i]), k, terms, values)
-        else:
-            out[i] = terms[:k], values[:k]
+    bounds = absent.bounds(classes)
+    need = [i for i, (_, v) in enumerate(out)  # an absent term could rank
+            if len(v) < k or v[k - 1] <= bounds[i]]
+    for i in need:
+        out[i] = _with_absent(table, int(classes[i]), k, *out[i])
+    for i in set(range(len(out))) - set(need):
+        out[i] = out[i][0][:k], out[i][1][:k]
     return out
 
 
-def _best_cells(cells, nz, order, first, size, width: int, k: int):
-    """For classes whose non-zero cells are ``order[first[i]:first[i] + size[i]]`` (at most
-    ``width`` each): their best ``k`` cells by descending score, ties by term, and every cell
-    tied with the ``k``-th after them -- ``(terms, scores)`` each (only scores above
-    ``-inf``)."""
+def _best_cells(values, terms, first, size, width: int, k: int):
+    """For classes whose non-zero cells' scores and terms are ``values[first[i]:first[i] +
+    size[i]]`` and ``terms[...]`` (at most ``width`` each): their best ``k`` cells by
+    descending score, ties by term, and every cell tied with the ``k``-th after them --
+    ``(terms, scores)`` each (only scores above ``-inf``)."""
     n = len(first)
     at = np.arange(width)
     valid = at[None, :] < size[:, None]
     cell = np.where(valid, first[:, None] + at[None, :], 0)
-    if len(order):
-        cell = order[cell]
-    values = nz[cell] if len(nz) else np.full(cell.shape, -np.inf)
-    values[~valid] = -np.inf
+    scores = values[cell] if len(values) else np.full(cell.shape, -np.inf)
+    scores[~valid] = -np.inf
     if width > k:
-        kth = np.partition(values, width - k, axis=1)[:, width - k]
-        chosen = (values >= kth[:, None]) & (values > -np.inf)
+        kth = np.partition(scores, width - k, axis=1)[:, width - k]
+        chosen = (scores >= kth[:, None]) & (scores > -np.inf)
     else:
-        chosen = values > -np.inf
+        chosen = scores > -np.inf
     r, c = np.nonzero(chosen)
-    v, t = values[r, c], cells.row[cell[r, c]]
+    v, t = scores[r, c], terms[cell[r, c]]
     ranked = np.lexsort((t, -v, r))
     r, v, t = r[ranked], v[ranked], t[ranked].astype(np.intp)
     ends = np.searchsorted(r, np.arange(n + 1))
@@ -119,6 +124,9 @@ def _with_absent(table: PerClass, j: int, k: int, terms: np.ndarray, values: np.
     counts, cells = table.counts, table.counts.cells
     absent, _ = table.parts
     mine = table.cells_of(j)
+    if (len(values) >= k and hasattr(absent, "best_absent")
+            and absent.best_absent(j, cells.row[mine]) < values[k - 1]):
+        return terms[:k], values[:k]  # no absent term reaches the k-th: the bound was loose
     found = None
     if WHOLE_COLUMN * len(mine) < counts.n_terms:  # else the whole column costs less
         members = _members(table)
@@ -156,16 +164,14 @@ def reduce(table: PerClass, aggregate: str) -> np.ndarray:
     rows, by blocks, where the rule does not say enough."""
     counts, cells = table.counts, table.counts.cells
     absent, nz = table.parts
-    n_terms = counts.n_terms
-    row = cells.row
-    start = np.searchsorted(row, np.arange(n_terms + 1))
+    order, start = cells.by_term
     out = None
     if aggregate == "max":
-        out = absent.best_over_classes(row, cells.col)
+        out = absent.best_over_classes(cells.row, cells.col)
         if out is not None:
             has = np.flatnonzero(start[1:] > start[:-1])
             if len(has):
-                np.maximum.at(out, has, np.maximum.reduceat(nz, start[has]))
+                out[has] = np.maximum(out[has], np.maximum.reduceat(nz[order], start[has]))
     elif aggregate in ("sum", "wavg"):
         out = _sums(table, aggregate, start)
     if out is None:  # the dense rows, by blocks
@@ -240,10 +246,10 @@ def values_at(table: PerClass, terms: np.ndarray, classes: np.ndarray) -> np.nda
     a binary search among its class's cells, else the absent rule's."""
     cells = table.counts.cells
     absent, nz = table.parts
-    order, _ = cells.by_class
-    n_terms = table.counts.n_terms
-    key = cells.col[order].astype(np.int64) * n_terms + cells.row[order]  # ascending
-    want = np.asarray(classes, dtype=np.int64) * n_terms + np.asarray(terms)
+    order, _ = cells.by_term
+    m = table.counts.n_classes
+    key = cells.row[order].astype(np.int64) * m + cells.col[order]  # ascending
+    want = np.asarray(terms, dtype=np.int64) * m + np.asarray(classes)
     at = np.minimum(np.searchsorted(key, want), max(len(key) - 1, 0))
     out = absent.values(np.asarray(terms), np.asarray(classes))
     hit = (key[at] == want) if len(key) else np.zeros(len(want), dtype=bool)

@@ -403,10 +403,14 @@ class Counts:
                 and (self.term_freq is None) == (other.term_freq is None)):
             return False
         mine, theirs = self.cells, other.cells
-        return (np.array_equal(mine.row, theirs.row) and np.array_equal(mine.col, theirs.col)
-                and np.array_equal(mine.a, theirs.a)
+        if len(mine.row) != len(theirs.row):
+            return False
+        at, their = mine.by_term[0], theirs.by_term[0]  # the cells in one order
+        return (np.array_equal(mine.row[at], theirs.row[their])
+                and np.array_equal(mine.col[at], theirs.col[their])
+                and np.array_equal(mine.a[at], theirs.a[their])
                 and (self.term_freq is None
-                     or (np.allclose(mine.tf, theirs.tf, rtol=0, atol=1e-9)
+                     or (np.allclose(mine.tf[at], theirs.tf[their], rtol=0, atol=1e-9)
                          and np.allclose(self.tf, other.tf, rtol=0, atol=1e-9))))
 
 
@@ -484,14 +488,15 @@ def _count_by_product(X: sp.csr_matrix, labels, feature_names, multiplicity, wit
 
 
 def _sparse_tables(doc_counts, term_freq):
-    """``(doc_counts, term_freq)`` of the sparse layout: CSC matrices in canonical form
-    (sorted, summed, no stored zero), the term weights on the cells of the counts -- a weight
-    where no document has the term is refused."""
+    """``(doc_counts, term_freq)`` of the sparse layout: CSC matrices with each cell once and
+    no stored zero (sorted within a column, but for a sparse product's, which are distinct as
+    they come), the term weights on the cells of the counts -- a weight where no document has
+    the term is refused."""
     docs = sp.csc_matrix(doc_counts)
     if docs.dtype.kind not in "iu":
         raise TextsiftError(f"doc_counts must hold integer counts, got dtype {docs.dtype}")
-    if not docs.has_canonical_format:
-        docs = docs.copy()
+    if not (docs.has_canonical_format or getattr(doc_counts, "textsift_distinct", False)):
+        docs = docs.copy()  # sorted, and each cell once
         docs.sum_duplicates()
     if docs.data.size and (docs.data == 0).any():
         docs = docs.copy()
@@ -502,7 +507,8 @@ def _sparse_tables(doc_counts, term_freq):
     if weights.shape != docs.shape:
         raise TextsiftError(f"term_freq has shape {weights.shape}, doc_counts {docs.shape}")
     same = (weights.indptr is docs.indptr and weights.indices is docs.indices) or (
-        weights.has_canonical_format and np.array_equal(weights.indptr, docs.indptr)
+        (weights.has_canonical_format or getattr(term_freq, "textsift_distinct", False))
+        and np.array_equal(weights.indptr, docs.indptr)
         and np.array_equal(weights.indices, docs.indices))
     if not same:  # the weights looked up on the counts' cells (keys: column-major index)
         weights = weights.copy()

@@ -182,6 +182,13 @@ def _macro_f1(y_true, y_pred) -> float:
     return f1_score(y_true, y_pred, average="macro", zero_division=0)
 
 
+@register_measure("micro_precision", "precision over every decision (micro-average): for "
+                  "label sets with one label predicted per document (RCut, rank 1), the "
+                  "precision at 1", tasks=_ALL_TASKS)
+def _micro_precision(y_true, y_pred) -> float:
+    return precision_score(y_true, y_pred, average="micro", zero_division=0)
+
+
 @register_measure("precision", "precision of each class (label), averaged over the classes",
                   tasks=_ALL_TASKS)
 def _precision(y_true, y_pred) -> float:

@@ -390,7 +390,7 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
     check_direction(direction)
     signs = direction_of(counts, class_label, direction)
     columns = {}
-    for name, table in compute_many(counts, reuse=True):  # one table's memory for them all
+    for name, table in compute_many(counts, dense=False):  # ranked without the (V, m) table
         if (table.signed and aggregate in SIGNED_POLICIES and class_label is None
                 and direction == "both"):
             continue

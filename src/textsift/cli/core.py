@@ -28,6 +28,9 @@ from .options import (
 Aggregate = choices("Aggregate", AGGREGATES)
 #: How many terms ``score`` prints unless told (without -k).
 TOP = 20
+#: Up to this many classes ``--per-class`` prints a column per class (table, tsv); beyond, a
+#: row per class and rank, as csv and json always do.
+WIDE = 30
 
 
 @app.command()
@@ -63,7 +66,8 @@ def score(
     per_class: bool = typer.Option(
         False, "--per-class", help="The top terms of every class side by side, one column "
         "per class (per label for label sets), each by its own one-vs-rest scores; csv and "
-        "json give one row per class and rank, with its score"),
+        "json (and any format beyond 30 classes) give one row per class and rank, with its "
+        "score"),
     direction: Direction = None,
     evidence: Evidence = False,
     alpha: Alpha = None,
@@ -316,9 +320,10 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
 
 
 def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
-    """Each class's best ``top`` terms: a column per class (table, tsv), or a row per class
-    and rank with the score (csv, json); with both directions, each term marked (``+`` over-,
-    ``-`` under-represented; a ``direction`` column in csv and json)."""
+    """Each class's best ``top`` terms: a column per class (table, tsv, up to :data:`WIDE`
+    classes), or a row per class and rank with the score (csv, json, and any format beyond
+    :data:`WIDE` classes: tags, headings); with both directions, each term marked (``+``
+    over-, ``-`` under-represented; a ``direction`` column in csv and json)."""
     from ..ranking import direction_words, rank_per_class
 
     rankings = rank_per_class(counts, m, top=top, direction=direction)
@@ -326,7 +331,7 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     if ev is not None and m.pvalue is not None:
         _per_class_evidence(counts, m, rankings, fmt, direction, ev)
         return
-    if fmt in ("csv", "json"):
+    if fmt in ("csv", "json") or len(rankings) > WIDE:
         extra = ["direction"] if marked else []
         emit_rows(["class", "rank", "term", "score", *extra],
                   [(plain(r.class_label), i + 1, t, s, *([d] if marked else []))

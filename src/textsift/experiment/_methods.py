@@ -80,7 +80,12 @@ def check_learner(spec, where: str, src: str, **params) -> None:
     ``alpha = -1``; ``class_weight``: :func:`~textsift.learners.check_class_weight`) of a
     :class:`~.specs.LearnerSpec` now, rather than when the first cell fits it."""
     try:
-        spec.pipeline(0, **params)[-1]._validate_params()
+        model = spec.pipeline(0, multilabel=spec.threshold is not None, **params)
+        if spec.threshold is not None:  # the thresholds' own keys, then the learner's
+            model._validate_params()
+            model = model.estimator
+        estimator = model[-1]
+        getattr(estimator, "estimator", estimator)._validate_params()  # inside one-vs-rest
     except (InvalidParameterError, TextsiftError) as exc:
         raise ConfigError(f"{src}: {where}: {exc}") from None
 

@@ -33,6 +33,12 @@ def for_labels(exp: Experiment, kind) -> Experiment:
         check_measure(measure, (kind,), src)
     for learner in exp.learners:
         check_learner_task(learner, (kind,), f"[[learners]] {learner.label!r}", src)
+        if learner.threshold is not None and not kind.label_sets:
+            raise ConfigError(
+                f"{src}: [[learners]] {learner.label!r}: threshold = {learner.threshold!r} "
+                "sets a threshold per label, for label sets (a multilabel task); this "
+                f"{kind} task gives each document one {kind.unit}, which the learner picks: "
+                "remove threshold")
     if "local" in exp.scope and "local" not in kind.scopes:
         raise ConfigError(
             f"{src}: [selection] scope = 'local' is for label sets (a multilabel task); "

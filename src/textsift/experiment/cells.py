@@ -40,15 +40,18 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import precision_recall_fscore_support
 from sklearn.model_selection import train_test_split
 
+from ..classwise import top_many
 from ..counts import Counts
-from ..labels import evaluated_labels
+from ..labels import Labels, evaluated_labels
 from ..metrics import MEASURES
-from ..ranking import ranking_of, score_table
+from ..ranking import ranking_of
+from ..scores import PerClass, compute
 from ..selectors import TermSelector
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
 from .learn import binary_labels, encode, trivial_prediction
+from .schema import default
 from .specs import Cell, FoldRef, TrainTest
 
 __all__ = ["CellResult", "LoadedFold", "open_fold", "run_cell", "selector"]
@@ -133,17 +136,13 @@ class LoadedFold:
         if key not in self._ranked:
             counts = self.counts(holdout, None)
             longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
-            table = score_table(counts, resolve_method(cell.method), dict(params))
+            table = compute(counts, resolve_method(cell.method), dense=False, **dict(params))
             labels = self.label_columns(cell.label_set)
-            if table.values.shape[1] == 1:  # a score of the term alone: one list for all
+            if len(table.groups) == 1:  # a score of the term alone: one list for all
                 one = ranking_of(table, "max", None, cell.rr_variant, limit=longest).index
                 self._ranked[key] = dict.fromkeys(labels, one)
             else:
-                scored = set(map(str, table.groups))
-                self._ranked[key] = {
-                    j: ranking_of(table, "max", counts.classes[j], cell.rr_variant,
-                                  limit=longest).index
-                    for j in labels if str(counts.classes[j]) in scored}
+                self._ranked[key] = _own_terms(table, counts.classes, labels, longest)
         ranked = self._ranked[key]
         return [np.sort(ranked[j][:k]) if j in ranked else np.zeros(0, np.intp)
                 for j in self.label_columns(cell.label_set)]
@@ -155,6 +154,21 @@ class LoadedFold:
             p, idx = self.part(holdout), self.kept(holdout, cell, params, k)
             self._columns = key, (p.X_train[:, idx], p.X_test[:, idx])
         return self._columns[1]
+
+
+def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:
+    """Label ``j``'s (of ``labels``, indices of ``classes``) first ``k`` terms by its own
+    column of ``table``: from its non-zero cells (:func:`textsift.classwise.top_many`), for
+    the labels with a column (those with documents)."""
+    groups = np.asarray(table.groups)
+    labels = np.asarray(labels)
+    at = np.minimum(np.searchsorted(groups, classes[labels]), len(groups) - 1)  # a subset
+    scored = groups[at] == classes[labels]
+    if isinstance(table, PerClass):
+        best = [index for index, _ in top_many(table, at[scored], k)]
+    else:  # a user's scoring function: its dense columns
+        best = [ranking_of(table, "max", groups[g], limit=k).index for g in at[scored]]
+    return dict(zip(labels[scored].tolist(), best, strict=True))
 
 
 def _ranking(holdout, cell: Cell, params: tuple) -> tuple:
@@ -182,7 +196,8 @@ def _validation(d: TrainTest, val_size: float, seed: int) -> TrainTest:
         raise ConfigError(f"cannot hold out a stratified validation part of {val_size:g} "
                           f"([tuning] val_size): {exc}") from None
     X_fit = d.X_train[fit]
-    counts = Counts.from_matrix(X_fit, d.y_train[fit], classes=d.counts.classes,
+    y_fit = Labels(d.counts.classes, matrix=d.y_train[fit]) if label_sets else d.y_train[fit]
+    counts = Counts.from_matrix(X_fit, y_fit, classes=None if label_sets else d.counts.classes,
                                 feature_names=d.counts.feature_names)
     return TrainTest(X_train=X_fit, y_train=d.y_train[fit], X_test=d.X_train[val],
                      y_test=d.y_train[val], counts=counts)
@@ -244,6 +259,9 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
         y_train, y_test, names = encode(y_train, y_test)
         pos = int(np.searchsorted(names, "pos"))
     scale = list(p.counts.classes) if cell.label_kind.ranks else None
+    if cell.learner.threshold is not None:  # tuned on the validation part tuning uses
+        choice = {**choice, "val_size": (cell.tuning.val_size if cell.tuning else
+                                         default("tuning", "val_size"))}
     learner = cell.learner.pipeline(cell.seed, scale, names, multilabel=cell.multilabel,
                                     columns=per_label,
                                     **{key: v for key, v in choice.items() if key not in own})

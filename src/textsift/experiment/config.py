@@ -47,7 +47,7 @@ from .._options import PREPROCESSING
 from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
-from ..learners import LEARNERS, WEIGHTINGS
+from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
@@ -285,6 +285,11 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     }
 
 
+#: The keys of a ``[[learners]]`` table that set Yang's thresholds (the experiment's
+#: validation part gives ``val_size``).
+THRESHOLD_CONFIG_KEYS = ("threshold", *(k for k in THRESHOLD_KEYS if k != "val_size"))
+
+
 def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
     if not isinstance(items, list) or not items:
         raise ConfigError(f"{src}: add at least one [[learners]] table, e.g. name = \"nb\"")
@@ -297,8 +302,11 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         unknown(t, {*LEARNER_KEYS, *learner.keys}, f"{where} ({name})", src)
         weighting = choice(t.get("weighting", learner.weighting), tuple(WEIGHTINGS),
                            f"{where} weighting", src)
-        params = tuple(sorted((k, v) for k, v in t.items() if k in learner.keys))
-        spec = LearnerSpec(name, typed(t.get("label", name), str, f"{where} label", src),
+        params = tuple(sorted((k, v) for k, v in t.items()
+                              if k in learner.keys or k in THRESHOLD_CONFIG_KEYS))
+        cut = t.get("threshold")
+        label = name if cut is None else f"{name}+{cut}"
+        spec = LearnerSpec(name, typed(t.get("label", label), str, f"{where} label", src),
                            weighting, params)
         check_learner_task(spec, LabelKind.possible(task), where, src)
         check_learner(spec, f"{where} ({name})", src)

@@ -236,8 +236,9 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
     else:
         y_train, y_test = labels[train], labels[test]
         classes = exp.corpus.ranks if exp.kind.ranks else None
-    counts = Counts.from_matrix(X_train, y_train, classes=classes,
-                                feature_names=names[keep].astype(str))
+    given = Labels(classes, matrix=y_train) if isinstance(labels, Labels) else y_train
+    counts = Counts.from_matrix(X_train, given, classes=None if isinstance(labels, Labels)
+                                else classes, feature_names=names[keep].astype(str))
     return TrainTest(X_train=sp.csr_matrix(X_train), y_train=y_train,
                      X_test=sp.csr_matrix(X_test), y_test=y_test, counts=counts)
 
@@ -255,9 +256,16 @@ def save_fold(data: TrainTest, path: Path) -> None:
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
     c = data.counts
     arrays.update(classes=c.classes.astype(str) if c.classes.dtype == object else c.classes,
-                  class_sizes=c.class_sizes, doc_counts=c.doc_counts, term_freq=c.term_freq,
-                  feature_names=c.feature_names.astype(str), n_docs=c.n_docs, df=c.df, tf=c.tf,
-                  multilabel=c.multilabel)
+                  class_sizes=c.class_sizes, feature_names=c.feature_names.astype(str),
+                  n_docs=c.n_docs, df=c.df, tf=c.tf, multilabel=c.multilabel)
+    if c.layout == "sparse":  # the non-zero cells (sorted), the counts' and the weights'
+        docs = c.doc_counts
+        at = sp.csc_matrix((np.arange(docs.nnz), docs.indices, docs.indptr),
+                           shape=docs.shape).sorted_indices()
+        arrays.update(dc_data=docs.data[at.data], dc_indices=at.indices, dc_indptr=at.indptr,
+                      dc_shape=np.array(docs.shape), tf_data=c.term_freq.data[at.data])
+    else:
+        arrays.update(doc_counts=c.doc_counts, term_freq=c.term_freq)
     write_npz(path, arrays)
 
 
@@ -274,7 +282,13 @@ def load_fold(ref) -> TrainTest:
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
-    counts = Counts(a["classes"], a["class_sizes"], a["doc_counts"], a["term_freq"],
+    if "dc_data" in a:  # the sparse layout
+        shape = tuple(a["dc_shape"])
+        docs = sp.csc_matrix((a["dc_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+        weights = sp.csc_matrix((a["tf_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+    else:
+        docs, weights = a["doc_counts"], a["term_freq"]
+    counts = Counts(a["classes"], a["class_sizes"], docs, weights,
                     a["feature_names"].astype(object), a["n_docs"][()], a["df"], a["tf"],
                     a["multilabel"][()])
     y_train, y_test = (csr("Ytr"), csr("Yte")) if "Ytr_data" in a else (a["y_train"],

@@ -138,6 +138,15 @@ TUNING_KEYS = {
                        "every combination is tried."),
 }
 
+def _cut(name: str):
+    """The default of a parameter of Yang's thresholds: the estimator's own."""
+    import inspect
+
+    from ..learners import ThresholdClassifier
+
+    return inspect.signature(ThresholdClassifier).parameters[name].default
+
+
 #: Keys of each ``[[learners]]`` table, besides the learner's own parameters
 #: (the ``params`` of its :class:`textsift.learners.Learner`).
 LEARNER_KEYS = {
@@ -146,6 +155,18 @@ LEARNER_KEYS = {
                  "of one file need distinct labels."),
     "weighting": Key("string", None, f"Input of the learner over the selected terms: "
                      f"{_choices(WEIGHTINGS)}; default the learner's own (see below)."),
+    "threshold": Key("string", None, "Label sets only: how each label is decided, instead "
+                     'of each binary learner\'s own cut: "scut" (a threshold per label tuned '
+                     "on the validation part, [tuning] val_size of the training part, to the "
+                     "label's best F1 there; Yang 2001) or \"rcut\" (each document's `rank` "
+                     "best labels); default none. The label in the results defaults to "
+                     '"name+threshold".'),
+    "fbr": Key("fraction", None, "SCut: a label whose best validation F1 is below it falls "
+               f"back (Yang's SCutFBR) to `fallback`; default {_cut('fbr')}."),
+    "fallback": Key("string", None, 'SCut\'s fallback: "top" (the label\'s highest '
+                    'validation score, SCutFBR.1) or "never" (SCutFBR.0); default '
+                    f"{_cut('fallback')!r}."),
+    "rank": Key("integer", None, f"RCut: the labels each document gets; default {_cut('rank')}."),
 }
 
 

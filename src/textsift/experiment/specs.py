@@ -59,13 +59,19 @@ class LearnerSpec:
     weighting: str
     params: tuple[tuple[str, object], ...]
 
+    @property
+    def threshold(self) -> str | None:
+        """``"scut"``, ``"rcut"`` or None: how its labels are decided (label sets)."""
+        return dict(self.params).get("threshold")
+
     def pipeline(self, seed: int, ranks=None, classes=None, *, multilabel: bool = False,
                  columns=None, **params):
         """The weighting and the estimator, with the file's parameters, then ``params`` (the
         values a tuning grid chose); ``classes`` names the codes of the labels it is fitted
         on (a ``class_weight`` table names classes: :meth:`~textsift.learners.Learner.build`);
-        for label sets one estimator per label, on ``columns`` when each label has its own
-        (:func:`~textsift.learners.make_learner`)."""
+        for label sets one estimator per label, on ``columns`` when each label has its own,
+        its labels decided by Yang's thresholds when the file asks for them (``threshold``:
+        :func:`~textsift.learners.make_learner`)."""
         return make_learner(self.name, self.weighting, seed, ranks, classes,
                             multilabel=multilabel, columns=columns,
                             **{**dict(self.params), **params})

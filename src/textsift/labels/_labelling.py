@@ -93,8 +93,14 @@ def as_labels(y, classes=None) -> Labels:
     ``classes`` fixes the class axis: for single labels and label lists, the declared class
     set (sorted; a label outside it is an error, a declared class may have no document); for
     an indicator matrix, the name of each column, in column order (default ``0 .. m-1``;
-    columns are reordered so that the names are sorted).
+    columns are reordered so that the names are sorted), every column with a document (an
+    all-zero column is an error that says how to declare such a label). A :class:`Labels` is
+    taken as it is.
     """
+    if isinstance(y, Labels):
+        if classes is not None and not np.array_equal(np.asarray(classes), y.classes):
+            raise TextsiftError("classes differ from the classes of the Labels given")
+        return y
     if not sp.issparse(y) and hasattr(y, "__array__") and not isinstance(
             y, np.ndarray | pd.Series):
         y = np.asarray(y)  # an array-like that is not a sequence (scikit-learn's checks)
@@ -178,6 +184,15 @@ def _from_indicator(Y, classes) -> Labels:
                             "matrix; give one name per column")
     if len(np.unique(names)) != m:
         raise TextsiftError("the class names of an indicator matrix must be distinct")
+    empty = np.flatnonzero(np.bincount(Y.indices, minlength=m) == 0)
+    if len(empty):
+        shown = ", ".join(map(str, names[empty[:5]])) + (" ..." if len(empty) > 5 else "")
+        raise TextsiftError(
+            f"{len(empty)} label(s) of the indicator matrix have no document (all-zero "
+            f"columns: {shown}); a label that no document has cannot be scored or learned. "
+            "Drop those columns (Y[:, Y.sum(axis=0) > 0], with their names), or give the "
+            "labels as lists with classes= naming every label (a declared label may have no "
+            "document, as in a part of a split)")
     order = np.argsort(names, kind="stable")
     if not np.array_equal(order, np.arange(m)):
         Y, names = Y[:, order], names[order]

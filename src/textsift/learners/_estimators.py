@@ -84,6 +84,20 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
             out[:, j] = est if isinstance(est, int) else est.predict(X[:, cols])
         return out
 
+    def decision_function(self, X) -> np.ndarray:
+        """The ``(n, labels)`` scores: each label's estimator's ``decision_function`` on its
+        own columns (else its probability of the label); ``-inf`` or ``inf`` for a label
+        that was constant in training (never or always)."""
+        from ._thresholds import label_scores
+
+        check_is_fitted(self, "estimators_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=None, reset=False)
+        out = np.empty((X.shape[0], len(self.estimators_)))
+        for j, (cols, est) in enumerate(zip(self.columns, self.estimators_, strict=True)):
+            out[:, j] = (np.inf if est else -np.inf) if isinstance(est, int) else (
+                label_scores(est, X[:, cols])[:, -1])
+        return out
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True

@@ -27,6 +27,7 @@ from ._estimators import (
     check_class_weight,
     class_weight_codes,
 )
+from ._thresholds import STRATEGIES, ThresholdClassifier
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,8 @@ def get_learner(name: str) -> Learner:
 
 
 def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=None,
-                 classes=None, *, multilabel: bool = False, columns=None, **params):
+                 classes=None, *, multilabel: bool = False, columns=None, threshold=None,
+                 **params):
     """The pipeline of a registered learner: its input weighting (default the learner's
     own), then the estimator with ``params`` (``class_weight`` and ``classes``:
     :meth:`Learner.build`).
@@ -138,7 +140,31 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
     weighting, then one binary estimator per label
     (:class:`~sklearn.multiclass.OneVsRestClassifier`); with ``columns`` (one array of column
     indices per label), a :class:`PerLabelClassifier` of that pipeline, each label's on its
-    own columns."""
+    own columns. ``threshold`` (``"scut"`` or ``"rcut"``, label sets only) decides the labels
+    by Yang's thresholds (:class:`ThresholdClassifier`, whose ``rank``, ``fbr``,
+    ``fallback`` and ``val_size`` ``params`` may give; its seed is ``seed``)."""
+    cut = {key: params.pop(key) for key in THRESHOLD_KEYS if key in params}
+    if threshold is None and cut:
+        raise TextsiftError(f"{', '.join(cut)} set the labels' thresholds; give threshold = "
+                            f"\"scut\" or \"rcut\" with them")
+    if threshold is not None and threshold not in STRATEGIES:
+        raise TextsiftError(f"unknown threshold {threshold!r}; choose one of "
+                            f"{', '.join(STRATEGIES)}")
+    if threshold is not None and not (multilabel or columns is not None):
+        raise TextsiftError(f"threshold is for label sets (one decision per label): "
+                            f"{threshold!r} asked for on a single-label task, where the learner "
+                            "picks one class per document; drop it")
+    model = _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params)
+    if threshold is None:
+        return model
+    return ThresholdClassifier(model, threshold, random_state=seed, **cut)
+
+
+#: The keys of Yang's thresholds (:class:`ThresholdClassifier`) a learner may be given.
+THRESHOLD_KEYS = ("rank", "fbr", "fallback", "val_size")
+
+
+def _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params):
     learner = get_learner(name)
     weighting = weighting or learner.weighting
     if weighting not in WEIGHTINGS:

@@ -35,6 +35,15 @@ The data -- top ``cap`` terms per method and view, their counts and snippets -- 
 as gzip-compressed JSON (base64), which the page inflates with the browser's own
 ``DecompressionStream``: about 3x smaller than the JSON itself. Nothing is fetched: the page
 works from ``file://`` without a network.
+
+**Many labels** (tags, headings: more than :data:`~.explore_labels.MANY`): the class is
+chosen in a search box (the browser's suggestions among the labels' names), the page embeds
+what the labels share (the policies' rankings, the names and sizes) and offers ``method``
+alone unless ``methods`` are given, and each label's own ranking and counts lie in shard
+files in a folder beside the page (:func:`labels_folder`), loaded as scripts when one of
+their labels is chosen (:mod:`.explore_labels`): the page stays small whatever the number of
+labels. There are no snippets, and the distribution of a term shows its share in the chosen
+label and in the rest.
 """
 
 from __future__ import annotations
@@ -52,12 +61,16 @@ from .._io import atomic_write, check_out_dir
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..vectorize import VectorizerOptions
-from .explore_data import CAP, SNIPPET_TOP, explore_data
+from .explore_data import CAP, SNIPPET_TOP, explore_data, page_parts
+from .explore_labels import shard_script
 
-__all__ = ["CAP", "SNIPPET_TOP", "check_out", "explore", "page_html"]
+__all__ = ["CAP", "CORPUS_BARS", "SNIPPET_TOP", "check_out", "explore", "explore_data",
+           "labels_folder", "page_html"]
 
 #: Pixels per heat-map cell: room for a two-digit value (".67") in 11px type.
 AGREE_CELL = 30
+#: With many labels, the corpus's distribution shows its this many largest labels.
+CORPUS_BARS = 20
 
 
 def _asset(name: str) -> str:
@@ -84,6 +97,13 @@ def _figures(data: dict) -> dict:
     from bokeh.plotting import figure
 
     classes = [str(c) for c in data["classes"]]
+    sizes = data["class_sizes"]
+    if data.get("many"):  # a term's share in the chosen label and in the rest; the corpus's
+        largest = sorted(range(len(classes)), key=lambda j: -sizes[j])[:CORPUS_BARS]
+        classes, sizes = ["this label", "the rest"], [sizes[j] for j in largest]
+        corpus_classes = [str(data["classes"][j]) for j in largest]
+    else:
+        corpus_classes = classes
     methods = [m["name"] for m in data["methods"]]
     mapper = LinearColorMapper(palette=Viridis256, low=0, high=1, nan_color="#d0d0d0",
                                name="map_colors")
@@ -152,11 +172,10 @@ def _figures(data: dict) -> dict:
     dist.vbar("x", top="share", width=0.8, source=bars, color="#4c72b0")
     dist.add_layout(Span(location=0, dimension="width", line_color="#d62728",
                          line_dash="dashed", line_width=1.5, name="term_rate"))
-    corpus = ColumnDataSource(dict(x=classes, n=data["class_sizes"],
-                                   share=[n / max(data["n_docs"], 1)
-                                          for n in data["class_sizes"]]),
+    corpus = ColumnDataSource(dict(x=corpus_classes, n=sizes,
+                                   share=[n / max(data["n_docs"], 1) for n in sizes]),
                               name="corpus_bars")
-    base = figure(x_range=FactorRange(*classes), width=440, height=280, name="corpus",
+    base = figure(x_range=FactorRange(*corpus_classes), width=440, height=280, name="corpus",
                   toolbar_location=None, tools="hover",
                   tooltips=[("", "@x"), ("documents", "@n"), ("share", "@share{0.0%}")])
     base.vbar("x", top="share", width=0.8, source=corpus, color="#999999")
@@ -233,11 +252,26 @@ def explore(counts: Counts, out, documents: Iterable[tuple[str, object]] | None 
         Called with a short message as each stage starts.
     """
     out = check_out(out)
-    data = explore_data(counts, documents, opts=opts, methods=methods, method=method, k=k,
-                        top=top, cap=cap, snippet_top=snippet_top, title=title,
-                        progress=progress)
+    data, label_shards = page_parts(counts, documents, opts=opts, methods=methods,
+                                    method=method, k=k, top=top, cap=cap,
+                                    snippet_top=snippet_top, title=title, progress=progress)
+    if label_shards is not None:  # many labels: each label's data beside the page
+        folder = labels_folder(out)
+        if progress:
+            progress(f"writing the labels' data ({folder.name}/)")
+        folder.mkdir(exist_ok=True)
+        for number, payload in label_shards:
+            script = shard_script(number, payload).encode("utf-8")
+            atomic_write(folder / f"shard-{number}.js", lambda fh, s=script: fh.write(s))
+        data["many"]["folder"] = folder.name
     if progress:
         progress("writing the page")
     page = page_html(data).encode("utf-8")
     atomic_write(out, lambda fh: fh.write(page))
     return out
+
+
+def labels_folder(out) -> Path:
+    """The folder of a many-label page's shards: beside the page, named after it."""
+    out = Path(out)
+    return out.with_name(out.stem + "_labels")

@@ -29,13 +29,15 @@ from ..errors import TextsiftError
 from ..labels import LabelKind, check_requirement
 from ..ranking import ranking_of
 from ..ranks import check_ranks
-from ..scores import REGISTRY, compute_many
+from ..scores import REGISTRY, PerClass, compute_many
 from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..vectorize import VectorizerOptions
+from .explore_labels import LABEL_CAP, MANY, SHARD, class_lists, shards
 from .snippets import find_snippets
 
-__all__ = ["CAP", "SNIPPETS", "SNIPPET_TOP", "explore_data", "is_rating_scale", "page_methods"]
+__all__ = ["CAP", "SNIPPETS", "SNIPPET_TOP", "explore_data", "is_rating_scale", "page_methods",
+           "page_parts"]
 
 #: Terms kept per method and view (class, rank or policy), and terms per view whose snippets
 #: are embedded (in the light module the command line reads at start-up).
@@ -75,7 +77,7 @@ def page_methods(counts: Counts, methods=None) -> list[str]:
     return methods
 
 
-def _views(counts: Counts, name: str, table, cap: int, signs) -> dict:
+def _views(counts: Counts, name: str, table, cap: int, signs, per_class: bool = True) -> dict:
     """``{"c": [per class: (ids, scores) or None], "cu": [the same, under-represented
     terms], "cd": [per class: "+-+..." or None], "p": {policy: (ids, scores)}}``. A class's
     lists hold the terms over-represented in it (``c``, the page's default) and those
@@ -83,26 +85,14 @@ def _views(counts: Counts, name: str, table, cap: int, signs) -> dict:
     ranking, which list its next term comes from, so that the page shows both directions
     in the order ``textsift score --direction both`` prints them, exactly (a term whose
     share is the same in and out of the class has neither direction, and is in no class's
-    list)."""
+    list). Without ``per_class`` (many labels: :mod:`.explore_labels`), only the
+    policies."""
     out: dict = {"p": {}}
-    if table.values.shape[1] > 1:
-        groups = [str(g) for g in table.groups]
-        lists: dict = {"c": [], "cu": [], "cd": []}
-        for cls in counts.classes:
-            if str(cls) not in groups:
-                for v in lists.values():
-                    v.append(None)
-                continue
-            for key, direction in (("c", "over"), ("cu", "under")):
-                r = ranking_of(table, "max", cls, limit=cap, signs=signs, direction=direction)
-                keep = r.score > -np.inf
-                lists[key].append((r.index[keep], r.score[keep]))
-            r = ranking_of(table, "max", cls, limit=2 * cap)
-            j = [str(g) for g in signs.groups].index(str(cls))
-            s = signs.column(j)[r.index[r.score > -np.inf]]
-            lists["cd"].append("".join(np.where(s[s != 0] > 0, "+", "-")[:cap]))
-        if any(v is not None for v in lists["c"]):
-            out.update(lists)
+    if len(table.groups) > 1:
+        if per_class:
+            lists = class_lists(counts, table, range(counts.n_classes), cap, signs)
+            if any(v is not None for v in lists["c"]):
+                out.update(lists)
         for agg in REGISTRY[name].aggregates:
             r = ranking_of(table, agg, limit=cap)
             out["p"][agg] = (r.index, r.score)
@@ -137,7 +127,9 @@ def _quota(counts: Counts, views: dict, sel: np.ndarray, top: int, per: int) -> 
     other classes, for "the rest"; never more than the documents there are."""
     pos = {int(t): i for i, t in enumerate(sel)}
     keen = np.zeros((len(sel), counts.n_classes), dtype=bool)
-    rate = counts.doc_counts / np.maximum(counts.class_sizes, 1)[None, :]
+    docs = counts.doc_counts  # a few classes: dense, whatever the layout
+    docs = docs.toarray() if hasattr(docs, "toarray") else docs
+    rate = docs / np.maximum(counts.class_sizes, 1)[None, :]
     for v in views.values():
         for c, view in enumerate(v.get("c", [])):
             if view is not None:
@@ -145,7 +137,7 @@ def _quota(counts: Counts, views: dict, sel: np.ndarray, top: int, per: int) -> 
         for ids, _ in v["p"].values():
             head = ids[:top]
             keen[[pos[int(t)] for t in head], np.argmax(rate[head], axis=1)] = True
-    avail = counts.doc_counts[sel]
+    avail = docs[sel]
     quota = np.where(keen, np.minimum(avail, per), 0)
     for row in np.flatnonzero(keen.any(axis=1)):
         rest = ~keen[row]
@@ -182,8 +174,57 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
     the training documents the counts were taken from, read once -- give the snippets
     (none without them); ``opts`` must be the options the counts were vectorized with.
     ``method`` is the one shown first (default chi2, when offered); ``progress`` is called
-    with a short message as each stage starts."""
+    with a short message as each stage starts. With more than
+    :data:`~.explore_labels.MANY` labels, each label's own data is not part of it
+    (:func:`page_parts` gives the shards that hold it), the methods default to ``method``
+    alone, and there are no snippets."""
+    return page_parts(counts, documents, opts=opts, methods=methods, method=method, k=k,
+                      top=top, cap=cap, snippet_top=snippet_top, title=title,
+                      progress=progress)[0]
+
+
+def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, method=None,
+               k: int = 50, top: int = 20, cap: int = CAP, snippet_top: int = SNIPPET_TOP,
+               title: str = "textsift explore", progress=None):
+    """``(data, shards)``: :func:`explore_data`'s data, and with many labels the
+    ``(number, payload)`` of each shard of the labels' own data
+    (:func:`.explore_labels.shards`; ``None`` otherwise)."""
     say = progress or (lambda what: None)
+    _check(counts, cap=cap, k=k, top=top, snippet_top=snippet_top)
+    many = counts.n_classes > MANY
+    cap = min(cap, int(counts.seen.sum()))
+    if many and methods is None:  # one method's lists for every label, unless asked
+        methods = [method or "chi2"]
+    names = page_methods(counts, methods)
+    if method is None:
+        method = "chi2" if "chi2" in names else names[0]
+    elif method not in names:
+        raise TextsiftError(f"method {method!r} is not among the page's methods {names}")
+    say("ranking the terms")
+    tables, views = {}, {}
+    signs = direction(counts)  # each class's lists, by direction
+    for name, table in compute_many(counts, names, dense=False):  # one evaluation set
+        try:
+            tables[name] = table
+            views[name] = _views(counts, name, table, cap, signs, per_class=not many)
+        except ValueError as exc:  # a method that cannot score these labels
+            raise TextsiftError(f"{name}: {exc}") from None
+    sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
+    per_class = {n for n in names if isinstance(tables[n], PerClass) and len(tables[n].groups) > 1}
+    data = _data(counts, views, sel, names, method, title, cap=cap, k=k, top=top,
+                 snippet_top=snippet_top, many=many, per_class=per_class)
+    if documents is not None and not many:
+        say("finding the terms in context")
+        data["snippets"] = _snippets(counts, views, sel, documents, opts, snippet_top,
+                                     np.asarray(data["terms"], dtype=object))
+    if not many:
+        return data, None
+    label_cap = min(LABEL_CAP, cap)
+    data["many"] = {"shard": SHARD, "label_cap": label_cap, "folder": None}
+    return data, shards(counts, tables, signs, sel, label_cap, rounded)
+
+
+def _check(counts: Counts, **sizes) -> None:
     if not isinstance(counts, Counts):
         raise TextsiftError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if counts.n_terms == 0 or not counts.seen.any():
@@ -194,31 +235,25 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
             f"explore compares a class with the rest: it needs at least two classes with "
             f"documents (a label with documents, for label sets), got "
             f"{[str(c) for c in counts.classes[counts.class_sizes > 0]]}; check --label-field")
-    for name, value in (("cap", cap), ("k", k), ("top", top), ("snippet_top", snippet_top)):
+    for name, value in sizes.items():
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise TextsiftError(f"{name} must be a positive number of terms, got {value!r}")
-    cap = min(cap, int(counts.seen.sum()))
-    names = page_methods(counts, methods)
-    if method is None:
-        method = "chi2" if "chi2" in names else names[0]
-    elif method not in names:
-        raise TextsiftError(f"method {method!r} is not among the page's methods {names}")
-    views = {}
-    say("ranking the terms")
-    tables = compute_many(counts, names)  # one evaluation set shared by the per-class scores
-    signs = direction(counts)
-    for name in names:
-        try:
-            views[name] = _views(counts, name, next(tables)[1], cap, signs)
-        except ValueError as exc:  # a method that cannot score these labels
-            raise TextsiftError(f"{name}: {exc}") from None
-    sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
+
+
+def _data(counts: Counts, views: dict, sel: np.ndarray, names, method, title, *, cap, k, top,
+          snippet_top, many: bool, per_class: set) -> dict:
+    """The page's data of the embedded terms ``sel`` (module docstring); ``per_class``: the
+    methods with a ranking of each class (in the page, or in the shards of many labels)."""
     page_id = np.full(counts.n_terms, -1, dtype=np.int64)
     page_id[sel] = np.arange(len(sel))
     terms = counts.feature_names[sel] if counts.feature_names is not None else sel.astype(str)
-    dc = counts.doc_counts[sel]
-    nz_t, nz_c = np.nonzero(dc)
     ratings = is_rating_scale(counts.classes)
+    nz_t, nz_c, n = (np.zeros(0, np.int64),) * 3
+    if not many:  # each term's count in every class (many labels: in each shard)
+        dc = counts.doc_counts[sel]
+        dc = dc.toarray() if hasattr(dc, "toarray") else dc
+        nz_t, nz_c = np.nonzero(dc)
+        n = dc[nz_t, nz_c]
     data = {
         "title": title, "n_docs": counts.n_docs, "ratings": ratings,
         "classes": [_label(c) for c in counts.classes],
@@ -227,25 +262,29 @@ def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None 
         "method": method, "cap": cap, "k": min(k, cap), "top": top, "snippet_top": snippet_top,
         "terms": [str(t) for t in terms],
         "counts": {"ptr": np.r_[0, np.cumsum(np.bincount(nz_t, minlength=len(sel)))].tolist(),
-                   "cls": nz_c.tolist(), "n": dc[nz_t, nz_c].tolist()},
-        "methods": [{"name": n, "kind": REGISTRY[n].kind, "summary": REGISTRY[n].summary,
-                     "label": REGISTRY[n].label, "default": REGISTRY[n].default_aggregate,
-                     "per_class": "c" in views[n], "policies": list(views[n]["p"])}
-                    for n in names],
-        "views": {n: _encode(v, page_id) for n, v in views.items()},
+                   "cls": nz_c.tolist(), "n": np.asarray(n).tolist()},
+        "methods": [{"name": m, "kind": REGISTRY[m].kind, "summary": REGISTRY[m].summary,
+                     "label": REGISTRY[m].label, "default": REGISTRY[m].default_aggregate,
+                     "per_class": m in per_class,
+                     "policies": list(views[m]["p"])}
+                    for m in names],
+        "views": {m: _encode(v, page_id) for m, v in views.items()},
+        "snippets": {},
     }
     if ratings:
         data["rank_stats"] = _rank_numbers(counts, sel)
-    data["snippets"] = {}
-    if documents is not None:
-        say("finding the terms in context")
-        quota = _quota(counts, views, sel, snippet_top, SNIPPETS // 2)
-        rows = np.flatnonzero(quota.sum(axis=1))
-        index = {_label(c): i for i, c in enumerate(counts.classes)}
-        found = find_snippets(documents, terms[rows], index, quota[rows], opts)
-        data["snippets"] = {str(int(r)): [[c, s] for c, s in enumerate(per) if s]
-                            for r, per in zip(rows, found, strict=True) if any(per)}
     return data
+
+
+def _snippets(counts: Counts, views: dict, sel: np.ndarray, documents, opts, snippet_top: int,
+              terms: np.ndarray) -> dict:
+    """The embedded snippets: per term and class, the quota of :func:`_quota`."""
+    quota = _quota(counts, views, sel, snippet_top, SNIPPETS // 2)
+    rows = np.flatnonzero(quota.sum(axis=1))
+    index = {_label(c): i for i, c in enumerate(counts.classes)}
+    found = find_snippets(documents, terms[rows], index, quota[rows], opts)
+    return {str(int(r)): [[c, s] for c, s in enumerate(per) if s]
+            for r, per in zip(rows, found, strict=True) if any(per)}
 
 
 def _encode(views: dict, page_id: np.ndarray) -> dict:

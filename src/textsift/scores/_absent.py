@@ -48,9 +48,9 @@ def walk(order_slice, score, members: np.ndarray, k: int, total: int):
     ``total`` terms whose scores never increase (``order_slice(lo, hi)``: its terms ``lo``
     to ``hi``; ``score(terms)``: their scores), with every term tied with the ``k``-th:
     ``(terms, scores)``, fewer when the order runs out. Read in slices that double, from
-    ``2k + 16`` terms; terms scored ``-inf`` are never candidates (and end the walk)."""
+    ``4k + 32`` terms; terms scored ``-inf`` are never candidates (and end the walk)."""
     found_t, found_v, n_found = [], [], 0
-    lo, step = 0, 2 * k + 16
+    lo, step = 0, 4 * k + 32
     while lo < total:
         terms = order_slice(lo, min(lo + step, total))
         lo, step = lo + len(terms), 2 * step
@@ -121,6 +121,16 @@ class Grid:
             cache[v] = groups, np.cumsum(start[groups + 1] - start[groups])
         return cache[v]
 
+    def _slice(self, v: int, lo: int, hi: int) -> np.ndarray:
+        """Terms ``lo`` to ``hi`` of the order of class size ``v``: the distinct df values
+        by descending score, each df's terms by index (unseen terms last: ``-inf``)."""
+        groups, ends = self._order(v)
+        terms, start = self._groups
+        first = int(np.searchsorted(ends, lo, side="right"))
+        g = groups[first:int(np.searchsorted(ends, hi)) + 1]
+        offset = int(ends[first - 1]) if first else 0
+        return terms[slices(start[g], start[g + 1] - start[g])][lo - offset:hi - offset]
+
     @cached_property
     def _best(self) -> np.ndarray:
         return self.grid.max(axis=0, initial=-np.inf)
@@ -130,21 +140,24 @@ class Grid:
         of the terms it lacks)."""
         return self._best[self.size_index[classes]]
 
+    def best_absent(self, j: int, terms: np.ndarray) -> float:
+        """The best ``A = 0`` score of class ``j``, whose terms are ``terms`` (its non-zero
+        cells'): the score of the first distinct df, in the order of its column, that has a
+        term the class lacks (fewer of its terms among ``terms`` than it has)."""
+        v = int(self.size_index[j])
+        groups, _ = self._order(v)
+        _, start = self._groups
+        held = np.bincount(self.df_index[terms], minlength=len(start) - 1)[groups]
+        free = held < (start[groups + 1] - start[groups])
+        return float(self.grid[groups[int(np.argmax(free))], v]) if free.any() else -np.inf
+
     def best_terms(self, j: int, k: int, members: np.ndarray):
         """The best ``k`` terms class ``j`` lacks (not ``members``), ties with the last
         included (``walk``), in the order of the grid's column."""
         v = int(self.size_index[j])
-        groups, ends = self._order(v)
-        terms, start = self._groups
-
-        def order_slice(lo, hi):
-            first = int(np.searchsorted(ends, lo, side="right"))
-            g = groups[first:int(np.searchsorted(ends, hi)) + 1]
-            offset = int(ends[first - 1]) if first else 0
-            return terms[slices(start[g], start[g + 1] - start[g])][lo - offset:hi - offset]
-
-        return walk(order_slice, lambda t: self.grid[self.df_index[t], v], members, k,
-                    int(ends[-1]) if len(ends) else 0)
+        total = len(self.df_index)
+        return walk(lambda lo, hi: self._slice(v, lo, hi),
+                    lambda t: self.grid[self.df_index[t], v], members, k, total)
 
     # ---------------------------------------------------------------- a term over classes
     def best_over_classes(self, row: np.ndarray, col: np.ndarray) -> np.ndarray:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .._counting import check_fits
 from ..counts import Counts
 from ..errors import TextsiftError, did_you_mean
 from ..labels import REQUIREMENTS, LabelKind, check_requirement
@@ -273,7 +274,7 @@ def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
 
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
-                 reuse: bool = False):
+                 reuse: bool = False, dense: bool = True):
     """Score ``counts`` with each of ``methods`` (names; default every nominal method that
     applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
     ``params`` maps a name to its keyword parameters.
@@ -284,7 +285,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     buffer, so a table is valid only until the next one is asked for: for a caller that
     reduces each table (a ranking, a column) before going on, which then costs one table's
     memory instead of one per method (fresh memory pages cost, on some machines, as much as
-    the scores themselves).
+    the scores themselves). With ``dense=False`` a per-class table comes in the sparse form
+    the method made it (:class:`PerClass`, as ``compute(..., dense=False)``), never written.
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
@@ -299,6 +301,11 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if unknown:
         raise TextsiftError(f"parameters given for {sorted(unknown)}, which are not among the "
                             f"methods asked for ({', '.join(methods)})")
+    if len(methods) > 1:  # one evaluation set of distinct tables for them all
+        try:
+            _ = nonempty_classes(counts).cells.evaluation_set
+        except TextsiftError:  # no per-class score applies: each method says why
+            pass
     buffer = None
     for name in methods:
         out = _call(get_method(name), counts, params.get(name, {}))
@@ -307,6 +314,12 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
         if not isinstance(out, PerClass):
             yield name, clean(out)
             continue
-        if reuse and (buffer is None or buffer.shape != out.counts.doc_counts.shape):
-            buffer = np.empty(out.counts.doc_counts.shape)
+        if not dense:
+            yield name, out
+            continue
+        shape = out.counts.n_terms, out.counts.n_classes
+        if reuse and (buffer is None or buffer.shape != shape):
+            check_fits(*shape, 8, "a dense score table", "ask for the tables in sparse form "
+                       "(dense=False), which the rankings read without writing them")
+            buffer = np.empty(shape)
         yield name, out.table(buffer if reuse else None)

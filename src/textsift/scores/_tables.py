@@ -88,11 +88,12 @@ def nonempty_classes(counts: Counts) -> Counts:
 @dataclass(frozen=True, eq=False)
 class PerClass:
     """A per-class (V, m) score table in sparse form, over ``counts`` (whose classes all have
-    documents, in either layout): the values of its non-zero cells (``A > 0``) and a rule for
-    the others, never the (V, m) values themselves. Either ``tables`` holds one value per
-    distinct one-vs-rest table of ``counts.cells.evaluation_set`` (the ``A = 0`` cells then
-    take the values of the distinct ``(df, N_c)`` grid: :class:`~textsift.scores.Grid`), or ``zero``
-    gives the values of the cells with ``A = 0`` -- an :class:`~textsift.scores.Absent` or an array
+    documents, in either layout): the values of its non-zero cells (``A > 0``) and a rule
+    for the others, never the (V, m) values themselves. Either ``tables`` holds one value
+    per distinct one-vs-rest table of ``counts.cells.evaluation_set`` (the ``A = 0`` cells
+    then take the values of the distinct ``(df, N_c)`` grid:
+    :class:`~textsift.scores.Grid`), or ``zero`` gives the values of the cells with ``A =
+    0`` -- a :class:`~textsift.scores.Grid`, an :class:`~textsift.scores.Absent` or an array
     broadcastable to (V, m) -- and ``nz`` those of the non-zero cells, in ``counts.cells``
     order.
 
@@ -106,7 +107,7 @@ class PerClass:
 
     counts: Counts
     tables: np.ndarray | None = None
-    zero: Absent | np.ndarray | None = None
+    zero: Absent | Grid | np.ndarray | None = None
     nz: np.ndarray | None = None
     signed: bool = False
 
@@ -129,14 +130,11 @@ class PerClass:
         c, cells = self.counts, self.counts.cells
         if self.tables is None:
             zero = self.zero
-            if not isinstance(zero, Absent):
+            if not isinstance(zero, Absent | Grid):
                 zero = _broadcast(np.asarray(zero, dtype=np.float64), c)
             return zero, _minus_inf_for_nan(self.nz)
         tables = _minus_inf_for_nan(self.tables)
-        grid = tables[:cells.n_zero].reshape(len(cells.df_values), len(cells.size_values))
-        if len(cells.df_values) and cells.df_values[0] == 0:  # df = 0: unseen terms
-            grid[0] = -np.inf
-        return Grid(grid, cells.df_index, cells.size_index), tables.take(cells.nz_table)
+        return _grid(tables[:cells.n_zero], cells), tables.take(cells.nz_table)
 
     def table(self, out: np.ndarray | None = None) -> ScoreTable:
         """The dense table: one gather and one scatter, into ``out`` (a (V, m) float64
@@ -158,9 +156,10 @@ class PerClass:
         values = np.empty((stop - start, m)) if out is None else out[:stop - start]
         absent, nz = self.parts
         absent.block(start, stop, values)
-        lo, hi = np.searchsorted(cells.row, [start, stop])
-        np.put(values, (cells.row[lo:hi].astype(np.int64) - start) * m + cells.col[lo:hi],
-               nz[lo:hi])
+        order, first = cells.by_term
+        mine = order[first[start]:first[stop]]
+        np.put(values, (cells.row[mine].astype(np.int64) - start) * m + cells.col[mine],
+               nz[mine])
         return values
 
     def cells_of(self, j: int) -> np.ndarray:
@@ -175,6 +174,15 @@ class PerClass:
         mine = self.cells_of(j)
         values[self.counts.cells.row[mine]] = nz[mine]
         return values
+
+
+def _grid(values: np.ndarray, cells) -> Grid:
+    """The :class:`Grid` of the ``A = 0`` tables' values (``cells.grid_tables`` order, NaN
+    already ``-inf``); the row of ``df = 0`` (unseen terms) is ``-inf``."""
+    grid = values.reshape(len(cells.df_values), len(cells.size_values))
+    if len(cells.df_values) and cells.df_values[0] == 0:
+        grid[0] = -np.inf
+    return Grid(grid, cells.df_index, cells.size_index)
 
 
 def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
@@ -205,24 +213,44 @@ def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
 
     Exact and sparse: with ``B = df - A``, ``C = N_c - A``, ``D = N - N_c - df + A``, a cell's
     table depends only on ``(A, df, N_c)``; the metric, an elementwise function, is evaluated
-    once per distinct table (:attr:`~textsift._cells.SparseCells.evaluation_set`), in one
-    call (by blocks of :data:`EVALUATION_BLOCK` tables beyond that many), on either layout of
-    the counts. The table's values are bit-for-bit those of ``f(*counts.contingency())``.
+    once per distinct ``(df, N_c)`` for the cells with ``A = 0``, and once per distinct table
+    of the non-zero cells (:attr:`~textsift._cells.SparseCells.evaluation_set`) -- or, beyond
+    :data:`DISTINCT_CELLS` non-zero cells, once per cell, by blocks, unless the distinct
+    tables are known already (:func:`compute_many` finds them for several methods): finding
+    them costs more than a cheap metric of every cell. The values are the same either way, on
+    either layout of the counts, and bit-for-bit those of ``f(*counts.contingency())``.
     """
     counts = nonempty_classes(counts)
-    tables = counts.cells.evaluation_set
-    n = len(tables[0])
-    values = np.empty(n)
-    for start in range(0, n, EVALUATION_BLOCK if n > EVALUATION_BLOCK else max(n, 1)):
-        part = [t[start:start + EVALUATION_BLOCK] for t in tables]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            values[start:start + len(part[0])] = binary_metric(*part, **params)
-    return PerClass(counts, tables=values)
+    cells = counts.cells
+    if cells.distinct_known or len(cells.row) <= DISTINCT_CELLS:
+        return PerClass(counts, tables=_evaluated(binary_metric, cells.evaluation_set, params))
+    grid = _evaluated(binary_metric, cells.grid_tables, params)
+    nz = np.empty(len(cells.row))
+    for start in range(0, len(nz), CELL_BLOCK):
+        stop = min(start + CELL_BLOCK, len(nz))
+        nz[start:stop] = _evaluated(binary_metric, cells.cell_tables(start, stop), params)
+    return PerClass(counts, zero=_grid(_minus_inf_for_nan(grid), cells), nz=nz)
 
 
+#: Up to this many non-zero cells a metric is evaluated on their distinct tables; beyond,
+#: cell by cell (:func:`binary_scores`).
+DISTINCT_CELLS = 2**20
+#: Cells evaluated at once, one by one: blocks whose temporaries stay in the cache.
+CELL_BLOCK = 2**16
 #: A metric is evaluated on at most this many distinct tables at once: its temporaries stay
 #: a few hundred megabytes however many labels there are.
 EVALUATION_BLOCK = 2**22
+
+
+def _evaluated(metric, tables, params) -> np.ndarray:
+    """``metric(A, B, C, D, **params)`` as float64, by blocks of :data:`EVALUATION_BLOCK`."""
+    n = len(tables[0])
+    values = np.empty(n)
+    for start in range(0, max(n, 1), EVALUATION_BLOCK):
+        part = [t[start:start + EVALUATION_BLOCK] for t in tables]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            values[start:start + len(part[0])] = metric(*part, **params)
+    return values
 
 
 def binary_method(binary_metric):

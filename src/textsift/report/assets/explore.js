@@ -31,11 +31,70 @@
   const S = { method: 0, cls: 0, policy: "class", dir: "over", k: 50, picked: null, sort: null };
   const posCache = new Map();
   const pointCache = new Map();
+  // many labels: each label's counts (term id -> documents), from the shards loaded so far
+  const A = new Map(), termIndex = new Map(), shardWaits = new Map();
 
   function countIn(id, c) {
+    if (D.many) { const m = A.get(c); return (m && m.get(id)) || 0; }
     const p = D.counts.ptr;
     for (let j = p[id]; j < p[id + 1]; j++) if (D.counts.cls[j] === c) return D.counts.n[j];
     return 0;
+  }
+
+  // ----------------------------------------------------------------- many labels: shards
+  // A shard (a script beside the page) calls shard(number, payload): its labels' own
+  // rankings and counts, its terms named; they join the page's terms.
+  function merge(P) {
+    const ids = P.terms.map((t, i) => {
+      let id = termIndex.get(t);
+      if (id === undefined) {
+        id = D.terms.length;
+        D.terms.push(t); df.push(P.df[i]); termIndex.set(t, id);
+      }
+      return id;
+    });
+    for (const [name, lists] of Object.entries(P.views)) {
+      const v = D.views[name];
+      for (const key of ["c", "cu"]) {
+        v[key] = v[key] || {};
+        lists[key].forEach((l, i) => { if (l) v[key][P.first + i] = [l[0].map((x) => ids[x]), l[1]]; });
+      }
+      v.cd = v.cd || {};
+      lists.cd.forEach((d, i) => { if (d !== null) v.cd[P.first + i] = d; });
+    }
+    P.a.forEach(([t, n], i) => {
+      const m = new Map();
+      t.forEach((x, q) => m.set(ids[x], n[q]));
+      A.set(P.first + i, m);
+    });
+    pointCache.clear();
+  }
+  async function shard(number, b64) {
+    const wait = shardWaits.get(number);
+    try { merge(await inflate(b64)); wait && wait.resolve(); } catch (e) { wait && wait.reject(e); }
+  }
+  function ensureShard(c) {
+    const number = Math.floor(c / D.many.shard);
+    if (!shardWaits.has(number)) {
+      let resolve, reject;
+      const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+      shardWaits.set(number, { promise, resolve, reject });
+      const tag = el("script");
+      tag.src = D.many.folder + "/shard-" + number + ".js";
+      tag.onerror = () => reject(new Error("cannot load " + tag.src + ": keep the folder " +
+        D.many.folder + " beside the page"));
+      document.head.appendChild(tag);
+    }
+    return shardWaits.get(number).promise;
+  }
+  async function choose(c) {
+    S.cls = c; S.sort = null;
+    if (D.many) {
+      $("summary-label").textContent = "loading " + D.classes[c] + "\u2026";
+      await ensureShard(c);
+      $("summary-label").textContent = "";
+    }
+    render();
   }
 
   // The ranking a method gives in the current view: the class's column, or a policy (its
@@ -99,7 +158,8 @@
   function setupControls() {
     D.methods.forEach((m, i) => option($("method"), m.name,
       m.label + (D.ratings ? " (" + m.kind + ")" : "")));
-    D.classes.forEach((c, i) => option($("class"), String(i),
+    if (D.many) searchBox();
+    else D.classes.forEach((c, i) => option($("class"), String(i),
       String(c) + " (" + D.class_sizes[i] + " docs)"));
     $("class-label").firstChild.textContent = D.ratings ? "rank " : "class ";
     option($("policy"), "class", "this " + (D.ratings ? "rank" : "class") + " vs the rest");
@@ -116,13 +176,41 @@
       S.sort = null;
       render();
     });
-    $("class").addEventListener("change", () => { S.cls = +$("class").value; S.sort = null; render(); });
+    if (!D.many) $("class").addEventListener("change", () => choose(+$("class").value));
     $("policy").addEventListener("change", () => { S.policy = $("policy").value; S.sort = null; render(); });
     $("direction").addEventListener("change", () => { S.dir = $("direction").value; S.sort = null; render(); });
     k.addEventListener("change", () => {
       S.k = Math.max(1, Math.min(D.cap, Math.round(+k.value) || D.k));
       k.value = S.k;
       render();
+    });
+  }
+
+  // many labels: a search box (the browser's suggestions among the names) instead of a list
+  function searchBox() {
+    const box = el("input");
+    box.id = "class"; box.type = "search"; box.setAttribute("list", "class-names");
+    box.placeholder = "search " + D.classes.length + " labels";
+    box.value = String(D.classes[S.cls]);
+    const names = el("datalist");
+    names.id = "class-names";
+    const index = new Map();
+    D.classes.forEach((c, i) => {
+      index.set(String(c), i);
+      const o = el("option");
+      o.value = String(c);
+      o.label = D.class_sizes[i] + " docs";
+      names.appendChild(o);
+    });
+    $("class").replaceWith(box);
+    box.after(names);
+    const note = el("span", "", "muted");
+    note.id = "summary-label";
+    names.after(note);
+    box.addEventListener("change", () => {
+      const c = index.get(box.value.trim());
+      if (c === undefined) { note.textContent = "no label named " + box.value; return; }
+      choose(c).catch((e) => { note.textContent = "error: " + e.message; });
     });
   }
 
@@ -410,8 +498,13 @@
       }
       stats.appendChild(dl);
     }
-    const n = D.classes.map((_, j) => countIn(id, j)), size = D.class_sizes;
-    M.bars.data = { x: D.classes.map(String), n, size, share: n.map((v, j) => v / Math.max(size[j], 1)) };
+    if (D.many) {  // the chosen label and the rest
+      const nc = D.class_sizes[c], a = countIn(id, c), n = [a, df[id] - a], size = [nc, N - nc];
+      M.bars.data = { x: ["this label", "the rest"], n, size, share: n.map((v, j) => v / Math.max(size[j], 1)) };
+    } else {
+      const n = D.classes.map((_, j) => countIn(id, j)), size = D.class_sizes;
+      M.bars.data = { x: D.classes.map(String), n, size, share: n.map((v, j) => v / Math.max(size[j], 1)) };
+    }
     M.rate.location = df[id] / N;
     const box = $("snippets");
     box.textContent = "";
@@ -434,8 +527,9 @@
     right.appendChild(snippetList(rest, true));
     box.appendChild(left); box.appendChild(right);
     if (!found.length && df[id] > 0)
-      box.appendChild(el("p", "No snippets embedded for this term: they are kept for the top " +
-        D.snippet_top + " terms of each method and view.", "muted"));
+      box.appendChild(el("p", D.many ? "No snippets with many labels." :
+        "No snippets embedded for this term: they are kept for the top " + D.snippet_top +
+        " terms of each method and view.", "muted"));
   }
   function pick(id) {
     S.picked = id;
@@ -462,7 +556,10 @@
     D = await inflate($("textsift-data").textContent);
     timing.data = performance.now();
     N = D.n_docs;
-    df = Int32Array.from(D.df);  // documents with the term (with label sets, not the sum over labels)
+    // documents with the term (with label sets, not the sum over labels); many labels: the
+    // shards add terms
+    df = D.many ? D.df.slice() : Int32Array.from(D.df);
+    D.terms.forEach((t, i) => termIndex.set(t, i));
     const items = JSON.parse($("textsift-items").textContent);
     await Promise.all(Object.entries(items).map(([name, item]) => Bokeh.embed.embed_item(item, "plot-" + name)));
     timing.plots = performance.now();
@@ -478,16 +575,19 @@
       "(dashed: its share of all documents; hover for the counts)";
     $("corpus-title").textContent = "The corpus: share of its documents in each " + what;
     $("summary").textContent = N + " documents, " + D.classes.length + (D.ratings ? " ranks" : D.multilabel ? " labels" : " classes") +
-      "; " + D.terms.length + " terms embedded (the top " + D.cap + " of each method and view).";
+      "; " + D.terms.length + " terms embedded (the top " + D.cap + " of each method and view)" +
+      (D.many ? "; each label's own top " + D.many.label_cap + " terms load when it is chosen (" +
+        D.many.folder + "/)." : ".");
     $("notes").textContent = "Made by textsift explore. Scores as `textsift score` computes them " +
       "(a class's ranking = --class; the policies = --aggregate). Embedded: the top " + D.cap +
       " terms of every method and view, snippets for the top " + D.snippet_top + " of each.";
+    if (D.many) S.cls = D.class_sizes.reduce((b, n, j, x) => (n > x[b] ? j : b), 0);  // the largest
     setupControls();
-    render();
+    await choose(S.cls);
     window.textsift.ready = timing.ready = performance.now();
   }
 
   // ``ready``: when the page is drawn (ms since navigation); ``timing``: each stage's end
-  window.textsift = { hover, tap, pick, relabel, state: S, ready: null, timing: {} };
+  window.textsift = { hover, tap, pick, relabel, shard, state: S, ready: null, timing: {} };
   main().catch((e) => { $("summary").textContent = "error: " + e; throw e; });
 })();
