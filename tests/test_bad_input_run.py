@@ -170,7 +170,8 @@ def test_a_failed_check_then_a_good_run(tmp_path):
     toml = write_toml(tmp_path, corpus)
     res = runner.invoke(app, ["run", str(toml), "--out", str(out), "--no-report"])
     assert res.exit_code == 0, res.output
-    assert sorted(os.listdir(out)) == ["cache", "cells", "experiment.json", "notes.json",
+    assert sorted(os.listdir(out)) == ["cache", "cells", "class_terms.csv", "experiment.json",
+                                       "notes.json",
                                        "results.csv", "results.parquet", "run.json",
                                        "summary.csv", "summary.parquet", "terms.csv",
                                        "timings.csv"]

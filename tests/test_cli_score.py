@@ -36,8 +36,8 @@ def test_score_json_shape_and_values():
                  "--min-df", "2")
     assert res.exit_code == 0, res.stderr
     rows = json.loads(res.stdout)
-    assert [r["rank"] for r in rows] == [1, 2, 3, 4, 5]
-    assert set(rows[0]) == {"rank", "term", "score"}
+    assert [r["position"] for r in rows] == [1, 2, 3, 4, 5]
+    assert set(rows[0]) == {"position", "term", "score"}
     corpus = load_sample("20ng")
     counts = Counts.from_texts(corpus.texts, corpus.labels, VectorizerOptions(min_df=2))
     expected = rank(counts, "bns", top=5)

@@ -44,7 +44,7 @@ def test_k_selects_and_stderr_says_how_many(command):
     res = invoke(*command, "-k", 7)
     assert res.exit_code == 0, res.output
     rows = tsv(res.stdout)
-    assert rows[0][:3] == ["rank", "term", "score"] and len(rows) == 1 + 7
+    assert rows[0][:3] == ["position", "term", "score"] and len(rows) == 1 + 7
     assert "7 terms selected of " in res.stderr
 
 
@@ -80,7 +80,8 @@ def test_tables_are_tab_separated_when_stdout_is_not_a_terminal():
     res = invoke("score", NEWS, "--top", 3)  # CliRunner's stdout is not a terminal
     assert res.exit_code == 0, res.output
     rows = tsv(res.stdout)
-    assert rows[0] == ["rank", "term", "score"] and [r[0] for r in rows[1:]] == ["1", "2", "3"]
+    assert rows[0] == ["position", "term", "score"] and [r[0] for r in rows[1:]] == [
+        "1", "2", "3"]
     assert not any(ch in res.stdout for ch in "┃│━─")  # no box drawing
 
 
@@ -117,7 +118,7 @@ def test_per_class_puts_each_class_top_terms_side_by_side(news_counts):
     res = invoke("score", NEWS, "--per-class", "--top", 4)
     assert res.exit_code == 0, res.output
     rows = tsv(res.stdout)
-    assert rows[0] == ["rank", *map(str, news_counts.classes)] and len(rows) == 1 + 4
+    assert rows[0] == ["position", *map(str, news_counts.classes)] and len(rows) == 1 + 4
     for j, label in enumerate(news_counts.classes, 1):
         own = rank(news_counts, "chi2", class_label=label, top=4)
         assert [r[j] for r in rows[1:]] == list(own.terms), label

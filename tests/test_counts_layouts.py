@@ -157,7 +157,7 @@ def test_policies_on_the_sparse_layout_are_those_of_the_dense_table(data, limit)
                 np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12, err_msg=name)
         a = ranking_of(table, "rr", limit=limit)  # the dense layout's table, written whole:
         b = ranking_of(compute(dense, name), "rr", limit=limit)  # policies.rank_terms
-        for got, want in zip((a.index, a.score, a.group), (b.index, b.score, b.group),
+        for got, want in zip((a.index, a.scores, a.groups), (b.index, b.scores, b.groups),
                              strict=True):
             np.testing.assert_array_equal(got, want, err_msg=name)
 

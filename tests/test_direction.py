@@ -19,9 +19,8 @@ from typer.testing import CliRunner
 from textsift import Counts, rank
 from textsift.cli import app
 from textsift.errors import TextsiftError
-from textsift.ranking import rank_per_class
+from textsift.ranking import class_terms, rank_per_class
 from textsift.report.explore_data import explore_data
-from textsift.report.terms import class_terms_table
 from textsift.scores.direction import direction, representation
 
 DOCS = (["apple pie", "apple tart", "pie", "tart"]
@@ -90,7 +89,7 @@ def test_cli_class_view(tmp_path, counts):
 
 
 def test_report_class_table(counts):
-    assert class_terms_table(counts, "chi2", "max", top=1).loc["a", "terms"] == "apple"
+    assert class_terms(counts, "chi2", "max", top=1).loc["a", "terms"] == "apple"
 
 
 def test_explore_class_lists(counts):

@@ -17,9 +17,8 @@ from typer.testing import CliRunner
 from textsift.cli import app
 from textsift.corpus import load_sample
 from textsift.experiment import StoreError, parse_config, run_experiment
-from textsift.experiment.validity import RESULTS_VERSION
 from textsift.experiment.specs import ALL, Cell, FoldRef, LearnerSpec, Level
-from textsift.experiment.validity import DataKey, cell_key
+from textsift.experiment.validity import RESULTS_VERSION, DataKey, cell_key
 
 BASE = {
     "experiment": {"name": "base", "seed": 3, "n_jobs": 1},
@@ -259,7 +258,7 @@ def test_a_cell_key_is_the_one_its_files_have():
     makes every finished cell of every directory invalid)."""
     cell = Cell(kind="select", name="f0__chi2__max__100__nb.json", fold=0,
                 fold_ref=FoldRef("/a/fold-0.npz", 1, 2), dataset="d", positive=None,
-                rows=(("chi2", "max"),), labels=("nb",), measures=("accuracy",), seed=0,
+                rows=(("chi2", "max"),), learner_names=("nb",), measures=("accuracy",), seed=0,
                 label_kind="nominal", learner=LearnerSpec("nb", "nb", "counts", ()),
                 method="chi2",
                 aggregate="max", rr_variant="forman", level=Level("n", 100),

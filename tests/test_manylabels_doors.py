@@ -82,14 +82,14 @@ def corpus_file(tmp_path_factory):
     return path, Counts.from_texts(corpus.texts, corpus.labels)
 
 
-def test_score_per_class_on_thousands_of_tags_prints_a_row_per_tag_and_rank(corpus_file):
+def test_score_per_class_on_thousands_of_tags_prints_a_row_per_tag_and_position(corpus_file):
     path, counts = corpus_file
     assert counts.layout == "sparse" and counts.n_classes > 2000
     res = runner.invoke(app, ["score", str(path), "--label-field", "labels", "--per-class",
                               "--top", "3"])
     assert res.exit_code == 0, res.output
     rows = [line.split("\t") for line in res.stdout.splitlines()]
-    assert rows[0] == ["class", "rank", "term", "score"]
+    assert rows[0] == ["class", "position", "term", "score"]
     best = rank_per_class(counts, "chi2", top=3)
     assert len(rows) == 1 + sum(len(r) for r in best)
     want = [[str(r.class_label), str(i + 1), t] for r in best for i, t in enumerate(r.terms)]

@@ -86,18 +86,18 @@ def test_cli_ordinal_json_shape(corpus):
                               "rr_nc_idf", "--k", "5", "--format", "json", "--a", "4"])
     assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)
-    assert [set(r) for r in rows] == [{"rank", "term", "score", "rank_assigned"}] * 5
+    assert [set(r) for r in rows] == [{"position", "term", "score", "rank"}] * 5
     # each rank's cue word heads its own list; ranks take turns 1..5
-    assert [(r["term"], r["rank_assigned"]) for r in rows] == [
+    assert [(r["term"], r["rank"]) for r in rows] == [
         (f"cue{j}", j) for j in range(1, 6)]
     out = runner.invoke(app, ["ordinal", str(corpus), "--label-field", "stars", "--method",
                               "prp", "--ratio", "0.05", "--top", "2", "--format", "json"])
     assert out.exit_code == 0, out.output
     assert [set(r) for r in json.loads(out.stdout)] == [
-        {"rank", "term", "score", "provisional"}] * 2
+        {"position", "term", "score", "provisional"}] * 2
     out = runner.invoke(app, ["ordinal", str(corpus), "--label-field", "stars", "--method",
                               "prp", "--k", "3", "--format", "csv"])
-    assert out.stdout.splitlines()[0] == "rank,term,score,provisional"
+    assert out.stdout.splitlines()[0] == "position,term,score,provisional"
 
 
 @pytest.mark.parametrize("args, message", [
@@ -137,7 +137,7 @@ def test_multidomain_declared_scale_gives_rank_3_a_turn(real_data):
     assert out.exit_code == 0, out.output
     # stars 3 never occur, yet terms whose mean rank is nearest 3 form rank 3's list (our
     # rule: a declared rank without documents keeps its turn)
-    assert [r["rank_assigned"] for r in json.loads(out.stdout)] == [1, 2, 3, 4, 5] * 2
+    assert [r["rank"] for r in json.loads(out.stdout)] == [1, 2, 3, 4, 5] * 2
 
 
 def test_cli_ordinal_options_are_the_registrys_parameters(corpus):

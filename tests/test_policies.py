@@ -89,8 +89,8 @@ def test_rank_terms_rr_covers_the_vocabulary():
     seen = np.array([True, True, True, True, False])
     r = rank_terms(table, "rr", seen)
     np.testing.assert_array_equal(r.index, [0, 1, 2, 3, 4])
-    np.testing.assert_array_equal(r.group, [0, 1, 0, -1, -1])
-    assert r.score[1] == 5.0
+    np.testing.assert_array_equal(r.groups, [0, 1, 0, -1, -1])
+    assert r.scores[1] == 5.0
     assert len(rank_terms(table, "rr", seen, limit=2).index) == 2
 
 

@@ -21,10 +21,10 @@ from typer.testing import CliRunner
 from textsift.cli import app
 from textsift.counts import Counts
 from textsift.experiment import StoreError, parse_config, run_experiment
+from textsift.ranking import class_terms
 from textsift.report.html import best_per_size, write_report
 from textsift.report.terms import (
     best_method,
-    class_terms_table,
     min_df_documents,
     rare_terms_note,
     top_terms_table,
@@ -116,7 +116,7 @@ def test_best_per_size_maximises_scores_and_minimises_errors():
 
 def test_top_terms_side_by_side():
     terms = pd.DataFrame({"method": ["ig", "ig", "rc", "rc"], "aggregate": ["max"] * 4,
-                          "rank": [1, 2, 1, 2], "term": ["god", "space", "car", "god"],
+                          "position": [1, 2, 1, 2], "term": ["god", "space", "car", "god"],
                           "score": [1, 0.5, 1, 0.5], "group": [""] * 4})
     table = top_terms_table(terms)
     assert list(table.columns) == ["ig", "rc"]
@@ -142,7 +142,7 @@ def test_a_note_names_the_methods_whose_top_terms_are_rare():
     rows += [("dia", r, f"000{r}", 3 if r <= 8 else 50) for r in range(1, 16)]
     rows += [("y", r, f"y{r}", 3 if r <= 7 else 50) for r in range(1, 16)]
     rows += [("x", r, f"x{r}", 5 + r % 2) for r in range(1, 16)]
-    terms = pd.DataFrame([{"method": m, "aggregate": "max", "rank": r, "term": t,
+    terms = pd.DataFrame([{"method": m, "aggregate": "max", "position": r, "term": t,
                            "score": 1.0, "df": df} for m, r, t, df in rows])
     note = rare_terms_note(terms, min_df=2)
     assert note.startswith("mi, dia: most of their top 15 terms occur in at most 4 training "
@@ -196,12 +196,12 @@ def test_class_terms_are_each_classes_own_column():
     "the" is in 2 of the 3 documents of each class, neither over- nor under-represented in
     either, so it is no class's term (the default direction, "over"). With both directions
     it comes back, marked, after the under-represented vote and law (dia 0 in sport)."""
-    table = class_terms_table(_sport_and_politics(), "dia", "max", top=3)
+    table = class_terms(_sport_and_politics(), "dia", "max", top=3)
     assert table.attrs["own_column"]
     assert table.to_dict("index") == {
         "sport": {"training documents": 3, "terms": "ball, goal"},
         "politics": {"training documents": 3, "terms": "vote, law"}}
-    both = class_terms_table(_sport_and_politics(), "dia", "max", top=5, direction="both")
+    both = class_terms(_sport_and_politics(), "dia", "max", top=5, direction="both")
     assert both.loc["sport", "terms"] == "ball +, goal +, the, vote -, law -"
 
 
@@ -209,7 +209,7 @@ def test_class_terms_of_a_one_score_method_go_where_they_are_most_frequent():
     """df ranks the, ball, goal, vote, law (df 4, 2, 2, 2, 2); "the" is in 2 of 3 documents
     of each class and goes to the first (politics: classes are sorted); the others to their
     only class."""
-    table = class_terms_table(_sport_and_politics(), "df", "max", top=2)
+    table = class_terms(_sport_and_politics(), "df", "max", top=2)
     assert not table.attrs["own_column"]
     assert table["terms"].to_dict() == {"politics": "the, vote", "sport": "ball, goal"}
 

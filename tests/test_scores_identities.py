@@ -304,6 +304,6 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
                 whole = dense.values if cls is None else dense.values[:, [1]]
                 b = rank_terms(whole, agg, counts.seen, dense.weights)  # no blocks
                 np.testing.assert_array_equal(a.index, b.index, err_msg=f"{name} {agg}")
-                np.testing.assert_array_equal(a.score, b.score, err_msg=f"{name} {agg}")
+                np.testing.assert_array_equal(a.scores, b.scores, err_msg=f"{name} {agg}")
         finally:
             ranking.BLOCK_CELLS = saved

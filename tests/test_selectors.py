@@ -244,11 +244,11 @@ def test_rank_is_a_typed_ranking_with_the_policy_used():
     assert rank(counts, "df", aggregate="rr").policy == "max"  # one column: rr is max
     rr = rank(counts, "chi2", aggregate="rr", top=3)
     assert rr.policy == "rr" and rr.groups.tolist() == ["neg", "pos", "neg"]
-    assert list(rr.to_frame().columns) == ["rank", "term", "score", "group"]
+    assert list(rr.to_frame().columns) == ["position", "term", "score", "group"]
     # a class's ranking of both directions marks each term's
-    assert list(r.to_frame().columns) == ["rank", "term", "score", "direction"]
+    assert list(r.to_frame().columns) == ["position", "term", "score", "direction"]
     assert list(rank(counts, "chi2", top=4, class_label="pos", direction="over")
-                .to_frame().columns) == ["rank", "term", "score"]
+                .to_frame().columns) == ["position", "term", "score"]
 
 
 def test_a_fit_counts_term_frequencies_only_for_a_method_that_reads_them():

@@ -113,6 +113,7 @@ def read_corpus(
     label_sep: str | None = None,
     strip_labels: bool = False,
     ranks: bool = False,
+    check_spelling: bool = True,
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
     list of them -- and check the fields a scorer needs (:func:`select_records`).
@@ -129,8 +130,9 @@ def read_corpus(
     strings).
 
     Labels that differ only by the white space around them or by case warn
-    (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
-    around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
+    (:func:`~textsift.labels.check_label_spelling`; ``check_spelling=False`` leaves it to a
+    caller that reads several sources as one corpus); ``strip_labels`` removes the white
+    space around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
     empty, and one whose every line was skipped as malformed, are errors that say so.
     """
     splits = set() if split is not None else None
@@ -142,7 +144,7 @@ def read_corpus(
     if len(frame) == 0:
         raise no_records(path, split_field, split, splits or (), skipped)
     records.finish(describe(path))
-    if label_field is not None:
+    if label_field is not None and check_spelling:
         check_label_spelling(distinct_labels(frame[label_field]), describe(path))
     return Corpus(frame, text_field, label_field, describe(path))
 
@@ -311,11 +313,14 @@ def sample_path(name: str = "20ng") -> Path:
     return Path(str(resources.files("textsift") / "data" / SAMPLES[name][0]))
 
 
-def load_sample(name: str = "20ng", split: str | None = None) -> Corpus:
-    """A small real corpus shipped with the package (see ``textsift/data/README.md``)."""
+def load_sample(name: str = "20ng", split: str | None = None,
+                check_spelling: bool = True) -> Corpus:
+    """A small real corpus shipped with the package (see ``textsift/data/README.md``);
+    ``check_spelling`` as :func:`read_corpus`'s."""
     path = sample_path(name)
     _, text_field, label_field, _ = SAMPLES[name]
-    return read_corpus(path, text_field, label_field, "split" if split else None, split)
+    return read_corpus(path, text_field, label_field, "split" if split else None, split,
+                       check_spelling=check_spelling)
 
 
 _HEADER_END = re.compile(r"\n\s*\n")

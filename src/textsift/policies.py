@@ -307,15 +307,17 @@ def _candidates(col: np.ndarray, n_select: int) -> np.ndarray:
 class Ranking:
     """A ranking of the vocabulary (or of its first ``limit`` terms) under one policy.
 
-    ``index`` lists the terms, best first; ``score[i]`` is the score the policy used for
+    ``index`` lists the terms, best first; ``scores[i]`` is the score the policy used for
     ``index[i]`` (the globalised score, or for ``rr`` the score in the group it was picked
-    from); ``group[i]`` is that group's column for ``rr`` and -1 otherwise; ``policy`` is the
-    policy (``max``, ``sum``, ``wavg`` or ``rr``).
+    from); ``groups[i]`` is that group's column for ``rr`` and -1 otherwise; ``policy`` is
+    the policy (``max``, ``sum``, ``wavg`` or ``rr``). (A
+    :class:`~textsift.ranking.TermRanking` names the same fields, ``groups`` by the groups'
+    names.)
     """
 
     index: np.ndarray
-    score: np.ndarray
-    group: np.ndarray
+    scores: np.ndarray
+    groups: np.ndarray
     policy: str
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import scipy.sparse as sp
 
 from . import classwise
 from .counts import Counts
@@ -32,8 +33,8 @@ from .scores import (
 from .scores.direction import check_direction
 from .scores.direction import direction as direction_table
 
-__all__ = ["TermRanking", "default_aggregate", "rank", "rank_per_class", "ranking_of", "score_all",
-           "score_table"]
+__all__ = ["TermRanking", "class_terms", "default_aggregate", "rank", "rank_per_class",
+           "ranking_of", "score_all", "score_table"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -104,10 +105,10 @@ class TermRanking:
         return f"TermRanking of {len(self)} terms by {self.method} ({on}):\n{self.to_frame()}"
 
     def to_frame(self) -> pd.DataFrame:
-        """The ranking as a table: ``rank`` (from 1), ``term``, ``score``, ``group`` when
-        the policy is a round robin, and ``direction`` (``over`` or ``under``) when a class's
-        ranking holds both."""
-        frame = pd.DataFrame({"rank": np.arange(1, len(self) + 1), "term": self.terms,
+        """The ranking as a table: ``position`` (from 1, the best), ``term``, ``score``,
+        ``group`` when the policy is a round robin, and ``direction`` (``over`` or ``under``)
+        when a class's ranking holds both."""
+        frame = pd.DataFrame({"position": np.arange(1, len(self) + 1), "term": self.terms,
                               "score": self.scores})
         if self.groups is not None:
             frame["group"] = self.groups
@@ -307,8 +308,8 @@ def rank(
     groups = None
     if r.policy == "rr":
         labels = np.asarray(table.groups, dtype=object)
-        groups = np.where(r.group >= 0, labels[np.maximum(r.group, 0)], None)
-    return TermRanking(r.index, r.score, groups, r.policy, _name(method), class_label,
+        groups = np.where(r.groups >= 0, labels[np.maximum(r.groups, 0)], None)
+    return TermRanking(r.index, r.scores, groups, r.policy, _name(method), class_label,
                        counts.feature_names, direction, _signs_of(signs, class_label, r.index))
 
 
@@ -360,7 +361,7 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
         best = classwise.top_many(table, np.arange(len(groups)),
                                   counts.n_terms if top is None else top)
     else:  # a class's column, read whole (of one direction: the others' -inf)
-        best = [(r.index, r.score) for r in (
+        best = [(r.index, r.scores) for r in (
             rank_scores(table.column(j) if signs is None or direction == "both" else
                         _directed_column(table.column(j), signs, direction, group),
                         table.seen, top) for j, group in enumerate(groups))]
@@ -372,6 +373,70 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
                                counts.feature_names, direction,
                                None if signs is None else signs.column(j)[index[scored]]))
     return out
+
+
+def class_terms(counts: Counts, method, policy: str | None = None, top: int = 10,
+                direction: str = "over", *, table=None, order=None, **params) -> pd.DataFrame:
+    """The top ``top`` terms of each class (rank, label) of ``counts`` under ``method`` (a
+    registered name or a scoring function, with ``params``): the class's own column of the
+    scores when the method scores each class, otherwise the method's ranking under ``policy``
+    (``None``: its default) cut into classes, each term going to the class whose documents
+    contain it most often (the largest share of the class's documents). A class's own column
+    lists the terms over-represented in it (``direction="over"``, what "the terms of a class"
+    means; :mod:`textsift.scores.direction`), ``"under"`` the under-represented ones,
+    ``"both"`` every term, each marked ``+`` or ``-``. ``table`` is the method's scores when
+    they are at hand (:func:`textsift.scores.compute`, either form; of counts with the same
+    terms), ``order`` that whole ranking. Index: the classes; columns ``training documents``
+    (the class's) and ``terms`` (comma-separated, best first); ``attrs["own_column"]`` says
+    which of the two it is."""
+    if table is None:
+        table = compute(counts, method, dense=False, **params)
+    classes = [str(c) for c in counts.classes]
+    groups = [str(g) for g in table.groups]
+    own_column = len(groups) > 1 and set(classes) <= set(groups)
+    if own_column:
+        lists = _own_terms(counts, table, classes, top, direction)
+    else:
+        if order is None:
+            order = ranking_of(table, policy or default_aggregate(method)).index
+        home = _most_frequent_class(counts, order)
+        lists = [counts.feature_names[order[home == j][:top]] for j in range(len(classes))]
+    out = pd.DataFrame({"training documents": counts.class_sizes,
+                        "terms": [", ".join(map(str, t)) for t in lists]},
+                       index=pd.Index(classes, name=None))
+    out.attrs["own_column"] = bool(own_column)
+    return out
+
+
+def _own_terms(counts: Counts, table, classes: list[str], top: int, direction: str) -> list:
+    """Each class's first ``top`` terms of its own column of ``table``, of ``direction``
+    (marked ``+`` or ``-`` for both)."""
+    signs = direction_table(counts)
+    signed = [str(g) for g in signs.groups]
+    lists = []
+    for c in classes:
+        r = ranking_of(table, "max", c, limit=top, signs=signs, direction=direction)
+        index = r.index[r.scores > -np.inf]
+        terms = counts.feature_names[index]
+        if direction == "both" and c in signed:
+            column = signs.column(signed.index(c))[index]
+            marks = np.select([column > 0, column < 0], [" +", " -"], "")
+            terms = [f"{t}{mark}" for t, mark in zip(terms, marks, strict=True)]
+        lists.append(terms)
+    return lists
+
+
+def _most_frequent_class(counts: Counts, terms: np.ndarray) -> np.ndarray:
+    """For each of ``terms``, the class with the largest share of its documents containing
+    it (the first of equal shares), on either layout of the counts."""
+    sizes = np.maximum(counts.class_sizes, 1)
+    docs = counts.doc_counts
+    if not sp.issparse(docs):
+        return np.argmax(docs[terms] / sizes[None, :], axis=1)
+    rows = docs.tocsr()[terms]
+    share = sp.csr_matrix((rows.data / sizes[rows.indices], rows.indices, rows.indptr),
+                          shape=rows.shape)
+    return np.asarray(share.argmax(axis=1)).ravel()
 
 
 def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
@@ -397,7 +462,7 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label,
                        signs=signs, direction=direction)
         col = np.empty(counts.n_terms)
-        col[r.index] = r.score
+        col[r.index] = r.scores
         columns[name] = (col, None if top is None else r.index[:top])
     keep = (np.arange(counts.n_terms) if top is None else
             np.unique(np.concatenate([best for _, best in columns.values()])))

@@ -8,6 +8,7 @@ without --polarity AdaBag is the plain lasso."""
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Annotated
 
 import typer
@@ -17,6 +18,7 @@ from .._choices import ADABAG_CRITERIA as CRITERIA
 from .._choices import BACKENDS, SCHEMES, VARIANTS
 from ..errors import TextsiftError
 from ._app import app, console, writes_out
+from ._groups import option_group
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
 
@@ -118,54 +120,117 @@ Variant = choices("Variant", VARIANTS)
 _ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
 
 
+@dataclass(frozen=True)
+class ModelOptions:
+    """The command line's options of AdaBag's estimator (:data:`MODEL_OPTIONS`), as given."""
+
+    scheme: str
+    class_weight: str
+    criterion: str
+    threshold: str
+    bootstraps: int
+    backend: str
+    min_ratio: float
+    patience: int
+    max_active: int
+    cutoff_selection: str
+    final_model: str
+    lambda_selection: str
+    max_features: int
+    polarity_prior: float
+    polarity_min_count: int
+
+    def classifier(self, seed: int, n_jobs: int, store):
+        """The :class:`~textsift.lasso.AdaBagClassifier` of these options (0: no limit)."""
+        from ..lasso import AdaBagClassifier
+
+        return AdaBagClassifier(
+            scheme=self.scheme, class_weight=_class_weight(self.class_weight),
+            criterion=self.criterion, threshold=self.threshold, n_bootstraps=self.bootstraps,
+            backend=self.backend, min_ratio=self.min_ratio, patience=self.patience or None,
+            max_active=self.max_active or None, cutoff_selection=self.cutoff_selection,
+            final_model=self.final_model, lambda_selection=self.lambda_selection,
+            random_state=seed, n_jobs=n_jobs, max_features=self.max_features or None,
+            polarity_prior=self.polarity_prior, polarity_min_count=self.polarity_min_count,
+            store=store)
+
+    def record(self) -> dict:
+        """What ``summary.json`` records of them."""
+        return {"scheme": self.scheme, "backend": self.backend, "patience": self.patience,
+                "cutoff_selection": self.cutoff_selection,
+                "lambda_selection": self.lambda_selection, "max_features": self.max_features,
+                "polarity_prior": self.polarity_prior,
+                "polarity_min_count": self.polarity_min_count, "threshold_rule": self.threshold}
+
+
+def _option(annotation, default, *names, **kwargs):
+    return Annotated[annotation, typer.Option(*names, rich_help_panel="AdaBag", **kwargs)], (
+        default)
+
+
+#: The options of AdaBag's estimator: name -> (annotation, default), given to ``adabag`` as
+#: one :class:`ModelOptions` (:func:`~._groups.option_group`).
+MODEL_OPTIONS = {
+    "scheme": _option(Scheme, Scheme("ws3"), "--scheme", help="Group weights"),
+    "class_weight": _option(
+        str, "none", "--class-weight", help="Weights of the classes in the lasso and the OLS "
+        "refits: none, balanced, or 0=W0,1=W1"),
+    "criterion": _option(
+        Criterion, Criterion("misclassification"), "--criterion",
+        help="The validation loss choosing lambda and the cutoff (balanced_error for skewed "
+        "classes)"),
+    "threshold": _option(
+        Threshold, Threshold("midpoint"), "--threshold", help="Decision threshold on the "
+        "fitted rating: (a + b) / 2, or chosen on validation (reported beside the midpoint "
+        "rule)"),
+    "bootstraps": _option(int, 100, "--bootstraps", "-B", help="Bootstrap samples"),
+    "backend": _option(Backend, Backend("adelie"), "--backend",
+                       help="Lasso paths: adelie, or glmnet (optional, GPL-2)"),
+    "min_ratio": _option(float, 1e-3, "--min-ratio", help="Smallest lambda / lambda_max"),
+    "patience": _option(
+        int, 10, "--patience", help="Stop a path this many lambdas past its validation "
+        "minimum, once more than one standard error above it (0: the whole grid)"),
+    "max_active": _option(
+        int, 3000, "--max-active", help="Stop a path past this many non-zero coefficients "
+        "(0: no)"),
+    "cutoff_selection": _option(Cutoff, Cutoff("raw"), "--cutoff-selection",
+                                help="How the bagging-frequency cutoff is chosen"),
+    "final_model": _option(FinalModel, FinalModel("pooled"), "--final-model",
+                           help="One model, or one per group"),
+    "lambda_selection": _option(LambdaSelection, LambdaSelection("min"), "--lambda-selection",
+                                help="The lambda of each bootstrap"),
+    "max_features": _option(
+        int, 0, "--max-features", help="Choose the cutoff among models of at most this many "
+        "words (0: any size)"),
+    "polarity_prior": _option(
+        float, 0.0, "--polarity-prior", help="Shrink polarities by n/(n + this), n = the "
+        "word's training documents (0: no)"),
+    "polarity_min_count": _option(
+        int, 1, "--polarity-min-count", help="Polarity 0 for words in fewer training "
+        "documents"),
+}
+
+
+def _model_options(**values) -> ModelOptions:
+    return ModelOptions(**{k: getattr(v, "value", v) for k, v in values.items()})
+
+
 @app.command()
 @writes_out()
 @corpus_options(engine=False, min_df=_ADABAG_MIN_DF, data_required=False)
+@option_group("model", MODEL_OPTIONS, _model_options)
 def adabag(
     corpus: CorpusOptions,
     group_field: str = typer.Option(None, "--group-field", show_default=False,
                                     help="Categorical field for the data-shared lasso"),
-    scheme: Scheme = typer.Option(Scheme("ws3"), "--scheme", help="Group weights"),
     polarity: str = typer.Option(
         None, "--polarity", show_default=False,
         help="imdb | vader | afinn | uniform | FILE (word,polarity); default uniform, the "
         "plain lasso"),
     low: Low = None,
     high: High = None,
-    class_weight: str = typer.Option(
-        "none", "--class-weight", help="Weights of the classes in the lasso and the OLS "
-        "refits: none, balanced, or 0=W0,1=W1"),
-    criterion: Criterion = typer.Option(
-        Criterion("misclassification"), "--criterion",
-        help="The validation loss choosing lambda and the cutoff (balanced_error for skewed "
-        "classes)"),
-    threshold: Threshold = typer.Option(
-        Threshold("midpoint"), "--threshold", help="Decision threshold on the fitted rating: "
-        "(a + b) / 2, or chosen on validation (reported beside the midpoint rule)"),
-    bootstraps: int = typer.Option(100, "--bootstraps", "-B", help="Bootstrap samples"),
+    model: ModelOptions = None,
     seed: int = typer.Option(0, "--seed", help="Random seed (splits and bootstraps)"),
-    backend: Backend = typer.Option(Backend("adelie"), "--backend",
-                                    help="Lasso paths: adelie, or glmnet (optional, GPL-2)"),
-    min_ratio: float = typer.Option(1e-3, "--min-ratio", help="Smallest lambda / lambda_max"),
-    patience: int = typer.Option(
-        10, "--patience", help="Stop a path this many lambdas past its validation minimum, once "
-        "more than one standard error above it (0: the whole grid)"),
-    max_active: int = typer.Option(
-        3000, "--max-active", help="Stop a path past this many non-zero coefficients (0: no)"),
-    cutoff_selection: Cutoff = typer.Option(Cutoff("raw"), "--cutoff-selection",
-                                            help="How the bagging-frequency cutoff is chosen"),
-    final_model: FinalModel = typer.Option(FinalModel("pooled"), "--final-model",
-                                           help="One model, or one per group"),
-    lambda_selection: LambdaSelection = typer.Option(
-        LambdaSelection("min"), "--lambda-selection", help="The lambda of each bootstrap"),
-    max_features: int = typer.Option(
-        0, "--max-features", help="Choose the cutoff among models of at most this many words "
-        "(0: any size)"),
-    polarity_prior: float = typer.Option(
-        0.0, "--polarity-prior", help="Shrink polarities by n/(n + this), n = the word's "
-        "training documents (0: no)"),
-    polarity_min_count: int = typer.Option(
-        1, "--polarity-min-count", help="Polarity 0 for words in fewer training documents"),
     n_jobs: NJobs = 1,
     simulate: bool = typer.Option(False, "--simulate", help="Run the paper's simulation"),
     variant: Variant = typer.Option(Variant("assigned"), "--variant",
@@ -190,56 +255,56 @@ def adabag(
     """
     from rich.progress import Progress
 
-    from ..lasso import AdaBagClassifier, holdout_run, load_polarity
+    from ..lasso import holdout_run
     from ..report.adabag import save_adabag
 
     if low is not None and high is not None and not low < high:
         raise TextsiftError(f"the class thresholds need --low < --high, got {low:g} and "
                             f"{high:g}")
-    model = AdaBagClassifier(
-        scheme=scheme.value, class_weight=_class_weight(class_weight),
-        criterion=criterion.value, threshold=threshold.value, n_bootstraps=bootstraps,
-        backend=backend.value, min_ratio=min_ratio, patience=patience or None,
-        max_active=max_active or None,
-        cutoff_selection=cutoff_selection.value, final_model=final_model.value,
-        lambda_selection=lambda_selection.value, random_state=seed, n_jobs=n_jobs,
-        max_features=max_features or None, polarity_prior=polarity_prior,
-        polarity_min_count=polarity_min_count, store=out / "bootstraps")
-    model.check_params()  # the options (and the backend) before reading data
+    estimator = model.classifier(seed, n_jobs, out / "bootstraps")
+    estimator.check_params()  # the options (and the backend) before reading data
     X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate, seed,
                                                          variant.value)
-    extra = {"scheme": scheme.value, "polarity": polarity or "uniform",
-             "backend": backend.value,
-             "seed": seed, "patience": patience, "cutoff_selection": cutoff_selection.value,
-             "lambda_selection": lambda_selection.value, "max_features": max_features,
-             "polarity_prior": polarity_prior, "polarity_min_count": polarity_min_count,
-             "threshold_rule": threshold.value}
+    extra = {**model.record(), "seed": seed}
     if simulate:
         extra.update(polarity=f"simulation ({variant.value})", data="simulation",
                      thresholds="the simulation's")
-        model.set_params(a=a, b=b)
     else:
         a, b, extra["thresholds"] = _thresholds(y, low, high)
-        model.set_params(a=a, b=b)
-        if polarity is None:
-            console.print("polarity: none given, so every word is penalised alike: the plain "
-                          "lasso (--polarity imdb, vader, afinn or a file for the adaptive one)",
-                          highlight=False)
-            extra["polarity"] = "uniform (no --polarity: the plain lasso)"
-        pol = load_polarity(polarity or "uniform", names)
+        pol, extra["polarity"] = _polarity(polarity, names)
         extra["data"] = [str(p) for p in corpus.data]
-    model.set_params(polarity=pol)
+    estimator.set_params(a=a, b=b, polarity=pol)
     with Progress(console=console) as bar:
-        model.set_params(progress=_Bar(bar, "AdaBag bootstraps"))
-        run = holdout_run(model, X, y, groups)
-    summary = save_adabag(run, names, out, {**extra, "a": model.a, "b": model.b})
+        estimator.set_params(progress=_Bar(bar, "AdaBag bootstraps"))
+        run = holdout_run(estimator, X, y, groups)
+    summary = save_adabag(run, names, out, {**extra, "a": estimator.a, "b": estimator.b})
     console.print(f"written to {out}", highlight=False)
+    _print_scores(summary, model, estimator)
+
+
+def _polarity(polarity: str | None, names):
+    """The words' polarities (``--polarity``; none given: uniform, the plain lasso, said on
+    stderr) and what ``summary.json`` records of them."""
+    from ..lasso import load_polarity
+
+    if polarity is None:
+        console.print("polarity: none given, so every word is penalised alike: the plain "
+                      "lasso (--polarity imdb, vader, afinn or a file for the adaptive one)",
+                      highlight=False)
+    return (load_polarity(polarity or "uniform", names),
+            polarity or "uniform (no --polarity: the plain lasso)")
+
+
+def _print_scores(summary: dict, model: ModelOptions, estimator) -> None:
+    """The test error and balanced accuracy on stdout (each threshold's, when chosen on
+    validation)."""
     scores = summary["test_scores"]
     print(f"test error {summary['test_error']:.4f}, balanced accuracy "
-          f"{scores[threshold.value]['balanced_accuracy']:.4f} with {summary['model_size']} "
-          f"words (cutoff {summary['cutoff']}, validation {criterion.value} "
-          f"{summary['validation_error']:.4f}; classes <= {model.a:g} and >= {model.b:g})")
-    if threshold.value == "validation":
+          f"{scores[model.threshold]['balanced_accuracy']:.4f} with {summary['model_size']} "
+          f"words (cutoff {summary['cutoff']}, validation {model.criterion} "
+          f"{summary['validation_error']:.4f}; classes <= {estimator.a:g} and >= "
+          f"{estimator.b:g})")
+    if model.threshold == "validation":
         for rule, s in scores.items():
             print(f"  {rule} threshold {s['threshold']:.4f}: test error "
                   f"{s['misclassification']:.4f}, balanced accuracy "

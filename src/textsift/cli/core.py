@@ -66,8 +66,8 @@ def score(
     per_class: bool = typer.Option(
         False, "--per-class", help="The top terms of every class side by side, one column "
         "per class (per label for label sets), each by its own one-vs-rest scores; csv and "
-        "json (and any format beyond 30 classes) give one row per class and rank, with its "
-        "score"),
+        "json (and any format beyond 30 classes) give one row per class and position, with "
+        "its score"),
     direction: Direction = None,
     evidence: Evidence = False,
     alpha: Alpha = None,
@@ -226,7 +226,7 @@ def _by_significance(counts, m, class_label, alpha, correction, family, directio
                    "--alpha, choose a milder correction, or rank with -k")
     shown = list(order)[: top or len(order)]
     names = counts.feature_names
-    emit(pd.DataFrame({"rank": range(1, len(shown) + 1),
+    emit(pd.DataFrame({"position": range(1, len(shown) + 1),
                        "term": [names[t] for t in shown]}), fmt,
          f"{m.label}: terms with q passing {alpha:g} ({corr})")
 
@@ -321,7 +321,7 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
 
 def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     """Each class's best ``top`` terms: a column per class (table, tsv, up to :data:`WIDE`
-    classes), or a row per class and rank with the score (csv, json, and any format beyond
+    classes), or a row per class and position with the score (csv, json, and any format beyond
     :data:`WIDE` classes: tags, headings); with both directions, each term marked (``+``
     over-, ``-`` under-represented; a ``direction`` column in csv and json)."""
     from ..ranking import direction_words, rank_per_class
@@ -333,7 +333,7 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
         return
     if fmt in ("csv", "json") or len(rankings) > WIDE:
         extra = ["direction"] if marked else []
-        emit_rows(["class", "rank", "term", "score", *extra],
+        emit_rows(["class", "position", "term", "score", *extra],
                   [(plain(r.class_label), i + 1, t, s, *([d] if marked else []))
                    for r in rankings
                    for i, (t, s, d) in enumerate(zip(
@@ -344,7 +344,7 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     columns = [r.terms if not marked else
                [f"{t} {'+' if s > 0 else '-' if s < 0 else ''}".rstrip()
                 for t, s in zip(r.terms, r.signs, strict=True)] for r in rankings]
-    emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)],
+    emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)],
               [(i + 1, *(c[i] if i < len(c) else None for c in columns))
                for i in range(depth)], fmt, f"top terms of every class by {m.label}"
               + {"over": " (over-represented)", "under": " (under-represented)",
@@ -352,7 +352,7 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
 
 
 def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
-    """Each class's top terms with their p and q (a row per class and rank), and each
+    """Each class's top terms with their p and q (a row per class and position), and each
     class's number of terms with ``q <= alpha`` (a last row of the table; a column of csv
     and json)."""
     from ..evidence import adjusted_pvalues, significant_counts
@@ -369,8 +369,8 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
             for i, (t, s, ix) in enumerate(zip(r.terms, r.scores, r.index, strict=True)):
                 rows.append((plain(r.class_label), i + 1, t, s, p.values[ix, j], q[ix, j],
                              int(passing.iloc[j])))
-        emit_rows(["class", "rank", "term", "score", "p", "q", f"terms with {head}"], rows,
-                  fmt, "")
+        emit_rows(["class", "position", "term", "score", "p", "q", f"terms with {head}"],
+                  rows, fmt, "")
         return
     depth = max((len(r) for r in rankings), default=0)
     columns = [r.terms for r in rankings]
@@ -378,5 +378,5 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     rows.append((f"terms with {head}",
                  *(int(passing.iloc[groups.index(str(r.class_label))]) if len(groups) > 1
                    else int(passing.iloc[0]) for r in rankings)))
-    emit_rows(["rank", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
+    emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
               f"top terms of every class by {m.label}; {head} ({ev['correction']})")

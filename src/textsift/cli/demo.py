@@ -75,11 +75,14 @@ def _explore_page(out: Path, exp) -> Path:
     own reading of the corpus and its counts of fold 0 (the training split), with the
     experiment's preprocessing."""
     from ..experiment import Store
-    from ..experiment.folds import fold_paths, load_fold, read_documents
+    from ..experiment.cells import open_fold
+    from ..experiment.folds import fold_paths, read_documents
+    from ..experiment.specs import FoldRef
     from ..report.explore import explore
 
     texts, labels, is_test = read_documents(exp)
-    counts = load_fold(fold_paths(exp, Store(out).cache)[0]).counts
+    # fold 0 as the run left it open in this process (its file is read only if it is not)
+    counts = open_fold(FoldRef.of(fold_paths(exp, Store(out).cache)[0])).data.counts
     docs = ((t, y) for t, y, test in zip(texts, labels, is_test, strict=True) if not test)
     with console.status("writing the explore page") as status:
         return explore(counts, Path(out) / "explore.html", docs, opts=exp.preprocessing,

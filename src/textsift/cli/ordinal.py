@@ -189,9 +189,9 @@ def ordinal(
     shown = (top or TOP) if n is None else n if top is None else min(n, top)
     ranked = rank(counts, m, top=shown, **params)
     rr = ranked.policy == "rr"
-    frame = ranked.to_frame().rename(columns={"group": "rank_assigned"})
+    frame = ranked.to_frame().rename(columns={"group": "rank"})  # the rank it was taken for
     if rr:
-        frame["rank_assigned"] = [plain(g) for g in frame["rank_assigned"]]
+        frame["rank"] = [plain(g) for g in frame["rank"]]
     if m.provisional:
         frame["provisional"] = True
         print_note(f"{m.label}: the PRP formula is not pinned down (the paper does not give it "

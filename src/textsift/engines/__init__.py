@@ -80,21 +80,7 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     format (``"4"``, CSV's ``04``: 4), as the ordinal methods need them; otherwise they are
     as written (CSV's are strings).
     """
-    if engine not in ENGINES:
-        raise TextsiftError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
-    if engine == "memory" and chunk_size is not None:
-        raise TextsiftError("the memory engine reads the corpus whole: a chunk size "
-                            "(--chunk-size) is for the stream and dask engines; drop it, or "
-                            "choose one of them (--engine)")
-    chunk_size = CHUNK_SIZE if chunk_size is None else chunk_size
-    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
-        raise TextsiftError(f"chunk_size must be a positive number of documents, got "
-                            f"{chunk_size!r}")
-    if on_bad_line not in ("error", "skip"):
-        raise TextsiftError(f"on_bad_line must be 'error' or 'skip', got {on_bad_line!r}")
-    if scheduler is not None and (engine != "dask" or client is not None):
-        raise TextsiftError("a scheduler address (--scheduler) is for the dask engine; drop "
-                            "it, or choose engine='dask' (--engine dask)")
+    chunk_size = _check_engine(engine, chunk_size, on_bad_line, scheduler, client)
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
                   split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
                   label_sep=label_sep, strip_labels=strip_labels, ranks=ranks)
@@ -147,6 +133,27 @@ def _tokenizing(progress, n_docs: int):
 
     with reporting(report):
         yield
+
+
+def _check_engine(engine: str, chunk_size, on_bad_line: str, scheduler, client) -> int:
+    """The engine's options checked together; the chunk size (:data:`CHUNK_SIZE` unless
+    given)."""
+    if engine not in ENGINES:
+        raise TextsiftError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+    if engine == "memory" and chunk_size is not None:
+        raise TextsiftError("the memory engine reads the corpus whole: a chunk size "
+                            "(--chunk-size) is for the stream and dask engines; drop it, or "
+                            "choose one of them (--engine)")
+    chunk_size = CHUNK_SIZE if chunk_size is None else chunk_size
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1:
+        raise TextsiftError(f"chunk_size must be a positive number of documents, got "
+                            f"{chunk_size!r}")
+    if on_bad_line not in ("error", "skip"):
+        raise TextsiftError(f"on_bad_line must be 'error' or 'skip', got {on_bad_line!r}")
+    if scheduler is not None and (engine != "dask" or client is not None):
+        raise TextsiftError("a scheduler address (--scheduler) is for the dask engine; drop "
+                            "it, or choose engine='dask' (--engine dask)")
+    return chunk_size
 
 
 def _count_chunked(path, fields, opts, engine, scheduler, classes, client, timeout, progress,

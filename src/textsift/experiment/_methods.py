@@ -78,7 +78,10 @@ def method_name(entry, src: str) -> str:
 def check_learner(spec, where: str, src: str, **params) -> None:
     """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
     ``alpha = -1``; ``class_weight``: :func:`~textsift.learners.check_class_weight`) of a
-    :class:`~.specs.LearnerSpec` now, rather than when the first cell fits it."""
+    :class:`~.specs.LearnerSpec` now, rather than when the first cell fits it (a learner
+    given no parameter is the registry's own estimator: nothing to check)."""
+    if not spec.params and not params:
+        return
     try:
         model = spec.pipeline(0, multilabel=spec.threshold is not None, **params)
         if spec.threshold is not None:  # the thresholds' own keys, then the learner's

@@ -1,12 +1,14 @@
 """One cell of an experiment (see :mod:`.plan`): select, fit, measure -- with its tuning.
 
 :func:`run_cell` opens the cell's fold once (:func:`open_fold`: the cached matrices and counts,
-read once per process) and hands it down. A ``select`` cell keeps the first ``k`` terms of the
-fold's ranking under (method, aggregate), fits the learner on those columns of the training
-matrix and measures its test predictions. The ranking comes from
-:class:`~textsift.selectors.TermSelector` fitted on the fold's :class:`~textsift.counts.Counts`
-(``fit_counts``: nothing is re-counted) to the experiment's largest level, once per fold and
-process (:meth:`LoadedFold.kept`): the cells of a ranking share it. Taking a prefix is exact for
+read once per process, or the fold the runner keeps open) and hands it down. A ``select``
+cell keeps the first ``k`` terms of the fold's ranking of its selection, fits the learner on
+those columns of the training matrix and measures its test predictions. The ranking is the one
+a :class:`~textsift.selectors.TermSelector` keeps -- the method's scores of the fold's
+:class:`~textsift.counts.Counts` (nothing is re-counted) under the policy
+(:func:`textsift.ranking.ranking_of`) -- computed to the experiment's largest level, once per
+fold and process (:meth:`LoadedFold.ranking`): the cells of a ranking share it, and on fold 0
+the report's terms are taken from the same scores. Taking a prefix is exact for
 every policy: top-k is a prefix of the order, and a round robin stopped after ``k`` picks is
 the prefix of a longer one (:func:`textsift.policies.round_robin`). An ``all`` cell fits on
 every column; a ``triv`` cell predicts the trivial answer.
@@ -32,10 +34,11 @@ from __future__ import annotations
 import json
 import time
 import warnings
+from collections import OrderedDict
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
 
 import numpy as np
+import pandas as pd
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import precision_recall_fscore_support
 from sklearn.model_selection import train_test_split
@@ -44,9 +47,9 @@ from ..classwise import top_many
 from ..counts import Counts
 from ..labels import Labels, evaluated_labels
 from ..metrics import MEASURES
-from ..ranking import ranking_of
+from ..policies import Ranking
+from ..ranking import class_terms, default_aggregate, ranking_of
 from ..scores import PerClass, compute
-from ..selectors import TermSelector
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
@@ -54,17 +57,23 @@ from .learn import binary_labels, encode, trivial_prediction
 from .schema import default
 from .specs import Cell, FoldRef, TrainTest
 
-__all__ = ["CellResult", "LoadedFold", "open_fold", "run_cell", "selector"]
+__all__ = ["CLASS_TOP", "REPORT_TOP", "CellResult", "FoldTerms", "LoadedFold", "keep_open",
+           "open_fold", "run_cell"]
 
 
-def selector(method: str, aggregate: str | None, rr_variant: str, params, k: int,
-             class_label=None) -> TermSelector:
-    """The (unfitted) selector of a ranking: ``aggregate`` is the policy, or ``class_label``
-    the class whose column ranks (the positive class of a one-vs-rest task, as Forman 2003
-    selects per task)."""
-    return TermSelector(resolve_method(method), k=k, aggregate=aggregate,
-                        class_label=class_label, rr_variant=rr_variant,
-                        method_params=dict(params))
+#: How many terms the report shows of each selection's ranking, and of each class (fold 0).
+REPORT_TOP, CLASS_TOP = 20, 10
+
+
+@dataclass(frozen=True, eq=False)
+class FoldTerms:
+    """What the report shows of a method's scores on a fold: its ranking under a policy
+    (``index``, ``scores``: the first :data:`REPORT_TOP` terms) and each class's terms
+    (``classes``: :func:`textsift.ranking.class_terms`)."""
+
+    index: np.ndarray
+    scores: np.ndarray
+    classes: pd.DataFrame
 
 
 class LoadedFold:
@@ -72,15 +81,22 @@ class LoadedFold:
     as long as the fold is: the validation split of tuning, the binary counts of one-vs-rest
     tasks, the rankings, and the columns of the last number of terms asked for (which the
     learners of one level share). A *holdout* names the part: ``None`` for the fold itself,
-    ``(val_size, seed)`` for its validation split."""
+    ``(val_size, seed)`` for its validation split.
 
-    def __init__(self, data: TrainTest):
+    The fold whose terms the report shows (``hand_on``: fold 0, opened by the runner) also
+    keeps, for each method and policy it scores the multi-class task of its training part
+    with, what the report shows of those scores (:meth:`report_terms`), taken from the scores
+    the cell computed."""
+
+    def __init__(self, data: TrainTest, hand_on: bool = False):
         self.data = data
+        self.hand_on = hand_on
         self._validation: dict = {}
         self._counts: dict = {}
         self._ranked: dict = {}
         self._columns: tuple | None = None
         self._label_columns: dict = {}
+        self._terms: dict = {}
 
     def part(self, holdout) -> TrainTest:
         """The fold, or the fit part of its training set against the validation part."""
@@ -98,19 +114,42 @@ class LoadedFold:
             self._counts[key] = counts if positive is None else counts.one_vs_rest(positive)
         return self._counts[key]
 
-    def kept(self, holdout, cell: Cell, params: tuple, k: int) -> np.ndarray:
-        """The columns of the first ``k`` terms of the cell's ranking (its method, aggregate
-        and task, with the method's ``params``), in column order. The selector is fitted
-        once per ranking, to the cell's largest level (a round robin stops there), and each
-        level is ``set_params(k=...)`` on it: the selection is derived from the ranking, with
-        no refit."""
+    def _scores(self, holdout, cell: Cell, params: tuple, positive=None):
+        """The scores of the part's counts (of the task ``positive``) under the cell's method
+        (the sparse form of a per-class table: :func:`textsift.scores.compute`)."""
+        return compute(self.counts(holdout, positive), resolve_method(cell.method),
+                       dense=False, **dict(params))
+
+    def _hands_on(self, holdout, positive) -> bool:
+        """Whether scores of this part and task are the ones the report shows."""
+        return self.hand_on and holdout is None and positive is None
+
+    def ranking(self, holdout, cell: Cell, params: tuple, limit: int) -> Ranking:
+        """The ranking of the cell's selection (its method, policy or class column, round-
+        robin rule and task, with the method's ``params``) on the part, to at least ``limit``
+        terms: the whole vocabulary, or for a round robin its first ``limit`` (a round robin
+        stopped after ``k`` picks is the prefix of a longer one:
+        :func:`textsift.policies.round_robin`). Computed once per ranking, to the cell's
+        largest level."""
         key = _ranking(holdout, cell, params)
-        if key not in self._ranked:
-            counts = self.counts(holdout, cell.positive)
-            longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
-            self._ranked[key] = selector(cell.method, cell.aggregate, cell.rr_variant, params,
-                                         longest, cell.class_label).fit_counts(counts)
-        return np.sort(self._ranked[key].set_params(k=k).selected_)
+        found = self._ranked.get(key)
+        if found is None or len(found.index) < min(limit, self.part(holdout).n_terms):
+            policy = cell.aggregate or default_aggregate(resolve_method(cell.method))
+            table = self._scores(holdout, cell, params, cell.positive)
+            top = limit if policy == "rr" and cell.class_label is None else None
+            found = self._ranked[key] = ranking_of(table, policy, cell.class_label,
+                                                   cell.rr_variant, limit=top)
+            if self._hands_on(holdout, cell.positive):
+                self._keep_terms(table, cell.method, params, policy, cell.rr_variant,
+                                 None if cell.class_label is not None else found)
+        return found
+
+    def kept(self, holdout, cell: Cell, params: tuple, k: int) -> np.ndarray:
+        """The columns of the first ``k`` terms of the cell's ranking (:meth:`ranking`), in
+        column order."""
+        counts = self.counts(holdout, cell.positive)
+        longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
+        return np.sort(self.ranking(holdout, cell, params, max(longest, k)).index[:k])
 
     def label_columns(self, label_set: str) -> np.ndarray:
         """The labels a cell of label sets learns and measures (``label_set``,
@@ -136,7 +175,10 @@ class LoadedFold:
         if key not in self._ranked:
             counts = self.counts(holdout, None)
             longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
-            table = compute(counts, resolve_method(cell.method), dense=False, **dict(params))
+            table = self._scores(holdout, cell, params)
+            if self._hands_on(holdout, None):
+                self._keep_terms(table, cell.method, params,
+                                 default_aggregate(resolve_method(cell.method)), cell.rr_variant)
             labels = self.label_columns(cell.label_set)
             if len(table.groups) == 1:  # a score of the term alone: one list for all
                 one = ranking_of(table, "max", None, cell.rr_variant, limit=longest).index
@@ -154,6 +196,35 @@ class LoadedFold:
             p, idx = self.part(holdout), self.kept(holdout, cell, params, k)
             self._columns = key, (p.X_train[:, idx], p.X_test[:, idx])
         return self._columns[1]
+
+    def report_terms(self, method: str, params: tuple, policy: str, rr_variant: str
+                     ) -> FoldTerms:
+        """What the report shows of ``method``'s scores on the fold's training part under
+        ``policy`` (:class:`FoldTerms`): kept when a cell scored them, computed otherwise."""
+        key = method, params, policy, rr_variant
+        if key not in self._terms:
+            table = compute(self.data.counts, resolve_method(method), dense=False,
+                            **dict(params))
+            self._keep_terms(table, *key)
+        return self._terms[key]
+
+    def _keep_terms(self, table, method: str, params: tuple, policy: str, rr_variant: str,
+                    ranked: Ranking | None = None) -> None:
+        """Keep what the report shows of the multi-class scores ``table`` of the fold's
+        training part under ``policy`` (label sets: the terms of each label with training
+        documents), reading ``ranked``, their ranking under it, when it has enough terms."""
+        key = method, params, policy, rr_variant
+        if key in self._terms:
+            return
+        counts = self.data.counts
+        if ranked is None or len(ranked.index) < min(REPORT_TOP, counts.n_terms):
+            ranked = ranking_of(table, policy, None, rr_variant, limit=REPORT_TOP)
+        full = len(ranked.index) == counts.n_terms  # the whole order: the classes' cut reads it
+        classes = class_terms(counts.with_documents if counts.multilabel else counts,
+                              resolve_method(method), policy, CLASS_TOP, table=table,
+                              order=ranked.index if full else None)
+        self._terms[key] = FoldTerms(ranked.index[:REPORT_TOP], ranked.scores[:REPORT_TOP],
+                                     classes)
 
 
 def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:
@@ -177,11 +248,31 @@ def _ranking(holdout, cell: Cell, params: tuple) -> tuple:
             cell.rr_variant, params)
 
 
-@lru_cache(maxsize=2)
+#: The folds a process has open (:func:`open_fold`): at most two, the last used last.
+_OPEN: OrderedDict = OrderedDict()
+
+
 def open_fold(ref: FoldRef) -> LoadedFold:
     """The fold ``ref`` names, read from its cache file once per process (a worker runs a
-    fold's cells one after another: see :func:`~.plan.plan_cells`)."""
-    return LoadedFold(load_fold(ref))
+    fold's cells one after another: see :func:`~.plan.plan_cells`), or the one the runner
+    keeps open (:func:`keep_open`)."""
+    if ref in _OPEN:
+        _OPEN.move_to_end(ref)
+        return _OPEN[ref]
+    return keep_open(ref, load_fold(ref))
+
+
+def keep_open(ref: FoldRef, data: TrainTest, hand_on: bool = False) -> LoadedFold:
+    """Keep the fold ``ref`` open in this process as ``data`` (the matrices and counts its
+    file holds, e.g. as they were built before being written); return it."""
+    _OPEN[ref] = loaded = LoadedFold(data, hand_on)
+    _OPEN.move_to_end(ref)
+    while len(_OPEN) > 2:
+        _OPEN.popitem(last=False)
+    return loaded
+
+
+open_fold.cache_clear = _OPEN.clear
 
 
 def _validation(d: TrainTest, val_size: float, seed: int) -> TrainTest:
@@ -319,7 +410,7 @@ def _label_rows(cell: Cell, loaded: LoadedFold, k: int, y_test, pred) -> list[di
     return [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
              "aggregate": aggregate, "n_features": k, "learner": learner,
              "ratio": cell.level.ratio, **row}
-            for method, aggregate in cell.rows for learner in cell.labels for row in per]
+            for method, aggregate in cell.rows for learner in cell.learner_names for row in per]
 
 
 def _cell_value(value):
@@ -353,6 +444,6 @@ def run_cell(cell: Cell) -> CellResult:
     rows = [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
              "aggregate": aggregate, "n_features": k, "learner": learner, "metric": m,
              "value": v, "ratio": None if cell.kind == "triv" else cell.level.ratio, **extra}
-            for method, aggregate in cell.rows for learner in cell.labels
+            for method, aggregate in cell.rows for learner in cell.learner_names
             for m, v in measures.items()]
     return CellResult(cell.name, rows, {**asdict(clock), "n_used": k}, labels)

@@ -21,6 +21,7 @@ training documents and applied to the test documents gives.
 
 from __future__ import annotations
 
+import json
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ import scipy.sparse as sp
 from joblib import effective_n_jobs
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
-from .._io import write_npz
+from .._io import atomic_write_text, write_npz
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
 from ..errors import DataWarning, TextsiftError
@@ -54,19 +55,17 @@ from ._tasks import for_labels
 from .specs import Experiment, FoldRef, TrainTest
 from .store import StoreError
 
-__all__ = ["Prepared", "fold_paths", "kind_of", "load_fold", "prepare_documents",
-           "prepare_folds", "read_documents", "split_notes"]
+__all__ = ["SUMMARY", "Prepared", "fold_notes", "fold_paths", "fold_summaries", "kind_of",
+           "load_fold", "prepare_documents", "prepare_folds", "read_documents"]
 
 
 # --------------------------------------------------------------------------- documents
 def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     c = exp.corpus
-    with warnings.catch_warnings():  # the labels of every file are checked together
-        warnings.filterwarnings("ignore", ".*labels that", DataWarning)
-        corpus = load_sample(c.sample) if path is None else read_corpus(
-            path, c.text_field, c.label_field,
-            on_bad_line="skip" if c.skip_bad_lines else "error", bad_lines=bad,
-            strip_labels=c.strip_labels, label_sep=c.label_sep, ranks=c.task == "ordinal")
+    corpus = load_sample(c.sample, check_spelling=False) if path is None else read_corpus(
+        path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
+        bad_lines=bad, strip_labels=c.strip_labels, label_sep=c.label_sep,
+        ranks=c.task == "ordinal", check_spelling=False)  # every file's labels checked together
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -244,17 +243,22 @@ def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
 
 
 def save_fold(data: TrainTest, path: Path) -> None:
-    """Write a fold to ``path`` atomically (temporary file + ``os.replace``)."""
+    """Write a fold to ``path`` atomically (temporary file + ``os.replace``); its sparse
+    matrices (the documents', label sets' indicators, counts in the sparse layout) as their
+    arrays."""
     arrays = {}
+    c = data.counts
     matrices = [("Xtr", data.X_train), ("Xte", data.X_test)]
     if sp.issparse(data.y_train):  # label sets: their indicators
         matrices += [("Ytr", data.y_train), ("Yte", data.y_test)]
     else:
         arrays.update(y_train=data.y_train, y_test=data.y_test)
     for name, X in matrices:
+        if not sp.issparse(X):
+            arrays[name] = X
+            continue
         arrays.update({f"{name}_data": X.data, f"{name}_indices": X.indices,
                        f"{name}_indptr": X.indptr, f"{name}_shape": np.array(X.shape)})
-    c = data.counts
     arrays.update(classes=c.classes.astype(str) if c.classes.dtype == object else c.classes,
                   class_sizes=c.class_sizes, feature_names=c.feature_names.astype(str),
                   n_docs=c.n_docs, df=c.df, tf=c.tf, multilabel=c.multilabel)
@@ -347,45 +351,46 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
                     exp)
 
 
-def split_notes(paths) -> list[str]:
-    """Notes on the cached folds ``paths``: a test part with classes that its training part
-    never has (:func:`~textsift.labels.unseen_classes`), which no learner has seen an example
-    of -- with every test class unseen, every measure is that of a wrong answer."""
-    notes = []
-    for k, path in enumerate(paths):
-        with np.load(path, allow_pickle=False) as z:
-            if "Ytr_data" in z.files:  # label sets
-                notes += _unseen_labels(z, f" of fold {k}" if len(paths) > 1 else "")
-                continue
-            y_test = z["y_test"]
-            unseen = unseen_classes(z["y_train"], y_test)
-        if not unseen:
-            continue
-        n = sum(unseen.values())
-        shown = ", ".join(f"{c!r} ({m:,})" for c, m in list(unseen.items())[:5])
-        notes.append(
-            f"the test part{f' of fold {k}' if len(paths) > 1 else ''}: {n:,} of its "
-            f"{len(y_test):,} documents {'has a class' if n == 1 else 'have classes'} that no "
-            f"training document has ({shown}{' ...' if len(unseen) > 5 else ''})"
-            + ("; that is every test document, so every prediction is wrong" if n == len(
-                y_test) else "") + "; no learner has seen an example of them, and a classifier "
-            "never predicts them. Check the split and the label field")
-    return notes
+def fold_notes(data: TrainTest, where: str = "") -> list[str]:
+    """Notes on a fold (``where``: " of fold 2", or nothing for one fold): a test part with
+    classes that its training part never has (:func:`~textsift.labels.unseen_classes`), which
+    no learner has seen an example of -- with every test class unseen, every measure is that
+    of a wrong answer."""
+    if sp.issparse(data.y_train):  # label sets
+        return _unseen_labels(data, where)
+    unseen = unseen_classes(data.y_train, data.y_test)
+    if not unseen:
+        return []
+    n, n_test = sum(unseen.values()), len(data.y_test)
+    shown = ", ".join(f"{c!r} ({m:,})" for c, m in list(unseen.items())[:5])
+    return [f"the test part{where}: {n:,} of its {n_test:,} documents "
+            f"{'has a class' if n == 1 else 'have classes'} that no training document has "
+            f"({shown}{' ...' if len(unseen) > 5 else ''})"
+            + ("; that is every test document, so every prediction is wrong" if n == n_test
+               else "") + "; no learner has seen an example of them, and a classifier never "
+            "predicts them. Check the split and the label field"]
 
 
-def _unseen_labels(z, where: str) -> list[str]:
+def _unseen_labels(data: TrainTest, where: str) -> list[str]:
     """The note on the labels of a fold's test part that no training document has (label
-    sets, from a cached fold ``z``)."""
-    m = len(z["classes"])
-    train = np.bincount(z["Ytr_indices"], minlength=m)
-    test = np.bincount(z["Yte_indices"], minlength=m)
+    sets)."""
+    m = data.y_train.shape[1]
+    train = np.bincount(data.y_train.indices, minlength=m)
+    test = np.bincount(data.y_test.indices, minlength=m)
     unseen = np.flatnonzero((test > 0) & (train == 0))
     if not len(unseen):
         return []
-    shown = ", ".join(f"{z['classes'][j]!r} ({test[j]:,})" for j in unseen[:5])
+    classes = data.counts.classes
+    shown = ", ".join(f"{str(classes[j])!r} ({test[j]:,})" for j in unseen[:5])
     return [f"the test part{where}: {len(unseen)} label(s) that no training document has "
             f"({shown}{' ...' if len(unseen) > 5 else ''}); [evaluation] label_set = "
             "'train_and_test' leaves them out, 'all' measures them, predicted nowhere"]
+
+
+def _summary(data: TrainTest, k: int, n_folds: int) -> dict:
+    """What the runner needs of a fold besides its cells: its vocabulary size and its notes."""
+    return {"n_terms": data.n_terms,
+            "notes": fold_notes(data, f" of fold {k}" if n_folds > 1 else "")}
 
 
 def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:
@@ -393,20 +398,39 @@ def fold_paths(exp: Experiment, cache_dir: Path) -> list[Path]:
     return [Path(cache_dir) / f"fold-{k}.npz" for k in range(exp.n_folds)]
 
 
+#: The summary of the cached folds beside them: each fold's vocabulary size and notes
+#: (:func:`fold_notes`), so that a run reads no fold file for them.
+SUMMARY = "folds.json"
+
+
+def fold_summaries(cache_dir: Path) -> list[dict] | None:
+    """Each cached fold's ``{"n_terms": ..., "notes": [...]}``, or None when the cache has
+    no summary (:func:`prepare_folds` writes it with the last fold)."""
+    path = Path(cache_dir) / SUMMARY
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+
+
 def prepare_folds(exp: Experiment, cache_dir: Path, log=print, n_jobs: int = 1,
                   prepared: Prepared | None = None) -> list[Path]:
     """Paths of the cached folds of ``exp``, building the missing ones (corpus read and
-    counted at most once, on ``n_jobs`` threads; or taken from ``prepared``)."""
+    counted at most once, on ``n_jobs`` threads; or taken from ``prepared``) and the summary
+    of them all (:func:`fold_summaries`), from the folds as they are built."""
     cache_dir.mkdir(parents=True, exist_ok=True)
     paths = fold_paths(exp, cache_dir)
     missing = [k for k, p in enumerate(paths) if not p.exists()]
-    if not missing:
+    if not missing and (cache_dir / SUMMARY).exists():
         return paths
-    p = prepared or prepare_documents(exp, log, n_jobs)
-    for k in missing:
+    p = (prepared or prepare_documents(exp, log, n_jobs)) if missing else None
+    summaries = []
+    for k, path in enumerate(paths):
+        if k not in missing:  # built by a run killed before its summary: read once
+            summaries.append(_summary(load_fold(path), k, len(paths)))
+            continue
         train, test = p.splits[k]
         data = p.first if k == 0 else _build_fold(exp, p.X, p.names, p.labels, train, test)
-        save_fold(data, paths[k])
+        save_fold(data, path)
+        summaries.append(_summary(data, k, len(paths)))
         log(f"fold {k}: {len(train):,} train / {len(test):,} test documents, "
             f"{data.n_terms:,} terms")
+    atomic_write_text(cache_dir / SUMMARY, json.dumps(summaries))
     return paths

@@ -149,7 +149,7 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
     longest = max(selected, key=lambda lv: lv.value) if selected else None
     at_all = (*([s.row for s in chosen] if ALL in levels else []),
               *([("ffs", NO_SELECTION)] if "ffs" in exp.baselines else []))
-    labels = tuple(lr.label for lr in exp.learners)
+    names = tuple(lr.label for lr in exp.learners)  # the results' learner names
     cells = []
     for (fold, ref), positive in itertools.product(enumerate(folds), positives):
         dataset = exp.corpus.dataset if positive is None else f"{exp.corpus.dataset}:{positive}"
@@ -158,15 +158,15 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
                 "label_kind": exp.kind,
                 "label_set": exp.label_set if exp.kind.label_sets else None}
         if "triv" in exp.baselines:
-            cells.append(Cell(kind="triv", rows=(("triv", NO_SELECTION),), labels=labels,
+            cells.append(Cell(kind="triv", rows=(("triv", NO_SELECTION),), learner_names=names,
                               name=cell_name(fold, "triv", None, None, None, positive), **base))
         for learner in exp.learners if at_all else ():
-            cells.append(Cell(kind="all", rows=at_all, labels=(learner.label,),
+            cells.append(Cell(kind="all", rows=at_all, learner_names=(learner.label,),
                               learner=learner, tuning=_tuning(exp, None, learner),
                               name=cell_name(fold, None, None, ALL, learner.label, positive),
                               **base))
         for sel, level, learner in itertools.product(chosen, selected, exp.learners):
-            cells.append(Cell(kind="select", rows=(sel.row,), labels=(learner.label,),
+            cells.append(Cell(kind="select", rows=(sel.row,), learner_names=(learner.label,),
                               learner=learner, method=sel.method, aggregate=sel.aggregate,
                               scope=sel.scope, class_label=sel.class_label,
                               params=tuple(sorted(exp.params_of(sel.method).items())),

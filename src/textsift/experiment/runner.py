@@ -13,6 +13,12 @@ its first check to its last file, and keeps the finished cells that are still va
 experiment and its data (:mod:`.validity`): a changed corpus or preprocessing is refused, an
 experiment that grew (methods, sizes, learners added) computes only its new cells.
 
+The runner hands on what it computed: fold 0 stays open in its process as it was built (the
+cells run here read it without opening its file), the fold cache's summary gives every fold's
+vocabulary size and notes, and the report's terms are taken from the scores fold 0's cells
+computed (:func:`report_terms`); the report reads them (``terms.csv``, ``class_terms.csv``,
+``run.json``) and opens no fold.
+
 The runner never prints: it reports through two optional callbacks, ``log(message)`` (one
 line of news: folds built, notes, a resumed run) and ``progress(done, total)`` (cells), which
 the command line draws with rich.
@@ -38,21 +44,21 @@ from ..ranking import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
-from .cells import LoadedFold, run_cell, selector
+from .cells import LoadedFold, keep_open, run_cell
 from .folds import (
     fold_paths,
+    fold_summaries,
     kind_of,
     load_fold,
     prepare_documents,
     prepare_folds,
-    split_notes,
 )
 from .plan import Selection, plan_cells, resolve_levels, selections
-from .specs import Cell, Experiment, FoldRef, TrainTest
+from .specs import Cell, Experiment, FoldRef
 from .store import Store
 from .validity import DataKey, cell_key, cell_spec, claim, reusable
 
-__all__ = ["RunSummary", "run_experiment", "top_terms"]
+__all__ = ["RunSummary", "report_terms", "run_experiment"]
 
 
 @dataclass
@@ -72,31 +78,31 @@ def _run_and_store(cell: Cell, root, data_key: str, owner: int) -> str:
     return out.name
 
 
-def top_terms(exp: Experiment, data: TrainTest, chosen: list[Selection],
-              top: int = 20) -> pd.DataFrame:
-    """The ``top`` terms of every selection on one fold, with their training document
-    frequency ``df``, for the report: the rankings of the cells (the same selector,
-    parameters and round-robin rule), of the multi-class task -- under each method's own
-    policy for a selection by a column (one-vs-rest tasks, the scope "local")."""
-    counts = data.counts
-    frames = []
+def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
+                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What the report shows of fold 0 (``fold``, kept open with ``hand_on``), from the
+    scores its cells computed in this process (computed here for the others): the first
+    :data:`~.cells.REPORT_TOP` terms of every selection's ranking, with their training
+    document frequency ``df`` (``terms.csv``), and the terms of each class
+    (``class_terms.csv``: :func:`textsift.ranking.class_terms`) -- of the multi-class task,
+    under the method's own policy for a selection by a column (one-vs-rest tasks, the scope
+    "local")."""
+    counts = fold.data.counts
+    tops, classes = [], []
     for sel in chosen:
-        used = sel.aggregate or default_aggregate(resolve_method(sel.method))
-        ranked = selector(sel.method, used, exp.rr_variant, exp.params_of(sel.method).items(),
-                          min(top, counts.n_terms)).fit_counts(counts)
-        idx = ranked.ranking_.index[:top]
+        policy = sel.aggregate or default_aggregate(resolve_method(sel.method))
+        params = tuple(sorted(exp.params_of(sel.method).items()))
+        shown = fold.report_terms(sel.method, params, policy, exp.rr_variant)
         method, aggregate = sel.row
-        frames.append(pd.DataFrame({"method": method, "aggregate": aggregate,
-                                    "rank": np.arange(1, len(idx) + 1),
-                                    "term": counts.feature_names[idx],
-                                    "score": ranked.ranking_.scores[:top],
-                                    "df": counts.df[idx]}))
-    return pd.concat(frames, ignore_index=True)
-
-
-def _vocab_size(path) -> int:
-    with np.load(path, allow_pickle=False) as z:
-        return int(z["Xtr_shape"][1])
+        tops.append(pd.DataFrame({"method": method, "aggregate": aggregate,
+                                  "position": np.arange(1, len(shown.index) + 1),
+                                  "term": counts.feature_names[shown.index],
+                                  "score": shown.scores, "df": counts.df[shown.index]}))
+        classes.append(shown.classes.rename_axis("class").reset_index().assign(
+            method=method, aggregate=aggregate, own_column=shown.classes.attrs["own_column"]))
+    order = ["method", "aggregate", "class", "training documents", "terms", "own_column"]
+    return (pd.concat(tops, ignore_index=True),
+            pd.concat(classes, ignore_index=True)[order])
 
 
 def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | None = None,
@@ -117,14 +123,13 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
         return _run(exp, Store(out), resume, n_jobs, progress, say, t0)
 
 
-def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say,
-         t0: float) -> RunSummary:
-    # every check of the data and the configuration runs before the first file is written:
-    # a run refused for bad input leaves --out as it found it
-    data = DataKey.of(exp)
-    claimed = claim(store, exp, data, resume)
+def _checked(exp: Experiment, store: Store, claimed, n_jobs: int, say):
+    """``(exp, prepared, first)``: the experiment for its labels, its corpus read and counted
+    when its folds are not cached (:class:`~.folds.Prepared`, else ``None``), and fold 0 --
+    every check of the data against the file done, before anything is written."""
     cache = fold_paths(exp, store.cache)
-    cached = not claimed.fresh and all(p.exists() for p in cache)
+    cached = not claimed.fresh and all(p.exists() for p in cache) and (
+        fold_summaries(store.cache) is not None)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
     first = load_fold(cache[0]) if cached else prepared.first
     exp = prepared.exp if prepared else for_labels(exp, kind_of(exp, first.counts.multilabel))
@@ -139,20 +144,34 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         *some, last = [n for n, m in MEASURES.items() if m.positive]
         raise ConfigError(f"{exp.source}: {', '.join(some)} and {last} need binary labels "
                           f"'neg'/'pos' or tasks = 'one_vs_rest' (labels: {list(classes)[:5]})")
+    return exp, prepared, first
+
+
+def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say,
+         t0: float) -> RunSummary:
+    # every check of the data and the configuration runs before the first file is written:
+    # a run refused for bad input leaves --out as it found it
+    data = DataKey.of(exp)
+    claimed = claim(store, exp, data, resume)
+    exp, prepared, first = _checked(exp, store, claimed, n_jobs, say)
+    classes = first.counts.classes
     if claimed.fresh:
         store.claim(exp.as_dict(), exp.fingerprint, data.record())
     else:
         store.clear_partial()
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
+    summaries = fold_summaries(store.cache)
     prepare_s = time.perf_counter() - t0
-    levels, notes = resolve_levels(exp, [_vocab_size(p) for p in paths])
+    refs = [FoldRef.of(p) for p in paths]
+    fold0 = keep_open(refs[0], first, hand_on=True)  # its cells, here, hand on their scores
+    levels, notes = resolve_levels(exp, [s["n_terms"] for s in summaries])
     chosen, skipped = selections(exp)
-    notes += skipped + split_notes(paths)
+    notes += skipped + [note for s in summaries for note in s["notes"]]
     if not exp.kind.stratified and (exp.protocol == "cv" or exp.test_size) and exp.stratified:
         notes.append("the folds of label sets are not stratified (scikit-learn has no "
                      "multi-label stratification): shuffled KFold, or a random test part")
     positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
-    cells = plan_cells(exp, [FoldRef.of(p) for p in paths], levels, chosen, positives)
+    cells = plan_cells(exp, refs, levels, chosen, positives)
     done = reusable(store, claimed, cells, data)  # refuses finished cells no longer valid
     if not claimed.fresh:
         store.write_manifest(exp.as_dict(), exp.fingerprint, data.record())
@@ -174,9 +193,9 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         finished += 1
         if progress is not None:
             progress(finished, len(cells))
-    results = store.write_tables(cells, top_terms(exp, first, chosen))
+    results = store.write_tables(cells, *report_terms(exp, fold0, chosen))
     wall = time.perf_counter() - t0
     run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
-           "cells_run": len(pending)}
+           "cells_run": len(pending), "fold_0_documents": int(first.counts.n_docs)}
     atomic_write(store.root / "run.json", lambda fh: fh.write(json.dumps(run).encode()))
     return RunSummary(results, len(cells), len(pending), wall, notes)

@@ -258,11 +258,11 @@ class Cell:
     of every method at level "all" and of FFS, one and the same fit) or ``"triv"`` (the
     trivial predictor, a row per learner). ``label_kind`` is the kind of the labels;
     ``positive`` is the positive class of a one-vs-rest task (``None``: the multi-class
-    task); ``rows`` the (method, aggregate) pairs and ``labels`` the learner names its results
-    are written under; ``max_level`` the experiment's largest level, to which the ranking is
-    computed (a smaller level is its prefix). ``label_set`` is, for label sets, which labels
-    are learned and measured (``[evaluation] label_set``; ``None`` for one label per
-    document)."""
+    task); ``rows`` the (method, aggregate) pairs and ``learner_names`` the learners' names
+    (``[[learners]] label``) its results are written under; ``max_level`` the experiment's
+    largest level, to which the ranking is computed (a smaller level is its prefix).
+    ``label_set`` is, for label sets, which labels are learned and measured
+    (``[evaluation] label_set``; ``None`` for one label per document)."""
 
     kind: str
     name: str
@@ -271,7 +271,7 @@ class Cell:
     dataset: str
     positive: object
     rows: tuple[tuple[str, str], ...]
-    labels: tuple[str, ...]
+    learner_names: tuple[str, ...]
     measures: tuple[str, ...]
     seed: int
     label_kind: LabelKind

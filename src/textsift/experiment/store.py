@@ -16,7 +16,10 @@ Layout of ``DIR``::
     summary.csv/.parquet  mean and std of each metric over folds (a level asked as a ratio
                           or "all" has the folds' mean number of terms)
     timings.csv           seconds per cell (selection, learner) -- not part of the results
-    terms.csv             top terms of every method on fold 0, for the report
+    terms.csv             top terms of every selection on fold 0, for the report
+    class_terms.csv       the terms of each class under every selection on fold 0, for the
+                          report (:func:`textsift.ranking.class_terms`)
+    run.json              the run's seconds, cells and fold 0's training documents
     labels.csv/.parquet   label sets only: each label's F1, precision and recall, and its
                           training and test documents, per row of the results (LABEL_COLUMNS)
 
@@ -168,9 +171,10 @@ class Store:
         return results.reset_index(drop=True), pd.DataFrame(timings), labels
 
     # ------------------------------------------------------------------ tables
-    def write_tables(self, cells: list[Cell], terms: pd.DataFrame | None = None
-                     ) -> pd.DataFrame:
-        """Assemble ``results``, ``summary`` and ``timings`` from the files of ``cells``."""
+    def write_tables(self, cells: list[Cell], terms: pd.DataFrame | None = None,
+                     class_terms: pd.DataFrame | None = None) -> pd.DataFrame:
+        """Assemble ``results``, ``summary`` and ``timings`` from the files of ``cells``;
+        write the report's ``terms`` and ``class_terms`` when given."""
         results, timings, labels = self.read_cells(cells)
         summary = summarise(results)
         for name, frame in (("results", results), ("summary", summary)):
@@ -178,8 +182,10 @@ class Store:
             atomic_write(self.root / f"{name}.parquet",
                          lambda fh, f=frame: f.to_parquet(fh, index=False))
         atomic_write(self.root / "timings.csv", lambda fh: timings.to_csv(fh, index=False))
-        if terms is not None:
-            atomic_write(self.root / "terms.csv", lambda fh: terms.to_csv(fh, index=False))
+        for name, frame in (("terms", terms), ("class_terms", class_terms)):
+            if frame is not None:
+                atomic_write(self.root / f"{name}.csv",
+                             lambda fh, f=frame: f.to_csv(fh, index=False))
         if len(labels):
             atomic_write(self.root / "labels.csv", lambda fh: labels.to_csv(fh, index=False))
             atomic_write(self.root / "labels.parquet",
@@ -203,10 +209,10 @@ def _rows_of(cell: Cell, rows: list[dict]) -> list[dict]:
     if len(named) == 1 and named != {cell.dataset}:  # the dataset was renamed
         rows = [{**r, "dataset": cell.dataset} for r in rows]
     names = {(r["method"], r["aggregate"], r["learner"]) for r in rows}
-    wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.labels}
+    wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.learner_names}
     if cell.kind not in ("all", "triv") or names == wanted:
         return rows
     first = min(names)
     one = [r for r in rows if (r["method"], r["aggregate"], r["learner"]) == first]
     return [{**r, "method": m, "aggregate": a, "learner": lb}
-            for m, a in cell.rows for lb in cell.labels for r in one]
+            for m, a in cell.rows for lb in cell.learner_names for r in one]

@@ -168,7 +168,7 @@ def _size(entry: dict) -> str:
 #: further has the same prefix), and the names its rows are written under -- the dataset's,
 #: and an ``all`` or ``triv`` cell's rows, which are one measurement under several names --,
 #: which the table takes from the experiment as it is now (:meth:`~.store.Store.read_cells`).
-_NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "labels", "dataset")
+_NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "learner_names", "dataset")
 _CELL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Cell)
                   if f.default is not dataclasses.MISSING}
 

@@ -81,15 +81,22 @@ class Learner:
         estimator has a ``class_weight`` parameter or a ``fit`` that takes ``sample_weight``."""
         return LabelKind.NOMINAL in self.tasks and (self.class_weight or self.sample_weight)
 
-    @cached_property
+    @property
     def class_weight(self) -> bool:
         """Whether the estimator takes a ``class_weight`` parameter."""
-        return "class_weight" in self.build().get_params()
+        return self._weights[0]
 
-    @cached_property
+    @property
     def sample_weight(self) -> bool:
         """Whether the estimator's ``fit`` takes ``sample_weight``."""
-        return has_fit_parameter(self.build(), "sample_weight")
+        return self._weights[1]
+
+    @cached_property
+    def _weights(self) -> tuple[bool, bool]:
+        """:attr:`class_weight` and :attr:`sample_weight`, read from one estimator."""
+        estimator = self.build()
+        return ("class_weight" in estimator.get_params(),
+                has_fit_parameter(estimator, "sample_weight"))
 
 
 #: Every learner an experiment may fit: name -> :class:`Learner`.

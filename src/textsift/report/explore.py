@@ -79,32 +79,28 @@ def _asset(name: str) -> str:
 
 def _figures(data: dict) -> dict:
     """The Bokeh figures of the page, empty: the glue fills their sources."""
+    dist, corpus = _class_bars(data)
+    return {"map": _term_map(), "agree": _agreement([m["name"] for m in data["methods"]]),
+            "dist": dist, "corpus": corpus}
+
+
+def _term_map():
+    """The term map: a point per term on log axes, coloured by its score, the top terms
+    labelled; hover and tap call the glue."""
     from bokeh.core.properties import value
     from bokeh.models import (
         ColorBar,
         ColumnDataSource,
         CustomJS,
-        FactorRange,
         HoverTool,
         LabelSet,
         LinearColorMapper,
-        NumeralTickFormatter,
         Range1d,
-        Span,
         TapTool,
     )
     from bokeh.palettes import Viridis256
     from bokeh.plotting import figure
 
-    classes = [str(c) for c in data["classes"]]
-    sizes = data["class_sizes"]
-    if data.get("many"):  # a term's share in the chosen label and in the rest; the corpus's
-        largest = sorted(range(len(classes)), key=lambda j: -sizes[j])[:CORPUS_BARS]
-        classes, sizes = ["this label", "the rest"], [sizes[j] for j in largest]
-        corpus_classes = [str(data["classes"][j]) for j in largest]
-    else:
-        corpus_classes = classes
-    methods = [m["name"] for m in data["methods"]]
     mapper = LinearColorMapper(palette=Viridis256, low=0, high=1, nan_color="#d0d0d0",
                                name="map_colors")
     points = ColumnDataSource(dict(x=[], y=[], s=[], id=[], term=[], a=[], b=[]),
@@ -145,9 +141,15 @@ def _figures(data: dict) -> dict:
     for rng in (x_range, y_range):
         rng.js_on_change("start", relabel)
         rng.js_on_change("end", relabel)
+    return fig
 
-    # the cells' colours and their text colours are set by the glue (explore.js, WCAG
-    # contrast), the frame sized to the number of methods
+
+def _agreement(methods: list[str]):
+    """The method agreement heat map: the cells' colours and their text colours are set by
+    the glue (explore.js, WCAG contrast), the frame sized to the number of methods."""
+    from bokeh.models import ColumnDataSource, FactorRange
+    from bokeh.plotting import figure
+
     cells = ColumnDataSource(dict(x=[], y=[], v=[], txt=[], fill=[], ink=[]),
                              name="agree_cells")
     side = AGREE_CELL * len(methods)
@@ -160,9 +162,24 @@ def _figures(data: dict) -> dict:
     heat.xaxis.major_label_orientation = 0.9
     heat.grid.visible = False
     heat.axis.axis_line_color = None
+    return heat
 
-    # the term's documents in each class (rank) as a share of that class's documents, with
-    # the corpus's distribution over the classes beside it
+
+def _class_bars(data: dict):
+    """The term's documents in each class (rank) as a share of that class's documents, and
+    beside it the corpus's distribution over the classes (many labels: a term's share in the
+    chosen label and in the rest, beside the corpus's :data:`CORPUS_BARS` largest labels)."""
+    from bokeh.models import ColumnDataSource, FactorRange, NumeralTickFormatter, Span
+    from bokeh.plotting import figure
+
+    classes = [str(c) for c in data["classes"]]
+    sizes = data["class_sizes"]
+    if data.get("many"):
+        largest = sorted(range(len(classes)), key=lambda j: -sizes[j])[:CORPUS_BARS]
+        classes, sizes = ["this label", "the rest"], [sizes[j] for j in largest]
+        corpus_classes = [str(data["classes"][j]) for j in largest]
+    else:
+        corpus_classes = classes
     rotate = 0.9 if len(classes) > 8 else 0
     bars = ColumnDataSource(dict(x=[], n=[], size=[], share=[]), name="term_bars")
     dist = figure(x_range=FactorRange(*classes), width=560, height=280, name="dist",
@@ -186,7 +203,7 @@ def _figures(data: dict) -> dict:
             f.min_border_left = 110
         f.y_range.start = 0
         f.xgrid.visible = False
-    return {"map": fig, "agree": heat, "dist": dist, "corpus": base}
+    return dist, base
 
 
 def page_html(data: dict) -> str:

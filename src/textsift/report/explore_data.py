@@ -95,10 +95,10 @@ def _views(counts: Counts, name: str, table, cap: int, signs, per_class: bool = 
                 out.update(lists)
         for agg in REGISTRY[name].aggregates:
             r = ranking_of(table, agg, limit=cap)
-            out["p"][agg] = (r.index, r.score)
+            out["p"][agg] = (r.index, r.scores)
     else:
         r = ranking_of(table, "max", limit=cap)
-        out["p"]["max"] = (r.index, r.score)
+        out["p"]["max"] = (r.index, r.scores)
     return out
 
 

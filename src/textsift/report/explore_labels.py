@@ -55,10 +55,10 @@ def class_lists(counts: Counts, table, classes, cap: int, signs) -> dict:
             continue
         for key, way in (("c", "over"), ("cu", "under")):
             r = ranking_of(table, "max", cls, limit=cap, signs=signs, direction=way)
-            keep = r.score > -np.inf
-            lists[key].append((r.index[keep], r.score[keep]))
+            keep = r.scores > -np.inf
+            lists[key].append((r.index[keep], r.scores[keep]))
         r = ranking_of(table, "max", cls, limit=2 * cap)
-        s = signs.column(sign_groups.index(str(cls)))[r.index[r.score > -np.inf]]
+        s = signs.column(sign_groups.index(str(cls)))[r.index[r.scores > -np.inf]]
         lists["cd"].append("".join(np.where(s[s != 0] > 0, "+", "-")[:cap]))
     return lists
 

@@ -6,10 +6,10 @@ as wide as the page (learners side by side; under cross-validation each point th
 the folds with an error bar of one standard deviation, the number of folds in the caption),
 the best method at each level, the top terms of each method side by side (with a note naming
 the methods whose top terms are rare words, and why: :func:`.terms.rare_terms_note`), the top
-terms of each class under the best method (:func:`.terms.class_terms_table`), for label sets
+terms of each class under the best method (``class_terms.csv``, as the run wrote it), for label sets
 each label's F1 (:func:`per_label_table`), the table of results (mean and std over folds only
 when there are folds) with, beside it, the results whose macro-F1 is far below their accuracy
-(:func:`.skew.majority_class_trap`), and links to the files. The figures are also written as
+(:func:`.trap.majority_class_trap`), and links to the files. The figures are also written as
 PNG and SVG files in ``DIR/figures/``.
 """
 
@@ -25,14 +25,10 @@ import numpy as np
 import pandas as pd
 
 from .._io import atomic_write
-from ..counts import Counts
 from ..errors import TextsiftError
-from ..experiment._methods import resolve_method
-from ..experiment.folds import load_fold
 from ..experiment.store import Store
 from ..labels import LabelKind
 from ..metrics import lower_is_better
-from ..policies import AGGREGATES
 from .plots import (
     BASELINES,
     curve_figures,
@@ -43,14 +39,8 @@ from .plots import (
     one_policy_each,
     spread_caption,
 )
-from .skew import TRAP_GAP, majority_class_trap
-from .terms import (
-    best_method,
-    class_terms_table,
-    min_df_documents,
-    rare_terms_note,
-    top_terms_table,
-)
+from .terms import best_method, min_df_documents, rare_terms_note, top_terms_table
+from .trap import TRAP_GAP, majority_class_trap
 
 __all__ = ["best_per_size", "macro_over_tasks", "per_label_table", "write_report"]
 
@@ -63,7 +53,8 @@ img{width:100%;display:block;margin:1em 0}.note{color:#8a5a00}code{background:#f
 summary{cursor:pointer;margin:.4em 0}ul.files{columns:3}
 """
 _FILES = ("results.csv", "results.parquet", "summary.csv", "summary.parquet", "terms.csv",
-          "labels.csv", "labels.parquet", "timings.csv", "notes.json", "experiment.json")
+          "class_terms.csv", "labels.csv", "labels.parquet", "timings.csv", "notes.json",
+          "run.json", "experiment.json")
 
 
 def _levels(summary: pd.DataFrame) -> pd.Series:
@@ -250,40 +241,37 @@ def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict)
     return "<p>" + " ".join(text) + f" Seed {config['seed']}.</p>"
 
 
-def _fold0_counts(store: Store) -> Counts | None:
-    """The training counts of fold 0, from the run's fold cache (None once it is deleted)."""
-    path = store.cache / "fold-0.npz"
-    return load_fold(str(path)).counts if path.exists() else None
-
-
 def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[str]:
     """The top terms of each method side by side (with the note on rare terms), then the top
-    terms of each class under the best method, both on fold 0."""
-    counts = _fold0_counts(store)
+    terms of each class under the best method, both on fold 0, as the run wrote them."""
     out = []
     terms_path = store.root / "terms.csv"
+    run_path = store.root / "run.json"
+    run = json.loads(run_path.read_text()) if run_path.exists() else {}
     if terms_path.exists():
         out.append("<h2>Top terms of each method (fold 0)</h2>")
         terms = pd.read_csv(terms_path, keep_default_na=False)
         min_df = min_df_documents(config["preprocessing"]["min_df"],
-                                  counts.n_docs if counts is not None else None)
+                                  run.get("fold_0_documents"))
         note = rare_terms_note(terms, min_df)
         if note:
             out.append(f"<p class='note'>{html.escape(note)}</p>")
         out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
     learner, metric = config["learners"][0], config["metrics"][0]
     best = best_method(summary, learner["label"], metric)
-    if counts is None or best is None:
+    classes_path = store.root / "class_terms.csv"
+    if best is None or not classes_path.exists():
         return out
     method, aggregate = best
+    every = pd.read_csv(classes_path, keep_default_na=False, dtype={"class": str})
+    part = every[(every["method"] == method) & (every["aggregate"] == aggregate)]
+    if part.empty:
+        return out
+    table = part.set_index("class")[["training documents", "terms"]].rename_axis(None)
     name = method_name(method)
     what = LabelKind(config["corpus"]["task"]).unit
-    if counts.multilabel:  # labels with documents (a test-only label has no scores)
-        counts = counts.with_documents
-    policy = aggregate if aggregate in AGGREGATES else None  # not "pos" nor "local"
-    table = class_terms_table(counts, resolve_method(method), policy)
     how = (f"its own column of {name}'s scores (the {what} against the rest)"
-           if table.attrs["own_column"] else
+           if bool(part["own_column"].iloc[0]) else
            f"the terms of {name}'s ranking (policy {aggregate}) found in the largest share of "
            f"that {what}'s documents")
     out.append(f"<h2>Top terms of each {what}: {html.escape(name)} (fold 0)</h2>")

@@ -151,12 +151,7 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
             panel = curves[(curves["metric"] == metric) & (curves["learner"] == learner) & (
                 (curves["aggregate"] == policy) | curves["method"].isin(single))]
             _draw_curves(ax, panel, style, by_ratio)
-            for method, (label, colour, dash) in BASELINES.items():
-                line = base[(base["metric"] == metric) & (base["learner"] == learner) & (
-                    base["method"] == method)]
-                if len(line):
-                    ax.axhline(line["mean"].iloc[0], color=colour, ls=dash, lw=1.3,
-                               label=label)
+            _draw_baselines(ax, base[(base["metric"] == metric) & (base["learner"] == learner)])
             title = learners.get(learner, learner)
             row_name = ("; each label's own terms (scope local)" if policy == "local" else
                         f"; policy {policy}")
@@ -177,13 +172,25 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
                      fontsize=11)
         rows_of_legend = -(-len(handles) // 6)
         fig.tight_layout(rect=(0, 0.05 * rows_of_legend / len(policies) + 0.02, 1, 1))
-        stem = out_dir / _slug(metric)
-        png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
-        atomic_write(png, lambda fh, f=fig: f.savefig(fh, dpi=100, format="png"))
-        atomic_write(svg, lambda fh, f=fig: f.savefig(fh, format="svg"))
-        plt.close(fig)
-        figures.append(Figure(title, png, svg))
+        figures.append(_save(fig, out_dir / _slug(metric), title))
     return figures
+
+
+def _draw_baselines(ax, base: pd.DataFrame) -> None:
+    """A horizontal line per baseline of ``base`` (one metric and learner): its mean."""
+    for method, (label, colour, dash) in BASELINES.items():
+        line = base[base["method"] == method]
+        if len(line):
+            ax.axhline(line["mean"].iloc[0], color=colour, ls=dash, lw=1.3, label=label)
+
+
+def _save(fig, stem: Path, title: str) -> Figure:
+    """``fig`` written as ``stem.png`` and ``stem.svg`` (atomically), then closed."""
+    png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
+    atomic_write(png, lambda fh: fig.savefig(fh, dpi=100, format="png"))
+    atomic_write(svg, lambda fh: fig.savefig(fh, format="svg"))
+    plt.close(fig)
+    return Figure(title, png, svg)
 
 
 def _draw_curves(ax, panel: pd.DataFrame, style, by_ratio: bool) -> None:

@@ -94,25 +94,15 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
     out: list[list[list[Snippet]]] = [[[] for _ in range(quota.shape[1])] for _ in terms]
     finder = _WordFinder(opts) if opts.analyzer == "word" else _CharFinder(opts)
     for text, label in documents if remaining > 0 else ():
-        if isinstance(label, list | tuple | set | frozenset | np.ndarray):
-            own = sorted({class_index[v] for v in map(_hashable, label) if v in class_index})
-        else:
-            own = [] if (c := class_index.get(_hashable(label))) is None else [c]
+        own = _classes_of(label, class_index)
         wanted = [c for c in own if need[c]]
         if not wanted:
             continue
         if opts.strip_headers:
             text = strip_header(text)
         shown, first = finder.locate(text, set().union(*(need[c].keys() for c in wanted)))
-        if not first:
-            continue
-        spans = [m.span() for m in finder.context.finditer(shown)]
-        starts, ends = [a for a, _ in spans], [b for _, b in spans]
         tag = (own,) if len(own) > 1 else ()
-        for k, (a, b) in first.items():
-            lo, hi = _window(starts, ends, a, b, words)
-            snippet = (_squash(shown[lo:a])[-max_chars:], _squash(shown[a:b]),
-                       _squash(shown[b:hi])[:max_chars], *tag)
+        for k, snippet in _cut(finder, shown, first, words, max_chars, tag).items():
             for c in wanted:
                 t = need[c].get(k)
                 if t is None or snippet in out[t][c]:
@@ -124,6 +114,29 @@ def find_snippets(documents: Iterable[tuple[str, object]], terms, class_index: d
                     del need[c][k]
         if remaining <= 0:
             break  # read no further
+    return out
+
+
+def _classes_of(label, class_index: dict) -> list[int]:
+    """The class columns of a document's label (of each of its labels, sorted)."""
+    if isinstance(label, list | tuple | set | frozenset | np.ndarray):
+        return sorted({class_index[v] for v in map(_hashable, label) if v in class_index})
+    column = class_index.get(_hashable(label))
+    return [] if column is None else [column]
+
+
+def _cut(finder, shown: str, first: dict, words: int, max_chars: int, tag: tuple) -> dict:
+    """The snippet of each term found at ``first[term] = (a, b)`` in the text ``shown``:
+    ``(left, term, right, *tag)``, the context tokens' starts and ends taken once."""
+    if not first:
+        return {}
+    spans = [m.span() for m in finder.context.finditer(shown)]
+    starts, ends = [a for a, _ in spans], [b for _, b in spans]
+    out = {}
+    for k, (a, b) in first.items():
+        lo, hi = _window(starts, ends, a, b, words)
+        out[k] = (_squash(shown[lo:a])[-max_chars:], _squash(shown[a:b]),
+                  _squash(shown[b:hi])[:max_chars], *tag)
     return out
 
 

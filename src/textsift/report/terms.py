@@ -1,31 +1,28 @@
-"""The report's tables of terms: the top terms of every method side by side, a note naming the
-methods whose top terms are rare words, and the top terms of each class under the best method.
+"""The report's tables of terms, from the run's ``terms.csv`` and ``class_terms.csv`` (what its
+cells ranked on fold 0: :mod:`textsift.experiment.runner`): the top terms of every method side
+by side, a note naming the methods whose top terms are rare words, and the best method, whose
+terms of each class the report shows.
 """
 
 from __future__ import annotations
 
 import math
 
-import numpy as np
 import pandas as pd
 
-from ..counts import Counts
 from ..metrics import lower_is_better
-from ..ranking import default_aggregate, ranking_of, score_table
-from ..scores.direction import direction as direction_table
 from .plots import BASELINES, label_of, one_policy_each
 
-__all__ = ["best_method", "class_terms_table", "min_df_documents", "rare_df",
-           "rare_terms_note", "top_terms_table"]
+__all__ = ["best_method", "min_df_documents", "rare_df", "rare_terms_note", "top_terms_table"]
 
 
 def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
-    """Top terms of every (method, policy) as side-by-side columns (rows are ranks)."""
+    """Top terms of every (method, policy) as side-by-side columns (rows are positions)."""
     single = one_policy_each(terms)
-    terms = terms[terms["rank"] <= top]
-    cols = {label_of(m, a, single): g.set_index("rank")["term"]
+    terms = terms[terms["position"] <= top]
+    cols = {label_of(m, a, single): g.set_index("position")["term"]
             for (m, a), g in terms.groupby(["method", "aggregate"], sort=False)}
-    return pd.DataFrame(cols).rename_axis("rank")
+    return pd.DataFrame(cols).rename_axis("position")
 
 
 def min_df_documents(min_df: int | float, n_docs: int | None) -> int:
@@ -59,7 +56,7 @@ def rare_terms_note(terms: pd.DataFrame, min_df: int = 1, top: int = 15) -> str 
         return None
     limit = rare_df(min_df)
     single = one_policy_each(terms)
-    head = terms[terms["rank"] <= top]
+    head = terms[terms["position"] <= top]
     rare = [label_of(m, a, single)
             for (m, a), g in head.groupby(["method", "aggregate"], sort=False)
             if (g["df"] <= limit).sum() * 2 > len(g)]
@@ -85,44 +82,3 @@ def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, 
     means = part.groupby(["method", "aggregate"])["mean"].mean()
     best = means.min() if lower_is_better(metric) else means.max()
     return means[means == best].index[0]
-
-
-def class_terms_table(counts: Counts, method, policy: str | None, top: int = 10,
-                      direction: str = "over") -> pd.DataFrame:
-    """The top ``top`` terms of each class (rank) of ``counts`` under ``method`` (a
-    registered name or a scoring function): the class's own column of the scores when the
-    method scores each class, otherwise the method's ranking under ``policy`` (``None``: its
-    default) cut into classes, each term going to the class whose documents contain it most
-    often (the largest share of the class's documents). Index: the classes; columns
-    ``training documents`` (the class's) and ``terms`` (comma-separated, best first);
-    ``attrs["own_column"]`` says which of the two it is. A class's own column lists the
-    terms over-represented in it (``direction="over"``, what "the terms of a class" means;
-    :mod:`textsift.scores.direction`), ``"under"`` the under-represented ones, ``"both"``
-    every term, each marked ``+`` or ``-``."""
-    table = score_table(counts, method)
-    classes = [str(c) for c in counts.classes]
-    groups = [str(g) for g in table.groups]
-    own_column = table.values.shape[1] > 1 and set(classes) <= set(groups)
-    if own_column:
-        signs = direction_table(counts)
-        lists = []
-        for c in classes:
-            r = ranking_of(table, "max", c, limit=top, signs=signs, direction=direction)
-            index = r.index[r.score > -np.inf]
-            terms = counts.feature_names[index]
-            if direction == "both" and str(c) in [str(g) for g in signs.groups]:
-                j = [str(g) for g in signs.groups].index(str(c))
-                marks = np.select([signs.column(j)[index] > 0, signs.column(j)[index] < 0],
-                                  [" +", " -"], "")
-                terms = [f"{t}{mk}" for t, mk in zip(terms, marks, strict=True)]
-            lists.append(terms)
-    else:
-        order = ranking_of(table, policy or default_aggregate(method)).index
-        share = counts.doc_counts[order] / np.maximum(counts.class_sizes, 1)[None, :]
-        home = np.argmax(share, axis=1)
-        lists = [counts.feature_names[order[home == j][:top]] for j in range(len(classes))]
-    out = pd.DataFrame({"training documents": counts.class_sizes,
-                        "terms": [", ".join(map(str, t)) for t in lists]},
-                       index=pd.Index(classes, name=None))
-    out.attrs["own_column"] = bool(own_column)
-    return out

@@ -3,7 +3,7 @@
 NaN; unseen terms ``-inf``).
 
 Per-class scores cost one pass over the cells that differ: a cell with ``A = 0`` (most of
-the (V, m) table) depends only on ``(df, class)``, so a metric is evaluated once per distinct
+the (V, m) table) depends only on ``(df, class)``, so a score is evaluated once per distinct
 ``(df, class)`` and once per non-zero cell, in one vectorised call
 (:attr:`~textsift.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
 shared by every method), and the table is written by one gather and one scatter -- whole, or
@@ -207,74 +207,77 @@ def _minus_inf_for_nan(a) -> np.ndarray:
     return a
 
 
-def binary_scores(counts: Counts, binary_metric, **params) -> PerClass:
-    """A binary metric ``f(A, B, C, D)`` for every non-empty class, one-vs-rest (Forman
-    2003's multi-class use), in sparse form. Classes without training documents are left out.
+def binary_scores(counts: Counts, binary_score, **params) -> PerClass:
+    """A score of a binary task's 2x2 table, ``f(A, B, C, D)``, for every non-empty class,
+    one-vs-rest (Forman 2003's multi-class use), in sparse form. Classes without training
+    documents are left out.
 
     Exact and sparse: with ``B = df - A``, ``C = N_c - A``, ``D = N - N_c - df + A``, a cell's
-    table depends only on ``(A, df, N_c)``; the metric, an elementwise function, is evaluated
+    table depends only on ``(A, df, N_c)``; the score, an elementwise function, is evaluated
     once per distinct ``(df, N_c)`` for the cells with ``A = 0``, and once per distinct table
     of the non-zero cells (:attr:`~textsift._cells.SparseCells.evaluation_set`) -- or, beyond
     :data:`DISTINCT_CELLS` non-zero cells, once per cell, by blocks, unless the distinct
     tables are known already (:func:`compute_many` finds them for several methods): finding
-    them costs more than a cheap metric of every cell. The values are the same either way, on
+    them costs more than a cheap score of every cell. The values are the same either way, on
     either layout of the counts, and bit-for-bit those of ``f(*counts.contingency())``.
     """
     counts = nonempty_classes(counts)
     cells = counts.cells
     if cells.distinct_known or len(cells.row) <= DISTINCT_CELLS:
-        return PerClass(counts, tables=_evaluated(binary_metric, cells.evaluation_set, params))
-    grid = _evaluated(binary_metric, cells.grid_tables, params)
+        return PerClass(counts, tables=_evaluated(binary_score, cells.evaluation_set, params))
+    grid = _evaluated(binary_score, cells.grid_tables, params)
     nz = np.empty(len(cells.row))
     for start in range(0, len(nz), CELL_BLOCK):
         stop = min(start + CELL_BLOCK, len(nz))
-        nz[start:stop] = _evaluated(binary_metric, cells.cell_tables(start, stop), params)
+        nz[start:stop] = _evaluated(binary_score, cells.cell_tables(start, stop), params)
     return PerClass(counts, zero=_grid(_minus_inf_for_nan(grid), cells), nz=nz)
 
 
-#: Up to this many non-zero cells a metric is evaluated on their distinct tables; beyond,
+#: Up to this many non-zero cells a score is evaluated on their distinct tables; beyond,
 #: cell by cell (:func:`binary_scores`).
 DISTINCT_CELLS = 2**20
 #: Cells evaluated at once, one by one: blocks whose temporaries stay in the cache.
 CELL_BLOCK = 2**16
-#: A metric is evaluated on at most this many distinct tables at once: its temporaries stay
+#: A score is evaluated on at most this many distinct tables at once: its temporaries stay
 #: a few hundred megabytes however many labels there are.
 EVALUATION_BLOCK = 2**22
 
 
-def _evaluated(metric, tables, params) -> np.ndarray:
-    """``metric(A, B, C, D, **params)`` as float64, by blocks of :data:`EVALUATION_BLOCK`."""
+def _evaluated(binary_score, tables, params) -> np.ndarray:
+    """``binary_score(A, B, C, D, **params)`` as float64, by blocks of
+    :data:`EVALUATION_BLOCK`."""
     n = len(tables[0])
     values = np.empty(n)
     for start in range(0, max(n, 1), EVALUATION_BLOCK):
         part = [t[start:start + EVALUATION_BLOCK] for t in tables]
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            values[start:start + len(part[0])] = metric(*part, **params)
+            values[start:start + len(part[0])] = binary_score(*part, **params)
     return values
 
 
-def binary_method(binary_metric):
-    """The scoring method of a binary metric ``f(A, B, C, D, **params)``: :func:`binary_scores`
-    over the counts, with the metric's own keyword parameters as its signature (so that
-    :func:`register` lists them in :attr:`Method.params`)."""
+def binary_method(binary_score):
+    """The scoring method of a score of a binary task's 2x2 table, ``f(A, B, C, D,
+    **params)``: :func:`binary_scores` over the counts, with the score's own keyword
+    parameters as its signature (so that :func:`register` lists them in
+    :attr:`Method.params`)."""
     import inspect
     import typing
 
     def method(counts, **params):
-        return binary_scores(counts, binary_metric, **params)
+        return binary_scores(counts, binary_score, **params)
 
-    own = list(inspect.signature(binary_metric).parameters.values())[4:]
+    own = list(inspect.signature(binary_score).parameters.values())[4:]
     counts = inspect.Parameter("counts", inspect.Parameter.POSITIONAL_OR_KEYWORD)
     method.__signature__ = inspect.Signature([counts, *own])
-    hints = typing.get_type_hints(binary_metric)  # evaluated in the metric's module
+    hints = typing.get_type_hints(binary_score)  # evaluated in the score's module
     method.__annotations__ = {p.name: hints[p.name] for p in own if p.name in hints}
-    method.__name__ = method.__qualname__ = binary_metric.__name__
+    method.__name__ = method.__qualname__ = binary_score.__name__
     return method
 
 
-def per_class(counts: Counts, binary_metric, **params) -> ScoreTable:
+def per_class(counts: Counts, binary_score, **params) -> ScoreTable:
     """The dense table of ``binary_scores`` (NaN and unseen terms as ``-inf``)."""
-    return binary_scores(counts, binary_metric, **params).table()
+    return binary_scores(counts, binary_score, **params).table()
 
 
 def global_table(counts: Counts, values: np.ndarray) -> ScoreTable:

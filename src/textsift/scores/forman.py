@@ -1,6 +1,6 @@
-"""Forman's filter metrics for a binary (one-vs-rest) task.
+"""Forman's scores of a binary (one-vs-rest) task (his "feature selection metrics").
 
-Each metric is a vectorised function of the contingency cells ``A = tp``, ``B = fp``,
+Each score is a vectorised function of the contingency cells ``A = tp``, ``B = fp``,
 ``C = fn``, ``D = tn`` (:class:`~textsift.counts.Counts`), with ``pos = A + C``,
 ``neg = B + D``, ``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions follow G.
 Forman, "An extensive empirical study of feature selection metrics for text classification",
@@ -109,7 +109,7 @@ def pow_(A, B, C, D, k=5):
     return (1 - fpr) ** k - (1 - tpr) ** k
 
 
-#: The paper of every metric in this module.
+#: The paper of every score in this module.
 FORMAN_2003 = ('G. Forman, "An extensive empirical study of feature selection metrics for text '
                'classification", JMLR 3 (2003) 1289-1305')
 

@@ -13,7 +13,7 @@ from sklearn.metrics import accuracy_score, f1_score
 
 from textsift.experiment import parse_config, run_experiment
 from textsift.report.html import write_report
-from textsift.report.skew import TRAP_GAP, majority_class_trap
+from textsift.report.trap import TRAP_GAP, majority_class_trap
 
 
 def majority_gap(n_major: int, n_minor: int) -> float:
