@@ -50,7 +50,7 @@ def test_a_parquet_category_column_in_the_cli(tmp_path):
                   "label": pd.Categorical(["pos", "neg"] * 5)}).to_parquet(tmp_path / "c.parquet")
     res = runner.invoke(app, ["score", str(tmp_path / "c.parquet"), "--top", "2", "-f", "csv"])
     assert res.exit_code == 0 and res.stdout.splitlines() == [
-        "rank,term,score", "1,awful,10.0", "2,bad,10.0"]  # chi2 = N = 10 for the pure terms
+        "position,term,score", "1,awful,10.0", "2,bad,10.0"]  # chi2 = N = 10 for the pure terms
 
 
 @pytest.mark.parametrize("engine", ENGINES)
@@ -76,7 +76,7 @@ def test_a_lone_surrogate_in_the_cli_is_a_warning_line_not_a_traceback(tmp_path)
     path.write_text('{"text": "ab\\ud800cd ok", "label": "x"}\n'
                     '{"text": "fine text", "label": "y"}\n')
     res = runner.invoke(app, ["score", str(path), "-f", "csv"])
-    assert res.exit_code == 0 and res.stdout.splitlines()[0] == "rank,term,score"
+    assert res.exit_code == 0 and res.stdout.splitlines()[0] == "position,term,score"
     assert [line[:40] for line in res.stderr.splitlines()] == [
         f"warning: {path}: 1 line(s) hold a lone surrogate"[:40]]
 
