@@ -53,8 +53,15 @@ def test_adabag_help_keeps_its_option_help_readable_at_80_columns():
                           "adabag", "-h"], capture_output=True, text=True, check=True,
                          env={**os.environ, "COLUMNS": "80"}).stdout.splitlines()
     assert max(map(len, out)) <= 80 and len(out) < 150
-    panel = out[out.index(next(x for x in out if x.startswith("╭─ Options"))) + 1:]
-    panel = panel[:next(i for i, x in enumerate(panel) if x.startswith("╰"))]
-    # two fifths of 80 columns for the names (32) and a gap of 2: the help starts at 36
-    assert all(line[34:36] == "  " for line in panel), [x for x in panel if x[34:36] != "  "]
-    assert sum(line[36] != " " for line in panel) >= 20  # the help is there, in one column
+    panels = [i for i, x in enumerate(out) if x.startswith("╭─ ") and "Arguments" not in x]
+    assert len(panels) >= 2  # the command's options and the model's (AdaBag)
+    for top in panels:
+        panel = out[top + 1:top + 1 + next(i for i, x in enumerate(out[top + 1:])
+                                          if x.startswith("╰"))]
+        # the help column: where the first line's names end (two spaces, then its help);
+        # the names take at most two fifths of 80 columns (32) and a gap of 2: <= 36
+        help_at = next(i for i in range(4, 80)
+                       if panel[0][i - 2:i] == "  " and panel[0][i] != " ")
+        assert help_at <= 36, out[top]
+        assert all(line[help_at - 2:help_at] == "  " for line in panel), out[top]
+        assert sum(line[help_at] != " " for line in panel) >= 6  # the help, in one column

@@ -57,3 +57,22 @@ def test_a_long_run_logs_every_twentieth_of_its_cells(capsys):
         progress(done, 200)
     shown = [int(line.split()[1]) for line in capsys.readouterr().err.splitlines()]  # cells: k
     assert shown == list(range(0, 201, 10))  # 0, 5%, 10%, ... 100%: 21 lines of 200 cells
+
+
+def test_an_error_after_the_corpus_is_read_is_the_one_line_on_stderr(tmp_path):
+    """The corpus is read inside the progress display; an error there (every text empty)
+    left a blank line before ``error:`` when stderr was not a terminal (the display's last
+    line, drawn on closing). Now stderr is the error line alone."""
+    (tmp_path / "empty.jsonl").write_text('{"text": "", "label": "a"}\n'
+                                          '{"text": " ", "label": "b"}\n')
+    (tmp_path / "empty.toml").write_text(CONFIG.replace('sample = "20ng"',
+                                                        'path = "empty.jsonl"'))
+    done = subprocess.run([sys.executable, "-c", "from textsift.cli import main; main()",
+                           "run", "empty.toml", "--out", "out"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        f"error: {tmp_path / 'empty.jsonl'}: every text is empty (the text field 'text' is "
+        "empty or white space in every record); choose the field that holds the text "
+        "(--text-field, or text_field in an experiment's [corpus])"]
+    assert not (tmp_path / "out").exists()
