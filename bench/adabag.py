@@ -1,38 +1,52 @@
-"""AdaBag's lasso paths and a whole AdaBag run on IMDb: adelie (the default backend) against
-glmnet's Fortran (the anchor, python-glmnet; skipped with a note when not installed), side by
-side in one run, each figure with the machine's load average.
+"""AdaBag's speed on IMDb: where a run's time goes, its lasso paths against glmnet's Fortran,
+and the README's whole run before and after a change, each figure with the load average.
 
-1. One AdaBag bootstrap's path: the IMDb matrix of the AdaBag run (50,000 reviews, binary words
-   in >= 5 reviews), the core set of the 2:1:1 split (seed 0), one bootstrap's multiplicities
-   as sample weights, the imdb polarity penalty factors, 100 lambdas down to 1e-3 lambda_max.
-   The previous default, skglm, is printed from its recorded figure (it is no longer
-   installed): 28.9 s against glmnet's 1.20 s on this path (load 2.6).
-2. A review matrix of about 10k x 11k (10,000 training reviews drawn with seed 0, words in
-   >= 10 of them: 10,000 x 10,727), bootstrap multiplicities, random penalty factors (uniform
-   0.5-2), glmnet's own grid of 100 lambdas: seconds, the ratio adelie / glmnet (goal
-   <= 1.5) and the largest relative objective difference over the lambdas (goal <= 1e-4).
-3. ``--full``: the paper's protocol with B bootstraps on ``--n-jobs`` processes, default
-   install (adelie), ``patience=10`` (goal <= 90 s; 159 s with glmnet before this backend).
-   ``--full-backend glmnet`` times the same run with glmnet.
+1. Stages of a few bootstraps, in this process (``--stage-bootstraps``, default 6): the CPU
+   seconds of each bootstrap preparing (its grid and the sample's rows), solving the lasso
+   path (adelie), refitting least squares on the active words and predicting the validation
+   rows, and scoring the criterion; start-up and copies: the task's dump for the worker
+   processes (seconds, MB) and a fresh worker's start-up (importing what a bootstrap needs
+   and loading the task), in CPU seconds.
+2. One AdaBag bootstrap's path (the core set of the 2:1:1 split, one bootstrap's
+   multiplicities as sample weights, imdb polarity penalty factors, 100 lambdas down to 1e-3
+   lambda_max) and a review matrix of 10,000 x 10,727 with bootstrap weights and random
+   penalty factors (uniform 0.5-2) on glmnet's grid: adelie against glmnet (the anchor,
+   python-glmnet, skipped with a note when not installed): seconds, ratio and the largest
+   relative objective difference. The previous default, skglm, is printed from its recorded
+   figure (28.9 s against glmnet's 1.20 s on the first path, load 2.6).
+3. ``--full``: the README's run, ``textsift adabag imdb/train.jsonl.gz imdb/test.jsonl.gz
+   --label-field rating --polarity imdb --patience 10 --max-active 0 --bootstraps 100
+   --n-jobs 2``, through the command line: wall seconds, CPU seconds of the command and its
+   worker processes, the load average before and after, the result (test error, words), and
+   the stages of the fit (from its summary.json). ``--against REV`` (e.g. ``7ca310e^1``, the
+   commit before the class-weight merge) runs the same command on REV's code (``git archive``
+   into a temporary folder) right before, so that both run at the same load; the last line
+   is the ratio.
 
-    TEXTSIFT_DATA=/path/to/shared/data python bench/adabag.py [--full] [--bootstraps 100]
+    TEXTSIFT_DATA=/path/to/shared/data python bench/adabag.py [--full [--against REV]]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import resource
+import subprocess
+import sys
+import tempfile
 import time
 from pathlib import Path
 
+import joblib
 import numpy as np
 import pandas as pd
+from _common import add_data_option
+from threadpoolctl import threadpool_limits
 
 from textsift.lasso import (
-    AdaBagClassifier,
     SharedDesign,
     adaptive_weights,
-    holdout_run,
     lambda_grid,
     lasso_path,
     load_polarity,
@@ -40,9 +54,17 @@ from textsift.lasso import (
     split_211,
     stratified_bootstrap,
 )
+from textsift.lasso.adabag import BOOTSTRAP_STAGES, BootstrapTask, bootstrap_seconds
 from textsift.vectorize import VectorizerOptions, vectorize
 
 SKGLM_RECORDED = (28.9, 1.20, 2.6)  # skglm s, glmnet s, load: docs/reproductions.md section 4
+REPO = Path(__file__).resolve().parents[1]
+README_RUN = ["adabag", "imdb/train.jsonl.gz", "imdb/test.jsonl.gz", "--label-field", "rating",
+              "--polarity", "imdb", "--patience", "10", "--max-active", "0", "--bootstraps",
+              "100", "--n-jobs", "2"]
+#: What a bootstrap worker imports before its first bootstrap (bagging._TaskFile loads it).
+WORKER = ("import sys, time, joblib; from textsift.lasso.path import _import_adelie; "
+          "_import_adelie(); joblib.load(sys.argv[1], mmap_mode='r')")
 
 
 def load() -> str:
@@ -55,27 +77,64 @@ def load_imdb(root: Path, splits=("train", "test")):
     return frame["text"].tolist(), frame["rating"].to_numpy(float)
 
 
+def children_cpu() -> float:
+    """CPU seconds of the finished child processes (and theirs) so far."""
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def imdb_task(X, y, pol):
+    """The IMDb run's bootstrap task as the estimator builds it (the 2:1:1 split of seed 0:
+    the core rows' paths, the validation rows' errors), and its strata."""
+    theta = (y >= 7).astype(np.int8)
+    part = split_211(theta, np.zeros(len(y), int), 0)
+    core, val = np.flatnonzero(part == 0), np.flatnonzero(part == 1)
+    zeros = np.zeros(len(y), np.int64)
+    design = SharedDesign.build(X[core], zeros[core], adaptive_weights(pol), np.ones(1))
+    task = BootstrapTask(design, X[core], y[core], zeros[core], X[val], theta[val],
+                         zeros[val], 4, 7, patience=10)
+    return task, theta[core]
+
+
+def stages(X, y, pol, n: int):
+    """Part 1: ``n`` bootstraps in this process, and the start-up of a worker."""
+    task, strata = imdb_task(X, y, pol)
+    lasso_path(X[:40], y[:40], n_lambdas=3)  # adelie imported outside the timings
+    with threadpool_limits(1):  # as in the workers: BLAS threads would spin on the other core
+        results = [task(stratified_bootstrap(strata, np.random.default_rng(s)))
+                   for s in np.random.SeedSequence(0).spawn(n)]  # the run's first n
+    cpu = bootstrap_seconds(results)
+    print(f"1. stages of {n} IMDb bootstraps in this process, CPU seconds per bootstrap "
+          f"({load()}):")
+    print("  " + ", ".join(f"{k} {cpu[k] / n:.3f}" for k in BOOTSTRAP_STAGES)
+          + f"; total {sum(cpu[k] for k in BOOTSTRAP_STAGES) / n:.3f}")
+    with tempfile.TemporaryDirectory(prefix="textsift-bench-") as tmp:
+        path = Path(tmp) / "task.joblib"
+        t0 = time.perf_counter()
+        joblib.dump(task, path)
+        dump = time.perf_counter() - t0
+        before, t0 = children_cpu(), time.perf_counter()
+        subprocess.run([sys.executable, "-c", WORKER, str(path)], check=True)
+        print(f"  start-up and copies: the task dumped once for the workers {dump:.2f} s "
+              f"({path.stat().st_size / 2**20:.0f} MB); a worker's start-up (imports, "
+              f"adelie, the task mapped) {children_cpu() - before:.2f} s CPU, "
+              f"{time.perf_counter() - t0:.2f} s wall ({load()})")
+
+
 def have_glmnet() -> bool:
     try:
         import glmnet  # noqa: F401
     except ImportError:
-        print("python-glmnet is not installed (pip install 'textsift[glmnet]'): no anchor")
+        print("  python-glmnet is not installed (pip install 'textsift[glmnet]'): no anchor")
         return False
     return True
-
-
-def warm_up(anchor: bool):
-    """Import each backend (adelie's import takes about 2 s) outside the timings."""
-    rng = np.random.default_rng(0)
-    X, y = (rng.random((40, 5)) < 0.3).astype(float), rng.normal(size=40)
-    for backend in (["glmnet"] if anchor else []) + ["adelie"]:
-        lasso_path(X, y, n_lambdas=3, backend=backend)
 
 
 def side_by_side(name, X, y, pf, w, lambdas, anchor: bool):
     """Time each backend on one path; print seconds, ratio and objective differences."""
     rows = {}
     for backend in (["glmnet"] if anchor else []) + ["adelie"]:
+        lasso_path(X[:40], y[:40], pf, w[:40], lambdas[:3], backend=backend)  # imported
         t = time.perf_counter()
         path = lasso_path(X, y, pf, w, lambdas, backend=backend)
         rows[backend] = (time.perf_counter() - t, path)
@@ -93,33 +152,22 @@ def side_by_side(name, X, y, pf, w, lambdas, anchor: bool):
           f"{len(rel)} lambdas); identical active sets at {same:.0%} of the lambdas")
 
 
-def main():
-    ap = argparse.ArgumentParser(description="AdaBag paths and run: adelie vs glmnet")
-    ap.add_argument("--full", action="store_true", help="also time a whole AdaBag run")
-    ap.add_argument("--bootstraps", type=int, default=100)
-    ap.add_argument("--n-jobs", type=int, default=2)
-    ap.add_argument("--full-backend", default="adelie")
-    args = ap.parse_args()
-    root = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
+def paths(root: Path, X, y, pol):
+    """Part 2: adelie against glmnet on two paths."""
+    print("2. lasso paths, adelie against glmnet")
     anchor = have_glmnet()
-    warm_up(anchor)
-
-    texts, y = load_imdb(root)
-    X, names, _ = vectorize(texts, VectorizerOptions(binary=True, min_df=5))
-    pol = load_polarity("imdb", names)
     theta = (y >= 7).astype(int)
     core = np.flatnonzero(split_211(theta, np.zeros(len(y), int), 0) == 0)
     design = SharedDesign.build(X[core], np.zeros(len(core), int), adaptive_weights(pol),
                                 np.ones(1))
     m = stratified_bootstrap(theta[core], np.random.default_rng(1)).astype(float)
     lambdas = lambda_grid(design.Z, y[core], design.penalty_factor, m, 100, 1e-3)
-    print(f"1. one AdaBag bootstrap's path: {design.Z.shape[0]} x {design.Z.shape[1]}, "
-          f"100 lambdas to 1e-3 lambda_max")
+    print(f"  one AdaBag bootstrap's path: {design.Z.shape[0]} x {design.Z.shape[1]}, 100 "
+          "lambdas to 1e-3 lambda_max")
     side_by_side("IMDb bootstrap", design.Z, y[core], design.penalty_factor, m, lambdas, anchor)
     s, g, ld = SKGLM_RECORDED
     print(f"  IMDb bootstrap: skglm   {s:7.2f} s  (recorded at load {ld}; glmnet {g:.2f} s then, "
           f"ratio {s / g:.1f})")
-
     rtexts, ry = load_imdb(root, ("train",))
     pick = np.random.default_rng(0).permutation(len(rtexts))[:10_000]
     R, _, _ = vectorize([rtexts[i] for i in pick], VectorizerOptions(binary=True, min_df=10))
@@ -127,21 +175,69 @@ def main():
     w = stratified_bootstrap((ry[pick] >= 7).astype(int), rng).astype(float)
     pf = rng.uniform(0.5, 2.0, R.shape[1])
     grid = lambda_grid(R, ry[pick], pf, w, 100)
-    print(f"2. review matrix {R.shape[0]} x {R.shape[1]}, bootstrap weights, random penalty "
+    print(f"  review matrix {R.shape[0]} x {R.shape[1]}, bootstrap weights, random penalty "
           "factors, glmnet's grid of 100 lambdas")
     side_by_side("reviews", R, ry[pick], pf, w, grid, anchor)
 
+
+def readme_run(root: Path, src: Path, out: Path) -> dict:
+    """Part 3: the README's run through the command line on the code in ``src``."""
+    env = {**os.environ, "PYTHONPATH": str(src), "MPLBACKEND": "Agg"}
+    argv = [sys.executable, "-c", "import sys; from textsift.cli import main; sys.exit(main())"]
+    args = [str(root / a) if a.endswith(".gz") else a for a in README_RUN] + ["--out", str(out)]
+    start_load, before, t0 = load(), children_cpu(), time.perf_counter()
+    done = subprocess.run(argv + args, env=env, capture_output=True, text=True, check=True)
+    wall, cpu = time.perf_counter() - t0, children_cpu() - before
+    summary = json.loads((out / "summary.json").read_text())
+    return {"wall": wall, "cpu": cpu, "loads": f"{start_load} -> {load()}", "summary": summary,
+            "stdout": done.stdout.strip().splitlines()[-1]}
+
+
+def full(root: Path, against: str | None):
+    print("3. the README's IMDb run through `textsift " + " ".join(README_RUN) + "`")
+    with tempfile.TemporaryDirectory(prefix="textsift-bench-") as tmp:
+        runs = {}
+        if against:
+            old = Path(tmp) / "old"
+            old.mkdir()
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", against, "src"],
+                                     capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", str(old)], input=archive, check=True)
+            runs[against] = readme_run(root, old / "src", Path(tmp) / "out-old")
+        runs["this code"] = readme_run(root, REPO / "src", Path(tmp) / "out-new")
+    for name, r in runs.items():
+        print(f"  {name:12s} {r['wall']:6.1f} s wall, {r['cpu']:6.1f} s CPU ({r['loads']}): "
+              f"{r['stdout']}")
+    stage = runs["this code"]["summary"].get("stage_seconds", {})
+    cpu = stage.get("bootstrap_cpu", {})
+    if cpu.get("bootstraps"):
+        n = cpu["bootstraps"]
+        print("  this code, CPU seconds per bootstrap: " + ", ".join(
+            f"{k} {cpu[k] / n:.3f}" for k in BOOTSTRAP_STAGES) + "; wall seconds of the "
+            "fit's stages: " + ", ".join(f"{k} {v:.1f}" for k, v in stage.items()
+                                        if k != "bootstrap_cpu"))
+    if against:
+        old, new = runs[against], runs["this code"]
+        print(f"  this code / {against}: wall {new['wall'] / old['wall']:.2f}, CPU "
+              f"{new['cpu'] / old['cpu']:.2f} (goal: <= 90 s wall on a quiet 2-core machine)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--stage-bootstraps", type=int, default=6)
+    ap.add_argument("--no-paths", action="store_true", help="skip part 2")
+    ap.add_argument("--full", action="store_true", help="also the README's whole run (part 3)")
+    ap.add_argument("--against", help="with --full: first the same run on this git revision")
+    add_data_option(ap)
+    args = ap.parse_args()
+    texts, y = load_imdb(args.data)
+    X, names, _ = vectorize(texts, VectorizerOptions(binary=True, min_df=5))
+    pol = load_polarity("imdb", names)
+    stages(X, y, pol, args.stage_bootstraps)
+    if not args.no_paths:
+        paths(args.data, X, y, pol)
     if args.full:
-        print(f"3. the whole AdaBag run: B = {args.bootstraps}, n_jobs = {args.n_jobs}, "
-              f"backend {args.full_backend}, patience 10")
-        model = AdaBagClassifier(a=4, b=7, n_bootstraps=args.bootstraps, polarity=pol,
-                                 backend=args.full_backend, patience=10, n_jobs=args.n_jobs,
-                                 random_state=0)
-        t = time.perf_counter()
-        run = holdout_run(model, X, y)
-        print(f"  {time.perf_counter() - t:.1f} s ({load()}); test error {run.test_error:.4f} "
-              f"with {run.model.support_.sum()} words (cutoff {run.model.cutoff_}); goal "
-              "<= 90 s, 159 s with glmnet before", flush=True)
+        full(args.data, args.against)
 
 
 if __name__ == "__main__":

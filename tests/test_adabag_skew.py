@@ -27,6 +27,7 @@ from textsift.lasso import (
     resolve_criterion,
     simulate,
 )
+from textsift.lasso.final import PENALTIES
 from textsift.lasso.skew import check_class_weight
 from textsift.ranks import class_thresholds
 from textsift.vectorize import VectorizerOptions, vectorize
@@ -72,6 +73,7 @@ def test_the_defaults_are_the_papers_adabag_unchanged(reviews):
     assert _sha(words) == "12effaef85cfef01a75b79f84fb2ef3bee32d269"
     assert int(m.frequencies_.sum()) == 795 and int((m.frequencies_ > 0).sum()) == 308
     assert m.threshold_ == 3.0 and m.class_weight_.tolist() == [1.0, 1.0]
+    assert m.final == "ols" and m.final_penalty_ is None  # the paper's least squares
     assert m.criterion_.name == "misclassification"
     assert run.test_scores["midpoint"]["misclassification"] == run.test_error
     assert list(run.test_scores) == ["midpoint"]
@@ -136,6 +138,20 @@ def test_named_criteria_are_scikit_learns_metrics_as_losses():
     se = np.sqrt((2 / 3) * (1 / 3) / 3 + 0.2 * 0.8 / 5) / 2
     assert CRITERIA["balanced_error"].bound(0.1, theta, pred) == pytest.approx(0.1 + se)
     assert CRITERIA["f1"].bound(0.3, theta, pred) == 0.3  # no standard error
+
+
+@given(st.lists(st.tuples(st.booleans(), st.booleans(), st.booleans()), min_size=2,
+                max_size=60))
+def test_balanced_error_is_scikit_learns_to_the_bit(cells):
+    # it is computed without scikit-learn's checks (at every lambda): the same floating-point
+    # operations, so the same number, for one prediction and for columns of predictions
+    theta = np.array([c[0] for c in cells], int)
+    theta[:2] = [0, 1]
+    preds = np.array([[c[1], c[2]] for c in cells], np.int8)
+    expected = [1.0 - balanced_accuracy_score(theta, preds[:, k]) for k in (0, 1)]
+    criterion = CRITERIA["balanced_error"]
+    assert criterion.losses(theta, preds).tolist() == expected
+    assert [criterion.loss(theta, preds[:, k]) for k in (0, 1)] == expected
 
 
 def test_validation_threshold_is_chosen_and_reported_beside_the_midpoint(skewed):
@@ -313,16 +329,18 @@ def test_cli_class_weight_criterion_and_threshold(stars, tmp_path):
     res = CliRunner().invoke(app, ["adabag", stars, "--label-field", "rating", "--min-df", "1",
                                    "--class-weight", "balanced", "--criterion",
                                    "balanced_error", "--threshold", "validation", "-B", "3",
-                                   "--low", "1", "--out", str(out)])
+                                   "--low", "1", "--final", "logistic", "--out", str(out)])
     assert res.exit_code == 0, res.output
     summary = json.loads((out / "summary.json").read_text())
     assert (summary["a"], summary["b"]) == (1, 4)  # --low given, --high from the scale
     assert summary["criterion"] == "balanced_error" and summary["threshold_rule"] == "validation"
+    # logistic regression: the midpoint rule is the log-odds 0, C one of the grid's
+    assert summary["final"] == "logistic" and summary["final_penalty"] in PENALTIES["logistic"]
     # 6 one-star and 30 high reviews kept, 3 + 2 and 15 + 8 of them in core + validation:
     # w_c = 28 / (2 n_c)
     assert summary["class_weight"] == pytest.approx([28 / 10, 28 / 46])
     assert set(summary["test_scores"]) == {"midpoint", "validation"}
-    assert "midpoint threshold 2.5000: test error" in res.stdout
+    assert "midpoint threshold 0.0000: test error" in res.stdout
     assert "validation threshold" in res.stdout
 
 
@@ -332,6 +350,7 @@ def test_cli_class_weight_criterion_and_threshold(stars, tmp_path):
     (["--class-weight", "0=-2"], "class_weight: the weight of class 0 is -2.0"),
     (["--class-weight", "3=1"], "class_weight names [3], which are not classes"),
     (["--criterion", "accuracy"], "Invalid value for '--criterion'"),
+    (["--final", "lasso"], "Invalid value for '--final'"),
     (["--low", "4", "--high", "2"], "need --low < --high, got 4 and 2"),
 ])
 def test_cli_bad_skew_options(stars, tmp_path, args, message):

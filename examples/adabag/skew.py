@@ -267,7 +267,8 @@ def main() -> None:
                             "midpoint, <= 500 words", theta, small.astype(int),
                             model.sizes_[c - 1], seconds, cutoff=c, threshold=3.0,
                             **counts))
-            print(f"{corpus} {weighting} {criterion}: {seconds:.0f} s, load "
+            stages = ", ".join(f"{k} {v:.0f} s" for k, v in model.seconds_.items())
+            print(f"{corpus} {weighting} {criterion}: {seconds:.0f} s ({stages}), load "
                   f"{os.getloadavg()[0]:.1f}; balanced accuracy "
                   f"{rows[-3]['balanced_accuracy']:.3f} with {rows[-3]['words']} words "
                   f"({rows[-1]['balanced_accuracy']:.3f} with {rows[-1]['words']})",

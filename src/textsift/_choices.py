@@ -28,7 +28,7 @@ VARIANTS = ("assigned", "equal")
 #: The values of :class:`~textsift.lasso.AdaBagClassifier`'s string parameters.
 ADABAG_CHOICES = {"scheme": SCHEMES, "cutoff_selection": ("raw", "loess", "1se"),
                   "lambda_selection": ("min", "1se"), "final_model": ("pooled", "per_group"),
-                  "threshold": ("midpoint", "validation")}
+                  "threshold": ("midpoint", "validation"), "final": ("ols", "ridge", "logistic")}
 #: The named validation criteria of AdaBag (:data:`textsift.lasso.CRITERIA`).
 ADABAG_CRITERIA = ("misclassification", "balanced_error", "f1", "f1_low", "macro_f1")
 

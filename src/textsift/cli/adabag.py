@@ -118,6 +118,7 @@ Variant = choices("Variant", VARIANTS)
 
 
 _ADABAG_MIN_DF = 5  # the paper keeps the words of at least 5 documents
+FinalKind = choices("FinalKind", CHOICES["final"])
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,7 @@ class ModelOptions:
     class_weight: str
     criterion: str
     threshold: str
+    final: str
     bootstraps: int
     backend: str
     min_ratio: float
@@ -146,7 +148,8 @@ class ModelOptions:
 
         return AdaBagClassifier(
             scheme=self.scheme, class_weight=_class_weight(self.class_weight),
-            criterion=self.criterion, threshold=self.threshold, n_bootstraps=self.bootstraps,
+            criterion=self.criterion, threshold=self.threshold, final=self.final,
+            n_bootstraps=self.bootstraps,
             backend=self.backend, min_ratio=self.min_ratio, patience=self.patience or None,
             max_active=self.max_active or None, cutoff_selection=self.cutoff_selection,
             final_model=self.final_model, lambda_selection=self.lambda_selection,
@@ -160,7 +163,8 @@ class ModelOptions:
                 "cutoff_selection": self.cutoff_selection,
                 "lambda_selection": self.lambda_selection, "max_features": self.max_features,
                 "polarity_prior": self.polarity_prior,
-                "polarity_min_count": self.polarity_min_count, "threshold_rule": self.threshold}
+                "polarity_min_count": self.polarity_min_count, "threshold_rule": self.threshold,
+                "final": self.final}
 
 
 def _option(annotation, default, *names, **kwargs):
@@ -183,6 +187,10 @@ MODEL_OPTIONS = {
         Threshold, Threshold("midpoint"), "--threshold", help="Decision threshold on the "
         "fitted rating: (a + b) / 2, or chosen on validation (reported beside the midpoint "
         "rule)"),
+    "final": _option(
+        FinalKind, FinalKind("ols"), "--final", help="The model on the chosen words: ols (the "
+        "paper's least squares of the rating), ridge (of the rating) or logistic (of the "
+        "class), their penalty chosen on validation"),
     "bootstraps": _option(int, 100, "--bootstraps", "-B", help="Bootstrap samples"),
     "backend": _option(Backend, Backend("adelie"), "--backend",
                        help="Lasso paths: adelie, or glmnet (optional, GPL-2)"),
@@ -245,7 +253,7 @@ def adabag(
     The classes are ratings <= --low and >= --high (default: from the rating scale found, 1-5
     stars 2 and 4, 1-10 4 and 7); without --polarity every word is penalised alike (the
     plain lasso). When one class is much rarer than the other (say under a third of the
-    rows), use --class-weight balanced --criterion balanced_error.
+    rows), use --class-weight balanced --criterion balanced_error (and --final logistic).
 
     The test error goes to stdout, progress to stderr.
 

@@ -171,16 +171,13 @@ def ordinal(
     """
     from ..policies import resolve_k, size_note
     from ..ranking import rank
-    from ..ranks import check_ranks
 
     m = _method(method)
     _check_params(m, params)
     if k is not None and ratio is not None:
         raise TextsiftError("give one of -k (a number of terms) and --ratio (a fraction in "
                             "(0, 1]), or neither to print the ranking's best --top terms")
-    scale = _numbers(ranks, "--ranks")
-    counts = corpus.count(classes=scale, ranks=True)  # "4", CSV's 04: the rank 4
-    check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
+    counts = _rating_counts(corpus, ranks)
     selecting = k is not None or ratio is not None
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio) if selecting else None
     note = size_note(k, counts.n_terms, "-k")
@@ -200,6 +197,17 @@ def ordinal(
         console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}",
                       highlight=False)
     emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
+
+
+def _rating_counts(corpus: CorpusOptions, ranks: str | None):
+    """The corpus's counts over its ratings (``--ranks``: the full scale), read as numbers in
+    every format and checked: integers, at least two ranks."""
+    from ..ranks import check_ranks
+
+    scale = _numbers(ranks, "--ranks")
+    counts = corpus.count(classes=scale, ranks=True)  # "4", CSV's 04: the rank 4
+    check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
+    return counts
 
 
 @app.command("ordinal-eval")
@@ -244,16 +252,9 @@ def ordinal_eval(
         tuning["C"] = _numbers(c_grid, "--c-grid")
     if any("a" in _catalog.methods()[n]["params"] for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
-    source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
-              "task": "ordinal", "text_field": corpus.text_field,
-              "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
-    if corpus.split_field:
-        source["split_field"] = corpus.split_field
-    if ranks:
-        source["ranks"] = _numbers(ranks, "--ranks", int)
     config = {  # the schema's defaults for the rest, as for a TOML file
         "experiment": {"name": f"ordinal-eval: {corpus.name}", "n_jobs": n_jobs},
-        "corpus": source,
+        "corpus": _corpus_table(corpus, ranks),
         "evaluation": {"metrics": ["mae_macro", "mae_micro"],
                        **({} if corpus.split_field else {"test_size": 0.2})},
         "preprocessing": corpus.vectorizer(),  # every option, as every command reads them
@@ -267,3 +268,15 @@ def ordinal_eval(
     report = write_report(out)
     console.print(f"wrote {out / 'results.csv'} ({len(summary.results)} rows)", highlight=False)
     print(report)
+
+
+def _corpus_table(corpus: CorpusOptions, ranks: str | None) -> dict:
+    """The ``[corpus]`` table of ``ordinal-eval``'s experiment."""
+    source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
+              "task": "ordinal", "text_field": corpus.text_field,
+              "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
+    if corpus.split_field:
+        source["split_field"] = corpus.split_field
+    if ranks:
+        source["ranks"] = _numbers(ranks, "--ranks", int)
+    return source

@@ -28,6 +28,7 @@ choice of textsift's where the paper is silent or ambiguous:
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,8 +41,9 @@ from .classifier import NestedOLS, predict_class
 from .path import lambda_grid, lasso_path
 from .skew import CRITERIA
 
-__all__ = ["BootstrapTask", "NestedModels", "choose_cutoff", "label_rows", "loess",
-           "nested_models", "nested_order", "split_211", "split_cells"]
+__all__ = ["BOOTSTRAP_STAGES", "BootstrapTask", "NestedModels", "assemble", "bootstrap_seconds",
+           "choose_cutoff", "label_rows", "loess", "nested_models", "nested_order",
+           "split_211", "split_cells"]
 
 
 def label_rows(y, a, b, groups=None):
@@ -136,9 +138,8 @@ class BootstrapTask:
                  backend="adelie", patience=None, max_active=None, lambda_selection="min",
                  row_weight=None, criterion=CRITERIA["misclassification"]):
         self.design, self.yc, self.gc = design, yc, gc
-        self.Xc_csr = sp.csr_matrix(Xc, dtype=np.float64)
         # one group: the design is the core matrix itself (CSC), not a second copy of it
-        self.Xc = design.Z if design.n_groups == 1 else self.Xc_csr.tocsc()
+        self.Xc = design.Z if design.n_groups == 1 else sp.csc_matrix(Xc, dtype=np.float64)
         self.tv, self.gv, self.a, self.b = tv, gv, a, b
         self.Xv = [sp.csc_matrix(Xv[gv == g]) for g in range(design.n_groups)]
         self.n_lambdas, self.min_ratio, self.backend = n_lambdas, min_ratio, backend
@@ -154,32 +155,56 @@ class BootstrapTask:
         return pred
 
     def __call__(self, m) -> dict:
+        start = time.process_time()
         d = self.design
         w = m if self.row_weight is None else m * self.row_weight
         lambdas = lambda_grid(d.Z, self.yc, d.penalty_factor, w, self.n_lambdas, self.min_ratio)
         errors, unions, best = [], [], {"k": -1, "me": np.inf, "bound": np.inf}
-        refits = [NestedOLS(self.Xc, self.yc, w * (self.gc == g), X_csr=self.Xc_csr)
-                  for g in range(d.n_groups)]
+        # the sample's rows, sliced once for the path and the refits (rows of weight 0 add
+        # nothing to either)
+        rows = np.flatnonzero(w > 0)
+        Z, y, w, gc = d.Z[rows], self.yc[rows], w[rows], self.gc[rows]
+        Xc = Z if d.n_groups == 1 else self.Xc[rows]
+        refits = [NestedOLS(Xc, y, w * (gc == g)) for g in range(d.n_groups)]
+        clock = np.zeros(4)  # CPU seconds: preparing, the path, the refits, the criterion
 
         def step(k, coef, intercept):
+            t0 = time.process_time()
             supports = d.group_supports(coef)
             pred = self.validation_prediction(supports, refits)
+            t1 = time.process_time()
             me = self.criterion.loss(self.tv, pred)
             errors.append(me)
             unions.append(np.unique(np.concatenate(supports)).astype(np.int64))
             if me < best["me"]:  # strict: ties keep the larger lambda
                 best.update(k=k, me=me, bound=self.criterion.bound(me, self.tv, pred))
+            clock[2:] += (t1 - t0, time.process_time() - t1)
             return (self.patience is not None and k - best["k"] >= self.patience
                     and me > best["bound"])
 
-        lasso_path(d.Z, self.yc, d.penalty_factor, w, lambdas, backend=self.backend,
+        clock[0] = time.process_time() - start
+        lasso_path(Z, y, d.penalty_factor, w, lambdas, backend=self.backend,
                    max_active=self.max_active, callback=step)
+        clock[1] = time.process_time() - start - clock.sum()
         errors = np.asarray(errors)
         k = best["k"]
         if self.lambda_selection == "1se":  # the largest lambda within one SE of the minimum
             k = int(np.flatnonzero(errors <= best["bound"] + 1e-12)[0])
         return {"selected": unions[k], "lambda": lambdas[k], "k": k, "errors": errors,
-                "sizes": np.array([len(u) for u in unions]), "lambdas": lambdas[:len(errors)]}
+                "sizes": np.array([len(u) for u in unions]), "lambdas": lambdas[:len(errors)],
+                "seconds": clock}
+
+
+#: The parts of a bootstrap's CPU seconds (:class:`BootstrapTask`'s ``"seconds"``).
+BOOTSTRAP_STAGES = ("prepare", "path", "refits", "criterion")
+
+
+def bootstrap_seconds(bootstraps) -> dict:
+    """The CPU seconds of :data:`BOOTSTRAP_STAGES` summed over the bootstraps that recorded
+    them (``"bootstraps"``: how many did; a store may hold bootstraps from before)."""
+    timed = [b["seconds"] for b in bootstraps if "seconds" in b]
+    total = np.sum(timed, axis=0) if timed else np.zeros(len(BOOTSTRAP_STAGES))
+    return {"bootstraps": len(timed), **dict(zip(BOOTSTRAP_STAGES, total.tolist(), strict=True))}
 
 
 def nested_order(frequencies) -> np.ndarray:
@@ -192,16 +217,17 @@ def nested_order(frequencies) -> np.ndarray:
 
 @dataclass
 class NestedModels:
-    """OLS on each nested model ``A_c``: ``sizes`` (``|A_c|`` per cutoff), ``coef`` (per group,
-    a CSR matrix with one row of coefficients per cutoff; one group when pooled) and
-    ``intercept`` (groups x cutoffs)."""
+    """A linear model on each nested model ``A_c`` (OLS, or :mod:`~.final`'s): ``sizes``
+    (``|A_c|`` per cutoff), ``coef`` (per group, a CSR matrix with one row of coefficients per
+    cutoff; one group when pooled) and ``intercept`` (groups x cutoffs)."""
 
     sizes: np.ndarray
     coef: list
     intercept: np.ndarray
 
     def ratings(self, X, gcode) -> np.ndarray:
-        """``(rows, cutoffs)``: the fitted rating of each row by each model (its group's)."""
+        """``(rows, cutoffs)``: the score of each row by each model (its group's): the fitted
+        rating (the log-odds of "high" for logistic regression)."""
         X = sp.csr_matrix(X, dtype=np.float64)
         out = np.empty((X.shape[0], len(self.sizes)))
         for g, coef in enumerate(self.coef):
@@ -209,11 +235,11 @@ class NestedModels:
             out[at] = (X[at] @ coef.T).toarray() + self.intercept[g]
         return out
 
-    def errors(self, X, theta, gcode, a, b, criterion=CRITERIA["misclassification"]
-               ) -> np.ndarray:
-        """The loss (the ME by default) of classifier (2.2) by each model."""
-        pred = self.ratings(X, gcode) >= (a + b) / 2  # predict_class, for every cutoff
-        return criterion.losses(theta, pred)
+    def errors(self, X, theta, gcode, threshold: float,
+               criterion=CRITERIA["misclassification"]) -> np.ndarray:
+        """The loss (the ME by default) of each model, "high" iff its score is at least
+        ``threshold`` (``(a + b) / 2``: classifier (2.2))."""
+        return criterion.losses(theta, self.ratings(X, gcode) >= threshold)
 
 
 def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool = False,
@@ -221,11 +247,12 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
     """OLS on ``A_c`` fitted on ``fit_rows`` (pooled, or one model per group) for each cutoff
     ``c``, with the rows weighted by ``sample_weight`` (``None``: 1). The ``A_c`` are prefixes
     of :func:`nested_order`: the largest is factored once, and each smaller one only truncates
-    that factor. ``X_csc``, the same matrix in CSC, may be passed to share it."""
+    that factor; of two aliased words the more frequently bagged one is kept (equal
+    frequencies: the one earlier in the vocabulary; :mod:`~textsift.lasso.classifier`).
+    ``X_csc``, the same matrix in CSC, may be passed to share it."""
     if not per_group:
         n_groups = 1
-    Xr = sp.csr_matrix(X, dtype=np.float64)
-    X = X_csc if X_csc is not None else Xr.tocsc()
+    X = X_csc if X_csc is not None else sp.csc_matrix(X, dtype=np.float64)
     order = nested_order(frequencies)
     f = np.asarray(frequencies)[order]
     sizes = np.array([np.count_nonzero(f >= c) for c in cutoffs])
@@ -234,9 +261,14 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
     fits = {}
     with threadpool_limits(1):  # OpenBLAS threads spin when the cores are busy: 10x slower
         for g, r in enumerate(rows):
-            model = NestedOLS(X, y, sample_weight, rows=r, X_csr=Xr)
-            for size in sorted(set(sizes.tolist()), reverse=True):
-                fits[g, size] = model.fit(order[:size])
+            prefixes = NestedOLS(X, y, sample_weight, rows=r).fit_prefixes(order, sizes)
+            fits.update({(g, size): fit for size, fit in prefixes.items()})
+    return assemble(fits, sizes, n_groups, X.shape[1])
+
+
+def assemble(fits, sizes, n_groups: int, n_features: int) -> NestedModels:
+    """The :class:`NestedModels` of ``fits[g, size]`` (fits with ``columns``, ``coef`` and
+    ``intercept``), one per group and size, for the cutoffs of ``sizes``."""
     coef, intercept = [], np.empty((n_groups, len(sizes)))
     for g in range(n_groups):
         data, indices, indptr = [], [], [0]
@@ -247,7 +279,7 @@ def nested_models(X, y, gcode, fit_rows, frequencies, cutoffs, per_group: bool =
             indptr.append(indptr[-1] + len(fit.columns))
             intercept[g, k] = fit.intercept
         coef.append(sp.csr_matrix((np.concatenate(data), np.concatenate(indices), indptr),
-                                  shape=(len(sizes), X.shape[1])))
+                                  shape=(len(sizes), n_features)))
     return NestedModels(sizes, coef, intercept)
 
 

@@ -9,9 +9,15 @@ The least squares fits solve the normal equations of the centred, weighted Gram 
 given. Rank-deficient designs (more words than documents, aliased words) follow R's ``lm``:
 a column whose squared residual norm, after projecting it on the intercept and the columns
 kept before it, is below ``RANK_TOL`` times its own squared norm is aliased and gets the
-coefficient 0. Columns added together are pivoted (LAPACK's ``dpstrf``, largest residual
-first), so among aliased columns added in one step another one than ``lm``'s may get the
-zero; the fitted values are the same.
+coefficient 0. **Of two aliased words the earlier one is kept**: in a nested model ``A_c``
+the more frequently bagged one (equal frequencies: the one earlier in the vocabulary), along
+a lasso path the one that entered first (entering at the same lambda: the one earlier in the
+vocabulary). A word's aliasing so depends only on the words before it, and a prefix of the
+words is a leading block of the factor: the nested models all truncate one factorisation of
+``A_1`` (:meth:`NestedOLS.fit_prefixes`), in time that grows with the words kept, not with
+their aliasing. (LAPACK's pivoted ``dpstrf`` would keep the column of the largest residual
+first, so that the smaller nested models' words were no longer the factor's first, and each
+cost column drops from the middle of the factor.)
 
 :class:`NestedOLS` serves the many refits of AdaBag: the active sets along a lasso path (which
 mostly grow) and the nested models ``A_c`` (prefixes of the words ordered by bagging
@@ -34,6 +40,10 @@ __all__ = ["NestedOLS", "OLSFit", "misclassification", "ols_fit", "predict_class
 
 #: relative tolerance on squared residual norms (R's lm: 1e-7 on norms)
 RANK_TOL = 1e-10
+#: columns per block of the in-order factorisation of a rank-deficient block
+_BLOCK = 128
+#: columns outside the snapshot of NestedOLS._cross that a product may slice before a rebuild
+_SNAPSHOT_SLACK = 32
 
 
 class OLSFit:
@@ -54,10 +64,9 @@ class NestedOLS:
     """Weighted least squares of ``y`` on an intercept and ``X[:, S]`` for a sequence of
     column sets ``S`` (module docstring). ``sample_weight`` weights the rows (a bootstrap's
     multiplicities), ``rows`` restricts them; the rows of positive weight are sliced out once,
-    so that no product visits the others. ``X_csr``, the same matrix in CSR, may be passed to
-    share it."""
+    so that no product visits the others."""
 
-    def __init__(self, X, y, sample_weight=None, rows=None, X_csr=None):
+    def __init__(self, X, y, sample_weight=None, rows=None):
         n = X.shape[0]
         w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         if rows is not None:
@@ -72,7 +81,6 @@ class NestedOLS:
         X = X if sp.isspmatrix_csc(X) and X.dtype == np.float64 else sp.csc_matrix(
             X, dtype=np.float64)
         self.X = X if whole else X[pos]
-        self._Xr = X_csr if X_csr is None or whole else X_csr[pos]
         self.w, y = w[pos], np.asarray(y, dtype=float)[pos]
         self.W = self.w.sum()
         self.max_rank = len(pos) - 1  # after centring
@@ -80,45 +88,85 @@ class NestedOLS:
         self.r = self.w * (y - self.ybar)
         self.held: list[int] = []  # columns in factor order, aliased ones included
         self.kept = np.zeros(0, bool)  # per held column: in the factor (not aliased)
-        self.t = 0  # columns in the factor
-        self.L = np.zeros((0, 0))  # lower Cholesky factor, grown by doubling
+        # the lower Cholesky factor, exactly t x t and C-contiguous: solve_triangular hands
+        # its transpose to LAPACK as it is (a slice of a larger array would be copied)
+        self.L = np.zeros((0, 0))
         self.z = np.zeros(0)  # L^-1 X'W(y - ybar) over the factor's columns
         self.xbar = np.zeros(0)  # weighted column means over the factor's columns
+        self._snap = np.zeros(0, np.intp)  # the columns of the CSR snapshot (_cross)
+        self._snap_at = np.full(X.shape[1], -1, np.intp)  # their positions in it
+        self._snap_r = sp.csr_matrix((len(pos), 0))
 
     @property
-    def Xr(self):
-        if self._Xr is None:
-            self._Xr = self.X.tocsr()
-        return self._Xr
+    def t(self) -> int:
+        """The number of columns in the factor."""
+        return len(self.z)
 
     def fit(self, columns) -> OLSFit:
         columns = np.asarray(columns, dtype=np.intp)
-        wanted = set(columns.tolist())
-        gone = [k for k, j in enumerate(self.held) if j not in wanted]
-        if gone:
-            self._remove(gone)
-        have = set(self.held)
-        new = [j for j in dict.fromkeys(columns.tolist()) if j not in have]
-        if new:
-            self._append(np.asarray(new, dtype=np.intp))
-        t = self.t
-        beta = (sla.solve_triangular(self.L[:t, :t], self.z[:t], lower=True, trans="T",
-                                     check_finite=False) if t else np.zeros(0))
-        kept_cols = np.asarray(self.held, dtype=np.intp)[self.kept]
-        coef_of = dict(zip(kept_cols.tolist(), beta, strict=True))
-        coef = np.array([coef_of.pop(int(j), 0.0) for j in columns])  # a repeat gets 0
-        return OLSFit(columns, coef, float(self.ybar - self.xbar[:t] @ beta), t)
+        unique, first = np.unique(columns, return_index=True)  # a repeat of a column gets 0
+        gone = np.flatnonzero(~np.isin(self.held, unique))
+        if len(gone):
+            self._remove(gone.tolist())
+        new = columns[np.sort(first)]
+        new = new[~np.isin(new, self.held)]
+        if len(new):
+            self._append(new)
+        beta = self._beta(self.t)
+        coef = np.zeros(len(columns))
+        coef[first[np.searchsorted(unique, np.asarray(self.held, np.intp)[self.kept])]] = beta
+        return OLSFit(columns, coef, float(self.ybar - self.xbar @ beta), self.t)
 
-    def _cross(self, WXn, cols):
-        """``X[:, cols]' W X_n`` as a dense (len(cols), k) array, by the cheaper of two sparse
-        products: the new columns' rows times all of ``X`` (CSR; its cost grows with the new
-        columns' documents times their lengths), or a slice of the columns ``cols`` (its cost
-        grows with their non-zeros)."""
-        df = np.diff(self.X.indptr)
-        by_rows = WXn.nnz * self.X.nnz / self.X.shape[0]
-        if by_rows < df[cols].sum():
-            return (WXn.T.tocsr() @ self.Xr)[:, cols].toarray().T
-        return (self.X[:, cols].T @ WXn).toarray()
+    def fit_prefixes(self, order, sizes) -> dict:
+        """``{size: fit of order[:size]}``: ``order`` is factored once, and each prefix
+        truncates that factor (by the in-order rule, a word's aliasing depends only on the
+        words before it, so the prefix's aliased words are the longest one's). On a fresh
+        model."""
+        order, sizes = np.asarray(order, dtype=np.intp), sorted({int(s) for s in sizes})
+        longest = order[:max(sizes, default=0)]
+        self.fit(longest)
+        # the factor holds the kept words in the order given: their positions in it
+        kept_at = np.flatnonzero(np.isin(longest, np.asarray(self.held)[self.kept]))
+        fits = {}
+        for size in sizes:
+            t = int(np.searchsorted(kept_at, size))  # the kept words among the first `size`
+            beta = self._beta(t)
+            coef = np.zeros(size)
+            coef[kept_at[:t]] = beta
+            fits[size] = OLSFit(order[:size], coef, float(self.ybar - self.xbar[:t] @ beta), t)
+        return fits
+
+    def _beta(self, t: int) -> np.ndarray:
+        """The coefficients of the first ``t`` columns of the factor (alone)."""
+        if t == 0:
+            return np.zeros(0)
+        L = self.L if t == self.t else self.L[:t, :t]
+        return sla.solve_triangular(L, self.z[:t], lower=True, trans="T", check_finite=False)
+
+    def _cross(self, Xn, WXn, held):
+        """``X[:, held + new]' W X_n`` as a dense (len(held) + k, k) array (``X_n`` the k new
+        columns). The held columns of a snapshot (a CSR copy of the columns held at its last
+        rebuild) come from the new columns' rows times the snapshot's, a product that visits
+        only those rows and, in them, only the snapshot's columns; the other held columns
+        from a slice of them. The snapshot is rebuilt once more than a quarter of the held
+        columns are outside it, so that its copies cost a few times the held columns'
+        non-zeros over a whole path (a path's active sets change little from one lambda to
+        the next)."""
+        at = self._snap_at[held]
+        fresh = at < 0
+        if fresh.sum() > max(_SNAPSHOT_SLACK, len(held) // 4):
+            self._snap_at[self._snap] = -1
+            self._snap = held
+            self._snap_at[held] = np.arange(len(held))
+            self._snap_r = self.X[:, held].tocsr()
+            at, fresh = self._snap_at[held], np.zeros(len(held), bool)
+        out = np.empty((len(held) + WXn.shape[1], WXn.shape[1]))
+        if not fresh.all():
+            out[:len(held)][~fresh] = (WXn.T.tocsr() @ self._snap_r).toarray()[:, at[~fresh]].T
+        if fresh.any():
+            out[:len(held)][fresh] = (self.X[:, held[fresh]].T @ WXn).toarray()
+        out[len(held):] = (Xn.T @ WXn).toarray()
+        return out
 
     def _append(self, new):
         Xn = self.X[:, new]
@@ -128,54 +176,52 @@ class NestedOLS:
         W = self.W
         xbar_n = np.asarray(WXn.sum(axis=0)).ravel() / W
         kept_cols = np.asarray(self.held, dtype=np.intp)[self.kept]
-        cross = self._cross(WXn, np.r_[kept_cols, new])  # (t + k, k), raw
+        cross = self._cross(Xn, WXn, kept_cols)  # (t + k, k), raw
         t = self.t
-        G_kn = cross[:t] - W * np.outer(self.xbar[:t], xbar_n)
+        G_kn = cross[:t] - W * np.outer(self.xbar, xbar_n)
         G_nn = cross[t:] - W * np.outer(xbar_n, xbar_n)
         g_n = np.asarray(Xn.T @ self.r).ravel()
         norms = np.diag(cross[t:]).copy()  # uncentred: lm's intercept comes first
-        B = (sla.solve_triangular(self.L[:t, :t], G_kn, lower=True, check_finite=False)
+        B = (sla.solve_triangular(self.L, G_kn, lower=True, check_finite=False)
              if t else G_kn[:0])
         S = G_nn - B.T @ B  # the new columns' Gram, orthogonal to the columns held
         live = np.flatnonzero((norms > 0) & (np.diag(S) > RANK_TOL * norms))
         acc = live[:0]
         if len(live) and t < self.max_rank:
-            # Cholesky of the scaled Schur complement, whose pivots are relative: a column
-            # stays only if its residual is above RANK_TOL of its own norm. In the given order
-            # when every column passes (the nested A_c need it), else pivoted (dpstrf)
+            # the scaled Schur complement, whose pivots are relative: a column stays only if
+            # its residual is above RANK_TOL of its own norm, in the given order
             d = np.sqrt(norms[live])
-            Ss = S[np.ix_(live, live)] / np.outer(d, d)
-            c, info = sla.lapack.dpotrf(Ss, lower=1, clean=1)
-            if info == 0 and np.all(np.diag(c) ** 2 > RANK_TOL) and len(live) <= (
-                    self.max_rank - t):
-                order = np.arange(len(live))
-            else:
-                c, piv, rank, _ = sla.lapack.dpstrf(Ss, lower=1, tol=RANK_TOL)
-                order = piv[:min(rank, self.max_rank - t)] - 1  # LAPACK is 1-based
-            rank = len(order)
+            order, c = _in_order_cholesky(S[np.ix_(live, live)] / np.outer(d, d),
+                                          self.max_rank - t)
             acc = live[order]
-            self._reserve(t + rank)
-            self.L[t:t + rank, :t] = B[:, acc].T
-            Lnew = np.tril(c[:rank, :rank]) * d[order][:, None]
-            self.L[t:t + rank, t:t + rank] = Lnew
-            self.z[t:t + rank] = sla.solve_triangular(Lnew, g_n[acc] - B[:, acc].T
-                                                      @ self.z[:t], lower=True)
-            self.xbar[t:t + rank] = xbar_n[acc]
-            self.t += rank
+            Lnew = c * d[order][:, None]
+            L = np.zeros((t + len(acc),) * 2)
+            L[:t, :t] = self.L
+            L[t:, :t] = B[:, acc].T
+            L[t:, t:] = Lnew
+            self.L = L
+            self.z = np.r_[self.z, sla.solve_triangular(
+                Lnew, g_n[acc] - B[:, acc].T @ self.z, lower=True)]
+            self.xbar = np.r_[self.xbar, xbar_n[acc]]
         aliased = np.setdiff1d(np.arange(len(new)), acc)
         self.held += new[acc].tolist() + new[aliased].tolist()
         self.kept = np.r_[self.kept, np.ones(len(acc), bool), np.zeros(len(aliased), bool)]
 
     def _remove(self, gone):
-        """Drop held columns: each kept one by a rank-one update of the factor's trailing
-        block (its column's share moves to the columns after it); the aliased ones, which a
-        dropped column may have been aliased with, are taken out to be appended again."""
+        """Drop held columns: trailing ones of the factor by truncating it, the others each by
+        a rank-one update of the factor's trailing block (its column's share moves to the
+        columns after it); the aliased ones, which a dropped column may have been aliased
+        with, are taken out to be appended again."""
         kept_pos = np.cumsum(self.kept) - 1
         drop = set(gone) | set(np.flatnonzero(~self.kept).tolist())
         positions = sorted((int(kept_pos[k]) for k in gone if self.kept[k]), reverse=True)
-        while positions and positions[0] == self.t - 1:  # trailing columns: truncate
-            self.t -= 1
+        t = self.t
+        while positions and positions[0] == t - 1:  # trailing columns: truncate
+            t -= 1
             positions.pop(0)
+        if t < self.t:
+            self.L = np.ascontiguousarray(self.L[:t, :t])
+            self.z, self.xbar = self.z[:t].copy(), self.xbar[:t].copy()
         for k in positions:
             self._drop_factor_column(k)
         self.held = [j for k, j in enumerate(self.held) if k not in drop]
@@ -188,29 +234,70 @@ class NestedOLS:
         t, L, z = self.t, self.L, self.z
         m = t - i
         R = np.empty((m, m + 1), order="F")
-        R[:, :m] = L[i:t, i:t].T
-        R[:, m] = z[i:t]
+        R[:, :m] = L[i:, i:].T
+        R[:, m] = z[i:]
         _, R = sla.qr_delete(np.eye(m), R, 0, which="col", overwrite_qr=True,
                              check_finite=False)
         sign = np.where(np.diag(R[:m - 1, :m - 1]) < 0, -1.0, 1.0)  # a positive diagonal
-        L[i:t - 1, :i] = L[i + 1:t, :i]
-        L[i:t - 1, i:t - 1] = (R[:m - 1, :m - 1] * sign[:, None]).T
-        z[i:t - 1] = R[:m - 1, m - 1] * sign
-        L[t - 1, :t] = 0.0
-        self.xbar[i:t - 1] = self.xbar[i + 1:t].copy()
-        self.t = t - 1
+        new = np.zeros((t - 1, t - 1))
+        new[:i, :i] = L[:i, :i]
+        new[i:, :i] = L[i + 1:, :i]
+        new[i:, i:] = (R[:m - 1, :m - 1] * sign[:, None]).T
+        self.L = new
+        self.z = np.r_[z[:i], R[:m - 1, m - 1] * sign]
+        self.xbar = np.delete(self.xbar, i)
 
-    def _reserve(self, size):
-        cap = len(self.z)
-        if size <= cap:
-            return
-        cap = max(size, cap + cap // 2, 16)
-        L = np.zeros((cap, cap))
-        t = self.t
-        L[:t, :t] = self.L[:t, :t]
-        self.L = L
-        self.z = np.r_[self.z[:t], np.zeros(cap - t)]
-        self.xbar = np.r_[self.xbar[:t], np.zeros(cap - t)]
+
+def _in_order_cholesky(S, limit: int):
+    """``(kept, c)``: the columns of ``S`` (a Gram matrix scaled to a unit diagonal) that the
+    in-order rule keeps, at most ``limit`` of them, and the lower Cholesky factor of their
+    block. Column ``j`` is kept iff its pivot (its squared residual on the columns kept before
+    it, relative to its squared norm) is above ``RANK_TOL``. One LAPACK ``dpotrf`` when every
+    column passes; else a blocked right-looking factorisation, in place in ``S``, with
+    ``dpotrf`` on each block whose columns all pass and column by column in the others, which
+    skips the aliased columns. (LAPACK's pivoted ``dpstrf`` would reorder the columns, so that
+    another word than the rule's got the zero and a prefix of the words was no longer a
+    leading block of the factor.)"""
+    k = len(S)
+    c, info = sla.lapack.dpotrf(S, lower=1, clean=1)
+    if info == 0 and np.all(np.diag(c) ** 2 > RANK_TOL):
+        m = min(k, limit)
+        return np.arange(m), c[:m, :m]
+    del c
+    keep = np.zeros(k, bool)
+    for start in range(0, k, _BLOCK):
+        stop = min(start + _BLOCK, k)
+        room = limit - int(keep.sum())
+        block, info = sla.lapack.dpotrf(S[start:stop, start:stop], lower=1, clean=1)
+        if info == 0 and np.all(np.diag(block) ** 2 > RANK_TOL) and stop - start <= room:
+            keep[start:stop] = True
+        else:
+            block = _in_order_block(S[start:stop, start:stop], room)
+            keep[start:stop] = np.diag(block) > 0
+        S[start:stop, start:stop] = block
+        kb = np.flatnonzero(keep[start:stop]) + start
+        if stop < k and len(kb):  # the rows below the block, and their Schur complement
+            L21 = sla.solve_triangular(S[np.ix_(kb, kb)], S[stop:, kb].T, lower=True,
+                                       check_finite=False).T
+            S[stop:, stop:] -= L21 @ L21.T
+            S[stop:, kb] = L21
+    kept = np.flatnonzero(keep)
+    return kept, np.tril(S[np.ix_(kept, kept)])
+
+
+def _in_order_block(D, room: int) -> np.ndarray:
+    """The lower factor of one block ``D`` column by column, a column kept iff its pivot is
+    above ``RANK_TOL`` and fewer than ``room`` are kept; the columns not kept are 0."""
+    L = np.tril(D)
+    kept = 0
+    for j in range(len(D)):
+        col = L[j:, j] - L[j:, :j] @ L[j, :j]  # the columns not kept are 0 in L
+        if col[0] > RANK_TOL and kept < room:
+            L[j:, j] = col / np.sqrt(col[0])
+            kept += 1
+        else:
+            L[j:, j] = 0.0
+    return L
 
 
 def ols_fit(X, y, columns, sample_weight=None, rows=None) -> OLSFit:

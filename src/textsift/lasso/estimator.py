@@ -9,8 +9,9 @@ validation set, and refits OLS on ``A_{c*}`` on core + validation. ``predict`` i
 (2.2): 1 ("high") iff the fitted rating is at least ``(a + b) / 2``; ``transform`` keeps the
 words of ``A_{c*}``. For skewed classes, ``class_weight``, ``criterion`` and
 ``threshold="validation"`` (:mod:`~textsift.lasso.skew`) weight the rows, change the
-validation loss and choose the decision threshold on validation; their defaults are the
-paper's.
+validation loss and choose the decision threshold on validation, and ``final="ridge"`` or
+``"logistic"`` (:mod:`~textsift.lasso.final`) replaces the least squares by a shrunk model;
+their defaults are the paper's.
 
 The paper's protocol, which also holds out a test quarter, is :func:`~.protocol.holdout_run`.
 """
@@ -30,15 +31,9 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._choices import ADABAG_CHOICES
 from ..errors import DataWarning, TextsiftError
-from .adabag import (
-    BootstrapTask,
-    NestedModels,
-    choose_cutoff,
-    label_rows,
-    nested_models,
-    split_cells,
-)
+from .adabag import BootstrapTask, NestedModels, choose_cutoff, label_rows, split_cells
 from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
+from .final import PENALTIES, Rows, final_models, midpoint
 from .path import check_backend
 from .polarity import adaptive_weights, shrink_polarity
 from .shared import SharedDesign, group_weights
@@ -124,7 +119,10 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
     ``"f1_low"``, ``"macro_f1"`` or a function ``(y_true, y_pred) -> loss``) chooses each
     bootstrap's lambda and the cutoff, ``threshold`` ``"midpoint"`` (``(a + b) / 2``) or
     ``"validation"`` (chosen on the validation rows) is the decision threshold
-    (:mod:`~textsift.lasso.skew`).
+    (:mod:`~textsift.lasso.skew`); ``final`` the model on the chosen words: ``"ols"``, the
+    paper's least squares of the rating, or ``"ridge"`` (of the rating) or ``"logistic"`` (of
+    the class), shrunk by a penalty chosen on the validation rows with the cutoff
+    (:mod:`~textsift.lasso.final`, which says how).
     Switch from the defaults when one class is much rarer than the other (say under a third
     of the rows): ``class_weight="balanced", criterion="balanced_error"``. A fit whose chosen
     model has no word (``c* = B``: nothing beat the intercept alone on validation) warns with
@@ -132,14 +130,20 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     Fitted: ``frequencies_`` (bagging frequency per feature), ``cutoffs_`` (1..B), ``sizes_``
     and ``validation_errors_`` per cutoff, ``cutoff_``, ``support_`` (mask of ``A_{c*}``),
-    ``coef_`` (OLS coefficient per feature, 0 outside the support) and ``intercept_`` of the
-    rating model (refitted on core + validation), ``cutoff_coef_`` / ``cutoff_intercept_``
+    ``coef_`` (the final model's coefficient per feature, 0 outside the support) and
+    ``intercept_`` (refitted on core + validation), ``cutoff_coef_`` / ``cutoff_intercept_``
     (the same for every cutoff: per group, a CSR matrix with a row per cutoff),
-    ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words,
-    lambda, validation errors along its path), ``groups_`` and ``r_`` (group labels and weights),
+    ``validation_error_``, ``bootstraps_`` (per bootstrap: selected words, lambda, validation
+    errors along its path, ``seconds``: CPU seconds preparing, solving the path, refitting
+    and scoring the criterion), ``groups_`` and ``r_`` (group labels and weights),
     ``seed_`` (the seed drawn from ``random_state``), ``classes_ = [0, 1]``, ``criterion_``
     (the :class:`~.skew.Criterion`; the "errors" above are its losses), ``class_weight_``
-    (``(w_0, w_1)``), ``threshold_`` (the decision threshold on the fitted rating).
+    (``(w_0, w_1)``), ``midpoint_`` (the midpoint rule's threshold on the final model's
+    scale: ``(a + b) / 2``, 0 for logistic regression), ``threshold_`` (the decision
+    threshold), ``final_penalty_`` (ridge's ``alpha`` or logistic regression's ``C``; None
+    for least squares),
+    ``seconds_`` (wall seconds of the stages: ``prepare``, ``bootstraps``, ``cutoff``,
+    ``threshold``, ``final``; each bootstrap's own CPU seconds are in ``bootstraps_``).
     """
 
     def __init__(self, a=4.0, b=7.0, scheme="ws3", n_bootstraps=100, polarity=None,
@@ -147,7 +151,8 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                  random_state=None, n_jobs=None, n_lambdas=100, min_ratio=1e-3, patience=10,
                  max_active=3000, final_model="pooled", polarity_tol=1e-5, polarity_prior=0.0,
                  polarity_min_count=1, max_features=None, store=None, progress=None,
-                 class_weight=None, criterion="misclassification", threshold="midpoint"):
+                 class_weight=None, criterion="misclassification", threshold="midpoint",
+                 final="ols"):
         self.a = a
         self.b = b
         self.scheme = scheme
@@ -172,6 +177,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.criterion = criterion
         self.threshold = threshold
+        self.final = final
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -256,74 +262,103 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                       else int(check_random_state(rs).randint(np.iinfo(np.int32).max)))
         keep, theta, self.groups_, gcode = label_rows(y, self.a, self.b, groups)
         part = self._parts(theta, gcode, groups is not None, validation, keep)
-        X, y = sp.csr_matrix(X)[keep], y[keep]
+        X = sp.csr_matrix(X)[keep]
         if self.polarity_prior or self.polarity_min_count > 1:
             counts = np.bincount(X.indices[X.data != 0], minlength=X.shape[1])
             pol = shrink_polarity(pol, counts, self.polarity_prior, self.polarity_min_count)
-        weights = adaptive_weights(pol, self.polarity_tol)
-        core, val = np.flatnonzero(part == 0), np.flatnonzero(part == 1)
-        criterion = self.criterion_ = resolve_criterion(self.criterion)
-        criterion.check(theta[val])  # a criterion that returns NaN fails before any bootstrap
+        self.criterion_ = resolve_criterion(self.criterion)
+        self.criterion_.check(theta[part == 1])  # a criterion returning NaN fails here
         cw = class_weights(self.class_weight, theta)
         self.class_weight_ = np.ones(2) if cw is None else cw
-        rw = None if cw is None else cw[theta]
-        gc = gcode[core]
+        rows = Rows(X, X.tocsc(), y[keep], theta, gcode, part, None if cw is None else cw[theta])
+        self.seconds_ = {"prepare": time.perf_counter() - start}
+        self._bootstraps(rows, adaptive_weights(pol, self.polarity_tol), pol)
+        self._cutoff(rows)
+        self._final(rows)
+        self.classes_ = np.array([0, 1])
+        self.fit_seconds_ = time.perf_counter() - start
+        return self
+
+    def _bootstraps(self, rows, weights, pol) -> None:
+        """Step 2 on the core rows (:class:`~.adabag.BootstrapTask`), and the bagging
+        frequencies."""
+        start = time.perf_counter()
+        core, val = rows.core, rows.val
+        gc = rows.gcode[core]
         self.r_ = group_weights(np.bincount(gc), self.scheme)
-        design = SharedDesign.build(X[core], gc, weights, self.r_)
-        task = BootstrapTask(design, X[core], y[core], gc, X[val], theta[val], gcode[val],
-                             self.a, self.b, n_lambdas=self.n_lambdas, min_ratio=self.min_ratio,
-                             backend=self.backend, patience=self.patience,
-                             max_active=self.max_active, lambda_selection=self.lambda_selection,
-                             row_weight=None if rw is None else rw[core], criterion=criterion)
+        design = SharedDesign.build(rows.X[core], gc, weights, self.r_)
+        task = BootstrapTask(
+            design, rows.X[core], rows.y[core], gc, rows.X[val], rows.theta[val],
+            rows.gcode[val], self.a, self.b, n_lambdas=self.n_lambdas,
+            min_ratio=self.min_ratio, backend=self.backend, patience=self.patience,
+            max_active=self.max_active, lambda_selection=self.lambda_selection,
+            row_weight=None if rows.rw is None else rows.rw[core], criterion=self.criterion_)
         store = None
         if self.store is not None:  # created only now: bad input has been caught above
             params = ("a", "b", "scheme", "n_lambdas", "min_ratio", "backend", "polarity_tol",
                       "patience", "max_active", "lambda_selection", "polarity_prior",
                       "polarity_min_count")
             config = {k: getattr(self, k) for k in params}
-            config.update(seed=self.seed_, data=fingerprint(X, y, gcode, part, pol))
-            if cw is not None or criterion.name != "misclassification":  # else as before
-                config.update(class_weight=self.class_weight_.tolist(), criterion=criterion.name)
+            config.update(seed=self.seed_, data=fingerprint(rows.X, rows.y, rows.gcode,
+                                                            rows.part, pol))
+            if rows.rw is not None or self.criterion_.name != "misclassification":
+                config.update(class_weight=self.class_weight_.tolist(),
+                              criterion=self.criterion_.name)
             store = BootstrapStore(self.store, config)
-        self.bootstraps_ = run_bootstraps(task, self.n_bootstraps, gc * 2 + theta[core],
+        self.bootstraps_ = run_bootstraps(task, self.n_bootstraps, gc * 2 + rows.theta[core],
                                           self.seed_, self.n_jobs, store, self.progress)
         self.frequencies_ = bagging_frequencies([r["selected"] for r in self.bootstraps_],
-                                                X.shape[1])
+                                                rows.X.shape[1])
+        self.seconds_["bootstraps"] = time.perf_counter() - start
+
+    def _cutoff(self, rows) -> None:
+        """Step 4: the nested models fitted on the core rows, ``c*`` by their loss on the
+        validation rows (with the final model's penalty, :mod:`~.final`), then the
+        threshold."""
+        start = time.perf_counter()
         self.cutoffs_ = np.arange(1, self.n_bootstraps + 1)
-        per_group = self.final_model == "per_group"
-        G = len(self.groups_)
-        Xcsc = X.tocsc()
-        core_models = nested_models(X, y, gcode, core, self.frequencies_, self.cutoffs_,
-                                    per_group, G, X_csc=Xcsc, sample_weight=rw)
-        self.sizes_ = core_models.sizes
-        midpoint = (self.a + self.b) / 2
-        ratings = core_models.ratings(X[val], gcode[val])
-        self.validation_errors_ = criterion.losses(theta[val], ratings >= midpoint)
-        se = None  # the binomial one, for the misclassification error
-        if self.cutoff_selection == "1se" and criterion.name != "misclassification":
-            se = [criterion.se(theta[val], ratings[:, k] >= midpoint)
-                  for k in range(len(self.cutoffs_))]
-        self.cutoff_ = choose_cutoff(self.cutoffs_, self.validation_errors_, len(val),
-                                     self.cutoff_selection, self.sizes_, self.max_features, se)
-        self.validation_error_ = float(self.validation_errors_[self.cutoff_ - 1])
-        self.threshold_ = (midpoint if self.threshold == "midpoint" else choose_threshold(
-            ratings[:, self.cutoff_ - 1], theta[val], criterion, midpoint))
+        self.midpoint_ = midpoint(self.final, self.a, self.b)
+        val, criterion, best = rows.val, self.criterion_, None
+        candidates = final_models(self.final, PENALTIES[self.final], rows, rows.core,
+                                  self.frequencies_, self.cutoffs_,
+                                  self.final_model == "per_group", len(self.groups_))
+        for penalty, models in candidates.items():  # strongest first
+            scores = models.ratings(rows.X[val], rows.gcode[val])
+            losses = criterion.losses(rows.theta[val], scores >= self.midpoint_)
+            se = None  # the binomial one, for the misclassification error
+            if self.cutoff_selection == "1se" and criterion.name != "misclassification":
+                se = [criterion.se(rows.theta[val], s >= self.midpoint_) for s in scores.T]
+            c = choose_cutoff(self.cutoffs_, losses, len(val), self.cutoff_selection,
+                              models.sizes, self.max_features, se)
+            if best is None or losses[c - 1] < best[0]:  # ties: the stronger penalty
+                best = (losses[c - 1], penalty, c, models.sizes, losses, scores[:, c - 1])
+        loss, self.final_penalty_, self.cutoff_, self.sizes_, self.validation_errors_, chosen = best
+        self.validation_error_ = float(loss)
         self.support_ = self.frequencies_ >= self.cutoff_
+        self.seconds_["cutoff"] = time.perf_counter() - start
+        start = time.perf_counter()
+        self.threshold_ = (self.midpoint_ if self.threshold == "midpoint" else
+                           choose_threshold(chosen, rows.theta[val], criterion, self.midpoint_))
+        self.seconds_["threshold"] = time.perf_counter() - start
         if not self.support_.any():
-            _warn_empty(self, cw is not None, ratings[:, self.cutoff_ - 1] >= self.threshold_)
-        # every A_c refitted on core + validation: the chosen model, and the others for
-        # cutoff_errors (one factorisation of A_1 serves them all)
-        final = nested_models(X, y, gcode, np.flatnonzero(part <= 1), self.frequencies_,
-                              self.cutoffs_, per_group, G, X_csc=Xcsc, sample_weight=rw)
+            _warn_empty(self, rows.rw is not None, chosen >= self.threshold_)
+
+    def _final(self, rows) -> None:
+        """Every ``A_c`` refitted on core + validation: the chosen model, and the others for
+        :meth:`cutoff_errors` (for least squares, one factorisation of ``A_1`` serves them
+        all)."""
+        start = time.perf_counter()
+        final = final_models(self.final, (self.final_penalty_,), rows,
+                             np.flatnonzero(rows.part <= 1), self.frequencies_, self.cutoffs_,
+                             self.final_model == "per_group", len(self.groups_))[
+                                 self.final_penalty_]
         self.cutoff_coef_, self.cutoff_intercept_ = final.coef, final.intercept
         k = self.cutoff_ - 1
         self.coef_by_group_ = np.vstack([c[k].toarray() for c in final.coef])
         self.intercept_by_group_ = final.intercept[:, k].copy()
         self.coef_ = self.coef_by_group_.mean(axis=0)
         self.intercept_ = float(self.intercept_by_group_.mean())
-        self.classes_ = np.array([0, 1])
-        self.fit_seconds_ = time.perf_counter() - start
-        return self
+        self.seconds_["final"] = time.perf_counter() - start
 
     # ------------------------------------------------------------------ use
     def _get_support_mask(self):
@@ -344,7 +379,9 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         return code
 
     def rating(self, X, groups=None) -> np.ndarray:
-        """The fitted rating ``x'b_hat`` of each row (OLS on ``A_{c*}``)."""
+        """The score ``x'b_hat`` of each row by the final model on ``A_{c*}``: the fitted
+        rating (``final`` ``"ols"`` or ``"ridge"``), or the log-odds of "high"
+        (``"logistic"``)."""
         check_is_fitted(self)
         X = validate_data(self, X, accept_sparse=("csr", "csc"), dtype=np.float64, reset=False)
         code = self._group_codes(groups, X.shape[0])
@@ -352,7 +389,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         return np.asarray(out)[np.arange(X.shape[0]), code]
 
     def decision_function(self, X, groups=None) -> np.ndarray:
-        """``x'b_hat - t``, ``t`` the threshold (``(a + b)/2`` unless chosen on validation):
+        """``x'b_hat - t``, ``t`` the threshold (``midpoint_`` unless chosen on validation):
         positive means "high" (class 1)."""
         return self.rating(X, groups) - self.threshold_
 
@@ -379,7 +416,7 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
                                  int(keep.sum()))
         models = NestedModels(self.sizes_, self.cutoff_coef_, self.cutoff_intercept_)
         return models.errors(sp.csr_matrix(X)[keep], (y[keep] >= self.b).astype(np.int8), code,
-                             self.a, self.b, self.criterion_)
+                             self.midpoint_, self.criterion_)
 
     def score(self, X, y, sample_weight=None, groups=None) -> float:
         """Accuracy on the rows whose rating is <= a or >= b (the others have no class)."""

@@ -129,6 +129,9 @@ def lasso_path(X, y, penalty_factor=None, sample_weight=None, lambdas=None, *,
     after each lambda (``coef`` a CSC column) and stops the path when it returns True (AdaBag
     stops once the validation error has stopped improving). Both leave the remaining lambdas
     unsolved (adelie) or dropped (glmnet solves its grid at once). ``n_threads`` is adelie's.
+    Rows of weight 0 are left out before the solver runs (a bootstrap sample leaves out about
+    a third of the rows): the problem is the same, and the solver visits two thirds of the
+    non-zeros.
     """
     if backend not in BACKENDS:
         raise TextsiftError(f"unknown lasso backend {backend!r}; choose one of "
@@ -145,6 +148,8 @@ def lasso_path(X, y, penalty_factor=None, sample_weight=None, lambdas=None, *,
     lambdas = np.asarray(lambdas, dtype=float)
     if lambdas.ndim != 1 or np.any(np.diff(lambdas) > 0) or np.any(lambdas <= 0):
         raise TextsiftError("lambdas must be positive and decreasing")
+    if not np.all(w > 0):  # rows of weight 0 add nothing: the solver need not visit them
+        X, y, w = X[w > 0], y[w > 0], w[w > 0]
     if backend == "glmnet":
         return _glmnet_path(X, y, pf, w, lambdas, tol, max_active, callback)
     return _adelie_path(X, y, pf, w, lambdas, tol, max_active, callback, n_threads)

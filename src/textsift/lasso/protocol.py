@@ -67,7 +67,7 @@ def holdout_run(model, X, y, groups=None) -> HoldoutRun:
     rating = model.rating(X[test], None if g is None else g[test])
     pred = (rating >= model.threshold_).astype(np.int64)  # model.predict
     ttest, gtest = theta[part == 2], gcode[part == 2]
-    rules = {"midpoint": (model.a + model.b) / 2}
+    rules = {"midpoint": model.midpoint_}
     if model.threshold == "validation":
         rules["validation"] = model.threshold_
     scores = {rule: {"threshold": t, **class_scores(ttest, (rating >= t).astype(np.int64),

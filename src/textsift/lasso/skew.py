@@ -92,6 +92,16 @@ def _balanced_se(theta, pred) -> float:
     return float(np.sqrt(var) / 2)
 
 
+def _balanced_errors(theta, predictions) -> np.ndarray:
+    """``1 - balanced_accuracy_score(theta, p)`` for each column ``p`` of the (rows, models)
+    0/1 array ``predictions`` (both classes present), by scikit-learn's own operations (the
+    two classes' recalls, their mean) without its input checks, since it is scored at every
+    lambda of every path."""
+    pred, low = np.asarray(predictions).astype(bool), np.asarray(theta) == 0
+    n_low, n_high = int(low.sum()), int((~low).sum())
+    return 1.0 - ((~pred[low]).sum(axis=0) / n_low + pred[~low].sum(axis=0) / n_high) / 2
+
+
 @dataclass(frozen=True)
 class _MeasureLoss:
     """The registered evaluation measure ``measure`` of the 0/1 classes as a loss: the
@@ -137,6 +147,8 @@ class Criterion:
         theta = np.asarray(theta)
         if self.name == "misclassification":  # one vectorised pass
             return np.mean(predictions != theta[:, None].astype(bool), axis=0)
+        if self.name == "balanced_error" and theta.min() < theta.max():
+            return _balanced_errors(theta, predictions)
         predictions = np.asarray(predictions, dtype=np.int8)
         return np.array([self.loss(theta, predictions[:, k])
                          for k in range(predictions.shape[1])])

@@ -12,6 +12,7 @@ import pandas as pd
 
 from .._io import atomic_write, atomic_write_text
 from ..errors import TextsiftError
+from ..lasso.adabag import bootstrap_seconds
 
 __all__ = ["bfd_chart", "bfd_table", "cutoff_chart", "save_adabag", "word_cloud"]
 
@@ -39,16 +40,17 @@ def bfd_table(frequencies, names) -> pd.DataFrame:
 def bfd_chart(frequencies, names, path, label_limit: int = 60, n_bootstraps: int | None = None):
     """The bagging frequency distribution: every word selected at least once, by decreasing
     frequency (one bar per word); words are named on the axis when there are at most
-    ``label_limit`` of them."""
+    ``label_limit`` of them (beyond, the bars touch and are drawn as one filled outline: a
+    patch per bar took two seconds for IMDb's 1,923 words)."""
     plt = _figure()
     table = bfd_table(frequencies, names)
     n = len(table)
     fig, ax = plt.subplots(figsize=(max(6.5, 0.22 * n + 2) if n <= label_limit else 9, 4))
-    ax.bar(np.arange(n), table["frequency"], width=1.0 if n > label_limit else 0.8,
-           color="#4c72b0")
     if n <= label_limit:
+        ax.bar(np.arange(n), table["frequency"], width=0.8, color="#4c72b0")
         ax.set_xticks(np.arange(n), table["term"], rotation=90, fontsize=8)
     else:
+        ax.stairs(table["frequency"], np.arange(n + 1) - 0.5, fill=True, color="#4c72b0")
         ax.set_xlabel(f"{n} words selected at least once, by decreasing frequency")
     ax.set_ylabel("bagging frequency" + (f" (of {n_bootstraps})" if n_bootstraps else ""))
     ax.set_title("Bagging frequency distribution")
@@ -116,11 +118,14 @@ def save_adabag(run, names, out, extra: dict | None = None, pictures: bool = Tru
         "criterion": model.criterion_.name,
         "class_weight": model.class_weight_.tolist(),
         "threshold": model.threshold_,
+        "final_penalty": model.final_penalty_,
         "test_scores": run.test_scores,
         "n_features": int(len(names)),
         "split_sizes": {k: int(np.sum(run.part == i))
                         for i, k in enumerate(("core", "validation", "test"))},
         "seconds": run.seconds,
+        "stage_seconds": {**model.seconds_,
+                          "bootstrap_cpu": bootstrap_seconds(model.bootstraps_)},
         **(extra or {}),
     }
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, allow_nan=False))
