@@ -124,7 +124,8 @@ def score(
     elif per_class:
         _per_class(counts, m, top or TOP, fmt, view, ev)
     elif significance.alpha is not None and ev is None:
-        _by_significance(counts, m, class_label, significance, view, top, fmt)
+        by_significance(counts, m, class_label, significance.alpha, significance.correction,
+                        significance.family, view, top, fmt)
     else:
         _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
 
@@ -181,37 +182,24 @@ def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:
     emit(frame, fmt, "all methods")
 
 
-def _by_significance(counts, m, class_label, significance: Significance, direction, top,
-                     fmt) -> None:
-    """``--alpha`` without ``-k``: the terms whose adjusted p-value passes alpha, as a
-    selector keeps them (:func:`textsift.evidence.significant_terms`)."""
+def by_significance(counts, m, class_label, alpha: float, correction: str | None,
+                    family: str | None, direction: str, top, fmt, params=None) -> None:
+    """``--alpha`` without ``-k``: the terms whose p-value adjusted by ``correction``
+    (default bh) over ``family`` (default class) passes alpha, as a selector keeps them
+    (:func:`textsift.evidence.significant_terms`; ``class_label``: that class's column of a
+    per-class test). ``score --alpha`` and ``ordinal --alpha``."""
     import pandas as pd
 
     from ..evidence import significant_terms
-    from ..ranking import rank
     from ..scores import with_pvalues
 
     if m.pvalue is None:
         raise TextsiftError(f"--alpha selects by p-value, and {m.name} has none (it is not a "
                             f"statistical test); choose a test ({', '.join(with_pvalues())}), "
                             "or -k, or --evidence --permutations N for its p-values")
-    alpha = significance.alpha
-    corr, fam = significance.correction or "bh", significance.family or "class"
-    if class_label is not None:  # that class's column of the per-class test
-        import numpy as np
-
-        from ..evidence import adjusted_pvalues
-
-        p, q = adjusted_pvalues(counts, m, corr, fam)
-        groups = [str(g) for g in p.groups]
-        column = q[:, groups.index(str(class_label))] if len(groups) > 1 else q[:, 0]
-        column = np.nan_to_num(column, nan=np.inf)
-        passes = column <= alpha if corr in ("bh", "by") else column < alpha
-        ranked = rank(counts, m, class_label=class_label, direction=direction)
-        order = [t for t, s in zip(ranked.index, ranked.scores, strict=True)
-                 if passes[t] and s > -np.inf]
-    else:
-        order, _ = significant_terms(counts, m, alpha, corr, fam, direction)
+    corr, fam = correction or "bh", family or "class"
+    order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
+                                 class_label=class_label, **(params or {}))
     console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
                   f"q {'<=' if corr in ('bh', 'by') else '<'} {alpha:g})", highlight=False)
     if not len(order):

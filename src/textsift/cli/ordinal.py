@@ -14,7 +14,9 @@ from . import _catalog
 from ._app import app, console, emit, plain, print_note, writes_out
 from .core import TOP
 from .options import (
+    Alpha,
     CorpusOptions,
+    Correction,
     FormatOption,
     K,
     NJobs,
@@ -149,12 +151,16 @@ def ordinal(
     fmt: FormatOption = None,
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
+    alpha: Alpha = None,
+    correction: Correction = None,
     params: dict | None = None,
 ):
     """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani) by an ordinal
     method; the labels are integer ratings. As score: without -k (or --ratio, a fraction of
     the vocabulary) the ranking's best --top terms (20) are printed and nothing is selected;
-    with it, the terms a selector keeps.
+    with it, the terms a selector keeps. With --alpha (instead of -k or --ratio), the terms
+    whose p-value, adjusted by --correction (default bh), passes alpha, for the ordinal
+    method with a test (mann_whitney).
 
     The defaults, RR(IGOR) on the words of at least 5 documents, measured best of every
     method (with the papers' associated ranks, and with the rank-balanced ones of RR(Var),
@@ -174,10 +180,16 @@ def ordinal(
 
     m = _method(method)
     _check_params(m, params)
-    if k is not None and ratio is not None:
-        raise TextsiftError("give one of -k (a number of terms) and --ratio (a fraction in "
-                            "(0, 1]), or neither to print the ranking's best --top terms")
+    if (k is not None) + (ratio is not None) + (alpha is not None) > 1:
+        raise TextsiftError("give one of -k (a number of terms), --ratio (a fraction in "
+                            "(0, 1]) and --alpha (a significance level), or none to print "
+                            "the ranking's best --top terms")
     counts = _rating_counts(corpus, ranks)
+    if alpha is not None:
+        from .core import by_significance
+
+        return by_significance(counts, m, None, alpha, getattr(correction, "value", correction),
+                               None, "both", top, fmt, params)
     selecting = k is not None or ratio is not None
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio) if selecting else None
     note = size_note(k, counts.n_terms, "-k")
