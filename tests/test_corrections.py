@@ -65,20 +65,28 @@ def test_unknown_correction_and_family_are_refused():
 
 @pytest.mark.parametrize("correction", ["bonferroni", "holm", "bh", "by", "none"])
 @pytest.mark.parametrize("family", ["class", "all"])
+@pytest.mark.parametrize("sizes", ["own", "shared"])
 def test_per_class_tests_corrected_once_per_distinct_table_equal_the_whole_table(
-        correction, family):
+        correction, family, sizes):
     """The sparse path (a table's p-value weighted by its number of terms) gives what the
-    correction of the dense table gives, to 1e-12."""
+    correction of the dense table gives, to 1e-12: with every class of its own size (40,
+    80, 120, 160 documents: a table is one class's) and with four classes of 100 documents
+    (a table is every class's that has it: each class's family weighs it by its own
+    terms)."""
     from textsift import Counts
     from textsift.scores import pvalues
 
     rng = np.random.default_rng(0)
-    y = rng.integers(0, 4, 400)
+    y = np.repeat(np.arange(4), [40, 80, 120, 160] if sizes == "own" else [100] * 4)
     X = (rng.random((400, 300)) < rng.uniform(0.001, 0.3, 300)[None, :] * (
         1 + (y[:, None] == rng.integers(0, 4, 300)[None, :]))).astype(int)
     X[:, :5] = 0  # unseen terms: no test, in no family
-    p = pvalues(Counts.from_matrix(X, y), "fisher")
-    assert p.sparse is not None
-    np.testing.assert_allclose(p.adjusted(correction, family),
-                               adjust_table(p.values, correction, family), rtol=1e-12)
-    assert np.isnan(p.adjusted(correction, family)[:5]).all()
+    counts = Counts.from_matrix(X, y)
+    assert len(counts.cells.size_values) == (4 if sizes == "own" else 1)
+    p = pvalues(counts, "fisher")
+    assert p.table.tables is not None  # one p-value per distinct table
+    q = p.adjusted(correction, family)
+    np.testing.assert_allclose(q, adjust_table(p.values, correction, family), rtol=1e-12)
+    assert np.isnan(q[:5]).all()
+    sparse = p.adjusted(correction, family, dense=False)
+    np.testing.assert_array_equal(sparse.values, q)  # the same values, written when read

@@ -108,3 +108,43 @@ def test_too_few_permutations_to_reach_alpha_after_correction_warn():
     with pytest.warns(DataWarning, match=r"99 permutations cannot give a p-value below "
                                          r"0\.01.*at least 400 permutations"):
         permutation_pvalues(X, y, ["chi2"], 99, random_state=0, alpha=0.05)
+
+
+def test_counts_at_the_nonzero_cells_equal_the_whole_table():
+    """A permutation changes a per-class score only at its non-zero cells (a cell without a
+    document of its class scores the (df, N_c) grid's value in every permutation): the
+    p-values counted there equal those of the whole table compared in every permutation
+    (max-T compares whole tables), bit for bit, for every nominal method -- with one class
+    per document (counted by bincount) and with label sets (by sparse products)."""
+    rng = np.random.default_rng(3)
+    X = (rng.random((300, 40)) < rng.uniform(0.02, 0.4, 40)).astype(np.int64)
+    X *= rng.integers(1, 4, X.shape)
+    for y, classes in ((rng.integers(0, 4, 300), None),
+                       ((rng.random((300, 3)) < 0.3).astype(int), ["a", "b", "c"])):
+        sparse = permutation_pvalues(X, y, n_permutations=30, random_state=5, classes=classes)
+        whole = permutation_pvalues(X, y, n_permutations=30, random_state=5, classes=classes,
+                                    max_t=True)
+        for name, r in sparse.items():
+            np.testing.assert_array_equal(r.pvalues, whole[name].pvalues, err_msg=name)
+
+
+def test_counts_are_freed_without_the_cycle_collector():
+    """A permutation test makes a Counts per permutation: each must be freed when dropped,
+    not kept by a reference cycle until the garbage collector's next full pass (the
+    counts cached themselves as ``with_documents``: 19 MB more per permutation of 20
+    Newsgroups)."""
+    import gc
+    import weakref
+
+    rng = np.random.default_rng(0)
+    X = (rng.random((50, 20)) < 0.3).astype(int)
+    gc.disable()
+    try:
+        counts = Counts.from_matrix(X, rng.integers(0, 3, 50))
+        compute(counts, "chi2")
+        compute(counts, "log_odds_dirichlet")
+        ref = weakref.ref(counts)
+        del counts
+        assert ref() is None
+    finally:
+        gc.enable()

@@ -42,32 +42,27 @@ import numpy as np
 
 from ._choices import CORRECTIONS as _CORRECTIONS
 from ._choices import FAMILIES as _FAMILIES
-from .errors import TextsiftError
+from .errors import TextsiftError, choose
 
 #: The corrections by name (``none`` leaves the p-values as they are).
 CORRECTIONS = _CORRECTIONS
 #: The families a correction controls: each class's terms, or every term-class cell.
 FAMILIES = _FAMILIES
 
-__all__ = ["CORRECTIONS", "FAMILIES", "adjust", "adjust_distinct", "adjust_table",
-           "check_alpha", "check_correction", "check_family"]
+__all__ = ["CORRECTIONS", "FAMILIES", "adjust", "adjust_distinct", "adjust_families",
+           "adjust_table", "check_alpha", "check_correction", "check_family"]
 
 
 def check_correction(correction) -> str:
     """``correction`` if it is one of :data:`CORRECTIONS`, else an error naming them."""
-    if correction not in CORRECTIONS:
-        raise TextsiftError(f"unknown correction {correction!r}; choose one of "
-                            f"{', '.join(CORRECTIONS)} (bh: Benjamini-Hochberg's false "
-                            "discovery rate, holm or bonferroni: the family-wise error)")
-    return correction
+    return choose(correction, CORRECTIONS, "correction", "bh: Benjamini-Hochberg's false "
+                  "discovery rate, holm or bonferroni: the family-wise error")
 
 
 def check_family(family) -> str:
     """``family`` if it is one of :data:`FAMILIES`, else an error naming them."""
-    if family not in FAMILIES:
-        raise TextsiftError(f"unknown family {family!r}; choose class (each class's terms "
-                            "corrected apart) or all (every term-class cell at once)")
-    return family
+    return choose(family, FAMILIES, "family", "class: each class's terms corrected apart, "
+                  "all: every term-class cell at once")
 
 
 def check_alpha(alpha, name: str = "alpha") -> float:
@@ -84,22 +79,42 @@ def adjust(p, correction: str = "bh") -> np.ndarray:
     not counted, and stay NaN)."""
     check_correction(correction)
     p = np.asarray(p, dtype=np.float64)
-    out = np.full(p.shape, np.nan)
-    tested = ~np.isnan(p)
-    values = p[tested]
-    if values.size and ((values < 0) | (values > 1)).any():
+    flat = p.ravel()
+    tested = np.flatnonzero(~np.isnan(flat))
+    if tested.size and ((flat[tested] < 0) | (flat[tested] > 1)).any():
         raise TextsiftError("p-values must lie in [0, 1]")
-    out[tested] = _adjust(values, correction)
-    return out
+    return adjust_families(flat, np.ones(flat.size), tested, np.array([0, tested.size]),
+                           correction).reshape(p.shape)
 
 
-def _adjust(p: np.ndarray, correction: str) -> np.ndarray:
-    """One family's adjusted p-values: those of its distinct values (:func:`adjust_distinct`),
-    each value's multiplicity its number of tests."""
-    if p.size == 0 or correction == "none":
-        return p.copy()
-    values, inverse, weights = np.unique(p, return_inverse=True, return_counts=True)
-    return adjust_distinct(values, weights, correction)[inverse]
+def adjust_families(values, weights, members, bounds, correction: str) -> np.ndarray:
+    """The adjusted value of each entry of ``values`` (1-D), the families given apart:
+    ``members[bounds[f]:bounds[f + 1]]`` (entries) is family ``f``, each entry a p-value
+    that ``weights`` tests have (entries may repeat a value: they are one distinct value
+    of their family). NaN entries are untested and stay NaN; entries in no family are 1.
+    One sort per family, then each family's distinct values corrected once
+    (:func:`adjust_distinct`), the rest vectorised over the families."""
+    values = np.asarray(values, dtype=np.float64)
+    q = np.where(np.isnan(values), np.nan, 1.0)
+    if correction == "none":
+        q[members] = values[members]
+        return q
+    if np.isnan(values[members]).any():  # no test: in no family
+        keep = ~np.isnan(values[members])
+        members, bounds = members[keep], np.r_[0, np.cumsum(keep)][bounds]
+    spans = list(zip(bounds[:-1], bounds[1:], strict=True))
+    order = np.concatenate([members[a:b][np.argsort(values[members[a:b]])] for a, b in spans]
+                           or [np.zeros(0, dtype=np.intp)])
+    v, family = values[order], np.repeat(np.arange(len(spans)), np.diff(bounds))
+    start = np.flatnonzero(np.r_[True, (v[1:] != v[:-1]) | (family[1:] != family[:-1])])
+    u = v[start]
+    w = np.add.reduceat(np.asarray(weights, dtype=np.float64)[order], start) if len(
+        start) else u
+    ends = np.searchsorted(family[start], np.arange(len(spans) + 1))
+    adjusted = np.concatenate([adjust_distinct(u[a:b], w[a:b], correction)
+                               for a, b in zip(ends[:-1], ends[1:], strict=True)] or [u])
+    q[order] = np.repeat(adjusted, np.diff(np.r_[start, len(order)]))
+    return q
 
 
 def adjust_distinct(values, weights, correction: str) -> np.ndarray:
@@ -142,5 +157,9 @@ def adjust_table(values, correction: str = "bh", family: str = "class") -> np.nd
     values = np.asarray(values, dtype=np.float64)
     if values.ndim == 1 or family == "all":
         return adjust(values, correction)
-    return np.column_stack([adjust(values[:, j], correction)
-                            for j in range(values.shape[1])]) if values.shape[1] else values
+    check_correction(correction)
+    flat = values.T.ravel()  # column by column
+    tested = np.flatnonzero(~np.isnan(flat))
+    bounds = np.searchsorted(tested, np.arange(values.shape[1] + 1) * values.shape[0])
+    q = adjust_families(flat, np.ones(flat.size), tested, bounds, correction)
+    return q.reshape(values.shape[::-1]).T.copy()

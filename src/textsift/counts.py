@@ -328,12 +328,19 @@ class Counts:
         return Counts(classes, sizes, docs, tf, names, n_docs, self.df + other.df,
                       None if tf is None else self.tf + other.tf, self.multilabel)
 
-    @cached_property
+    @property
     def with_documents(self) -> Counts:
         """The counts without the classes that have no documents (``self`` when every class
-        has some); cached, so the per-class scores of one :class:`Counts` share its cells."""
+        has some); cached, so the per-class scores of one :class:`Counts` share its cells.
+        (``self`` is not cached in itself: a reference cycle would keep the counts, tables
+        and all, until the garbage collector's next full pass -- a loop over many counts, as
+        a permutation test makes, would grow by a table each time.)"""
         keep = self.class_sizes > 0
-        return self if keep.all() else self.select_classes(keep)
+        if keep.all():
+            return self
+        if "_with_documents" not in self.__dict__:
+            self.__dict__["_with_documents"] = self.select_classes(keep)
+        return self.__dict__["_with_documents"]
 
     def select_terms(self, index) -> Counts:
         """Counts restricted to the terms ``index`` (an index array or boolean mask)."""

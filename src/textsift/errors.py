@@ -64,11 +64,18 @@ def did_you_mean(value, options) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
+def choose(value, options, what: str, meaning: str = ""):
+    """``value`` if it is one of ``options``; else a :class:`TextsiftError` naming the
+    closest option and every one (``what``: ``"correction"``, ``"learner"``, ...), and what
+    they mean when ``meaning`` says it."""
+    if value in options:
+        return value
+    raise TextsiftError(f"unknown {what} {value!r}{did_you_mean(value, options)}; choose one "
+                        f"of {', '.join(map(str, options))}"
+                        + (f" ({meaning})" if meaning else ""))
+
+
 def lookup(registry: dict, name, what: str):
     """``registry[name]``; an unknown name is a :class:`TextsiftError` naming the closest
     entry and every one (``what``: ``"learner"``, ``"measure"``, ...)."""
-    try:
-        return registry[name]
-    except KeyError:
-        raise TextsiftError(f"unknown {what} {name!r}{did_you_mean(name, registry)}; choose "
-                            f"one of {', '.join(registry)}") from None
+    return registry[choose(name, registry, what)]

@@ -46,7 +46,7 @@ from .corrections import check_alpha, check_family
 from .counts import Counts, _as_csr
 from .errors import DataWarning, TextsiftError
 from .labels import as_labels
-from .scores import REGISTRY, compute_many
+from .scores import REGISTRY, PerClass, compute_many
 
 __all__ = ["PermutationResult", "permutation_pvalues", "smallest_pvalue"]
 
@@ -122,9 +122,11 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     names = list(observed)
     width = max(v.shape[1] for v in observed.values()) if family == "all" else 1
     B = _check(n_permutations, alpha, int(observed_counts.seen.sum()) * width)
-    job = _Job(observed_counts, labels.indicator.astype(np.float64).tocsr(), _presence(X),
-               X if any(REGISTRY[n].reads_term_freq for n in names) else None, names,
-               params, observed, max_t, family)
+    job = _Job(observed_counts, _Relabel.of(X, labels, any(REGISTRY[n].reads_term_freq
+                                                            for n in names)),
+               names, params, observed,
+               {} if max_t else _absent_beats(observed_counts, observed, params), max_t,
+               family)
     sizes = [min(BLOCK, B - start) for start in range(0, B, BLOCK)]
     seeds = _seeds(random_state, len(sizes))
     beaten = {n: np.zeros(v.shape, dtype=np.int64) for n, v in observed.items()}
@@ -156,10 +158,69 @@ def _seeds(random_state, n: int) -> list:
     return np.random.SeedSequence(random_state).spawn(n)
 
 
-def _presence(X: sp.csr_matrix) -> sp.csr_matrix:
-    P = sp.csr_matrix(((X.data > 0).astype(np.float64), X.indices, X.indptr), shape=X.shape)
-    P.eliminate_zeros()
-    return P
+@dataclass(frozen=True, eq=False)
+class _Relabel:
+    """The counts of a permutation of the labels, re-derived from the document-term matrix.
+    One label per document (classes, ranks): ``A`` and ``TF(t, c)`` of every cell are one
+    ``bincount`` each over the matrix's non-zeros, keyed by (term, the permuted label of
+    their document) -- the keys computed once per permutation and shared by both. Label
+    sets: one sparse product each, ``Y_p^T P`` and ``Y_p^T X`` (``P`` the presence
+    matrix)."""
+
+    terms: np.ndarray      # the term of each non-zero of X (single label)
+    docs: np.ndarray       # the document of each non-zero of X
+    weights: np.ndarray | None
+    labels: object         # textsift.labels.Labels
+    presence: sp.csr_matrix | None = None
+    X: sp.csr_matrix | None = None
+
+    @classmethod
+    def of(cls, X: sp.csr_matrix, labels, term_freq: bool) -> _Relabel:
+        if labels.multilabel:
+            P = sp.csr_matrix(((X.data > 0).astype(np.float64), X.indices, X.indptr),
+                              shape=X.shape)
+            P.eliminate_zeros()
+            return cls(np.zeros(0, np.intp), np.zeros(0, np.intp), None, labels, P,
+                       X if term_freq else None)
+        present = X.data > 0
+        docs = np.repeat(np.arange(X.shape[0], dtype=np.int64), np.diff(X.indptr))[present]
+        terms = X.indices[present].astype(np.int64)
+        return cls(terms * labels.n_classes, docs,
+                   X.data[present].astype(np.float64) if term_freq else None, labels)
+
+    def tables(self, perm: np.ndarray, n_terms: int):
+        """``(doc_counts, term_freq)`` of the labels permuted by ``perm`` (term_freq None
+        when not needed)."""
+        m = self.labels.n_classes
+        if self.labels.multilabel:
+            YT = self.labels.indicator[perm].astype(np.float64).T.tocsr()
+            docs = np.ascontiguousarray((YT @ self.presence).toarray().T)
+            tf = None if self.X is None else np.ascontiguousarray((YT @ self.X).toarray().T)
+            return docs, tf
+        keys = self.terms + self.labels.codes[perm][self.docs]
+        docs = np.bincount(keys, minlength=n_terms * m).reshape(n_terms, m)
+        tf = None if self.weights is None else np.bincount(
+            keys, weights=self.weights, minlength=n_terms * m).reshape(n_terms, m)
+        return docs, tf
+
+
+def _absent_beats(counts: Counts, observed: dict, params) -> dict:
+    """For each per-class method held once per distinct one-vs-rest table: whether a cell
+    with ``A = 0`` scores at least the observed score, as a flat (V * m) int8 array. A
+    permutation keeps every term's ``df`` and every class's size, so a cell without a
+    document of its class has the same score in every permutation (the ``(df, N_c)`` grid's):
+    a permutation changes the count only at its own non-zero cells (:meth:`_Job.compare`)."""
+    from .scores import compute
+
+    out = {}
+    for name, values in observed.items():
+        table = compute(counts, name, dense=False, **((params or {}).get(name, {})))
+        if isinstance(table, PerClass) and table.tables is not None:
+            absent = table.parts[0]
+            grid = np.empty(values.shape)
+            absent.block(0, values.shape[0], grid)
+            out[name] = (grid >= values).ravel().view(np.int8)
+    return out
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,29 +229,48 @@ class _Job:
     observed one, and the block's maxima for max-T."""
 
     counts: Counts
-    Y: sp.csr_matrix
-    P: sp.csr_matrix
-    X: sp.csr_matrix | None
+    relabel: _Relabel
     names: list
     params: dict | None
     observed: dict
+    absent_beats: dict
     max_t: bool
     family: str
 
     def __call__(self, size: int, seed) -> tuple[dict, dict]:
         rng = np.random.default_rng(seed)
-        beaten = {n: np.zeros(v.shape, dtype=np.int64) for n, v in self.observed.items()}
+        beaten = {n: np.zeros(v.size, dtype=np.int32) for n, v in self.observed.items()}
         peaks: dict = {n: [] for n in self.names}
+        c, buffer = self.counts, None
         for _ in range(size):
-            perm = rng.permutation(self.Y.shape[0])
-            counts = _permuted_counts(self.counts, self.Y[perm], self.P, self.X)
-            for name, table in compute_many(counts, self.names, self.params, reuse=True):
-                values = table.values
-                beaten[name] += values >= self.observed[name]
-                if self.max_t:
-                    peaks[name].append(values.max() if self.family == "all"
-                                       else values.max(axis=0))
-        return beaten, peaks
+            docs, tf = self.relabel.tables(rng.permutation(c.n_docs), c.n_terms)
+            counts = Counts(c.classes, c.class_sizes, docs.astype(c.doc_counts.dtype), tf,
+                            c.feature_names, c.n_docs, c.df, c.tf if tf is not None else None,
+                            c.multilabel)
+            for name, table in compute_many(counts, self.names, self.params, dense=False):
+                if isinstance(table, PerClass) and buffer is None:
+                    buffer = np.empty(self.observed[name].shape)
+                self.compare(name, table, beaten[name], peaks[name], buffer)
+        for name, beats in self.absent_beats.items():
+            beaten[name] += size * beats.astype(np.int32)
+        return {n: b.reshape(self.observed[n].shape) for n, b in beaten.items()}, peaks
+
+    def compare(self, name: str, table, beaten: np.ndarray, peaks: list, buffer) -> None:
+        """Add one permutation's ``score >= observed`` to ``beaten`` (flat). A per-class
+        method held per distinct table is compared at the permutation's non-zero cells only
+        (the others score the ``A = 0`` grid's: :func:`_absent_beats`, added once per
+        block), unless max-T asks for each permutation's largest scores."""
+        observed = self.observed[name]
+        if name in self.absent_beats:
+            flat = table.counts.cells.flat
+            nz = table.parts[1]
+            beaten[flat] += ((nz >= observed.ravel()[flat]).view(np.int8)
+                             - self.absent_beats[name][flat])
+            return
+        values = table.table(buffer).values if isinstance(table, PerClass) else table.values
+        beaten += (values >= observed).ravel()
+        if self.max_t:
+            peaks.append(values.max() if self.family == "all" else values.max(axis=0))
 
 
 def _groups(counts: Counts, name: str, params) -> np.ndarray:
@@ -198,17 +278,6 @@ def _groups(counts: Counts, name: str, params) -> np.ndarray:
 
     return np.asarray(compute(counts, name, dense=False, **((params or {}).get(name, {})))
                       .groups)
-
-
-def _permuted_counts(counts: Counts, Yp: sp.csr_matrix, P: sp.csr_matrix, X) -> Counts:
-    """The counts of the permuted labels ``Yp``: the (V, m) tables from one sparse product
-    each (``Yp^T P``, ``Yp^T X``); sizes, ``N``, ``df`` and ``TF(t)`` are the observed ones."""
-    YT = Yp.T.tocsr()
-    doc_counts = np.ascontiguousarray((YT @ P).toarray().T).astype(counts.doc_counts.dtype)
-    term_freq = None if X is None else np.ascontiguousarray((YT @ X).toarray().T)
-    return Counts(counts.classes, counts.class_sizes, doc_counts, term_freq,
-                  counts.feature_names, counts.n_docs, counts.df,
-                  None if X is None else counts.tf, counts.multilabel)
 
 
 def _result(observed, beaten, maxima, B, family, groups) -> PermutationResult:

@@ -24,7 +24,7 @@ import numpy as np
 
 from .._choices import DIRECTIONS as _DIRECTIONS
 from ..counts import Counts
-from ..errors import TextsiftError
+from ..errors import choose
 from ._tables import PerClass, binary_scores
 
 __all__ = ["DIRECTIONS", "check_direction", "direction", "representation"]
@@ -50,8 +50,5 @@ def direction(counts: Counts) -> PerClass:
 
 def check_direction(value) -> str:
     """``value`` if it is one of :data:`DIRECTIONS`, else an error naming them."""
-    if value not in DIRECTIONS:
-        raise TextsiftError(f"unknown direction {value!r}; choose one of "
-                            f"{', '.join(DIRECTIONS)} (over: terms over-represented in the "
-                            "class, under: under-represented, both: every term)")
-    return value
+    return choose(value, DIRECTIONS, "direction", "over: terms over-represented in the "
+                  "class, under: under-represented, both: every term")

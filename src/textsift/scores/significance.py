@@ -32,7 +32,9 @@ has. Every other method: a permutation test gives a p-value for any score.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -42,7 +44,7 @@ from ..errors import TextsiftError
 from ..labels import check_requirement
 from ._hypergeom import log_cdf, log_pmf
 from ._registry import REGISTRY, _call, get_method, register
-from ._tables import PerClass, binary_scores
+from ._tables import PerClass, ScoreTable, binary_scores
 from .direction import representation
 
 __all__ = ["PValues", "chi2_pvalue", "fisher_log_pvalue", "fisher_pvalue", "g2_statistic",
@@ -63,110 +65,159 @@ Alternative = Literal["greater", "two-sided", "less"]
 
 @dataclass(frozen=True, eq=False)
 class PValues:
-    """p-values of every term in every group of a method's table.
+    """p-values of every term in every group of a method's table, or their adjusted values
+    (:meth:`~textsift.scores.significance.PValues.adjusted`).
 
     Attributes
     ----------
+    table : PerClass or ScoreTable
+        The p-values in the form the method's scores take (a term without a test as
+        ``-inf``): for a per-class test, a :class:`~textsift.scores.PerClass` that holds one
+        p-value per distinct one-vs-rest table (and, adjusted, one per distinct table of each
+        family), never the (V, m) table.
+    method : str
+    test : str
+        The test, in words (``Method.test``).
     values : ndarray of shape (V, G)
-        p-values in [0, 1]; NaN where there is no test (terms no document has).
+        The dense table, written when first read: p-values in [0, 1], NaN where there is no
+        test (terms no document has).
     groups : ndarray of shape (G,)
         The groups of the method's score table (classes, or ``["all"]`` for a test of the
         whole 2 x m table).
     seen : ndarray of shape (V,), bool
-    method : str
-    test : str
-        The test, in words (``Method.test``).
-    sparse : PerClass or None
-        For a per-class test, the p-values in the sparse form of the scores: one per
-        distinct one-vs-rest table (:meth:`adjusted` corrects them once per table).
     """
 
-    values: np.ndarray
-    groups: np.ndarray
-    seen: np.ndarray
+    table: PerClass | ScoreTable
     method: str
     test: str
-    sparse: PerClass | None = None
 
-    def adjusted(self, correction: str = "bh", family: str = "class") -> np.ndarray:
-        """The adjusted p-values, of the same (V, G) shape (:mod:`textsift.corrections`;
-        NaN where there is no test). A per-class test is corrected once per distinct
-        one-vs-rest table, with the number of terms that have it, and written out as the
-        scores are: the same values as the correction of the whole table, at the cost of
-        its few thousand distinct tables."""
+    @property
+    def groups(self) -> np.ndarray:
+        return np.asarray(self.table.groups)
+
+    @property
+    def seen(self) -> np.ndarray:
+        return np.asarray(self.table.seen)
+
+    @cached_property
+    def values(self) -> np.ndarray:
+        dense = self.table.table() if isinstance(self.table, PerClass) else self.table
+        values = np.array(dense.values, dtype=np.float64)
+        values[np.isneginf(values)] = np.nan
+        return values
+
+    def adjusted(self, correction: str = "bh", family: str = "class", dense: bool = True):
+        """The adjusted p-values (:mod:`textsift.corrections`; NaN where there is no test):
+        the (V, G) array, or with ``dense=False`` a :class:`PValues` whose ``table`` holds
+        them in the scores' sparse form (written out when its ``values`` are read).
+
+        A per-class test is corrected once per distinct one-vs-rest table of each family,
+        with the number of terms that have it (``_adjusted_tables``): the same values as
+        the correction of the whole table, at the cost of its few thousand distinct tables."""
         from ..corrections import adjust_table, check_correction, check_family
 
         check_correction(correction)
         check_family(family)
-        if self.sparse is None:
-            return adjust_table(self.values, correction, family)
-        return _adjusted_sparse(self.sparse, correction, family)
+        if isinstance(self.table, PerClass) and self.table.tables is not None:
+            q = PValues(_adjusted_tables(self.table, correction, family), self.method,
+                        self.test)
+            return q.values if dense else q
+        values = adjust_table(self.values, correction, family)
+        if dense:
+            return values
+        table = ScoreTable(np.where(np.isnan(values), -np.inf, values), self.groups,
+                           self.seen)
+        return PValues(table, self.method, self.test)
 
 
 def from_table(table, method: str, test: str) -> PValues:
     """The :class:`PValues` of a table of p-values made as the scores are (a
-    :class:`PerClass` or a :class:`ScoreTable`, whose rule writes unseen terms as ``-inf``):
-    ``-inf`` back to NaN."""
-    dense = table.table() if isinstance(table, PerClass) else table
-    values = np.array(dense.values, dtype=np.float64)
-    values[np.isneginf(values)] = np.nan
-    sparse = table if isinstance(table, PerClass) and table.tables is not None else None
-    return PValues(values, np.asarray(dense.groups), np.asarray(dense.seen), method, test,
-                   sparse)
+    :class:`PerClass` or a :class:`ScoreTable`, whose rule writes unseen terms as
+    ``-inf``)."""
+    return PValues(table, method, test)
 
 
-def _adjusted_sparse(p: PerClass, correction: str, family: str) -> np.ndarray:
+@dataclass(frozen=True, eq=False)
+class _Pairs:
+    """The families of a per-class test's p-values held once per distinct one-vs-rest table
+    (:attr:`~textsift._cells.SparseCells.evaluation_set`): each *pair* is a distinct table of
+    one class, with ``weight`` the class's terms that have it. First the ``A = 0`` grid,
+    ``(df, class)`` row-major -- its table the grid's ``(df, N_c)``, its weight the terms of
+    that ``df`` without a document in the class (none for ``df = 0``: untested) -- then the
+    non-zero tables of each class; ``cell_pair`` is each non-zero cell's pair among those
+    (a table is one pair where every class has its own size, several where classes share a
+    size). ``by_class`` lists the pairs with terms class by class, ``bounds`` where each
+    class's begin. The same for every method: built once per :class:`Counts` (as its
+    evaluation set) and kept while the counts live."""
+
+    table: np.ndarray
+    weight: np.ndarray
+    cell_pair: np.ndarray
+    by_class: np.ndarray
+    bounds: np.ndarray
+
+    @classmethod
+    def of(cls, cells) -> _Pairs:
+        n_df, m, n_size = len(cells.df_values), cells.n_classes, len(cells.size_values)
+        terms_per_df = np.bincount(cells.df_index, minlength=n_df)
+        nz_per = np.bincount(cells.df_index[cells.row].astype(np.int64) * m + cells.col,
+                             minlength=n_df * m).reshape(n_df, m)
+        grid_weight = terms_per_df[:, None] - nz_per
+        if n_df and cells.df_values[0] == 0:
+            grid_weight[0] = 0  # unseen terms: no test
+        grid_table = (np.arange(n_df)[:, None] * n_size + cells.size_index[None, :]).ravel()
+        if n_size == m:  # every class its own size: a non-zero table is one class's
+            code = (cells.nz_table - cells.n_zero).astype(np.intp)
+            owner = np.empty(len(cells.evaluation_set[0]) - cells.n_zero, dtype=np.intp)
+            owner[code] = cells.col
+            nz_table, nz_cls = np.arange(len(owner)) + cells.n_zero, owner
+        else:
+            import pandas as pd
+
+            code, pairs = pd.factorize(cells.nz_table.astype(np.int64) * m + cells.col)
+            nz_table, nz_cls = pairs // m, pairs % m
+        weight = np.concatenate([grid_weight.ravel(), np.bincount(code, minlength=len(nz_cls))])
+        pair_cls = np.concatenate([np.tile(np.arange(m), n_df), nz_cls])
+        tested = np.flatnonzero(weight > 0)
+        order = np.argsort(pair_cls[tested].astype(np.int64), kind="stable")
+        return cls(np.concatenate([grid_table, nz_table]), weight.astype(np.float64), code,
+                   tested[order], np.searchsorted(pair_cls[tested][order], np.arange(m + 1)))
+
+
+_PAIRS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _pairs(cells) -> _Pairs:
+    if cells not in _PAIRS:
+        _PAIRS[cells] = _Pairs.of(cells)
+    return _PAIRS[cells]
+
+
+def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
     """The adjusted p-values of a per-class test held once per distinct one-vs-rest table
-    (``p.tables``, in the order of ``counts.cells.evaluation_set``), as a (V, m) table (NaN
-    for unseen terms). Each (table, class) pair is one distinct p-value of the class's
-    family, weighted by the number of the class's terms that have it: a grid table ``(df,
-    N_c)`` by the terms of that ``df`` without a document in the class (none for ``df = 0``:
-    untested), a non-zero table by its cells in the class. Each family is corrected as
-    :func:`textsift.corrections.adjust_distinct` corrects distinct p-values, and the result
-    is written out once."""
-    import pandas as pd
+    (``p.tables``), in the same sparse form: each family (a class, or every class) is its
+    distinct (table, class) pairs (:class:`_Pairs`), each a distinct p-value weighted by
+    its number of terms, corrected as :func:`textsift.corrections.adjust_distinct` corrects
+    distinct p-values; the ``A = 0`` cells as a (df, class) grid, the others per cell."""
+    from ..corrections import adjust_families
+    from ._absent import Grid
 
     counts = p.counts
     cells, m = counts.cells, counts.n_classes
-    values = np.asarray(p.tables, dtype=np.float64)
-    n_df = len(cells.df_values)
-    grid = values[:cells.n_zero].reshape(n_df, len(cells.size_values))[:, cells.size_index]
-    terms_per_df = np.bincount(cells.df_index, minlength=n_df)
-    nz_per = np.bincount(cells.df_index[cells.row].astype(np.int64) * m + cells.col,
-                         minlength=n_df * m).reshape(n_df, m)
-    grid_weight = (terms_per_df[:, None] - nz_per).astype(np.float64)
-    if n_df and cells.df_values[0] == 0:
-        grid_weight[0] = 0  # unseen terms: no test
-    code, pairs = pd.factorize(cells.nz_table.astype(np.int64) * m + cells.col)
-    val = np.concatenate([grid.ravel(), values[pairs // m]])
-    cls = np.concatenate([np.tile(np.arange(m), n_df), pairs % m])
-    weight = np.concatenate([grid_weight.ravel(), np.bincount(code, minlength=len(pairs))])
-    weight[np.isnan(val)] = 0
-    q_entries = _adjust_entries(val, np.zeros_like(cls) if family == "all" else cls, weight,
-                                correction)
-    q = q_entries[:n_df * m].reshape(n_df, m)[cells.df_index]
-    q[cells.row, cells.col] = q_entries[n_df * m:][code]
-    q[~counts.seen] = np.nan
-    return q
-
-
-def _adjust_entries(val, key, weight, correction: str) -> np.ndarray:
-    """The adjusted value of each entry: the entries of one ``key`` are a family of distinct
-    p-values ``val`` with their numbers of tests ``weight`` (entries of weight 0 untested)."""
-    from ..corrections import adjust_distinct
-
-    tested = np.flatnonzero(weight > 0)
-    order = tested[np.lexsort((val[tested], key[tested]))]  # by family, then p-value
-    v, k = val[order], key[order]
-    start = np.flatnonzero(np.r_[True, (v[1:] != v[:-1]) | (k[1:] != k[:-1])])
-    distinct, weights, family_of = v[start], np.add.reduceat(weight[order], start), k[start]
-    bounds = np.r_[np.flatnonzero(np.r_[True, family_of[1:] != family_of[:-1]]), len(start)]
-    adjusted = np.empty(len(start))
-    for a, b in zip(bounds[:-1], bounds[1:], strict=True):  # one family at a time
-        adjusted[a:b] = adjust_distinct(distinct[a:b], weights[a:b], correction)
-    q = np.ones(len(val))
-    q[order] = np.repeat(adjusted, np.diff(np.r_[start, len(order)]))
-    return q
+    pairs = _pairs(cells)
+    val = np.asarray(p.tables, dtype=np.float64)[pairs.table]
+    bounds = pairs.bounds if family == "class" else pairs.bounds[[0, -1]]
+    q = adjust_families(val, pairs.weight, pairs.by_class, bounds, correction)
+    if len(cells.size_values) == m:  # every class its own size: a pair is a table
+        tables = np.empty(len(p.tables))
+        tables[pairs.table] = q
+        return PerClass(counts, tables=tables)
+    n_grid = len(cells.df_values) * m
+    grid = q[:n_grid].reshape(len(cells.df_values), m)
+    if len(cells.df_values) and cells.df_values[0] == 0:
+        grid[0] = -np.inf  # unseen terms: no test
+    return PerClass(counts, zero=Grid(grid, cells.df_index, np.arange(m)),
+                    nz=q[n_grid:][pairs.cell_pair])
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
