@@ -17,8 +17,12 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
-settings.register_profile("explore", derandomize=False, database=None, print_blob=True)
+# no deadline: on a shared machine a first call slowed by the load (415 ms against hypothesis's
+# 200 ms, at load 15 on 2 cores) failed a property that holds
+settings.register_profile("ci", derandomize=True, database=None, print_blob=True,
+                          deadline=None)
+settings.register_profile("explore", derandomize=False, database=None, print_blob=True,
+                          deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 DATA_ENV = "TEXTSIFT_DATA"

@@ -142,7 +142,7 @@ def test_k_sets_the_table_size(loaded):
     assert len(loaded.find_elements("css selector", "#ranked tbody tr")) == 12
 
 
-def test_hovering_a_term_gives_every_methods_score_and_rank(loaded):
+def test_hovering_a_term_gives_every_methods_score_and_position(loaded):
     from selenium.webdriver.common.action_chains import ActionChains
 
     row = loaded.find_elements("css selector", "#ranked tbody tr")[2]
@@ -153,7 +153,7 @@ def test_hovering_a_term_gives_every_methods_score_and_rank(loaded):
     methods = loaded.execute_script(
         "return [...document.querySelectorAll('#method option')].map(o => o.value)")
     assert [c[0] for c in cells] == methods
-    assert dict((c[0], c[2]) for c in cells)["chi2"] == "3"  # its rank in the chosen method
+    assert dict((c[0], c[2]) for c in cells)["chi2"] == "3"  # its position in the chosen method
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,8 @@
 :func:`option_group` gives a command a group of options -- each a name, an
 ``Annotated[type, typer.Option(...)]`` and a default -- in place of one of its parameters,
 which receives the group's value: a command lists the group, not its options one by one
-(``textsift adabag``'s estimator options, :data:`textsift.cli.adabag.MODEL_OPTIONS`; the
+(``textsift adabag``'s estimator options, :data:`textsift.cli.adabag.MODEL_OPTIONS`;
+``textsift score``'s significance and reference, :mod:`textsift.cli._score_groups`; the
 corpus options of :func:`textsift.cli.options.corpus_options` are a group of the same kind).
 """
 

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 
 from .._choices import AGGREGATES
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, emit_rows, plain, print_note
+from ._groups import option_group
+from ._score_groups import (
+    REFERENCE,
+    SIGNIFICANCE,
+    Reference,
+    Significance,
+    reference_options,
+    significance_options,
+)
 from .options import (
-    Alpha,
     CorpusOptions,
-    Correction,
     Direction,
-    Evidence,
-    Family,
     FormatOption,
     K,
-    Level,
     Top,
     choices,
     corpus_options,
@@ -29,7 +31,7 @@ Aggregate = choices("Aggregate", AGGREGATES)
 #: How many terms ``score`` prints unless told (without -k).
 TOP = 20
 #: Up to this many classes ``--per-class`` prints a column per class (table, tsv); beyond, a
-#: row per class and rank, as csv and json always do.
+#: row per class and position, as csv and json always do.
 WIDE = 30
 
 
@@ -53,6 +55,8 @@ def methods(fmt: FormatOption = None):
 
 @app.command()
 @corpus_options()
+@option_group("significance", SIGNIFICANCE, significance_options)
+@option_group("reference", REFERENCE, reference_options)
 def score(
     corpus: CorpusOptions,
     method: str = typer.Option("chi2", "--method", "-m",
@@ -68,23 +72,8 @@ def score(
         "json (and any format beyond 30 classes) give one row per class and position, with "
         "its score"),
     direction: Direction = None,
-    evidence: Evidence = False,
-    alpha: Alpha = None,
-    correction: Correction = None,
-    family: Family = None,
-    level: Level = None,
-    permutations: int = typer.Option(
-        None, "--permutations", show_default=False,
-        help="With --evidence: p-values from this many permutations of the labels (999 is "
-        "usual), for any method"),
-    seed: int = typer.Option(0, "--seed", help="Random seed (the permutations)"),
-    reference: str = typer.Option(
-        None, "--reference", show_default=False,
-        help="Compare --class with this class instead of with the rest"),
-    reference_corpus: Path = typer.Option(
-        None, "--reference-corpus", show_default=False,
-        help="Compare the corpus (or --class) with this corpus, read with the same "
-        "--text-field and counted with the same preprocessing (its labels are not read)"),
+    significance: Significance = None,
+    reference: Reference = None,
     k: K = None,
     top: Top = None,
     fmt: FormatOption = None,
@@ -116,6 +105,35 @@ def score(
     agg = aggregate.value if aggregate else None
     view = direction.value if direction else (
         "over" if class_label is not None or per_class else "both")
+    _check_score(method, agg, class_label, per_class, k, significance, reference)
+    ev = significance.evidence_settings(corpus)
+    m = None if method == "all" else get_method(method)  # before counting: fails at once
+    if ev is not None and m.pvalue is None and "permutations" not in ev:
+        _no_pvalue(m)
+    counts = corpus.count()
+    source = describe(corpus.source)
+    if m is not None:
+        check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
+    if class_label is not None:
+        check_class(counts, class_label, source)
+    if reference:
+        counts, class_label = _referenced(corpus, counts, m, class_label, reference)
+    if m is None:
+        from ..ranking import score_all
+
+        emit(score_all(counts, agg, class_label, top or TOP, view), fmt, "all methods")
+    elif per_class:
+        _per_class(counts, m, top or TOP, fmt, view, ev)
+    elif significance.alpha is not None and ev is None:
+        by_significance(counts, m, class_label, significance.alpha, significance.correction,
+                        significance.family, view, top, fmt)
+    else:
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
+
+
+def _check_score(method: str, agg, class_label, per_class: bool, k,
+                 significance: Significance, reference: Reference) -> None:
+    """Refuse ``score``'s options that ask for two things at once."""
     if method == "all" and agg == "rr":
         raise TextsiftError("--method all prints a score per method; the round robin gives an "
                             "order, not a score: use --aggregate max, sum or wavg")
@@ -124,81 +142,44 @@ def score(
                 "--per-class prints one ranking per class")
         raise TextsiftError(f"-k selects the terms of one ranking; {what}: drop -k, and give "
                             "--top to print more terms")
-    if k is not None and alpha is not None and not per_class:
+    if k is not None and significance.alpha is not None and not per_class:
         raise TextsiftError("-k selects a number of terms and --alpha the terms that pass a "
                             "significance level: give one of them")
     if per_class and (class_label is not None or agg is not None or method == "all"):
         raise TextsiftError("--per-class ranks every class by its own scores: drop --class, "
                             "--aggregate and --method all")
-    if evidence and method == "all":
+    if significance.evidence and method == "all":
         raise TextsiftError("--evidence shows one method's evidence; --method all prints "
                             "every method's score: choose one method")
-    ev = None
-    if evidence:
-        ev = {"alpha": alpha or 0.05, "correction": correction.value if correction else "bh",
-              "family": family.value if family else "class", "level": level or 0.95}
-    if permutations is not None:
-        if ev is None:
-            raise TextsiftError("--permutations gives the p-values of --evidence: add "
-                                "--evidence")
-        if permutations < 1:
-            raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
-                                f"{permutations}")
-        ev.update(permutations=permutations, seed=seed, corpus=corpus)
-    m = None if method == "all" else get_method(method)  # before counting: fails at once
-    if ev is not None and m.pvalue is None and permutations is None:
-        _no_pvalue(m)
-    counts = corpus.count()
-    source = describe(corpus.source)
-    if m is not None:
-        check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
-    if class_label is not None:
-        check_class(counts, class_label, source)
-    if reference is not None or reference_corpus is not None:
-        counts, class_label = _referenced(corpus, counts, m, class_label, reference,
-                                          reference_corpus, per_class)
-    if m is None:
-        from ..ranking import score_all
-
-        emit(score_all(counts, agg, class_label, top or TOP, view), fmt, "all methods")
-    elif per_class:
-        _per_class(counts, m, top or TOP, fmt, view, ev)
-    elif alpha is not None and ev is None:
-        _by_significance(counts, m, class_label, alpha, correction, family, view, top, fmt)
-    else:
-        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
+    if reference.label is not None and reference.corpus is not None:
+        raise TextsiftError("give one reference: --reference (a class) or --reference-corpus "
+                            "(a corpus)")
+    if reference and per_class:
+        raise TextsiftError("--per-class compares every class with the rest; a reference "
+                            "compares one target: give --class instead of --per-class")
+    if reference.label is not None and class_label is None:
+        raise TextsiftError(f"--reference {reference.label} compares a class with it: give "
+                            "the target class with --class")
 
 
-def _by_significance(counts, m, class_label, alpha, correction, family, direction, top,
-                     fmt) -> None:
-    """``--alpha`` without ``-k``: the terms whose adjusted p-value passes alpha, as a
-    selector keeps them (:func:`textsift.evidence.significant_terms`)."""
+def by_significance(counts, m, class_label, alpha: float, correction: str | None,
+                    family: str | None, direction: str, top, fmt, params=None) -> None:
+    """``--alpha`` without ``-k``: the terms whose p-value adjusted by ``correction``
+    (default bh) over ``family`` (default class) passes alpha, as a selector keeps them
+    (:func:`textsift.evidence.significant_terms`; ``class_label``: that class's column of a
+    per-class test). ``score --alpha`` and ``ordinal --alpha``."""
     import pandas as pd
 
     from ..evidence import significant_terms
-    from ..ranking import rank
     from ..scores import with_pvalues
 
     if m.pvalue is None:
         raise TextsiftError(f"--alpha selects by p-value, and {m.name} has none (it is not a "
                             f"statistical test); choose a test ({', '.join(with_pvalues())}), "
                             "or -k, or --evidence --permutations N for its p-values")
-    corr, fam = (correction.value if correction else "bh"), (family.value if family else "class")
-    if class_label is not None:  # that class's column of the per-class test
-        import numpy as np
-
-        from ..evidence import adjusted_pvalues
-
-        p, q = adjusted_pvalues(counts, m, corr, fam)
-        groups = [str(g) for g in p.groups]
-        column = q[:, groups.index(str(class_label))] if len(groups) > 1 else q[:, 0]
-        column = np.nan_to_num(column, nan=np.inf)
-        passes = column <= alpha if corr in ("bh", "by") else column < alpha
-        ranked = rank(counts, m, class_label=class_label, direction=direction)
-        order = [t for t, s in zip(ranked.index, ranked.scores, strict=True)
-                 if passes[t] and s > -np.inf]
-    else:
-        order, _ = significant_terms(counts, m, alpha, corr, fam, direction)
+    corr, fam = correction or "bh", family or "class"
+    order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
+                                 class_label=class_label, **(params or {}))
     console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
                   f"q {'<=' if corr in ('bh', 'by') else '<'} {alpha:g})", highlight=False)
     if not len(order):
@@ -211,28 +192,19 @@ def _by_significance(counts, m, class_label, alpha, correction, family, directio
          f"{m.label}: terms with q passing {alpha:g} ({corr})")
 
 
-def _referenced(corpus, counts, m, class_label, reference, reference_corpus, per_class):
+def _referenced(corpus, counts, m, class_label, reference: Reference):
     """The two-group counts of a chosen reference (:mod:`textsift.reference`) and the
     target's class."""
     from ..reference import against, against_corpus, count_reference
 
-    if reference is not None and reference_corpus is not None:
-        raise TextsiftError("give one reference: --reference (a class) or --reference-corpus "
-                            "(a corpus)")
-    if per_class:
-        raise TextsiftError("--per-class compares every class with the rest; a reference "
-                            "compares one target: give --class instead of --per-class")
     if m is not None and m.kind == "ordinal":
         raise TextsiftError(f"{m.name} is an ordinal method: it reads the whole rating scale, "
                             "which a target and a reference are not; choose a nominal method")
-    if reference is not None:
-        if class_label is None:
-            raise TextsiftError(f"--reference {reference} compares a class with it: give the "
-                                "target class with --class")
-        return against(counts, class_label, reference), class_label
+    if reference.label is not None:
+        return against(counts, class_label, reference.label), class_label
     from ..corpus import read_corpus
 
-    texts = read_corpus(reference_corpus, corpus.text_field, None).frame[corpus.text_field]
+    texts = read_corpus(reference.corpus, corpus.text_field, None).frame[corpus.text_field]
     ref = count_reference(texts, counts, corpus.vectorizer())
     two = against_corpus(counts, ref, class_label)
     return two, str(two.classes[0])

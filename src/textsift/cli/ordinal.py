@@ -13,7 +13,9 @@ from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, plain, print_note, writes_out
 from .options import (
+    Alpha,
     CorpusOptions,
+    Correction,
     FormatOption,
     K,
     NJobs,
@@ -148,10 +150,14 @@ def ordinal(
     fmt: FormatOption = None,
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
+    alpha: Alpha = None,
+    correction: Correction = None,
     params: dict | None = None,
 ):
     """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani): select -k terms (or
-    a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings.
+    a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings. With
+    --alpha (instead of -k or --ratio), the terms whose p-value, adjusted by --correction
+    (default bh), passes alpha, for the ordinal method with a test (mann_whitney).
 
     The defaults, RR(IGOR) on the words of at least 5 documents, measured best of every
     method (with the papers' associated ranks, and with the rank-balanced ones of RR(Var),
@@ -166,23 +172,20 @@ def ordinal(
 
     Example: textsift ordinal reviews.jsonl.gz --label-field rating -k 200 --top 20
     """
-    from ..corpus import numeric_labels
     from ..policies import resolve_k, size_note
     from ..ranking import rank
-    from ..ranks import check_ranks
 
     m = _method(method)
     _check_params(m, params)
-    if (k is None) == (ratio is None):
-        raise TextsiftError("give exactly one of -k (a number of terms) and --ratio (a "
-                            "fraction in (0, 1])")
-    scale = _numbers(ranks, "--ranks")
-    counts = corpus.count(classes=scale)
-    if counts.classes.dtype.kind not in "biuf":  # names the field and its values
-        numeric_labels(counts.classes, corpus.label_field)
-        raise TextsiftError(f"the ratings of {corpus.label_field!r} are written as strings "
-                            f"({counts.classes[0]!r}); write them as numbers")
-    check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
+    if (k is not None) + (ratio is not None) + (alpha is not None) != 1:
+        raise TextsiftError("give exactly one of -k (a number of terms), --ratio (a "
+                            "fraction in (0, 1]) and --alpha (a significance level)")
+    counts = _rating_counts(corpus, ranks)
+    if alpha is not None:
+        from .core import by_significance
+
+        return by_significance(counts, m, None, alpha, getattr(correction, "value", correction),
+                               None, "both", top, fmt, params)
     n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
     note = size_note(k, counts.n_terms, "-k")
     if note:
@@ -199,6 +202,22 @@ def ordinal(
                  "in full); do not report it as a reproduction.")
     console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
     emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
+
+
+def _rating_counts(corpus: CorpusOptions, ranks: str | None):
+    """The corpus's counts over its ratings (``--ranks``: the full scale), checked: numbers,
+    integers, at least two ranks."""
+    from ..corpus import numeric_labels
+    from ..ranks import check_ranks
+
+    scale = _numbers(ranks, "--ranks")
+    counts = corpus.count(classes=scale)
+    if counts.classes.dtype.kind not in "biuf":  # names the field and its values
+        numeric_labels(counts.classes, corpus.label_field)
+        raise TextsiftError(f"the ratings of {corpus.label_field!r} are written as strings "
+                            f"({counts.classes[0]!r}); write them as numbers")
+    check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
+    return counts
 
 
 @app.command("ordinal-eval")
@@ -243,16 +262,9 @@ def ordinal_eval(
         tuning["C"] = _numbers(c_grid, "--c-grid")
     if any("a" in _catalog.methods()[n]["params"] for n in names):
         tuning["a"] = _numbers(a_grid, "--a-grid")
-    source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
-              "task": "ordinal", "text_field": corpus.text_field,
-              "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
-    if corpus.split_field:
-        source["split_field"] = corpus.split_field
-    if ranks:
-        source["ranks"] = _numbers(ranks, "--ranks", int)
     config = {  # the schema's defaults for the rest, as for a TOML file
         "experiment": {"name": f"ordinal-eval: {corpus.name}", "n_jobs": n_jobs},
-        "corpus": source,
+        "corpus": _corpus_table(corpus, ranks),
         "evaluation": {"metrics": ["mae_macro", "mae_micro"],
                        **({} if corpus.split_field else {"test_size": 0.2})},
         "preprocessing": corpus.vectorizer(),  # every option, as every command reads them
@@ -266,3 +278,15 @@ def ordinal_eval(
     report = write_report(out)
     console.print(f"wrote {out / 'results.csv'} ({len(summary.results)} rows)", highlight=False)
     print(report)
+
+
+def _corpus_table(corpus: CorpusOptions, ranks: str | None) -> dict:
+    """The ``[corpus]`` table of ``ordinal-eval``'s experiment."""
+    source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
+              "task": "ordinal", "text_field": corpus.text_field,
+              "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
+    if corpus.split_field:
+        source["split_field"] = corpus.split_field
+    if ranks:
+        source["ranks"] = _numbers(ranks, "--ranks", int)
+    return source

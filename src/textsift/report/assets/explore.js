@@ -136,11 +136,11 @@
     }
     return pos;
   }
-  function rankIn(mi, id) {
+  function positionIn(mi, id) {
     const view = viewOf(mi);
     if (!view) return null;
     const r = positions(view).get(id);
-    return r === undefined ? null : { rank: r + 1, score: num(view.sc[r]) };
+    return r === undefined ? null : { position: r + 1, score: num(view.sc[r]) };
   }
   function howText(view) {
     if (!view) return "no ranking for this class";
@@ -222,12 +222,12 @@
       const a = countIn(id, c);
       const term = view.dir ? D.terms[id] + (view.dir[r] > 0 ? " +" : " \u2212") : D.terms[id];
       return { id, cells: [r + 1, term, num(view.sc[r]), a, df[id] - a,
-        ...D.methods.map((m, j) => (j === S.method ? null : (rankIn(j, id) || {}).rank ?? null))] };
+        ...D.methods.map((m, j) => (j === S.method ? null : (positionIn(j, id) || {}).position ?? null))] };
     });
   }
   function renderTable(view) {
     const others = D.methods.map((m, j) => (j === S.method ? null : m.name));
-    const heads = ["rank", "term", "score", "class docs", "rest docs", ...others];
+    const heads = ["position", "term", "score", "class docs", "rest docs", ...others];
     const thead = $("ranked").tHead;
     thead.textContent = "";
     const tr = thead.insertRow();
@@ -447,18 +447,18 @@
     box.appendChild(el("p", countsLine(id)));
     const t = el("table");
     const h = t.createTHead().insertRow();
-    for (const x of ["method", "score", "rank"]) h.appendChild(el("th", x));
+    for (const x of ["method", "score", "position"]) h.appendChild(el("th", x));
     const body = t.createTBody();
     D.methods.forEach((m, j) => {
-      const r = rankIn(j, id);
+      const r = positionIn(j, id);
       const tr = body.insertRow();
       if (j === S.method) tr.className = "current";
       tr.appendChild(el("td", m.name));
       tr.appendChild(el("td", r ? fmt(r.score) : ""));
-      tr.appendChild(el("td", r ? String(r.rank) : "> " + D.cap));
+      tr.appendChild(el("td", r ? String(r.position) : "> " + D.cap));
     });
     box.appendChild(t);
-    box.appendChild(el("p", "Ranks and scores in the ranking chosen above (" + howText(viewOf(S.method)) +
+    box.appendChild(el("p", "Positions and scores in the ranking chosen above (" + howText(viewOf(S.method)) +
       "); \u201c> " + D.cap + "\u201d: beyond the embedded top " + D.cap + ".", "muted"));
   }
   function hover(cb_data) {
