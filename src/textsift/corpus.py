@@ -149,6 +149,19 @@ def read_corpus(
     return Corpus(frame, text_field, label_field, describe(path))
 
 
+def _separated(columns, source) -> str | None:
+    """The fix for a CSV file separated otherwise than by commas (``text;label``: one field,
+    named with the separator), which textsift does not guess."""
+    if len(columns) != 1:
+        return None
+    for sep in (";", "|", "\t"):
+        if sep in str(columns[0]):
+            return (f"The file looks separated by {sep!r}; textsift reads comma-separated "
+                    ".csv and tab-separated .tsv files: convert it, e.g. pandas.read_csv("
+                    f"{str(source)!r}, sep={sep!r}).to_csv('comma.csv', index=False)")
+    return None
+
+
 class EmptyCorpusError(CorpusError):
     """A source holds no (selected) record."""
 
@@ -213,8 +226,9 @@ def select_records(frame: pd.DataFrame, source, text_field: str, label_field: st
         if field is not None and field not in frame.columns:
             raise CorpusError(
                 f"{source}: no field {field!r} (the {role} field); the records have the fields "
-                f"{list(frame.columns)}. Choose the {role} field among them (--{role}-field, "
-                f"or {role}_field in an experiment's [corpus])")
+                f"{list(frame.columns)}. " + (_separated(frame.columns, source) or
+                f"Choose the {role} field among them (--{role}-field, or {role}_field in an "
+                "experiment's [corpus])"))
     frame = frame.assign(**{text_field: check_texts(frame[text_field], source, unit)})
     if label_field is not None:
         labels = read_labels(frame[label_field], source, unit, ranks)
