@@ -32,7 +32,8 @@ from .scores import compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
 
-__all__ = ["adjusted_pvalues", "evidence", "significant_counts", "significant_terms"]
+__all__ = ["adjusted_pvalues", "evidence", "significant_counts", "significant_terms",
+           "smallest_pvalues"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = "bh", family: str = "class",
@@ -147,19 +148,22 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
 
 def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
                       family: str = "class", direction: str = "both",
-                      rr_variant: str = "skip", **params) -> tuple[np.ndarray, np.ndarray]:
+                      rr_variant: str = "skip", class_label=None,
+                      **params) -> tuple[np.ndarray, np.ndarray]:
     """Selection by significance (scikit-learn's ``SelectFpr``, ``SelectFdr`` and
     ``SelectFwe``, for per-class tests too): ``(index, pvalues)``.
 
     A term is kept in a class when its adjusted p-value passes ``alpha`` -- ``q <= alpha``
     for ``bh``/``by`` (``SelectFdr``'s rule), ``q < alpha`` for ``none``, ``bonferroni`` and
     ``holm`` (``SelectFpr``'s and ``SelectFwe``'s) -- and, with ``direction``, only where it
-    has that direction in the class; a term is kept if any class keeps it. ``index``: the
+    has that direction in the class; a term is kept if any class keeps it (only
+    ``class_label`` when given: its column's cells). ``index``: the
     kept terms, ordered by a round robin over the classes of the method's scores restricted
     to the kept cells (each class in turn gives its best kept term not yet taken); a test of
     the whole 2 x m table (one column) by its score. ``pvalues``: one per term, as
     scikit-learn's ``pvalues_`` -- a term's smallest p-value over the classes (NaN where it
-    has no test). Zero terms kept is an empty ``index``, not an error."""
+    has no test; ``class_label``'s own). Zero terms kept is an empty ``index``, not an
+    error."""
     from .corrections import check_alpha
     from .policies import rank_terms
     from .scores.direction import check_direction
@@ -172,6 +176,8 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     kept = q <= alpha if correction in ("bh", "by") else q < alpha
     if direction != "both" and len(p.groups) > 1:
         kept &= direction_table(counts).table().values == (1 if direction == "over" else -1)
+    if class_label is not None and len(p.groups) > 1:
+        kept[:, np.arange(len(p.groups)) != _column(p.groups, class_label)] = False
     scores = compute(counts, method, **params).values
     table = np.where(kept, scores, -np.inf)
     seen = kept.any(axis=1)
@@ -182,7 +188,24 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     else:
         order = rank_terms(table, "rr", seen, variant=rr_variant,
                            limit=int(seen.sum())).index
-    with np.errstate(invalid="ignore"):
-        smallest = np.where(np.isnan(p.values).all(axis=1), np.nan,
-                            np.nanmin(np.where(np.isnan(p.values), np.inf, p.values), axis=1))
-    return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest
+    return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest_pvalues(p, class_label)
+
+
+def _column(groups, class_label) -> int:
+    """The column of ``class_label`` among a table's ``groups``."""
+    names = [str(g) for g in groups]
+    if str(class_label) not in names:
+        raise TextsiftError(f"class_label {class_label!r} is not a class of the labels; "
+                            f"choose one of {', '.join(names)}")
+    return names.index(str(class_label))
+
+
+def smallest_pvalues(p, class_label=None) -> np.ndarray:
+    """One p-value per term, as scikit-learn's ``pvalues_``: a term's smallest p-value over
+    the groups of ``p`` (a :class:`~textsift.scores.significance.PValues`), or
+    ``class_label``'s; NaN where it has no test."""
+    values = p.values
+    if class_label is not None and values.shape[1] > 1:
+        return values[:, _column(p.groups, class_label)].copy()
+    tested = ~np.isnan(values)
+    return np.where(tested.any(axis=1), np.where(tested, values, np.inf).min(axis=1), np.nan)

@@ -94,6 +94,22 @@ class TermSelector(SelectorMixin, BaseEstimator):
         scores are: a term a class's documents lack is a feature too, Forman 2003), or only
         those over-represented (positive indicators) or under-represented in the class
         (:mod:`textsift.scores.direction`).
+    alpha : float in (0, 1], optional
+        Keep the terms whose p-value, adjusted by ``correction``, passes ``alpha`` instead of
+        a number of terms (a method with a test: ``textsift.scores.with_pvalues()``):
+        scikit-learn's ``SelectFpr`` with ``correction="none"`` (``p < alpha``),
+        ``SelectFdr`` with ``"bh"`` (``q <= alpha``) and ``SelectFwe`` with
+        ``"bonferroni"`` (``q < alpha``), which ``chi2_sklearn`` reproduces (scikit-learn
+        counts a term no document has in its family, textsift does not: it has no test). A
+        per-class test keeps a term if any class keeps it (of ``direction`` in that class;
+        only ``class_label``'s column when given), in the order of a round robin over the
+        classes (:func:`textsift.evidence.significant_terms`). Not with ``k``, ``ratio`` or
+        ``threshold``. No term passing is an empty selection (``transform`` warns, as
+        scikit-learn's selectors do), not an error.
+    correction : {"bh", "by", "holm", "bonferroni", "none"}, default="bh"
+        The multiple-testing correction of ``alpha`` (:mod:`textsift.corrections`).
+    family : {"class", "all"}, default="class"
+        The tests corrected together: each class's terms, or every term-class cell.
 
     Attributes
     ----------
@@ -118,6 +134,10 @@ class TermSelector(SelectorMixin, BaseEstimator):
         Scores of every term for every class (or group) -- the table ``scores_`` globalises;
         ``-inf`` for unseen terms. Computed from ``counts_`` each time it is read (a fit
         never builds it).
+    pvalues_ : ndarray of shape (n_features,)
+        The method's p-value of each feature, as scikit-learn's ``pvalues_`` (unadjusted):
+        for a per-class test its smallest over the classes (``class_label``'s when given);
+        NaN for unseen terms. Only for a method with a test.
     counts_ : Counts
         The sufficient statistics the scores were computed from.
     """
@@ -134,6 +154,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
         classes=None,
         method_params=None,
         direction="both",
+        alpha=None,
+        correction="bh",
+        family="class",
     ):
         self.method = method
         self.k = k
@@ -145,6 +168,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
         self.classes = classes
         self.method_params = method_params
         self.direction = direction
+        self.alpha = alpha
+        self.correction = correction
+        self.family = family
 
     def fit(self, X, y):
         """Count ``X`` against ``y`` and rank its terms. ``y`` is one label per document, or
@@ -174,6 +200,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
         ranked_by = self._ranked_by()
         n_keep = self._n_keep(counts, ranked_by["aggregate"])
+        self._passing = None
+        if self.alpha is not None:  # a method without a test fails here, not when read
+            n_keep = max(1, len(self._significant(counts, ranked_by)))
         note = size_note(self.k, counts.n_terms, "k")
         if note:
             warnings.warn(note, UserWarning, stacklevel=2)
@@ -208,12 +237,16 @@ class TermSelector(SelectorMixin, BaseEstimator):
         return fitted
 
     def _n_keep(self, counts: Counts, policy: str) -> int | None:
-        """The number of terms ``k`` or ``ratio`` asks for (``None`` with a threshold)."""
-        given = [name for name in ("k", "ratio", "threshold") if getattr(self, name) is not None]
+        """The number of terms ``k`` or ``ratio`` asks for (``None`` with a threshold or
+        ``alpha``)."""
+        given = [name for name in ("k", "ratio", "threshold", "alpha")
+                 if getattr(self, name) is not None]
         if len(given) > 1:
-            raise TextsiftError(f"give at most one of k, ratio and threshold, got {given[0]}="
-                                f"{getattr(self, given[0])!r} and {given[1]}="
+            raise TextsiftError(f"give at most one of k, ratio, threshold and alpha, got "
+                                f"{given[0]}={getattr(self, given[0])!r} and {given[1]}="
                                 f"{getattr(self, given[1])!r} (k is 10 when none is given)")
+        if self.alpha is not None:
+            return None
         if self.threshold is None:
             k = 10 if self.k is None else self.k
             return resolve_k(counts.n_terms, int(counts.seen.sum()), k, self.ratio)
@@ -233,6 +266,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         p = self._check_unchanged()
         ranking = self.ranking_
         n_keep = self._n_keep(self.counts_, ranking.policy)
+        if self.alpha is not None:
+            return self._significant(self.counts_, p)
         if n_keep is None:
             return ranking.index[ranking.scores >= self.threshold]
         if len(ranking) < n_keep:  # a round robin stopped short of this k: its next turns
@@ -249,6 +284,28 @@ class TermSelector(SelectorMixin, BaseEstimator):
         scores = np.empty(self.counts_.n_terms)
         scores[ranking.index] = ranking.scores
         return scores
+
+    def _significant(self, counts: Counts, p: dict) -> np.ndarray:
+        """The terms that pass ``alpha`` after ``correction`` over ``family``, in round-robin
+        order (cut again when one of the three changed since the last read)."""
+        from .evidence import significant_terms
+
+        key = (self.alpha, self.correction, self.family)
+        if self._passing is None or self._passing[0] != key:
+            index, _ = significant_terms(counts, p["method"], self.alpha, self.correction,
+                                         self.family, p["direction"], p["rr_variant"],
+                                         class_label=p["class_label"], **p["method_params"])
+            self._passing = (key, index)
+        return self._passing[1]
+
+    @property
+    def pvalues_(self) -> np.ndarray:
+        from .evidence import smallest_pvalues
+        from .scores import pvalues
+
+        p = self._check_unchanged()
+        return smallest_pvalues(pvalues(self.counts_, p["method"], **p["method_params"]),
+                                p["class_label"])
 
     @property
     def class_scores_(self) -> pd.DataFrame:
@@ -299,6 +356,11 @@ class OrdinalSelector(TermSelector):
         Round-robin duplicate rule (only matters for ``rr_igor``, whose lists overlap).
     method_params : dict, optional
         E.g. ``{"a": 0.5}`` (IDF exponent), ``{"eps": 0.1}``, ``{"idf": "smooth"}``.
+    alpha : float in (0, 1], optional
+        Keep the terms whose adjusted p-value passes ``alpha`` (instead of ``k`` or
+        ``ratio``): for ``mann_whitney``, the ordinal method with a test
+        (:class:`TermSelector`'s ``alpha``).
+    correction : {"bh", "by", "holm", "bonferroni", "none"}, default="bh"
     """
 
     # The TermSelector options that do not apply to ordinal methods.
@@ -306,15 +368,18 @@ class OrdinalSelector(TermSelector):
     aggregate = None
     class_label = None
     direction = "both"
+    family = "class"  # an ordinal test has one p-value per term: one family either way
 
     def __init__(self, method="rr_nc_idf", k=None, ratio=None, ranks=None, rr_variant="skip",
-                 method_params=None):
+                 method_params=None, alpha=None, correction="bh"):
         self.method = method
         self.k = k
         self.ratio = ratio
         self.ranks = ranks
         self.rr_variant = rr_variant
         self.method_params = method_params
+        self.alpha = alpha
+        self.correction = correction
 
     @property
     def classes(self):

@@ -37,9 +37,9 @@ WIDE = 30
 
 @app.command()
 def methods(fmt: FormatOption = None):
-    """List the scoring methods, one line each: name, kind, default policy and what it
-    measures (a table on stdout; JSON gives every field: parameters, policies,
-    requirements and the paper).
+    """List the scoring methods, one line each: name (as the other commands take it), kind,
+    default policy and what it measures (a table on stdout; JSON gives every field:
+    parameters, policies, whether the scores are signed, requirements and the paper).
 
     Example: textsift methods --format json
     """
@@ -49,7 +49,8 @@ def methods(fmt: FormatOption = None):
                   [[name, *m.values()] for name, m in entries.items()], fmt, "")
         return
     emit_rows(["name", "kind", "policy", "summary"],
-              [[_catalog.label(n), m["kind"], m["default_aggregate"], m["summary"]]
+              [[n, m["kind"], m["default_aggregate"],
+                ("provisional: " if m["provisional"] else "") + m["summary"]]
                for n, m in entries.items()], fmt, "textsift methods")
 
 
@@ -110,7 +111,7 @@ def score(
     m = None if method == "all" else get_method(method)  # before counting: fails at once
     if ev is not None and m.pvalue is None and "permutations" not in ev:
         _no_pvalue(m)
-    counts = corpus.count()
+    counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: rank 4
     source = describe(corpus.source)
     if m is not None:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
@@ -119,13 +120,12 @@ def score(
     if reference:
         counts, class_label = _referenced(corpus, counts, m, class_label, reference)
     if m is None:
-        from ..ranking import score_all
-
-        emit(score_all(counts, agg, class_label, top or TOP, view), fmt, "all methods")
+        _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
         _per_class(counts, m, top or TOP, fmt, view, ev)
     elif significance.alpha is not None and ev is None:
-        _by_significance(counts, m, class_label, significance, view, top, fmt)
+        by_significance(counts, m, class_label, significance.alpha, significance.correction,
+                        significance.family, view, top, fmt)
     else:
         _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
 
@@ -161,37 +161,45 @@ def _check_score(method: str, agg, class_label, per_class: bool, k,
                             "the target class with --class")
 
 
-def _by_significance(counts, m, class_label, significance: Significance, direction, top,
-                     fmt) -> None:
-    """``--alpha`` without ``-k``: the terms whose adjusted p-value passes alpha, as a
-    selector keeps them (:func:`textsift.evidence.significant_terms`)."""
+def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:
+    """Every method's score of every term (``--top``: of the terms in some method's best
+    ``top``), a column each; on a terminal, the best 20 unless told, and a note says how many
+    of the terms are shown. The signed methods are left out of ``sum`` and ``wavg`` (unless
+    ``view`` keeps one direction), said."""
+    import sys
+
+    from ..ranking import score_all
+    from ..scores import SIGNED_POLICIES, policy_refusal
+
+    if top is None and fmt in (None, "table") and sys.stdout.isatty():
+        top = TOP
+    frame = score_all(counts, agg, class_label, top, view)
+    if agg in SIGNED_POLICIES and class_label is None and view == "both":
+        print_note(f"left out: {policy_refusal(agg)}")
+    if top is not None:
+        print_note(f"{len(frame):,} of {counts.n_terms:,} terms: those in some method's best "
+                   f"{top:,} (--top); without --top a pipe or a file gets every term")
+    emit(frame, fmt, "all methods")
+
+
+def by_significance(counts, m, class_label, alpha: float, correction: str | None,
+                    family: str | None, direction: str, top, fmt, params=None) -> None:
+    """``--alpha`` without ``-k``: the terms whose p-value adjusted by ``correction``
+    (default bh) over ``family`` (default class) passes alpha, as a selector keeps them
+    (:func:`textsift.evidence.significant_terms`; ``class_label``: that class's column of a
+    per-class test). ``score --alpha`` and ``ordinal --alpha``."""
     import pandas as pd
 
     from ..evidence import significant_terms
-    from ..ranking import rank
     from ..scores import with_pvalues
 
     if m.pvalue is None:
         raise TextsiftError(f"--alpha selects by p-value, and {m.name} has none (it is not a "
                             f"statistical test); choose a test ({', '.join(with_pvalues())}), "
                             "or -k, or --evidence --permutations N for its p-values")
-    alpha = significance.alpha
-    corr, fam = significance.correction or "bh", significance.family or "class"
-    if class_label is not None:  # that class's column of the per-class test
-        import numpy as np
-
-        from ..evidence import adjusted_pvalues
-
-        p, q = adjusted_pvalues(counts, m, corr, fam)
-        groups = [str(g) for g in p.groups]
-        column = q[:, groups.index(str(class_label))] if len(groups) > 1 else q[:, 0]
-        column = np.nan_to_num(column, nan=np.inf)
-        passes = column <= alpha if corr in ("bh", "by") else column < alpha
-        ranked = rank(counts, m, class_label=class_label, direction=direction)
-        order = [t for t, s in zip(ranked.index, ranked.scores, strict=True)
-                 if passes[t] and s > -np.inf]
-    else:
-        order, _ = significant_terms(counts, m, alpha, corr, fam, direction)
+    corr, fam = correction or "bh", family or "class"
+    order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
+                                 class_label=class_label, **(params or {}))
     console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
                   f"q {'<=' if corr in ('bh', 'by') else '<'} {alpha:g})", highlight=False)
     if not len(order):
