@@ -269,7 +269,7 @@ def test_cli_bad_input(tmp_path):
             for i in range(40)]
     f = _corpus(tmp_path, rows)
     out = tmp_path / "o"
-    _fails_cleanly(["adabag", f, "--label-field", "label"], out, "must be numeric")
+    _fails_cleanly(["adabag", f, "--label-field", "label"], out, "not a number; ranks are numbers")
     # 1-5 stars with IMDb's --low 4 --high 7: no high class; the ratings present are named,
     # and no word of groups
     _fails_cleanly(["adabag", f, "--label-field", "rating", "--low", "4", "--high", "7",

@@ -17,7 +17,7 @@ from textsift.cli import app
 from textsift.corpus import read_corpus
 from textsift.counts import Counts
 from textsift.engines import count_file
-from textsift.errors import CorpusError, TextsiftError
+from textsift.errors import CorpusError, DataWarning, TextsiftError
 
 distributed = pytest.importorskip("distributed")
 runner = CliRunner()
@@ -114,8 +114,13 @@ CASES = {
         _files({"a.jsonl": jsonl([{"text": "alpha", "label": 1}]),
                 "b.jsonl": jsonl([{"text": "beta", "label": "b"}])}),
         r"the label 'label' mixes types: a number at .*a\.jsonl.*a string at .*b\.jsonl"),
-    "mixed label types in CSV": (_write("c.csv", b"text,label\nalpha,1\nbeta,b\n"),
-                                 r"c\.csv: the label 'label' mixes types"),
+    "a CSV file beside a file of numbers": (  # CSV labels are strings
+        _files({"a.csv": b"text,label\nalpha,1\nbeta,2\n",
+                "b.jsonl": jsonl([{"text": "gamma", "label": 1}])}),
+        r"the label 'label' mixes types: a string at .*a\.csv(, record 1)?, a number at "
+        r".*b\.jsonl(, line 1)?\. .*; a CSV file's labels are strings \(01 and 1 are two "
+        r"classes\): write the other files' labels as strings too, or, for ratings, use an "
+        r"ordinal method"),
     "label list holding numbers": (
         _write("c.jsonl", jsonl([{"text": "alpha", "label": [1, 2]}])),
         r"c\.jsonl, line 1: the label 'label' is the list \[1, 2\], which holds the number 1; "
@@ -187,13 +192,22 @@ def test_missing_text_is_an_empty_document(tmp_path, client, engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES)
-def test_csv_labels_are_numbers_where_they_read_as_numbers(tmp_path, client, engine):
-    # CSV has no types: each label that reads as a number is one, in every chunk alike
+def test_csv_labels_are_the_strings_written_unless_they_must_be_ranks(tmp_path, client, engine):
+    # CSV has no types: its labels are strings, in every chunk alike -- 01 and 1 are two
+    # classes (said in a warning), 1 and b one type; as ranks (the ordinal methods) they are
+    # numbers, 01 the rank 1
     path = tmp_path / "c.csv"
-    path.write_text("text,label\nalpha beta,1\ngamma,2\nbeta,10\ndelta,2\n")
-    counts = count(path, engine, client)
-    assert list(counts.classes) == [1, 2, 10] and counts.classes.dtype.kind == "i"
-    assert list(read_corpus(path).labels) == [1, 2, 10, 2]
+    path.write_text("text,label\nalpha beta,01\ngamma,1\nbeta,10\ndelta,2\nomega,b\n")
+    with pytest.warns(DataWarning, match=r"c.csv: labels that write the same number count as "
+                                         r"different classes: '01' and '1'\. Labels are the "
+                                         r"strings written"):
+        counts = count(path, engine, client)
+        labels = read_corpus(path).labels
+    assert counts.classes.tolist() == list(labels) == ["01", "1", "10", "2", "b"]
+    path.write_text("text,label\nalpha beta,01\ngamma,1\nbeta,10\ndelta, 2\n")
+    ranks = count(path, engine, client, ranks=True)
+    assert ranks.classes.tolist() == [1, 2, 10] and ranks.class_sizes.tolist() == [2, 1, 1]
+    assert list(read_corpus(path, ranks=True).labels) == [1, 1, 10, 2]
 
 
 def test_a_utf8_byte_order_mark_is_accepted(tmp_path):

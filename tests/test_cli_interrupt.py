@@ -67,20 +67,19 @@ def _reading(pgid: int, folder: Path) -> bool:
     return False
 
 
-@pytest.mark.parametrize("engine", ["stream", "dask"])
-def test_ctrl_c_is_one_line_and_exit_code_130(engine, corpus):
-    if engine == "dask":
-        pytest.importorskip("distributed")
-    proc = subprocess.Popen([*CLI, "score", str(corpus), "--engine", engine, "--top", "5"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)  # its own group, as a terminal job
+def _ctrl_c_when(argv, ready, what: str) -> None:
+    """Start the command ``argv`` in its own process group, send SIGINT to the group (what
+    Ctrl-C in a terminal does) once ``ready(pgid)``, and check the one rule: one line,
+    ``interrupted``, exit code 130, nothing on stdout, no process of the group left."""
+    proc = subprocess.Popen([*CLI, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)  # its own group, as a terminal job
     try:
         deadline = time.monotonic() + 180
-        while not _reading(proc.pid, corpus):
-            assert proc.poll() is None, f"ended before counting: {proc.communicate()}"
-            assert time.monotonic() < deadline, "never started counting"
-            time.sleep(0.02)
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        while not ready(proc.pid):
+            assert proc.poll() is None, f"ended before {what}: {proc.communicate()}"
+            assert time.monotonic() < deadline, f"never {what}"
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)
         out, err = proc.communicate(timeout=120)
     finally:
         if proc.poll() is None:
@@ -90,3 +89,85 @@ def test_ctrl_c_is_one_line_and_exit_code_130(engine, corpus):
     while _group(proc.pid):  # the Dask workers end with the command
         assert time.monotonic() < deadline, f"left running: {_group(proc.pid)}"
         time.sleep(0.1)
+
+
+@pytest.mark.parametrize("engine", ["stream", "dask"])
+def test_ctrl_c_is_one_line_and_exit_code_130(engine, corpus):
+    if engine == "dask":
+        pytest.importorskip("distributed")
+    _ctrl_c_when(["score", str(corpus), "--engine", engine, "--top", "5"],
+                 lambda pgid: _reading(pgid, corpus), "counting")
+
+
+def test_ctrl_c_while_a_local_dask_cluster_starts_is_not_ignored(corpus):
+    """The first Ctrl-C after `--engine dask` was ignored while the cluster started (SIGINT
+    was ignored process-wide so that the workers would inherit that), and the run went on
+    to the end, exit code 0. Now the workers alone block it: a Ctrl-C as soon as they exist
+    -- the cluster still starting -- is one line and exit code 130, and nothing is left."""
+    pytest.importorskip("distributed")
+    _ctrl_c_when(["score", str(corpus), "--engine", "dask", "--top", "5"],
+                 lambda pgid: len(_group(pgid)) >= 2, "starting a worker")
+
+
+def test_a_limit_of_open_files_too_low_for_a_local_cluster_is_one_error_line(corpus):
+    """`ulimit -n 40`: a local cluster of two workers needs about 48 files; it failed
+    half-way in 130 lines of distributed's tracebacks ("Nanny failed to start")."""
+    pytest.importorskip("distributed")
+    import resource
+
+    from textsift.engines.dask import FILES_PER_CLUSTER, FILES_PER_WORKER
+
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    n = os.cpu_count() or 1
+    done = subprocess.run([*CLI, "score", str(corpus), "--engine", "dask"], capture_output=True,
+                          text=True, timeout=300, preexec_fn=lambda: resource.setrlimit(
+                              resource.RLIMIT_NOFILE, (40, hard)))
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.splitlines() == [
+        f"error: too many open files for this process (40: ulimit -n): a local Dask cluster of "
+        f"{n} workers needs about {FILES_PER_CLUSTER + FILES_PER_WORKER * n}; raise the limit "
+        "(ulimit -n 4096), or count with the stream engine (--engine stream)"]
+
+
+TOKENISING = """
+import sys
+from textsift.engines import count_file
+from textsift.vectorize import VectorizerOptions
+
+def progress(stage, done, total):
+    print(stage, done, flush=True)
+
+count_file(sys.argv[1], label_field="sentiment", engine="memory", progress=progress,
+           opts=VectorizerOptions(tokenizer="korean"))
+"""
+
+
+@pytest.mark.real_data
+def test_ctrl_c_stops_the_korean_tokenizer_within_a_batch_of_documents(real_data):
+    """Kiwi took in a whole block of documents (30,000 reviews) before it answered, so a
+    Ctrl-C waited for the block: 40 s before `interrupted`. It is fed 256 documents at a time
+    now, and the counting threads stop between batches: after the signal, at most a batch per
+    thread (and the one being reported) is tokenised -- counted in documents, not seconds."""
+    pytest.importorskip("kiwipiepy")
+    from textsift.tokenizers import KoreanTokenizer
+
+    proc = subprocess.Popen([sys.executable, "-c", TOKENISING,
+                             str(real_data / "nsmc_korean" / "all.jsonl.gz")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        lines = []
+        while not lines or int(lines[-1].split()[1]) < 2_000:  # well under way
+            line = proc.stdout.readline()
+            assert line, f"ended first: {proc.communicate()}"
+            lines.append(line)
+        at_signal = int(lines[-1].split()[1])
+        os.killpg(proc.pid, signal.SIGINT)
+        rest, err = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert lines[0].split()[0] == "tokenising" and "KeyboardInterrupt" in err
+    after = [int(line.split()[1]) for line in rest.splitlines()]
+    threads = os.cpu_count() or 1
+    assert max(after, default=at_signal) - at_signal <= (threads + 1) * KoreanTokenizer.BATCH

@@ -177,12 +177,13 @@ def test_usage_errors_are_one_line(args, message):
 
 
 def test_several_sources_are_read_as_one_corpus(tmp_path):
+    # (as ratings: the ordinal command reads every file's labels as numbers, CSV's too)
     frame = pd.read_json(REVIEWS, lines=True)
     frame.iloc[:1000].to_json(tmp_path / "a.jsonl", orient="records", lines=True)
     frame.iloc[1000:].to_csv(tmp_path / "b.csv", index=False)
     args = ["--label-field", "rating", "--top", "10", "-f", "csv"]
-    one = runner.invoke(app, ["score", REVIEWS, *args])
-    two = runner.invoke(app, ["score", str(tmp_path / "a.jsonl"), str(tmp_path / "b.csv"),
+    one = runner.invoke(app, ["ordinal", REVIEWS, *args])
+    two = runner.invoke(app, ["ordinal", str(tmp_path / "a.jsonl"), str(tmp_path / "b.csv"),
                               *args, "--engine", "stream"])
     assert one.exit_code == 0 and two.exit_code == 0, two.output
     assert one.stdout == two.stdout

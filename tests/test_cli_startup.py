@@ -1,8 +1,10 @@
 """Start-up without the heavy libraries (timings are in bench/startup.py, never asserted here):
 ``import textsift`` loads none of scikit-learn's estimator machinery, scipy.stats or pandas,
 and the answers that need no corpus -- ``--version``, ``methods``, any ``-h`` -- load no numpy
-at all; the command line's copy of the method registry (cli/methods.json) is the registry's."""
+at all; a path that is not there is refused before they load; the command line's copy of
+the method registry (cli/methods.json) is the registry's."""
 
+import ast
 import json
 import subprocess
 import sys
@@ -73,3 +75,31 @@ def test_the_command_lines_adabag_criteria_are_the_estimators():
     from textsift.lasso import CRITERIA
 
     assert ADABAG_CRITERIA == tuple(CRITERIA)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "missing.toml", "--out", "x"],
+     "error: missing.toml: no such file or directory; check the path"),
+    (["score", "/nonexistent.jsonl"],
+     "error: /nonexistent.jsonl: no such file or directory; check the path"),
+    (["ordinal", "/nonexistent.jsonl", "--label-field", "rating"],
+     "error: /nonexistent.jsonl: no such file or directory; check the path"),
+    (["report", "{empty}"], "error: {empty} holds no experiment (no experiment.json); run "
+                            "`textsift run CONFIG.toml --out DIR` first"),
+])
+def test_a_path_that_is_not_there_is_refused_before_the_numerical_libraries_load(
+        argv, message, tmp_path):
+    """What the user typed is checked first: `run missing.toml` took 3-9 s, `score
+    /nonexistent.jsonl` 8 s and `report` on a folder without an experiment 22 s, importing
+    scikit-learn, pandas or matplotlib before saying so."""
+    argv = [a.format(empty=tmp_path) for a in argv]
+    run = ("import sys, contextlib, io\nfrom textsift.cli import main\n"
+           f"sys.argv = ['textsift', *{argv!r}]\nerr = io.StringIO()\n"
+           "with contextlib.redirect_stderr(err), contextlib.suppress(SystemExit):\n"
+           "    main()\nprint(repr(err.getvalue()))")
+    probe = f"{run}\nprint(__import__('json').dumps([m for m in {NUMERIC[:-1]!r} if m in " \
+            "sys.modules]))"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True, cwd=tmp_path).stdout.splitlines()
+    assert ast.literal_eval(out[-2]).splitlines() == [message.format(empty=tmp_path)]
+    assert json.loads(out[-1]) == []

@@ -151,6 +151,7 @@ def test_a_preprocessing_option_is_one_entry(tmp_path):
         import typer
         one = typer.Typer()
         one.command()(probe)
+        open("x.jsonl", "w").close()  # the corpus paths are checked before the command runs
         CliRunner().invoke(one, ["x.jsonl", "--strip-accents", "unicode"])
         helps = [CliRunner().invoke(app, [c, "-h"]).stdout for c in ("score", "explore")]
         print(json.dumps({

@@ -128,12 +128,17 @@ def test_chunk_with_no_tokens_still_counts_its_documents():
 
 # --------------------------------------------------------------------------- readers
 def test_csv_parquet_directory_and_glob_sources_equal_jsonl(tmp_path):
+    # a CSV file's labels are strings: beside it, the Parquet file's are too (or, as ranks,
+    # every file's are numbers)
     frame = load_sample("reviews").frame.iloc[:1200]
+    frame = frame.assign(rating=frame["rating"].astype(str))
     frame.iloc[:500].to_csv(tmp_path / "a.csv", index=False)
     frame.iloc[500:].to_parquet(tmp_path / "b.parquet", row_group_size=300)
     memory = Counts.from_texts(frame["text"].tolist(), frame["rating"].to_numpy())
     assert count_file(tmp_path, label_field="rating", chunk_size=170).equals(memory)
     assert count_file(str(tmp_path / "*.*"), label_field="rating", chunk_size=400).equals(memory)
+    ranks = Counts.from_texts(frame["text"].tolist(), frame["rating"].astype(int).to_numpy())
+    assert count_file(tmp_path, label_field="rating", chunk_size=170, ranks=True).equals(ranks)
 
 
 def test_split_that_empties_whole_chunks(tmp_path):

@@ -18,7 +18,7 @@ from textsift.cli import app
 from textsift.corpus import load_sample
 from textsift.experiment import StoreError, parse_config, run_experiment
 from textsift.experiment.specs import ALL, Cell, FoldRef, LearnerSpec, Level
-from textsift.experiment.validity import DataKey, cell_key
+from textsift.experiment.validity import RESULTS_VERSION, DataKey, cell_key
 
 BASE = {
     "experiment": {"name": "base", "seed": 3, "n_jobs": 1},
@@ -213,7 +213,8 @@ def test_a_directory_of_an_earlier_textsift_is_refused(corpus, base_run, tmp_pat
     assert res.exit_code == 2, res.output
     (line,) = [x for x in res.stderr.splitlines() if x.startswith("error")]
     assert line == (f"error: {out} holds 6 finished cells of an earlier textsift ({written}; "
-                    "this one writes results version 2), which this version does not resume; "
+                    f"this one writes results version {RESULTS_VERSION}), which this version "
+                    "does not resume; "
                     f"start afresh: choose a new --out, or delete {out}")
     assert cell_files(out) == before and "Traceback" not in res.output
 

@@ -355,7 +355,7 @@ def test_cli_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
 
 
 def test_cli_out_directory_is_refused_before_counting(tmp_path):
-    result = CliRunner().invoke(app, ["explore", str(tmp_path / "missing.jsonl"),
+    result = CliRunner().invoke(app, ["explore", str(sample_path("20ng")),
                                       "--out", str(tmp_path)])
     assert result.exit_code == 2
     assert "is a directory" in " ".join(result.output.split())

@@ -16,6 +16,7 @@ from textsift.labels import (
     check_requirement,
     csv_labels,
     label_type,
+    read_labels,
 )
 
 LISTS = [["earn"], ["acq", "earn", "grain"], [], ["grain"], ["earn", "earn"]]
@@ -130,7 +131,30 @@ def test_label_types_of_a_field():
         label_type(pd.Series([["a"], "b"], name="l", index=[1, 2]), "f", "line")
 
 
-def test_csv_labels_split_on_the_separator():
-    column = pd.Series(["earn;acq", " grain ", np.nan, "earn;;", "7"])
-    assert csv_labels(column, ";").tolist() == [["earn", "acq"], ["grain"], [], ["earn"], ["7"]]
-    assert csv_labels(pd.Series(["1", "b"])).tolist() == [1, "b"]  # without: numbers where
+def test_csv_labels_split_on_the_separator_and_an_empty_label_names_no_class():
+    # one rule for every format: an empty label in a list is dropped -- the CSV field
+    # "earn;;" with --label-sep ; as the JSON list ["earn", "", " "]
+    column = pd.Series(["earn;acq", " grain ", np.nan, "earn;;", "7"], name="l")
+    assert read_labels(csv_labels(column, ";"), "f").tolist() == [
+        ["earn", "acq"], ["grain"], [], ["earn"], ["7"]]
+    assert read_labels(pd.Series([["earn", "", " "], []], name="l"), "f").tolist() == [
+        ["earn"], []]
+    # a single empty label is a missing one, as an empty CSV cell is
+    with pytest.raises(CorpusError, match=r"f, line 2: the record has no label \('l' is "
+                                          r"missing, null or empty\)"):
+        label_type(read_labels(pd.Series(["a", " "], name="l", index=[1, 2]), "f"), "f",
+                   "line")
+
+
+def test_csv_labels_are_the_strings_written_and_ranks_read_them_as_numbers():
+    # CSV has no types: 01 and 1 are two classes, 1 and b one type (strings); where the
+    # labels must be ranks, every format's are numbers: "01", 1 and "1.0" are the rank 1
+    column = pd.Series(["01", "1", "b"], name="l")
+    assert csv_labels(column).tolist() == ["01", "1", "b"]
+    assert label_type(read_labels(csv_labels(column), "f"), "f") == "string"
+    ranks = read_labels(pd.Series(["01", 1, " 1.0 ", "2"], name="r"), "f", ranks=True)
+    assert ranks.tolist() == [1, 1, 1, 2] and ranks.dtype.kind == "f"
+    assert read_labels(pd.Series([4, 5], name="r"), "f", ranks=True).dtype.kind == "i"
+    with pytest.raises(CorpusError, match=r"f.csv, record 3: the label 'r' is 'b', not a "
+                                          r"number; ranks are numbers"):
+        read_labels(csv_labels(column.rename("r").set_axis([1, 2, 3])), "f.csv", ranks=True)

@@ -170,6 +170,32 @@ def test_words_holding_spaces_are_sorted_as_strings():
                                               ngram_range=(1, 2)))
 
 
+def test_a_word_holding_a_space_and_the_pair_of_its_words_are_one_term():
+    """CountVectorizer counts strings: the tokenizer's word "new york" and the pair of the
+    words "new", "york" are the one term "new york" (the issue's case: it was twice in the
+    vocabulary, its counts split, and lost under min_df=2). Kiwi gives such words (316
+    forms with a space on the Korean sample)."""
+    texts = ["new york/city", "new/york/city"]
+    X, names, _ = vectorize(texts, tokenizer=lambda t: t.split("/"), ngram_range=(1, 2))
+    assert names.tolist() == ["city", "new", "new york", "new york city", "york", "york city"]
+    assert X.toarray()[:, 2].tolist() == [1, 1]
+    X, names, _ = vectorize(texts, tokenizer=lambda t: t.split("/"), ngram_range=(1, 2),
+                            min_df=2)
+    assert names.tolist() == ["city", "new york"] and X.toarray().tolist() == [[1, 1], [1, 1]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.sampled_from(["a", "b", "a b", "b a", "a b a", " a", "c "]),
+                         max_size=6), min_size=1, max_size=6),
+       st.sampled_from([(1, 2), (1, 3), (2, 3)]))
+def test_words_holding_spaces_count_as_countvectorizer_counts(docs, ngram_range):
+    """Any mix of words with and without spaces, in any n-gram range: CountVectorizer's
+    vocabulary, order and matrix."""
+    texts = ["/".join(d) for d in docs] + ["a/b/a"]  # a term in every n-gram range
+    assert_identical(texts, VectorizerOptions(tokenizer=lambda t: t.split("/"),
+                                              ngram_range=ngram_range))
+
+
 # --------------------------------------------------------------------- engines
 @pytest.mark.parametrize("kw", [dict(ngram_range=(1, 2), min_df=2),
                                 dict(analyzer="char_wb", ngram_range=(1, 3), max_df=0.5),
@@ -298,7 +324,10 @@ def test_bad_ngrams_on_the_command_line_are_one_line(value, why):
 
 
 def test_bad_language_on_the_command_line_is_one_line_before_reading():
-    res = runner.invoke(app, ["score", "no-such-file.jsonl", "--language", "frnch", "--stem"])
+    # (a corpus path that is not there is said first, before anything heavy is imported:
+    # test_cli_startup)
+    res = runner.invoke(app, ["score", str(sample_path("20ng")), "--language", "frnch",
+                              "--stem"])
     assert res.exit_code == 2 and res.stderr.count("\n") == 1
     assert res.stderr.startswith("error: no stemmer or stop list has the language 'frnch' "
                                  "(did you mean 'french'?)")

@@ -70,7 +70,7 @@ def test_ordinal_eval_rows_baselines_and_resume(corpus, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--label-field", "text"], "must be numeric"),
+    (["--label-field", "text"], "not a number; ranks are numbers"),
     (["--label-field", "stars", "--ranks", "1,2,3"], "outside the declared scale"),
     (["--label-field", "stars", "--split-field", "fold"], "'fold' is not among"),
     (["--label-field", "stars", "--methods", "chi2"], "not an ordinal method"),
@@ -101,9 +101,8 @@ def test_cli_ordinal_json_shape(corpus):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--label-field", "text", "--k", "3"], "numeric ratings"),
-    (["--label-field", "stars"], "exactly one of -k"),
-    (["--label-field", "stars", "--k", "3", "--ratio", "0.1"], "exactly one of -k"),
+    (["--label-field", "text", "--k", "3"], "not a number; ranks are numbers"),
+    (["--label-field", "stars", "--k", "3", "--ratio", "0.1"], "give one of -k"),
     (["--label-field", "stars", "--k", "3", "--method", "bns"], "not an ordinal method"),
     (["--label-field", "stars", "--k", "3", "--ranks", "1,2"], "not among the declared"),
     (["--label-field", "stars", "--k", "3", "--method", "var_idf", "--a", "-1"], "positive"),

@@ -166,8 +166,11 @@ def test_every_command_that_writes_holds_the_lock(held, configs, command):
     assert res.exit_code == 2 and res.stdout == "", res.output
     what = {"report": "the folder", "explore": "--out"}.get(command[0], "--out")
     target = page if command[0] == "explore" else out
-    assert res.stderr.splitlines()[-1].startswith(
+    line = res.stderr.splitlines()[-1]
+    assert line.startswith(
         f"error: {what} {target} is in use by another textsift run (pid {pid}, started ")
+    assert line.endswith(f"; wait for it to finish, or choose another "
+                         f"{'folder' if command[0] == 'report' else '--out'}")
     assert sorted(p.name for p in out.iterdir()) == [".page.html.lock", LOCK_NAME]
 
 

@@ -5,12 +5,20 @@ top terms, the top terms of each class under the best method."""
 from __future__ import annotations
 
 import base64
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
 from html.parser import HTMLParser
 
 import numpy as np
 import pandas as pd
 import pytest
+from typer.testing import CliRunner
 
+from textsift.cli import app
 from textsift.counts import Counts
 from textsift.experiment import StoreError, parse_config, run_experiment
 from textsift.ranking import class_terms
@@ -242,3 +250,52 @@ def test_a_cv_report_shows_mean_and_std_over_folds(tmp_path):
     # the best method (of the first learner, by the first metric) and its terms per class
     assert "<h2>Top terms of each class: ig (fold 0)</h2>" in html
     assert html.count("<th>comp.graphics</th>") == 1 and "<td>70</td>" in html
+
+
+def _links(page) -> list[str]:
+    return re.findall(r"<a href='([^']+)'>", page.read_text(encoding="utf-8"))
+
+
+def test_a_report_can_be_written_elsewhere_and_the_experiment_is_left_as_it_was(tmp_path):
+    """``report DIR --out OUT`` (``write_report(DIR, OUT)``): a read-only experiment gets its
+    report; DIR is not written to, and the page's links reach DIR's files from OUT."""
+    exp, out = tmp_path / "exp", tmp_path / "elsewhere" / "rep"
+    run_experiment(parse_config(CFG), exp)
+    before = {p: p.stat().st_mtime_ns for p in exp.rglob("*")}
+    res = CliRunner().invoke(app, ["report", str(exp), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout.strip() == str(out / "report.html")
+    assert {p: p.stat().st_mtime_ns for p in exp.rglob("*")} == before
+    links = _links(out / "report.html")
+    assert "../../exp/results.csv" in links and "figures/accuracy.png" in links
+    assert all((out / link).exists() for link in links)
+    assert sorted(p.name for p in out.iterdir()) == ["figures", "report.html"]
+
+
+def test_a_report_killed_half_way_links_only_files_that_exist(tmp_path):
+    """``kill -KILL`` of ``textsift report`` while it draws a figure (a ``figures/*.tmp`` is
+    being written): the page on disk -- the earlier report's -- still links every file it
+    names (the earlier report's figures were deleted before the new ones were drawn); the
+    next report removes the partial file."""
+    run_experiment(parse_config(CFG), tmp_path)
+    write_report(tmp_path)
+    figures = tmp_path / "figures"
+    proc = subprocess.Popen([sys.executable, "-c", "from textsift.cli import main; main()",
+                             "report", str(tmp_path)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, env={**os.environ, "MPLBACKEND": "Agg"})
+    try:
+        deadline = time.monotonic() + 300
+        while not list(figures.glob("*.tmp")):
+            assert proc.poll() is None and time.monotonic() < deadline, "no figure drawn"
+            time.sleep(0.005)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    links = _links(tmp_path / "report.html")
+    assert len(links) > 4 and [f for f in links if not (tmp_path / f).exists()] == []
+    write_report(tmp_path)
+    assert not list(figures.glob("*.tmp"))
+    assert sorted(f"figures/{p.name}" for p in figures.iterdir()) == sorted(
+        f for f in _links(tmp_path / "report.html") if f.startswith("figures/"))

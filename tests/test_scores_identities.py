@@ -279,7 +279,7 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
     import textsift.classwise as ranking  # where the blocks are
     from textsift.policies import rank_terms
     from textsift.ranking import ranking_of
-    from textsift.scores import PerClass
+    from textsift.scores import SIGNED_POLICIES, PerClass
 
     X, seed = data
     y = _labels(X.shape[0], seed)
@@ -298,6 +298,8 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
         try:
             ranking.BLOCK_CELLS = block
             for agg, cls in [("max", None), ("sum", None), ("wavg", None), ("max", 1)]:
+                if sparse.signed and agg in SIGNED_POLICIES:  # refused (test_log_odds)
+                    continue
                 a = ranking_of(sparse, agg, cls)
                 whole = dense.values if cls is None else dense.values[:, [1]]
                 b = rank_terms(whole, agg, counts.seen, dense.weights)  # no blocks

@@ -5,9 +5,12 @@ import numpy as np
 import pytest
 
 from textsift import Counts, TermSelector
+from textsift.errors import TextsiftError
+from textsift.experiment import parse_config
+from textsift.experiment.plan import Selection, selections
 from textsift.labels import REQUIREMENTS, check_requirement
 from textsift.ranking import rank
-from textsift.scores import REGISTRY, compute
+from textsift.scores import REGISTRY, compute, register
 from textsift.scores.forman import pow_
 
 ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp",
@@ -80,3 +83,40 @@ def test_a_parameter_is_passed_and_an_unknown_one_is_named():
     with pytest.raises(ValueError, match=r"^rr_nc_idf has no parameter eps_nc; it takes a, "
                                          r"eps, idf, balanced$"):
         compute(ranks, "rr_nc_idf", eps_nc=0.1)
+
+
+def test_signed_scores_refuse_sum_and_wavg():
+    """A score whose sign is the direction of the association (log_odds_dirichlet: negative
+    where the term is under-represented in the class) declares itself ``signed``: it offers
+    max and rr only, and sum and wavg are refused wherever a policy meets the table (rank,
+    the selector, an experiment's plan skips them with the reason). The unsigned scores of
+    the same counts are ranked under every policy. Worked example: with two classes the
+    log-odds of n are those of p negated (test_log_odds), so every term sums to 0 -- the
+    ranking would be column order."""
+    signed = sorted(n for n, m in REGISTRY.items() if m.signed)
+    assert signed == ["acc", "g2", "log_odds_dirichlet", "mi", "pow", "rc"]
+    counts = Counts.from_matrix(np.array([[1, 2, 0], [3, 1, 1], [0, 1, 2]]), ["p", "n", "o"])
+    for name in signed:
+        assert REGISTRY[name].aggregates == ("max", "rr")
+        for aggregate in ("sum", "wavg"):
+            with pytest.raises(TextsiftError, match=rf"the policy '{aggregate}' adds a term's "
+                                                    r"scores over the classes, but these scores "
+                                                    r"are signed \(rc, acc, pow, g2, mi, "
+                                                    r"log_odds_dirichlet: a negative score means "
+                                                    r"the term is under-represented"):
+                rank(counts, name, aggregate=aggregate)
+        assert len(rank(counts, name, aggregate="max")) == 3
+        assert len(rank(counts, name, class_label="p")) == 3  # one class's scores: no sum
+    assert len(rank(counts, "chi2", aggregate="wavg")) == 3
+    exp = parse_config({"experiment": {"name": "s"}, "corpus": {"sample": "20ng"},
+                        "selection": {"methods": ["log_odds_dirichlet", "chi2"],
+                                      "aggregates": ["max", "wavg"], "sizes": [10]},
+                        "learners": [{"name": "nb"}]})
+    pairs, notes = selections(exp)
+    assert pairs == [Selection("log_odds_dirichlet", "max"), Selection("chi2", "max"),
+                     Selection("chi2", "wavg")]
+    assert [n[:80] for n in notes] == [
+        "log_odds_dirichlet has no 'wavg' policy (it offers max, rr); skipped: the policy"]
+    with pytest.raises(RuntimeError, match=r"method 'x': its default policy 'sum' is not among "
+                                           r"those it offers \(max, rr\)"):
+        register("x", "nominal", "", default_aggregate="sum", signed=True)(lambda c: c.df)

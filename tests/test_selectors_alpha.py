@@ -184,4 +184,4 @@ def test_alpha_in_the_commands_selects_what_the_selectors_select():
         assert terms([args[0], str(sample_path(name)), *args[1:]]) == set(kept), name
     bad = CliRunner().invoke(app, ["ordinal", str(sample_path("reviews")), "--alpha", "0.05",
                                    "-k", "5"])
-    assert bad.exit_code == 2 and "give exactly one of -k" in bad.stderr
+    assert bad.exit_code == 2 and "give one of -k" in bad.stderr  # or none: the best --top

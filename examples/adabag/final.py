@@ -43,7 +43,7 @@ def markdown(table: pd.DataFrame) -> str:
         lr = part[part.final == "all words"].iloc[0]
         for _, r in part[part.final != "all words"].iterrows():
             penalty = "" if pd.isna(r.penalty) else f"{r.penalty:g}"
-            lines.append(f"| {corpus} | {r.final} | {penalty} | {r.words:,} ({r.cutoff}) | "
+            lines.append(f"| {corpus} | {r.final} | {penalty} | {r.words:,} ({r.cutoff:.0f}) | "
                          f"{r.midpoint:.3f} | {r.validation:.3f} | {lr.midpoint:.3f} "
                          f"({lr.words:,}) | {r.midpoint - lr.midpoint:+.3f} |")
     return "\n".join(lines) + "\n"

@@ -21,8 +21,6 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-import numpy as np
-
 from .errors import OutputError, TextsiftError
 
 __all__ = ["FIXABLE", "atomic_write", "atomic_write_text", "check_out_dir", "differences",
@@ -89,19 +87,27 @@ def _free(path: Path) -> int | None:
     return None
 
 
-def atomic_write(path, write) -> None:
+def atomic_write(path, write, check=None) -> None:
     """Call ``write(file_object)`` (a binary file) on a temporary file beside ``path``, then
     rename it over ``path``: readers see the old file or the new one, never a partial one.
     An error the user can fix (:func:`os_error`) is an :class:`~textsift.errors.OutputError`
-    naming ``path``."""
+    naming ``path``. ``check()``, if given, is called before anything is written and again
+    just before the rename, and the folder of ``path`` must exist (it is not made): what
+    ``check`` raises leaves the folder as it was (a worker checks that its run still holds
+    the folder: ``textsift._lock.check_held``; a folder removed meanwhile stays removed)."""
     path = Path(path)
     tmp = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if check is not None:
+            check()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
             write(fh)
         os.chmod(tmp, 0o644)  # mkstemp makes 0600 files; results are meant to be shared
+        if check is not None:
+            check()
         os.replace(tmp, path)
     except BaseException as exc:
         if tmp is not None:
@@ -112,9 +118,9 @@ def atomic_write(path, write) -> None:
         raise
 
 
-def atomic_write_text(path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically."""
-    atomic_write(path, lambda fh: fh.write(text.encode("utf-8")))
+def atomic_write_text(path, text: str, check=None) -> None:
+    """Write ``text`` (UTF-8) to ``path`` atomically (``check``: as :func:`atomic_write`)."""
+    atomic_write(path, lambda fh: fh.write(text.encode("utf-8")), check)
 
 
 def write_npz(path, arrays: dict) -> None:
@@ -123,6 +129,8 @@ def write_npz(path, arrays: dict) -> None:
     ``np.savez`` because that leaves its ``ZipFile`` open when a write fails (a full disk, a
     file-size limit): its ``__del__`` then writes to the closed file, "Exception ignored in
     ZipFile.__del__", long after the error."""
+    import numpy as np  # here: the locks (textsift._lock) use this module at start-up
+
     def write(fh):
         with zipfile.ZipFile(fh, mode="w", compression=zipfile.ZIP_STORED,
                              allowZip64=True) as zf:

@@ -16,8 +16,15 @@ full disk is one error naming the path (:func:`textsift._io.os_error`).
 
 The lock is re-entrant within a process (the command line holds it for the whole command,
 and :func:`~textsift.experiment.run_experiment` takes it again), and is advisory: it keeps
-textsift runs apart, not other programs. Written with the standard library: ``flock`` is
-all it needs (the ``filelock`` package adds nothing here but a dependency).
+textsift runs apart, not other programs.
+
+The worker processes of a run (joblib's) do not hold the lock: they write for the process
+that does. Each checks, before it writes a result, that its owner still holds the lock
+(:func:`check_held`: the lock file is there, locked, and names the owner), and ends itself
+when its owner has ended (:func:`end_with`, from its start) -- a run killed with ``kill
+-TERM`` or ``kill -KILL`` leaves no worker behind that writes into a folder it no longer
+holds. Written with the standard library: ``flock`` is all it needs (the ``filelock``
+package adds nothing here but a dependency).
 """
 
 from __future__ import annotations
@@ -39,11 +46,12 @@ try:
 except ImportError:  # pragma: no cover (not POSIX: nothing to lock with)
     fcntl = None
 
-__all__ = ["LOCK_NAME", "hold", "lock_path"]
+__all__ = ["LOCK_NAME", "check_held", "end_with", "hold", "lock_path"]
 
 #: The lock file of an output folder.
 LOCK_NAME = ".textsift.lock"
 _HELD: dict[str, int] = {}  # lock files this process holds -> depth
+_WATCHED: set[int] = set()  # owners whose end this process watches for (end_with)
 
 
 def lock_path(target, folder: bool = True) -> Path:
@@ -143,7 +151,8 @@ def _acquire(path: Path, what: str, target: Path, note) -> int:
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
                 raise OutputError(
                     f"{what} {target} is in use by another textsift run ({_holder(info)}); "
-                    f"wait for it to finish, or choose another {what}") from None
+                    f"wait for it to finish, or choose another "
+                    f"{what.removeprefix('the ')}") from None
             if exc.errno in (errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS):
                 if note is not None:
                     note(f"{target}: files cannot be locked here, so nothing keeps a second "
@@ -187,3 +196,56 @@ def _remove_empty(folders: list[Path]) -> None:
             folder.rmdir()
         except OSError:
             return
+
+
+def check_held(target, owner: int, folder: bool = True) -> None:
+    """Check that the process ``owner`` holds the lock of ``target`` -- what a worker does
+    before it writes a result there for its owner: the lock file exists, is locked by some
+    process, and names ``owner``. Otherwise an :class:`~textsift.errors.OutputError` (the
+    result is not written): the folder was removed or taken over, or the owner has ended.
+    Where files cannot be locked, the file's pid alone is checked."""
+    path = lock_path(target, folder)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise OutputError(f"{target}: its lock ({path.name}) is gone, so the run that wrote "
+                          "there no longer holds it (was the folder removed?); nothing more is "
+                          "written there. Run the command again") from None
+    free = False
+    try:
+        info = _read(fd)
+        if fcntl is not None:
+            try:  # a shared lock is granted only if no process holds the exclusive one
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                free = True
+            except OSError as exc:  # held (or, where nothing can be locked, the pid decides)
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.ENOLCK,
+                                     errno.EOPNOTSUPP, errno.ENOSYS):
+                    raise
+    finally:
+        os.close(fd)  # (releases the shared lock, if it was granted)
+    if free or info.get("pid") != owner:
+        raise OutputError(f"{target} is no longer held by the run (pid {owner}) this worker "
+                          f"writes for (now: {_holder(info) if not free else 'nobody'}); "
+                          "nothing more is written there")
+
+
+def end_with(owner: int, interval: float = 0.2) -> None:
+    """End this process (``os._exit``) within ``interval`` seconds of the end of ``owner``,
+    its parent: a worker process of a run dies with the run, however the run ended (``kill
+    -KILL`` included, which no handler sees). Called as the worker starts (joblib's
+    ``initializer``), before it takes any work. Does nothing in ``owner`` itself, nor in a
+    process that ``owner`` did not start (a Dask worker); a daemon thread polls
+    ``os.getppid()`` (which changes when the parent ends), once per process."""
+    if owner == os.getpid() or os.getppid() != owner or owner in _WATCHED:
+        return
+    _WATCHED.add(owner)
+
+    def watch() -> None:
+        while os.getppid() == owner:
+            time.sleep(interval)
+        os._exit(1)
+
+    import threading
+
+    threading.Thread(target=watch, name="textsift-end-with-parent", daemon=True).start()

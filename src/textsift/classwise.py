@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .counts import BLOCK_CELLS
-from .policies import globalise, order
+from .policies import addends_of, globalise, globalise_blocks, order, settle
 from .scores import PerClass
 from .scores._absent import slices
 
@@ -183,7 +183,8 @@ def reduce(table: PerClass, aggregate: str) -> np.ndarray:
 def _sums(table: PerClass, aggregate: str, start: np.ndarray) -> np.ndarray | None:
     """``sum`` or ``wavg``: each term's total of the absent rule over every class, less its
     value at the term's own cells, plus theirs; a term in more than half of the classes
-    summed from its dense row (no cancellation, and the dense table's sum to the bit)."""
+    summed from its dense row (no cancellation, and the dense table's sum to the bit); the
+    terms whose order rounding could decide, summed exactly (:func:`_settled`)."""
     counts, cells = table.counts, table.counts.cells
     absent, nz = table.parts
     n_terms, m = counts.n_terms, counts.n_classes
@@ -191,32 +192,53 @@ def _sums(table: PerClass, aggregate: str, start: np.ndarray) -> np.ndarray | No
     found = absent.totals(weights)
     if found is None:
         return None
-    total, n_scored = found
+    whole, n_scored = found
     row = cells.row
     at = absent.values(row, cells.col)
-    if np.isposinf(at).any() or np.isposinf(total).any():  # inf - inf: sum them densely
+    if np.isposinf(at).any() or np.isposinf(whole).any():  # inf - inf: sum them densely
         return None
     w = weights[cells.col]
     own, held = at > -np.inf, nz > -np.inf
+    own_part = np.bincount(row, np.where(own, w * at, 0.0), n_terms)
+    held_part = np.bincount(row, np.where(held, w * nz, 0.0), n_terms)
     with np.errstate(invalid="ignore", over="ignore"):
-        total = (total - np.bincount(row, np.where(own, w * at, 0.0), n_terms)
-                 + np.bincount(row, np.where(held, w * nz, 0.0), n_terms))
+        total = whole - own_part + held_part
     n_scored = (n_scored - np.bincount(row, own, n_terms) + np.bincount(row, held, n_terms))
     total[n_scored <= 0] = -np.inf
     for t in np.flatnonzero(2 * np.diff(start) > m):  # the frequent terms: their dense row
         total[t] = globalise(table.rows(t, t + 1), aggregate, counts.priors)[0]
-    return total
+    with np.errstate(invalid="ignore", over="ignore"):
+        magnitude = np.abs(whole) + np.abs(own_part) + np.abs(held_part)
+    return _settled(table, aggregate, total, (m + 2 * np.diff(start) + 2) * magnitude)
+
+
+def _settled(table: PerClass, aggregate: str, total: np.ndarray, scale: np.ndarray
+             ) -> np.ndarray:
+    """``total`` with the terms whose order rounding could decide summed exactly from their
+    dense rows (:func:`textsift.policies.settle`, as the dense table's sums are). A total of
+    the absent rule over the ``m`` classes, less a term's ``k`` own cells' absent values,
+    plus their scores, is within ``(m + 2k + 2) u`` (``scale``) times the magnitudes of the
+    three (``u`` the unit roundoff) of the exact sum when the addends have one sign -- as
+    the scores that offer ``sum`` and ``wavg`` do (they are >= 0; the signed ones refuse
+    them)."""
+    n_terms, m = table.counts.n_terms, table.counts.n_classes
+    step = max(1, BLOCK_CELLS // m)
+    buffer = np.empty((min(step, n_terms), m))
+    weights = None if aggregate == "sum" else table.counts.priors
+    error = np.nan_to_num(scale * (np.finfo(np.float64).eps / 2), nan=np.inf)
+    return settle(total, error, lambda terms: addends_of(
+        lambda a, b: table.rows(a, b, buffer), n_terms, step, terms, weights))
 
 
 def by_blocks(table, aggregate: str) -> np.ndarray:
     """:func:`~textsift.policies.globalise` of the dense rows by blocks, into one small
-    buffer: the same values, to the bit, as on the whole table (each row is reduced alone)."""
+    buffer (:func:`~textsift.policies.globalise_blocks`): the same values, to the bit, as on
+    the whole table."""
     n_terms, m = len(table.seen), len(table.groups)
     step = max(1, BLOCK_CELLS // m)
     buffer = np.empty((min(step, n_terms), m))
-    return np.concatenate(
-        [globalise(table.rows(start, min(start + step, n_terms), buffer), aggregate,
-                   table.weights) for start in range(0, n_terms, step)] or [np.zeros(0)])
+    return globalise_blocks(lambda start, stop: table.rows(start, stop, buffer), n_terms, step,
+                            aggregate, table.weights)
 
 
 def values_at(table: PerClass, terms: np.ndarray, classes: np.ndarray) -> np.ndarray:

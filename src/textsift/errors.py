@@ -20,7 +20,7 @@ command line prints each such warning as one ``warning: ...`` line on stderr.
 from __future__ import annotations
 
 __all__ = ["CorpusError", "DataWarning", "OutputError", "TextsiftError", "check_n_jobs",
-           "did_you_mean", "lookup"]
+           "did_you_mean", "lookup", "missing_path", "no_experiment"]
 
 
 class TextsiftError(ValueError):
@@ -79,3 +79,15 @@ def lookup(registry: dict, name, what: str):
     """``registry[name]``; an unknown name is a :class:`TextsiftError` naming the closest
     entry and every one (``what``: ``"learner"``, ``"measure"``, ...)."""
     return registry[choose(name, registry, what)]
+
+
+def missing_path(path) -> CorpusError:
+    """The error for a corpus path that does not exist (checked at once by the command line,
+    before anything heavy is imported, and by :func:`textsift.sources.data_files`)."""
+    return CorpusError(f"{path}: no such file or directory; check the path")
+
+
+def no_experiment(root) -> OutputError:
+    """The error for a folder that holds no experiment (no ``experiment.json``)."""
+    return OutputError(f"{root} holds no experiment (no experiment.json); run `textsift run "
+                       "CONFIG.toml --out DIR` first")

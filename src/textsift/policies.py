@@ -31,6 +31,8 @@ __all__ = [
     "AGGREGATES",
     "Ranking",
     "globalise",
+    "addends_of",
+    "globalise_blocks",
     "n_from_ratio",
     "order",
     "rank_scores",
@@ -39,6 +41,7 @@ __all__ = [
     "after_round_robin",
     "round_robin",
     "round_robin_lists",
+    "settle",
     "size_note",
 ]
 
@@ -83,26 +86,134 @@ def globalise(table: np.ndarray, aggregate: str, weights: np.ndarray | None = No
     rule a single ``-inf`` would sink a term: pointwise MI is ``-inf`` in every class that
     lacks the term, so every term missing from one class would sum to ``-inf`` and the
     ranking would be column order; so would the ordinal round-robin tables, ``-inf`` outside
-    a term's own group. For pointwise MI, ``wavg`` is then Yang & Pedersen's (1997)
-    ``MI_avg = sum_c P(c) MI(t, c)`` over the classes where ``MI(t, c)`` is defined
-    (``A > 0``). A table without ``-inf`` sums as it always did, to the bit.
+    a term's own group. The sums are exact where the order needs it
+    (:func:`globalise_blocks`): two terms whose scores are the same numbers in another order
+    tie, and the tie goes to the lower index.
     """
     table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
+    return globalise_blocks(lambda start, stop: table[start:stop], table.shape[0],
+                            max(table.shape[0], 1), aggregate, weights)
+
+
+def globalise_blocks(rows, n_terms: int, step: int, aggregate: str,
+                     weights: np.ndarray | None = None) -> np.ndarray:
+    """:func:`globalise` of the (V, G) table whose rows ``start:stop`` ``rows(start, stop)``
+    gives, ``step`` rows at a time (never the whole table at once).
+
+    ``sum`` and ``wavg`` are numpy's sums, then :func:`settle`'d: numpy's sum of ``G``
+    numbers ``x`` is within ``(G - 1) u sum|x|`` of their exact sum (``u`` the unit roundoff;
+    Higham, *Accuracy and Stability of Numerical Algorithms*, 2002, section 4.2), and the
+    terms whose order that leaves in doubt (exact ties among them: the same scores in
+    another order) are summed exactly, in a second pass over their blocks. The order by
+    value, ties by lower index, is then the order of the exact sums. Two groups need no
+    second pass: one addition is correctly rounded."""
+    spans = [(a, min(a + step, n_terms)) for a in range(0, n_terms, step)]
     if aggregate == "max":
-        return table.max(axis=1)
+        return np.concatenate([rows(a, b).max(axis=1) for a, b in spans] or [np.zeros(0)])
     if aggregate not in ("sum", "wavg"):
         raise TextsiftError(f"unknown aggregate {aggregate!r}; choose one of max, sum, wavg, rr")
+    if aggregate == "wavg" and weights is None:
+        raise TextsiftError("aggregate='wavg' needs the class priors as weights")
+    w = None if aggregate == "sum" else np.asarray(weights, dtype=np.float64)
+    out, error = np.empty(n_terms), np.empty(n_terms)
+    n_groups = 1
+    for a, b in spans:
+        terms, none = _addends(rows(a, b), w)
+        n_groups = terms.shape[1]
+        out[a:b] = np.where(none, -np.inf, terms.sum(axis=1))
+        with np.errstate(invalid="ignore", over="ignore"):  # +inf scores: no doubt there
+            error[a:b] = (n_groups - 1) * _UNIT * np.abs(terms).sum(axis=1)
+    if n_groups <= 2:
+        return out
+    return settle(out, error, lambda terms: addends_of(rows, n_terms, step, terms, w))
+
+
+def addends_of(rows, n_terms: int, step: int, terms: np.ndarray,
+               weights: np.ndarray | None = None) -> np.ndarray:
+    """The addends of ``sum`` (``weights=None``) or ``wavg`` of the rows ``terms``
+    (ascending) of the (V, G) table that ``rows(start, stop)`` gives ``step`` rows at a time:
+    only the blocks holding one of them are read."""
+    parts = []
+    for a in range(0, n_terms, step):
+        b = min(a + step, n_terms)
+        inside = terms[(terms >= a) & (terms < b)] - a
+        if len(inside):
+            parts.append(_addends(rows(a, b)[inside], weights)[0])
+    return np.concatenate(parts)
+
+
+#: The unit roundoff of float64 (half the distance from 1 to the next float).
+_UNIT = np.finfo(np.float64).eps / 2
+
+
+def settle(sums: np.ndarray, error: np.ndarray, addends) -> np.ndarray:
+    """``sums`` with each term whose order could be the rounding's replaced by its exact sum
+    (``math.fsum``, correctly rounded): ``error[i]`` bounds how far ``sums[i]`` is from
+    the exact sum of its addends, and ``addends(terms)`` gives the addends (one row each) of
+    the terms ``terms`` (ascending indices). A term whose interval ``sums +- 2 error`` meets
+    no other's is ordered as its exact sum is; the others are summed exactly, each distinct
+    multiset of addends once. The order of the result (by value, ties by lower index) is the
+    order of the exact sums. In place; returns ``sums``."""
+    with np.errstate(over="ignore"):
+        doubt = np.flatnonzero(_in_doubt(sums, 2 * error))
+    if len(doubt):
+        sums[doubt] = _exact_sums(addends(doubt))
+    return sums
+
+
+def _exact_sums(terms: np.ndarray) -> np.ndarray:
+    """``math.fsum`` of each row, once per distinct multiset of values: the same row, or the
+    same scores in another order, is one sum."""
+    rows, again = _distinct(terms)
+    rows, more = _distinct(np.sort(rows, axis=1))
+    return np.array([math.fsum(r) for r in rows.tolist()])[more][again]
+
+
+def _distinct(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(distinct, codes)``: the distinct rows of a 2-D float array (told apart by their
+    bits) and each row's index among them (``distinct[codes]`` is ``rows``). Rows are
+    grouped by a 64-bit hash of their bits, and every row is then compared with its group's
+    first: a collision (never seen) falls back to ``numpy.unique`` of the rows."""
+    bits = np.ascontiguousarray(rows).view(np.uint64)
+    mixers = np.random.default_rng(0).integers(1, 2**62, size=bits.shape[1], dtype=np.uint64)
+    hashed = (bits * (2 * mixers + 1)).sum(axis=1)  # odd multipliers, wrapping: a hash
+    _, first, codes = np.unique(hashed, return_index=True, return_inverse=True)
+    codes = codes.ravel()
+    if (bits[first][codes] == bits).all():
+        return rows[first], codes
+    _, first, codes = np.unique(bits, axis=0, return_index=True, return_inverse=True)
+    return rows[first], codes.ravel()
+
+
+def _addends(table: np.ndarray, weights: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+    """``(addends, none)``: the (rows, G) values a term's ``sum`` (``weights=None``) or
+    ``wavg`` adds -- 0 where it has no score (``-inf``; for ``wavg`` also a group of weight
+    0, as ``0 * inf`` is NaN) -- and whether a row has none at all."""
+    table = np.atleast_2d(np.asarray(table, dtype=np.float64).T).T
     scored = table > -np.inf
-    if aggregate == "wavg":
-        if weights is None:
-            raise TextsiftError("aggregate='wavg' needs the class priors as weights")
-        w = np.asarray(weights, dtype=np.float64)
-        scored &= w[None, :] > 0  # a group of weight 0 contributes nothing (0 * inf is NaN)
+    if weights is not None:
+        scored &= weights[None, :] > 0
         with np.errstate(invalid="ignore"):
-            table = table * w[None, :]
-    out = np.where(scored, table, 0.0).sum(axis=1)
-    out[~scored.any(axis=1)] = -np.inf
-    return out
+            table = table * weights[None, :]
+    if scored.all():  # every term scored in every group: the table itself
+        return table, np.zeros(len(table), dtype=bool)
+    return np.where(scored, table, 0.0), ~scored.any(axis=1)
+
+
+def _in_doubt(sums: np.ndarray, error: np.ndarray) -> np.ndarray:
+    """The finite ``sums`` whose interval ``sum +- error`` meets another's: those whose order
+    may be the rounding's rather than their exact sums' (each is within ``error / 2`` of its
+    exact sum). A sweep over the intervals by their lower ends."""
+    finite = np.flatnonzero(np.isfinite(sums))
+    by_low = finite[np.argsort(sums[finite] - error[finite], kind="stable")]
+    low, high = sums[by_low] - error[by_low], sums[by_low] + error[by_low]
+    reach = np.maximum.accumulate(high)  # the highest end of the intervals so far
+    meets = np.zeros(len(by_low), dtype=bool)
+    meets[1:] |= low[1:] <= reach[:-1]  # an interval before reaches this one
+    meets[:-1] |= high[:-1] >= low[1:]  # this one reaches the next (then any later)
+    doubt = np.zeros(len(sums), dtype=bool)
+    doubt[by_low[meets]] = True
+    return doubt
 
 
 def round_robin(

@@ -21,12 +21,14 @@ from .errors import TextsiftError
 from .policies import AGGREGATES, Ranking, after_round_robin, rank_scores, rank_terms
 from .scores import (
     REGISTRY,
+    SIGNED_POLICIES,
     Method,
     PerClass,
     ScoreTable,
     compute,
     compute_many,
     get_method,
+    policy_refusal,
 )
 from .scores.direction import check_direction
 from .scores.direction import direction as direction_table
@@ -188,7 +190,10 @@ def ranking_of(
     if len(groups) == 1:  # every policy is the identity on a single column
         return rank_scores(_directed_column(table.column(0), signs, direction, class_label),
                            table.seen, limit)
-    if directed and _same_groups(groups, signs.groups):
+    one_way = directed and _same_groups(groups, signs.groups)
+    if table.signed and aggregate in SIGNED_POLICIES and not one_way:
+        raise TextsiftError(policy_refusal(aggregate))
+    if one_way:
         table, sparse = _Directed(table, signs, 1 if direction == "over" else -1), False
     many = sparse and table.counts.layout == "sparse"
     if aggregate == "rr":
@@ -435,11 +440,13 @@ def _most_frequent_class(counts: Counts, terms: np.ndarray) -> np.ndarray:
 
 
 def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
-              top: int = 20, direction: str = "both") -> pd.DataFrame:
+              top: int | None = 20, direction: str = "both") -> pd.DataFrame:
     """Every nominal method's score side by side: a column per method, each its globalised
     score under ``aggregate`` (default: the method's own policy) or ``class_label``'s column;
-    the rows are the terms in some method's top ``top``, in vocabulary order. A round robin
-    gives an order, not a score, so ``aggregate="rr"`` is refused. ``direction`` keeps the
+    the rows are the terms in some method's top ``top`` (``None``: every term), in
+    vocabulary order. A round robin gives an order, not a score, so ``aggregate="rr"`` is
+    refused; under ``sum`` and ``wavg`` the signed methods (``Method.signed``), which refuse
+    them, are left out (unless ``direction`` keeps one direction). ``direction`` keeps the
     terms of one direction, as :func:`rank` does (a term of the other has no score there:
     ``-inf``)."""
     if aggregate == "rr":
@@ -449,12 +456,16 @@ def score_all(counts: Counts, aggregate: str | None = None, class_label=None,
     signs = direction_of(counts, class_label, direction)
     columns = {}
     for name, table in compute_many(counts, dense=False):  # ranked without the (V, m) table
+        if (table.signed and aggregate in SIGNED_POLICIES and class_label is None
+                and direction == "both"):
+            continue
         r = ranking_of(table, aggregate or REGISTRY[name].default_aggregate, class_label,
                        signs=signs, direction=direction)
         col = np.empty(counts.n_terms)
         col[r.index] = r.scores
-        columns[name] = (col, r.index[:top])
-    keep = np.unique(np.concatenate([best for _, best in columns.values()]))
+        columns[name] = (col, None if top is None else r.index[:top])
+    keep = (np.arange(counts.n_terms) if top is None else
+            np.unique(np.concatenate([best for _, best in columns.values()])))
     names = counts.feature_names
     out = pd.DataFrame({"term": names[keep] if names is not None else keep.astype(str)})
     for name, (col, _) in columns.items():

@@ -20,11 +20,11 @@ fix: a truncated or corrupt gzip stream, plain text named ``.gz``, a file in UTF
 encoding than UTF-8 (a UTF-8 byte-order mark is accepted), a malformed JSON line (skippable
 with ``on_bad_line="skip"``), a CSV that does not parse, a corrupt Parquet file.
 
-CSV has no types: its values are read as strings, except that a label (``label_field``) that
-reads as a number is a number -- for every value on its own, so that the streamed chunks and
-the whole file agree (pandas' guess per column would differ from chunk to chunk) -- and that
-with a label separator (``label_sep``, ``--label-sep``) the label field is split into label
-lists (:func:`textsift.labels.csv_labels`), as JSON Lines and Parquet hold them.
+CSV has no types: its values are read as strings, labels included (``01`` and ``1`` are two
+classes; pandas' guess per column would also differ from chunk to chunk), and with a label
+separator (``label_sep``, ``--label-sep``) the label field is split into label lists
+(:func:`textsift.labels.csv_labels`), as JSON Lines and Parquet hold them. Where the labels
+must be ranks, every format's are read as numbers (:func:`textsift.labels.read_labels`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ import gzip
 import io
 import itertools
 import json
+import re
+import warnings
 import zlib
 from collections.abc import Iterator
 from glob import glob, has_magic
@@ -42,7 +44,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import CorpusError
+from .errors import CorpusError, DataWarning, missing_path
 from .labels import csv_labels
 from .layouts import is_aclimdb, iter_20news, iter_aclimdb
 
@@ -119,7 +121,7 @@ def data_files(source) -> list[Path]:
                               f"textsift cannot read ({READABLE} are); narrow the pattern, "
                               "e.g. to '*.jsonl.gz'")
         return matches
-    raise CorpusError(f"{path}: no such file or directory; check the path")
+    raise missing_path(path)
 
 
 def _directory(root: Path) -> list[Path]:
@@ -212,12 +214,37 @@ def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
 
 
 # --------------------------------------------------------------------------- JSON Lines
+#: A JSON escape of a UTF-16 surrogate (``\\ud800``-``\\udfff``), half of a pair or alone.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(value):
+    """A JSON value with every lone surrogate of its strings (keys too) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    return value
+
+
+def _surrogate_warning(path: Path, lines: list[int]) -> None:
+    warnings.warn(
+        f"{path}: {len(lines):,} line(s) hold a lone surrogate, a JSON escape such as \\ud800 "
+        f"that is half of a UTF-16 pair and no character (the first at line {lines[0]}); each "
+        "is read as U+FFFD, the replacement character. Fix the program that wrote the file "
+        "if the text matters there", DataWarning, stacklevel=4)
+
+
 def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
            ) -> Iterator[tuple[int, dict]]:
     path = Path(path)
     if on_bad_line not in ("error", "skip"):
         raise CorpusError(f"on_bad_line must be 'error' or 'skip', got {on_bad_line!r}")
     _check_encoding(path)
+    surrogates: list[int] = []
     for lineno, raw in _lines(path):
         if lineno == 1:
             raw = raw.removeprefix(codecs.BOM_UTF8)
@@ -233,6 +260,11 @@ def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
         except ValueError as exc:
             problem = f"malformed JSON ({exc})"
         else:
+            if _SURROGATE_ESCAPE.search(raw):  # a pair decodes to one character; not a lone one
+                fixed = _without_surrogates(record)
+                if fixed != record:
+                    surrogates.append(lineno)
+                    record = fixed
             yield lineno, record
             continue
         if on_bad_line == "skip":
@@ -242,6 +274,8 @@ def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
         raise CorpusError(
             f"{path}, line {lineno}: {problem}. Fix or remove the line, re-encode the file as "
             "UTF-8, or skip bad lines (on_bad_line='skip' / --skip-bad-lines)")
+    if surrogates:
+        _surrogate_warning(path, surrogates)
 
 
 def iter_jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None) -> Iterator[dict]:
@@ -368,9 +402,9 @@ def iter_frames(path, chunk_size: int | None = None, on_bad_line: str = "error",
 
     Skipped JSONL lines (``on_bad_line="skip"``) are appended to ``bad_lines`` as
     ``(file, line)`` pairs. ``row_groups`` restricts a Parquet file to those row groups;
-    ``label_field`` is the CSV field read as numbers where it can be, or, with ``label_sep``,
-    split into label lists (:func:`textsift.labels.csv_labels`; a CSV file only: the other
-    formats hold lists as lists); ``split`` lets a directory tree read only that split's
+    ``label_field`` is the CSV field that ``label_sep`` splits into label lists
+    (:func:`textsift.labels.csv_labels`; a CSV file only: the other formats hold lists as
+    lists); ``split`` lets a directory tree read only that split's
     subtree.
     """
     path = Path(path)

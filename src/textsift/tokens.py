@@ -48,6 +48,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 
 import numpy as np
@@ -179,8 +180,7 @@ def _block_words(job):
     if preprocess is not None:
         texts = [preprocess(t) for t in texts]
     if tokenize is not None:
-        docs = tokenize.batch(texts) if hasattr(tokenize, "batch") else map(tokenize, texts)
-        docs = [list(d) for d in docs]
+        docs = _tokenized(tokenize, texts)
         lengths = np.fromiter(map(len, docs), np.int64, len(docs))
         flat = pa.array(itertools.chain.from_iterable(docs), pa.string())
     else:
@@ -197,6 +197,42 @@ def _block_words(job):
         doc = np.repeat(np.arange(len(texts)), lengths)[kept]
         ids, lengths = ids[kept], np.bincount(doc, minlength=len(texts))
     return ids, lengths, names
+
+
+#: Called with a number of documents as a tokenizer finishes them (:func:`reporting`).
+_REPORT = None
+#: Documents a tokenizer's progress is told of at once.
+REPORT_EVERY = 256
+
+
+@contextmanager
+def reporting(progress):
+    """Within the block, ``progress(documents)`` is called (from the counting threads) each
+    time a tokenizer callable (Kiwi's morphemes, your own) has tokenised ``REPORT_EVERY``
+    more documents: the slow step of such a count, which the command line shows."""
+    global _REPORT
+    before, _REPORT = _REPORT, progress
+    try:
+        yield
+    finally:
+        _REPORT = before
+
+
+def _tokenized(tokenize, texts) -> list[list[str]]:
+    """Each text's tokens by ``tokenize`` (its ``batch`` if it has one), as lists; it stops
+    between documents when the count is interrupted (:func:`textsift.ngrams.stopping`)."""
+    docs = tokenize.batch(texts) if hasattr(tokenize, "batch") else map(tokenize, texts)
+    out, report = [], _REPORT
+    for doc in docs:
+        out.append(list(doc))
+        if len(out) % REPORT_EVERY == 0:
+            if ngrams.stopping():
+                raise ngrams.Stopped
+            if report is not None:
+                report(REPORT_EVERY)
+    if report is not None and len(out) % REPORT_EVERY:
+        report(len(out) % REPORT_EVERY)
+    return out
 
 
 def _block_counts(job):
@@ -295,12 +331,22 @@ def join_names(names, vocab, bits: int, high: int):
 
 def _sorted_as_strings(X, names, words):
     """``(X, names)`` with the columns in Python's order of the names: already so unless a
-    word holds a character at or below the space (module docstring)."""
+    word holds a character at or below the space (module docstring). A word holding a space
+    (a tokenizer's ``"new york"``) makes n-grams of different words one string (the word
+    ``"new york"``, the pair ``"new"``, ``"york"``): ``CountVectorizer`` counts strings, so
+    such columns are one term, their counts added."""
     import pyarrow.compute as pc
 
-    if len(words) and pc.any(pc.match_substring_regex(words, r"[\x00-\x20]")).as_py():
-        order = pc.sort_indices(names).to_numpy()
-        X = sp.csr_matrix(X[:, order])
-        X.sort_indices()
-        names = names.take(order)
-    return X, _to_numpy(names)
+    if not (len(words) and pc.any(pc.match_substring_regex(words, r"[\x00-\x20]")).as_py()):
+        return X, _to_numpy(names)
+    order = pc.sort_indices(names).to_numpy()
+    X = sp.csr_matrix(X[:, order])
+    names = _to_numpy(names.take(order))
+    starts = np.flatnonzero(np.r_[True, names[1:] != names[:-1]])
+    if len(starts) < len(names):  # equal strings, adjacent once sorted: one column each
+        term = np.cumsum(np.r_[False, names[1:] != names[:-1]])
+        X = sp.csr_matrix((X.data, term[X.indices], X.indptr), shape=(X.shape[0], len(starts)))
+        X.sum_duplicates()
+        names = names[starts]
+    X.sort_indices()
+    return X, names

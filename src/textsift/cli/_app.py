@@ -31,10 +31,13 @@ class _Commands(TyperGroup):
     anywhere in a command, an option click refuses (a missing argument, a value out of
     range, an unknown option or command), or an error of the operating system the user can
     fix (a read-only file system, a full disk, too many open files:
-    ``textsift._io.os_error``) -- becomes one ``error: ...`` line and exit code 2; any
+    ``textsift._io.os_error``; running out of memory) -- becomes one ``error: ...`` line and
+    exit code 2; any
     other exception is a bug and keeps its traceback (exit code 1). A
     :class:`~textsift.errors.DataWarning` (data that are probably wrong) is one ``warning:
-    ...`` line, each message once. Ctrl-C is one ``interrupted`` line and exit code 130.
+    ...`` line, each message once. Ctrl-C is one ``interrupted`` line and exit code 130;
+    ``kill`` (SIGTERM) is one ``terminated`` line and exit code 143, after the same clean-up
+    (a run's workers stopped, its lock released).
 
     The help is tidied once for every command (:func:`_tidy`): paragraphs re-flowed, and no
     type placeholder after a flag; :mod:`._help` draws it."""
@@ -59,7 +62,7 @@ class _Commands(TyperGroup):
 
     def invoke(self, ctx):
         try:
-            with _warning_lines():
+            with _warning_lines(), _terminate_as_interrupt():
                 return super().invoke(ctx)
         except NoArgsIsHelpError:
             raise
@@ -67,6 +70,9 @@ class _Commands(TyperGroup):
             _usage_error(exc)
         except TextsiftError as exc:
             fail(str(exc))
+        except Terminated:
+            console.print("terminated", highlight=False)
+            raise typer.Exit(128 + 15) from None
         except KeyboardInterrupt:
             console.print("interrupted", highlight=False)
             raise typer.Exit(130) from None
@@ -77,6 +83,10 @@ class _Commands(TyperGroup):
             if error is None:
                 raise
             fail(str(error))
+        except MemoryError as exc:
+            fail(f"not enough memory ({str(exc) or 'MemoryError'}); the tables grow with the "
+                 "terms and the classes: check the label field (--label-field), raise --min-df, "
+                 "or run on a machine with more memory (or a higher ulimit -v)")
 
 
 class _Command(TyperCommand):
@@ -144,6 +154,32 @@ class _LightCoercion:
             return kind(value)
         param._runtime_param = None
         return param.get_runtime_param().coerce(value, param=param, ctx=ctx)
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (``kill PID``, a job scheduler stopping the job), raised in the main thread as
+    Ctrl-C is, so that the same clean-up runs: joblib stops the workers of a run, a local
+    Dask cluster is closed, the ``--out`` lock is released."""
+
+
+@contextmanager
+def _terminate_as_interrupt():
+    """Raise :class:`Terminated` on SIGTERM inside the block (in the main thread only)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminate(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminate)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 @contextmanager

@@ -57,7 +57,7 @@ def from_registry() -> dict[str, dict]:
                               for p, v in m.params.items()},
                    "choices": {p: list(v) for p, v in m.choices.items()},
                    "requires": list(m.requires), "reference": m.reference,
-                   "absent": m.absent, "test": m.test}
+                   "absent": m.absent, "test": m.test, "signed": m.signed}
             for name, m in sorted(REGISTRY.items())}
 
 
@@ -76,11 +76,6 @@ def refresh() -> dict[str, dict]:
     except (OSError, OutputError):  # not writable here: the registry serves
         pass
     return entries
-
-
-def label(name: str) -> str:
-    """The method's name as listed (``prp (provisional)``)."""
-    return f"{name} (provisional)" if methods()[name]["provisional"] else name
 
 
 def ordinal_methods() -> list[str]:

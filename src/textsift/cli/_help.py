@@ -4,7 +4,8 @@ typer's own rich help costs more than the rest of ``textsift CMD -h`` together -
 imports rich's Markdown, traceback and pretty-printing modules (about 0.08 s) and draws every
 option as nested renderables -- so the commands draw their help here instead: the usage, the
 docstring's paragraphs (each re-flowed to the terminal's width), then the arguments, the
-options in their panels (``rich_help_panel``) and the commands, one row each. A row says what
+options in their panels (``rich_help_panel``) and the commands, one row each (a name longer
+than its column wraps: :data:`NAMES`). A row says what
 click's ``get_help_record`` says of the parameter (its names, the kind of value unless it is
 a flag, the help, the default, whether it is required), as the documentation's CLI reference
 does.
@@ -21,6 +22,10 @@ from rich.table import Table
 from rich.text import Text
 
 OPTIONS = "Options"
+#: The narrowest the column of the options' names may be made; it takes at most two fifths
+#: of a wider terminal, so that a long list of choices (``--criterion <misclassification|
+#: ...>``) wraps in its column instead of leaving the help a column of a few letters.
+NAMES = 24
 
 
 def format_help(command, ctx, formatter) -> None:
@@ -33,12 +38,15 @@ def format_help(command, ctx, formatter) -> None:
             text = Text(paragraph.removeprefix("\b\n"), style="" if i == 0 else "dim")
             console.print(Padding(text, (0, 1)))
         console.print()
+        names = max(NAMES, console.width * 2 // 5)  # the help keeps the rest of the width
         for title, rows in _panels(command, ctx):
             table = Table.grid(padding=(0, 2))
-            table.add_column(style="bold cyan", no_wrap=True)
+            table.add_column(style="bold cyan", max_width=names, overflow="fold")
             table.add_column(overflow="fold")
-            for row in rows:
-                table.add_row(*row)
+            for name, help_text in rows:
+                if len(name) > names:  # a long list of choices wraps at its bars
+                    name = name.replace("|", " | ")
+                table.add_row(name, help_text)
             console.print(Panel(table, title=title, title_align="left", box=box.ROUNDED,
                                 border_style="dim"))
     formatter.write(captured.get())

@@ -43,7 +43,7 @@ def _load(corpus: CorpusOptions, group_field: str | None):
     from ..corpus import numeric_labels
     from ..vectorize import vectorize
 
-    frame = corpus.read().frame
+    frame = corpus.read(ranks=True).frame
     y = numeric_labels(frame[corpus.label_field], corpus.label_field)
     groups = None
     if group_field is not None:

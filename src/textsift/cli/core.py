@@ -37,9 +37,9 @@ WIDE = 30
 
 @app.command()
 def methods(fmt: FormatOption = None):
-    """List the scoring methods, one line each: name, kind, default policy and what it
-    measures (a table on stdout; JSON gives every field: parameters, policies,
-    requirements and the paper).
+    """List the scoring methods, one line each: name (as the other commands take it), kind,
+    default policy and what it measures (a table on stdout; JSON gives every field:
+    parameters, policies, whether the scores are signed, requirements and the paper).
 
     Example: textsift methods --format json
     """
@@ -49,7 +49,8 @@ def methods(fmt: FormatOption = None):
                   [[name, *m.values()] for name, m in entries.items()], fmt, "")
         return
     emit_rows(["name", "kind", "policy", "summary"],
-              [[_catalog.label(n), m["kind"], m["default_aggregate"], m["summary"]]
+              [[n, m["kind"], m["default_aggregate"],
+                ("provisional: " if m["provisional"] else "") + m["summary"]]
                for n, m in entries.items()], fmt, "textsift methods")
 
 
@@ -110,7 +111,7 @@ def score(
     m = None if method == "all" else get_method(method)  # before counting: fails at once
     if ev is not None and m.pvalue is None and "permutations" not in ev:
         _no_pvalue(m)
-    counts = corpus.count()
+    counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: rank 4
     source = describe(corpus.source)
     if m is not None:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
@@ -119,9 +120,7 @@ def score(
     if reference:
         counts, class_label = _referenced(corpus, counts, m, class_label, reference)
     if m is None:
-        from ..ranking import score_all
-
-        emit(score_all(counts, agg, class_label, top or TOP, view), fmt, "all methods")
+        _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
         _per_class(counts, m, top or TOP, fmt, view, ev)
     elif significance.alpha is not None and ev is None:
@@ -160,6 +159,27 @@ def _check_score(method: str, agg, class_label, per_class: bool, k,
     if reference.label is not None and class_label is None:
         raise TextsiftError(f"--reference {reference.label} compares a class with it: give "
                             "the target class with --class")
+
+
+def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:
+    """Every method's score of every term (``--top``: of the terms in some method's best
+    ``top``), a column each; on a terminal, the best 20 unless told, and a note says how many
+    of the terms are shown. The signed methods are left out of ``sum`` and ``wavg`` (unless
+    ``view`` keeps one direction), said."""
+    import sys
+
+    from ..ranking import score_all
+    from ..scores import SIGNED_POLICIES, policy_refusal
+
+    if top is None and fmt in (None, "table") and sys.stdout.isatty():
+        top = TOP
+    frame = score_all(counts, agg, class_label, top, view)
+    if agg in SIGNED_POLICIES and class_label is None and view == "both":
+        print_note(f"left out: {policy_refusal(agg)}")
+    if top is not None:
+        print_note(f"{len(frame):,} of {counts.n_terms:,} terms: those in some method's best "
+                   f"{top:,} (--top); without --top a pipe or a file gets every term")
+    emit(frame, fmt, "all methods")
 
 
 def by_significance(counts, m, class_label, alpha: float, correction: str | None,

@@ -7,13 +7,25 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from ._app import app, console, writes_out
+from ._app import app, console, print_note, writes_out
 from .options import NJobs, OutDir
 
 
 def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None = None):
     """:func:`textsift.experiment.run_experiment` with its news on stderr and its cells as a
-    rich progress bar (the library only calls back)."""
+    rich progress bar on a terminal, or as plain lines elsewhere (:func:`_cell_lines`: a log
+    under nohup or CI); the library only calls back."""
+    from ..experiment import run_experiment
+
+    def log(message: str) -> None:
+        note = message.startswith("note: ")
+        console.print(("[yellow]note:[/] " if note else "") + escape(message[6:] if note
+                                                                      else message),
+                      highlight=False, soft_wrap=True)
+
+    if not console.is_terminal:
+        return run_experiment(exp, out, resume=resume, n_jobs=n_jobs, progress=_cell_lines(),
+                              log=log)
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -22,8 +34,6 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
         TimeElapsedColumn,
         TimeRemainingColumn,
     )
-
-    from ..experiment import run_experiment
 
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn())
@@ -35,14 +45,37 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
                 task.append(bar.add_task(escape(exp.name), total=total, completed=done))
             bar.update(task[0], completed=done)
 
-        def log(message: str) -> None:
-            note = message.startswith("note: ")
-            console.print(("[yellow]note:[/] " if note else "")
-                          + escape(message[6:] if note else message), highlight=False,
-                          soft_wrap=True)
-
         return run_experiment(exp, out, resume=resume, n_jobs=n_jobs, progress=progress,
                               log=log)
+
+
+def _cell_lines(steps: int = 20):
+    """A ``progress(done, total)`` that prints a plain line on stderr -- ``cells: 12 of 54
+    (22%), 0:00:14 so far, about 0:00:49 left`` -- for every cell of a run of at most
+    ``steps`` cells, and for every ``1/steps`` of the cells (5%) of a longer one: what a
+    log file shows (stderr not a terminal: nohup, CI, a pipe), where a bar draws nothing.
+    The time is counted from the first call (the folds are built), and the time left from
+    the cells run so far (not those a resumed run found done)."""
+    import time
+    from datetime import timedelta
+
+    start, first, shown = 0.0, None, None
+
+    def progress(done: int, total: int) -> None:
+        nonlocal start, first, shown
+        step = done * min(steps, total) // max(total, 1)
+        if step == shown:
+            return
+        if first is None:
+            start, first = time.monotonic(), done
+        shown, spent, ran = step, time.monotonic() - start, done - first
+        left = (f", about {timedelta(seconds=round(spent / ran * (total - done)))} left"
+                if ran and done < total else "")
+        console.print(f"cells: {done:,} of {total:,} ({done / max(total, 1):.0%}), "
+                      f"{timedelta(seconds=round(spent))} so far{left}", highlight=False,
+                      soft_wrap=True)
+
+    return progress
 
 
 @app.command()
@@ -62,6 +95,10 @@ def run(
 
     Example: textsift run examples/forman_20ng.toml --out forman-run --n-jobs 2
     """
+    from ..errors import missing_path
+
+    if not config.is_file():  # at once: before the experiment's imports
+        raise missing_path(config)
     from ..experiment import load_config
 
     summary = run_with_progress(load_config(config), out, resume, n_jobs)
@@ -72,21 +109,32 @@ def run(
         _report(out)
 
 
-def _report(directory: Path) -> Path:
+def _report(directory: Path, out: Path | None = None) -> Path:
     from ..report.html import write_report
 
-    path = write_report(directory)
+    path = write_report(directory, out)
     print(path)
     return path
 
 
 @app.command("report")
-@writes_out("directory", create=False)
 def report_cmd(directory: Path = typer.Argument(..., help="An experiment's --out directory",
-                                                metavar="DIR", show_default=False)):
-    """Write DIR/report.html (self-contained) and the figures beside it; its path goes to
-    stdout.
+                                                metavar="DIR", show_default=False),
+               out: Path = typer.Option(None, "--out", "-o", show_default=False,
+                                        help="Write the report there instead of in DIR "
+                                             "(which may then be read-only)")):
+    """Write DIR/report.html (self-contained) and the figures beside it, or in --out; the
+    page's path goes to stdout.
 
     Example: textsift report forman-run
     """
-    _report(directory)
+    from .._lock import hold
+    from ..errors import missing_path, no_experiment
+
+    if not directory.exists():
+        raise missing_path(directory)
+    target, what = (directory, "the folder") if out is None else (out, "--out")
+    with hold(target, note=print_note, what=what):
+        if not (directory / "experiment.json").is_file():  # before the report's imports
+            raise no_experiment(directory)
+        _report(directory, out)

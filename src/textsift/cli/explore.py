@@ -51,14 +51,16 @@ def explore(
     check_out(out)  # before the long work
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
     opts = corpus.vectorizer()
+    asked = dict.fromkeys([*(names or ()), *([method] if method else [])])
+    ranks = any("ranks" in get_method(name).requires for name in asked)  # CSV's 04: rank 4
     # the stream and dask engines draw their own progress
     with console.status("counting the corpus") if corpus.engine == "memory" else nullcontext():
-        counts = corpus.count()
-    for name in dict.fromkeys([*(names or ()), *([method] if method else [])]):
+        counts = corpus.count(ranks=ranks)
+    for name in asked:
         check_requirement(get_method(name).requires, counts, name,
                           describe(corpus.source))  # e.g. ig_multi on label sets
     with console.status("scoring the terms") as status:
-        page = write_page(counts, out, corpus.documents(), opts=opts, methods=names,
+        page = write_page(counts, out, corpus.documents(ranks), opts=opts, methods=names,
                           method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}",
                           progress=status.update)

@@ -143,9 +143,8 @@ ChunkSize = Annotated[int | None, typer.Option(
 Top = Annotated[int | None, typer.Option(
     "--top", help="How many terms to print (default 20; with -k, every selected term)",
     callback=_positive, show_default=False)]
-TopOrAll = Annotated[int | None, typer.Option(
-    "--top", help="How many terms to print (default: every selected term)",
-    callback=_positive, show_default=False)]
+
+
 def _alpha(value: float | None) -> float | None:
     if value is not None and not 0 < value <= 1:
         raise typer.BadParameter(f"a significance level in (0, 1], e.g. 0.05; got {value:g}")
@@ -235,9 +234,10 @@ class CorpusOptions:
     def on_bad_line(self) -> str:
         return "skip" if self.skip_bad_lines else "error"
 
-    def count(self, classes=None, **kw):
-        """The corpus's counts (:func:`textsift.engines.count_file`, any engine); skipped
-        lines are reported once, as a warning on stderr."""
+    def count(self, classes=None, ranks: bool = False, **kw):
+        """The corpus's counts (:func:`textsift.engines.count_file`, any engine; ``ranks``:
+        the labels read as numbers, for the ordinal methods); skipped lines are reported
+        once, as a warning on stderr."""
         import warnings
         from contextlib import nullcontext
 
@@ -247,7 +247,8 @@ class CorpusOptions:
         from ._app import console, stage_progress
 
         bad: list = []
-        drawn = nullcontext() if self.engine == "memory" else stage_progress()
+        slow = self.engine != "memory" or self.preprocessing.get("tokenizer") is not None
+        drawn = stage_progress() if slow else nullcontext()
         with warnings.catch_warnings(), drawn as progress:  # warnings reported below, once
             warnings.filterwarnings("ignore", "skipped ", UserWarning)
             counts = count_file(self.source, text_field=self.text_field,
@@ -256,27 +257,30 @@ class CorpusOptions:
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
-                                strip_labels=self.strip_labels, progress=progress)
+                                strip_labels=self.strip_labels, progress=progress,
+                                ranks=ranks)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
                           f"{escape(str(file))} line {line})", highlight=False, soft_wrap=True)
         return counts
 
-    def read(self):
+    def read(self, ranks: bool = False):
         """The whole corpus in memory (:func:`textsift.corpus.read_corpus`)."""
         from ..corpus import read_corpus
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
-                           self.split, self.on_bad_line, [], self.label_sep, self.strip_labels)
+                           self.split, self.on_bad_line, [], self.label_sep, self.strip_labels,
+                           ranks)
 
-    def documents(self) -> Iterator[tuple[str, object]]:
+    def documents(self, ranks: bool = False) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
         from ..engines.readers import iter_chunks
 
         for chunk in iter_chunks(self.source, self.text_field, self.label_field,
                                  self.split_field, self.split, on_bad_line=self.on_bad_line,
-                                 label_sep=self.label_sep, strip_labels=self.strip_labels):
+                                 label_sep=self.label_sep, strip_labels=self.strip_labels,
+                                 ranks=ranks):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
@@ -322,6 +326,18 @@ _CORPUS_PARAMS = {
 ENGINE_PARAMS = ("engine", "scheduler", "chunk_size")
 
 
+def _check_paths(paths) -> None:
+    """A corpus path that does not exist (not a glob pattern) is an error at once, before
+    the command imports what it computes with (seconds on a busy machine)."""
+    from glob import has_magic
+
+    from ..errors import missing_path
+
+    for path in paths:
+        if not has_magic(str(path)) and not path.exists():
+            raise missing_path(path)
+
+
 def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
                    data_required: bool = True):
     """A decorator giving a command the corpus options: its parameter ``corpus:
@@ -350,6 +366,7 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
         def command(**kw):
             given = {name: kw.pop(name) for name in _CORPUS_PARAMS if name in kw}
             given["data"] = tuple(given["data"] or ())
+            _check_paths(given["data"])  # first: before the options' checks import much
             valid = {f.name for f in fields(CorpusOptions)}
             corpus = CorpusOptions(
                 **{k: v for k, v in given.items() if k in valid},

@@ -12,6 +12,7 @@ import typer
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, plain, print_note, writes_out
+from .core import TOP
 from .options import (
     Alpha,
     CorpusOptions,
@@ -20,7 +21,7 @@ from .options import (
     K,
     NJobs,
     OutDir,
-    TopOrAll,
+    Top,
     choices,
     corpus_options,
 )
@@ -146,7 +147,7 @@ def ordinal(
     k: K = None,
     ratio: float = typer.Option(None, "--ratio", show_default=False,
                                 help="Fraction of the vocabulary to select (instead of -k)"),
-    top: TopOrAll = None,
+    top: Top = None,
     fmt: FormatOption = None,
     ranks: str = typer.Option(None, "--ranks", help="The full scale, e.g. 1,2,3,4,5 "
                               "(default: the ratings present)", show_default=False),
@@ -154,10 +155,12 @@ def ordinal(
     correction: Correction = None,
     params: dict | None = None,
 ):
-    """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani): select -k terms (or
-    a --ratio of the vocabulary) by an ordinal method; the labels are integer ratings. With
-    --alpha (instead of -k or --ratio), the terms whose p-value, adjusted by --correction
-    (default bh), passes alpha, for the ordinal method with a test (mann_whitney).
+    """Rank terms for ordinal regression (Baccianella, Esuli & Sebastiani) by an ordinal
+    method; the labels are integer ratings. As score: without -k (or --ratio, a fraction of
+    the vocabulary) the ranking's best --top terms (20) are printed and nothing is selected;
+    with it, the terms a selector keeps. With --alpha (instead of -k or --ratio), the terms
+    whose p-value, adjusted by --correction (default bh), passes alpha, for the ordinal
+    method with a test (mann_whitney).
 
     The defaults, RR(IGOR) on the words of at least 5 documents, measured best of every
     method (with the papers' associated ranks, and with the rank-balanced ones of RR(Var),
@@ -177,20 +180,22 @@ def ordinal(
 
     m = _method(method)
     _check_params(m, params)
-    if (k is not None) + (ratio is not None) + (alpha is not None) != 1:
-        raise TextsiftError("give exactly one of -k (a number of terms), --ratio (a "
-                            "fraction in (0, 1]) and --alpha (a significance level)")
+    if (k is not None) + (ratio is not None) + (alpha is not None) > 1:
+        raise TextsiftError("give one of -k (a number of terms), --ratio (a fraction in "
+                            "(0, 1]) and --alpha (a significance level), or none to print "
+                            "the ranking's best --top terms")
     counts = _rating_counts(corpus, ranks)
     if alpha is not None:
         from .core import by_significance
 
         return by_significance(counts, m, None, alpha, getattr(correction, "value", correction),
                                None, "both", top, fmt, params)
-    n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio)
+    selecting = k is not None or ratio is not None
+    n = resolve_k(counts.n_terms, int(counts.seen.sum()), k, ratio) if selecting else None
     note = size_note(k, counts.n_terms, "-k")
     if note:
         print_note(note)
-    shown = n if top is None else min(n, top)
+    shown = (top or TOP) if n is None else n if top is None else min(n, top)
     ranked = rank(counts, m, top=shown, **params)
     rr = ranked.policy == "rr"
     frame = ranked.to_frame().rename(columns={"group": "rank"})  # the rank it was taken for
@@ -200,22 +205,19 @@ def ordinal(
         frame["provisional"] = True
         print_note(f"{m.label}: the PRP formula is not pinned down (the paper does not give it "
                  "in full); do not report it as a reproduction.")
-    console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
+    if n is not None:
+        console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}",
+                      highlight=False)
     emit(frame, fmt, f"{m.label} ({'round robin over ranks' if rr else 'top-k'})")
 
 
 def _rating_counts(corpus: CorpusOptions, ranks: str | None):
-    """The corpus's counts over its ratings (``--ranks``: the full scale), checked: numbers,
-    integers, at least two ranks."""
-    from ..corpus import numeric_labels
+    """The corpus's counts over its ratings (``--ranks``: the full scale), read as numbers in
+    every format and checked: integers, at least two ranks."""
     from ..ranks import check_ranks
 
     scale = _numbers(ranks, "--ranks")
-    counts = corpus.count(classes=scale)
-    if counts.classes.dtype.kind not in "biuf":  # names the field and its values
-        numeric_labels(counts.classes, corpus.label_field)
-        raise TextsiftError(f"the ratings of {corpus.label_field!r} are written as strings "
-                            f"({counts.classes[0]!r}); write them as numbers")
+    counts = corpus.count(classes=scale, ranks=True)  # "4", CSV's 04: the rank 4
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
     return counts
 

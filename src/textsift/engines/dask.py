@@ -15,8 +15,9 @@ partition, or per batch of consecutive partitions when there are more than
 
 The client learns of each task as it finishes, so a caller can watch both passes
 (``progress``: the command line draws a bar over the partitions), and Ctrl-C stops the run
-at once, quietly: the local workers ignore SIGINT (:func:`cluster_client`), and this process
-raises ``KeyboardInterrupt`` where it waits for them (:func:`count_dask`).
+at once, quietly: the local workers block SIGINT (:func:`cluster_client`), and this process
+raises ``KeyboardInterrupt`` where it waits for them (:func:`count_dask`), or as the cluster
+starts.
 
 Counts are integers, so the result equals the in-memory counts whatever the partitioning and
 the order of the sums. An empty partition contributes nothing; a partition that meets a new
@@ -38,7 +39,7 @@ from functools import reduce
 
 from ..corpus import no_text
 from ..counts import Counts
-from ..errors import TextsiftError
+from ..errors import OutputError, TextsiftError
 from ..labels import LabelTypes, label_type_of
 from ..vectorize import VectorizerOptions
 from .stream import (
@@ -50,7 +51,7 @@ from .stream import (
     frequencies,
 )
 
-__all__ = ["cluster_client", "connect", "count_dask", "joblib_on_cluster"]
+__all__ = ["check_open_files", "cluster_client", "connect", "count_dask", "joblib_on_cluster"]
 
 #: Seconds to wait for a scheduler to answer before giving up.
 CONNECT_TIMEOUT = 10
@@ -104,39 +105,116 @@ def cluster_client(scheduler: str | None = None, timeout: float = CONNECT_TIMEOU
             client.close()
         return
     from distributed import Client, LocalCluster
+    from distributed.deploy.spec import SpecCluster
 
     n_workers = n_workers or os.cpu_count() or 1
+    check_open_files(n_workers)
     # silence_logs: a task failing on bad input is reported once, by the client, as the
-    # TextsiftError it is -- not also as the workers' "Compute Failed" tracebacks. No
+    # TextsiftError it is -- not also as the workers' "Compute Failed" tracebacks (nor, for
+    # an error of the machine, as distributed's CRITICAL ones: the error says it). No
     # dashboard; the scheduler's own HTTP routes on a free local port (by default they take
     # 8787, and a second cluster on the machine warns that it is in use)
-    with _sigint_ignored():  # the workers inherit it: Ctrl-C stops this process, which stops them
-        cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=processes,
-                               dashboard_address=None, silence_logs=logging.CRITICAL,
-                               scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
-    with cluster, Client(cluster, set_as_default=False) as client:
-        yield client
+    with _quiet_workers() as loop:  # Ctrl-C stops this process, which stops them
+        known = set(SpecCluster._instances)
+        try:
+            cluster = LocalCluster(n_workers=n_workers, threads_per_worker=1,
+                                   processes=processes, dashboard_address=None,
+                                   silence_logs=logging.CRITICAL + 1, loop=loop,
+                                   scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+        except KeyboardInterrupt:
+            _abandon(set(SpecCluster._instances) - known)
+            raise
+        with cluster, Client(cluster, set_as_default=False) as client, _files_error():
+            yield client
+
+
+#: Open files a local cluster takes in this process, and each of its workers (measured: 43
+#: with two workers on Linux), with room to spare.
+FILES_PER_CLUSTER, FILES_PER_WORKER = 16, 16
+
+
+def check_open_files(n_workers: int) -> None:
+    """Refuse at once a limit of open files (``ulimit -n``) too low for a local cluster of
+    ``n_workers``: it fails half-way otherwise, in a hundred lines of distributed's
+    tracebacks ("Nanny failed to start", "Could not serialize")."""
+    import errno
+    import resource  # POSIX
+
+    soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
+    needed = FILES_PER_CLUSTER + FILES_PER_WORKER * n_workers
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        raise OutputError(f"too many open files for this process ({soft:,}: ulimit -n): a "
+                          f"local Dask cluster of {n_workers} workers needs about {needed}; "
+                          "raise the limit (ulimit -n 4096), or count with the stream engine "
+                          "(--engine stream)", errno.EMFILE)
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """SIGINT ignored while a local cluster starts its worker processes, which inherit the
-    ignored signal (a signal's *handler* would not survive their ``exec``). Ctrl-C in a
-    terminal signals every process of the foreground group: without this, each worker
-    stops with a ``KeyboardInterrupt`` traceback of its own (dozens of lines) while this
-    process stops the cluster anyway. The price: a Ctrl-C in the second the workers take to
-    start is not seen. Only the main thread may set a handler; elsewhere nothing changes."""
-    import signal
-    import threading
+def _files_error() -> Iterator[None]:
+    """An error whose cause, however deep, is too many open files (distributed wraps it: a
+    ``TypeError`` "Could not serialize", a ``RuntimeError`` "Nanny failed to start") is the
+    one error naming the limit (``textsift._io.os_error``)."""
+    import errno
 
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from .._io import os_error
+
     try:
         yield
+    except Exception as exc:
+        cause = exc
+        while cause is not None and not (isinstance(cause, OSError) and cause.errno in (
+                errno.EMFILE, errno.ENFILE)):
+            cause = cause.__cause__ or cause.__context__
+        if cause is None:
+            raise
+        raise os_error(cause) from None
+
+
+def _abandon(clusters) -> None:
+    """Leave ``clusters``, interrupted as they started, to end with this process (their
+    workers watch it): closed at exit they would fail on the workers not started yet, and
+    their start tasks, failing as this process ends, would be logged as never retrieved --
+    tracebacks after the one line a Ctrl-C gets."""
+    for cluster in clusters:
+        cluster.shutdown_on_close = False
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+
+
+@contextmanager
+def _quiet_workers() -> Iterator:
+    """Yield the event loop a local cluster is to run on: a loop thread started with SIGINT
+    *blocked*, so that the worker processes it starts inherit the blocked signal (a blocked
+    signal stays blocked across ``exec``; a Python handler would not survive it). Ctrl-C in a
+    terminal signals every process of the foreground group: the workers never see it (they
+    used to stop with a ``KeyboardInterrupt`` traceback each, dozens of lines), and this
+    process's main thread, which keeps SIGINT, raises ``KeyboardInterrupt`` at once -- also
+    while the cluster starts, when a Ctrl-C used to be ignored (the signal was ignored
+    process-wide then, so that the workers would inherit that). The cluster's processes end
+    with this one. The multiprocessing resource tracker is started first: started from the
+    loop thread, it would unblock SIGINT there once it is running (it blocks and then
+    *unblocks* SIGINT around its own start). Where signals cannot be masked (not POSIX) or
+    outside the main thread, distributed's own loop is used and nothing changes."""
+    import signal
+    import threading
+    from multiprocessing import resource_tracker
+
+    from distributed.utils import LoopRunner
+
+    if (threading.current_thread() is not threading.main_thread()
+            or not hasattr(signal, "pthread_sigmask")):
+        yield None
+        return
+    resource_tracker.ensure_running()  # now: started later, it would unblock SIGINT
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        runner = LoopRunner(asynchronous=False)
+        runner.start()  # its thread, and the threads and processes it starts, block SIGINT
     finally:
-        signal.signal(signal.SIGINT, previous)
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+    try:
+        yield runner.loop
+    finally:
+        runner.stop()
 
 
 # ------------------------------------------------------------------ per-partition work

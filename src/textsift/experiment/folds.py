@@ -22,6 +22,7 @@ training documents and applied to the test documents gives.
 from __future__ import annotations
 
 import json
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,11 +35,12 @@ from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 from .._io import atomic_write_text, write_npz
 from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
 from ..counts import Counts
-from ..errors import TextsiftError
+from ..errors import DataWarning, TextsiftError
 from ..labels import (
     LabelKind,
     Labels,
     as_labels,
+    check_label_counts,
     check_label_spelling,
     decide_kind,
     distinct_labels,
@@ -63,7 +65,7 @@ def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
     corpus = load_sample(c.sample, check_spelling=False) if path is None else read_corpus(
         path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
         bad_lines=bad, strip_labels=c.strip_labels, label_sep=c.label_sep,
-        check_spelling=False)  # the labels of every file are checked together
+        ranks=c.task == "ordinal", check_spelling=False)  # every file's labels checked together
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -184,12 +186,33 @@ def fold_indices(exp: Experiment, labels, is_test) -> list[tuple[np.ndarray, np.
         is_test[train] = False
     if exp.protocol == "split":
         return [(np.flatnonzero(~is_test), np.flatnonzero(is_test))]
-    cls = StratifiedKFold if exp.stratified and exp.kind.stratified else KFold
-    splitter = cls(n_splits=exp.folds, shuffle=True, random_state=exp.seed)
+    stratified = exp.stratified and exp.kind.stratified
+    splitter = (StratifiedKFold if stratified else KFold)(n_splits=exp.folds, shuffle=True,
+                                                          random_state=exp.seed)
+    if stratified:
+        _check_fold_classes(exp, labels)
     try:
-        return list(splitter.split(np.zeros(n), labels if exp.kind.stratified else None))
+        with warnings.catch_warnings():  # said above, in words a user can act on
+            warnings.filterwarnings("ignore", "The least populated class", UserWarning)
+            return list(splitter.split(np.zeros(n), labels if exp.kind.stratified else None))
     except ValueError as exc:
         raise ConfigError(f"{exp.source}: cannot make {exp.folds} folds: {exc}") from None
+
+
+def _check_fold_classes(exp: Experiment, labels) -> None:
+    """Warn when a class has fewer documents than there are folds (scikit-learn's
+    ``StratifiedKFold`` says so in a ``UserWarning`` of its own words): some folds then test
+    no document of it."""
+    classes, sizes = np.unique(labels, return_counts=True)
+    few = sizes < exp.folds
+    if few.any():
+        shown = ", ".join(f"{c!r} ({n:,})" for c, n in zip(classes[few][:5], sizes[few][:5],
+                                                           strict=True))
+        warnings.warn(
+            f"{exp.source}: {int(few.sum()):,} class(es) have fewer documents than the "
+            f"{exp.folds} folds ({shown}{' ...' if few.sum() > 5 else ''}), so some folds' test "
+            f"parts have none of them; use at most {int(sizes.min())} folds ([evaluation] "
+            "folds), or drop or merge those classes", DataWarning, stacklevel=3)
 
 
 def _build_fold(exp, X, names, labels, train, test) -> TrainTest:
@@ -300,6 +323,9 @@ def prepare_documents(exp: Experiment, log=print, n_jobs: int = 1) -> Prepared:
     them), or an
     empty vocabulary are errors raised here."""
     texts, labels, is_test = read_documents(exp, log)
+    sizes = labels if isinstance(labels, Labels) else as_labels(labels)
+    check_label_counts(sizes.classes, sizes.class_sizes, sizes.n_docs, sizes.multilabel,
+                       exp.source, exp.corpus.label_field)  # before the work
     exp = for_labels(exp, kind_of(exp, isinstance(labels, Labels)))
     if not isinstance(labels, Labels):  # (a class_weight table is refused for label sets)
         check_class_weights(exp, labels)

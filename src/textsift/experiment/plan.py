@@ -27,6 +27,7 @@ import itertools
 from typing import NamedTuple
 
 from ..learners import LEARNERS
+from ..scores import SIGNED_POLICIES, policy_refusal
 from ._methods import method_param_names, offered_aggregates
 from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
 
@@ -101,8 +102,9 @@ def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
         for a in exp.aggregates if "global" in exp.scope else ():
             a = own if a == "default" else a
             if a not in offered:
+                why = f": {policy_refusal(a)}" if a in SIGNED_POLICIES else ""
                 notes.append(f"{name} has no '{a}' policy (it offers {', '.join(offered)});"
-                             " skipped")
+                             f" skipped{why}")
             elif Selection(name, a) not in out:
                 out.append(Selection(name, a))
         if "local" in exp.scope:

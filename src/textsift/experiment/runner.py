@@ -27,6 +27,7 @@ the command line draws with rich.
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,7 +37,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 
 from .._io import atomic_write
-from .._lock import hold
+from .._lock import end_with, hold
 from ..errors import check_n_jobs
 from ..metrics import MEASURES
 from ..ranking import default_aggregate
@@ -69,10 +70,11 @@ class RunSummary:
     notes: list[str] = field(default_factory=list)
 
 
-def _run_and_store(cell: Cell, root, data_key: str) -> str:
+def _run_and_store(cell: Cell, root, data_key: str, owner: int) -> str:
+    """Run a cell and write it (in a worker: only while the run ``owner`` holds ``root``)."""
     out = run_cell(cell)
     Store(root).write_cell(out.name, out.rows, out.timing, cell_key(cell, data_key),
-                           cell_spec(cell), out.labels)
+                           cell_spec(cell), out.labels, owner=owner)
     return out.name
 
 
@@ -184,8 +186,10 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     finished = len(done)
     if progress is not None:
         progress(finished, len(cells))
-    jobs = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-    for _ in jobs(delayed(_run_and_store)(c, store.root, data.key) for c in pending):
+    owner = os.getpid()  # its workers end with it (a process pool's initializer)
+    jobs = Parallel(n_jobs=n_jobs, return_as="generator_unordered", initializer=end_with,
+                    initargs=(owner,))
+    for _ in jobs(delayed(_run_and_store)(c, store.root, data.key, owner) for c in pending):
         finished += 1
         if progress is not None:
             progress(finished, len(cells))

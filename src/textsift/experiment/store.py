@@ -38,8 +38,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from .._io import atomic_write, atomic_write_text
-from .._lock import LOCK_NAME
-from ..errors import OutputError
+from .._lock import LOCK_NAME, check_held
+from ..errors import OutputError, no_experiment
 
 if TYPE_CHECKING:
     from .specs import Cell
@@ -97,8 +97,7 @@ class Store:
     def manifest(self) -> dict:
         found = self.read_manifest()
         if found is None:
-            raise StoreError(f"{self.root} holds no experiment (no experiment.json); run "
-                             "`textsift run CONFIG.toml --out DIR` first")
+            raise StoreError(*no_experiment(self.root).args)
         return found
 
     def entries(self) -> list[Path]:
@@ -140,12 +139,16 @@ class Store:
         return out
 
     def write_cell(self, name: str, rows: list[dict], timing: dict, key: str,
-                   spec: dict, labels: list[dict] | None = None) -> None:
+                   spec: dict, labels: list[dict] | None = None,
+                   owner: int | None = None) -> None:
         """Write a finished cell: its key and spec, its rows and timing, and for label sets
-        its per-label rows (``LABEL_COLUMNS``)."""
+        its per-label rows (``LABEL_COLUMNS``). A worker passes the pid of the run it works
+        for (``owner``): the cell is written only while that run holds the directory's lock
+        (``textsift._lock.check_held``), so a worker outliving its run writes nothing."""
         cell = {"key": key, "spec": spec, "rows": rows, "timing": timing,
                 **({"labels": labels} if labels else {})}
-        atomic_write_text(self.cells / name, json.dumps(cell))
+        check = None if owner is None else lambda: check_held(self.root, owner)
+        atomic_write_text(self.cells / name, json.dumps(cell), check)
 
     def read_cells(self, cells: list[Cell]
                    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:

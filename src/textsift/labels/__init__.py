@@ -49,6 +49,8 @@ from ._fields import (
     label_type,
     label_type_of,
     no_labels,
+    plain_values,
+    read_labels,
 )
 from ._kinds import REQUIREMENTS, LabelKind, decide_kind
 from ._labelling import (
@@ -62,6 +64,7 @@ from ._labelling import (
 )
 from ._requirements import check_class, check_labelled, check_requirement, refuse_label_lists
 from ._spelling import (
+    check_label_counts,
     check_label_spelling,
     distinct_labels,
     similar_labels,
@@ -70,10 +73,9 @@ from ._spelling import (
 )
 from ._values import show_value
 
-__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelKind",
-           "LabelTypes", "Labels", "as_labels", "check_class", "check_label_spelling",
-           "check_labelled", "check_ranks", "check_requirement", "csv_labels", "decide_kind",
-           "distinct_labels", "encode_labels", "evaluated_labels", "holds_label_lists",
-           "label_type", "label_type_of", "no_labels", "numeric_labels", "refuse_label_lists",
-           "show_value",
-           "similar_labels", "strip_labels", "unseen_classes"]
+__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelKind", "LabelTypes", "Labels", "as_labels",
+           "check_class", "check_label_counts", "check_label_spelling", "check_labelled",
+           "check_ranks", "check_requirement", "csv_labels", "decide_kind", "distinct_labels",
+           "encode_labels", "evaluated_labels", "holds_label_lists", "label_type",
+           "label_type_of", "no_labels", "numeric_labels", "plain_values", "read_labels",
+           "refuse_label_lists", "show_value", "similar_labels", "strip_labels", "unseen_classes"]

@@ -11,6 +11,7 @@ import pandas as pd
 from ..errors import CorpusError
 from ._labelling import holds_collections
 from ._values import (
+    COLLECTIONS,
     NUMBER_TYPES,
     SCALAR_KINDS,
     show_value,
@@ -42,7 +43,7 @@ def label_type(column: pd.Series, source, unit: str = "record") -> str:
     if missing.any():
         raise CorpusError(
             f"{source}, {unit} {column.index[np.flatnonzero(missing)[0]]}: the record has no "
-            f"label ({field!r} is missing or null); drop such records or fill the field "
+            f"label ({field!r} is missing, null or empty); drop such records or fill the field "
             "(with [] for a document without labels, in a corpus of label lists)")
     if pd.api.types.is_bool_dtype(column.dtype):
         return "boolean"
@@ -65,6 +66,8 @@ def label_type(column: pd.Series, source, unit: str = "record") -> str:
             f"{show_value(column.iloc[i])}; a label must be a string, a number or true/false "
             "(or, for several labels, a list of strings). Choose another label field "
             "(--label-field), or give each record one label")
+    if len(first) == 1 and "list" not in first:  # one kind pandas did not name (e.g. bytes)
+        return next(iter(first))
     if "list" in first:
         if len(first) == 1:
             _check_label_lists(column, source, unit)
@@ -138,15 +141,24 @@ class LabelTypes:
                 f"others: a list at {at}, {_a(b)} at {bt}. Give every record a list of labels "
                 '(["x"]; [] for none) or every record one label, in every file')
         elif kind != self.first[0]:
+            csv = any(_is_csv(w) for w in (where, self.first[1]))
             raise CorpusError(
                 f"the label {self.field!r} mixes types: {_a(self.first[0])} at "
                 f"{self.first[1]}, {_a(kind)} at {where}. Write every label as a string (\"1\") "
-                "or every one as a number, in every file, so that each class has one name")
+                "or every one as a number, in every file, so that each class has one name"
+                + ("; a CSV file's labels are strings (01 and 1 are two classes): write the "
+                   "other files' labels as strings too, or, for ratings, use an ordinal method "
+                   "or command, which reads every file's labels as numbers" if csv else ""))
 
     def finish(self, source) -> None:
         """After the last record: label lists that were empty in every record are an error."""
         if self.first is not None and self.first[0] == "list" and not self.labelled:
             raise no_labels(source, self.field)
+
+
+def _is_csv(where: str) -> bool:
+    """Whether a place of :class:`LabelTypes` (``"FILE, record N"``) is in a CSV file."""
+    return where.rsplit(", ", 1)[0].lower().endswith((".csv", ".tsv", ".csv.gz", ".tsv.gz"))
 
 
 def _a(kind: str) -> str:
@@ -155,20 +167,80 @@ def _a(kind: str) -> str:
 
 
 def csv_labels(column: pd.Series, sep: str | None = None) -> pd.Series:
-    """A CSV label field. Without ``sep``: each value that reads as a (finite) number becomes
-    that number (CSV has no types; value by value, so that streamed chunks and the whole file
-    agree). With ``sep`` (``--label-sep``): each value is the list of the labels it joins
-    (``"earn;acq"`` -> ``["earn", "acq"]``), spaces around a label dropped, empty pieces
-    ignored; an empty cell is a document without labels."""
-    if sep is not None:
-        return column.map(lambda v: [] if not isinstance(v, str) else
-                          [p.strip() for p in v.split(sep) if p.strip()])
-    numbers = pd.to_numeric(column, errors="coerce")
-    readable = numbers.notna() & np.isfinite(numbers.astype(float))
-    if (readable | column.isna()).all():
-        return numbers
-    if not readable.any():
+    """A CSV label field. CSV has no types: without ``sep`` its labels are the strings
+    written (``01`` and ``1`` are two classes; they are read as numbers only where they must
+    be ranks: :func:`read_labels`). With ``sep`` (``--label-sep``): each value is the list of
+    the labels it joins (``"earn;acq"`` -> ``["earn", "acq"]``), spaces around a label
+    dropped; an empty cell is a document without labels (an empty piece, as in ``"earn;"``, is
+    dropped by :func:`read_labels`, as an empty label in a JSON list is)."""
+    if sep is None:
         return column
-    out = column.astype(object)
-    out[readable] = numbers[readable].astype(object)
-    return out
+    return column.map(lambda v: [] if not isinstance(v, str) else
+                      [p.strip() for p in v.split(sep)])
+
+
+def plain_values(column: pd.Series) -> pd.Series:
+    """A column of pandas ``category`` dtype as its values (strings, numbers; missing values
+    ``NaN``); any other column as it is."""
+    if not isinstance(column.dtype, pd.CategoricalDtype):
+        return column
+    kind = column.dtype.categories.dtype
+    return column.astype(object if column.isna().any() or kind.kind == "b" else kind)
+
+
+def _blank(value) -> bool:
+    return isinstance(value, str) and not value.strip()
+
+
+def read_labels(column: pd.Series, source, unit: str = "record", ranks: bool = False
+                ) -> pd.Series:
+    """A label field as the corpus means it, the same in every format and engine:
+
+    * an empty label (``""``, or white space only) names no class: a single one is a missing
+      label (an error, :func:`label_type`), one in a label list is dropped (``["earn", ""]``
+      is ``["earn"]``, as the CSV field ``earn;`` with ``--label-sep ;``);
+    * with ``ranks`` (the labels must be the ranks of a scale: the ordinal methods and
+      commands), a label is the number it writes, whatever the format: ``4``, ``"4"`` and the
+      CSV values ``04`` and ``4.0`` are rank 4; a string that is not a number is an error
+      naming the record. Without it, labels stay as written (CSV's are strings).
+
+    A pandas ``category`` column (what ``DataFrame.to_parquet`` writes for a categorical) is
+    its values. The types are then checked by :func:`label_type`."""
+    column = plain_values(column)
+    kinds = pd.api.types.infer_dtype(column, skipna=True)
+    if kinds == "string":
+        blank = (column.str.strip() == "").to_numpy(dtype=bool)
+        column = column.mask(blank) if blank.any() else column
+    elif kinds not in (*NUMBER_TYPES, "boolean", "empty"):  # label lists, or mixed values
+        column = column.map(_without_blanks)
+    if ranks and kinds in ("string", "mixed", "mixed-integer"):
+        column = _as_ranks(column, source, unit)
+    return column
+
+
+def _without_blanks(value):
+    """A label with its empty labels dropped: an empty string is missing (``None``), a list
+    loses its empty strings."""
+    if _blank(value):
+        return None
+    if isinstance(value, COLLECTIONS) and any(map(_blank, value)):
+        return [v for v in value if not _blank(v)]
+    return value
+
+
+def _as_ranks(column: pd.Series, source, unit: str) -> pd.Series:
+    """Strings read as the numbers they write (``"04"`` -> 4), as a numeric column when
+    every label is then a number; other values are left to :func:`label_type`'s checks."""
+    strings = column.map(lambda v: isinstance(v, str)).to_numpy(dtype=bool)
+    numbers = pd.to_numeric(column[strings].str.strip(), errors="coerce")
+    bad = ~np.isfinite(numbers.to_numpy(dtype=float))
+    if bad.any():
+        at = numbers.index[int(np.flatnonzero(bad)[0])]
+        raise CorpusError(
+            f"{source}, {unit} {at}: the label {column.name!r} is {column[at]!r}, not a "
+            "number; ranks are numbers (ratings such as 1-5 stars). Choose the field that "
+            "holds the ratings (--label-field), or a method of classes (e.g. chi2, ig)")
+    out = column.where(~strings, numbers)
+    if column.map(lambda v: isinstance(v, bool | np.bool_ | list | dict)).any():
+        return out  # true/false, lists, objects: label_type names them
+    return pd.to_numeric(out)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import html
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -282,9 +283,14 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
     return out
 
 
-def write_report(directory) -> Path:
-    """Write ``directory/report.html`` and ``directory/figures/*``; return the page's path."""
+def write_report(directory, out=None) -> Path:
+    """Write ``out/report.html`` and ``out/figures/*`` (``out``: the experiment ``directory``
+    unless given -- elsewhere, a read-only experiment gets its report too); return the
+    page's path. The new figures are written over the old, and the old ones the new page no
+    longer links are removed after it: at every moment the page on disk links files that
+    exist (a ``kill -KILL`` used to leave the old page linking deleted figures)."""
     store = Store(directory)
+    home = store.root if out is None else Path(out)
     config = store.manifest()["config"]
     path = store.root / "summary.parquet"
     summary = pd.read_parquet(path) if path.exists() else None
@@ -303,7 +309,7 @@ def write_report(directory) -> Path:
     if config.get("tasks") == "one_vs_rest":
         dataset += " (one-vs-rest tasks)"
     learners = {lr["label"]: learner_title(lr) for lr in config["learners"]}
-    figures = curve_figures(summary, store.root / "figures", dataset, learners, unit)
+    figures = curve_figures(summary, home / "figures", dataset, learners, unit)
     folds = int(summary["folds"].max())
     spread = spread_caption(summary, unit)
     parts = [
@@ -330,11 +336,16 @@ def write_report(directory) -> Path:
                  f"<h2>Results: mean ± std over {folds} {unit}</h2>")
     parts += _trap_note(summary, learners)
     parts += _results_tables(summary, learners, folds)
-    files = [f for f in _FILES if (store.root / f).exists()] + [
-        f"figures/{f.png.name}" for f in figures] + [f"figures/{f.svg.name}" for f in figures]
+    files = [Path(os.path.relpath(store.root / f, home)).as_posix() for f in _FILES
+             if (store.root / f).exists()]
+    drawn = [f"figures/{f.png.name}" for f in figures] + [f"figures/{f.svg.name}"
+                                                          for f in figures]
     parts.append("<h2>Files</h2><ul class='files'>" + "".join(
-        f"<li><a href='{html.escape(f)}'>{html.escape(f)}</a></li>" for f in files)
+        f"<li><a href='{html.escape(f)}'>{html.escape(f)}</a></li>" for f in files + drawn)
         + "</ul></body></html>")
-    out = store.root / "report.html"
-    atomic_write(out, lambda fh: fh.write("\n".join(parts).encode("utf-8")))
-    return out
+    page = home / "report.html"
+    atomic_write(page, lambda fh: fh.write("\n".join(parts).encode("utf-8")))
+    for old in (home / "figures").iterdir():  # figures no page links any more, partial files
+        if f"figures/{old.name}" not in drawn:
+            old.unlink(missing_ok=True)
+    return page

@@ -118,11 +118,13 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
                   learners: dict | None = None, unit: str = "folds") -> list[Figure]:
     """Draw a figure per metric of ``summary`` (the summary table) into ``out_dir``;
     ``learners`` maps a learner's label to its title; ``unit`` names what the means and
-    standard deviations are over ("folds", or "tasks" for a macro-average)."""
+    standard deviations are over ("folds", or "tasks" for a macro-average). Each file is
+    written atomically over its earlier version; the figures of an earlier report that are
+    not drawn again are left for the caller to remove once the new page links the new set
+    (:func:`textsift.report.html.write_report`): a report killed half-way never links a
+    missing file."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for old in [*out_dir.glob("*.png"), *out_dir.glob("*.svg")]:
-        old.unlink()  # figures of an earlier report: they are all drawn again
     learners = learners or {}
     base = summary[summary["method"].isin(list(BASELINES))]
     curves = summary[~summary["method"].isin(list(BASELINES))]

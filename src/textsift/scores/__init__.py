@@ -20,6 +20,7 @@ from ._absent import Absent, Grid
 from ._registry import (
     ABSENT_ORDERS,
     REGISTRY,
+    SIGNED_POLICIES,
     Method,
     PerClass,
     ScoreTable,
@@ -28,10 +29,11 @@ from ._registry import (
     compute_many,
     get_method,
     per_class,
+    policy_refusal,
     register,
 )
 from .significance import PValues, pvalues, with_pvalues
 
-__all__ = ["ABSENT_ORDERS", "REGISTRY", "Absent", "Grid", "Method", "PValues", "PerClass",
-           "ScoreTable", "clean", "compute", "compute_many", "get_method", "per_class",
-           "pvalues", "register", "with_pvalues"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "SIGNED_POLICIES", "Absent", "Grid", "Method",
+           "PValues", "PerClass", "ScoreTable", "clean", "compute", "compute_many",
+           "get_method", "per_class", "policy_refusal", "pvalues", "register", "with_pvalues"]

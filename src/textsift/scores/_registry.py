@@ -11,7 +11,7 @@ into a ranking. :func:`compute_many` scores one :class:`Counts` with many method
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -31,8 +31,8 @@ from ._tables import (  # noqa: F401  (the scoring modules import them from here
     per_class,
 )
 
-__all__ = ["ABSENT_ORDERS", "REGISTRY", "Method", "compute", "compute_many", "get_method",
-           "register"]
+__all__ = ["ABSENT_ORDERS", "REGISTRY", "SIGNED_POLICIES", "Method", "compute", "compute_many",
+           "get_method", "policy_refusal", "register"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,12 @@ class Method:
     own.
     ``reads_term_freq`` says whether it reads ``Counts.term_freq`` (so that a caller counting
     for this method alone can leave the term frequencies out).
+
+    ``signed`` says that a negative score is an association against the group (the term is
+    under-represented in the class: a log-odds z-score, a pointwise MI, a difference of
+    rates): adding such scores over the classes lets a term's lack in some classes cancel its
+    lead in another, so the policies ``sum`` and ``wavg`` are not offered, and are refused
+    with that reason (:data:`SIGNED_POLICIES`, :func:`policy_refusal`).
 
     ``absent`` says, for a per-class method, how its scores of the cells with ``A = 0`` (a
     term that no document of the class has) order the terms within a class: one of
@@ -86,6 +92,7 @@ class Method:
     test: str = ""
     pvalue: Callable | None = field(default=None, repr=False)
     absent: str = ""
+    signed: bool = False
 
     @property
     def label(self) -> str:
@@ -94,6 +101,19 @@ class Method:
 
 #: Every registered method: canonical name -> :class:`Method` (``textsift methods`` lists them).
 REGISTRY: dict[str, Method] = {}
+#: The policies that add a term's scores over the groups: meaningless for signed scores.
+SIGNED_POLICIES = ("sum", "wavg")
+
+
+def policy_refusal(aggregate: str) -> str:
+    """Why ``aggregate`` (``sum``, ``wavg``) is refused for signed scores, naming them."""
+    signed = ", ".join(n for n, m in REGISTRY.items() if m.signed)
+    return (f"the policy {aggregate!r} adds a term's scores over the classes, but these scores "
+            f"are signed ({signed}: a negative score means the term is under-represented in "
+            "the class), so a term's lack in some classes would cancel its lead in another; "
+            "rank by 'max' or 'rr', by one class's scores (class_label, --class), or add only "
+            "the classes where a term is over-represented (direction='over', --direction "
+            "over)")
 
 #: How a per-class method's scores of the cells with ``A = 0`` order the terms within a class
 #: (``Method.absent``): the statement -> the quantity of the term they follow and the
@@ -110,13 +130,19 @@ ABSENT_ORDERS = {
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False, absent="", test="", pvalue=None):
+             reads_term_freq=False, absent="", test="", pvalue=None, signed=False):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
     :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both); ``test`` and
     ``pvalue`` give the test of a method that is one (:class:`Method`). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
-    ``requires``. The parameters are those of the function's signature after its counts."""
+    ``requires``. The parameters are those of the function's signature after its counts.
+    A ``signed`` method does not offer :data:`SIGNED_POLICIES`."""
+    if signed:
+        aggregates = tuple(a for a in aggregates if a not in SIGNED_POLICIES)
+    if default_aggregate not in aggregates:
+        raise RuntimeError(f"method {name!r}: its default policy {default_aggregate!r} is not "
+                           f"among those it offers ({', '.join(aggregates)})")
     kinds = LabelKind.method_kinds()
     if kind not in kinds:
         raise RuntimeError(f"method {name!r}: kind must be one of {', '.join(kinds)}")
@@ -137,7 +163,8 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         params, choices = _parameters(func)
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
-                                reads_term_freq, absent=absent, test=test, pvalue=pvalue)
+                                reads_term_freq, absent=absent, test=test, pvalue=pvalue,
+                                signed=signed)
         return func
 
     return deco
@@ -191,6 +218,8 @@ def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTab
     m = _method(method)
     check_requirement(m.requires, counts, m.name)
     table = _call(m, counts, params)
+    if m.signed:
+        table = replace(table, signed=True)
     if isinstance(table, PerClass):
         return table.table() if dense else table
     return clean(table)
@@ -280,6 +309,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     buffer = None
     for name in methods:
         out = _call(get_method(name), counts, params.get(name, {}))
+        if REGISTRY[name].signed:
+            out = replace(out, signed=True)
         if not isinstance(out, PerClass):
             yield name, clean(out)
             continue

@@ -44,12 +44,16 @@ class ScoreTable:
         ``df > 0``.
     weights : ndarray of shape (G,) or None
         Group weights for ``wavg`` (class priors).
+    signed : bool
+        A negative score is an association against the group (``Method.signed``): the
+        policies that add scores over the groups refuse the table.
     """
 
     values: np.ndarray
     groups: np.ndarray
     seen: np.ndarray
     weights: np.ndarray | None = None
+    signed: bool = False
 
     # the reading interface it shares with the sparse form, PerClass
     def table(self) -> ScoreTable:
@@ -70,7 +74,7 @@ def clean(table: ScoreTable) -> ScoreTable:
     values = table.values
     if np.isnan(values).any() or not table.seen.all():
         values = np.where(np.isnan(values) | ~table.seen[:, None], -np.inf, values)
-    return ScoreTable(values, table.groups, table.seen, table.weights)
+    return ScoreTable(values, table.groups, table.seen, table.weights, table.signed)
 
 
 def nonempty_classes(counts: Counts) -> Counts:
@@ -105,6 +109,7 @@ class PerClass:
     tables: np.ndarray | None = None
     zero: Absent | Grid | np.ndarray | None = None
     nz: np.ndarray | None = None
+    signed: bool = False
 
     @property
     def groups(self) -> np.ndarray:
@@ -141,7 +146,7 @@ class PerClass:
                        "rank the terms (textsift.ranking.rank, rank_per_class) or read one "
                        "class's column, which never write it")
         values = self.rows(0, c.n_terms, out)
-        return ScoreTable(values, c.classes, c.seen, c.priors)
+        return ScoreTable(values, c.classes, c.seen, c.priors, self.signed)
 
     def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
         """Rows ``start:stop`` of the dense table, written into the first ``stop - start``

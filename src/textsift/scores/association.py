@@ -88,7 +88,8 @@ def _am(counts):
 @register("rc", "nominal", "relative contribution: class-normalised, smoothed frequency lead",
           formula=r"\sum_{j \ne i} \big(\tilde p(t \mid c_i) - \tilde p(t \mid c_j)\big), \quad "
                   r"\tilde p(t \mid c) = \frac{\mathrm{TF}(t, c) + 1}{\mathrm{TF}(c) + V}",
-          reference=RC_PAPER, reads_term_freq=True, absent="falls with sum_j p(t|c_j)")
+          reference=RC_PAPER, reads_term_freq=True, absent="falls with sum_j p(t|c_j)",
+          signed=True)
 def _rc(counts, normalize=True, smooth=True):
     """:func:`relative_contribution` evaluated sparsely: ``p(t|c)`` takes one value per class
     where ``TF(t, c) = 0`` (``1 / (TF(c) + V)`` smoothed, else 0), so ``m p(t|c_i) - sum_j

@@ -114,9 +114,9 @@ FORMAN_2003 = ('G. Forman, "An extensive empirical study of feature selection me
                'classification", JMLR 3 (2003) 1289-1305')
 
 
-def _register_binary(name, fn, summary, formula, absent):
+def _register_binary(name, fn, summary, formula, absent, signed=False):
     register(name, "nominal", summary, formula=formula, reference=FORMAN_2003,
-             absent=absent)(binary_method(fn))
+             absent=absent, signed=signed)(binary_method(fn))
 
 
 @register("df", "nominal", "document frequency: documents containing the term",
@@ -127,7 +127,7 @@ def _df(counts):
 
 
 _register_binary("acc", acc, "accuracy tp - fp (favours positive indicators)", r"A - B",
-                 "falls with df")
+                 "falls with df", signed=True)
 _register_binary("acc_ratio", acc_ratio, "balanced accuracy |tpr - fpr| (Forman's Acc2)",
                  r"\lvert \mathrm{tpr} - \mathrm{fpr} \rvert",
                  "rises with df")
@@ -148,4 +148,4 @@ _register_binary("bns", bns, "bi-normal separation |F^-1(tpr) - F^-1(fpr)| (Form
                  "rises with df")
 _register_binary("pow", pow_, "Forman's Pow (1 - fpr)^k - (1 - tpr)^k, k = 5",
                  r"(1 - \mathrm{fpr})^k - (1 - \mathrm{tpr})^k, \quad k = 5",
-                 "falls with df")
+                 "falls with df", signed=True)

@@ -55,9 +55,9 @@ def ig(A, B, C, D, base=2.0):
 
 def mi(A, B, C, D, weighted=False, base=np.e):
     """Pointwise MI ``log(P(t, c) / (P(t) P(c))) = log(A N / (df pos))``; ``A = 0`` gives
-    ``-inf``: no score in that class, so never a candidate of it in a round robin, and left
-    out of ``sum`` and ``wavg`` (which is then Yang & Pedersen's ``MI_avg`` over the classes
-    where the term occurs; :func:`textsift.policies.globalise`).
+    ``-inf``: no score in that class, so never a candidate of it in a round robin. Signed
+    (negative where the term is under-represented in the class), so ``sum`` and ``wavg``
+    (Yang & Pedersen's ``MI_avg``) are refused (``Method.signed``).
 
     ``weighted=True`` gives JaTeCS's ``P(t, c) log(...)`` (``A = 0`` gives 0).
 
@@ -170,7 +170,8 @@ def _ig_multi_method(counts, base=2.0):
 @register("mi", "nominal", "pointwise mutual information log(P(t,c) / P(t)P(c))",
           formula=r"\log \frac{P(t, c)}{P(t) P(c)} = \log \frac{A N}{\mathrm{df}\, N_c} \quad "
                   r"(-\infty \text{ when } A = 0)",
-          reference=YANG_PEDERSEN_1997, absent="the same for every term")
+          reference=YANG_PEDERSEN_1997, absent="the same for every term",
+          signed=True)
 def _mi(counts, weighted=False, base=np.e):
     return binary_scores(counts, mi, weighted=weighted, base=base)
 

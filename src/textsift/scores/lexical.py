@@ -71,7 +71,8 @@ def _log_odds_pvalue(counts, prior_scale=1.0):
                   r"\log \frac{y'_w + a_w}{n' + a_0 - y'_w - a_w}, \quad "
                   r"a_w = s\, \mathrm{TF}(w)",
           reference=MONROE_2008, reads_term_freq=True, pvalue=_log_odds_pvalue,
-          test="the two-sided normal p-value of the z-score", absent="falls with TF(t)")
+          test="the two-sided normal p-value of the z-score", absent="falls with TF(t)",
+          signed=True)
 def _log_odds_dirichlet(counts, prior_scale=1.0):
     """Each class (label) ``c`` against the documents without it: ``y_w = TF(w, c)``, ``y'_w
     = TF(w) - TF(w, c)``, prior ``a_w = prior_scale * TF(w)`` (module docstring). Right for

@@ -395,7 +395,7 @@ def _g2_pvalue(counts):
                   r"\frac{\text{row} \times \text{column}}{N}",
           reference=DUNNING_1993, pvalue=_g2_pvalue,
           test="the log-likelihood ratio G2 of the 2 x 2 presence/class table, 1 df",
-          absent="falls with df")
+          absent="falls with df", signed=True)
 def _g2(counts):
     """Signed as quanteda's keyness signs it: negative where the term is under-represented
     in the class, so that the top of a class's ranking is its own words."""

@@ -1,0 +1,129 @@
+"""A run killed with ``kill -TERM`` or ``kill -KILL`` leaves no worker behind: its worker
+processes end with it (``textsift._lock.end_with``) and write a cell only while their run
+holds the ``--out`` lock (``textsift._lock.check_held``). Before, the workers of a killed run
+went on for minutes and re-created a folder the user had removed, with stale cells that made
+the next run refuse it. Two real processes (the run and its workers) and a real ``kill``."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from textsift._lock import check_held, hold
+from textsift.corpus import load_sample
+from textsift.errors import OutputError
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
+                                reason="finds the workers in /proc")
+
+CONFIG = """
+[experiment]
+name = "orphans"
+n_jobs = 2
+
+[corpus]
+path = "corpus.jsonl"
+
+[preprocessing]
+min_df = 2
+
+[evaluation]
+protocol = "cv"
+folds = 3
+
+[selection]
+methods = ["ig", "chi2", "bns"]
+sizes = [20, 50, 100, 200, 400, 800]
+
+[[learners]]
+name = "logreg"
+"""
+
+
+@pytest.fixture(scope="module")
+def config(tmp_path_factory) -> Path:
+    """54 cells of 3 folds of 840 newsgroup posts (6 groups): many seconds of work for two
+    workers, so that a kill after the first cell finds both busy."""
+    root = tmp_path_factory.mktemp("orphans")
+    sample = load_sample("20ng").frame
+    sample[sample["label"].isin(sorted(sample["label"].unique())[:6])].to_json(
+        root / "corpus.jsonl", orient="records", lines=True)
+    (root / "orphans.toml").write_text(CONFIG)
+    return root / "orphans.toml"
+
+
+def _children(pid: int) -> list[int]:
+    """The live child processes of ``pid``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
+            if int(ppid) == pid and state != "Z":
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
+def test_the_workers_of_a_killed_run_end_with_it_and_write_nothing(config, tmp_path, sig):
+    out = tmp_path / "out"
+    run = subprocess.Popen([sys.executable, "-c", "from textsift.cli import main; main()",
+                            "run", str(config), "--out", str(out), "--no-report"],
+                           cwd=config.parent, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not list((out / "cells").glob("*.json")):  # the workers are computing cells
+            assert run.poll() is None, run.communicate()
+            assert time.monotonic() < deadline, "no cell finished"
+            time.sleep(0.02)
+        workers = _children(run.pid)
+        assert len(workers) >= 2  # joblib's two workers (and its resource tracker)
+        os.kill(run.pid, sig)
+        _, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+    killed = time.monotonic()
+    shutil.rmtree(out)  # the user removes the folder of the killed run
+    while any(map(_alive, workers)):
+        assert time.monotonic() - killed < 5, f"workers left running: {workers}"
+        time.sleep(0.05)
+    time.sleep(1.0)
+    assert not out.exists()  # no worker re-created it with a stale cell
+    if sig == signal.SIGTERM:  # the command's own clean-up, then one line
+        assert (run.returncode, err.splitlines()[-1]) == (143, "terminated")
+    else:
+        assert run.returncode == -signal.SIGKILL
+
+
+def test_a_cell_is_written_only_while_its_run_holds_the_folder(tmp_path):
+    out = tmp_path / "out"
+    with hold(out):
+        check_held(out, os.getpid())  # this process holds it: a write may go ahead
+        with pytest.raises(OutputError, match=r"no longer held by the run \(pid 1\)"):
+            check_held(out, 1)  # another run's worker
+    with pytest.raises(OutputError, match=r"its lock \(\.textsift\.lock\) is gone"):
+        check_held(out, os.getpid())  # released and removed: the run has ended
+    out.mkdir()
+    (out / ".textsift.lock").write_text(f'{{"pid": {os.getpid()}}}\n')  # left by a kill
+    with pytest.raises(OutputError, match=r"now: nobody"):
+        check_held(out, os.getpid())  # names its run, but nobody holds it
