@@ -127,3 +127,42 @@ def test_a_cell_is_written_only_while_its_run_holds_the_folder(tmp_path):
     (out / ".textsift.lock").write_text(f'{{"pid": {os.getpid()}}}\n')  # left by a kill
     with pytest.raises(OutputError, match=r"now: nobody"):
         check_held(out, os.getpid())  # names its run, but nobody holds it
+
+
+PERMUTATIONS = """
+from textsift.corpus import load_sample
+from textsift.permutation import permutation_pvalues
+from textsift.vectorize import vectorize
+s = load_sample("20ng").frame
+X = vectorize(s["text"].tolist(), min_df=2)[0]
+permutation_pvalues(X, s["label"].tolist(), ["chi2"], n_permutations=10**6, n_jobs=2)
+"""
+
+
+@pytest.mark.parametrize("command", [
+    ["-c", "from textsift.cli import main; main()", "adabag", "--simulate", "--bootstraps",
+     "2000", "--n-jobs", "2", "--out", "{out}"],
+    ["-c", PERMUTATIONS]], ids=["adabag", "permutations"])
+def test_the_workers_of_a_killed_command_end_with_it(tmp_path, command):
+    """AdaBag's bootstraps and the permutations of score --evidence run in joblib's worker
+    processes too (textsift._lock.parallel): ``kill -KILL`` of the command ends them within
+    seconds (before: they finished their task, then waited for loky's 300 s idle timeout)."""
+    args = [a.format(out=tmp_path / "out") for a in command]
+    proc = subprocess.Popen([sys.executable, *args], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 300
+        while len(workers := _children(proc.pid)) < 2:  # the pool has started its workers
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "no worker started"
+            time.sleep(0.05)
+        time.sleep(1.0)  # each busy with a task
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    killed = time.monotonic()
+    while any(map(_alive, workers)):
+        assert time.monotonic() - killed < 5, f"workers left running: {workers}"
+        time.sleep(0.05)

@@ -46,7 +46,7 @@ try:
 except ImportError:  # pragma: no cover (not POSIX: nothing to lock with)
     fcntl = None
 
-__all__ = ["LOCK_NAME", "check_held", "end_with", "hold", "lock_path"]
+__all__ = ["LOCK_NAME", "check_held", "end_with", "hold", "lock_path", "parallel"]
 
 #: The lock file of an output folder.
 LOCK_NAME = ".textsift.lock"
@@ -249,3 +249,14 @@ def end_with(owner: int, interval: float = 0.2) -> None:
     import threading
 
     threading.Thread(target=watch, name="textsift-end-with-parent", daemon=True).start()
+
+
+def parallel(n_jobs, **kwargs):
+    """``joblib.Parallel(n_jobs, **kwargs)`` whose worker processes end with this process
+    (:func:`end_with` as the pool's initializer): the workers of a killed command (an
+    experiment's cells, AdaBag's bootstraps, the permutations of ``score --evidence``) do not
+    go on computing for minutes after it. Backends without worker processes (threads, Dask)
+    ignore the initializer."""
+    from joblib import Parallel
+
+    return Parallel(n_jobs=n_jobs, initializer=end_with, initargs=(os.getpid(),), **kwargs)

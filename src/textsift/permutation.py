@@ -110,8 +110,9 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     ``n_jobs`` runs the permutations in that many processes (the result does not depend on
     it: the permutations are drawn in fixed blocks, each from its own seed);
     ``progress(done, total)`` is called as blocks of permutations finish."""
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
+    from ._lock import parallel
     from .errors import check_n_jobs
 
     X = _as_csr(X)
@@ -132,7 +133,7 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     beaten = {n: np.zeros(v.shape, dtype=np.int64) for n, v in observed.items()}
     maxima: dict = {n: [] for n in observed}
     done = 0
-    run = Parallel(n_jobs=check_n_jobs(n_jobs or 1, "n_jobs"), return_as="generator")
+    run = parallel(check_n_jobs(n_jobs or 1, "n_jobs"), return_as="generator")
     for size, (part, peaks) in zip(sizes, run(delayed(job)(size, seed)
                                               for size, seed in zip(sizes, seeds,
                                                                     strict=True)),

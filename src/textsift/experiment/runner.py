@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
+from joblib import delayed
 
 from .._io import atomic_write
-from .._lock import end_with, hold
+from .._lock import hold, parallel
 from ..errors import check_n_jobs
 from ..metrics import MEASURES
 from ..ranking import default_aggregate
@@ -186,9 +186,8 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     finished = len(done)
     if progress is not None:
         progress(finished, len(cells))
-    owner = os.getpid()  # its workers end with it (a process pool's initializer)
-    jobs = Parallel(n_jobs=n_jobs, return_as="generator_unordered", initializer=end_with,
-                    initargs=(owner,))
+    owner = os.getpid()  # its workers end with it (parallel) and write only while it holds root
+    jobs = parallel(n_jobs, return_as="generator_unordered")
     for _ in jobs(delayed(_run_and_store)(c, store.root, data.key, owner) for c in pending):
         finished += 1
         if progress is not None:

@@ -24,11 +24,12 @@ from pathlib import Path
 import joblib
 import numpy as np
 import scipy.sparse as sp
-from joblib import Parallel, delayed, effective_n_jobs
+from joblib import delayed, effective_n_jobs
 from joblib.parallel import get_active_backend
 from threadpoolctl import threadpool_limits
 
 from .._io import atomic_write_text, differences, write_npz
+from .._lock import parallel
 from ..errors import TextsiftError
 
 __all__ = ["BootstrapStore", "bagging_frequencies", "run_bootstraps", "stability_selection",
@@ -159,7 +160,7 @@ def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs=1, store=None,
         progress(B - len(todo), B)
     with _shared(task, n_jobs, len(todo)) as shared:
         jobs = (delayed(_one)(shared, i, seeds[i], strata) for i in todo)
-        for i, res in Parallel(n_jobs=n_jobs, return_as="generator_unordered")(jobs):
+        for i, res in parallel(n_jobs, return_as="generator_unordered")(jobs):
             if store is not None:
                 store.save(i, res)
             results[i] = res
