@@ -92,4 +92,7 @@ def _log_ratios(counts: Counts, c: int, ids: set, page_id: np.ndarray, rounded):
     B = counts.df[ids] - A
     n_c = float(counts.class_sizes[c])
     est, low, high = log_ratio(A, B, n_c - A, counts.n_docs - n_c - B, LEVEL)
-    return [page_id[ids].tolist(), *(rounded(x, 3) for x in (est, low, high))]
+    # NaN (no document without the class: a label on every document) written as None
+    return [page_id[ids].tolist(), *([None if np.isnan(v) else r for v, r in
+                                      zip(x, rounded(x, 3), strict=True)]
+                                     for x in (est, low, high))]

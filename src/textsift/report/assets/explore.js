@@ -185,7 +185,8 @@
     if (!D.many) $("class").addEventListener("change", () => choose(+$("class").value));
     $("policy").addEventListener("change", () => { S.policy = $("policy").value; S.sort = null; render(); });
     $("direction").addEventListener("change", () => { S.dir = $("direction").value; S.sort = null; render(); });
-    // q < x: only the terms whose q passes (empty: every term)
+    // q < x: only the terms whose q passes (empty: every term); no evidence with many labels
+    if (D.many) $("qmax").parentElement.hidden = true;
     $("qmax").addEventListener("input", () => {
       const v = $("qmax").value.trim(), x = v === "" ? NaN : Number(v);
       S.qmax = Number.isFinite(x) ? x : null;
@@ -241,7 +242,7 @@
     }
     return m.get(id) || null;
   }
-  const interval = (e) => (e ? fmt(e[0]) + " [" + fmt(e[1]) + ", " + fmt(e[2]) + "]" : "");
+  const interval = (e) => (e && e[0] !== null ? fmt(e[0]) + " [" + fmt(e[1]) + ", " + fmt(e[2]) + "]" : "");
   // the table's columns: [head, ascending first when sorted, how a value is written]
   function columns(ev) {
     const plain = (v) => (v === null ? "" : String(v));
