@@ -131,3 +131,44 @@ def test_direction_table_is_one_column_per_class(counts):
     a = [str(c) for c in counts.classes].index("a")
     common = counts.feature_names.tolist().index("common")
     assert table.values[common, a] == -1
+
+
+@pytest.mark.parametrize("direction", ["over", "under", "both"])
+@pytest.mark.parametrize("method", ["chi2", "bns", "log_odds_dirichlet"])
+def test_each_class_terms_of_a_direction_come_from_its_cells_not_its_column(monkeypatch,
+                                                                             direction, method):
+    """rank_per_class of one direction equals each class's column with the other direction
+    as -inf (the definition), marks included. Over-represented terms are non-zero cells
+    only (a term none of a class's documents has is under-represented there), so "over",
+    the default of every view, reads no whole column of the sparse layout: with 100,000
+    labels a column per label is V x m cells (the regression that made 2,000 labels 4.7x
+    slower than scipy's ten lines; the other directions may read the column of a class that
+    holds most terms, where it costs less than the walk)."""
+    import scipy.sparse as sp
+
+    from textsift.policies import rank_scores
+    from textsift.ranking import _directed_column, rank_per_class
+    from textsift.scores import compute
+    from textsift.scores._tables import PerClass
+    from textsift.scores.direction import direction as direction_table
+
+    rng = np.random.default_rng(3)
+    X = sp.random(300, 80, density=0.06, random_state=3, format="csr")
+    X.data[:] = rng.integers(1, 4, X.nnz)
+    Y = (rng.random((300, 12)) < 0.15).astype(int)
+    Y[np.arange(12), np.arange(12)] = 1
+    counts = Counts.from_matrix(X, Y, layout="sparse")
+    table, signs = compute(counts, method, dense=False), direction_table(counts)
+    expected = [rank_scores(_directed_column(table.column(j), signs, direction, g), table.seen, 7)
+                for j, g in enumerate(table.groups)]
+    marks = [signs.column(j) for j in range(len(table.groups))]
+    if direction == "over":
+        monkeypatch.setattr(PerClass, "column", lambda self, j: pytest.fail("read a column"))
+    got = rank_per_class(counts, method, top=7, direction=direction)
+    for j, (r, e) in enumerate(zip(got, expected, strict=True)):
+        kept = e.scores > -np.inf
+        np.testing.assert_array_equal(r.index, e.index[kept])
+        np.testing.assert_array_equal(r.scores, e.scores[kept])
+        np.testing.assert_array_equal(r.signs, marks[j][r.index])
+        if direction != "both":
+            assert (r.signs == (1 if direction == "over" else -1)).all()

@@ -357,8 +357,11 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
     signs = direction_table(counts)
     if not _same_groups(groups, signs.groups):
         signs = None  # groups that are not classes (an ordinal method's cuts)
-    if isinstance(table, PerClass) and (signs is None or direction == "both"):
-        best = classwise.top_many(table, np.arange(len(groups)),
+    sparse = isinstance(table, PerClass) and (signs is None or isinstance(signs, PerClass))
+    if sparse:  # each class's best cells, never a whole column (thousands of labels)
+        kept = table if signs is None or direction == "both" else \
+            _one_direction(table, signs, direction)
+        best = classwise.top_many(kept, np.arange(len(groups)),
                                   counts.n_terms if top is None else top)
     else:  # a class's column, read whole (of one direction: the others' -inf)
         best = [(r.index, r.scores) for r in (
@@ -366,13 +369,29 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
                         _directed_column(table.column(j), signs, direction, group),
                         table.seen, top) for j, group in enumerate(groups))]
     name = _name(method)
-    out = []
-    for j, (group, (index, score)) in enumerate(zip(groups, best, strict=True)):
-        scored = score > -np.inf
-        out.append(TermRanking(index[scored], score[scored], None, "max", name, group,
-                               counts.feature_names, direction,
-                               None if signs is None else signs.column(j)[index[scored]]))
-    return out
+    kept = [(index[score > -np.inf], score[score > -np.inf]) for index, score in best]
+    marks = [None] * len(kept)
+    if signs is not None and sparse:  # every class's marks in one search
+        sizes = [len(t) for t, _ in kept]
+        found = classwise.values_at(signs, np.concatenate([t for t, _ in kept]),
+                                    np.repeat(np.arange(len(kept)), sizes))
+        marks = np.split(found, np.cumsum(sizes)[:-1])
+    elif signs is not None:
+        marks = [signs.column(j)[t] for j, (t, _) in enumerate(kept)]
+    return [TermRanking(terms, score, None, "max", name, group, counts.feature_names,
+                        direction, mark)
+            for group, (terms, score), mark in zip(groups, kept, marks, strict=True)]
+
+
+def _one_direction(table: PerClass, signs: PerClass, direction: str) -> PerClass:
+    """``table`` with the cells of the other direction as ``-inf``, still in sparse form. A
+    term that none of a class's documents has (``A = 0``) is under-represented in it
+    (``sign(0 - B / (N - N_c)) = -1`` for a seen term): over-represented terms are non-zero
+    cells only, so ``"over"`` keeps no absent term and ``"under"`` keeps the absent rule."""
+    absent, nz = table.parts
+    keep = 1 if direction == "over" else -1
+    return PerClass(table.counts, zero=absent if keep < 0 else np.float64(-np.inf),
+                    nz=np.where(signs.parts[1] == keep, nz, -np.inf), signed=table.signed)
 
 
 def class_terms(counts: Counts, method, policy: str | None = None, top: int = 10,
