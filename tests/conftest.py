@@ -72,3 +72,14 @@ def client():
                                    dashboard_address=None, silence_logs=50) as cluster,
           distributed.Client(cluster, set_as_default=False) as c):
         yield c
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    """Headless Chromium through Selenium, one per test module (tests/browser.py; skips the
+    test when Chromium or its driver is missing)."""
+    from browser import chromium_or_skip
+
+    drv = chromium_or_skip(tmp_path_factory.mktemp("profile"))
+    yield drv
+    drv.quit()

@@ -14,7 +14,7 @@ import math
 import time
 
 import pytest
-from browser import CHROMIUM, DRIVER, chromium_or_skip
+from browser import CHROMIUM, DRIVER
 from typer.testing import CliRunner
 
 from textsift.cli import app
@@ -38,13 +38,6 @@ def page(tmp_path_factory):
                               "--cap", "300", "--snippet-top", "20", *CORPUS])
     assert res.exit_code == 0, res.output
     return out
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    drv = chromium_or_skip(tmp_path_factory.mktemp("profile"))
-    yield drv
-    drv.quit()
 
 
 def _open(browser, page):

@@ -10,7 +10,6 @@ import json
 import time
 
 import pytest
-from browser import chromium_or_skip
 from test_manylabels_doors import tagged
 from typer.testing import CliRunner
 
@@ -39,13 +38,6 @@ def page(corpus):
                               "--out", str(out)])
     assert res.exit_code == 0, res.output
     return out
-
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    drv = chromium_or_skip(tmp_path_factory.mktemp("profile"))
-    yield drv
-    drv.quit()
 
 
 def _wait(browser, script, what):
