@@ -357,7 +357,7 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
     signs = direction_table(counts)
     if not _same_groups(groups, signs.groups):
         signs = None  # groups that are not classes (an ordinal method's cuts)
-    sparse = isinstance(table, PerClass) and (signs is None or isinstance(signs, PerClass))
+    sparse = isinstance(table, PerClass)
     if sparse:  # each class's best cells, never a whole column (thousands of labels)
         kept = table if signs is None or direction == "both" else \
             _one_direction(table, signs, direction)
