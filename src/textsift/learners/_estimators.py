@@ -30,18 +30,7 @@ from ..metrics import mae_macro
 from ..ranks import check_ranks, nearest_rank
 
 
-class LabelSetTags:
-    """scikit-learn's tags of a classifier of label sets: sparse input, a 0/1 indicator
-    target (one column per label). Put first among the bases."""
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.target_tags.multi_output = True
-        return tags
-
-
-class PerLabelClassifier(LabelSetTags, ClassifierMixin, BaseEstimator):
+class PerLabelClassifier(ClassifierMixin, BaseEstimator):
     """One binary classifier per label, each on its own columns of ``X``.
 
     scikit-learn's :class:`~sklearn.multiclass.OneVsRestClassifier` fits one estimator per
@@ -108,6 +97,12 @@ class PerLabelClassifier(LabelSetTags, ClassifierMixin, BaseEstimator):
             out[:, j] = (np.inf if est else -np.inf) if isinstance(est, int) else (
                 label_scores(est, X[:, cols])[:, -1])
         return out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.multi_output = True
+        return tags
 
 
 def check_class_weight(class_weight):

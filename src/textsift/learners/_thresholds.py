@@ -33,7 +33,6 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ..errors import TextsiftError
-from ._estimators import LabelSetTags
 
 __all__ = ["STRATEGIES", "ThresholdClassifier", "label_scores", "scut_threshold"]
 
@@ -86,7 +85,7 @@ def scut_threshold(scores: np.ndarray, y: np.ndarray, fbr: float = 0.1,
     return float((s[best] + s[best + 1]) / 2), top
 
 
-class ThresholdClassifier(LabelSetTags, MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class ThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A multi-label classifier whose labels are decided by SCut or RCut (module docstring).
 
     Parameters
@@ -179,6 +178,12 @@ class ThresholdClassifier(LabelSetTags, MetaEstimatorMixin, ClassifierMixin, Bas
         out = np.zeros(scores.shape, dtype=np.int64)
         np.put_along_axis(out, best, 1, axis=1)
         return out
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        tags.target_tags.multi_output = True
+        return tags
 
 
 def _indicator(Y, strategy: str) -> np.ndarray:
