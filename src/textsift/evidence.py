@@ -164,7 +164,7 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     scikit-learn's ``pvalues_`` -- a term's smallest p-value over the classes (NaN where it
     has no test; ``class_label``'s own). Zero terms kept is an empty ``index``, not an
     error."""
-    from .corrections import check_alpha
+    from .corrections import check_alpha, passes
     from .policies import rank_terms
     from .scores.direction import check_direction
     from .scores.direction import direction as direction_table
@@ -172,8 +172,7 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     alpha = check_alpha(alpha)
     check_direction(direction)
     p, q = adjusted_pvalues(counts, method, correction, family, **params)
-    q = np.nan_to_num(q, nan=np.inf)
-    kept = q <= alpha if correction in ("bh", "by") else q < alpha
+    kept = passes(q, alpha, correction)
     if direction != "both" and len(p.groups) > 1:
         kept &= direction_table(counts).table().values == (1 if direction == "over" else -1)
     if class_label is not None and len(p.groups) > 1:

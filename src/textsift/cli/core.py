@@ -23,6 +23,7 @@ from .options import (
     FormatOption,
     K,
     Top,
+    check_k_alpha,
     choices,
     corpus_options,
 )
@@ -141,9 +142,8 @@ def _check_score(method: str, agg, class_label, per_class: bool, k,
                 "--per-class prints one ranking per class")
         raise TextsiftError(f"-k selects the terms of one ranking; {what}: drop -k, and give "
                             "--top to print more terms")
-    if k is not None and significance.alpha is not None and not per_class:
-        raise TextsiftError("-k selects a number of terms and --alpha the terms that pass a "
-                            "significance level: give one of them")
+    if not per_class:
+        check_k_alpha(k, significance.alpha)
     if per_class and (class_label is not None or agg is not None or method == "all"):
         raise TextsiftError("--per-class ranks every class by its own scores: drop --class, "
                             "--aggregate and --method all")
@@ -190,6 +190,7 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     per-class test). ``score --alpha`` and ``ordinal --alpha``."""
     import pandas as pd
 
+    from ..corrections import passing_rule
     from ..evidence import significant_terms
     from ..scores import with_pvalues
 
@@ -201,7 +202,7 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
                                  class_label=class_label, **(params or {}))
     console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
-                  f"q {'<=' if corr in ('bh', 'by') else '<'} {alpha:g})", highlight=False)
+                  f"q {passing_rule(corr)} {alpha:g})", highlight=False)
     if not len(order):
         print_note(f"no term passes alpha {alpha:g} after the {corr} correction; raise "
                    "--alpha, choose a milder correction, or rank with -k")

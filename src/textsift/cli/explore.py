@@ -9,7 +9,10 @@ import typer
 from .._choices import EXPLORE_CAP as CAP
 from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
 from ._app import app, console, writes_out
-from .options import CorpusOptions, corpus_options
+from .options import Alpha, CorpusOptions, Correction, Family, check_k_alpha, corpus_options
+
+#: The table's and the agreement sets' first size, unless -k says.
+K = 50
 
 
 @app.command()
@@ -24,19 +27,29 @@ def explore(
     methods: str = typer.Option(None, "--methods", show_default=False,
                                 help="Comma-separated methods to offer (default: every nominal "
                                      "one, and the ordinal ones when labels are ratings)"),
-    k: int = typer.Option(50, "-k", "--k", help="How many terms the table and the agreement "
-                                                 "sets select at first"),
+    k: int = typer.Option(None, "-k", "--k", show_default=False,
+                          help=f"How many terms the table and the agreement sets select at "
+                               f"first (default {K})"),
     top: int = typer.Option(20, "--top", help="How many terms to label on the map"),
     cap: int = typer.Option(CAP, "--cap", help="Terms embedded per method and class or policy"),
     snippet_top: int = typer.Option(SNIPPET_TOP, "--snippet-top",
                                     help="Terms per method and view with snippets"),
     title: str = typer.Option(None, "--title", help="Page title (default: the file name)",
                               show_default=False),
+    alpha: Alpha = None,
+    correction: Correction = None,
+    family: Family = None,
 ):
     """Write one self-contained HTML page to explore which terms matter: a term map per class,
     every method's ranking and their agreement, and the terms in context.
 
     The page's path goes to stdout, progress to stderr.
+
+    With --alpha (instead of -k), a class's own ranking by a method with p-values starts
+    with the terms whose p-value, adjusted by --correction (default bh) over --family
+    (default class), passes alpha: those `textsift score --class C --alpha` selects, up to
+    --cap; the other views (the policies, the methods that are not tests) keep the first
+    -k terms.
 
     Example: textsift explore reviews.jsonl.gz --label-field rating --out reviews.html
     """
@@ -49,6 +62,7 @@ def explore(
     from ..sources import describe
 
     check_out(out)  # before the long work
+    check_k_alpha(k, alpha)
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
     opts = corpus.vectorizer()
     asked = dict.fromkeys([*(names or ()), *([method] if method else [])])
@@ -61,8 +75,11 @@ def explore(
                           describe(corpus.source))  # e.g. ig_multi on label sets
     with console.status("scoring the terms") as status:
         page = write_page(counts, out, corpus.documents(ranks), opts=opts, methods=names,
-                          method=method, k=k, top=top, cap=cap, snippet_top=snippet_top,
-                          title=title or f"textsift explore: {corpus.name}",
+                          method=method, k=K if k is None else k, top=top, cap=cap,
+                          snippet_top=snippet_top,
+                          title=title or f"textsift explore: {corpus.name}", alpha=alpha,
+                          correction=getattr(correction, "value", correction) or "bh",
+                          family=getattr(family, "value", family) or "class",
                           progress=status.update)
     console.print(f"{counts.n_docs:,} documents, {counts.n_classes} "
                   f"{'labels' if counts.multilabel else 'classes'}; page of "

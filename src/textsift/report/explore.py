@@ -65,6 +65,7 @@ from ..counts import Counts
 from ..errors import TextsiftError
 from ..vectorize import VectorizerOptions
 from .explore_data import CAP, SNIPPET_TOP, explore_data, page_parts
+from .explore_evidence import CORRECTION, FAMILY
 from .explore_labels import shard_script
 
 __all__ = ["CAP", "CORPUS_BARS", "SNIPPET_TOP", "check_out", "explore", "explore_data",
@@ -245,7 +246,8 @@ def check_out(out) -> Path:
 def explore(counts: Counts, out, documents: Iterable[tuple[str, object]] | None = None, *,
             opts: VectorizerOptions | None = None, methods=None, method=None, k: int = 50,
             top: int = 20, cap: int = CAP, snippet_top: int = SNIPPET_TOP,
-            title: str = "textsift explore", progress=None) -> Path:
+            title: str = "textsift explore", alpha: float | None = None,
+            correction: str = CORRECTION, family: str = FAMILY, progress=None) -> Path:
     """Write the explore page for ``counts`` to ``out`` (atomically; nothing is written on
     bad input) and return its path.
 
@@ -268,13 +270,21 @@ def explore(counts: Counts, out, documents: Iterable[tuple[str, object]] | None 
         Initial size of the ranked table and agreement sets; terms labelled on the map.
     cap, snippet_top : int
         Terms embedded per method and view; terms per view with snippets.
+    alpha : float, optional
+        A significance level: a class's own ranking by a method with p-values starts with
+        the terms whose q passes it, as ``textsift score --class C --alpha`` selects them
+        (:func:`textsift.evidence.significant_terms`); the other views keep ``k`` terms.
+    correction, family : str
+        How q is adjusted, over which tests (:mod:`textsift.corrections`; default
+        Benjamini-Hochberg over each class's terms).
     progress : callable, optional
         Called with a short message as each stage starts.
     """
     out = check_out(out)
     data, label_shards = page_parts(counts, documents, opts=opts, methods=methods,
                                     method=method, k=k, top=top, cap=cap,
-                                    snippet_top=snippet_top, title=title, progress=progress)
+                                    snippet_top=snippet_top, title=title, alpha=alpha,
+                                    correction=correction, family=family, progress=progress)
     if label_shards is not None:  # many labels: each label's data beside the page
         folder = labels_folder(out)
         if progress:

@@ -12,7 +12,9 @@ rest's counts are ``df - A`` and ``N - N_c``); for ratings also the statistics b
 Var*IDF and NC (:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept for the top
 ``snippet_top`` terms of each view (:mod:`.snippets`). For the methods with a p-value, the
 first terms of each class's lists have their p, q and log ratio with its interval, as
-``textsift score --evidence`` gives them (:mod:`.explore_evidence`).
+``textsift score --evidence`` gives them (:mod:`.explore_evidence`; ``correction`` and
+``family`` choose q, and ``alpha`` the page's first filter of a class's terms, as ``textsift
+score --alpha`` selects them).
 
 Size: ``cap`` bounds the rankings (two numbers per entry, about ``n_methods x (n_classes + 4)
 x cap`` entries), ``snippet_top`` the snippets; docs/explore.md gives the page sizes.
@@ -35,7 +37,7 @@ from ..scores import REGISTRY, PerClass, compute_many
 from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..vectorize import VectorizerOptions
-from .explore_evidence import EVIDENCE_TOP, class_evidence
+from .explore_evidence import CORRECTION, EVIDENCE_TOP, FAMILY, class_evidence
 from .explore_labels import LABEL_CAP, MANY, SHARD, class_lists, shards
 from .snippets import find_snippets
 
@@ -172,28 +174,33 @@ def spread(avail: np.ndarray, total: int) -> np.ndarray:
 def explore_data(counts: Counts, documents: Iterable[tuple[str, object]] | None = None, *,
                  opts: VectorizerOptions | None = None, methods=None, method=None, k: int = 50,
                  top: int = 20, cap: int = CAP, snippet_top: int = SNIPPET_TOP,
-                 title: str = "textsift explore", progress=None) -> dict:
+                 title: str = "textsift explore", alpha: float | None = None,
+                 correction: str = CORRECTION, family: str = FAMILY, progress=None) -> dict:
     """The page's data (see the module docstring). ``documents`` -- ``(text, label)`` pairs,
     the training documents the counts were taken from, read once -- give the snippets
     (none without them); ``opts`` must be the options the counts were vectorized with.
     ``method`` is the one shown first (default chi2, when offered); ``progress`` is called
-    with a short message as each stage starts. With more than
+    with a short message as each stage starts. ``alpha`` (a significance level), with
+    ``correction`` over ``family``: a class's ranking by a method with p-values starts with
+    the terms whose q passes it (:mod:`.explore_evidence`). With more than
     :data:`~.explore_labels.MANY` labels, each label's own data is not part of it
     (:func:`page_parts` gives the shards that hold it), the methods default to ``method``
     alone, and there are no snippets."""
     return page_parts(counts, documents, opts=opts, methods=methods, method=method, k=k,
-                      top=top, cap=cap, snippet_top=snippet_top, title=title,
-                      progress=progress)[0]
+                      top=top, cap=cap, snippet_top=snippet_top, title=title, alpha=alpha,
+                      correction=correction, family=family, progress=progress)[0]
 
 
 def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, method=None,
                k: int = 50, top: int = 20, cap: int = CAP, snippet_top: int = SNIPPET_TOP,
-               title: str = "textsift explore", progress=None):
+               title: str = "textsift explore", alpha: float | None = None,
+               correction: str = CORRECTION, family: str = FAMILY, progress=None):
     """``(data, shards)``: :func:`explore_data`'s data, and with many labels the
     ``(number, payload)`` of each shard of the labels' own data
     (:func:`.explore_labels.shards`; ``None`` otherwise)."""
     say = progress or (lambda what: None)
     _check(counts, cap=cap, k=k, top=top, snippet_top=snippet_top)
+    significance = _significance(alpha, correction, family)
     many = counts.n_classes > MANY
     cap = min(cap, int(counts.seen.sum()))
     if many and methods is None:  # one method's lists for every label, unless asked
@@ -215,7 +222,8 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
     sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
     per_class = {n for n in names if isinstance(tables[n], PerClass) and len(tables[n].groups) > 1}
     data = _data(counts, views, sel, names, method, title, cap=cap, k=k, top=top,
-                 snippet_top=snippet_top, many=many, per_class=per_class)
+                 snippet_top=snippet_top, many=many, per_class=per_class,
+                 significance=significance)
     if documents is not None and not many:
         say("finding the terms in context")
         data["snippets"] = _snippets(counts, views, sel, documents, opts, snippet_top,
@@ -243,10 +251,19 @@ def _check(counts: Counts, **sizes) -> None:
             raise TextsiftError(f"{name} must be a positive number of terms, got {value!r}")
 
 
+def _significance(alpha, correction, family) -> dict:
+    """The evidence's ``alpha``, ``correction`` and ``family``, checked."""
+    from ..corrections import check_alpha, check_correction, check_family
+
+    return {"alpha": None if alpha is None else check_alpha(alpha),
+            "correction": check_correction(correction), "family": check_family(family)}
+
+
 def _data(counts: Counts, views: dict, sel: np.ndarray, names, method, title, *, cap, k, top,
-          snippet_top, many: bool, per_class: set) -> dict:
+          snippet_top, many: bool, per_class: set, significance: dict) -> dict:
     """The page's data of the embedded terms ``sel`` (module docstring); ``per_class``: the
-    methods with a ranking of each class (in the page, or in the shards of many labels)."""
+    methods with a ranking of each class (in the page, or in the shards of many labels);
+    ``significance``: the evidence's alpha, correction and family."""
     page_id = np.full(counts.n_terms, -1, dtype=np.int64)
     page_id[sel] = np.arange(len(sel))
     terms = counts.feature_names[sel] if counts.feature_names is not None else sel.astype(str)
@@ -276,7 +293,7 @@ def _data(counts: Counts, views: dict, sel: np.ndarray, names, method, title, *,
     }
     if not many:  # p, q and the log ratio of each class's first terms
         data["evidence"] = class_evidence(counts, views, page_id, min(cap, EVIDENCE_TOP),
-                                          rounded)
+                                          rounded, **significance)
     if ratings:
         data["rank_stats"] = _rank_numbers(counts, sel)
     return data

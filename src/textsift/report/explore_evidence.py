@@ -1,11 +1,16 @@
 """The evidence the explore page shows beside a class's terms: each term's p-value, its
 adjusted p-value ``q`` and its log ratio with the interval, as ``textsift score --class C
---evidence`` prints them (:func:`textsift.evidence.evidence`, with its defaults: ``q`` by
-Benjamini-Hochberg over the class's terms, the interval at 95%).
+--evidence`` prints them (:func:`textsift.evidence.evidence`; ``q`` by the chosen correction
+over the chosen family, by default Benjamini-Hochberg over the class's terms; the interval at
+95%).
 
 Only the methods with a p-value (:func:`textsift.scores.with_pvalues`) and a ranking of each
 class have it, and only for the first ``top`` terms of each class's lists (over- and
-under-represented: :func:`.explore_labels.class_lists`), which keeps the page small. The
+under-represented: :func:`.explore_labels.class_lists`), which keeps the page small; with
+``alpha`` (``textsift explore --alpha``), deeper where needed: down to the last term of the
+list (at most ``cap`` long) whose ``q`` passes alpha (:func:`textsift.corrections.passes`,
+the rule of :func:`textsift.evidence.significant_terms`), so that the page's filter shows
+every term that ``textsift score --class C --alpha`` selects within the embedded lists. The
 log ratio is the class's against the rest's, whatever the method: it is kept once per
 (class, term).
 """
@@ -16,6 +21,7 @@ import math
 
 import numpy as np
 
+from ..corrections import passes, passing_rule
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..evidence import adjusted_pvalues
@@ -27,26 +33,49 @@ __all__ = ["CORRECTION", "EVIDENCE_TOP", "FAMILY", "LEVEL", "class_evidence"]
 #: Terms per class list whose evidence is embedded.
 EVIDENCE_TOP = 200
 #: ``score --evidence``'s defaults: the correction, its family and the intervals' level.
+#: ``explore --correction`` and ``--family`` choose the first two.
 CORRECTION, FAMILY, LEVEL = "bh", "class", 0.95
 
 
-def significant(x) -> list:
+def significant(x, passing=None) -> list:
     """p-values to 3 significant digits for JSON (``None`` where there is no test); exact
-    for the smallest ones, which a scale by a power of ten would overflow."""
-    return [None if math.isnan(v) else float(f"{v:.3g}") for v in np.asarray(x).tolist()]
+    for the smallest ones, which a scale by a power of ten would overflow. ``passing``
+    (booleans, one per value): round each value toward its side of alpha -- down where it
+    passes, up where not -- so that the page's filter at alpha keeps exactly the terms that
+    pass (0.04996 rounded to the nearest, 0.05, would fail ``q < 0.05``)."""
+    values = np.asarray(x).tolist()
+    if passing is None:
+        return [None if math.isnan(v) else float(f"{v:.3g}") for v in values]
+    return [None if math.isnan(v) else _toward(v, bool(up)) for v, up in
+            zip(values, passing, strict=True)]
 
 
-def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int,
-                   rounded) -> dict | None:
-    """``{"top", "correction", "family", "level", "methods": {name: {"c": [per class: [p,
-    q] or None], "cu": [...]}}, "untested": {name: why}, "lr": [per class: [ids, log ratio,
-    low, high] or None]}``:
-    the p and q of the first ``top`` terms of each class list of ``views`` (a method's
-    lists, as the page's data holds them) by each method with a p-value,
-    aligned with the lists, and the log ratio of each of those terms in the class (``ids``:
-    the page's term ids; ``rounded`` writes the numbers). ``None`` when no method has
-    both. ``"untested"``: why a method with a p-value has none here (a test of the whole
-    table; chi2_sklearn's p-value needs one label per document)."""
+def _toward(v: float, down: bool) -> float:
+    """``v`` to 3 significant digits, rounded down (``down``) or up."""
+    digits, _, exp = f"{v:.2e}".partition("e")
+    units = int(digits.replace(".", ""))  # "4.99" -> 499
+    near = float(f"{v:.3g}")
+    if down and near > v:
+        units -= 1
+    elif not down and near < v:
+        units += 1
+    return float(f"{units}e{int(exp) - 2}")
+
+
+def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, rounded,
+                   correction: str = CORRECTION, family: str = FAMILY,
+                   alpha: float | None = None) -> dict | None:
+    """``{"top", "correction", "family", "level", "alpha", "rule", "methods": {name: {"c":
+    [per class: [p, q] or None], "cu": [...]}}, "untested": {name: why}, "lr": [per class:
+    [ids, log ratio, low, high] or None]}``:
+    the p and q (``correction`` over ``family``) of the first ``top`` terms of each class
+    list of ``views`` (a method's lists, as the page's data holds them) by each method with
+    a p-value -- with ``alpha``, down to the list's last term whose q passes it, if deeper
+    -- aligned with the lists, and the log ratio of each of those terms in the class
+    (``ids``: the page's term ids; ``rounded`` writes the numbers). ``rule``: how q passes
+    alpha, ``"<="`` or ``"<"`` (:func:`textsift.corrections.passing_rule`). ``None`` when
+    no method has both. ``"untested"``: why a method with a p-value has none here (a test
+    of the whole table; chi2_sklearn's p-value needs one label per document)."""
     methods, untested, wanted = {}, {}, [set() for _ in range(counts.n_classes)]
     for name, v in views.items():
         if REGISTRY[name].pvalue is None:
@@ -57,7 +86,7 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int,
                               "class")
             continue
         try:
-            p, q = adjusted_pvalues(counts, name, CORRECTION, FAMILY)
+            p, q = adjusted_pvalues(counts, name, correction, family)
         except TextsiftError as exc:  # a test these labels do not allow
             untested[name] = str(exc).split(";")[0]
             continue
@@ -69,16 +98,28 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int,
                 if view is None:
                     out[key].append(None)
                     continue
-                ids = np.asarray(view[0][:top], dtype=np.intp)
                 j = 0 if len(groups) == 1 else groups.index(str(counts.classes[c]))
-                out[key].append([significant(p.values[ids, j]), significant(q[ids, j])])
+                ids = np.asarray(view[0], dtype=np.intp)
+                ids = ids[:_depth(q[ids, j], top, alpha, correction)]
+                kept = None if alpha is None else passes(q[ids, j], alpha, correction)
+                out[key].append([significant(p.values[ids, j]), significant(q[ids, j], kept)])
                 wanted[c].update(ids.tolist())
         methods[name] = out
     if not methods:
         return None
     lr = [_log_ratios(counts, c, ids, page_id, rounded) for c, ids in enumerate(wanted)]
-    return {"top": top, "correction": CORRECTION, "family": FAMILY, "level": LEVEL,
-            "methods": methods, "untested": untested, "lr": lr}
+    return {"top": top, "correction": correction, "family": family, "level": LEVEL,
+            "alpha": alpha, "rule": passing_rule(correction), "methods": methods,
+            "untested": untested, "lr": lr}
+
+
+def _depth(q: np.ndarray, top: int, alpha: float | None, correction: str) -> int:
+    """How many of a list's first terms (their adjusted p-values ``q``, in the list's order)
+    get their evidence: ``top``, or with ``alpha`` down to the last one that passes."""
+    if alpha is None:
+        return top
+    kept = np.flatnonzero(passes(q, alpha, correction))
+    return max(top, int(kept[-1]) + 1 if len(kept) else 0)
 
 
 def _log_ratios(counts: Counts, c: int, ids: set, page_id: np.ndarray, rounded):

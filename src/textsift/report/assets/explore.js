@@ -185,8 +185,17 @@
     if (!D.many) $("class").addEventListener("change", () => choose(+$("class").value));
     $("policy").addEventListener("change", () => { S.policy = $("policy").value; S.sort = null; render(); });
     $("direction").addEventListener("change", () => { S.dir = $("direction").value; S.sort = null; render(); });
-    // q < x: only the terms whose q passes (empty: every term); no evidence with many labels
+    // q < x (q <= x for bh and by, as `textsift score --alpha`): the terms whose q passes
+    // (empty: the top k); --alpha fills it at first; no evidence with many labels
     if (D.many) $("qmax").parentElement.hidden = true;
+    const E = D.evidence;
+    if (E) {
+      $("qrule").textContent = "q " + (E.rule === "<=" ? "\u2264" : "<");
+      $("qmax-label").title = "Show only the terms whose q (the p-value adjusted by " +
+        CORRECTIONS[E.correction] + " " + FAMILIES[E.family] + ") is " +
+        (E.rule === "<=" ? "at most" : "below") + " this; empty: the top k terms";
+      if (E.alpha !== null) $("qmax").value = S.qmax = E.alpha;
+    }
     $("qmax").addEventListener("input", () => {
       const v = $("qmax").value.trim(), x = v === "" ? NaN : Number(v);
       S.qmax = Number.isFinite(x) ? x : null;
@@ -253,10 +262,17 @@
     D.methods.forEach((m, j) => { if (j !== S.method) cols.push([m.name, true, plain]); });
     return cols;
   }
+  // whether q passes the filter, by the rule of the correction (a term without q does not)
+  const passes = (q) => q !== null && (D.evidence.rule === "<=" ? q <= S.qmax : q < S.qmax);
+  const filtering = (ev) => ev && S.qmax !== null;
+  // how many of a view's first terms have a q (the embedded evidence's depth)
+  const depth = (view) => view.pq[1].filter((q) => q !== null).length;
+  // The table's rows: the top k terms; filtering by q, every term with a q that passes
+  // (the selection of `textsift score --alpha`, instead of k).
   function tableRows(view, ev) {
     if (!view) return [];
     const c = S.cls;
-    const rows = view.ids.slice(0, S.k).map((id, r) => {
+    const rows = view.ids.slice(0, filtering(ev) ? view.pq[1].length : S.k).map((id, r) => {
       const a = countIn(id, c);
       const term = view.dir ? D.terms[id] + (view.dir[r] > 0 ? " +" : " \u2212") : D.terms[id];
       const cells = [r + 1, term, num(view.sc[r]), a, df[id] - a];
@@ -264,8 +280,7 @@
       D.methods.forEach((m, j) => { if (j !== S.method) cells.push((positionIn(j, id) || {}).position ?? null); });
       return { id, cells };
     });
-    // q < qmax: the terms whose q passes (a term beyond the embedded evidence has none)
-    return ev && S.qmax !== null ? rows.filter((row) => row.cells[6] !== null && row.cells[6] < S.qmax) : rows;
+    return filtering(ev) ? rows.filter((row) => passes(row.cells[6])) : rows;
   }
   const sortKey = (v) => (Array.isArray(v) ? v[0] : v);  // a log ratio sorts by its estimate
   function renderTable(view) {
@@ -307,21 +322,25 @@
     }
     body.appendChild(frag);
     const m = D.methods[S.method];
-    $("table-title").textContent = "Top " + Math.min(S.k, view ? view.ids.length : 0) + " terms: "
-      + m.label + ", " + howText(view) + (ev && S.qmax !== null ? "; " + rows.length +
-        " with q < " + S.qmax : "");
+    $("table-title").textContent = (filtering(ev) ? rows.length + " terms with q " +
+      (D.evidence.rule === "<=" ? "\u2264 " : "< ") + S.qmax : "Top " +
+      Math.min(S.k, view ? view.ids.length : 0) + " terms") + ": " + m.label + ", " + howText(view);
     $("evidence-note").textContent = evidenceNote(view, ev);
   }
   function evidenceNote(view, ev) {
     const E = D.evidence, m = D.methods[S.method];
     if (!E) return D.many ? "" : "No method of this page has a p-value: no p, q or interval.";
     const tests = Object.keys(E.methods).join(", ");
-    const filter = S.qmax === null ? "" : " The q filter does not apply here.";
+    const rule = E.rule === "<=" ? "\u2264 " : "< ";
+    const filter = S.qmax === null ? "" : " The q filter (q " + rule + S.qmax + ") does " +
+      "not apply here: the table holds the top k (" + S.k + ") terms.";
     if (ev) return "p: the method's p-value; q: adjusted by " + CORRECTIONS[E.correction] +
-      " over the class's terms; log2 ratio: the class's share of documents containing the " +
-      "term against the rest's, with its " + Math.round(100 * E.level) + "% interval (as " +
-      "textsift score --evidence gives them; for the first " + E.top + " terms of each list)" +
-      (S.qmax === null ? "." : "; q < " + S.qmax + " hides the terms whose q does not pass.");
+      " " + FAMILIES[E.family] + "; log2 ratio: the class's share of documents containing " +
+      "the term against the rest's, with its " + Math.round(100 * E.level) + "% interval (as " +
+      "textsift score --evidence gives them; for the first " + depth(view) + " terms of " +
+      "this list)" + (S.qmax === null ? "." : "; the table holds every term whose q is " +
+      rule + S.qmax + (E.rule === "<=" ? " (" : " (strictly: ") + E.correction + "'s rule, " +
+      "as textsift score --alpha selects), instead of the top k." + cut(view));
     if (E.untested[m.name]) return E.untested[m.name] + ": no p, q or interval. The methods " +
       "with p-values: " + tests + "." + filter;
     if (!E.methods[m.name]) return m.label + " has no p-value (it is not a statistical " +
@@ -329,8 +348,20 @@
     return "p, q and the interval are shown in a class's own ranking (vs the rest), not in a " +
       "ranking of all classes." + filter;
   }
+  // When the last term with a q passes, more may pass beyond it: say where the list is cut.
+  function cut(view) {
+    const n = depth(view), last = n ? view.pq[1][view.pq[1].length - 1] : null;
+    if (!n || !passes(last)) return "";
+    if (n === view.ids.length && view.ids.length < D.cap) return "";  // the whole list
+    if (n < view.ids.length) return " The list is cut at the " +
+      n + " terms whose q is embedded and the last of them passes: terms further down may " +
+      "pass too (explore --alpha " + S.qmax + " embeds q down to the last that passes).";
+    return " The list is cut at --cap (" + D.cap + " terms), and its last term passes: " +
+      "more terms may pass (explore --cap N embeds more).";
+  }
   const CORRECTIONS = { bh: "Benjamini-Hochberg", by: "Benjamini-Yekutieli", holm: "Holm",
     bonferroni: "Bonferroni", none: "no correction" };
+  const FAMILIES = { class: "over the class's terms", all: "over every term of every class" };
 
   // ----------------------------------------------------------------- agreement heat map
   // Cell colours: ColorBrewer's Blues (0 light, 1 dark), interpolated; each cell's text is
