@@ -370,3 +370,133 @@ def test_the_docs_library_example_runs(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     exec(compile(code, "docs/explore.md", "exec"), {})  # noqa: S102
     assert (tmp_path / "explore.html").stat().st_size > 1_000_000  # Bokeh's script alone: 1.3 MB
+
+
+# ----------------------------------------------------------------------------- --alpha
+@pytest.fixture(scope="module")
+def alpha_data(sample):
+    """The page's data under ``explore --alpha 0.05 --correction bonferroni --cap 500``."""
+    _, counts = sample
+    return explore_data(counts, methods=["chi2", "fisher", "bns"], cap=500, alpha=0.05,
+                        correction="bonferroni")
+
+
+def _kept(data, method, c):
+    """A class's over-represented terms by ``method`` whose embedded q passes alpha, by the
+    page's rule (q < alpha for bonferroni), in the list's order: what the page's table shows
+    at first."""
+    ev = data["evidence"]
+    assert ev["rule"] == "<"
+    ids = data["views"][method]["c"][c][0]
+    q = ev["methods"][method]["c"][c][1]
+    return [data["terms"][i] for i, x in zip(ids, q, strict=False) if x is not None
+            and x < ev["alpha"]]
+
+
+def test_alpha_keeps_what_score_alpha_selects(sample, alpha_data):
+    """sci.space: `score --class sci.space --alpha 0.05 --correction bonferroni` selects 343
+    terms; the page keeps the same 343 in the same order (deeper than the 200 embedded
+    without --alpha: the evidence goes down to the last term that passes)."""
+    _, counts = sample
+    c = list(counts.classes).index("sci.space")
+    res = CliRunner().invoke(app, [
+        "score", str(sample_path("20ng")), "--split", "train", "--min-df", "2", "--stop-words",
+        "english", "--strip-headers", "--class", "sci.space", "--alpha", "0.05",
+        "--correction", "bonferroni", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    selected = [r["term"] for r in json.loads(res.stdout)]
+    assert len(selected) == 343
+    assert _kept(alpha_data, "chi2", c) == selected
+    assert len(alpha_data["evidence"]["methods"]["chi2"]["c"][c][1]) == 343
+
+
+@pytest.mark.parametrize("method", ["chi2", "fisher"])
+def test_alpha_keeps_what_significant_terms_keeps_in_every_class(sample, alpha_data, method):
+    """Every class, chi2 and Fisher's test: the page's kept terms are those of
+    evidence.significant_terms (what `score --class C --alpha` prints), in its order; the one
+    class with more passing terms than --cap 500 (talk.politics.mideast: 566 by chi2) keeps
+    the first 500 of them, the whole embedded list."""
+    from textsift.evidence import significant_terms
+
+    _, counts = sample
+    cut = 0
+    for c, name in enumerate(counts.classes):
+        order, _ = significant_terms(counts, method, 0.05, "bonferroni", "class", "over",
+                                     class_label=name)
+        expected = list(counts.feature_names[order])
+        kept = _kept(alpha_data, method, c)
+        if len(expected) > 500:
+            cut += 1
+            assert (name, len(expected)) == ("talk.politics.mideast", 566)
+            assert kept == expected[:500]
+        else:
+            assert kept == expected, name
+    assert cut == (method == "chi2")
+
+
+def test_q_is_rounded_toward_its_side_of_alpha():
+    """3 digits, rounded down where q passes and up where it does not, so that the page's
+    filter at alpha keeps exactly what passes: 0.0499996 passes q < 0.05 and is written
+    0.0499 (nearest: 0.05, which would fail); 0.0500001 fails q <= 0.05 and is written
+    0.0501; 0.0099999 passing is 0.0099 (99e-4: below it, one unit of its third digit)."""
+    from textsift.report.explore_evidence import significant
+
+    assert significant([0.0499996, 0.0500001, 0.0099999, 0.05, float("nan")],
+                       [True, False, True, False, False]) == [0.0499, 0.0501, 0.0099, 0.05,
+                                                              None]
+
+
+def test_alpha_default_keeps_bh_over_the_class(sample_data, alpha_data):
+    """Without --alpha: BH over each class's terms (q <= alpha passes, SelectFdr's rule), no
+    alpha; with --correction bonferroni: q < alpha (SelectFwe's)."""
+    ev = sample_data["evidence"]
+    assert (ev["correction"], ev["family"], ev["alpha"], ev["rule"]) == ("bh", "class", None,
+                                                                          "<=")
+    ev = alpha_data["evidence"]
+    assert (ev["correction"], ev["family"], ev["alpha"], ev["rule"]) == (
+        "bonferroni", "class", 0.05, "<")
+
+
+def test_alpha_family_all_corrects_every_cell(sample):
+    """--family all: q of a term in a class is Bonferroni over every term-class cell, 20
+    times the class's own (14,095 terms x 20 classes instead of 14,095 tests), capped at 1."""
+    _, counts = sample
+    one = explore_data(counts, methods=["chi2"], cap=50, correction="bonferroni")
+    every = explore_data(counts, methods=["chi2"], cap=50, correction="bonferroni",
+                         family="all")
+    p1, q1 = one["evidence"]["methods"]["chi2"]["c"][0]
+    p2, q2 = every["evidence"]["methods"]["chi2"]["c"][0]
+    assert p1 == p2 and every["evidence"]["family"] == "all"
+    for a, b in zip(q1, q2, strict=True):
+        assert _close(b, min(1.0, 20 * a), 2), (a, b)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--alpha", "0"], "Invalid value for '--alpha': a significance level in (0, 1]"),
+    (["--alpha", "1.5"], "Invalid value for '--alpha': a significance level in (0, 1]"),
+    (["--correction", "bonf"], "Invalid value for '--correction'"),
+    (["--family", "each"], "Invalid value for '--family'"),
+    (["--alpha", "0.05", "-k", "20"], "-k selects a number of terms and --alpha the terms "
+                                      "that pass a significance level: give one of them"),
+])
+def test_alpha_bad_input_is_one_error_and_writes_nothing(tmp_path, args, message):
+    """Each: exit 2, one `error:` line (the same as `textsift score`'s), no page."""
+    out = tmp_path / "page.html"
+    res = CliRunner().invoke(app, ["explore", str(sample_path("20ng")), "--out", str(out),
+                                   *args])
+    assert res.exit_code == 2, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], lines
+    assert not out.exists()
+    score = CliRunner().invoke(app, ["score", str(sample_path("20ng")), *args])
+    assert score.exit_code == 2 and score.stderr.strip().replace("score", "explore") == lines[0]
+
+
+def test_alpha_bad_input_in_python(sample):
+    _, counts = sample
+    with pytest.raises(TextsiftError, match="significance level in"):
+        explore_data(counts, methods=["chi2"], alpha=0)
+    with pytest.raises(TextsiftError, match="correction"):
+        explore_data(counts, methods=["chi2"], correction="bonf")
+    with pytest.raises(TextsiftError, match="family"):
+        explore_data(counts, methods=["chi2"], family="each")

@@ -137,22 +137,29 @@ def test_k_sets_the_table_size(loaded):
 
 
 def _table(browser) -> tuple[list[str], list[list[str]]]:
-    heads = [th.text for th in browser.find_elements("css selector", "#ranked thead th")]
-    rows = [[td.text for td in tr.find_elements("css selector", "td")]
-            for tr in browser.find_elements("css selector", "#ranked tbody tr")]
-    return heads, rows
+    """The ranked table's heads and cells, read in one script (hundreds of rows)."""
+    return browser.execute_script(
+        "const t = document.getElementById('ranked');"
+        "return [[...t.tHead.rows[0].cells].map((c) => c.textContent),"
+        "        [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent))];")
+
+
+def _set_qmax(browser, value: str) -> None:
+    """Type ``value`` into the ``q <`` control: set by script with one `input` event (keys
+    sent one by one each fire an event, which under load raced the checks)."""
+    browser.execute_script("const box = document.getElementById('qmax'); box.value = "
+                           "arguments[0]; box.dispatchEvent(new Event('input'));", value)
 
 
 def test_q_column_is_score_evidences_and_the_q_control_hides_what_does_not_pass(loaded):
     """Fisher's test on the first class: the table's q is `score --evidence`'s (BH over the
-    class's terms; shown to 3 digits); q < 1e-6 leaves exactly the terms of score's top 50
-    whose q is below 1e-6 (15 of them on this sample: Fisher's exact test is strict with
-    rare terms), in its order; emptied, the control shows all 50 again."""
-    from selenium.webdriver.common.keys import Keys
-
+    class's terms; shown to 3 digits); q <= 1e-6 (BH's rule, SelectFdr's) keeps, instead of
+    the top k, exactly the terms of score's top 200 (the embedded evidence) whose q is at
+    most 1e-6 (15 of them on this sample: Fisher's exact test is strict with rare terms),
+    in its order; emptied, the control shows the top 50 (k) again."""
     name = loaded.execute_script("return document.querySelector('#class option').textContent")
     _choose(loaded, "method", "fisher")
-    res = runner.invoke(app, ["score", str(sample_path("20ng")), "--top", "50", "--format",
+    res = runner.invoke(app, ["score", str(sample_path("20ng")), "--top", "200", "--format",
                               "json", *CORPUS, "--method", "fisher", "--class",
                               name.split(" (")[0], "--evidence"])
     assert res.exit_code == 0, res.output
@@ -162,15 +169,15 @@ def test_q_column_is_score_evidences_and_the_q_control_hides_what_does_not_pass(
     assert cells[0][1] == rows[0]["term"]
     assert math.isclose(float(cells[0][6]), rows[0]["q"], rel_tol=5e-3)
     assert math.isclose(float(cells[0][5]), rows[0]["p"], rel_tol=5e-3)
-    passing = [r["term"] for r in rows if r["q"] < 1e-6]
+    passing = [r["term"] for r in rows if r["q"] <= 1e-6]
     assert len(passing) == 15
-    box = loaded.find_element("id", "qmax")
-    box.send_keys("1e-6")
+    _set_qmax(loaded, "1e-6")
     _, cells = _table(loaded)
     assert [c[1] for c in cells] == passing
-    assert all(float(c[6]) < 1e-6 for c in cells)
-    box.send_keys(Keys.CONTROL, "a")
-    box.send_keys(Keys.BACKSPACE)
+    assert all(float(c[6]) <= 1e-6 for c in cells)
+    title = loaded.find_element("id", "table-title").text
+    assert title.startswith("15 terms with q \u2264 0.000001")
+    _set_qmax(loaded, "")
     assert len(_table(loaded)[1]) == 50
 
 
@@ -360,3 +367,50 @@ def test_histogram_bars_are_shares_that_add_up_to_the_terms_documents(loaded):
         assert sum(s * n for s, n in zip(bars["share"], corpus["n"], strict=True)) == (
             pytest.approx(df))
         assert sum(corpus["n"]) == 2000 and sum(corpus["share"]) == pytest.approx(1.0)
+
+
+# ----------------------------------------------------------------------------- --alpha
+@pytest.fixture(scope="module")
+def alpha_page(tmp_path_factory):
+    out = tmp_path_factory.mktemp("explore") / "alpha.html"
+    res = runner.invoke(app, ["explore", str(sample_path("20ng")), "--out", str(out),
+                              "--methods", "chi2,bns", "--cap", "400", "--snippet-top", "5",
+                              "--alpha", "0.05", "--correction", "bonferroni", *CORPUS])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_alpha_page_opens_with_the_terms_score_alpha_selects(browser, alpha_page):
+    """--alpha 0.05 --correction bonferroni: the first class (alt.atheism) by chi2 opens with
+    the 299 terms `score --class alt.atheism --alpha 0.05 --correction bonferroni` selects,
+    in its order (more than k = 50: alpha selects instead of k), the control filled with
+    "q < 0.05" (Bonferroni's rule, strict); bns, not a test, keeps k = 50 terms and says
+    that the filter does not apply. Where the list of passing terms may be cut (a filter above
+    alpha, or more passing terms than --cap), the note says so."""
+    _open(browser, alpha_page)
+    res = runner.invoke(app, ["score", str(sample_path("20ng")), "--format", "json", *CORPUS,
+                              "--class", "alt.atheism", "--alpha", "0.05", "--correction",
+                              "bonferroni"])
+    assert res.exit_code == 0, res.output
+    selected = [r["term"] for r in json.loads(res.stdout)]
+    assert len(selected) == 299
+    _, cells = _table(browser)
+    assert [c[1] for c in cells] == selected
+    assert browser.find_element("id", "qmax").get_attribute("value") == "0.05"
+    assert browser.find_element("id", "qrule").text == "q <"
+    assert browser.find_element("id", "table-title").text.startswith("299 terms with q < 0.05")
+    note = browser.find_element("id", "evidence-note").text
+    assert "adjusted by Bonferroni over the class's terms" in note and "cut" not in note
+    # q < 0.5 asks for more than --alpha embedded: the note says the list may be cut there
+    _set_qmax(browser, "0.5")
+    assert len(_table(browser)[1]) == 299
+    assert "cut at the 299 terms whose q is embedded" in browser.find_element(
+        "id", "evidence-note").text
+    _set_qmax(browser, "0.05")
+    # talk.politics.mideast: 566 terms pass, more than --cap 400: the 400 embedded, said
+    _choose(browser, "class", "17")
+    assert len(_table(browser)[1]) == 400
+    assert "cut at --cap (400 terms)" in browser.find_element("id", "evidence-note").text
+    _choose(browser, "method", "bns")
+    assert len(_table(browser)[1]) == 50
+    assert "does not apply here" in browser.find_element("id", "evidence-note").text

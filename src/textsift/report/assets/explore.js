@@ -348,16 +348,18 @@
     return "p, q and the interval are shown in a class's own ranking (vs the rest), not in a " +
       "ranking of all classes." + filter;
   }
-  // When the last term with a q passes, more may pass beyond it: say where the list is cut.
+  // Where the list of terms that pass may be cut: at --cap, or (filtering above --alpha,
+  // or without it) where the embedded q ends, when the last term with a q passes.
   function cut(view) {
     const n = depth(view), last = n ? view.pq[1][view.pq[1].length - 1] : null;
     if (!n || !passes(last)) return "";
-    if (n === view.ids.length && view.ids.length < D.cap) return "";  // the whole list
-    if (n < view.ids.length) return " The list is cut at the " +
-      n + " terms whose q is embedded and the last of them passes: terms further down may " +
-      "pass too (explore --alpha " + S.qmax + " embeds q down to the last that passes).";
-    return " The list is cut at --cap (" + D.cap + " terms), and its last term passes: " +
-      "more terms may pass (explore --cap N embeds more).";
+    if (n === view.ids.length) return view.ids.length < D.cap ? "" : " The list is cut at " +
+      "--cap (" + D.cap + " terms), and its last term passes: more terms may pass " +
+      "(explore --cap N embeds more).";
+    if (D.evidence.alpha !== null && S.qmax <= D.evidence.alpha) return "";  // all embedded
+    return " The list is cut at the " + n + " terms whose q is embedded, and the last of " +
+      "them passes: terms further down may pass too (explore --alpha " + S.qmax + " embeds " +
+      "q down to the last that passes).";
   }
   const CORRECTIONS = { bh: "Benjamini-Hochberg", by: "Benjamini-Yekutieli", holm: "Holm",
     bonferroni: "Bonferroni", none: "no correction" };
