@@ -173,7 +173,9 @@ Evidence = Annotated[bool, typer.Option(
     "effect sizes with intervals (log ratio, LRC, odds ratio, difference of proportions); "
     "each class's number of terms with q <= --alpha")]
 Alpha = Annotated[float | None, typer.Option(
-    "--alpha", help="The significance level (default 0.05)", callback=_alpha,
+    "--alpha", help="A significance level: the terms whose adjusted p-value (q, by "
+    "--correction) passes it, instead of -k (with --evidence: the level of each class's count "
+    "of passing terms, default 0.05)", callback=_alpha,
     show_default=False)]
 Correction = Annotated[CorrectionChoice | None, typer.Option(
     "--correction", help="How p-values are adjusted for the many terms tested: bh "

@@ -13,8 +13,9 @@ The page holds, for every method (:func:`.explore_data.page_methods`) and every 
    a globalisation policy over all classes) and the size ``k``;
 3. a sortable **ranked table** of the top ``k`` terms with each other method's rank of them
    (in a class's own ranking by a method with p-values, also each term's p, q and log ratio
-   with its interval, as ``textsift score --evidence`` prints them, and a ``q <`` control
-   that hides the terms whose q does not pass: :mod:`.explore_evidence`),
+   with its interval, as ``textsift score --evidence`` prints them, and a ``q`` control
+   that keeps, instead of the top ``k``, the terms whose q passes -- ``alpha`` fills it at
+   first, as ``textsift score --class C --alpha`` selects: :mod:`.explore_evidence`),
    and a **method agreement** heat map (Jaccard overlap of every pair of top-``k`` sets), 30
    px a cell whatever the number of methods, each value in black or white, whichever
    contrasts more with its cell (WCAG 2: at least 4.58:1);
