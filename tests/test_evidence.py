@@ -102,7 +102,7 @@ def test_per_class_shows_each_class_number_of_significant_terms(counts):
     assert res.exit_code == 0, res.stderr
     last = res.stdout.strip().splitlines()[-1].split("\t")
     expected = significant_counts(counts, "fisher", 0.01, "holm")
-    assert last[0] == "terms with q <= 0.01"
+    assert last[0] == "terms with q < 0.01"  # SelectFwe's rule after holm: strictly below
     assert [int(x) for x in last[1:]] == expected.tolist()
 
 

@@ -38,7 +38,8 @@ OTHER = {("experiment", "seed"): 5, ("experiment", "n_jobs"): 2,
          ("selection", "aggregates"): ["sum"], ("selection", "baselines"): ["triv"],
          ("selection", "rr_variant"): "turn_consumed",
          ("selection", "method_params"): {"ig": {"base": 10.0}}, ("tuning", "val_size"): 0.3,
-         ("evaluation", "label_set"): "all", ("selection", "scope"): ["local"]}
+         ("evaluation", "label_set"): "all", ("selection", "scope"): ["local"],
+         ("selection", "correction"): "holm", ("selection", "family"): "all"}
 
 
 def _plain(value):

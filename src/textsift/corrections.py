@@ -50,8 +50,7 @@ CORRECTIONS = _CORRECTIONS
 FAMILIES = _FAMILIES
 
 __all__ = ["CORRECTIONS", "FAMILIES", "adjust", "adjust_distinct", "adjust_families",
-           "adjust_table", "check_alpha", "check_correction", "check_family", "passes",
-           "passing_rule"]
+           "adjust_table", "check_alpha", "check_correction", "check_family"]
 
 
 def check_correction(correction) -> str:
@@ -73,21 +72,6 @@ def check_alpha(alpha, name: str = "alpha") -> float:
         raise TextsiftError(f"{name} must be a significance level in (0, 1], e.g. 0.05; got "
                             f"{alpha!r}")
     return float(alpha)
-
-
-def passing_rule(correction: str) -> str:
-    """How an adjusted p-value ``q`` passes ``alpha`` under ``correction``: ``"<="`` for
-    ``bh`` and ``by`` (scikit-learn's ``SelectFdr`` keeps ``q <= alpha``), ``"<"`` for
-    ``none``, ``bonferroni`` and ``holm`` (``SelectFpr`` and ``SelectFwe`` keep
-    ``q < alpha``)."""
-    return "<=" if check_correction(correction) in ("bh", "by") else "<"
-
-
-def passes(q, alpha: float, correction: str) -> np.ndarray:
-    """Whether each adjusted p-value of ``q`` passes ``alpha`` (:func:`passing_rule`); NaN
-    (no test) never passes."""
-    q = np.nan_to_num(np.asarray(q, dtype=np.float64), nan=np.inf)
-    return q <= alpha if passing_rule(correction) == "<=" else q < alpha
 
 
 def adjust(p, correction: str = "bh") -> np.ndarray:

@@ -32,8 +32,8 @@ from .scores import compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
 
-__all__ = ["adjusted_pvalues", "evidence", "significant_counts", "significant_terms",
-           "smallest_pvalues"]
+__all__ = ["adjusted_pvalues", "evidence", "passes", "rule", "significant_counts",
+           "significant_terms", "smallest_pvalues"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = "bh", family: str = "class",
@@ -130,20 +130,20 @@ def _add_cells(frame, counts: Counts, index, cls, has, m, level) -> None:
 
 def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
                        family: str = "class", direction: str = "over", **params) -> pd.Series:
-    """How many terms of each class pass ``q < alpha`` (``q <= alpha``, as scikit-learn's
-    ``SelectFdr`` keeps them), counting those of ``direction`` in the class only (``"over"``:
-    the class's own terms; ``"both"``: every term)."""
+    """How many terms of each class pass ``alpha`` after ``correction`` (:func:`passes`, the
+    rule :func:`significant_terms` keeps them by), counting those of ``direction`` in the
+    class only (``"over"``: the class's own terms; ``"both"``: every term)."""
     from .corrections import check_alpha
     from .scores.direction import direction as direction_table
 
     alpha = check_alpha(alpha)
     p, q = adjusted_pvalues(counts, method, correction, family, **params)
-    passed = np.nan_to_num(q, nan=1.0) <= alpha
+    passed = passes(q, alpha, correction)
     if direction != "both" and len(p.groups) > 1:
         signs = direction_table(counts).table().values
         passed &= signs == (1 if direction == "over" else -1)
     return pd.Series(passed.sum(axis=0), index=pd.Index([str(g) for g in p.groups]),
-                     name=f"q <= {alpha:g}")
+                     name=f"q {rule(correction)} {alpha:g}")
 
 
 def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
@@ -164,7 +164,7 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     scikit-learn's ``pvalues_`` -- a term's smallest p-value over the classes (NaN where it
     has no test; ``class_label``'s own). Zero terms kept is an empty ``index``, not an
     error."""
-    from .corrections import check_alpha, passes
+    from .corrections import check_alpha
     from .policies import rank_terms
     from .scores.direction import check_direction
     from .scores.direction import direction as direction_table
@@ -188,6 +188,20 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
         order = rank_terms(table, "rr", seen, variant=rr_variant,
                            limit=int(seen.sum())).index
     return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest_pvalues(p, class_label)
+
+
+def passes(q, alpha: float, correction: str) -> np.ndarray:
+    """Where the adjusted p-values ``q`` pass ``alpha``: ``q <= alpha`` after ``bh`` or
+    ``by`` (scikit-learn's ``SelectFdr``), ``q < alpha`` after ``none``, ``bonferroni`` or
+    ``holm`` (``SelectFpr``, ``SelectFwe``); a NaN (no test) never passes."""
+    q = np.nan_to_num(q, nan=np.inf)
+    return q <= alpha if rule(correction) == "<=" else q < alpha
+
+
+def rule(correction: str) -> str:
+    """How :func:`passes` compares ``q`` with alpha after ``correction``: ``"<="`` or
+    ``"<"``."""
+    return "<=" if correction in ("bh", "by") else "<"
 
 
 def _column(groups, class_label) -> int:

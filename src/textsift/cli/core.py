@@ -190,8 +190,7 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     per-class test). ``score --alpha`` and ``ordinal --alpha``."""
     import pandas as pd
 
-    from ..corrections import passing_rule
-    from ..evidence import significant_terms
+    from ..evidence import rule, significant_terms
     from ..scores import with_pvalues
 
     if m.pvalue is None:
@@ -202,7 +201,7 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
                                  class_label=class_label, **(params or {}))
     console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
-                  f"q {passing_rule(corr)} {alpha:g})", highlight=False)
+                  f"q {rule(corr)} {alpha:g})", highlight=False)
     if not len(order):
         print_note(f"no term passes alpha {alpha:g} after the {corr} correction; raise "
                    "--alpha, choose a milder correction, or rank with -k")
@@ -326,15 +325,16 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
 
 def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     """Each class's top terms with their p and q (a row per class and position), and each
-    class's number of terms with ``q <= alpha`` (a last row of the table; a column of csv
-    and json)."""
+    class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
+    otherwise: :func:`textsift.evidence.passes`; a last row of the table; a column of csv and
+    json)."""
     from ..evidence import adjusted_pvalues, significant_counts
 
     p, q = adjusted_pvalues(counts, m, ev["correction"], ev["family"])
     groups = [str(g) for g in p.groups]
     passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
                                  direction)
-    head = f"q <= {ev['alpha']:g}"
+    head = str(passing.name)
     if fmt in ("csv", "json"):
         rows = []
         for r in rankings:

@@ -17,7 +17,7 @@ from ..scores import compute, get_method
 from ._keys import ConfigError, typed
 
 __all__ = ["check_class_weights", "check_learner", "check_method_params", "method_name",
-           "method_param_names", "offered_aggregates", "resolve_method"]
+           "method_param_names", "offered_aggregates", "resolve_method", "untested"]
 
 
 def resolve_method(name: str):
@@ -38,6 +38,18 @@ def offered_aggregates(name: str) -> tuple[str, tuple[str, ...]]:
         return "max", AGGREGATES
     m = get_method(name)
     return m.default_aggregate, m.aggregates
+
+
+def untested(name: str, kind) -> str | None:
+    """Why the method ``name`` has no p-value on labels of ``kind`` (a
+    :class:`~textsift.labels.LabelKind`), or None when it has one (an alpha level selects by
+    it): it is not a test (a user's function is not), or its test needs other labels
+    (``Method.test_requires``)."""
+    if ":" in name or get_method(name).pvalue is None:
+        return "it is not a statistical test"
+    if not kind.meets(get_method(name).test_requires):
+        return "its test needs one label per document"
+    return None
 
 
 def method_param_names(name: str) -> tuple[str, ...]:

@@ -22,6 +22,15 @@ label's reads the first ``k`` terms of its own column of the scores
 cell also gives each label's F1 (``CellResult.labels``). Their Triv is the most frequent
 training label set.
 
+At an alpha level (``[selection] alphas``) a ``select`` cell keeps, instead of a prefix of a
+ranking, the terms whose p-value adjusted by the experiment's correction over its family passes
+alpha in any class (:func:`textsift.evidence.passes`, the rule of
+:func:`~textsift.evidence.significant_terms` and ``TermSelector(alpha=...)``), two-sided; in the
+scope ``"local"`` each label's own passing terms, a label with none answering its training
+majority (:class:`~textsift.learners.PerLabelClassifier`). The adjusted p-values of a part are
+computed once for all its alphas (:meth:`LoadedFold.passing`). Where no term passes, no learner
+is fitted: the cell's values are NaN, with ``n_features`` 0, and the run says so in a note.
+
 With ``[tuning]``, a stratified ``val_size`` part of the fold's training set is held out
 (the rest, the *fit* part, keeps the fold's vocabulary; its counts are taken once per fold),
 every combination of the grid selects on the fit part and is scored on the validation part by
@@ -45,6 +54,7 @@ from sklearn.model_selection import train_test_split
 
 from ..classwise import top_many
 from ..counts import Counts
+from ..evidence import adjusted_pvalues, passes
 from ..labels import Labels, evaluated_labels
 from ..metrics import MEASURES
 from ..policies import Ranking
@@ -97,6 +107,7 @@ class LoadedFold:
         self._columns: tuple | None = None
         self._label_columns: dict = {}
         self._terms: dict = {}
+        self._q: dict = {}
 
     def part(self, holdout) -> TrainTest:
         """The fold, or the fit part of its training set against the validation part."""
@@ -190,12 +201,40 @@ class LoadedFold:
                 for j in self.label_columns(cell.label_set)]
 
     def columns(self, holdout, cell: Cell, params: tuple, k: int):
-        """The part's training and test matrices restricted to :meth:`kept` columns."""
-        key = _ranking(holdout, cell, params), k
+        """The part's training and test matrices restricted to :meth:`kept` columns (at an
+        alpha level, :meth:`passing`'s)."""
+        key = _ranking(holdout, cell, params), cell.level, k
         if self._columns is None or self._columns[0] != key:
-            p, idx = self.part(holdout), self.kept(holdout, cell, params, k)
+            p = self.part(holdout)
+            idx = (self.passing(holdout, cell, params) if cell.level.kind == "alpha" else
+                   self.kept(holdout, cell, params, k))
             self._columns = key, (p.X_train[:, idx], p.X_test[:, idx])
         return self._columns[1]
+
+    def passing(self, holdout, cell: Cell, params: tuple):
+        """At the cell's alpha level: the columns whose adjusted p-value passes it in any
+        class (``class_label``'s column only, when the cell has one), in column order; in the
+        scope ``"local"`` a list, for each label of :meth:`label_columns`, of the columns
+        passing in its own column (none for a label without one: no training documents). The
+        adjusted p-values are computed once per part, task, method and parameters."""
+        counts = self.counts(holdout, cell.positive)
+        key = holdout, cell.positive, cell.method, params, cell.correction, cell.family
+        if key not in self._q:
+            p, q = adjusted_pvalues(counts, resolve_method(cell.method), cell.correction,
+                                    cell.family, **dict(params))
+            self._q[key] = np.asarray(p.groups).tolist(), q
+        groups, q = self._q[key]
+        kept = passes(q, cell.level.alpha, cell.correction)
+        if cell.class_label is not None and len(groups) > 1:
+            return np.flatnonzero(kept[:, list(map(str, groups)).index(str(cell.class_label))])
+        if cell.scope != "local":
+            return np.flatnonzero(kept.any(axis=1))
+        labels = self.label_columns(cell.label_set)
+        if len(groups) == 1:  # a test of the term alone: one list for all
+            return [np.flatnonzero(kept[:, 0])] * len(labels)
+        at = {g: j for j, g in enumerate(groups)}
+        return [np.flatnonzero(kept[:, at[c]]) if c in at else np.zeros(0, np.intp)
+                for c in counts.classes[labels].tolist()]
 
     def report_terms(self, method: str, params: tuple, policy: str, rr_variant: str
                      ) -> FoldTerms:
@@ -329,7 +368,8 @@ def _labels(cell: Cell, loaded: LoadedFold, p: TrainTest):
 
 def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock):
     """Fit the cell's learner on its terms of the part ``holdout`` with the parameters
-    ``choice``; return ``(y_true, prediction, terms used, positive label, scale)``."""
+    ``choice``; return ``(y_true, prediction, terms used, positive label, scale)`` -- the
+    prediction ``None`` where no term passes an alpha level (nothing to fit)."""
     t0 = time.perf_counter()
     p = loaded.part(holdout)
     own = set(cell.tuning.method_params) if cell.tuning else set()
@@ -339,11 +379,21 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
     else:
         k = cell.level.k(int(p.counts.seen.sum()), p.counts.n_terms)
         params = tuple(sorted({**dict(cell.params), **{key: choice[key] for key in own}}.items()))
+        alpha = cell.level.kind == "alpha"
         if cell.scope == "local":  # each label's learner on its own columns
             X_train, X_test = p.X_train, p.X_test
-            per_label = loaded.kept_by_label(holdout, cell, params, k)
+            per_label = (loaded.passing(holdout, cell, params) if alpha else
+                         loaded.kept_by_label(holdout, cell, params, k))
+            if alpha:  # the terms each label's learner reads, on average
+                k = round(float(np.mean([len(c) for c in per_label])))
+                if not any(len(c) for c in per_label):
+                    return _labels(cell, loaded, p)[1], None, 0, "pos", None
         else:
             X_train, X_test = loaded.columns(holdout, cell, params, k)
+            if alpha:
+                k = X_train.shape[1]
+                if not k:
+                    return _labels(cell, loaded, p)[1], None, 0, "pos", None
     y_train, y_test, pos = *_labels(cell, loaded, p), "pos"
     names = None
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
@@ -377,8 +427,10 @@ def _tune(cell: Cell, loaded: LoadedFold, clock: Clock) -> tuple[dict, float | N
     grid, values = cell.tuning.points(), []
     for choice in grid:
         y, pred, _, pos, scale = _predict(cell, loaded, holdout, choice, clock)
-        values.append(measure(y, pred, scale, pos))
-    best = int(np.argmin(values) if measure.lower_is_better else np.argmax(values))
+        values.append(np.nan if pred is None else measure(y, pred, scale, pos))
+    if np.isnan(values).all():  # no term passes alpha on the fit part, whatever the choice
+        return grid[0], None
+    best = int(np.nanargmin(values) if measure.lower_is_better else np.nanargmax(values))
     return grid[best], values[best]
 
 
@@ -407,10 +459,17 @@ def _label_rows(cell: Cell, loaded: LoadedFold, k: int, y_test, pred) -> list[di
     per = [{"label": str(c), "f1": float(fv), "precision": float(pv), "recall": float(rv),
             "train": int(n), "test": int(s)}
            for c, fv, pv, rv, n, s in zip(names, f, p, r, train, support, strict=True)]
+    level = _level_columns(cell)
     return [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
-             "aggregate": aggregate, "n_features": k, "learner": learner,
-             "ratio": cell.level.ratio, **row}
+             "aggregate": aggregate, "n_features": k, "learner": learner, **level, **row}
             for method, aggregate in cell.rows for learner in cell.learner_names for row in per]
+
+
+def _level_columns(cell: Cell) -> dict:
+    """The level of a cell's rows: its ``ratio`` (none for Triv), and ``alpha`` at an alpha
+    level (the column is written only by an experiment with alphas)."""
+    out = {"ratio": None if cell.kind == "triv" else cell.level.ratio}
+    return {**out, "alpha": cell.level.alpha} if cell.level.kind == "alpha" else out
 
 
 def _cell_value(value):
@@ -434,16 +493,18 @@ def run_cell(cell: Cell) -> CellResult:
         choice, val_value = _tune(cell, loaded, clock)
         y, pred, k, pos, scale = _predict(cell, loaded, None, choice, clock)
         t0 = time.perf_counter()
-        measures = {m: MEASURES[m](y, pred, scale, pos) for m in cell.measures}
-        if cell.multilabel:
+        measures = {m: np.nan if pred is None else MEASURES[m](y, pred, scale, pos)
+                    for m in cell.measures}
+        if cell.multilabel and pred is not None:
             labels = _label_rows(cell, loaded, k, y, pred)
         clock.metrics_s = time.perf_counter() - t0
         if cell.tuning:
             extra = {key: _cell_value(choice.get(key)) for key, _ in cell.tuning.grid}
             extra[f"val_{cell.measures[0]}"] = val_value
+    level = _level_columns(cell)
     rows = [{"dataset": cell.dataset, "fold": cell.fold, "method": method,
              "aggregate": aggregate, "n_features": k, "learner": learner, "metric": m,
-             "value": v, "ratio": None if cell.kind == "triv" else cell.level.ratio, **extra}
+             "value": v, **level, **extra}
             for method, aggregate in cell.rows for learner in cell.learner_names
             for m, v in measures.items()]
     return CellResult(cell.name, rows, {**asdict(clock), "n_used": k}, labels)

@@ -13,8 +13,8 @@ takes the schema's default, read here through :func:`~.schema.default`::
                      label_set
     [preprocessing]  the preprocessing options (textsift._options.PREPROCESSING): min_df,
                      max_df, stop_words, stem, language, ngram_range, analyzer, tokenizer, ...
-    [selection]      methods, aggregates, sizes | ratios, baselines, rr_variant, method_params,
-                     scope
+    [selection]      methods, aggregates, sizes | ratios, alphas, correction, family, baselines,
+                     rr_variant, method_params, scope
     [tuning]         val_size, and a list of values per tuned parameter of a method or learner
     [[learners]]     name, label, weighting, and the estimator's own parameters
 
@@ -43,6 +43,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+from .._choices import CORRECTIONS, FAMILIES
 from .._options import PREPROCESSING
 from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
@@ -77,7 +78,8 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         raise ConfigError(f"{src}: missing the [corpus] table (path or sample)")
     corpus = corpus_section(data["corpus"], base, src)
     if "selection" not in data:
-        raise ConfigError(f"{src}: missing the [selection] table (methods, sizes or ratios)")
+        raise ConfigError(f"{src}: missing the [selection] table (methods, and sizes, ratios "
+                          "or alphas)")
     evaluation = evaluation_section(data.get("evaluation", {}), data["selection"], corpus, src)
     selection = selection_section(data["selection"], corpus.task, src)
     learners = learners_section(data.get("learners"), corpus.task, src)
@@ -231,6 +233,21 @@ def _size(value, src: str):
     return value
 
 
+def _levels(t: dict, src: str) -> tuple[list, list, list]:
+    """``[selection]``'s sizes, ratios and alphas: at least one given, never both sizes and
+    ratios (a level is a number of terms or a fraction of the vocabulary, not both)."""
+    if "sizes" in t and "ratios" in t:
+        raise ConfigError(f"{src}: [selection] takes sizes (numbers of terms, e.g. [100, 500, "
+                          "\"all\"]) or ratios (fractions of the training vocabulary, e.g. "
+                          "[0.01, 0.1]), not both")
+    given = [t.get(key, []) for key in ("sizes", "ratios", "alphas")]
+    if not all(isinstance(v, list) for v in given) or not any(given):
+        raise ConfigError(f"{src}: [selection] needs sizes, ratios or alphas as a non-empty "
+                          "list, e.g. sizes = [100, 500], ratios = [0.01, 0.1] or alphas = "
+                          "[0.01, 0.05]")
+    return given[0], given[1], given[2]
+
+
 def selection_section(t: dict, task: str, src: str) -> dict:
     unknown(t, SCHEMA["selection"], "[selection]", src)
     methods = t.get("methods")
@@ -244,14 +261,7 @@ def selection_section(t: dict, task: str, src: str) -> dict:
         raise ConfigError(f"{src}: [selection] aggregates must be a list, e.g. [\"max\", \"rr\"]")
     for a in aggregates:
         choice(a, ("default",) + AGGREGATES, "[selection] aggregates entry", src)
-    if ("sizes" in t) == ("ratios" in t):
-        raise ConfigError(f"{src}: [selection] needs exactly one of sizes (numbers of terms, "
-                          "e.g. [100, 500, \"all\"]) or ratios (fractions of the training "
-                          "vocabulary, e.g. [0.01, 0.1])")
-    sizes, ratios = t.get("sizes", []), t.get("ratios", [])
-    if not isinstance(sizes, list) or not isinstance(ratios, list) or not (sizes or ratios):
-        raise ConfigError(f"{src}: [selection] sizes or ratios must be a non-empty list, e.g. "
-                          "sizes = [100, 500] or ratios = [0.01, 0.1]")
+    sizes, ratios, alphas = _levels(t, src)
     baselines = _get(t, "selection", "baselines")
     if not isinstance(baselines, list):
         raise ConfigError(f"{src}: [selection] baselines must be a list, e.g. [\"ffs\", \"triv\"]")
@@ -277,6 +287,11 @@ def selection_section(t: dict, task: str, src: str) -> dict:
         "sizes": tuple(dict.fromkeys(_size(s, src) for s in sizes)),
         "ratios": tuple(sorted({fraction(r, "[selection] ratios entry", src, one=True)
                                 for r in ratios})),
+        "alphas": tuple(sorted({fraction(a, "[selection] alphas entry", src, one=True)
+                                for a in alphas})),
+        "correction": choice(_get(t, "selection", "correction"), CORRECTIONS,
+                             "[selection] correction", src),
+        "family": choice(_get(t, "selection", "family"), FAMILIES, "[selection] family", src),
         "baselines": tuple(b for b in BASELINES if b in baselines),
         "rr_variant": choice(_get(t, "selection", "rr_variant"), ("skip", "turn_consumed"),
                              "[selection] rr_variant", src),

@@ -1,12 +1,16 @@
 """The plan of an experiment: its levels, its selections and its cells.
 
-A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold. A *selection*
+A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold: a number, a
+fraction of the vocabulary, every term, or those whose adjusted p-value passes an alpha. A
+*selection*
 (:class:`Selection`) says how a cell ranks the terms it keeps: a method, and a policy over
 every class's scores (the scope ``global``) or a column of the scores -- each label's own
 (the scope ``local``, label sets) or the positive class's of a one-vs-rest task. A *cell*
 (:class:`~.specs.Cell`) is one of three kinds:
 
-* ``select``: (fold, binary task, selection, level, learner) -- select, fit, measure;
+* ``select``: (fold, binary task, selection, level, learner) -- select, fit, measure; at an
+  alpha level (fold, binary task, method and scope or class column, alpha, learner), its rows
+  those of every policy of the method (the same terms pass whatever the policy);
 * ``all``: (fold, binary task, learner) -- the learner on every term; its rows are those of
   every method at level "all" and of the FFS baseline, which are one and the same fit;
 * ``triv``: (fold, binary task) -- the trivial predictor (the middle rank of an ordinal scale, the
@@ -27,8 +31,8 @@ import itertools
 from typing import NamedTuple
 
 from ..learners import LEARNERS
-from ..scores import SIGNED_POLICIES, policy_refusal
-from ._methods import method_param_names, offered_aggregates
+from ..scores import SIGNED_POLICIES, policy_refusal, with_pvalues
+from ._methods import method_param_names, offered_aggregates, untested
 from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
 
 __all__ = ["NO_SELECTION", "Selection", "cell_name", "plan_cells", "resolve_levels",
@@ -65,7 +69,7 @@ def resolve_levels(exp: Experiment, vocab_sizes) -> tuple[list[Level], list[str]
     that every fold evaluates the same number of terms. A ratio of 1 is "all"."""
     lo, hi = int(min(vocab_sizes)), int(max(vocab_sizes))
     several = len(vocab_sizes) > 1
-    levels, notes = set(), []
+    levels, notes = {Level("alpha", a) for a in exp.alphas}, []
     for r in exp.ratios:
         levels.add(ALL if r >= 1 else Level("ratio", r))
     for s in exp.sizes:
@@ -81,7 +85,7 @@ def resolve_levels(exp: Experiment, vocab_sizes) -> tuple[list[Level], list[str]
             levels.add(Level("n", lo))
         else:
             levels.add(Level("n", int(s)))
-    order = {"n": 0, "ratio": 1, "all": 2}
+    order = {"n": 0, "ratio": 1, "alpha": 2, "all": 3}
     return sorted(levels, key=lambda lv: (order[lv.kind], lv.value or 0)), notes
 
 
@@ -109,6 +113,11 @@ def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
                 out.append(Selection(name, a))
         if "local" in exp.scope:
             out.append(Selection(name, None, "local"))
+    for name in exp.methods if exp.alphas else ():
+        why = untested(name, exp.kind)
+        if why:
+            notes.append(f"{name} has no p-value ({why}), so no alpha level; the methods with "
+                         f"one: {', '.join(with_pvalues())}")
     return out, notes
 
 
@@ -139,13 +148,26 @@ def _tuning(exp: Experiment, method: str | None, learner: LearnerSpec) -> CellTu
     return CellTuning(exp.tuning.val_size, tuple(grid), tuple(k for k, _ in grid if k in own))
 
 
+def _tested(exp: Experiment, chosen: list[Selection]) -> dict:
+    """The alpha levels' selections: (method, scope, class column) -> the rows they give (a
+    method's global selections share one: the terms that pass an alpha in any class are the
+    same whatever the policy), for the methods with a p-value."""
+    out: dict = {}
+    for sel in chosen:
+        if untested(sel.method, exp.kind) is None:
+            out.setdefault((sel.method, sel.scope, sel.class_label), []).append(sel.row)
+    return out
+
+
 def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
                chosen: list[Selection], positives=(None,)) -> list[Cell]:
     """Every cell of the experiment, ordered fold by fold and ranking by ranking (so the
     cells a worker runs in a row share its fold and its ranking). ``chosen`` are the
     selections (:func:`selections`), ``positives`` the positive classes of one-vs-rest
     tasks (``None``: the multi-class task)."""
-    selected = [lv for lv in levels if lv != ALL]
+    selected = [lv for lv in levels if lv.kind in ("n", "ratio")]
+    alphas = [lv for lv in levels if lv.kind == "alpha"]
+    tested = _tested(exp, chosen) if alphas else {}
     longest = max(selected, key=lambda lv: lv.value) if selected else None
     at_all = (*([s.row for s in chosen] if ALL in levels else []),
               *([("ffs", NO_SELECTION)] if "ffs" in exp.baselines else []))
@@ -173,5 +195,15 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
                               rr_variant=exp.rr_variant, level=level, max_level=longest,
                               tuning=_tuning(exp, sel.method, learner),
                               name=cell_name(fold, *sel.row, level, learner.label, positive),
+                              **base))
+        for ((method, scope, column), rows), level, learner in itertools.product(
+                tested.items(), alphas, exp.learners):
+            cells.append(Cell(kind="select", rows=tuple(rows), learner_names=(learner.label,),
+                              learner=learner, method=method, scope=scope, class_label=column,
+                              params=tuple(sorted(exp.params_of(method).items())), level=level,
+                              tuning=_tuning(exp, method, learner), correction=exp.correction,
+                              family=exp.family,
+                              name=cell_name(fold, method, column or scope, level,
+                                             learner.label, positive),
                               **base))
     return cells

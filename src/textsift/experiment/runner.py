@@ -105,6 +105,24 @@ def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
             pd.concat(classes, ignore_index=True)[order])
 
 
+def _nothing_passed(results: pd.DataFrame) -> str | None:
+    """A note naming the alpha levels at which no term passed in some fold (no learner was
+    fitted there: no value), or None."""
+    if "alpha" not in results:
+        return None
+    empty = results[results["alpha"].notna() & results["value"].isna()]
+    if empty.empty:
+        return None
+    found = empty.drop_duplicates(["method", "alpha", "dataset", "fold"])
+    tasks = results["dataset"].nunique() > 1  # one-vs-rest: a fold of each task
+    where = "; ".join(f"{m} at alpha {a:g} in {len(g)} fold(s)"
+                      + (f" of {g['dataset'].nunique()} tasks" if tasks else "")
+                      for (m, a), g in found.groupby(["method", "alpha"], sort=True))
+    return (f"no term passed ({where}): no learner was fitted there, and those folds have no "
+            "value (the means are over the others, `folds` counts them); raise the alpha or "
+            "choose a milder correction")
+
+
 def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | None = None,
                    progress: Callable[[int, int], None] | None = None,
                    log: Callable[[str], None] | None = None) -> RunSummary:
@@ -193,6 +211,11 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         if progress is not None:
             progress(finished, len(cells))
     results = store.write_tables(cells, *report_terms(exp, fold0, chosen))
+    empty = _nothing_passed(results)
+    if empty:
+        say(f"note: {empty}")
+        notes.append(empty)
+        atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
     wall = time.perf_counter() - t0
     run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending), "fold_0_documents": int(first.counts.n_docs)}

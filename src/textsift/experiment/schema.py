@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from .._choices import CORRECTIONS
 from .._options import PREPROCESSING
 from ..learners import WEIGHTINGS
 from ..policies import AGGREGATES
@@ -111,9 +112,20 @@ SCHEMA: dict[str, dict[str, Key]] = {
                           f'into one ranking: "default" (the method\'s own), '
                           f"{_choices(AGGREGATES)}."),
         "sizes": Key("list", None, 'Numbers of terms to keep, or "all" (every term of each '
-                     "fold's own training vocabulary). Exactly one of sizes and ratios."),
+                     "fold's own training vocabulary). At least one of sizes, ratios and "
+                     "alphas; not both sizes and ratios."),
         "ratios": Key("list of fractions", None, "Fractions of each fold's training "
                       "vocabulary to keep (reduction levels)."),
+        "alphas": Key("list of fractions", None, "Significance levels in (0, 1]: a level per "
+                      "alpha keeps the terms whose p-value, adjusted by correction over family, "
+                      "passes it in any class (scikit-learn's SelectFdr, SelectFpr, SelectFwe), "
+                      "two-sided; the number kept is each fold's own (n_features, and the alpha "
+                      "in the results' alpha column). Only the methods that are tests (those "
+                      "with a p-value in `textsift methods`) have these levels."),
+        "correction": Key("string", "bh", "Multiple-testing correction of alphas: "
+                          f"{_choices(CORRECTIONS)} (as --correction)."),
+        "family": Key("string", "class", 'The family a correction runs over: "class" (each '
+                      'class\'s terms) or "all" (every term-class cell), as --family.'),
         "baselines": Key("list of strings", [], 'Extra rows: "ffs" (every term) and "triv" '
                          "(the middle rank, or the majority class)."),
         "rr_variant": Key("string", "skip", 'Round-robin rule for a term already taken: '

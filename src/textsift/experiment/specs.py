@@ -91,8 +91,10 @@ class Tuning:
 @dataclass(frozen=True)
 class Experiment:
     """A validated experiment. ``fingerprint`` identifies its results (``n_jobs`` excluded:
-    the table does not depend on it). Exactly one of ``sizes`` (numbers of terms, or
-    ``"all"``) and ``ratios`` (fractions of each fold's training vocabulary) is non-empty.
+    the table does not depend on it). The levels: ``sizes`` (numbers of terms, or ``"all"``)
+    or ``ratios`` (fractions of each fold's training vocabulary), and ``alphas``
+    (significance levels of the p-values adjusted by ``correction`` over ``family``); one of
+    the three at least.
     ``metrics`` are the evaluation measures (:data:`textsift.metrics.MEASURES`), the first
     deciding the tuning. The fields keep the file's names: ``experiment.json`` and the
     fingerprint are written from them."""
@@ -119,6 +121,9 @@ class Experiment:
     test_size: float | None
     scope: tuple[str, ...]
     label_set: str
+    alphas: tuple[float, ...]
+    correction: str
+    family: str
     source: str = field(compare=False)
 
     @property
@@ -135,9 +140,14 @@ class Experiment:
         return dict(dict(self.method_params).get(method, ()))
 
     def as_dict(self) -> dict:
-        """The experiment as plain data (``experiment.json`` holds it)."""
+        """The experiment as plain data (``experiment.json`` holds it). Without alphas, their
+        ``correction`` and ``family`` are left out, so an experiment written before they
+        existed keeps its :attr:`fingerprint`."""
         d = asdict(self)
         d.pop("source")
+        if not self.alphas:
+            for key in ("alphas", "correction", "family"):
+                d.pop(key)
         return d
 
     def identity(self) -> dict:
@@ -163,28 +173,36 @@ class Experiment:
 class Level(NamedTuple):
     """How many terms a cell keeps in each fold: ``Level("n", 300)`` a number of terms (the
     same in every fold), ``Level("ratio", 0.1)`` a fraction of the fold's training vocabulary,
-    ``Level("all", None)`` every term of the fold's own vocabulary, whatever the method."""
+    ``Level("all", None)`` every term of the fold's own vocabulary, whatever the method;
+    ``Level("alpha", 0.05)`` the terms whose adjusted p-value passes 0.05 in the fold, as many
+    as pass (:func:`textsift.evidence.significant_terms`)."""
 
     kind: str
     value: int | float | None
 
     @property
     def name(self) -> str:
-        """How the level reads in cell names: ``"all"``, a number of terms, or
-        ``r<ratio>``."""
+        """How the level reads in cell names: ``"all"``, a number of terms, ``r<ratio>`` or
+        ``a<alpha>``."""
         kind, value = self
-        return "all" if kind == "all" else str(value) if kind == "n" else f"r{value:g}"
+        return ("all" if kind == "all" else str(value) if kind == "n" else
+                f"{kind[0]}{value:g}")
 
     @property
     def ratio(self) -> float | None:
         """The fraction of the vocabulary asked for (the results' ``ratio``): 1 for "all",
-        none for a number of terms."""
+        none for a number of terms or an alpha."""
         return 1.0 if self.kind == "all" else self.value if self.kind == "ratio" else None
+
+    @property
+    def alpha(self) -> float | None:
+        """The significance level asked for (the results' ``alpha``), if the level is one."""
+        return self.value if self.kind == "alpha" else None
 
     def k(self, n_ranked: int, n_terms: int) -> int | None:
         """Terms kept in a part with ``n_ranked`` ranked terms out of ``n_terms`` (``None``:
-        every column)."""
-        if self.kind == "all":
+        every column; an alpha level has no number of its own)."""
+        if self.kind in ("all", "alpha"):
             return None
         if self.kind == "ratio":
             return n_from_ratio(self.value, max(n_ranked, 1))
@@ -262,7 +280,11 @@ class Cell:
     (``[[learners]] label``) its results are written under; ``max_level`` the experiment's
     largest level, to which the ranking is computed (a smaller level is its prefix).
     ``label_set`` is, for label sets, which labels are learned and measured
-    (``[evaluation] label_set``; ``None`` for one label per document)."""
+    (``[evaluation] label_set``; ``None`` for one label per document). At an alpha ``level``
+    a ``select`` cell keeps the terms that pass it after ``correction`` over ``family``: in
+    any class for the rows of every policy of ``method`` (the same terms pass whatever the
+    policy: one fit, as an ``all`` cell's), by each label's own column in the scope
+    ``"local"``, or by ``class_label``'s column."""
 
     kind: str
     name: str
@@ -286,6 +308,8 @@ class Cell:
     max_level: Level | None = None
     tuning: CellTuning | None = None
     label_set: str | None = None
+    correction: str | None = None
+    family: str | None = None
 
     @property
     def multilabel(self) -> bool:

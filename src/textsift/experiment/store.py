@@ -11,10 +11,13 @@ Layout of ``DIR``::
     .textsift.lock        while a run writes here: its lock (``textsift._lock``)
     results.csv/.parquet  the long-form table, one row per (cell row, metric): COLUMNS, then
                           ``ratio`` (the fraction of the vocabulary asked for; 1 for "all"
-                          and FFS, empty for a number of terms) and, with [tuning], the
-                          chosen parameters and the validation value of the first metric
-    summary.csv/.parquet  mean and std of each metric over folds (a level asked as a ratio
-                          or "all" has the folds' mean number of terms)
+                          and FFS, empty for a number of terms), with [selection] alphas
+                          ``alpha`` (the significance level of the row, empty for the other
+                          levels) and, with [tuning], the chosen parameters and the
+                          validation value of the first metric
+    summary.csv/.parquet  mean and std of each metric over folds (a level asked as a ratio,
+                          an alpha or "all" has the folds' mean number of terms; ``folds``
+                          counts the folds with a value: none where no term passed alpha)
     timings.csv           seconds per cell (selection, learner) -- not part of the results
     terms.csv             top terms of every selection on fold 0, for the report
     class_terms.csv       the terms of each class under every selection on fold 0, for the
@@ -44,7 +47,8 @@ from ..errors import OutputError, no_experiment
 if TYPE_CHECKING:
     from .specs import Cell
 
-__all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "Store", "StoreError", "summarise"]
+__all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "Store", "StoreError", "by_level", "level_columns",
+           "summarise"]
 
 #: The columns that identify a cell of the results table.
 KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
@@ -58,18 +62,32 @@ class StoreError(OutputError):
     """The output directory cannot be used as asked; the message says what to do."""
 
 
+def level_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns that say which level a row is at besides ``n_features``: ``ratio``, and
+    ``alpha`` in the tables of an experiment with alphas."""
+    return ["ratio", *(["alpha"] if "alpha" in frame else [])]
+
+
+def by_level(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with ``n_level``: its number of terms where the level is one (not a ratio,
+    "all" or an alpha, whose folds keep different numbers): what groups rows by level."""
+    given = frame[level_columns(frame)].notna().any(axis=1)
+    return frame.assign(n_level=frame["n_features"].where(~given))
+
+
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
     """Mean and std (ddof=1; 0 for a single fold) of each metric over folds, per level: a
-    number of terms, or a ratio (and "all", ratio 1), whose folds may keep different numbers
-    of terms -- ``n_features`` is then their mean, rounded."""
-    level = results.assign(n_level=results["n_features"].where(results["ratio"].isna()))
-    keys = ["dataset", "method", "aggregate", "ratio", "n_level", "learner", "metric"]
-    out = level.groupby(keys, sort=True, dropna=False).agg(
+    number of terms, or a ratio (and "all", ratio 1) or an alpha, whose folds may keep
+    different numbers of terms -- ``n_features`` is then their mean, rounded. A fold without
+    a value (no term passed alpha) is left out of the mean and of ``folds``."""
+    levels = level_columns(results)
+    keys = ["dataset", "method", "aggregate", *levels, "n_level", "learner", "metric"]
+    out = by_level(results).groupby(keys, sort=True, dropna=False).agg(
         n_features=("n_features", "mean"), mean=("value", "mean"), std=("value", "std"),
         folds=("value", "count")).reset_index()
     out["n_features"] = out["n_features"].round().astype("int64")
     out["std"] = out["std"].fillna(0.0)
-    order = ["dataset", "method", "aggregate", "n_features", "ratio", "learner", "metric"]
+    order = ["dataset", "method", "aggregate", "n_features", *levels, "learner", "metric"]
     return out.sort_values(order, kind="stable").reset_index(drop=True)[
         order + ["mean", "std", "folds"]]
 
@@ -161,14 +179,18 @@ class Store:
             timings.append({"cell": cell.name, **stored["timing"]})
             if stored.get("labels"):
                 per_label.extend(_rows_of(cell, stored["labels"]))
-        labels = pd.DataFrame(per_label, columns=LABEL_COLUMNS).astype({"ratio": "float64"})
-        labels = labels.sort_values(KEY + ["label"], kind="stable").reset_index(drop=True)
         results = pd.DataFrame(rows, columns=None if rows else COLUMNS + ["ratio"])
-        extra = sorted(c for c in results.columns if c not in COLUMNS and c != "ratio")
+        levels = level_columns(results)
+        extra = sorted(c for c in results.columns if c not in COLUMNS + levels)
         extra.sort(key=lambda c: c.startswith("val_"))  # tuned parameters, then validation
-        results = results[COLUMNS + ["ratio", *extra]].astype({"ratio": "float64"})
-        results = results.sort_values(KEY + ["ratio", "metric"], kind="stable")
-        return results.reset_index(drop=True), pd.DataFrame(timings), labels
+        floats = dict.fromkeys(levels, "float64")
+        results = results[COLUMNS + levels + extra].astype(floats)
+        results = results.sort_values(KEY + levels + ["metric"], kind="stable")
+        columns = [*LABEL_COLUMNS[:len(KEY) + 1], *levels[1:], *LABEL_COLUMNS[len(KEY) + 1:]]
+        labels = pd.DataFrame(per_label, columns=columns).astype(floats)
+        labels = labels.sort_values(KEY + levels + ["label"], kind="stable")
+        return (results.reset_index(drop=True), pd.DataFrame(timings),
+                labels.reset_index(drop=True))
 
     # ------------------------------------------------------------------ tables
     def write_tables(self, cells: list[Cell], terms: pd.DataFrame | None = None,
@@ -202,15 +224,16 @@ class Store:
 
 def _rows_of(cell: Cell, rows: list[dict]) -> list[dict]:
     """A cell's rows under the names the experiment gives them now: its dataset's name (when
-    its rows have one), and for an ``all`` cell (every method at level "all", and FFS) and a
-    ``triv`` cell (a row per learner), whose rows are one measurement under several names, the
-    names of an experiment that grew (a method, a learner, a baseline added)."""
+    its rows have one), and for an ``all`` cell (every method at level "all", and FFS), a
+    ``triv`` cell (a row per learner) and a cell at an alpha level (a row per policy), whose
+    rows are one measurement under several names, the names of an experiment that grew (a
+    method, a learner, a baseline, a policy added)."""
     named = {r["dataset"] for r in rows}
     if len(named) == 1 and named != {cell.dataset}:  # the dataset was renamed
         rows = [{**r, "dataset": cell.dataset} for r in rows]
     names = {(r["method"], r["aggregate"], r["learner"]) for r in rows}
     wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.learner_names}
-    if cell.kind not in ("all", "triv") or names == wanted:
+    if cell.kind == "select" and cell.level.kind != "alpha" or names == wanted:
         return rows
     first = min(names)
     one = [r for r in rows if (r["method"], r["aggregate"], r["learner"]) == first]

@@ -37,7 +37,9 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
     label on the same columns; a label's own selection of terms (Forman 2003's one-against-all
     tasks, each with its top ``k`` terms) needs a subset of columns per label, which no
     scikit-learn meta-estimator takes: written here, in its image. A label whose training
-    column is constant is predicted as that constant, as ``OneVsRestClassifier`` does.
+    column is constant is predicted as that constant, as ``OneVsRestClassifier`` does; a label
+    given no column (none of its terms passes a significance level) as its training majority,
+    the only answer a learner with nothing to read has (ties: 0).
 
     Parameters
     ----------
@@ -69,8 +71,7 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
             if y.min() == y.max():
                 self.estimators_.append(int(y[0]))
             elif len(cols) == 0:
-                raise TextsiftError(f"label {j} has positive and negative training documents "
-                                    "but no columns to learn from; give it at least one")
+                self.estimators_.append(int(2 * y.sum() > len(y)))
             else:
                 self.estimators_.append(clone(self.estimator).fit(X[:, cols], y))
         return self

@@ -8,8 +8,8 @@ Only the methods with a p-value (:func:`textsift.scores.with_pvalues`) and a ran
 class have it, and only for the first ``top`` terms of each class's lists (over- and
 under-represented: :func:`.explore_labels.class_lists`), which keeps the page small; with
 ``alpha`` (``textsift explore --alpha``), deeper where needed: down to the last term of the
-list (at most ``cap`` long) whose ``q`` passes alpha (:func:`textsift.corrections.passes`,
-the rule of :func:`textsift.evidence.significant_terms`), so that the page's filter shows
+list (at most ``cap`` long) whose ``q`` passes alpha (:func:`textsift.evidence.passes`, the
+rule of :func:`textsift.evidence.significant_terms`), so that the page's filter shows
 every term that ``textsift score --class C --alpha`` selects within the embedded lists. The
 log ratio is the class's against the rest's, whatever the method: it is kept once per
 (class, term).
@@ -21,10 +21,9 @@ import math
 
 import numpy as np
 
-from ..corrections import passes, passing_rule
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..evidence import adjusted_pvalues
+from ..evidence import adjusted_pvalues, passes, rule
 from ..scores import REGISTRY
 from ..scores.effects import log_ratio
 
@@ -73,7 +72,7 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, r
     a p-value -- with ``alpha``, down to the list's last term whose q passes it, if deeper
     -- aligned with the lists, and the log ratio of each of those terms in the class
     (``ids``: the page's term ids; ``rounded`` writes the numbers). ``rule``: how q passes
-    alpha, ``"<="`` or ``"<"`` (:func:`textsift.corrections.passing_rule`). ``None`` when
+    alpha, ``"<="`` or ``"<"`` (:func:`textsift.evidence.rule`). ``None`` when
     no method has both. ``"untested"``: why a method with a p-value has none here (a test
     of the whole table; chi2_sklearn's p-value needs one label per document)."""
     methods, untested, wanted = {}, {}, [set() for _ in range(counts.n_classes)]
@@ -109,7 +108,7 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, r
         return None
     lr = [_log_ratios(counts, c, ids, page_id, rounded) for c, ids in enumerate(wanted)]
     return {"top": top, "correction": correction, "family": family, "level": LEVEL,
-            "alpha": alpha, "rule": passing_rule(correction), "methods": methods,
+            "alpha": alpha, "rule": rule(correction), "methods": methods,
             "untested": untested, "lr": lr}
 
 

@@ -26,7 +26,7 @@ import pandas as pd
 
 from .._io import atomic_write
 from ..errors import TextsiftError
-from ..experiment.store import Store
+from ..experiment.store import Store, by_level, level_columns
 from ..labels import LabelKind
 from ..metrics import lower_is_better
 from .plots import (
@@ -42,7 +42,8 @@ from .plots import (
 from .terms import best_method, min_df_documents, rare_terms_note, top_terms_table
 from .trap import TRAP_GAP, majority_class_trap
 
-__all__ = ["best_per_size", "macro_over_tasks", "per_label_table", "write_report"]
+__all__ = ["best_per_size", "macro_over_tasks", "passing_table", "per_label_table",
+           "write_report"]
 
 _CSS = """
 body{font-family:system-ui,sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}
@@ -57,21 +58,50 @@ _FILES = ("results.csv", "results.parquet", "summary.csv", "summary.parquet", "t
           "run.json", "experiment.json")
 
 
+def _column(summary: pd.DataFrame, name: str) -> pd.Series:
+    return summary[name] if name in summary else pd.Series(np.nan, summary.index)
+
+
 def _levels(summary: pd.DataFrame) -> pd.Series:
     """A readable name for each row's level: "0.5%" for a ratio, "all (12,942)" for every
-    term, the number of terms otherwise."""
-    ratio = summary["ratio"] if "ratio" in summary else pd.Series(np.nan, summary.index)
-    by_ratio = (ratio.notna() | summary["method"].isin(list(BASELINES))).all()
-    return pd.Series([f"{100 * r:g}%" if by_ratio and r < 1 else
+    term, "alpha 0.05" for a significance level (its numbers of terms differ by method and
+    fold: :func:`passing_table`), the number of terms otherwise."""
+    ratio, alpha = _column(summary, "ratio"), _column(summary, "alpha")
+    by_ratio = (ratio.notna() | alpha.notna() | summary["method"].isin(list(BASELINES))).all()
+    return pd.Series([f"alpha {a:g}" if a == a else f"{100 * r:g}%" if by_ratio and r < 1 else
                       f"all ({n:,})" if r == 1 else f"{n:,}"
-                      for n, r in zip(summary["n_features"], ratio, strict=True)],
+                      for n, r, a in zip(summary["n_features"], ratio, alpha, strict=True)],
                      index=summary.index)
 
 
 def _level_order(summary: pd.DataFrame) -> list[str]:
-    ratio = summary["ratio"] if "ratio" in summary else pd.Series(np.nan, summary.index)
-    key = summary.assign(level=_levels(summary), r=ratio.fillna(-1))
-    return list(key.sort_values(["r", "n_features"])["level"].drop_duplicates())
+    """The levels' names in order: numbers of terms, ratios, alphas, then every term."""
+    ratio, alpha = _column(summary, "ratio"), _column(summary, "alpha")
+    kind = np.select([ratio == 1, alpha.notna(), ratio.notna()], [3, 2, 1], 0)
+    key = summary.assign(level=_levels(summary), kind=kind,
+                         value=alpha.fillna(ratio).fillna(summary["n_features"]))
+    return list(key.sort_values(["kind", "value"])["level"].drop_duplicates())
+
+
+def passing_table(results: pd.DataFrame) -> pd.DataFrame:
+    """How many terms pass each alpha: per method (and scope: a label's own terms, a one-vs-rest
+    task's class) and alpha, the mean number of terms kept over the folds (and tasks) with
+    their least and greatest, from the results' ``n_features`` (scope local: the mean per
+    label). Empty without alphas."""
+    if "alpha" not in results:
+        return pd.DataFrame()
+    rows = results[results["alpha"].notna()]
+    rows = rows.assign(selection=[m if a not in ("local", "pos") else
+                                  f"{m} ({'each label' if a == 'local' else 'the class'}'s own)"
+                                  for m, a in zip(rows["method"], rows["aggregate"],
+                                                  strict=True)])
+    one = rows.drop_duplicates(["selection", "alpha", "dataset", "fold"])
+    stats = one.groupby(["selection", "alpha"])["n_features"].agg(["mean", "min", "max"])
+    cell = [f"{m:,.0f}" if lo == hi else f"{m:,.0f} ({lo:,}-{hi:,})"
+            for m, lo, hi in zip(stats["mean"], stats["min"], stats["max"], strict=True)]
+    wide = stats.assign(cell=cell)["cell"].unstack("alpha")
+    return wide.rename(columns=lambda a: f"alpha {a:g}").rename_axis(None).rename_axis(
+        None, axis=1)
 
 
 def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
@@ -97,11 +127,16 @@ def best_per_size(summary: pd.DataFrame) -> pd.DataFrame:
 
 def macro_over_tasks(summary: pd.DataFrame) -> pd.DataFrame:
     """Average a summary over its datasets (e.g. the binary tasks of a one-vs-rest
-    experiment): mean of the per-task means, their std across tasks, ``folds`` = tasks."""
-    keys = ["method", "aggregate", "n_features", "ratio", "learner", "metric"]
-    out = summary.groupby(keys, sort=True, dropna=False)["mean"].agg(
-        mean="mean", std="std", folds="count").reset_index()
-    return out.assign(dataset="all tasks", std=out["std"].fillna(0.0))
+    experiment): mean of the per-task means, their std across tasks, ``folds`` = tasks (with
+    a value); per level, as :func:`~textsift.experiment.store.summarise` groups them (an
+    alpha's tasks keep different numbers of terms: ``n_features`` is their mean)."""
+    levels = level_columns(summary)
+    keys = ["method", "aggregate", *levels, "n_level", "learner", "metric"]
+    out = by_level(summary).groupby(keys, sort=True, dropna=False).agg(
+        n_features=("n_features", "mean"), mean=("mean", "mean"), std=("mean", "std"),
+        folds=("mean", "count")).reset_index()
+    out["n_features"] = out["n_features"].round().astype("int64")
+    return out.drop(columns="n_level").assign(dataset="all tasks", std=out["std"].fillna(0.0))
 
 
 def per_label_table(labels: pd.DataFrame, learner: str, method: str,
@@ -122,9 +157,8 @@ def per_label_table(labels: pd.DataFrame, learner: str, method: str,
     chosen = part[(part["method"] == method) & (part["aggregate"] == aggregate)
                   & ~(part["ratio"] == 1)]
     if len(chosen):
-        keys = ["ratio", "n_level", "label"]
-        level = chosen.assign(n_level=chosen["n_features"].where(chosen["ratio"].isna()))
-        means = level.groupby(keys, dropna=False).agg(
+        keys = [*level_columns(chosen), "n_level", "label"]
+        means = by_level(chosen).groupby(keys, dropna=False).agg(
             n_features=("n_features", "mean"), f1=("f1", "mean")).reset_index()
         means["n_features"] = means["n_features"].round().astype("int64")
         means["level"] = _levels(means.assign(method=method)).to_numpy()
@@ -220,8 +254,16 @@ def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict)
     if config.get("ratios"):
         sel = "ratios of the training vocabulary " + ", ".join(
             f"{100 * r:g}%" for r in config["ratios"])
-    else:
+    elif config.get("sizes"):
         sel = "numbers of terms " + ", ".join(map(str, config["sizes"]))
+    else:
+        sel = ""
+    if config.get("alphas"):
+        sel += ("; and " if sel else "") + (
+            "the terms whose p-value passes alpha " + ", ".join(map(str, config["alphas"]))
+            + f" after the {config['correction']} correction over "
+            + ("each class's terms" if config["family"] == "class" else "every term-class cell")
+            + ", in any class (two-sided)")
     esc = html.escape
     text = [esc(f"Corpus {dataset}, {protocol}."),
             esc("Methods: " + ", ".join(method_name(m) for m in config["methods"])
@@ -239,6 +281,17 @@ def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict)
                     f"{metric_name(config['metrics'][0], 'html', direction=False)}: "
                     f"{esc(grids)}.")
     return "<p>" + " ".join(text) + f" Seed {config['seed']}.</p>"
+
+
+def _passing_section(store: Store) -> list[str]:
+    """With alphas: how many terms pass each (:func:`passing_table`)."""
+    table = passing_table(store.results())
+    if table.empty:
+        return []
+    text = ("The number of terms that pass each alpha, mean over the folds (least-greatest): "
+            "what a learner reads at that level. Policies select the same terms there.")
+    return ["<h2>Terms that pass each alpha</h2>", f"<p>{html.escape(text)}</p>",
+            table.to_html(escape=True)]
 
 
 def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[str]:
@@ -319,9 +372,13 @@ def write_report(directory, out=None) -> Path:
         f"<h1>{html.escape(config['name'])}</h1>", _describe(config, summary, dataset,
                                                              learners)]
     parts += [f"<p class='note'>note: {html.escape(n)}</p>" for n in notes]
-    parts.append("<h2>Curves</h2>")
-    if spread:
+    if figures:
+        parts.append("<h2>Curves</h2>")
+    if spread and figures:
         parts.append(f"<p>Each point: the {spread}.</p>")
+    if config.get("alphas") and figures:
+        parts.append("<p>" + html.escape("The alpha levels are not drawn (each fold keeps its "
+                                         "own number of terms there): see the tables.") + "</p>")
     parts += [_img(f.png, f.title) for f in figures]
     parts.append("<h2>Best method at each level</h2>")
     best = best_per_size(summary)
@@ -330,6 +387,7 @@ def write_report(directory, out=None) -> Path:
     best.columns = [f"{learners.get(lr, lr)}: {metric_name(m)}" for lr, m in best.columns]
     parts.append(best.to_html(escape=True).replace("^M", "<sup>M</sup>").replace(
         "^mu", "<sup>μ</sup>"))
+    parts += _passing_section(store)
     parts += _terms_sections(store, config, summary)
     parts += _per_label_section(store, config, summary)
     parts.append("<h2>Results</h2>" if folds == 1 else

@@ -116,7 +116,8 @@ def spread_caption(summary: pd.DataFrame, unit: str = "folds") -> str | None:
 
 def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
                   learners: dict | None = None, unit: str = "folds") -> list[Figure]:
-    """Draw a figure per metric of ``summary`` (the summary table) into ``out_dir``;
+    """Draw a figure per metric of ``summary`` (the summary table) into ``out_dir`` (none
+    when its only levels are alphas, whose numbers of terms differ by fold: no curve);
     ``learners`` maps a learner's label to its title; ``unit`` names what the means and
     standard deviations are over ("folds", or "tasks" for a macro-average). Each file is
     written atomically over its earlier version; the figures of an earlier report that are
@@ -128,6 +129,10 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
     learners = learners or {}
     base = summary[summary["method"].isin(list(BASELINES))]
     curves = summary[~summary["method"].isin(list(BASELINES))]
+    if "alpha" in curves:  # not a curve: their numbers of terms differ by fold (the tables)
+        curves = curves[curves["alpha"].isna()]
+    if curves.empty:  # only alphas: no curve to draw
+        return []
     # a ratio experiment has no level given as a number of terms
     by_ratio = curves["ratio"].notna().all() and not curves.empty
     single = {m for m in curves["method"].unique() if _one_column(m)}

@@ -26,7 +26,7 @@ __all__ = ["TRAP_GAP", "majority_class_trap"]
 
 #: A result is flagged when its accuracy exceeds its macro-F1 by more than this.
 TRAP_GAP = 1 / 6
-_KEYS = ["dataset", "method", "aggregate", "n_features", "ratio", "learner"]
+_KEYS = ["dataset", "method", "aggregate", "n_features", "ratio", "alpha", "learner"]
 
 
 def majority_class_trap(summary: pd.DataFrame, gap: float = TRAP_GAP) -> pd.DataFrame:

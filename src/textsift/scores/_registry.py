@@ -74,7 +74,8 @@ class Method:
     ``test`` names the statistical test whose p-value the method has (empty when it has
     none) and ``pvalue`` computes it, ``pvalue(counts, **params)`` with the method's own
     parameters, a table of p-values made as the scores are
-    (:func:`textsift.scores.pvalues` reads it)."""
+    (:func:`textsift.scores.pvalues` reads it); ``test_requires`` what the test needs of the
+    labels besides ``requires`` (scikit-learn's chi2 p-value: one label per document)."""
 
     name: str
     func: Callable[..., ScoreTable]
@@ -91,6 +92,7 @@ class Method:
     reads_term_freq: bool = False
     test: str = ""
     pvalue: Callable | None = field(default=None, repr=False)
+    test_requires: tuple[str, ...] = ()
     absent: str = ""
     signed: bool = False
 
@@ -130,7 +132,8 @@ ABSENT_ORDERS = {
 
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
-             reads_term_freq=False, absent="", test="", pvalue=None, signed=False):
+             reads_term_freq=False, absent="", test="", pvalue=None, test_requires=(),
+             signed=False):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
     :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both); ``test`` and
@@ -149,7 +152,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
     kind = LabelKind(kind)
     requires = tuple(dict.fromkeys(
         (("ranks", "single_label") if kind.ranks else ()) + tuple(requires)))
-    unknown = set(requires) - set(REQUIREMENTS)
+    unknown = (set(requires) | set(test_requires)) - set(REQUIREMENTS)
     if unknown:
         raise RuntimeError(f"method {name!r}: unknown requirements {sorted(unknown)}")
     if bool(test) != (pvalue is not None):
@@ -164,7 +167,7 @@ def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES
         REGISTRY[name] = Method(name, func, kind, summary, default_aggregate, tuple(aggregates),
                                 provisional, params, formula, reference, requires, choices,
                                 reads_term_freq, absent=absent, test=test, pvalue=pvalue,
-                                signed=signed)
+                                test_requires=tuple(test_requires), signed=signed)
         return func
 
     return deco

@@ -234,7 +234,7 @@ def _chi2_multi(counts):
           formula=r"\frac{(\mathrm{TF}(t, c) - E)^2}{E}, \quad E = P(c)\, \mathrm{TF}(t)",
           reference="scikit-learn's sklearn.feature_selection.chi2 (Pedregosa et al., JMLR 12 "
                     "(2011) 2825-2830), one term per class", reads_term_freq=True,
-          pvalue=lambda counts: _chi2_sklearn_pvalue(counts),
+          pvalue=lambda counts: _chi2_sklearn_pvalue(counts), test_requires=("single_label",),
           test="scikit-learn's chi2 p-value: the per-class terms summed, m - 1 df (one per "
                "term)", absent="rises with TF(t)")
 def _chi2_sklearn(counts):
@@ -258,12 +258,10 @@ def _expected(counts) -> Absent:
 def _chi2_sklearn_pvalue(counts):
     """scikit-learn's p-values: its statistic (the per-class terms summed over the classes)
     against the chi-square law with m - 1 degrees of freedom, ``chdtrc(m - 1, stat)`` as
-    ``sklearn.feature_selection.chi2`` computes it. One class per document (scikit-learn's
-    ``chi2`` takes one label per sample)."""
-    from ..labels import check_requirement
+    ``sklearn.feature_selection.chi2`` computes it. One class per document (its
+    ``test_requires``: scikit-learn's ``chi2`` takes one label per sample)."""
     from ._tables import nonempty_classes
 
-    check_requirement(("single_label",), counts, "chi2_sklearn's p-value")
     counts = nonempty_classes(counts)
     stat = _chi2_sklearn(counts).table().values
     stat = np.where(np.isfinite(stat), stat, 0.0).sum(axis=1)

@@ -372,6 +372,7 @@ def pvalues(counts: Counts, method, **params) -> PValues:
             f"{m.name} has no p-value: it is not a statistical test. The methods that are: "
             f"{', '.join(with_pvalues())}; for any method, a permutation test gives one")
     check_requirement(m.requires, counts, m.name)
+    check_requirement(m.test_requires, counts, f"{m.name}'s p-value")
     table = _call(_as_pvalue_method(m), counts, params)
     return from_table(table, m.name, m.test)
 
