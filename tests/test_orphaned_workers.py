@@ -166,3 +166,16 @@ def test_the_workers_of_a_killed_command_end_with_it(tmp_path, command):
     while any(map(_alive, workers)):
         assert time.monotonic() - killed < 5, f"workers left running: {workers}"
         time.sleep(0.05)
+
+
+def test_a_worker_whose_run_ended_while_it_started_ends_at_once():
+    """A worker starting while its run is killed reaches end_with after its parent is gone
+    (its parent is then no longer the run): it ends at once, with status 1, rather than wait
+    for work that never comes (before, it took that for a Dask worker and lived on, which the
+    test above caught under load). A process the run did not start, while the run lives,
+    goes on (status 0)."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    code = "import sys; from textsift._lock import end_with; end_with(int(sys.argv[1]))"
+    assert subprocess.run([sys.executable, "-c", code, str(gone.pid)]).returncode == 1
+    assert subprocess.run([sys.executable, "-c", code, str(os.getppid())]).returncode == 0

@@ -230,14 +230,36 @@ def check_held(target, owner: int, folder: bool = True) -> None:
                           "nothing more is written there")
 
 
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` exists (a zombie, ended but not yet reaped, counts as
+    ended where ``/proc`` tells)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: it exists
+        return True
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
 def end_with(owner: int, interval: float = 0.2) -> None:
     """End this process (``os._exit``) within ``interval`` seconds of the end of ``owner``,
     its parent: a worker process of a run dies with the run, however the run ended (``kill
     -KILL`` included, which no handler sees). Called as the worker starts (joblib's
     ``initializer``), before it takes any work. Does nothing in ``owner`` itself, nor in a
-    process that ``owner`` did not start (a Dask worker); a daemon thread polls
+    process that ``owner`` did not start while ``owner`` lives (a Dask worker); a worker whose
+    parent ``owner`` ended while it was starting (killed before the worker got here: its
+    parent is no longer ``owner``, and ``owner`` is gone) ends at once. A daemon thread polls
     ``os.getppid()`` (which changes when the parent ends), once per process."""
-    if owner == os.getpid() or os.getppid() != owner or owner in _WATCHED:
+    if owner == os.getpid() or owner in _WATCHED:
+        return
+    if os.getppid() != owner:
+        if not _running(owner):
+            os._exit(1)
         return
     _WATCHED.add(owner)
 
