@@ -410,7 +410,7 @@ def test_alpha_page_opens_with_the_terms_score_alpha_selects(browser, alpha_page
     # talk.politics.mideast: 566 terms pass, more than --cap 400: the 400 embedded, said
     _choose(browser, "class", "17")
     assert len(_table(browser)[1]) == 400
-    assert "cut at --cap (400 terms)" in browser.find_element("id", "evidence-note").text
+    assert "cut at 400 terms (--cap)" in browser.find_element("id", "evidence-note").text
     _choose(browser, "method", "bns")
     assert len(_table(browser)[1]) == 50
     assert "does not apply here" in browser.find_element("id", "evidence-note").text

@@ -101,3 +101,57 @@ def test_the_command_line_writes_the_page_and_its_labels_folder(tmp_path):
     assert res.exit_code == 0, res.output
     assert res.stdout.strip() == f"explore: {out.resolve()}"
     assert (tmp_path / "page_labels" / "shard-0.js").exists()
+
+
+def test_each_label_shard_carries_the_evidence_of_its_lists(counts):
+    """A shard's label: the p and q of its chi2 lists (BH over the label's terms, 3 digits)
+    and the log ratio of their terms (3 digits) are what `score --class LABEL --evidence` prints
+    (:func:`textsift.evidence.evidence`); the page names the tests, and its lists fill from
+    the shards."""
+    from textsift.evidence import evidence
+
+    data, shards = page_parts(counts)
+    ev = data["evidence"]
+    assert (ev["top"], ev["correction"], ev["family"], ev["rule"]) == (LABEL_CAP, "bh",
+                                                                        "class", "<=")
+    assert ev["methods"] == {"chi2": {"c": {}, "cu": {}}} and ev["lr"] == {}
+    number, payload = next(iter(shards))
+    for i in (0, len(payload["a"]) - 1):
+        label = counts.classes[payload["first"] + i]
+        for key, way in (("c", "over"), ("cu", "under")):
+            ids = payload["views"]["chi2"][key][i][0]
+            p, q = payload["evidence"]["methods"]["chi2"][key][i]
+            want = evidence(counts, rank(counts, "chi2", class_label=label, top=LABEL_CAP,
+                                         direction=way), "chi2")
+            want = want[np.isfinite(want["score"])]
+            assert len(p) == len(q) == len(ids) == len(want)
+            np.testing.assert_allclose(p, want["p"], rtol=5e-3)
+            np.testing.assert_allclose(q, want["q"], rtol=5e-3)
+            lr = dict(zip(*payload["evidence"]["lr"][i][:2], strict=True))
+            # an absent term's log ratio is -inf, written "-inf" as the scores are
+            got = [float(lr[x]) if lr[x] is not None else np.nan for x in ids]
+            np.testing.assert_allclose(got, want["log_ratio"], rtol=5e-3)
+
+
+def test_alpha_keeps_in_each_label_what_score_alpha_selects(counts):
+    """--alpha 0.05 --correction bonferroni on many labels: the terms of a label's list
+    whose embedded q passes (q < 0.05, Bonferroni's rule) are those
+    evidence.significant_terms keeps for the label (`score --class LABEL --alpha`), in its
+    order, up to the label's list of LABEL_CAP terms; on this corpus each label keeps
+    from 6 to 27 terms in the first shard (so the check is not empty)."""
+    from textsift.evidence import significant_terms
+
+    data, shards = page_parts(counts, alpha=0.05, correction="bonferroni")
+    assert (data["evidence"]["alpha"], data["evidence"]["rule"]) == (0.05, "<")
+    sizes = []
+    for _, payload in list(shards)[:1]:  # the first shard's 64 labels (the others alike)
+        for i, (ids, _) in enumerate(payload["views"]["chi2"]["c"]):
+            label = counts.classes[payload["first"] + i]
+            q = payload["evidence"]["methods"]["chi2"]["c"][i][1]
+            kept = [payload["terms"][x] for x, y in zip(ids, q, strict=False)
+                    if y is not None and y < 0.05]
+            order, _ = significant_terms(counts, "chi2", 0.05, "bonferroni", "class", "over",
+                                         class_label=label)
+            assert kept == list(counts.feature_names[order])[:LABEL_CAP], label
+            sizes.append(len(kept))
+    assert (min(sizes), max(sizes)) == (6, 27)

@@ -91,3 +91,29 @@ def test_choosing_labels_in_the_search_box_loads_their_rankings(browser, page, c
     browser.find_element("css selector", "#ranked tbody td.term").click()
     stats = browser.find_element("id", "term-stats").text
     assert f"documents of {labels[0]}" in stats  # the picked term's documents in the label
+
+
+def test_a_labels_evidence_loads_with_its_shard(browser, page, corpus):
+    """The evidence of many labels lies in the shards: a label of the last shard, chosen,
+    shows p, q and the log ratio, and q <= 0.05 (BH's rule) keeps exactly the terms
+    `score --class LABEL --alpha 0.05` selects (BH over the label's terms), in its order:
+    7 of them on this corpus."""
+    labels = sorted({t for line in corpus.read_text().splitlines()
+                     for t in json.loads(line)["labels"]})
+    browser.get(page.resolve().as_uri())
+    _wait(browser, "return !!(window.textsift && window.textsift.ready)", "never drawn")
+    _search(browser, labels[-1])
+    _wait(browser, "return document.getElementById('summary-label').textContent === ''",
+          "the label's shard never loaded")
+    browser.execute_script("const box = document.getElementById('qmax'); box.value = '0.05';"
+                           "box.dispatchEvent(new Event('input'));")
+    heads, terms = browser.execute_script(
+        "const t = document.getElementById('ranked');"
+        "return [[...t.tHead.rows[0].cells].map((c) => c.textContent),"
+        "        [...t.tBodies[0].querySelectorAll('td.term')].map((c) => c.textContent)];")
+    assert heads[5:8] == ["p", "q", "log2 ratio [95%]"]
+    res = runner.invoke(app, ["score", str(corpus), "--label-field", "labels", "--class",
+                              labels[-1], "--alpha", "0.05", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    selected = [r["term"] for r in json.loads(res.stdout)]
+    assert terms == selected and len(selected) == 7

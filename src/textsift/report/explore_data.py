@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import partial
 
 import numpy as np
 
@@ -37,7 +38,14 @@ from ..scores import REGISTRY, PerClass, compute_many
 from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..vectorize import VectorizerOptions
-from .explore_evidence import CORRECTION, EVIDENCE_TOP, FAMILY, class_evidence
+from .explore_evidence import (
+    CORRECTION,
+    EVIDENCE_TOP,
+    FAMILY,
+    class_evidence,
+    label_evidence,
+    shard_evidence,
+)
 from .explore_labels import LABEL_CAP, MANY, SHARD, class_lists, shards
 from .snippets import find_snippets
 
@@ -232,7 +240,11 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
         return data, None
     label_cap = min(LABEL_CAP, cap)
     data["many"] = {"shard": SHARD, "label_cap": label_cap, "folder": None}
-    return data, shards(counts, tables, signs, sel, label_cap, rounded)
+    data["evidence"], tests = label_evidence(counts, names, per_class, label_cap,
+                                             **significance)
+    evidence = partial(shard_evidence, counts, tests, label_cap, significance["alpha"],
+                       significance["correction"], rounded) if tests else None
+    return data, shards(counts, tables, signs, sel, label_cap, rounded, evidence)
 
 
 def _check(counts: Counts, **sizes) -> None:

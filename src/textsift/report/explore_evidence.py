@@ -23,11 +23,13 @@ import numpy as np
 
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..evidence import adjusted_pvalues, passes, rule
+from ..evidence import passes, rule
 from ..scores import REGISTRY
 from ..scores.effects import log_ratio
+from ..scores.significance import pvalues
 
-__all__ = ["CORRECTION", "EVIDENCE_TOP", "FAMILY", "LEVEL", "class_evidence"]
+__all__ = ["CORRECTION", "EVIDENCE_TOP", "FAMILY", "LEVEL", "class_evidence", "label_evidence",
+           "shard_evidence"]
 
 #: Terms per class list whose evidence is embedded.
 EVIDENCE_TOP = 200
@@ -75,41 +77,108 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, r
     alpha, ``"<="`` or ``"<"`` (:func:`textsift.evidence.rule`). ``None`` when
     no method has both. ``"untested"``: why a method with a p-value has none here (a test
     of the whole table; chi2_sklearn's p-value needs one label per document)."""
-    methods, untested, wanted = {}, {}, [set() for _ in range(counts.n_classes)]
-    for name, v in views.items():
+    per_class = {name for name, v in views.items() if "c" in v}
+    tests, untested = _tests(counts, views, per_class, correction, family)
+    if not tests:
+        return None
+    wanted = [set() for _ in range(counts.n_classes)]
+    classes = range(counts.n_classes)
+    methods = {name: _lists_evidence(counts, p, q, views[name], classes, wanted, top, alpha,
+                                     correction) for name, (p, q) in tests.items()}
+    lr = [_log_ratios(counts, c, ids, page_id, rounded) for c, ids in enumerate(wanted)]
+    return {**_header(top, correction, family, alpha), "methods": methods,
+            "untested": untested, "lr": lr}
+
+
+def label_evidence(counts: Counts, names, per_class: set, top: int,
+                   correction: str = CORRECTION, family: str = FAMILY,
+                   alpha: float | None = None) -> tuple[dict | None, dict]:
+    """The evidence of a page of many labels (:mod:`.explore_labels`): ``(head, tests)``,
+    ``head`` the page's part -- :func:`class_evidence`'s keys, each method's lists and the
+    log ratios empty (``{}``: the shards fill them, :func:`shard_evidence`) -- or ``None``
+    when no method of ``names`` has a p-value of each label; ``tests``: each such method's
+    p-values and adjusted ones, held in the scores' sparse form (never the (V, labels)
+    table)."""
+    tests, untested = _tests(counts, names, per_class, correction, family)
+    if not tests:
+        return None, tests
+    return {**_header(top, correction, family, alpha),
+            "methods": {name: {"c": {}, "cu": {}} for name in tests},
+            "untested": untested, "lr": {}}, tests
+
+
+def shard_evidence(counts: Counts, tests: dict, top: int, alpha: float | None,
+                   correction: str, rounded, labels, views: dict, local: np.ndarray) -> dict:
+    """A shard's evidence: ``{"methods": {name: {"c": [per label: [p, q] or None], "cu":
+    [...]}}, "lr": [per label: [ids, log ratio, low, high] or None]}`` of the labels
+    ``labels`` and their lists ``views`` (:func:`.explore_labels.class_lists`, by method),
+    the term ids the shard's own (``local``)."""
+    wanted = [set() for _ in labels]
+    methods = {name: _lists_evidence(counts, p, q, views[name], labels, wanted, top, alpha,
+                                     correction) for name, (p, q) in tests.items()}
+    return {"methods": methods,
+            "lr": [_log_ratios(counts, int(c), ids, local, rounded)
+                   for c, ids in zip(labels, wanted, strict=True)]}
+
+
+def _header(top: int, correction: str, family: str, alpha: float | None) -> dict:
+    return {"top": top, "correction": correction, "family": family, "level": LEVEL,
+            "alpha": alpha, "rule": rule(correction)}
+
+
+def _tests(counts: Counts, names, per_class: set, correction: str,
+           family: str) -> tuple[dict, dict]:
+    """``({name: (p, q)}, {name: why})``: the p-values and adjusted ones (sparse form) of
+    the methods of ``names`` with a p-value of each class (``per_class``), and why each
+    other method with a p-value has none here."""
+    tests, untested = {}, {}
+    for name in names:
         if REGISTRY[name].pvalue is None:
             continue
-        if "c" not in v:
+        if name not in per_class:
             untested[name] = (f"{name} has one test per term, of all the classes at once "
                               "(`textsift score --evidence` gives its p and q), not one per "
                               "class")
             continue
         try:
-            p, q = adjusted_pvalues(counts, name, correction, family)
+            p = pvalues(counts, name)
+            tests[name] = (p, p.adjusted(correction, family, dense=False))
         except TextsiftError as exc:  # a test these labels do not allow
             untested[name] = str(exc).split(";")[0]
-            continue
-        groups = [str(g) for g in p.groups]
-        out = {}
+    return tests, untested
+
+
+def _lists_evidence(counts: Counts, p, q, lists: dict, classes, wanted: list, top: int,
+                    alpha: float | None, correction: str) -> dict:
+    """``{"c": [...], "cu": [...]}``: ``[p, q]`` of the first terms of each list of the
+    classes ``classes`` (``lists``: a method's, as :func:`.explore_labels.class_lists`
+    gives them) -- ``top``, or with ``alpha`` down to the last that passes; each class's
+    terms added to its set in ``wanted``."""
+    groups = [str(g) for g in p.groups]
+    out: dict = {"c": [], "cu": []}
+    for i, c in enumerate(classes):
+        pc = qc = None
         for key in ("c", "cu"):
-            out[key] = []
-            for c, view in enumerate(v[key]):
-                if view is None:
-                    out[key].append(None)
-                    continue
+            view = lists[key][i]
+            if view is None:  # a class without documents
+                out[key].append(None)
+                continue
+            if pc is None:
                 j = 0 if len(groups) == 1 else groups.index(str(counts.classes[c]))
-                ids = np.asarray(view[0], dtype=np.intp)
-                ids = ids[:_depth(q[ids, j], top, alpha, correction)]
-                kept = None if alpha is None else passes(q[ids, j], alpha, correction)
-                out[key].append([significant(p.values[ids, j]), significant(q[ids, j], kept)])
-                wanted[c].update(ids.tolist())
-        methods[name] = out
-    if not methods:
-        return None
-    lr = [_log_ratios(counts, c, ids, page_id, rounded) for c, ids in enumerate(wanted)]
-    return {"top": top, "correction": correction, "family": family, "level": LEVEL,
-            "alpha": alpha, "rule": rule(correction), "methods": methods,
-            "untested": untested, "lr": lr}
+                pc, qc = _column(p, j), _column(q, j)
+            ids = np.asarray(view[0], dtype=np.intp)
+            ids = ids[:_depth(qc[ids], top, alpha, correction)]
+            kept = None if alpha is None else passes(qc[ids], alpha, correction)
+            out[key].append([significant(pc[ids]), significant(qc[ids], kept)])
+            wanted[i].update(ids.tolist())
+    return out
+
+
+def _column(pv, j: int) -> np.ndarray:
+    """Column ``j`` of p-values held in the scores' form, NaN where there is no test."""
+    x = np.array(pv.table.column(j), dtype=np.float64)
+    x[np.isneginf(x)] = np.nan
+    return x
 
 
 def _depth(q: np.ndarray, top: int, alpha: float | None, correction: str) -> int:
@@ -127,12 +196,20 @@ def _log_ratios(counts: Counts, c: int, ids: set, page_id: np.ndarray, rounded):
     if not ids:
         return None
     ids = np.array(sorted(ids), dtype=np.intp)
-    dc = counts.doc_counts[ids][:, c]
-    A = np.asarray(dc.toarray() if hasattr(dc, "toarray") else dc, dtype=np.float64).ravel()
+    col = counts.doc_counts[:, c]  # the class's column first: cheap in either layout
+    col = col.toarray() if hasattr(col, "toarray") else col
+    A = np.asarray(col, dtype=np.float64).ravel()[ids]
     B = counts.df[ids] - A
     n_c = float(counts.class_sizes[c])
     est, low, high = log_ratio(A, B, n_c - A, counts.n_docs - n_c - B, LEVEL)
-    # NaN (no document without the class: a label on every document) written as None
-    return [page_id[ids].tolist(), *([None if np.isnan(v) else r for v, r in
-                                      zip(x, rounded(x, 3), strict=True)]
-                                     for x in (est, low, high))]
+    return [page_id[ids].tolist(), *(_written(x, rounded) for x in (est, low, high))]
+
+
+def _written(x: np.ndarray, rounded) -> list:
+    """``x`` to 3 digits, NaN (no document without the class: a label on every document)
+    as None."""
+    values = rounded(x, 3)
+    nan = np.isnan(x)
+    if not nan.any():
+        return values
+    return [None if n else v for v, n in zip(values, nan.tolist(), strict=True)]

@@ -8,10 +8,11 @@ A shard (:func:`shards`) holds, for each of its labels, each method's first ``la
 terms over-represented in the label and under-represented in it, by the label's own scores
 (:func:`class_lists`: the rankings ``textsift score --class --direction over`` and ``under``
 print, as the page's own lists of few classes) and the label's document count of each of those
-terms and of the policies' terms; its terms are named (with their ``df``), and the page maps
-them onto its own. A shard file is a script (``window.textsift.shard(number, payload)``, the
-payload gzip-compressed JSON in base64, as the page's own): scripts load from ``file://``,
-where the browser refuses to fetch a file.
+terms and of the policies' terms, and the evidence of those lists (p, q and log ratio
+intervals: :func:`.explore_evidence.shard_evidence`); its terms are named (with their
+``df``), and the page maps them onto its own. A shard file is a script
+(``window.textsift.shard(number, payload)``, the payload gzip-compressed JSON in base64, as
+the page's own): scripts load from ``file://``, where the browser refuses to fetch a file.
 """
 
 from __future__ import annotations
@@ -64,11 +65,13 @@ def class_lists(counts: Counts, table, classes, cap: int, signs) -> dict:
 
 
 def shards(counts: Counts, tables: dict, signs, shared: np.ndarray, label_cap: int,
-           rounded) -> Iterator[tuple[int, dict]]:
+           rounded, evidence=None) -> Iterator[tuple[int, dict]]:
     """``(number, payload)`` of each shard: labels ``number * SHARD`` onwards, each with
     the lists of :func:`class_lists` (``label_cap`` terms each) by each method of ``tables``
     (name -> its table) that scores each label, and its document counts of those terms and
-    of ``shared`` (the page's own terms)."""
+    of ``shared`` (the page's own terms); ``evidence(labels, lists, local)``, if given,
+    makes the payload's ``"evidence"`` (:func:`.explore_evidence.shard_evidence`: the p, q
+    and log ratios of the lists' terms, ``local`` the shard's term ids)."""
     cells = counts.cells
     order, start = cells.by_class
     for number, first in enumerate(range(0, counts.n_classes, SHARD)):
@@ -91,6 +94,8 @@ def shards(counts: Counts, tables: dict, signs, shared: np.ndarray, label_cap: i
                                     "cu": [pair(v) for v in lists["cu"]], "cd": lists["cd"]}
                              for name, lists in views.items()},
                    "a": []}
+        if evidence is not None:
+            payload["evidence"] = evidence(labels, views, local)
         for j in labels:
             mine = order[start[j]:start[j + 1]]
             held = local[cells.row[mine]] >= 0

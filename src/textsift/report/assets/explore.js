@@ -63,6 +63,14 @@
       v.cd = v.cd || {};
       lists.cd.forEach((d, i) => { if (d !== null) v.cd[P.first + i] = d; });
     }
+    // the evidence of the shard's labels: p and q aligned with their lists, the log ratios
+    const E = P.evidence;
+    if (E) {
+      for (const [name, lists] of Object.entries(E.methods))
+        for (const key of ["c", "cu"])
+          lists[key].forEach((e, i) => { if (e) D.evidence.methods[name][key][P.first + i] = e; });
+      E.lr.forEach((l, i) => { if (l) D.evidence.lr[P.first + i] = [l[0].map((x) => ids[x]), l[1], l[2], l[3]]; });
+    }
     P.a.forEach(([t, n], i) => {
       const m = new Map();
       t.forEach((x, q) => m.set(ids[x], n[q]));
@@ -186,8 +194,7 @@
     $("policy").addEventListener("change", () => { S.policy = $("policy").value; S.sort = null; render(); });
     $("direction").addEventListener("change", () => { S.dir = $("direction").value; S.sort = null; render(); });
     // q < x (q <= x for bh and by, as `textsift score --alpha`): the terms whose q passes
-    // (empty: the top k); --alpha fills it at first; no evidence with many labels
-    if (D.many) $("qmax").parentElement.hidden = true;
+    // (empty: the top k); --alpha fills it at first
     const E = D.evidence;
     if (E) {
       $("qrule").textContent = "q " + (E.rule === "<=" ? "\u2264" : "<");
@@ -353,9 +360,10 @@
   function cut(view) {
     const n = depth(view), last = n ? view.pq[1][view.pq[1].length - 1] : null;
     if (!n || !passes(last)) return "";
-    if (n === view.ids.length) return view.ids.length < D.cap ? "" : " The list is cut at " +
-      "--cap (" + D.cap + " terms), and its last term passes: more terms may pass " +
-      "(explore --cap N embeds more).";
+    const cap = D.many ? D.many.label_cap : D.cap;  // many labels: each label's own lists
+    if (n === view.ids.length) return view.ids.length < cap ? "" : " The list is cut at " +
+      cap + " terms (" + (D.many ? "each label's lists" : "--cap") + "), and its last term " +
+      "passes: more terms may pass" + (D.many ? "." : " (explore --cap N embeds more).");
     if (D.evidence.alpha !== null && S.qmax <= D.evidence.alpha) return "";  // all embedded
     return " The list is cut at the " + n + " terms whose q is embedded, and the last of " +
       "them passes: terms further down may pass too (explore --alpha " + S.qmax + " embeds " +
