@@ -43,8 +43,8 @@ works from ``file://`` without a network.
 **Many labels** (tags, headings: more than :data:`~.explore_labels.MANY`): the class is
 chosen in a search box (the browser's suggestions among the labels' names), the page embeds
 what the labels share (the policies' rankings, the names and sizes) and offers ``method``
-alone unless ``methods`` are given, and each label's own ranking and counts lie in shard
-files in a folder beside the page (:func:`labels_folder`), loaded as scripts when one of
+alone unless ``methods`` are given, and each label's own ranking, counts and evidence lie
+in shard files in a folder beside the page (:func:`labels_folder`), loaded as scripts when one of
 their labels is chosen (:mod:`.explore_labels`): the page stays small whatever the number of
 labels. There are no snippets, and the distribution of a term shows its share in the chosen
 label and in the rest.
