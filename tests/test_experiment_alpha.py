@@ -72,7 +72,8 @@ def test_the_levels_are_apart_and_ig_has_none(run):
     r = summary.results
     assert r.loc[r["n_features"] == 50, "alpha"].isna().all()
     assert set(r.loc[r["method"] == "ig", "alpha"].dropna()) == set()
-    assert any(n.startswith("ig has no p-value (it is not a statistical test)")
+    assert any(n.startswith("ig has no p-value (it is not a statistical test), so no alpha "
+                            "level; the methods with one for these labels: chi2, chi2_multi,")
                for n in summary.notes)
     size = r[r["metric"] == "accuracy"].pivot_table(index=["fold", "method"], columns="alpha",
                                                     values="n_features", aggfunc="first")

@@ -384,16 +384,14 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
             X_train, X_test = p.X_train, p.X_test
             per_label = (loaded.passing(holdout, cell, params) if alpha else
                          loaded.kept_by_label(holdout, cell, params, k))
-            if alpha:  # the terms each label's learner reads, on average
-                k = round(float(np.mean([len(c) for c in per_label])))
-                if not any(len(c) for c in per_label):
-                    return _labels(cell, loaded, p)[1], None, 0, "pos", None
+            used = [len(c) for c in per_label]
         else:
             X_train, X_test = loaded.columns(holdout, cell, params, k)
-            if alpha:
-                k = X_train.shape[1]
-                if not k:
-                    return _labels(cell, loaded, p)[1], None, 0, "pos", None
+            used = [X_train.shape[1]]
+        if alpha:  # as many as pass: the terms each learner reads, on average (scope local)
+            k = round(float(np.mean(used)))
+            if not any(used):
+                return _labels(cell, loaded, p)[1], None, 0, "pos", None
     y_train, y_test, pos = *_labels(cell, loaded, p), "pos"
     names = None
     if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)

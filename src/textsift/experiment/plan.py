@@ -31,7 +31,7 @@ import itertools
 from typing import NamedTuple
 
 from ..learners import LEARNERS
-from ..scores import SIGNED_POLICIES, policy_refusal, with_pvalues
+from ..scores import SIGNED_POLICIES, get_method, policy_refusal, with_pvalues
 from ._methods import method_param_names, offered_aggregates, untested
 from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
 
@@ -113,11 +113,13 @@ def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
                 out.append(Selection(name, a))
         if "local" in exp.scope:
             out.append(Selection(name, None, "local"))
+    tested = [n for n in with_pvalues() if exp.kind.serves(get_method(n))
+              and untested(n, exp.kind) is None]
     for name in exp.methods if exp.alphas else ():
         why = untested(name, exp.kind)
         if why:
             notes.append(f"{name} has no p-value ({why}), so no alpha level; the methods with "
-                         f"one: {', '.join(with_pvalues())}")
+                         f"one for these labels: {', '.join(tested)}")
     return out, notes
 
 

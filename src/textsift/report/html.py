@@ -242,6 +242,17 @@ def _trap_note(summary: pd.DataFrame, learners: dict, shown: int = 10) -> list[s
             table.head(shown).to_html(escape=True, index=False)]
 
 
+def _curves_section(figures: list, spread: str | None, alphas: bool) -> list[str]:
+    """The figures, with what a point is (none when every level is an alpha)."""
+    if not figures:
+        return []
+    out = ["<h2>Curves</h2>"] + ([f"<p>Each point: the {spread}.</p>"] if spread else [])
+    if alphas:
+        out.append("<p>" + html.escape("The alpha levels are not drawn (each fold keeps its "
+                                       "own number of terms there): see the tables.") + "</p>")
+    return out + [_img(f.png, f.title) for f in figures]
+
+
 def _img(path: Path, alt: str) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
@@ -364,7 +375,6 @@ def write_report(directory, out=None) -> Path:
     learners = {lr["label"]: learner_title(lr) for lr in config["learners"]}
     figures = curve_figures(summary, home / "figures", dataset, learners, unit)
     folds = int(summary["folds"].max())
-    spread = spread_caption(summary, unit)
     parts = [
         f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
         f"<title>textsift report: {html.escape(config['name'])}</title>"
@@ -372,14 +382,7 @@ def write_report(directory, out=None) -> Path:
         f"<h1>{html.escape(config['name'])}</h1>", _describe(config, summary, dataset,
                                                              learners)]
     parts += [f"<p class='note'>note: {html.escape(n)}</p>" for n in notes]
-    if figures:
-        parts.append("<h2>Curves</h2>")
-    if spread and figures:
-        parts.append(f"<p>Each point: the {spread}.</p>")
-    if config.get("alphas") and figures:
-        parts.append("<p>" + html.escape("The alpha levels are not drawn (each fold keeps its "
-                                         "own number of terms there): see the tables.") + "</p>")
-    parts += [_img(f.png, f.title) for f in figures]
+    parts += _curves_section(figures, spread_caption(summary, unit), bool(config.get("alphas")))
     parts.append("<h2>Best method at each level</h2>")
     best = best_per_size(summary)
     order = {lb: i for i, lb in enumerate(learners)}
