@@ -10,7 +10,7 @@ import pickle
 import numpy as np
 import pytest
 
-from textsift.experiment import StoreError, cells, parse_config
+from textsift.experiment import StoreError, cells, loaded, parse_config
 from textsift.experiment.folds import load_fold, prepare_folds
 from textsift.experiment.plan import plan_cells, resolve_levels, selections
 from textsift.experiment.specs import FoldRef
@@ -50,7 +50,7 @@ def test_each_cell_opens_its_fold_once_and_each_fold_is_read_once(tmp_path, monk
         return real_stat(path, *args, **kwargs)
 
     monkeypatch.setattr(cells, "open_fold", counted("open", cells.open_fold))
-    monkeypatch.setattr(cells, "load_fold", counted("read", cells.load_fold))
+    monkeypatch.setattr(loaded, "load_fold", counted("read", loaded.load_fold))
     monkeypatch.setattr(os, "stat", stat)
     results = [cells.run_cell(c) for c in plan]
     assert calls == {"open": 10, "read": 2, "stat": 2}

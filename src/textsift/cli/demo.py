@@ -75,8 +75,8 @@ def _explore_page(out: Path, exp) -> Path:
     own reading of the corpus and its counts of fold 0 (the training split), with the
     experiment's preprocessing."""
     from ..experiment import Store
-    from ..experiment.cells import open_fold
     from ..experiment.folds import fold_paths, read_documents
+    from ..experiment.loaded import open_fold
     from ..experiment.specs import FoldRef
     from ..report.explore import explore
 

@@ -44,7 +44,7 @@ from ..ranking import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
-from .cells import LoadedFold, keep_open, run_cell
+from .cells import run_cell
 from .folds import (
     fold_paths,
     fold_summaries,
@@ -53,6 +53,7 @@ from .folds import (
     prepare_documents,
     prepare_folds,
 )
+from .loaded import LoadedFold, keep_open
 from .plan import Selection, plan_cells, resolve_levels, selections
 from .specs import Cell, Experiment, FoldRef
 from .store import Store
@@ -82,7 +83,7 @@ def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """What the report shows of fold 0 (``fold``, kept open with ``hand_on``), from the
     scores its cells computed in this process (computed here for the others): the first
-    :data:`~.cells.REPORT_TOP` terms of every selection's ranking, with their training
+    :data:`~.loaded.REPORT_TOP` terms of every selection's ranking, with their training
     document frequency ``df`` (``terms.csv``), and the terms of each class
     (``class_terms.csv``: :func:`textsift.ranking.class_terms`) -- of the multi-class task,
     under the method's own policy for a selection by a column (one-vs-rest tasks, the scope
