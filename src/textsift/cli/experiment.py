@@ -88,7 +88,7 @@ def run(
     n_jobs: NJobs = None,
     report: bool = typer.Option(True, "--report/--no-report", help="Write OUT/report.html"),
 ):
-    """Run an experiment: every (fold, method, policy, size, learner) cell, resumable.
+    """Run an experiment: every (fold, method, policy, size or alpha, learner) cell, resumable.
     Every check of the file and the data runs before anything is written to --out.
 
     The paths of the results table and the report go to stdout, progress to stderr.
