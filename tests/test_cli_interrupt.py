@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
+from _procs import GROUP, live
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(),
                                 reason="watches the processes' open files in /proc")
@@ -37,17 +38,7 @@ def corpus(tmp_path_factory) -> Path:
 
 def _group(pgid: int) -> list[int]:
     """The live processes of the process group ``pgid``."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:  # gone meanwhile
-                continue
-            fields = stat[stat.rindex(")") + 2:].split()  # after "pid (comm) "
-            if int(fields[2]) == pgid and fields[0] != "Z":
-                pids.append(int(entry.name))
-    return pids
+    return live(GROUP, pgid)
 
 
 def _reading(pgid: int, folder: Path) -> bool:

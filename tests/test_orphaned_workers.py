@@ -15,8 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
+from _procs import PARENT, live
 
-from textsift._lock import check_held, hold
+from textsift._lock import _running, check_held, hold
 from textsift.corpus import load_sample
 from textsift.errors import OutputError
 
@@ -61,25 +62,7 @@ def config(tmp_path_factory) -> Path:
 
 def _children(pid: int) -> list[int]:
     """The live child processes of ``pid``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            state, ppid = stat[stat.rindex(")") + 2:].split()[:2]
-            if int(ppid) == pid and state != "Z":
-                found.append(int(entry.name))
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat[stat.rindex(")") + 2] != "Z"
+    return live(PARENT, pid)
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL])
@@ -104,7 +87,7 @@ def test_the_workers_of_a_killed_run_end_with_it_and_write_nothing(config, tmp_p
             run.kill()
     killed = time.monotonic()
     shutil.rmtree(out)  # the user removes the folder of the killed run
-    while any(map(_alive, workers)):
+    while any(map(_running, workers)):
         assert time.monotonic() - killed < 5, f"workers left running: {workers}"
         time.sleep(0.05)
     time.sleep(1.0)
@@ -163,7 +146,7 @@ def test_the_workers_of_a_killed_command_end_with_it(tmp_path, command):
         if proc.poll() is None:
             proc.kill()
     killed = time.monotonic()
-    while any(map(_alive, workers)):
+    while any(map(_running, workers)):
         assert time.monotonic() - killed < 5, f"workers left running: {workers}"
         time.sleep(0.05)
 
