@@ -100,10 +100,16 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
         return out
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.target_tags.multi_output = True
-        return tags
+        return sparse_tags(super().__sklearn_tags__(), multi_output=True)
+
+
+def sparse_tags(tags, multi_output: bool = False):
+    """scikit-learn's tags of an estimator of this module: it takes sparse input (a
+    document-term matrix is never densified), and with ``multi_output`` a 0/1 indicator of
+    label sets as its target."""
+    tags.input_tags.sparse = True
+    tags.target_tags.multi_output = tags.target_tags.multi_output or multi_output
+    return tags
 
 
 def check_class_weight(class_weight):
@@ -188,9 +194,7 @@ class ClassWeighted(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         return self.estimator_.predict_proba(X)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+        return sparse_tags(super().__sklearn_tags__())
 
 
 class RankSVR(RegressorMixin, BaseEstimator):
@@ -283,9 +287,7 @@ class RankSVR(RegressorMixin, BaseEstimator):
         return -mae_macro(y, self.predict(X))
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        return tags
+        return sparse_tags(super().__sklearn_tags__())
 
 
 def _weighted_median(y: np.ndarray, weight: np.ndarray) -> float:

@@ -33,6 +33,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from ..errors import TextsiftError
+from ._estimators import sparse_tags
 
 __all__ = ["STRATEGIES", "ThresholdClassifier", "label_scores", "scut_threshold"]
 
@@ -180,10 +181,7 @@ class ThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         return out
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.sparse = True
-        tags.target_tags.multi_output = True
-        return tags
+        return sparse_tags(super().__sklearn_tags__(), multi_output=True)
 
 
 def _indicator(Y, strategy: str) -> np.ndarray:
