@@ -3,11 +3,15 @@ SelectFpr / SelectFdr / SelectFwe select; per-class tests with a policy over cla
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn.feature_selection import SelectFdr, SelectFpr, SelectFwe, chi2
 
 from textsift import Counts
 from textsift.errors import TextsiftError
-from textsift.evidence import adjusted_pvalues, significant_terms
+from textsift.evidence import adjusted_pvalues, passing_scores, significant_terms
+from textsift.scores import PerClass
 
 SKLEARN = {"none": SelectFpr, "bh": SelectFdr, "bonferroni": SelectFwe}
 
@@ -83,3 +87,80 @@ def test_cli_alpha_selects_what_significant_terms_keeps():
                           (["--method", "bns", "--alpha", "0.05"], "bns has none")):
         bad = CliRunner().invoke(app, ["score", sample, *args])
         assert bad.exit_code == 2 and message in bad.stderr and bad.stdout == ""
+
+
+def _dense_reference(counts, method, alpha, correction, family, direction, class_label,
+                     rr_variant):
+    """Selection by significance written on the (V, m) tables, as its docstring states it:
+    the cells whose q passes alpha (and have the direction; in class_label's column), a term
+    kept if any cell is, ordered by a round robin of the scores over those cells; each term's
+    smallest p-value."""
+    from textsift.evidence import passes, smallest_pvalues
+    from textsift.policies import rank_terms
+    from textsift.scores import compute
+    from textsift.scores.direction import direction as direction_table
+
+    p, q = adjusted_pvalues(counts, method, correction, family)
+    kept = passes(q, alpha, correction)
+    if direction != "both":
+        kept &= direction_table(counts).table().values == (1 if direction == "over" else -1)
+    groups = [str(g) for g in p.groups]
+    if class_label is not None:
+        kept[:, np.arange(len(groups)) != groups.index(str(class_label))] = False
+    table = np.where(kept, compute(counts, method).values, -np.inf)
+    seen = kept.any(axis=1)
+    order = (rank_terms(table, "rr", seen, variant=rr_variant, limit=int(seen.sum())).index
+             if seen.any() else np.zeros(0, dtype=np.intp))
+    return np.asarray(order[: int(seen.sum())]), smallest_pvalues(p, class_label)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**16), method=st.sampled_from(["chi2", "g2", "fisher"]),
+       alpha=st.sampled_from([1e-4, 0.01, 0.05, 0.5, 1.0]),
+       correction=st.sampled_from(["none", "bonferroni", "holm", "bh", "by"]),
+       family=st.sampled_from(["class", "all"]),
+       direction=st.sampled_from(["both", "over", "under"]),
+       one_class=st.booleans(), rr_variant=st.sampled_from(["skip", "turn_consumed"]),
+       label_sets=st.booleans(), per_cell=st.booleans())
+def test_the_sparse_selection_is_the_dense_one(seed, method, alpha, correction, family,
+                                              direction, one_class, rr_variant, label_sets,
+                                              per_cell):
+    """For the 2 x 2 tests, significant_terms masks the per-class tables in their sparse
+    form and never writes a (V, m) table (what lets thousands of labels be selected by
+    alpha); its terms, their order and the p-values are those of the same selection written
+    on the dense tables, bit for bit: one label per document and label sets (the sparse
+    layout), every correction, family, direction and round-robin rule, with the tests held
+    per distinct table or cell by cell (``per_cell``: what past DISTINCT_CELLS non-zero
+    cells, many labels, take), whose adjusted p-values are the dense correction's."""
+    from unittest import mock
+
+    from textsift.corrections import adjust_table
+    from textsift.labels import Labels
+    from textsift.scores import pvalues
+
+    rng = np.random.default_rng(seed)
+    n, v, m = 120, 60, 5
+    X = sp.csr_matrix(rng.poisson(rng.uniform(0, 0.4, v), (n, v)) * (rng.random((n, v)) < 0.6))
+    if label_sets:
+        Y = (rng.random((n, m)) < 0.3).astype(np.int8)
+        Y[np.arange(m), np.arange(m)] = 1  # every label has a document
+        counts = Counts.from_matrix(X, Labels(np.array([f"l{j}" for j in range(m)]),
+                                              matrix=sp.csr_matrix(Y)), layout="sparse")
+    else:
+        y = rng.integers(0, m, n)
+        y[:m] = np.arange(m)
+        counts = Counts.from_matrix(X, y)
+    label = counts.classes[seed % m] if one_class else None
+    with mock.patch("textsift.scores._tables.DISTINCT_CELLS", -1 if per_cell else 2**20):
+        p = pvalues(counts, method)
+        assert (p.table.tables is None) == per_cell
+        np.testing.assert_array_equal(p.adjusted(correction, family, dense=False).values,
+                                      adjust_table(p.values, correction, family))
+        assert isinstance(passing_scores(counts, method, alpha, correction, family, direction,
+                                         label), PerClass)  # the sparse path
+        got = significant_terms(counts, method, alpha, correction, family, direction,
+                                rr_variant, class_label=label)
+    want = _dense_reference(counts, method, alpha, correction, family, direction, label,
+                            rr_variant)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])

@@ -28,12 +28,12 @@ from .corrections import adjust_table, check_correction, check_family
 from .counts import Counts
 from .errors import TextsiftError
 from .ranking import TermRanking
-from .scores import compute, get_method
+from .scores import Grid, PerClass, compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
 
-__all__ = ["adjusted_pvalues", "evidence", "passes", "rule", "significant_counts",
-           "significant_terms", "smallest_pvalues"]
+__all__ = ["adjusted_pvalues", "evidence", "passes", "passing_scores", "passing_terms",
+           "rule", "significant_counts", "significant_terms", "smallest_pvalues"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = "bh", family: str = "class",
@@ -167,19 +167,15 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     from .corrections import check_alpha
     from .policies import rank_terms
     from .scores.direction import check_direction
-    from .scores.direction import direction as direction_table
 
     alpha = check_alpha(alpha)
     check_direction(direction)
-    p, q = adjusted_pvalues(counts, method, correction, family, **params)
-    kept = passes(q, alpha, correction)
-    if direction != "both" and len(p.groups) > 1:
-        kept &= direction_table(counts).table().values == (1 if direction == "over" else -1)
-    if class_label is not None and len(p.groups) > 1:
-        kept[:, np.arange(len(p.groups)) != _column(p.groups, class_label)] = False
-    scores = compute(counts, method, **params).values
-    table = np.where(kept, scores, -np.inf)
-    seen = kept.any(axis=1)
+    p = pvalues(counts, method, **params)
+    table = passing_scores(counts, method, alpha, correction, family, direction, class_label,
+                           adjusted=p.adjusted(correction, family, dense=False), **params)
+    if isinstance(table, PerClass):  # per distinct table: no (V, m) table written
+        return _significant_sparse(table, p.table, class_label, rr_variant)
+    seen = (table > -np.inf).any(axis=1)
     if not seen.any():
         order = np.zeros(0, dtype=np.intp)
     elif table.shape[1] == 1:
@@ -188,6 +184,120 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
         order = rank_terms(table, "rr", seen, variant=rr_variant,
                            limit=int(seen.sum())).index
     return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest_pvalues(p, class_label)
+
+
+def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
+                   family: str = "class", direction: str = "both", class_label=None, *,
+                   adjusted=None, **params):
+    """The method's scores of ``counts`` where a cell passes ``alpha`` (its adjusted p-value:
+    :func:`passes`; with ``direction``, only where the term has that direction in the class;
+    with ``class_label``, only in its column), ``-inf`` in every other cell: what selection
+    by significance keeps, and in what order each class gives it. A
+    :class:`~textsift.scores.PerClass` when the test and the scores are held once per
+    distinct one-vs-rest table (``chi2``, ``g2``, ``fisher``): the masks are taken on those
+    tables and on the non-zero cells, and no (V, m) table is written -- what lets thousands
+    of labels be selected by alpha; else the dense (V, G) array. ``adjusted``: the adjusted
+    p-values (``pvalues(...).adjusted(correction, family, dense=False)``) when at hand (one
+    for several alphas)."""
+    from .scores.direction import direction as direction_table
+
+    if adjusted is None:
+        adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
+    groups = adjusted.groups
+    col = None if class_label is None or len(groups) == 1 else _column(groups, class_label)
+    signs = direction_table(counts) if direction != "both" and len(groups) > 1 else None
+    keep = 1 if direction == "over" else -1
+    scores = compute(counts, method, dense=False, **params)
+    sparse = _sparse_parts(adjusted.table, scores, signs)
+    if sparse is not None:
+        return _passing_sparse(counts, *sparse, alpha, correction, keep, col, scores.signed)
+    kept = passes(adjusted.values, alpha, correction)
+    if signs is not None:
+        kept &= signs.table().values == keep
+    if col is not None:
+        kept[:, np.arange(len(groups)) != col] = False
+    values = scores.table().values if isinstance(scores, PerClass) else scores.values
+    return np.where(kept, values, -np.inf)
+
+
+def _sparse_parts(q, scores, signs):
+    """``(q, scores, signs)`` as ``(absent rule, non-zero cells)`` pairs when all three are
+    per-class tables whose ``A = 0`` cells follow a (df, class) grid; else None."""
+    tables = [t for t in (q, scores, signs) if t is not None]
+    if not all(isinstance(t, PerClass) for t in tables):
+        return None
+    parts = [t.parts for t in tables]
+    if not all(isinstance(zero, Grid) for zero, _ in parts):
+        return None
+    return parts[0], parts[1], parts[2] if signs is not None else None
+
+
+def _by_class(grid: Grid) -> np.ndarray:
+    """A grid's (distinct df x m) values in class order."""
+    return grid.grid[:, grid.size_index]
+
+
+def _passing_sparse(counts: Counts, q, scores, signs, alpha: float, correction: str,
+                    keep: int, col, signed: bool) -> PerClass:
+    """:func:`passing_scores` on the absent rules and non-zero cells of ``q``, the scores
+    and the direction ``signs`` (``None``: both directions)."""
+    (q_zero, q_nz), (s_zero, s_nz) = q, scores
+    kept_nz = (q_nz >= 0) & passes(q_nz, alpha, correction)  # -inf: no test
+    grid = _by_class(q_zero)
+    kept_grid = (grid >= 0) & passes(grid, alpha, correction)
+    if signs is not None:
+        kept_nz &= signs[1] == keep
+        kept_grid &= _by_class(signs[0]) == keep
+    if col is not None:
+        kept_nz &= counts.cells.col == col
+        kept_grid[:, np.arange(counts.n_classes) != col] = False
+    zero = Grid(np.where(kept_grid, _by_class(s_zero), -np.inf), s_zero.df_index,
+                np.arange(counts.n_classes))
+    return PerClass(counts, zero=zero, nz=np.where(kept_nz, s_nz, -np.inf), signed=signed)
+
+
+def passing_terms(table) -> np.ndarray:
+    """The terms (indices) with a cell above ``-inf`` in :func:`passing_scores`' table: those
+    that pass in some class. On the sparse table from its masks, not its (V, m) values: a
+    term passes where one of its non-zero cells does, or where the ``(df, class)`` grid
+    passes in more classes than the term has non-zero cells among them (one of those
+    classes has no document with the term: an absent cell that passes)."""
+    if not isinstance(table, PerClass):
+        return np.flatnonzero((table > -np.inf).any(axis=1))
+    counts, cells = table.counts, table.counts.cells
+    zero, nz = table.parts
+    grid = _by_class(zero) > -np.inf
+    own = grid[cells.df_index[cells.row], cells.col]  # a non-zero cell's class passes absent
+    covered = np.bincount(cells.row[own], minlength=counts.n_terms)
+    absent = grid.sum(axis=1)[cells.df_index] > covered
+    found = np.bincount(cells.row[nz > -np.inf], minlength=counts.n_terms) > 0
+    return np.flatnonzero((absent | found) & counts.seen)
+
+
+def _significant_sparse(table: PerClass, p: PerClass, class_label, rr_variant: str):
+    """:func:`significant_terms` from :func:`passing_scores`' sparse table: the kept terms
+    (those with a cell above ``-inf``) by a round robin over the classes (or ``class_label``'s
+    column's order), and each term's smallest p-value (``p``: the p-values, sparse)."""
+    from . import classwise
+
+    counts = table.counts
+    n = len(passing_terms(table))
+    col = None if class_label is None else _column(table.groups, class_label)
+    if n == 0:
+        order = np.zeros(0, dtype=np.intp)
+    elif col is not None:
+        order = classwise.top(table, col, n)[0]
+    else:
+        order = classwise.round_robin(table, n, rr_variant)[0]
+    if col is not None:
+        smallest = p.column(col)
+    else:  # the smallest of a term's p-values: the largest of their negatives
+        zero, nz = p.parts
+        smallest = -classwise.reduce(
+            PerClass(counts, zero=Grid(-zero.grid, zero.df_index, zero.size_index), nz=-nz),
+            "max")
+    smallest = np.where(counts.seen & np.isfinite(smallest), smallest, np.nan)
+    return np.asarray(order[:n], dtype=np.intp), smallest
 
 
 def passes(q, alpha: float, correction: str) -> np.ndarray:

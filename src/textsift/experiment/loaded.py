@@ -26,11 +26,11 @@ from sklearn.model_selection import train_test_split
 
 from ..classwise import top_many
 from ..counts import Counts
-from ..evidence import adjusted_pvalues, passes
+from ..evidence import passing_scores, passing_terms
 from ..labels import Labels, evaluated_labels
 from ..policies import Ranking
 from ..ranking import class_terms, default_aggregate, ranking_of
-from ..scores import PerClass, compute
+from ..scores import PerClass, compute, pvalues
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
@@ -183,25 +183,26 @@ class LoadedFold:
         """At the cell's alpha level: the columns whose adjusted p-value passes it in any
         class (``class_label``'s column only, when the cell has one), in column order; in the
         scope ``"local"`` a list, for each label of :meth:`label_columns`, of the columns
-        passing in its own column (none for a label without one: no training documents). The
-        adjusted p-values are computed once per part, task, method and parameters."""
-        counts = self.counts(holdout, cell.positive)
+        passing in its own column (none for a label without one: no training documents).
+        From :func:`textsift.evidence.passing_scores` (sparse for the tests held per
+        distinct table: no (V, m) table for thousands of labels), the adjusted p-values
+        computed once per part, task, method and parameters for every alpha."""
+        counts, method = self.counts(holdout, cell.positive), resolve_method(cell.method)
         key = holdout, cell.positive, cell.method, params, cell.correction, cell.family
         if key not in self._q:
-            p, q = adjusted_pvalues(counts, resolve_method(cell.method), cell.correction,
-                                    cell.family, **dict(params))
-            self._q[key] = np.asarray(p.groups).tolist(), q
-        groups, q = self._q[key]
-        kept = passes(q, cell.level.alpha, cell.correction)
-        if cell.class_label is not None and len(groups) > 1:
-            return np.flatnonzero(kept[:, list(map(str, groups)).index(str(cell.class_label))])
+            self._q[key] = pvalues(counts, method, **dict(params)).adjusted(
+                cell.correction, cell.family, dense=False)
+        adjusted = self._q[key]
+        table = passing_scores(counts, method, cell.level.alpha, cell.correction, cell.family,
+                               class_label=cell.class_label, adjusted=adjusted, **dict(params))
         if cell.scope != "local":
-            return np.flatnonzero(kept.any(axis=1))
+            return _kept(table)
         labels = self.label_columns(cell.label_set)
+        groups = np.asarray(adjusted.groups).tolist()
         if len(groups) == 1:  # a test of the term alone: one list for all
-            return [np.flatnonzero(kept[:, 0])] * len(labels)
+            return [_kept(table)] * len(labels)
         at = {g: j for j, g in enumerate(groups)}
-        return [np.flatnonzero(kept[:, at[c]]) if c in at else np.zeros(0, np.intp)
+        return [_kept(table, at[c]) if c in at else np.zeros(0, np.intp)
                 for c in counts.classes[labels].tolist()]
 
     def report_terms(self, method: str, params: tuple, policy: str, rr_variant: str
@@ -232,6 +233,16 @@ class LoadedFold:
                               order=ranked.index if full else None)
         self._terms[key] = FoldTerms(ranked.index[:REPORT_TOP], ranked.scores[:REPORT_TOP],
                                      classes)
+
+
+def _kept(table, j: int | None = None) -> np.ndarray:
+    """The terms with a cell above ``-inf`` in :func:`~textsift.evidence.passing_scores`'
+    table (sparse or dense): in any column (:func:`~textsift.evidence.passing_terms`), or
+    in column ``j``."""
+    if j is None:
+        return passing_terms(table)
+    return np.flatnonzero((table.column(j) if isinstance(table, PerClass) else table[:, j])
+                          > -np.inf)
 
 
 def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:

@@ -42,6 +42,7 @@ import numpy as np
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..labels import check_requirement
+from ._absent import Grid
 from ._hypergeom import log_cdf, log_pmf
 from ._registry import REGISTRY, _call, get_method, register
 from ._tables import PerClass, ScoreTable, binary_scores
@@ -113,14 +114,18 @@ class PValues:
 
         A per-class test is corrected once per distinct one-vs-rest table of each family,
         with the number of terms that have it (``_adjusted_tables``): the same values as
-        the correction of the whole table, at the cost of its few thousand distinct tables."""
+        the correction of the whole table, at the cost of its few thousand distinct tables;
+        held cell by cell (many labels: ``binary_scores`` past ``DISTINCT_CELLS``), once per
+        ``(df, class)`` of its ``A = 0`` cells and once per non-zero cell
+        (``_adjusted_cells``). Neither writes the (V, m) table."""
         from ..corrections import adjust_table, check_correction, check_family
 
         check_correction(correction)
         check_family(family)
-        if isinstance(self.table, PerClass) and self.table.tables is not None:
-            q = PValues(_adjusted_tables(self.table, correction, family), self.method,
-                        self.test)
+        if isinstance(self.table, PerClass) and (self.table.tables is not None or isinstance(
+                self.table.parts[0], Grid)):
+            adjust = _adjusted_tables if self.table.tables is not None else _adjusted_cells
+            q = PValues(adjust(self.table, correction, family), self.method, self.test)
             return q.values if dense else q
         values = adjust_table(self.values, correction, family)
         if dense:
@@ -200,7 +205,6 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
     its number of terms, corrected as :func:`textsift.corrections.adjust_distinct` corrects
     distinct p-values; the ``A = 0`` cells as a (df, class) grid, the others per cell."""
     from ..corrections import adjust_families
-    from ._absent import Grid
 
     counts = p.counts
     cells, m = counts.cells, counts.n_classes
@@ -218,6 +222,33 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
         grid[0] = -np.inf  # unseen terms: no test
     return PerClass(counts, zero=Grid(grid, cells.df_index, np.arange(m)),
                     nz=q[n_grid:][pairs.cell_pair])
+
+
+def _adjusted_cells(p: PerClass, correction: str, family: str) -> PerClass:
+    """:func:`_adjusted_tables` for p-values held cell by cell: each family's entries are
+    the ``(df, class)`` grid of its ``A = 0`` cells, weighted by the terms of that ``df``
+    without a document in the class, and its non-zero cells, one test each."""
+    from ..corrections import adjust_families
+
+    counts, cells, m = p.counts, p.counts.cells, p.counts.n_classes
+    zero, nz = p.parts
+    n_df = len(cells.df_values)
+    per_df = np.bincount(cells.df_index, minlength=n_df)
+    nz_per = np.bincount(cells.df_index[cells.row].astype(np.int64) * m + cells.col,
+                         minlength=n_df * m).reshape(n_df, m)
+    weight = np.concatenate([(per_df[:, None] - nz_per).ravel(), np.ones(len(nz))])
+    values = np.concatenate([zero.grid[:, zero.size_index].ravel(), nz])
+    values[np.isneginf(values)] = np.nan  # no test (the unseen terms' row)
+    cls = np.concatenate([np.tile(np.arange(m), n_df), cells.col])
+    tested = np.flatnonzero((weight > 0) & ~np.isnan(values))
+    members = tested[np.argsort(cls[tested], kind="stable")]
+    bounds = (np.searchsorted(cls[members], np.arange(m + 1)) if family == "class" else
+              np.array([0, len(members)]))
+    q = adjust_families(values, weight, members, bounds, correction)
+    q[np.isnan(q)] = -np.inf
+    n_grid = n_df * m
+    return PerClass(counts, zero=Grid(q[:n_grid].reshape(n_df, m), cells.df_index,
+                                      np.arange(m)), nz=q[n_grid:])
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
