@@ -164,3 +164,30 @@ def test_the_sparse_selection_is_the_dense_one(seed, method, alpha, correction, 
                             rr_variant)
     np.testing.assert_array_equal(got[0], want[0])
     np.testing.assert_array_equal(got[1], want[1])
+
+
+@pytest.mark.parametrize("per_cell", [False, True])
+@pytest.mark.parametrize("direction", ["over", "both"])
+def test_a_class_without_documents_and_the_counts_per_class(per_cell, direction):
+    """A declared class with no document has no column (the scores leave it out): the sparse
+    selection is still the dense one, and significant_counts (score --per-class --evidence)
+    counts each class's passing cells from the masks as the dense table counts them:
+    worked on a 5-class corpus declared with a sixth, empty class."""
+    from unittest import mock
+
+    from textsift.evidence import passes, significant_counts
+    from textsift.scores.direction import direction as direction_table
+
+    X, y = _corpus(7, n=300, v=120, m=5)
+    counts = Counts.from_matrix(X, y, classes=np.arange(6))
+    with mock.patch("textsift.scores._tables.DISTINCT_CELLS", -1 if per_cell else 2**20):
+        got = significant_terms(counts, "g2", 0.01, "bh", direction=direction)
+        per_class = significant_counts(counts, "g2", 0.01, "bh", direction=direction)
+    want = _dense_reference(counts, "g2", 0.01, "bh", "class", direction, None, "skip")
+    np.testing.assert_array_equal(got[0], want[0])
+    p, q = adjusted_pvalues(counts, "g2")
+    kept = passes(q, 0.01, "bh")
+    if direction == "over":
+        kept &= direction_table(counts).table().values == 1
+    assert list(per_class.index) == ["0", "1", "2", "3", "4"]
+    assert per_class.tolist() == kept.sum(axis=0).tolist() and per_class.sum() > 0

@@ -174,6 +174,17 @@ class SparseCells:
         return tuple(np.concatenate([g, x]) for g, x in zip(grid, (a, b, c, d), strict=True))
 
     @cached_property
+    def absent_by_df(self) -> np.ndarray:
+        """(distinct df x m): how many terms of each ``df`` have no document in each class
+        (the ``A = 0`` cells of that ``(df, class)``; the row of ``df = 0`` counts the unseen
+        terms)."""
+        n_df, m = len(self.df_values), self.n_classes
+        per_df = np.bincount(self.df_index, minlength=n_df)
+        nz = np.bincount(self.df_index[self.row].astype(np.int64) * m + self.col,
+                         minlength=n_df * m).reshape(n_df, m)
+        return per_df[:, None] - nz
+
+    @cached_property
     def by_class(self) -> tuple[np.ndarray, np.ndarray]:
         """``(order, start)``: the cells in class-major order (by class; within a class by
         term, or for a sparse table in its own order) and where each class's cells begin

@@ -134,15 +134,19 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
     rule :func:`significant_terms` keeps them by), counting those of ``direction`` in the
     class only (``"over"``: the class's own terms; ``"both"``: every term)."""
     from .corrections import check_alpha
-    from .scores.direction import direction as direction_table
 
     alpha = check_alpha(alpha)
-    p, q = adjusted_pvalues(counts, method, correction, family, **params)
-    passed = passes(q, alpha, correction)
-    if direction != "both" and len(p.groups) > 1:
-        signs = direction_table(counts).table().values
-        passed &= signs == (1 if direction == "over" else -1)
-    return pd.Series(passed.sum(axis=0), index=pd.Index([str(g) for g in p.groups]),
+    adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
+    table = passing_scores(counts, method, alpha, correction, family, direction,
+                           adjusted=adjusted, **params)
+    if isinstance(table, PerClass):  # the masks of the absent cells' grid, of the others
+        zero, nz = table.parts
+        cells = table.counts.cells  # (its classes: those with documents, as the p-values')
+        passed = ((_by_class(zero) > -np.inf) * cells.absent_by_df).sum(axis=0) + np.bincount(
+            cells.col[nz > -np.inf], minlength=table.counts.n_classes)
+    else:
+        passed = (table > -np.inf).sum(axis=0)
+    return pd.Series(passed, index=pd.Index([str(g) for g in adjusted.groups]),
                      name=f"q {rule(correction)} {alpha:g}")
 
 
@@ -210,7 +214,8 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
     scores = compute(counts, method, dense=False, **params)
     sparse = _sparse_parts(adjusted.table, scores, signs)
     if sparse is not None:
-        return _passing_sparse(counts, *sparse, alpha, correction, keep, col, scores.signed)
+        return _passing_sparse(scores.counts, *sparse, alpha, correction, keep, col,
+                               scores.signed)
     kept = passes(adjusted.values, alpha, correction)
     if signs is not None:
         kept &= signs.table().values == keep

@@ -164,10 +164,7 @@ class _Pairs:
     @classmethod
     def of(cls, cells) -> _Pairs:
         n_df, m, n_size = len(cells.df_values), cells.n_classes, len(cells.size_values)
-        terms_per_df = np.bincount(cells.df_index, minlength=n_df)
-        nz_per = np.bincount(cells.df_index[cells.row].astype(np.int64) * m + cells.col,
-                             minlength=n_df * m).reshape(n_df, m)
-        grid_weight = terms_per_df[:, None] - nz_per
+        grid_weight = cells.absent_by_df.copy()
         if n_df and cells.df_values[0] == 0:
             grid_weight[0] = 0  # unseen terms: no test
         grid_table = (np.arange(n_df)[:, None] * n_size + cells.size_index[None, :]).ravel()
@@ -233,10 +230,7 @@ def _adjusted_cells(p: PerClass, correction: str, family: str) -> PerClass:
     counts, cells, m = p.counts, p.counts.cells, p.counts.n_classes
     zero, nz = p.parts
     n_df = len(cells.df_values)
-    per_df = np.bincount(cells.df_index, minlength=n_df)
-    nz_per = np.bincount(cells.df_index[cells.row].astype(np.int64) * m + cells.col,
-                         minlength=n_df * m).reshape(n_df, m)
-    weight = np.concatenate([(per_df[:, None] - nz_per).ravel(), np.ones(len(nz))])
+    weight = np.concatenate([cells.absent_by_df.ravel(), np.ones(len(nz))])
     values = np.concatenate([zero.grid[:, zero.size_index].ravel(), nz])
     values[np.isneginf(values)] = np.nan  # no test (the unseen terms' row)
     cls = np.concatenate([np.tile(np.arange(m), n_df), cells.col])
