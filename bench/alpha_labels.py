@@ -24,7 +24,6 @@ the number of terms kept (the same for alpha and dense), with the load average.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -35,8 +34,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from _common import add_data_option
-from manylabels import _peak_rss, build, scipy_top10
+from manylabels import _peak_rss, build, command_line, scipy_top10
 
 
 def one_run(kind: str, folder: str, m: int) -> dict:
@@ -66,16 +64,10 @@ def one_run(kind: str, folder: str, m: int) -> dict:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_data_option(ap)
-    ap.add_argument("--labels", default="2000,10000")
-    ap.add_argument("--dense-up-to", type=int, default=2000)
-    ap.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.one:
-        print(json.dumps(one_run(args.one[0], args.one[1], int(args.one[2]))))
+    parsed = command_line(__doc__, one_run, "2000,10000", dense_up_to=2000)
+    if parsed is None:
         return
-    sizes = [int(v) for v in args.labels.split(",")]
+    args, sizes = parsed
     with tempfile.TemporaryDirectory() as tmp:
         shape = build(args.data, Path(tmp), sizes)
         print(f"IMDb train + test: {shape[0]:,} documents x {shape[1]:,} terms; synthetic label "

@@ -166,17 +166,29 @@ def build(data: Path, folder: Path, sizes: list[int]) -> tuple[int, int]:
     return X.shape
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def command_line(doc: str, run_one, labels: str, **options):
+    """The command line of the many-labels benches: ``--data``, ``--labels`` (default
+    ``labels``), ``options`` (name -> default) and the hidden ``--one KIND FOLDER M`` that
+    runs one contender in this (fresh) process and prints its result as JSON (``None`` is
+    returned then); else ``(args, numbers of labels)``."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     add_data_option(ap)
-    ap.add_argument("--labels", default="2000,10000,20000,100000")
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--labels", default=labels)
+    for name, value in options.items():
+        ap.add_argument(f"--{name.replace('_', '-')}", type=type(value), default=value)
     ap.add_argument("--one", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
-        print(json.dumps(one_run(args.one[0], args.one[1], int(args.one[2]))))
+        print(json.dumps(run_one(args.one[0], args.one[1], int(args.one[2]))))
+        return None
+    return args, [int(v) for v in args.labels.split(",")]
+
+
+def main() -> None:
+    parsed = command_line(__doc__, one_run, "2000,10000,20000,100000", repeat=3)
+    if parsed is None:
         return
-    sizes = [int(v) for v in args.labels.split(",")]
+    args, sizes = parsed
     with tempfile.TemporaryDirectory() as tmp:
         shape = build(args.data, Path(tmp), sizes)
         print(f"IMDb train + test: {shape[0]:,} documents x {shape[1]:,} terms; synthetic label "
