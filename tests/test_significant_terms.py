@@ -131,7 +131,8 @@ def test_the_sparse_selection_is_the_dense_one(seed, method, alpha, correction, 
     on the dense tables, bit for bit: one label per document and label sets (the sparse
     layout), every correction, family, direction and round-robin rule, with the tests held
     per distinct table or cell by cell (``per_cell``: what past DISTINCT_CELLS non-zero
-    cells, many labels, take), whose adjusted p-values are the dense correction's."""
+    cells, many labels, take), whose adjusted p-values are the dense correction's, a block
+    of classes at a time."""
     from unittest import mock
 
     from textsift.corrections import adjust_table
@@ -151,8 +152,9 @@ def test_the_sparse_selection_is_the_dense_one(seed, method, alpha, correction, 
         y[:m] = np.arange(m)
         counts = Counts.from_matrix(X, y)
     label = counts.classes[seed % m] if one_class else None
-    with mock.patch("textsift.scores._tables.DISTINCT_CELLS", -1 if per_cell else 2**20):
-        p = pvalues(counts, method)
+    with mock.patch("textsift.scores._tables.DISTINCT_CELLS", -1 if per_cell else 2**20), \
+            mock.patch("textsift.scores.significance.FAMILY_BLOCK", 1 + seed % 150):
+        p = pvalues(counts, method)  # per cell: corrected in blocks of 1 to 5 classes
         assert (p.table.tables is None) == per_cell
         np.testing.assert_array_equal(p.adjusted(correction, family, dense=False).values,
                                       adjust_table(p.values, correction, family))

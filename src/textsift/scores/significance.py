@@ -221,28 +221,42 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
                     nz=q[n_grid:][pairs.cell_pair])
 
 
+#: Family entries corrected at once by :func:`_adjusted_cells` (a block of whole classes).
+FAMILY_BLOCK = 2**24
+
+
 def _adjusted_cells(p: PerClass, correction: str, family: str) -> PerClass:
     """:func:`_adjusted_tables` for p-values held cell by cell: each family's entries are
     the ``(df, class)`` grid of its ``A = 0`` cells, weighted by the terms of that ``df``
-    without a document in the class, and its non-zero cells, one test each."""
+    without a document in the class, and its non-zero cells, one test each. Each class its
+    own family, the classes are corrected a block at a time (about :data:`FAMILY_BLOCK`
+    entries): the memory is the result's and one block's, whatever the number of labels."""
     from ..corrections import adjust_families
 
     counts, cells, m = p.counts, p.counts.cells, p.counts.n_classes
     zero, nz = p.parts
     n_df = len(cells.df_values)
-    weight = np.concatenate([cells.absent_by_df.ravel(), np.ones(len(nz))])
-    values = np.concatenate([zero.grid[:, zero.size_index].ravel(), nz])
-    values[np.isneginf(values)] = np.nan  # no test (the unseen terms' row)
-    cls = np.concatenate([np.tile(np.arange(m), n_df), cells.col])
-    tested = np.flatnonzero((weight > 0) & ~np.isnan(values))
-    members = tested[np.argsort(cls[tested], kind="stable")]
-    bounds = (np.searchsorted(cls[members], np.arange(m + 1)) if family == "class" else
-              np.array([0, len(members)]))
-    q = adjust_families(values, weight, members, bounds, correction)
-    q[np.isnan(q)] = -np.inf
-    n_grid = n_df * m
-    return PerClass(counts, zero=Grid(q[:n_grid].reshape(n_df, m), cells.df_index,
-                                      np.arange(m)), nz=q[n_grid:])
+    order, start = cells.by_class
+    grid_q, nz_q = np.empty((n_df, m)), np.empty(len(nz))
+    step = max(1, FAMILY_BLOCK // max(n_df, 1)) if family == "class" else m
+    for c0 in range(0, m, step):
+        c1 = min(m, c0 + step)
+        mine = order[start[c0]:start[c1]]  # the block's non-zero cells, class by class
+        values = np.concatenate([zero.grid[:, zero.size_index[c0:c1]].T.ravel(), nz[mine]])
+        values[np.isneginf(values)] = np.nan  # no test (the unseen terms' row)
+        weight = np.concatenate([cells.absent_by_df[:, c0:c1].T.ravel(), np.ones(len(mine))])
+        cls = np.concatenate([np.repeat(np.arange(c1 - c0), n_df), cells.col[mine] - c0])
+        tested = np.flatnonzero((weight > 0) & ~np.isnan(values))
+        members = tested[np.argsort(cls[tested], kind="stable")]
+        bounds = (np.searchsorted(cls[members], np.arange(c1 - c0 + 1)) if family == "class"
+                  else np.array([0, len(members)]))
+        q = adjust_families(values, weight, members, bounds, correction)
+        n_grid = (c1 - c0) * n_df
+        grid_q[:, c0:c1] = q[:n_grid].reshape(c1 - c0, n_df).T
+        nz_q[mine] = q[n_grid:]
+    grid_q[np.isnan(grid_q)] = -np.inf
+    nz_q[np.isnan(nz_q)] = -np.inf
+    return PerClass(counts, zero=Grid(grid_q, cells.df_index, np.arange(m)), nz=nz_q)
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
