@@ -197,9 +197,10 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
     :func:`passes`; with ``direction``, only where the term has that direction in the class;
     with ``class_label``, only in its column), ``-inf`` in every other cell: what selection
     by significance keeps, and in what order each class gives it. A
-    :class:`~textsift.scores.PerClass` when the test and the scores are held once per
-    distinct one-vs-rest table (``chi2``, ``g2``, ``fisher``): the masks are taken on those
-    tables and on the non-zero cells, and no (V, m) table is written -- what lets thousands
+    :class:`~textsift.scores.PerClass` when the test and the scores are per-class tables in
+    sparse form (``chi2``, ``g2``, ``fisher``: held per distinct one-vs-rest table, or cell
+    by cell with many labels): the masks are taken on the ``(df, class)`` grid of the absent
+    cells and on the non-zero cells, and no (V, m) table is written -- what lets thousands
     of labels be selected by alpha; else the dense (V, G) array. ``adjusted``: the adjusted
     p-values (``pvalues(...).adjusted(correction, family, dense=False)``) when at hand (one
     for several alphas)."""
