@@ -7,7 +7,8 @@ meanings), :mod:`.specs` (the value types), :mod:`.store` (the results directory
 :mod:`.validity` (which finished results a run may keep), ``_keys``, ``_methods`` and
 ``_tasks`` (checks), :mod:`.config` (the parser), :mod:`.folds` (reading, splitting, counting,
 the fold cache), :mod:`.plan` (levels and cells), :mod:`.learn` (a cell's labels),
-:mod:`.cells` (running one cell), :mod:`.runner` (running them all). The names below are
+:mod:`.loaded` (a fold as its cells use it: its rankings, each label's terms, the terms that
+pass an alpha), :mod:`.cells` (running one cell), :mod:`.runner` (running them all). The names below are
 imported on first use, so importing one module does not import the others.
 """
 
