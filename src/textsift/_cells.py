@@ -179,10 +179,10 @@ class SparseCells:
         (the ``A = 0`` cells of that ``(df, class)``; the row of ``df = 0`` counts the unseen
         terms)."""
         n_df, m = len(self.df_values), self.n_classes
-        per_df = np.bincount(self.df_index, minlength=n_df)
+        per_df = np.bincount(self.df_index, minlength=n_df).astype(np.int32)
         nz = np.bincount(self.df_index[self.row].astype(np.int64) * m + self.col,
                          minlength=n_df * m).reshape(n_df, m)
-        return per_df[:, None] - nz
+        return np.subtract(per_df[:, None], nz, dtype=np.int32)  # fewer terms than 2**31
 
     @cached_property
     def by_class(self) -> tuple[np.ndarray, np.ndarray]:

@@ -239,8 +239,12 @@ def _sparse_parts(q, scores, signs):
 
 
 def _by_class(grid: Grid) -> np.ndarray:
-    """A grid's (distinct df x m) values in class order."""
-    return grid.grid[:, grid.size_index]
+    """A grid's (distinct df x m) values in class order (the grid itself when it has a
+    column per class already: the adjusted p-values')."""
+    index = grid.size_index
+    if len(index) == grid.grid.shape[1] and (index == np.arange(len(index))).all():
+        return grid.grid
+    return grid.grid[:, index]
 
 
 def _passing_sparse(counts: Counts, q, scores, signs, alpha: float, correction: str,
