@@ -27,7 +27,7 @@ import pandas as pd
 from .corrections import adjust_table, check_correction, check_family
 from .counts import Counts
 from .errors import TextsiftError
-from .ranking import TermRanking
+from .ranking import TermRanking, group_index
 from .scores import Grid, PerClass, compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
@@ -209,7 +209,8 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
     if adjusted is None:
         adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
     groups = adjusted.groups
-    col = None if class_label is None or len(groups) == 1 else _column(groups, class_label)
+    col = (None if class_label is None or len(groups) == 1 else
+           group_index(groups, class_label, "classes"))
     signs = direction_table(counts) if direction != "both" and len(groups) > 1 else None
     keep = 1 if direction == "over" else -1
     scores = compute(counts, method, dense=False, **params)
@@ -292,7 +293,7 @@ def _significant_sparse(table: PerClass, p: PerClass, class_label, rr_variant: s
 
     counts = table.counts
     n = len(passing_terms(table))
-    col = None if class_label is None else _column(table.groups, class_label)
+    col = None if class_label is None else group_index(table.groups, class_label, "classes")
     if n == 0:
         order = np.zeros(0, dtype=np.intp)
     elif col is not None:
@@ -324,21 +325,12 @@ def rule(correction: str) -> str:
     return "<=" if correction in ("bh", "by") else "<"
 
 
-def _column(groups, class_label) -> int:
-    """The column of ``class_label`` among a table's ``groups``."""
-    names = [str(g) for g in groups]
-    if str(class_label) not in names:
-        raise TextsiftError(f"class_label {class_label!r} is not a class of the labels; "
-                            f"choose one of {', '.join(names)}")
-    return names.index(str(class_label))
-
-
 def smallest_pvalues(p, class_label=None) -> np.ndarray:
     """One p-value per term, as scikit-learn's ``pvalues_``: a term's smallest p-value over
     the groups of ``p`` (a :class:`~textsift.scores.significance.PValues`), or
     ``class_label``'s; NaN where it has no test."""
     values = p.values
     if class_label is not None and values.shape[1] > 1:
-        return values[:, _column(p.groups, class_label)].copy()
+        return values[:, group_index(p.groups, class_label, "classes")].copy()
     tested = ~np.isnan(values)
     return np.where(tested.any(axis=1), np.where(tested, values, np.inf).min(axis=1), np.nan)

@@ -179,7 +179,7 @@ def ranking_of(
     sparse = isinstance(table, PerClass)
     directed = signs is not None and direction != "both"
     if class_label is not None and len(groups) > 1:
-        j = _group_index(groups, class_label, "scored groups")
+        j = group_index(groups, class_label, "scored groups")
         if directed:
             return rank_scores(_directed_column(table.column(j), signs, direction,
                                                 class_label), table.seen, limit)
@@ -208,7 +208,9 @@ def ranking_of(
     return rank_scores(score, table.seen, limit, aggregate)
 
 
-def _group_index(groups: np.ndarray, label, what: str) -> int:
+def group_index(groups, label, what: str) -> int:
+    """The column of ``label`` among a table's ``groups`` (compared as text, as labels read
+    from files are), else an error naming ``what`` they are and the first of them."""
     matches = np.flatnonzero(np.asarray(groups).astype(str) == str(label))
     if len(matches) == 0:
         raise TextsiftError(f"class {label!r} is not among the {what} {_shown(groups)}")
