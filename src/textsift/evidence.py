@@ -192,7 +192,7 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
 
 def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
                    family: str = "class", direction: str = "both", class_label=None, *,
-                   adjusted=None, **params):
+                   adjusted=None, scores=None, **params):
     """The method's scores of ``counts`` where a cell passes ``alpha`` (its adjusted p-value:
     :func:`passes`; with ``direction``, only where the term has that direction in the class;
     with ``class_label``, only in its column), ``-inf`` in every other cell: what selection
@@ -201,9 +201,10 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
     sparse form (``chi2``, ``g2``, ``fisher``: held per distinct one-vs-rest table, or cell
     by cell with many labels): the masks are taken on the ``(df, class)`` grid of the absent
     cells and on the non-zero cells, and no (V, m) table is written -- what lets thousands
-    of labels be selected by alpha; else the dense (V, G) array. ``adjusted``: the adjusted
-    p-values (``pvalues(...).adjusted(correction, family, dense=False)``) when at hand (one
-    for several alphas)."""
+    of labels be selected by alpha; else the dense (V, G) array. ``adjusted`` and ``scores``:
+    the adjusted p-values (``pvalues(...).adjusted(correction, family, dense=False)``) and
+    the scores (``compute(..., dense=False)``) when at hand (one of each for several
+    alphas)."""
     from .scores.direction import direction as direction_table
 
     if adjusted is None:
@@ -213,7 +214,8 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
            group_index(groups, class_label, "classes"))
     signs = direction_table(counts) if direction != "both" and len(groups) > 1 else None
     keep = 1 if direction == "over" else -1
-    scores = compute(counts, method, dense=False, **params)
+    if scores is None:
+        scores = compute(counts, method, dense=False, **params)
     sparse = _sparse_parts(adjusted.table, scores, signs)
     if sparse is not None:
         return _passing_sparse(scores.counts, *sparse, alpha, correction, keep, col,

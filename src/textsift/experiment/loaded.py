@@ -184,21 +184,30 @@ class LoadedFold:
         class (``class_label``'s column only, when the cell has one), in column order; in the
         scope ``"local"`` a list, for each label of :meth:`label_columns`, of the columns
         passing in its own column (none for a label without one: no training documents).
-        From :func:`textsift.evidence.passing_scores` (sparse for the tests held per
-        distinct table: no (V, m) table for thousands of labels), the adjusted p-values
-        computed once per part, task, method and parameters for every alpha."""
+        From :func:`textsift.evidence.passing_scores` (sparse for the 2 x 2 tests: no (V, m)
+        table for thousands of labels), the adjusted p-values and the scores computed once
+        per part, task, method and parameters for every alpha, each alpha's terms once for
+        its learners."""
         counts, method = self.counts(holdout, cell.positive), resolve_method(cell.method)
         key = holdout, cell.positive, cell.method, params, cell.correction, cell.family
         if key not in self._q:
-            self._q[key] = pvalues(counts, method, **dict(params)).adjusted(
-                cell.correction, cell.family, dense=False)
-        adjusted = self._q[key]
-        table = passing_scores(counts, method, cell.level.alpha, cell.correction, cell.family,
-                               class_label=cell.class_label, adjusted=adjusted, **dict(params))
-        if cell.scope != "local":
-            return _kept(table)
-        labels = self.label_columns(cell.label_set)
-        groups = np.asarray(adjusted.groups).tolist()
+            self._q[key] = (pvalues(counts, method, **dict(params)).adjusted(
+                cell.correction, cell.family, dense=False),
+                self._scores(holdout, cell, params, cell.positive), {})
+        adjusted, scores, found = self._q[key]
+        level = cell.level, cell.scope, cell.class_label, cell.label_set
+        if level not in found:  # the learners of one level share it
+            table = passing_scores(counts, method, cell.level.alpha, cell.correction,
+                                   cell.family, class_label=cell.class_label,
+                                   adjusted=adjusted, scores=scores, **dict(params))
+            found[level] = (_kept(table) if cell.scope != "local" else
+                            self._kept_by_label(table, counts, adjusted.groups, cell.label_set))
+        return found[level]
+
+    def _kept_by_label(self, table, counts: Counts, groups, label_set: str) -> list:
+        """Scope "local" at an alpha level: each label's passing terms (:meth:`passing`)."""
+        labels = self.label_columns(label_set)
+        groups = np.asarray(groups).tolist()
         if len(groups) == 1:  # a test of the term alone: one list for all
             return [_kept(table)] * len(labels)
         at = {g: j for j, g in enumerate(groups)}
