@@ -113,14 +113,17 @@ def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
                 out.append(Selection(name, a))
         if "local" in exp.scope:
             out.append(Selection(name, None, "local"))
+    return out, notes + (_untested_notes(exp) if exp.alphas else [])
+
+
+def _untested_notes(exp: Experiment) -> list[str]:
+    """A note for each method of ``exp`` that has no alpha level (no p-value for its
+    labels), naming those that have one."""
     tested = [n for n in with_pvalues() if exp.kind.serves(get_method(n))
               and untested(n, exp.kind) is None]
-    for name in exp.methods if exp.alphas else ():
-        why = untested(name, exp.kind)
-        if why:
-            notes.append(f"{name} has no p-value ({why}), so no alpha level; the methods with "
-                         f"one for these labels: {', '.join(tested)}")
-    return out, notes
+    return [f"{name} has no p-value ({why}), so no alpha level; the methods with one for "
+            f"these labels: {', '.join(tested)}"
+            for name in exp.methods if (why := untested(name, exp.kind))]
 
 
 def _safe(text) -> str:

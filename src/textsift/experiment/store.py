@@ -186,7 +186,7 @@ class Store:
         floats = dict.fromkeys(levels, "float64")
         results = results[COLUMNS + levels + extra].astype(floats)
         results = results.sort_values(KEY + levels + ["metric"], kind="stable")
-        columns = [*LABEL_COLUMNS[:len(KEY) + 1], *levels[1:], *LABEL_COLUMNS[len(KEY) + 1:]]
+        columns = KEY + levels + LABEL_COLUMNS[len(KEY) + 1:]  # its own level columns
         labels = pd.DataFrame(per_label, columns=columns).astype(floats)
         labels = labels.sort_values(KEY + levels + ["label"], kind="stable")
         return (results.reset_index(drop=True), pd.DataFrame(timings),
