@@ -20,13 +20,12 @@ fit; a fit's ``seconds`` are its stages' (``AdaBagClassifier.seconds_``).
 
 from __future__ import annotations
 
-import argparse
 import os
 import time
 from pathlib import Path
 
 import pandas as pd
-from skew import CORPORA, load
+from skew import command_line, corpora
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import balanced_accuracy_score
 
@@ -56,18 +55,11 @@ def save(out: Path, rows) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=Path("out/final"))
-    ap.add_argument("--bootstraps", type=int, default=100)
-    ap.add_argument("--n-jobs", type=int, default=1)
-    ap.add_argument("--only", nargs="*", default=list(CORPORA), choices=CORPORA)
+    ap = command_line(__doc__, "out/final")
     ap.add_argument("--finals", nargs="*", default=list(FINALS), choices=FINALS)
     args = ap.parse_args()
-    root = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
     rows = []
-    for corpus in args.only:
-        Xtr, ytr, Xte, yte = load(root, corpus)
-        theta = (yte >= 4).astype(int)
+    for corpus, Xtr, ytr, Xte, theta in corpora(args.only):
         lr = LogisticRegression(class_weight="balanced", max_iter=5000).fit(Xtr, ytr >= 4)
         ba = balanced_accuracy_score(theta, lr.predict(Xte))
         rows.append({"corpus": corpus, "final": "all words", "midpoint": ba, "validation": ba,

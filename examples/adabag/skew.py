@@ -207,19 +207,33 @@ def save(out: Path, rows) -> None:
     atomic_write_text(out / "skew.md", markdown(table))
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=Path("out/skew"))
+def command_line(doc: str, out: str) -> argparse.ArgumentParser:
+    """The options of both skewed-class scripts (this one and ``final.py``): the folder to
+    write (default ``out``), the bootstraps, the processes and the corpora."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--out", type=Path, default=Path(out))
     ap.add_argument("--bootstraps", type=int, default=100)
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--only", nargs="*", default=list(CORPORA), choices=CORPORA)
+    return ap
+
+
+def corpora(names):
+    """``(corpus, Xtr, ytr, Xte, theta)`` of each corpus of ``names``, read from
+    ``$TEXTSIFT_DATA`` (:func:`load`); ``theta`` is the test part's high class (rating >= 4),
+    what the scripts measure."""
+    root = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
+    for corpus in names:
+        Xtr, ytr, Xte, yte = load(root, corpus)
+        yield corpus, Xtr, ytr, Xte, (yte >= 4).astype(int)
+
+
+def main() -> None:
+    ap = command_line(__doc__, "out/skew")
     ap.add_argument("--configs", nargs="*", default=CONFIGS, choices=CONFIGS)
     args = ap.parse_args()
-    root = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
     rows = []
-    for corpus in args.only:
-        Xtr, ytr, Xte, yte = load(root, corpus)
-        theta = (yte >= 4).astype(int)
+    for corpus, Xtr, ytr, Xte, theta in corpora(args.only):
         counts = {"n_low": int((theta == 0).sum()), "n_high": int(theta.sum())}
         lr_pred = {}
         for weighting, cw in WEIGHTINGS.items():
