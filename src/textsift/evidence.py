@@ -129,14 +129,17 @@ def _add_cells(frame, counts: Counts, index, cls, has, m, level) -> None:
 
 
 def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
-                       family: str = "class", direction: str = "over", **params) -> pd.Series:
+                       family: str = "class", direction: str = "over", *, adjusted=None,
+                       **params) -> pd.Series:
     """How many terms of each class pass ``alpha`` after ``correction`` (:func:`passes`, the
     rule :func:`significant_terms` keeps them by), counting those of ``direction`` in the
-    class only (``"over"``: the class's own terms; ``"both"``: every term)."""
+    class only (``"over"``: the class's own terms; ``"both"``: every term). ``adjusted``:
+    the adjusted p-values when at hand (:func:`passing_scores`)."""
     from .corrections import check_alpha
 
     alpha = check_alpha(alpha)
-    adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
+    if adjusted is None:
+        adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
     table = passing_scores(counts, method, alpha, correction, family, direction,
                            adjusted=adjusted, **params)
     if isinstance(table, PerClass):  # the masks of the absent cells' grid, of the others

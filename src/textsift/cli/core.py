@@ -328,12 +328,14 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
     otherwise: :func:`textsift.evidence.passes`; a last row of the table; a column of csv and
     json)."""
-    from ..evidence import adjusted_pvalues, significant_counts
+    from ..evidence import significant_counts
+    from ..scores import pvalues
 
-    p, q = adjusted_pvalues(counts, m, ev["correction"], ev["family"])
-    groups = [str(g) for g in p.groups]
+    p = pvalues(counts, m)
+    adjusted = p.adjusted(ev["correction"], ev["family"], dense=False)
+    q, groups = adjusted.values, [str(g) for g in p.groups]
     passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
-                                 direction)
+                                 direction, adjusted=adjusted)
     head = str(passing.name)
     if fmt in ("csv", "json"):
         rows = []
