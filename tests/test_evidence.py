@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import scipy.stats as ss
+import scipy.sparse as sp
 from typer.testing import CliRunner
 
 from textsift import Counts, rank
@@ -138,3 +139,19 @@ def test_bad_input_is_one_error_line(args, message):
     assert res.exit_code == 2
     assert message in res.stderr and res.stderr.count("error:") == 1
     assert res.stdout == ""
+
+
+def test_per_class_evidence_counts_a_test_of_the_whole_table_once():
+    """``chi2_sklearn``'s p-value tests the term against every class at once (one p per term):
+    ``significant_counts`` counts its passing terms once, under the test's one group, and
+    that count is the number of terms selection by the same alpha keeps (it raised a pandas
+    length error, 4 counts for 1 group)."""
+    from textsift.evidence import significant_counts, significant_terms
+
+    rng = np.random.default_rng(3)
+    X = sp.random(80, 30, density=0.2, format="csr", random_state=rng)
+    y = rng.choice(["a", "b", "c", "d"], 80)
+    counts = Counts.from_matrix(X, y)
+    got = significant_counts(counts, "chi2_sklearn", alpha=0.5)
+    kept, _ = significant_terms(counts, "chi2_sklearn", alpha=0.5)
+    assert len(got) == 1 and int(got.iloc[0]) == len(kept) > 0

@@ -275,15 +275,47 @@ class Counts:
         """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64 (written dense, whatever
         the layout: refused with the memory it would need when it cannot fit)."""
         check_fits(self.n_terms, self.n_classes, 32, "the contingency tables",
-                   "read the non-zero cells of Counts.cells instead")
-        docs = self.doc_counts
-        A = docs.toarray().astype(np.float64) if sp.issparse(docs) else docs.astype(np.float64)
-        df = self.df.astype(np.float64)[:, None]
-        pos = self.class_sizes.astype(np.float64)[None, :]
+                   "read the non-zero cells of Counts.cells, or Counts.tables_at, instead")
+        return self._tables(self.presence_table().astype(np.float64),
+                            self.df[:, None], self.class_sizes[None, :])
+
+    def presence_table(self) -> np.ndarray:
+        """``doc_counts`` as a dense (V, m) array, whatever the layout (the array itself on
+        the dense layout; refused with the memory it would need when it cannot fit)."""
+        if self.layout == "dense":
+            return self.doc_counts
+        check_fits(self.n_terms, self.n_classes, self.doc_counts.dtype.itemsize,
+                   "a dense count table", "read one class's column (Counts.column) or given "
+                   "cells (Counts.at) instead")
+        return self.doc_counts.toarray()
+
+    def at(self, terms, classes) -> tuple[np.ndarray, np.ndarray | None]:
+        """``(A, TF(t, c) or None)`` of the cells ``(terms[i], classes[i])`` (index arrays of
+        one length, or scalars broadcast against them), as 1-d arrays, on either layout."""
+        terms, classes = (np.array(a).ravel() for a in np.broadcast_arrays(
+            np.asarray(terms, dtype=np.intp), np.asarray(classes, dtype=np.intp)))
+
+        def read(table):
+            if table is None:
+                return None
+            return np.asarray(table[terms, classes]).ravel()
+
+        return read(self.doc_counts), read(self.term_freq)
+
+    def tables_at(self, terms, classes) -> tuple[np.ndarray, ...]:
+        """The one-vs-rest 2 x 2 tables ``(A, B, C, D)`` (float64) of the cells ``(terms[i],
+        classes[i])`` (:meth:`at`): ``B = df - A``, ``C = N_c - A``, ``D = N - N_c - B``, the
+        one place these cells are derived from the counts."""
+        terms, classes = (np.array(a).ravel() for a in np.broadcast_arrays(
+            np.asarray(terms, dtype=np.intp), np.asarray(classes, dtype=np.intp)))
+        A = self.at(terms, classes)[0].astype(np.float64)
+        return self._tables(A, self.df[terms], self.class_sizes[classes])
+
+    def _tables(self, A: np.ndarray, df, sizes) -> tuple[np.ndarray, ...]:
+        df = np.asarray(df, dtype=np.float64)
+        pos = np.asarray(sizes, dtype=np.float64)
         B = df - A
-        C = pos - A
-        D = self.n_docs - pos - B
-        return A, B, C, D
+        return A, B, pos - A, self.n_docs - pos - B
 
     @cached_property
     def cells(self) -> SparseCells:

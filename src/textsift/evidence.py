@@ -110,14 +110,10 @@ def _columns_of(groups, counts: Counts, cls: np.ndarray) -> np.ndarray:
 
 
 def _add_cells(frame, counts: Counts, index, cls, has, m, level) -> None:
-    A = np.where(has, counts.doc_counts[index, np.maximum(cls, 0)], 0).astype(np.float64)
-    df = counts.df[index].astype(np.float64)
-    pos = counts.class_sizes[np.maximum(cls, 0)].astype(np.float64)
-    B, C = df - A, pos - A
-    D = counts.n_docs - pos - B
+    A, B, C, D = counts.tables_at(index, np.maximum(cls, 0))
     cells = {"A": A, "B": B, "C": C, "D": D}
     if m.reads_term_freq and counts.term_freq is not None:
-        tf = counts.term_freq[index, np.maximum(cls, 0)]
+        tf = counts.at(index, np.maximum(cls, 0))[1]
         cells["TF"], cells["TF_rest"] = tf, counts.tf[index] - tf
     cells.update(effect_sizes(A, B, C, D, level))
     for name, values in cells.items():
@@ -142,7 +138,9 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
         adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
     table = passing_scores(counts, method, alpha, correction, family, direction,
                            adjusted=adjusted, **params)
-    if isinstance(table, PerClass):  # the masks of the absent cells' grid, of the others
+    if len(adjusted.groups) == 1:  # a test of the whole table (chi2_sklearn): its terms
+        passed = [len(passing_terms(table))]
+    elif isinstance(table, PerClass):  # the masks of the absent cells' grid, of the others
         zero, nz = table.parts
         cells = table.counts.cells  # (its classes: those with documents, as the p-values')
         passed = ((_by_class(zero) > -np.inf) * cells.absent_by_df).sum(axis=0) + np.bincount(

@@ -99,8 +99,8 @@ def against_corpus(target: Counts, reference: Counts, target_class=None) -> Coun
         tf_t = target.tf
     else:
         j = _index(target, target_class, "target")
-        name, n_t, a_t = target.classes[j], int(target.class_sizes[j]), target.doc_counts[:, j]
-        tf_t = None if target.term_freq is None else target.term_freq[:, j]
+        name, n_t = target.classes[j], int(target.class_sizes[j])
+        a_t, tf_t = target.column(j)
     with_tf = tf_t is not None and reference.tf is not None
     return Counts(
         classes=np.array([name, REFERENCE], dtype=object),

@@ -282,8 +282,7 @@ def _data(counts: Counts, views: dict, sel: np.ndarray, names, method, title, *,
     ratings = is_rating_scale(counts.classes)
     nz_t, nz_c, n = (np.zeros(0, np.int64),) * 3
     if not many:  # each term's count in every class (many labels: in each shard)
-        dc = counts.doc_counts[sel]
-        dc = dc.toarray() if hasattr(dc, "toarray") else dc
+        dc = counts.select_terms(sel).presence_table()
         nz_t, nz_c = np.nonzero(dc)
         n = dc[nz_t, nz_c]
     data = {

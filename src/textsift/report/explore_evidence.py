@@ -196,12 +196,7 @@ def _log_ratios(counts: Counts, c: int, ids: set, page_id: np.ndarray, rounded):
     if not ids:
         return None
     ids = np.array(sorted(ids), dtype=np.intp)
-    col = counts.doc_counts[:, c]  # the class's column first: cheap in either layout
-    col = col.toarray() if hasattr(col, "toarray") else col
-    A = np.asarray(col, dtype=np.float64).ravel()[ids]
-    B = counts.df[ids] - A
-    n_c = float(counts.class_sizes[c])
-    est, low, high = log_ratio(A, B, n_c - A, counts.n_docs - n_c - B, LEVEL)
+    est, low, high = log_ratio(*counts.tables_at(ids, c), LEVEL)
     return [page_id[ids].tolist(), *(_written(x, rounded) for x in (est, low, high))]
 
 

@@ -120,7 +120,7 @@ def rank_stats(counts: Counts, balanced: bool = False) -> RankStats:
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     _, scale = check_ranks(counts.classes)
-    n = counts.doc_counts.astype(np.float64)
+    n = counts.presence_table().astype(np.float64)
     df = mass = n.sum(axis=1)
     if _check_balanced(balanced):
         n = n * rank_weights(counts)[None, :]
@@ -242,7 +242,7 @@ def _rr_igor(counts, base=2.0):
             "RR(IGOR) needs documents on both sides of some cut; all training documents have "
             f"the same rank ({scale[counts.class_sizes > 0].tolist()})"
         )
-    A = np.cumsum(counts.doc_counts, axis=1)[:, :-1][:, keep]
+    A = np.cumsum(counts.presence_table(), axis=1)[:, :-1][:, keep]
     labels = np.array([f"<={_fmt(r)}" for r in scale[:-1][keep]], dtype=object)
     return ScoreTable(_ig_cuts(A, counts.df, below[keep], N, base), labels, counts.seen, None)
 
@@ -326,7 +326,7 @@ def _prp(counts, s=0.5, base=2.0, balanced=False):
     sizes = counts.class_sizes[has].astype(np.float64)
     scale = scale[has]
     S = s ** np.abs(scale[:, None] - scale[None, :])
-    p = counts.doc_counts[:, has] / sizes[None, :]
+    p = counts.presence_table()[:, has] / sizes[None, :]
     p_revised = p @ (S / S.sum(axis=0, keepdims=True))
     if balanced:
         sizes = np.full(len(sizes), sizes.sum() / len(sizes))

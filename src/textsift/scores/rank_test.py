@@ -69,7 +69,7 @@ def _p_two_sided(z):
 
 
 def _mann_whitney_pvalue(counts: Counts):
-    z = mann_whitney_z(counts.doc_counts, counts.class_sizes)
+    z = mann_whitney_z(counts.presence_table(), counts.class_sizes)
     return global_table(counts, np.where(np.isnan(z), 1.0, _p_two_sided(z)))
 
 
@@ -84,4 +84,4 @@ def _mann_whitney_pvalue(counts: Counts):
 def _mann_whitney(counts):
     """One score per term (its z; NaN, so never ranked, where there is no test)."""
     check_ranks(counts.classes)
-    return global_table(counts, mann_whitney_z(counts.doc_counts, counts.class_sizes))
+    return global_table(counts, mann_whitney_z(counts.presence_table(), counts.class_sizes))
