@@ -149,8 +149,10 @@ def test_per_class_evidence_counts_a_test_of_the_whole_table_once():
     from textsift.evidence import significant_counts, significant_terms
 
     rng = np.random.default_rng(3)
-    X = sp.random(80, 30, density=0.2, format="csr", random_state=rng)
     y = rng.choice(["a", "b", "c", "d"], 80)
+    X = sp.random(80, 30, density=0.2, format="csr", random_state=rng).toarray()
+    X[:, :5] += 3 * (y[:, None] == "a")  # five terms of class a
+    X = sp.csr_matrix(X)
     counts = Counts.from_matrix(X, y)
     got = significant_counts(counts, "chi2_sklearn", alpha=0.5)
     kept, _ = significant_terms(counts, "chi2_sklearn", alpha=0.5)
