@@ -18,7 +18,7 @@ import scipy.sparse as sp
 from . import classwise
 from .counts import Counts
 from .errors import TextsiftError
-from .policies import AGGREGATES, Ranking, after_round_robin, rank_scores, rank_terms
+from .policies import AGGREGATES, Ranking, rank_scores
 from .scores import (
     REGISTRY,
     SIGNED_POLICIES,
@@ -176,17 +176,14 @@ def ranking_of(
         raise TextsiftError(
             f"unknown aggregate {aggregate!r}; choose one of {', '.join(AGGREGATES)}")
     groups = np.asarray(table.groups)
-    sparse = isinstance(table, PerClass)
     directed = signs is not None and direction != "both"
     if class_label is not None and len(groups) > 1:
         j = group_index(groups, class_label, "scored groups")
         if directed:
             return rank_scores(_directed_column(table.column(j), signs, direction,
                                                 class_label), table.seen, limit)
-        if sparse and limit is not None:
-            index, score = classwise.top(table, j, limit)
-            return Ranking(index, score, np.full(len(index), -1, dtype=np.intp), "max")
-        return rank_scores(table.column(j), table.seen, limit)
+        index, score = table.top_many([j], limit)[0]
+        return Ranking(index, score, np.full(len(index), -1, dtype=np.intp), "max")
     if len(groups) == 1:  # every policy is the identity on a single column
         return rank_scores(_directed_column(table.column(0), signs, direction, class_label),
                            table.seen, limit)
@@ -194,18 +191,10 @@ def ranking_of(
     if table.signed and aggregate in SIGNED_POLICIES and not one_way:
         raise TextsiftError(policy_refusal(aggregate))
     if one_way:
-        table, sparse = _Directed(table, signs, 1 if direction == "over" else -1), False
-    many = sparse and table.counts.layout == "sparse"
+        table = _Directed(table, signs, 1 if direction == "over" else -1)
     if aggregate == "rr":
-        if not many:
-            return rank_terms(table.table().values, "rr", table.seen, table.weights,
-                              rr_variant, limit)
-        n = table.counts.n_terms if limit is None else limit
-        sel, grp = classwise.round_robin(table, n, rr_variant)
-        return after_round_robin(sel, grp, classwise.values_at(table, sel, grp),
-                                 classwise.reduce(table, "max"), table.seen, limit)
-    score = classwise.reduce(table, aggregate) if many else _globalised(table, aggregate)
-    return rank_scores(score, table.seen, limit, aggregate)
+        return table.rank_rr(rr_variant, limit)
+    return rank_scores(table.reduce(aggregate), table.seen, limit, aggregate)
 
 
 def group_index(groups, label, what: str) -> int:
@@ -270,11 +259,11 @@ class _Directed:
         n = len(self.seen)
         return ScoreTable(self.rows(0, n), self.groups, self.seen, self.weights)
 
+    def reduce(self, aggregate: str) -> np.ndarray:
+        return classwise.by_blocks(self, aggregate)
 
-def _globalised(table: ScoreTable | PerClass, aggregate: str) -> np.ndarray:
-    """:func:`~textsift.policies.globalise` by blocks of rows, into one small buffer
-    (:func:`textsift.classwise.by_blocks`)."""
-    return classwise.by_blocks(table, aggregate)
+    def rank_rr(self, variant: str = "skip", limit: int | None = None):
+        return self.table().rank_rr(variant, limit)
 
 
 def _shown(groups, n: int = 30) -> str:
@@ -359,41 +348,20 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
     signs = direction_table(counts)
     if not _same_groups(groups, signs.groups):
         signs = None  # groups that are not classes (an ordinal method's cuts)
-    sparse = isinstance(table, PerClass)
-    if sparse:  # each class's best cells, never a whole column (thousands of labels)
-        kept = table if signs is None or direction == "both" else \
-            _one_direction(table, signs, direction)
-        best = classwise.top_many(kept, np.arange(len(groups)),
-                                  counts.n_terms if top is None else top)
-    else:  # a class's column, read whole (of one direction: the others' -inf)
-        best = [(r.index, r.scores) for r in (
-            rank_scores(table.column(j) if signs is None or direction == "both" else
-                        _directed_column(table.column(j), signs, direction, group),
-                        table.seen, top) for j, group in enumerate(groups))]
+    if signs is not None and direction != "both":
+        table = table.directed(signs, 1 if direction == "over" else -1)
+    best = table.top_many(np.arange(len(groups)), top)  # each class's best terms
     name = _name(method)
     kept = [(index[score > -np.inf], score[score > -np.inf]) for index, score in best]
     marks = [None] * len(kept)
-    if signs is not None and sparse:  # every class's marks in one search
+    if signs is not None:  # every class's marks in one search
         sizes = [len(t) for t, _ in kept]
-        found = classwise.values_at(signs, np.concatenate([t for t, _ in kept]),
-                                    np.repeat(np.arange(len(kept)), sizes))
+        found = signs.values_at(np.concatenate([t for t, _ in kept]),
+                                np.repeat(np.arange(len(kept)), sizes))
         marks = np.split(found, np.cumsum(sizes)[:-1])
-    elif signs is not None:
-        marks = [signs.column(j)[t] for j, (t, _) in enumerate(kept)]
     return [TermRanking(terms, score, None, "max", name, group, counts.feature_names,
                         direction, mark)
             for group, (terms, score), mark in zip(groups, kept, marks, strict=True)]
-
-
-def _one_direction(table: PerClass, signs: PerClass, direction: str) -> PerClass:
-    """``table`` with the cells of the other direction as ``-inf``, still in sparse form. A
-    term that none of a class's documents has (``A = 0``) is under-represented in it
-    (``sign(0 - B / (N - N_c)) = -1`` for a seen term): over-represented terms are non-zero
-    cells only, so ``"over"`` keeps no absent term and ``"under"`` keeps the absent rule."""
-    absent, nz = table.parts
-    keep = 1 if direction == "over" else -1
-    return PerClass(table.counts, zero=absent if keep < 0 else np.float64(-np.inf),
-                    nz=np.where(signs.parts[1] == keep, nz, -np.inf), signed=table.signed)
 
 
 def class_terms(counts: Counts, method, policy: str | None = None, top: int = 10,

@@ -66,6 +66,44 @@ class ScoreTable:
     def column(self, j: int) -> np.ndarray:
         return self.values[:, j]
 
+    # the policies' operations, paired with PerClass's (each table type answers them the
+    # way its storage allows; callers never ask which type they hold)
+    def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(terms, scores)`` of each column of ``classes``: its first ``k`` terms (every
+        term: ``None``) by :func:`textsift.policies.order`."""
+        from ..policies import order
+
+        out = []
+        for j in np.asarray(classes, dtype=np.intp).reshape(-1):
+            column = self.values[:, j]
+            index = order(column, self.seen, k)
+            out.append((index, column[index]))
+        return out
+
+    def reduce(self, aggregate: str) -> np.ndarray:
+        """One score per term under ``max``, ``sum`` or ``wavg``
+        (:func:`textsift.policies.globalise`, by blocks of rows)."""
+        from ..classwise import by_blocks
+
+        return by_blocks(self, aggregate)
+
+    def rank_rr(self, variant: str = "skip", limit: int | None = None):
+        """The round robin's :class:`~textsift.policies.Ranking` of the columns
+        (:func:`textsift.policies.rank_terms`)."""
+        from ..policies import rank_terms
+
+        return rank_terms(self.values, "rr", self.seen, self.weights, variant, limit)
+
+    def values_at(self, terms, classes) -> np.ndarray:
+        """The scores of the cells ``(terms[i], classes[i])``."""
+        return self.values[np.asarray(terms, dtype=np.intp), np.asarray(classes, dtype=np.intp)]
+
+    def directed(self, signs: PerClass, keep: int) -> ScoreTable:
+        """The table with the cells whose direction (``signs``, of the same groups) is not
+        ``keep`` as ``-inf``."""
+        values = np.where(signs.table().values == keep, self.values, -np.inf)
+        return ScoreTable(values, self.groups, self.seen, self.weights, self.signed)
+
 
 def clean(table: ScoreTable) -> ScoreTable:
     """The table with NaN and unseen terms as ``-inf``: the one rule every :class:`ScoreTable`
@@ -174,6 +212,62 @@ class PerClass:
         mine = self.cells_of(j)
         values[self.counts.cells.row[mine]] = nz[mine]
         return values
+
+    # the policies' operations (those of ScoreTable): from the non-zero cells and the absent
+    # rule (textsift.classwise) when the counts are in the sparse layout, else from the
+    # dense rows, as the dense table gives them -- chosen here, once, by the storage
+    @property
+    def _cellwise(self) -> bool:
+        return self.counts.layout == "sparse"
+
+    def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(terms, scores)`` of each class of ``classes``: its first ``k`` terms (every
+        term: ``None``), exactly ``policies.order`` of its column
+        (:func:`textsift.classwise.top_many`)."""
+        from ..classwise import top_many
+        from ..policies import order
+
+        if k is None:  # every term: each column, read whole
+            return [(index := order(column := self.column(j), self.seen), column[index])
+                    for j in np.asarray(classes, dtype=np.intp).reshape(-1)]
+        return top_many(self, classes, k)
+
+    def reduce(self, aggregate: str) -> np.ndarray:
+        """One score per term under ``max``, ``sum`` or ``wavg``
+        (:func:`textsift.classwise.reduce` or the dense rows by blocks)."""
+        from ..classwise import by_blocks, reduce
+
+        return reduce(self, aggregate) if self._cellwise else by_blocks(self, aggregate)
+
+    def rank_rr(self, variant: str = "skip", limit: int | None = None):
+        """The round robin's :class:`~textsift.policies.Ranking`: each class asked for the
+        terms its turns reach (:func:`textsift.classwise.round_robin`), or that of the dense
+        table -- the same picks."""
+        from ..classwise import reduce, round_robin
+        from ..policies import after_round_robin
+
+        if not self._cellwise:
+            return self.table().rank_rr(variant, limit)
+        sel, grp = round_robin(self, self.counts.n_terms if limit is None else limit, variant)
+        return after_round_robin(sel, grp, self.values_at(sel, grp), reduce(self, "max"),
+                                 self.seen, limit)
+
+    def values_at(self, terms, classes) -> np.ndarray:
+        """The scores of the cells ``(terms[i], classes[i])``
+        (:func:`textsift.classwise.values_at`)."""
+        from ..classwise import values_at
+
+        return values_at(self, terms, classes)
+
+    def directed(self, signs: PerClass, keep: int) -> PerClass:
+        """The table with the cells of the other direction than ``keep`` (``signs``: the
+        direction table of the same counts) as ``-inf``, still in sparse form. A term that
+        none of a class's documents has (``A = 0``) is under-represented in it (``sign(0 -
+        B / (N - N_c)) = -1`` for a seen term): over-represented terms are non-zero cells
+        only, so ``keep = 1`` keeps no absent term and ``keep = -1`` keeps the absent rule."""
+        absent, nz = self.parts
+        return PerClass(self.counts, zero=absent if keep < 0 else np.float64(-np.inf),
+                        nz=np.where(signs.parts[1] == keep, nz, -np.inf), signed=self.signed)
 
 
 def _grid(values: np.ndarray, cells) -> Grid:
