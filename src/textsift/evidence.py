@@ -28,7 +28,7 @@ from .corrections import adjust_table, check_correction, check_family
 from .counts import Counts
 from .errors import TextsiftError
 from .ranking import TermRanking, group_index
-from .scores import Grid, PerClass, compute, get_method
+from .scores import Grid, PerClass, ScoreTable, compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
 
@@ -139,14 +139,9 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
     table = passing_scores(counts, method, alpha, correction, family, direction,
                            adjusted=adjusted, **params)
     if len(adjusted.groups) == 1:  # a test of the whole table (chi2_sklearn): its terms
-        passed = [len(passing_terms(table))]
-    elif isinstance(table, PerClass):  # the masks of the absent cells' grid, of the others
-        zero, nz = table.parts
-        cells = table.counts.cells  # (its classes: those with documents, as the p-values')
-        passed = ((_by_class(zero) > -np.inf) * cells.absent_by_df).sum(axis=0) + np.bincount(
-            cells.col[nz > -np.inf], minlength=table.counts.n_classes)
-    else:
-        passed = (table > -np.inf).sum(axis=0)
+        passed = [len(table.scored_terms())]
+    else:  # (the table's classes: those with documents, as the p-values')
+        passed = table.n_scored()
     return pd.Series(passed, index=pd.Index([str(g) for g in adjusted.groups]),
                      name=f"q {rule(correction)} {alpha:g}")
 
@@ -180,13 +175,14 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
                            adjusted=p.adjusted(correction, family, dense=False), **params)
     if isinstance(table, PerClass):  # per distinct table: no (V, m) table written
         return _significant_sparse(table, p.table, class_label, rr_variant)
-    seen = (table > -np.inf).any(axis=1)
+    values = table.values
+    seen = (values > -np.inf).any(axis=1)
     if not seen.any():
         order = np.zeros(0, dtype=np.intp)
-    elif table.shape[1] == 1:
-        order = np.flatnonzero(seen)[np.argsort(-table[seen, 0], kind="stable")]
+    elif values.shape[1] == 1:
+        order = np.flatnonzero(seen)[np.argsort(-values[seen, 0], kind="stable")]
     else:
-        order = rank_terms(table, "rr", seen, variant=rr_variant,
+        order = rank_terms(values, "rr", seen, variant=rr_variant,
                            limit=int(seen.sum())).index
     return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest_pvalues(p, class_label)
 
@@ -202,10 +198,10 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
     sparse form (``chi2``, ``g2``, ``fisher``: held per distinct one-vs-rest table, or cell
     by cell with many labels): the masks are taken on the ``(df, class)`` grid of the absent
     cells and on the non-zero cells, and no (V, m) table is written -- what lets thousands
-    of labels be selected by alpha; else the dense (V, G) array. ``adjusted`` and ``scores``:
-    the adjusted p-values (``pvalues(...).adjusted(correction, family, dense=False)``) and
-    the scores (``compute(..., dense=False)``) when at hand (one of each for several
-    alphas)."""
+    of labels be selected by alpha; else a dense :class:`~textsift.scores.ScoreTable`.
+    ``adjusted`` and ``scores``: the adjusted p-values (``pvalues(...).adjusted(correction,
+    family, dense=False)``) and the scores (``compute(..., dense=False)``) when at hand (one
+    of each for several alphas)."""
     from .scores.direction import direction as direction_table
 
     if adjusted is None:
@@ -226,8 +222,9 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
         kept &= signs.table().values == keep
     if col is not None:
         kept[:, np.arange(len(groups)) != col] = False
-    values = scores.table().values if isinstance(scores, PerClass) else scores.values
-    return np.where(kept, values, -np.inf)
+    dense = scores.table()
+    return ScoreTable(np.where(kept, dense.values, -np.inf), dense.groups, dense.seen,
+                      dense.weights, dense.signed)
 
 
 def _sparse_parts(q, scores, signs):
@@ -242,50 +239,30 @@ def _sparse_parts(q, scores, signs):
     return parts[0], parts[1], parts[2] if signs is not None else None
 
 
-def _by_class(grid: Grid) -> np.ndarray:
-    """A grid's (distinct df x m) values in class order (the grid itself when it has a
-    column per class already: the adjusted p-values')."""
-    index = grid.size_index
-    if len(index) == grid.grid.shape[1] and (index == np.arange(len(index))).all():
-        return grid.grid
-    return grid.grid[:, index]
-
-
 def _passing_sparse(counts: Counts, q, scores, signs, alpha: float, correction: str,
                     keep: int, col, signed: bool) -> PerClass:
     """:func:`passing_scores` on the absent rules and non-zero cells of ``q``, the scores
     and the direction ``signs`` (``None``: both directions)."""
     (q_zero, q_nz), (s_zero, s_nz) = q, scores
     kept_nz = (q_nz >= 0) & passes(q_nz, alpha, correction)  # -inf: no test
-    grid = _by_class(q_zero)
+    grid = q_zero.by_class()
     kept_grid = (grid >= 0) & passes(grid, alpha, correction)
     if signs is not None:
         kept_nz &= signs[1] == keep
-        kept_grid &= _by_class(signs[0]) == keep
+        kept_grid &= signs[0].by_class() == keep
     if col is not None:
         kept_nz &= counts.cells.col == col
         kept_grid[:, np.arange(counts.n_classes) != col] = False
-    zero = Grid(np.where(kept_grid, _by_class(s_zero), -np.inf), s_zero.df_index,
+    zero = Grid(np.where(kept_grid, s_zero.by_class(), -np.inf), s_zero.df_index,
                 np.arange(counts.n_classes))
     return PerClass(counts, zero=zero, nz=np.where(kept_nz, s_nz, -np.inf), signed=signed)
 
 
 def passing_terms(table) -> np.ndarray:
     """The terms (indices) with a cell above ``-inf`` in :func:`passing_scores`' table: those
-    that pass in some class. On the sparse table from its masks, not its (V, m) values: a
-    term passes where one of its non-zero cells does, or where the ``(df, class)`` grid
-    passes in more classes than the term has non-zero cells among them (one of those
-    classes has no document with the term: an absent cell that passes)."""
-    if not isinstance(table, PerClass):
-        return np.flatnonzero((table > -np.inf).any(axis=1))
-    counts, cells = table.counts, table.counts.cells
-    zero, nz = table.parts
-    grid = _by_class(zero) > -np.inf
-    own = grid[cells.df_index[cells.row], cells.col]  # a non-zero cell's class passes absent
-    covered = np.bincount(cells.row[own], minlength=counts.n_terms)
-    absent = grid.sum(axis=1)[cells.df_index] > covered
-    found = np.bincount(cells.row[nz > -np.inf], minlength=counts.n_terms) > 0
-    return np.flatnonzero((absent | found) & counts.seen)
+    that pass in some class (``table.scored_terms()``: on the sparse form from its masks,
+    not its (V, m) values)."""
+    return table.scored_terms()
 
 
 def _significant_sparse(table: PerClass, p: PerClass, class_label, rr_variant: str):

@@ -242,15 +242,17 @@ class _Job:
         rng = np.random.default_rng(seed)
         beaten = {n: np.zeros(v.size, dtype=np.int32) for n, v in self.observed.items()}
         peaks: dict = {n: [] for n in self.names}
-        c, buffer = self.counts, None
+        c, buffers = self.counts, {}
         for _ in range(size):
             docs, tf = self.relabel.tables(rng.permutation(c.n_docs), c.n_terms)
             counts = Counts(c.classes, c.class_sizes, docs.astype(c.doc_counts.dtype), tf,
                             c.feature_names, c.n_docs, c.df, c.tf if tf is not None else None,
                             c.multilabel)
             for name, table in compute_many(counts, self.names, self.params, dense=False):
-                if isinstance(table, PerClass) and buffer is None:
-                    buffer = np.empty(self.observed[name].shape)
+                shape = self.observed[name].shape  # where a sparse form is written
+                buffer = buffers.get(shape)
+                if buffer is None:
+                    buffer = buffers[shape] = np.empty(shape)
                 self.compare(name, table, beaten[name], peaks[name], buffer)
         for name, beats in self.absent_beats.items():
             beaten[name] += size * beats.astype(np.int32)
@@ -268,7 +270,7 @@ class _Job:
             beaten[flat] += ((nz >= observed.ravel()[flat]).view(np.int8)
                              - self.absent_beats[name][flat])
             return
-        values = table.table(buffer).values if isinstance(table, PerClass) else table.values
+        values = table.table(buffer).values
         beaten += (values >= observed).ravel()
         if self.max_t:
             peaks.append(values.max() if self.family == "all" else values.max(axis=0))

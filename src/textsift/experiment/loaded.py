@@ -24,13 +24,12 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from ..classwise import top_many
 from ..counts import Counts
 from ..evidence import passing_scores, passing_terms
 from ..labels import Labels, evaluated_labels
 from ..policies import Ranking
 from ..ranking import class_terms, default_aggregate, ranking_of
-from ..scores import PerClass, compute, pvalues
+from ..scores import compute, pvalues
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
@@ -250,8 +249,7 @@ def _kept(table, j: int | None = None) -> np.ndarray:
     in column ``j``."""
     if j is None:
         return passing_terms(table)
-    return np.flatnonzero((table.column(j) if isinstance(table, PerClass) else table[:, j])
-                          > -np.inf)
+    return np.flatnonzero(table.column(j) > -np.inf)
 
 
 def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:
@@ -262,10 +260,7 @@ def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:
     labels = np.asarray(labels)
     at = np.minimum(np.searchsorted(groups, classes[labels]), len(groups) - 1)  # a subset
     scored = groups[at] == classes[labels]
-    if isinstance(table, PerClass):
-        best = [index for index, _ in top_many(table, at[scored], k)]
-    else:  # a user's scoring function: its dense columns
-        best = [ranking_of(table, "max", groups[g], limit=k).index for g in at[scored]]
+    best = [index for index, _ in table.top_many(at[scored], k)]
     return dict(zip(labels[scored].tolist(), best, strict=True))
 
 

@@ -84,6 +84,14 @@ class Grid:
     def values(self, terms, classes) -> np.ndarray:
         return self.grid[self.df_index[terms], self.size_index[classes]]
 
+    def by_class(self) -> np.ndarray:
+        """The (distinct df x m) values in class order (the grid itself when it has a column
+        per class already, as the adjusted p-values' has)."""
+        index = self.size_index
+        if len(index) == self.grid.shape[1] and (index == np.arange(len(index))).all():
+            return self.grid
+        return self.grid[:, index]
+
     @cached_property
     def _by_class(self) -> np.ndarray | None:
         """The grid's columns in class order (distinct df x m), when that is small."""

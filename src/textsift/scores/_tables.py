@@ -56,7 +56,8 @@ class ScoreTable:
     signed: bool = False
 
     # the reading interface it shares with the sparse form, PerClass
-    def table(self) -> ScoreTable:
+    def table(self, out: np.ndarray | None = None) -> ScoreTable:
+        """The table itself (``out``, a buffer the sparse form writes into, is not needed)."""
         return self
 
     def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -97,6 +98,14 @@ class ScoreTable:
     def values_at(self, terms, classes) -> np.ndarray:
         """The scores of the cells ``(terms[i], classes[i])``."""
         return self.values[np.asarray(terms, dtype=np.intp), np.asarray(classes, dtype=np.intp)]
+
+    def scored_terms(self) -> np.ndarray:
+        """The terms with a score above ``-inf`` in some column."""
+        return np.flatnonzero((self.values > -np.inf).any(axis=1))
+
+    def n_scored(self) -> np.ndarray:
+        """How many terms have a score above ``-inf`` in each column."""
+        return (self.values > -np.inf).sum(axis=0)
 
     def directed(self, signs: PerClass, keep: int) -> ScoreTable:
         """The table with the cells whose direction (``signs``, of the same groups) is not
@@ -258,6 +267,35 @@ class PerClass:
         from ..classwise import values_at
 
         return values_at(self, terms, classes)
+
+    def scored_terms(self) -> np.ndarray:
+        """The terms with a cell above ``-inf``, from the masks, not the (V, m) values: a
+        term is scored where one of its non-zero cells is, or where the absent rule scores
+        it in more classes than the term has non-zero cells among them (one of those
+        classes has no document with the term: an absent cell). The rule must be a
+        :class:`Grid` (its values per (df, class)) or a constant."""
+        counts, cells = self.counts, self.counts.cells
+        zero, nz = self.parts
+        found = np.bincount(cells.row[nz > -np.inf], minlength=counts.n_terms) > 0
+        if isinstance(zero, Grid):
+            grid = zero.by_class() > -np.inf
+            own = grid[cells.df_index[cells.row], cells.col]  # a cell's class scores absent
+            covered = np.bincount(cells.row[own], minlength=counts.n_terms)
+            found |= grid.sum(axis=1)[cells.df_index] > covered
+        else:  # a rule without a (df, class) grid: its dense rows
+            found |= (self.table().values > -np.inf).any(axis=1)
+        return np.flatnonzero(found & counts.seen)
+
+    def n_scored(self) -> np.ndarray:
+        """How many terms have a score above ``-inf`` in each class: the absent cells' from
+        the (df, class) grid times the terms of each df absent from each class
+        (``SparseCells.absent_by_df``), plus the non-zero cells'."""
+        zero, nz = self.parts
+        cells = self.counts.cells
+        if not isinstance(zero, Grid):
+            return (self.table().values > -np.inf).sum(axis=0)
+        return ((zero.by_class() > -np.inf) * cells.absent_by_df).sum(axis=0) + np.bincount(
+            cells.col[nz > -np.inf], minlength=self.counts.n_classes)
 
     def directed(self, signs: PerClass, keep: int) -> PerClass:
         """The table with the cells of the other direction than ``keep`` (``signs``: the
