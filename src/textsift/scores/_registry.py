@@ -223,9 +223,8 @@ def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTab
     table = _call(m, counts, params)
     if m.signed:
         table = replace(table, signed=True)
-    if isinstance(table, PerClass):
-        return table.table() if dense else table
-    return clean(table)
+    table = table.cleaned()
+    return table.table() if dense else table
 
 
 def _method(method) -> Method:
@@ -314,10 +313,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
         out = _call(get_method(name), counts, params.get(name, {}))
         if REGISTRY[name].signed:
             out = replace(out, signed=True)
-        if not isinstance(out, PerClass):
-            yield name, clean(out)
-            continue
-        if not dense:
+        out = out.cleaned()
+        if not dense or out.is_dense:
             yield name, out
             continue
         shape = out.counts.n_terms, out.counts.n_classes

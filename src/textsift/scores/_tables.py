@@ -55,6 +55,13 @@ class ScoreTable:
     weights: np.ndarray | None = None
     signed: bool = False
 
+    #: the values are held as the (V, G) array (``PerClass``: in sparse form)
+    is_dense = True
+
+    def cleaned(self) -> ScoreTable:
+        """The table under the rule of :func:`clean` (NaN and unseen terms ``-inf``)."""
+        return clean(self)
+
     # the reading interface it shares with the sparse form, PerClass
     def table(self, out: np.ndarray | None = None) -> ScoreTable:
         """The table itself (``out``, a buffer the sparse form writes into, is not needed)."""
@@ -157,6 +164,12 @@ class PerClass:
     zero: Absent | Grid | np.ndarray | None = None
     nz: np.ndarray | None = None
     signed: bool = False
+
+    is_dense = False
+
+    def cleaned(self) -> PerClass:
+        """The table itself: its values are cleaned once, where they are read (``parts``)."""
+        return self
 
     @property
     def groups(self) -> np.ndarray:

@@ -102,7 +102,7 @@ class PValues:
 
     @cached_property
     def values(self) -> np.ndarray:
-        dense = self.table.table() if isinstance(self.table, PerClass) else self.table
+        dense = self.table.table()
         values = np.array(dense.values, dtype=np.float64)
         values[np.isneginf(values)] = np.nan
         return values
