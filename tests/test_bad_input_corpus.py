@@ -5,6 +5,7 @@ prints it as one `error:` line, exit code 2, no traceback."""
 import codecs
 import gzip
 import json
+import re
 import subprocess
 import sys
 
@@ -66,6 +67,13 @@ def _parquet(cut):
         blob = (d / "c.parquet").read_bytes()
         (d / "c.parquet").write_bytes(blob[: len(blob) // 2] if cut else b"PAR1 not parquet")
         return d / "c.parquet"
+    return make
+
+
+def _link(name, target):
+    def make(d):
+        (d / name).symlink_to(target)
+        return d / name
     return make
 
 
@@ -149,6 +157,21 @@ CASES = {
                                   r"subdirectories hold some \(a\.jsonl\); name them with a "
                                   r"quoted glob such as '.*/\*/\*\.jsonl'"),
     "unknown file type": (_write("c.xlsx", b"x"), r"c\.xlsx: unknown file type"),
+    # each record read as one line, "malformed JSON (Extra data)" before: say CR and convert
+    "CR line endings": (_write("c.jsonl", jsonl(TWO).replace(b"\n", b"\r")),
+                        r"c\.jsonl, line 1: the file ends its lines with CR alone \(old Mac "
+                        r"line endings\).*Convert the line endings, e\.g\. tr '\\r' '\\n' < "
+                        r".*c\.jsonl > fixed\.jsonl$"),
+    "CR line endings, gzipped": (_write("c.jsonl.gz", gzip.compress(
+        jsonl(TWO).replace(b"\n", b"\r"))), r"c\.jsonl\.gz, line 1: the file ends its lines "
+        r"with CR alone.*gunzip -c .*c\.jsonl\.gz \| tr '\\r' '\\n' \| gzip > fixed"),
+    # "no such file or directory" before, for a path that is there
+    "symbolic link loop": (_link("c.jsonl", "c.jsonl"),
+                           r"c\.jsonl: a loop of symbolic links \(.*c\.jsonl -> c\.jsonl leads "
+                           r"back to itself\); point the link at the data file"),
+    "dangling symbolic link": (_link("c.jsonl", "gone.jsonl"),
+                               r"c\.jsonl: a symbolic link to gone\.jsonl, which does not "
+                               r"exist; point the link at the data file"),
 }
 
 
@@ -340,3 +363,68 @@ def test_max_df_hints_name_the_right_option(tmp_path):
     res = runner.invoke(app, ["score", str(path), "--min-df", "30", "--max-df", "0.5"])
     assert res.exit_code == 2
     assert "lower min_df or raise max_df" in res.stderr
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_file_named_twice_is_refused_in_every_engine(tmp_path, client, engine):
+    # ok.jsonl ok.jsonl (or ok.jsonl and its directory) counted every document twice,
+    # without a word: N was 4 for a corpus of 2 documents
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "ok.jsonl").write_bytes(jsonl(TWO))
+    ok = tmp_path / "d" / "ok.jsonl"
+    for sources, first, second in [
+            ([ok, ok], ok, ok),
+            ([tmp_path / "d", ok], tmp_path / "d", ok),
+            ([ok, str(tmp_path / "d" / "*.jsonl")], ok, tmp_path / "d" / "*.jsonl"),
+            ([ok, tmp_path / "d" / ".." / "d" / "ok.jsonl"], ok,
+             tmp_path / "d" / ".." / "d" / "ok.jsonl")]:
+        with pytest.raises(CorpusError, match=(
+                rf"ok\.jsonl: the corpus names this file twice \({re.escape(str(first))} and "
+                rf"{re.escape(str(second))}\), so each of its documents would count twice; "
+                r"name each file once$")):
+            count(sources, engine, client)
+    (tmp_path / "link.jsonl").symlink_to(ok)  # the same file through a link
+    with pytest.raises(CorpusError, match=r"names this file twice"):
+        count([ok, tmp_path / "link.jsonl"], engine, client)
+    assert count([ok], engine, client).n_docs == 2
+
+
+def test_a_file_named_twice_in_the_cli(tmp_path):
+    (tmp_path / "ok.jsonl").write_bytes(jsonl(RECORDS))
+    ok = str(tmp_path / "ok.jsonl")
+    for engine in ("memory", "stream"):
+        res = runner.invoke(app, ["score", ok, ok, "--engine", engine])
+        assert res.exit_code == 2 and res.stdout == ""
+        assert res.stderr == (f"error: {ok}: the corpus names this file twice ({ok} and {ok}), "
+                              "so each of its documents would count twice; name each file "
+                              "once\n")
+
+
+def test_a_directory_is_listed_in_one_pass(tmp_path, monkeypatch):
+    # the files of a directory split into data files and others: testing each file's
+    # membership in the list of data files compared paths n^2/2 times (5,000 files took
+    # 21.5 s, against 12 s as a glob). Counted: no comparison of two paths for equality,
+    # whatever the number of files; the files sorted by name
+    from pathlib import PurePath
+
+    from textsift.sources import data_files
+
+    names = [f"part-{i:04d}.jsonl" for i in range(300)]
+    for name in reversed(names):
+        (tmp_path / name).write_bytes(jsonl(TWO))
+    (tmp_path / ".hidden").write_text("ignored")
+    compared = [0]
+    equal = PurePath.__eq__
+
+    def counting(self, other):
+        compared[0] += 1
+        return equal(self, other)
+
+    monkeypatch.setattr(PurePath, "__eq__", counting)
+    files = data_files(tmp_path)
+    monkeypatch.undo()
+    assert [f.name for f in files] == names and compared[0] == 0
+    (tmp_path / "notes.txt").write_text("x")
+    with pytest.raises(CorpusError, match=r"mixes data files \(part-0000\.jsonl, .* and 295 "
+                                          r"more\) with files textsift cannot read \(notes\.txt\)"):
+        data_files(tmp_path)

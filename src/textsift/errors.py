@@ -83,7 +83,23 @@ def lookup(registry: dict, name, what: str):
 
 def missing_path(path) -> CorpusError:
     """The error for a corpus path that does not exist (checked at once by the command line,
-    before anything heavy is imported, and by :func:`textsift.sources.data_files`)."""
+    before anything heavy is imported, and by :func:`textsift.sources.data_files`). A
+    symbolic link that leads nowhere says so: a loop of links (``a -> b -> a``: the system's
+    "too many levels of symbolic links") or a link to a path that does not exist."""
+    import errno
+    import os
+
+    if os.path.islink(path):
+        target = os.readlink(path)
+        try:
+            os.stat(path)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return CorpusError(
+                    f"{path}: a loop of symbolic links ({path} -> {target} leads back to "
+                    f"itself); point the link at the data file (ln -sfn FILE {path})")
+        return CorpusError(f"{path}: a symbolic link to {target}, which does not exist; "
+                           f"point the link at the data file (ln -sfn FILE {path})")
     return CorpusError(f"{path}: no such file or directory; check the path")
 
 

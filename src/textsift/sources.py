@@ -103,7 +103,7 @@ def data_files(source) -> list[Path]:
     if isinstance(source, list | tuple):
         if not source:
             raise CorpusError("no corpus given; name a file, a directory or a glob pattern")
-        return [f for s in source for f in data_files(s)]
+        return _each_once(source)
     text = str(source)
     path = Path(text)
     if path.is_file():
@@ -124,13 +124,32 @@ def data_files(source) -> list[Path]:
     raise missing_path(path)
 
 
+def _each_once(sources) -> list[Path]:
+    """The files of several sources in turn, each named once: a file that two sources name
+    (``ok.jsonl ok.jsonl``, or a file and a directory or glob that holds it) is an error
+    naming it and both, since each of its documents would count twice. Files are compared by
+    their resolved paths (through ``..`` and symbolic links)."""
+    seen: dict[Path, str] = {}
+    files = []
+    for source in sources:
+        for f in data_files(source):
+            first = seen.setdefault(f.resolve(), str(source))
+            if len(seen) == len(files):  # already there
+                raise CorpusError(
+                    f"{f}: the corpus names this file twice ({first} and {source}), so each "
+                    "of its documents would count twice; name each file once")
+            files.append(f)
+    return files
+
+
 def _directory(root: Path) -> list[Path]:
     if is_aclimdb(root):
         return [root]
     entries = sorted(e for e in root.iterdir() if not e.name.startswith("."))
     files = [e for e in entries if e.is_file()]
-    data = [f for f in files if is_data_file(f)]
-    others = [f for f in files if f not in data]
+    data, others = [], []  # one pass: a test of membership in data was quadratic
+    for f in files:
+        (data if is_data_file(f) else others).append(f)
     if data and others:
         raise CorpusError(
             f"{root}: the directory mixes data files ({_names(data)}) with files textsift "
@@ -258,6 +277,8 @@ def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
         except UnicodeDecodeError as exc:
             problem = f"undecodable bytes (not UTF-8: {exc.reason} at byte {exc.start})"
         except ValueError as exc:
+            if b"\r" in raw.rstrip(b"\r\n"):  # records split by CR alone read as one line
+                raise _cr_endings(path, lineno) from None
             problem = f"malformed JSON ({exc})"
         else:
             if _SURROGATE_ESCAPE.search(raw):  # a pair decodes to one character; not a lone one
@@ -276,6 +297,18 @@ def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
             "UTF-8, or skip bad lines (on_bad_line='skip' / --skip-bad-lines)")
     if surrogates:
         _surrogate_warning(path, surrogates)
+
+
+def _cr_endings(path: Path, lineno: int) -> CorpusError:
+    """The error for a JSON Lines file whose lines end in CR alone (classic Mac OS): every
+    record then reads as one line, and JSON Lines ends its lines in LF (or CRLF). An error for
+    the whole file, whatever ``on_bad_line`` says: converting it is the fix."""
+    convert = (f"gunzip -c {path} | tr '\\r' '\\n' | gzip > fixed.jsonl.gz"
+               if path.name.lower().endswith(".gz") else f"tr '\\r' '\\n' < {path} > fixed.jsonl")
+    return CorpusError(
+        f"{path}, line {lineno}: the file ends its lines with CR alone (old Mac line endings), "
+        f"so its records read as one line; JSON Lines ends each line with LF (or CRLF). "
+        f"Convert the line endings, e.g. {convert}")
 
 
 def iter_jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None) -> Iterator[dict]:
