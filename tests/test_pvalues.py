@@ -64,6 +64,20 @@ def test_g2_equals_power_divergence_log_likelihood(cells):
     _close(got, expected)
 
 
+def test_chi2_and_g2_pvalues_keep_scipys_subnormal_range():
+    """Statistics 1400..1490, 1 df: the p-values fall below the smallest normal double
+    (2.2e-308); erfc(sqrt(x / 2)) underflows to 0 from about 1419.5, scipy's chi2.sf
+    (chdtrc) only from about 1425. Equal to scipy to 1e-12 relative, and 0 exactly where
+    scipy's is 0."""
+    from textsift.scores.significance import chi2_pvalue
+
+    x = np.arange(1400.0, 1490.25, 0.25)
+    got, expected = chi2_pvalue(x, 1), ss.chi2.sf(x, 1)
+    assert ((got == 0) == (expected == 0)).all()
+    assert (expected[x <= 1424] > 0).all()  # the subnormal cells are tested
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
+
+
 small = st.one_of(st.integers(0, 12), st.integers(0, 3000))
 fisher_tables = st.one_of(st.tuples(small, small, small, small), tables)
 

@@ -307,12 +307,20 @@ def _margins_nonzero(A, B, C, D):
 def chi2_pvalue(stat, df):
     """The chi-square distribution's upper tail (``scipy.stats.chi2.sf``); with 1 degree of
     freedom as ``erfc(sqrt(stat / 2))`` (the same function: the square of a standard
-    normal), fifty times faster than the incomplete gamma function's ``chdtrc``."""
+    normal), fifty times faster than the incomplete gamma function's ``chdtrc``. Below the
+    smallest normal double (a statistic above about 1400) ``erfc`` underflows to 0 where
+    ``chdtrc`` still gives the subnormal value: there ``chdtrc`` is taken, so that every
+    p-value equals ``scipy.stats.chi2.sf``, 0 only where it is 0."""
     from scipy.special import chdtrc, erfc
 
     stat = np.maximum(stat, 0.0)
     if np.ndim(df) == 0 and df == 1:
-        return erfc(np.sqrt(stat / 2.0))
+        p = np.asarray(erfc(np.sqrt(stat / 2.0)))
+        low = p < np.finfo(np.float64).tiny
+        if low.any():
+            p = p.copy()
+            p[low] = chdtrc(1, np.broadcast_to(stat, p.shape)[low])
+        return p if p.ndim else p[()]
     return chdtrc(df, stat)
 
 
