@@ -45,7 +45,7 @@ from ..labels import check_requirement
 from ._absent import Grid
 from ._hypergeom import log_cdf, log_pmf
 from ._registry import REGISTRY, _call, get_method, register
-from ._tables import PerClass, ScoreTable, binary_scores
+from ._tables import PerClass, ScoreTable, binary_scores, clean
 from .direction import representation
 
 __all__ = ["PValues", "chi2_pvalue", "fisher_log_pvalue", "fisher_pvalue", "g2_statistic",
@@ -138,7 +138,12 @@ class PValues:
 def from_table(table, method: str, test: str) -> PValues:
     """The :class:`PValues` of a table of p-values made as the scores are (a
     :class:`PerClass` or a :class:`ScoreTable`, whose rule writes unseen terms as
-    ``-inf``)."""
+    ``-inf``). The one rule of every method's p-values: a term no document has (``df =
+    0``) has no test -- NaN, in no correction's family -- whatever its method's function
+    gave it (the 2 x m tests and scikit-learn's gave 1); a per-class table follows it by
+    construction, a one-column table is cleaned here."""
+    if isinstance(table, ScoreTable):
+        table = clean(table)
     return PValues(table, method, test)
 
 
