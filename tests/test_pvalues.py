@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from textsift import Counts
 from textsift.errors import TextsiftError
-from textsift.scores import compute, get_method, pvalues
+from textsift.scores import REGISTRY, compute, get_method, pvalues
 from textsift.scores.significance import (
     chi2_2x2_pvalue,
     fisher_log_pvalue,
@@ -62,6 +62,20 @@ def test_g2_equals_power_divergence_log_likelihood(cells):
     expected = ss.chi2_contingency([[A, B], [C, D]], correction=False,
                                    lambda_="log-likelihood").pvalue
     _close(got, expected)
+
+
+def test_chi2_and_g2_pvalues_keep_scipys_subnormal_range():
+    """Statistics 1400..1490, 1 df: the p-values fall below the smallest normal double
+    (2.2e-308); erfc(sqrt(x / 2)) underflows to 0 from about 1419.5, scipy's chi2.sf
+    (chdtrc) only from about 1425. Equal to scipy to 1e-12 relative, and 0 exactly where
+    scipy's is 0."""
+    from textsift.scores.significance import chi2_pvalue
+
+    x = np.arange(1400.0, 1490.25, 0.25)
+    got, expected = chi2_pvalue(x, 1), ss.chi2.sf(x, 1)
+    assert ((got == 0) == (expected == 0)).all()
+    assert (expected[x <= 1424] > 0).all()  # the subnormal cells are tested
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=0)
 
 
 small = st.one_of(st.integers(0, 12), st.integers(0, 3000))
@@ -253,3 +267,19 @@ def test_a_method_without_a_pvalue_is_refused_with_the_ones_that_have():
                                             r"permutation"):
         pvalues(counts, "bns")
     assert get_method("chi2").test and not get_method("bns").test
+
+
+@pytest.mark.parametrize("method", sorted(n for n, m in REGISTRY.items() if m.pvalue))
+def test_every_test_leaves_unseen_terms_untested(method):
+    """Term 1 is in no document: NaN for every method with a p-value (the registry's, so a
+    new test joins), and outside the Bonferroni family: a seen term's q is its p times the
+    number of seen terms (2), not 3."""
+    ordinal = "ranks" in REGISTRY[method].requires
+    X = np.array([[1, 0, 1], [0, 0, 1], [1, 0, 0], [0, 0, 1], [1, 0, 0], [0, 0, 1]])
+    y = [1, 2, 1, 2, 2, 1] if ordinal else ["a", "b", "a", "b", "b", "a"]
+    counts = Counts.from_matrix(X, np.array(y), classes=np.array([1, 2]) if ordinal else None)
+    p = pvalues(counts, method)
+    assert np.isnan(p.values[1]).all() and not np.isnan(p.values[[0, 2]]).any()
+    q = p.adjusted("bonferroni")
+    np.testing.assert_allclose(q[[0, 2]], np.minimum(1, 2 * p.values[[0, 2]]))
+    assert np.isnan(q[1]).all()

@@ -45,7 +45,7 @@ from ..labels import check_requirement
 from ._absent import Grid
 from ._hypergeom import log_cdf, log_pmf
 from ._registry import REGISTRY, _call, get_method, register
-from ._tables import PerClass, ScoreTable, binary_scores
+from ._tables import PerClass, ScoreTable, binary_scores, clean
 from .direction import representation
 
 __all__ = ["PValues", "chi2_pvalue", "fisher_log_pvalue", "fisher_pvalue", "g2_statistic",
@@ -138,7 +138,12 @@ class PValues:
 def from_table(table, method: str, test: str) -> PValues:
     """The :class:`PValues` of a table of p-values made as the scores are (a
     :class:`PerClass` or a :class:`ScoreTable`, whose rule writes unseen terms as
-    ``-inf``)."""
+    ``-inf``). The one rule of every method's p-values: a term no document has (``df =
+    0``) has no test -- NaN, in no correction's family -- whatever its method's function
+    gave it (the 2 x m tests and scikit-learn's gave 1); a per-class table follows it by
+    construction, a one-column table is cleaned here."""
+    if isinstance(table, ScoreTable):
+        table = clean(table)
     return PValues(table, method, test)
 
 
@@ -307,12 +312,20 @@ def _margins_nonzero(A, B, C, D):
 def chi2_pvalue(stat, df):
     """The chi-square distribution's upper tail (``scipy.stats.chi2.sf``); with 1 degree of
     freedom as ``erfc(sqrt(stat / 2))`` (the same function: the square of a standard
-    normal), fifty times faster than the incomplete gamma function's ``chdtrc``."""
+    normal), fifty times faster than the incomplete gamma function's ``chdtrc``. Below the
+    smallest normal double (a statistic above about 1400) ``erfc`` underflows to 0 where
+    ``chdtrc`` still gives the subnormal value: there ``chdtrc`` is taken, so that every
+    p-value equals ``scipy.stats.chi2.sf``, 0 only where it is 0."""
     from scipy.special import chdtrc, erfc
 
     stat = np.maximum(stat, 0.0)
     if np.ndim(df) == 0 and df == 1:
-        return erfc(np.sqrt(stat / 2.0))
+        p = np.asarray(erfc(np.sqrt(stat / 2.0)))
+        low = p < np.finfo(np.float64).tiny
+        if low.any():
+            p = p.copy()
+            p[low] = chdtrc(1, np.broadcast_to(stat, p.shape)[low])
+        return p if p.ndim else p[()]
     return chdtrc(df, stat)
 
 
