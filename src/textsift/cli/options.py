@@ -151,14 +151,6 @@ def _alpha(value: float | None) -> float | None:
     return value
 
 
-def check_k_alpha(k: int | None, alpha: float | None) -> None:
-    """Refuse ``-k`` with ``--alpha``: each chooses the terms (a number of them, or those
-    that pass a significance level); ``score`` and ``explore``."""
-    if k is not None and alpha is not None:
-        raise TextsiftError("-k selects a number of terms and --alpha the terms that pass a "
-                            "significance level: give one of them")
-
-
 def _level(value: float | None) -> float | None:
     if value is not None and not 0 < value < 1:
         raise typer.BadParameter(f"a confidence level in (0, 1), e.g. 0.95; got {value:g}")
