@@ -33,7 +33,7 @@ import typer
 
 from .._choices import CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES
 from .._options import PREPROCESSING, Option
-from ..errors import TextsiftError, check_n_jobs
+from ..errors import check_n_jobs
 from ._app import Format
 
 if TYPE_CHECKING:
