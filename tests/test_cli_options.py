@@ -208,3 +208,94 @@ def test_results_on_stdout_messages_on_stderr(tmp_path):
     assert "cells run" in res.stderr
     res = runner.invoke(app, ["report", str(out)])
     assert res.exit_code == 0 and res.stdout == f"{out / 'report.html'}\n"
+
+
+#: The grid of the options that apply only to some views (``textsift.cli._applies``): each
+#: case given where it does not apply, in every command that has the option, and the start
+#: of what the error says instead (what does apply). DATA does not exist: the check comes
+#: before anything is read, so that an ignored option costs nothing.
+NOT_APPLYING = [
+    ("score", ["--per-class", "--alpha", "0.05"], "--alpha with --per-class is the level of "
+     "each class's count of passing terms, which --evidence shows: add --evidence"),
+    ("score", ["--method", "all", "--alpha", "0.05"], "--alpha selects the terms of one "
+     "method by their adjusted p-values, and --method all prints every method's score"),
+    ("score", ["--evidence", "--alpha", "0.05"], "--evidence of one ranking shows every "
+     "term's adjusted p-value (q) and selects none, so --alpha does nothing there"),
+    ("score", ["--method", "bns", "--alpha", "0.05"], "--alpha selects the terms whose "
+     "adjusted p-value passes it, and bns has no p-value (it is not a statistical test): "
+     "choose a method that is a test (chi2, chi2_multi, chi2_sklearn, fisher, g2, ig_multi, "
+     "log_odds_dirichlet), or -k, or --evidence --permutations N"),
+    ("score", ["-k", "3", "--alpha", "0.05"], "give one of -k (a number of terms) and --alpha"),
+    ("score", ["--correction", "holm"], "--correction adjusts the p-values for --alpha or "
+     "--evidence, and none is given: add --alpha or --evidence, or drop --correction"),
+    ("score", ["--family", "all"], "--family adjusts the p-values for --alpha or --evidence"),
+    ("score", ["--level", "0.9"], "--level is the confidence level of --evidence's intervals"),
+    ("score", ["--evidence", "--per-class", "--level", "0.9"], "--per-class --evidence shows "
+     "each class's p and q, no interval"),
+    ("score", ["--permutations", "9"], "--permutations gives the p-values of --evidence: add "
+     "--evidence"),
+    ("score", ["--evidence", "--per-class", "--permutations", "9"], "--per-class --evidence "
+     "shows each method's own p-values"),
+    ("score", ["--seed", "1"], "--seed seeds the permutations of --evidence --permutations N"),
+    ("score", ["--evidence", "--per-class", "--method", "bns"], "--per-class --evidence shows "
+     "each class's p-values and how many terms pass --alpha, and bns has no p-value"),
+    ("score", ["--evidence", "--method", "all"], "--evidence shows one method's evidence"),
+    ("score", ["--method", "all", "-k", "3"], "-k selects the terms of one ranking; --method "
+     "all prints every method"),
+    ("score", ["--per-class", "-k", "3"], "-k selects the terms of one ranking; --per-class"),
+    ("score", ["--per-class", "--class", "x"], "--per-class ranks every class by its own"),
+    ("score", ["--per-class", "--reference-corpus", "x"], "--per-class compares every class "
+     "with the rest"),
+    ("score", ["--method", "all", "--aggregate", "rr"], "--method all prints a score per "
+     "method; the round robin gives an order"),
+    ("score", ["--reference", "b"], "--reference b compares a class with it: give the target "
+     "class with --class"),
+    ("score", ["--class", "a", "--reference", "b", "--reference-corpus", "x"], "give one "
+     "reference"),
+    ("ordinal", ["--alpha", "0.05"], "--alpha selects the terms whose adjusted p-value passes "
+     "it, and rr_igor has no p-value (it is not a statistical test): choose a method that is a "
+     "test (mann_whitney), or -k\n"),  # ordinal has no --evidence --permutations to suggest
+    ("ordinal", ["--correction", "holm"], "--correction adjusts the p-values for --alpha, and "
+     "none is given: add --alpha, or drop --correction"),
+    ("ordinal", ["-k", "3", "--ratio", "0.1"], "give one of -k (a number of terms), --ratio"),
+    ("ordinal", ["--method", "mann_whitney", "--alpha", "0.05", "--ratio", "0.1"],
+     "give one of -k (a number of terms), --ratio"),
+    ("explore", ["--method", "bns", "--alpha", "0.05"], "--alpha selects the terms whose "
+     "adjusted p-value passes it, and bns has no p-value"),
+    ("explore", ["--correction", "holm"], "--correction adjusts the p-values for --alpha, and "
+     "none is given"),
+    ("explore", ["--family", "all"], "--family adjusts the p-values for --alpha, and none"),
+    ("explore", ["-k", "3", "--alpha", "0.05"], "give one of -k (a number of terms) and "),
+]
+
+
+@pytest.mark.parametrize("name, args, message", NOT_APPLYING)
+def test_an_option_that_does_not_apply_is_refused(tmp_path, name, args, message):
+    """Each: exit 2, one `error:` line naming what the option applies to (it was accepted
+    and ignored: `--alpha` with `--per-class`, `--correction` without `--alpha`, ...), before
+    DATA is even looked at and with --out left as it was."""
+    out = tmp_path / "out.html"
+    res = runner.invoke(app, [name, str(tmp_path / "nope.jsonl"), *args,
+                              *(["--out", str(out)] if name == "explore" else [])])
+    assert res.exit_code == 2, res.output
+    assert res.stderr.startswith("error: " + message.rstrip("\n")), res.stderr
+    assert res.stderr.count("\n") == 1 and (not message.endswith("\n") or
+                                             res.stderr.endswith(message))
+    assert not out.exists()
+
+
+def test_every_rule_of_where_an_option_applies_is_in_the_grid():
+    """Every declared rule is of a parameter some command has (none stale), and the grid
+    refuses each declared option, and --alpha, --correction and --family in every command
+    that has them."""
+    from textsift.cli._applies import APPLIES
+
+    params = {n: {p.name for p in c.params} for n, c in COMMANDS.items()}
+    assert all(any(name in p for p in params.values()) for name in APPLIES)
+    flags = {(name, a) for name, args, _ in NOT_APPLYING for a in args if a.startswith("-")}
+    dest = {o: p.name for c in COMMANDS.values() for p in c.params for o in p.opts}
+    refused = {dest[a] for _, a in flags}
+    assert set(APPLIES) - {"per_class"} <= refused | {"ratio"}, set(APPLIES) - refused
+    for name, p in params.items():
+        for option in {"alpha", "correction", "family"} & p:
+            assert (name, f"--{option}") in flags, (name, option)

@@ -476,8 +476,8 @@ def test_alpha_family_all_corrects_every_cell(sample):
     (["--alpha", "1.5"], "Invalid value for '--alpha': a significance level in (0, 1]"),
     (["--correction", "bonf"], "Invalid value for '--correction'"),
     (["--family", "each"], "Invalid value for '--family'"),
-    (["--alpha", "0.05", "-k", "20"], "-k selects a number of terms and --alpha the terms "
-                                      "that pass a significance level: give one of them"),
+    (["--alpha", "0.05", "-k", "20"], "give one of -k (a number of terms) and --alpha (a "
+                                      "significance level)"),
 ])
 def test_alpha_bad_input_is_one_error_and_writes_nothing(tmp_path, args, message):
     """Each: exit 2, one `error:` line (the same as `textsift score`'s), no page."""

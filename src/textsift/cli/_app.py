@@ -90,7 +90,14 @@ class _Commands(TyperGroup):
 
 
 class _Command(TyperCommand):
-    """A command whose help :mod:`._help` draws."""
+    """A command whose help :mod:`._help` draws, and whose options given where they do not
+    apply are refused before it starts (:func:`._applies.check`)."""
+
+    def invoke(self, ctx):
+        from ._applies import check
+
+        check(ctx)
+        return super().invoke(ctx)
 
     def format_help(self, ctx, formatter):
         from ._help import format_help

@@ -9,7 +9,6 @@ from typing import Annotated
 
 import typer
 
-from ..errors import TextsiftError
 from .options import Alpha, CorpusOptions, Correction, Evidence, Family, Level
 
 __all__ = ["REFERENCE", "SIGNIFICANCE", "Reference", "Significance", "reference_options",
@@ -32,13 +31,6 @@ class Significance:
         """What ``--evidence`` shows (``None`` without it): the level of its count of passing
         terms, the correction, the family and the intervals' level (their defaults where not
         given), and the permutations' number, seed and corpus when asked."""
-        if self.permutations is not None:
-            if not self.evidence:
-                raise TextsiftError("--permutations gives the p-values of --evidence: add "
-                                    "--evidence")
-            if self.permutations < 1:
-                raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
-                                    f"{self.permutations}")
         if not self.evidence:
             return None
         ev = {"alpha": self.alpha or 0.05, "correction": self.correction or "bh",

@@ -23,7 +23,6 @@ from .options import (
     FormatOption,
     K,
     Top,
-    check_k_alpha,
     choices,
     corpus_options,
 )
@@ -107,7 +106,7 @@ def score(
     agg = aggregate.value if aggregate else None
     view = direction.value if direction else (
         "over" if class_label is not None or per_class else "both")
-    _check_score(method, agg, class_label, per_class, k, significance, reference)
+    _check_score(significance)
     ev = significance.evidence_settings(corpus)
     m = None if method == "all" else get_method(method)  # before counting: fails at once
     if ev is not None and m.pvalue is None and "permutations" not in ev:
@@ -131,34 +130,12 @@ def score(
         _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
 
 
-def _check_score(method: str, agg, class_label, per_class: bool, k,
-                 significance: Significance, reference: Reference) -> None:
-    """Refuse ``score``'s options that ask for two things at once."""
-    if method == "all" and agg == "rr":
-        raise TextsiftError("--method all prints a score per method; the round robin gives an "
-                            "order, not a score: use --aggregate max, sum or wavg")
-    if k is not None and (method == "all" or per_class):
-        what = ("--method all prints every method" if method == "all" else
-                "--per-class prints one ranking per class")
-        raise TextsiftError(f"-k selects the terms of one ranking; {what}: drop -k, and give "
-                            "--top to print more terms")
-    if not per_class:
-        check_k_alpha(k, significance.alpha)
-    if per_class and (class_label is not None or agg is not None or method == "all"):
-        raise TextsiftError("--per-class ranks every class by its own scores: drop --class, "
-                            "--aggregate and --method all")
-    if significance.evidence and method == "all":
-        raise TextsiftError("--evidence shows one method's evidence; --method all prints "
-                            "every method's score: choose one method")
-    if reference.label is not None and reference.corpus is not None:
-        raise TextsiftError("give one reference: --reference (a class) or --reference-corpus "
-                            "(a corpus)")
-    if reference and per_class:
-        raise TextsiftError("--per-class compares every class with the rest; a reference "
-                            "compares one target: give --class instead of --per-class")
-    if reference.label is not None and class_label is None:
-        raise TextsiftError(f"--reference {reference.label} compares a class with it: give "
-                            "the target class with --class")
+def _check_score(significance: Significance) -> None:
+    """Refuse ``score``'s option values that cannot be (the options that do not apply to
+    the view asked are refused before, by their declarations: :mod:`._applies`)."""
+    if significance.permutations is not None and significance.permutations < 1:
+        raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
+                            f"{significance.permutations}")
 
 
 def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:

@@ -9,7 +9,7 @@ import typer
 from .._choices import EXPLORE_CAP as CAP
 from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
 from ._app import app, console, writes_out
-from .options import Alpha, CorpusOptions, Correction, Family, check_k_alpha, corpus_options
+from .options import Alpha, CorpusOptions, Correction, Family, corpus_options
 
 #: The table's and the agreement sets' first size, unless -k says.
 K = 50
@@ -62,7 +62,6 @@ def explore(
     from ..sources import describe
 
     check_out(out)  # before the long work
-    check_k_alpha(k, alpha)
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None
     opts = corpus.vectorizer()
     asked = dict.fromkeys([*(names or ()), *([method] if method else [])])

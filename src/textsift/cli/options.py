@@ -33,7 +33,7 @@ import typer
 
 from .._choices import CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES
 from .._options import PREPROCESSING, Option
-from ..errors import TextsiftError, check_n_jobs
+from ..errors import check_n_jobs
 from ._app import Format
 
 if TYPE_CHECKING:
@@ -149,14 +149,6 @@ def _alpha(value: float | None) -> float | None:
     if value is not None and not 0 < value <= 1:
         raise typer.BadParameter(f"a significance level in (0, 1], e.g. 0.05; got {value:g}")
     return value
-
-
-def check_k_alpha(k: int | None, alpha: float | None) -> None:
-    """Refuse ``-k`` with ``--alpha``: each chooses the terms (a number of them, or those
-    that pass a significance level); ``score`` and ``explore``."""
-    if k is not None and alpha is not None:
-        raise TextsiftError("-k selects a number of terms and --alpha the terms that pass a "
-                            "significance level: give one of them")
 
 
 def _level(value: float | None) -> float | None:

@@ -180,10 +180,6 @@ def ordinal(
 
     m = _method(method)
     _check_params(m, params)
-    if (k is not None) + (ratio is not None) + (alpha is not None) > 1:
-        raise TextsiftError("give one of -k (a number of terms), --ratio (a fraction in "
-                            "(0, 1]) and --alpha (a significance level), or none to print "
-                            "the ranking's best --top terms")
     counts = _rating_counts(corpus, ranks)
     if alpha is not None:
         from .core import by_significance
