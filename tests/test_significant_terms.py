@@ -84,7 +84,7 @@ def test_cli_alpha_selects_what_significant_terms_keeps():
                                     "--correction", "holm"])
     assert none.exit_code == 0 and "note: no term passes alpha 1e-300" in none.stderr
     for args, message in ((["--method", "chi2", "--alpha", "0.05", "-k", "5"], "give one of"),
-                          (["--method", "bns", "--alpha", "0.05"], "bns has none")):
+                          (["--method", "bns", "--alpha", "0.05"], "bns has no p-value")):
         bad = CliRunner().invoke(app, ["score", sample, *args])
         assert bad.exit_code == 2 and message in bad.stderr and bad.stdout == ""
 

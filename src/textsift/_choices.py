@@ -12,9 +12,17 @@ AGGREGATES = ("max", "sum", "wavg", "rr")
 #: Which terms of a class a view or a selector keeps: over-represented in the class, under-
 #: represented, or both (:mod:`textsift.scores.direction`).
 DIRECTIONS = ("over", "under", "both")
-#: Multiple-testing corrections (:mod:`textsift.corrections`) and the families they control.
-CORRECTIONS = ("none", "bonferroni", "holm", "bh", "by")
+#: Multiple-testing corrections (:mod:`textsift.corrections`), each with how its adjusted
+#: p-value ``q`` passes a level ``alpha``: ``q <= alpha`` for the false discovery rate
+#: procedures (scikit-learn's ``SelectFdr``), ``q < alpha`` for the others (``SelectFpr``,
+#: ``SelectFwe``). A new correction is one entry here and its procedure in
+#: ``corrections.adjust_families``, which refuses a name it has no procedure for.
+PASS_RULES = {"none": "<", "bonferroni": "<", "holm": "<", "bh": "<=", "by": "<="}
+CORRECTIONS = tuple(PASS_RULES)
+#: The families a correction controls: each class's terms, or every term-class cell.
 FAMILIES = ("class", "all")
+#: The defaults of every view, selector and experiment that corrects p-values.
+CORRECTION, FAMILY = "bh", "class"
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
 #: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._choices import CORRECTION, FAMILY
 from ._choices import CORRECTIONS as _CORRECTIONS
 from ._choices import FAMILIES as _FAMILIES
 from .errors import TextsiftError, choose
@@ -74,7 +75,7 @@ def check_alpha(alpha, name: str = "alpha") -> float:
     return float(alpha)
 
 
-def adjust(p, correction: str = "bh") -> np.ndarray:
+def adjust(p, correction: str = CORRECTION) -> np.ndarray:
     """The adjusted p-values of one family ``p`` (any shape; NaN entries are not tested,
     not counted, and stay NaN)."""
     check_correction(correction)
@@ -149,7 +150,7 @@ def adjust_distinct(values, weights, correction: str) -> np.ndarray:
     return np.minimum(1.0, np.minimum.accumulate(raw[::-1])[::-1])
 
 
-def adjust_table(values, correction: str = "bh", family: str = "class") -> np.ndarray:
+def adjust_table(values, correction: str = CORRECTION, family: str = FAMILY) -> np.ndarray:
     """The adjusted p-values of a (V, G) table (:class:`textsift.scores.PValues`'s
     ``values``): each column a family (``family="class"``) or the whole table one
     (``"all"``); see the module docstring for the choice."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ._choices import CORRECTION, FAMILY, PASS_RULES
 from .corrections import adjust_table, check_correction, check_family
 from .counts import Counts
 from .errors import TextsiftError
@@ -36,7 +37,7 @@ __all__ = ["adjusted_pvalues", "evidence", "passes", "passing_scores", "passing_
            "rule", "significant_counts", "significant_terms", "smallest_pvalues"]
 
 
-def adjusted_pvalues(counts: Counts, method, correction: str = "bh", family: str = "class",
+def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, family: str = FAMILY,
                      **params):
     """``(PValues, q)``: the method's p-values and the adjusted ones, ``q`` of the same
     (V, G) shape (:func:`textsift.corrections.adjust_table`)."""
@@ -69,8 +70,8 @@ def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndar
     return np.array([classes.index(groups[j]) for j in best])
 
 
-def evidence(counts: Counts, ranking: TermRanking, method, correction: str = "bh",
-             family: str = "class", level: float = 0.95, permuted=None,
+def evidence(counts: Counts, ranking: TermRanking, method, correction: str = CORRECTION,
+             family: str = FAMILY, level: float = 0.95, permuted=None,
              **params) -> pd.DataFrame:
     """The ranking's frame (:meth:`TermRanking.to_frame`) with the evidence of each term
     (module docstring). A method without a p-value has no ``p`` and ``q`` columns, unless
@@ -124,8 +125,8 @@ def _add_cells(frame, counts: Counts, index, cls, has, m, level) -> None:
             frame[name] = np.where(has, values, np.nan)
 
 
-def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
-                       family: str = "class", direction: str = "over", *, adjusted=None,
+def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: str = CORRECTION,
+                       family: str = FAMILY, direction: str = "over", *, adjusted=None,
                        **params) -> pd.Series:
     """How many terms of each class pass ``alpha`` after ``correction`` (:func:`passes`, the
     rule :func:`significant_terms` keeps them by), counting those of ``direction`` in the
@@ -146,8 +147,8 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
                      name=f"q {rule(correction)} {alpha:g}")
 
 
-def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: str = "bh",
-                      family: str = "class", direction: str = "both",
+def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: str = CORRECTION,
+                      family: str = FAMILY, direction: str = "both",
                       rr_variant: str = "skip", class_label=None,
                       **params) -> tuple[np.ndarray, np.ndarray]:
     """Selection by significance (scikit-learn's ``SelectFpr``, ``SelectFdr`` and
@@ -187,8 +188,8 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest_pvalues(p, class_label)
 
 
-def passing_scores(counts: Counts, method, alpha: float, correction: str = "bh",
-                   family: str = "class", direction: str = "both", class_label=None, *,
+def passing_scores(counts: Counts, method, alpha: float, correction: str = CORRECTION,
+                   family: str = FAMILY, direction: str = "both", class_label=None, *,
                    adjusted=None, scores=None, **params):
     """The method's scores of ``counts`` where a cell passes ``alpha`` (its adjusted p-value:
     :func:`passes`; with ``direction``, only where the term has that direction in the class;
@@ -301,8 +302,8 @@ def passes(q, alpha: float, correction: str) -> np.ndarray:
 
 def rule(correction: str) -> str:
     """How :func:`passes` compares ``q`` with alpha after ``correction``: ``"<="`` or
-    ``"<"``."""
-    return "<=" if correction in ("bh", "by") else "<"
+    ``"<"`` (the correction's own rule, ``textsift._choices.PASS_RULES``)."""
+    return PASS_RULES[check_correction(correction)]
 
 
 def smallest_pvalues(p, class_label=None) -> np.ndarray:

@@ -19,6 +19,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
+from ._choices import CORRECTION
 from .counts import Counts
 from .errors import TextsiftError
 from .labels import as_labels, check_requirement
@@ -155,7 +156,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         method_params=None,
         direction="both",
         alpha=None,
-        correction="bh",
+        correction=CORRECTION,
         family="class",
     ):
         self.method = method
@@ -371,7 +372,7 @@ class OrdinalSelector(TermSelector):
     family = "class"  # an ordinal test has one p-value per term: one family either way
 
     def __init__(self, method="rr_nc_idf", k=None, ratio=None, ranks=None, rr_variant="skip",
-                 method_params=None, alpha=None, correction="bh"):
+                 method_params=None, alpha=None, correction=CORRECTION):
         self.method = method
         self.k = k
         self.ratio = ratio

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from .._choices import CORRECTION
 from .options import Alpha, CorpusOptions, Correction, Evidence, Family, Level
 
 __all__ = ["REFERENCE", "SIGNIFICANCE", "Reference", "Significance", "reference_options",
@@ -33,7 +34,7 @@ class Significance:
         given), and the permutations' number, seed and corpus when asked."""
         if not self.evidence:
             return None
-        ev = {"alpha": self.alpha or 0.05, "correction": self.correction or "bh",
+        ev = {"alpha": self.alpha or 0.05, "correction": self.correction or CORRECTION,
               "family": self.family or "class", "level": self.level or 0.95}
         if self.permutations is not None:
             ev.update(permutations=self.permutations, seed=self.seed, corpus=corpus)

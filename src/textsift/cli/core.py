@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .._choices import AGGREGATES
+from .._choices import AGGREGATES, CORRECTION, FAMILY
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, emit_rows, plain, print_note
@@ -174,7 +174,7 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
         raise TextsiftError(f"--alpha selects by p-value, and {m.name} has none (it is not a "
                             f"statistical test); choose a test ({', '.join(with_pvalues())}), "
                             "or -k, or --evidence --permutations N for its p-values")
-    corr, fam = correction or "bh", family or "class"
+    corr, fam = correction or CORRECTION, family or FAMILY
     order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
                                  class_label=class_label, **(params or {}))
     console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "

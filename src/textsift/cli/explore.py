@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from .._choices import CORRECTION
 from .._choices import EXPLORE_CAP as CAP
 from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
 from ._app import app, console, writes_out
@@ -77,7 +78,7 @@ def explore(
                           method=method, k=K if k is None else k, top=top, cap=cap,
                           snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}", alpha=alpha,
-                          correction=getattr(correction, "value", correction) or "bh",
+                          correction=getattr(correction, "value", correction) or CORRECTION,
                           family=getattr(family, "value", family) or "class",
                           progress=status.update)
     console.print(f"{counts.n_docs:,} documents, {counts.n_classes} "

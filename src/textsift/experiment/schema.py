@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .._choices import CORRECTIONS
+from .._choices import CORRECTION, CORRECTIONS, FAMILY
 from .._options import PREPROCESSING
 from ..learners import WEIGHTINGS
 from ..policies import AGGREGATES
@@ -122,9 +122,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
                       "two-sided; the number kept is each fold's own (n_features, and the alpha "
                       "in the results' alpha column). Only the methods that are tests (those "
                       "with a p-value in `textsift methods`) have these levels."),
-        "correction": Key("string", "bh", "Multiple-testing correction of alphas: "
+        "correction": Key("string", CORRECTION, "Multiple-testing correction of alphas: "
                           f"{_choices(CORRECTIONS)} (as --correction)."),
-        "family": Key("string", "class", 'The family a correction runs over: "class" (each '
+        "family": Key("string", FAMILY, 'The family a correction runs over: "class" (each '
                       'class\'s terms) or "all" (every term-class cell), as --family.'),
         "baselines": Key("list of strings", [], 'Extra rows: "ffs" (every term) and "triv" '
                          "(the middle rank, or the majority class)."),

@@ -39,6 +39,7 @@ from typing import Literal
 
 import numpy as np
 
+from .._choices import CORRECTION, FAMILY
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..labels import check_requirement
@@ -107,7 +108,7 @@ class PValues:
         values[np.isneginf(values)] = np.nan
         return values
 
-    def adjusted(self, correction: str = "bh", family: str = "class", dense: bool = True):
+    def adjusted(self, correction: str = CORRECTION, family: str = FAMILY, dense: bool = True):
         """The adjusted p-values (:mod:`textsift.corrections`; NaN where there is no test):
         the (V, G) array, or with ``dense=False`` a :class:`PValues` whose ``table`` holds
         them in the scores' sparse form (written out when its ``values`` are read).
