@@ -210,7 +210,8 @@ def test_set_params_after_fit_changes_the_selection_without_scoring_again(sample
 
 def test_a_round_robin_ranks_up_to_the_largest_k_asked(sample):
     """Under rr the fit takes only the turns k needs; a larger k takes the next turns (from
-    counts_), a smaller one is a prefix: both equal a fresh fit."""
+    counts_), a smaller one is a prefix: both equal a fresh fit. Reading a selection never
+    changes a fitted attribute: ``ranking_`` stays the fit's 30 terms."""
     X = CountVectorizer(min_df=3).fit_transform(sample.texts)
     y = sample.labels
     sel = TermSelector("ig", k=30, aggregate="rr").fit(X, y)
@@ -218,10 +219,10 @@ def test_a_round_robin_ranks_up_to_the_largest_k_asked(sample):
     sel.set_params(k=70)
     np.testing.assert_array_equal(sel.selected_, TermSelector("ig", k=70, aggregate="rr")
                                   .fit(X, y).selected_)
-    assert len(sel.ranking_) == 70
+    assert len(sel.ranking_) == 30
     sel.set_params(k=5)
     np.testing.assert_array_equal(sel.selected_, sel.ranking_.index[:5])
-    assert len(sel.ranking_) == 70
+    assert len(sel.ranking_) == 30
     with pytest.raises(ValueError, match="threshold does not apply to the round-robin"):
         sel.set_params(k=None, threshold=1.0).transform(np.zeros((1, sel.n_features_in_)))
 
@@ -337,3 +338,20 @@ def test_a_numeric_nan_label_is_refused_not_a_class(y):
     (np.unique made it one: classes_ [1., 2., nan])."""
     with pytest.raises(ValueError, match=r"2 label\(s\) are missing \(first at row [12]\)"):
         TermSelector("chi2", k=2).fit(LECTURE.T[:6], y)
+
+
+def test_pvalues_are_computed_once_per_fit(monkeypatch):
+    """``pvalues_`` is derived once per fit (scikit-learn keeps ``pvalues_`` from fit), not
+    at every read; a refit derives it again. The count of calls: 1, then 2 after a refit."""
+    import textsift.scores as scores
+
+    calls = []
+    real = scores.pvalues
+    monkeypatch.setattr(scores, "pvalues", lambda *a, **k: calls.append(1) or real(*a, **k))
+    sel = TermSelector("chi2", k=2).fit(LECTURE.T, LABELS)
+    first = sel.pvalues_
+    first[:] = -1  # a copy: the selector's own values cannot be changed through it
+    assert (sel.pvalues_ >= 0).all() and len(calls) == 1
+    sel.fit(LECTURE.T, LABELS)
+    sel.pvalues_
+    assert len(calls) == 2

@@ -210,6 +210,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         self.ranking_ = self._rank(counts, n_keep if ranked_by["aggregate"] == "rr" else None,
                                    ranked_by)
         self._fitted = ranked_by
+        self._fit_cache = {}  # what reads derive once from this fit (pvalues_, longer ranking)
         self.counts_ = counts
         self.classes_ = counts.classes
         if not hasattr(self, "n_features_in_"):
@@ -272,7 +273,10 @@ class TermSelector(SelectorMixin, BaseEstimator):
         if n_keep is None:
             return ranking.index[ranking.scores >= self.threshold]
         if len(ranking) < n_keep:  # a round robin stopped short of this k: its next turns
-            ranking = self.ranking_ = self._rank(self.counts_, n_keep, p)
+            longer = self._fit_cache.get("longer")  # (ranking_ stays what fit made)
+            if longer is None or len(longer) < n_keep:
+                longer = self._fit_cache["longer"] = self._rank(self.counts_, n_keep, p)
+            ranking = longer
         return ranking.index[:n_keep]
 
     @property
@@ -305,8 +309,10 @@ class TermSelector(SelectorMixin, BaseEstimator):
         from .scores import pvalues
 
         p = self._check_unchanged()
-        return smallest_pvalues(pvalues(self.counts_, p["method"], **p["method_params"]),
-                                p["class_label"])
+        if "pvalues" not in self._fit_cache:  # computed once per fit, on first read
+            self._fit_cache["pvalues"] = smallest_pvalues(
+                pvalues(self.counts_, p["method"], **p["method_params"]), p["class_label"])
+        return self._fit_cache["pvalues"].copy()
 
     @property
     def class_scores_(self) -> pd.DataFrame:
