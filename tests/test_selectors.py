@@ -353,5 +353,5 @@ def test_pvalues_are_computed_once_per_fit(monkeypatch):
     first[:] = -1  # a copy: the selector's own values cannot be changed through it
     assert (sel.pvalues_ >= 0).all() and len(calls) == 1
     sel.fit(LECTURE.T, LABELS)
-    sel.pvalues_
+    assert sel.pvalues_.shape == first.shape
     assert len(calls) == 2
