@@ -6,8 +6,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-import scipy.stats as ss
 import scipy.sparse as sp
+import scipy.stats as ss
 from typer.testing import CliRunner
 
 from textsift import Counts, rank
