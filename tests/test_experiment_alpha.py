@@ -124,6 +124,19 @@ def test_no_term_passing_is_a_note_and_no_value(tmp_path):
     write_report(tmp_path)  # the report is written with the empty level
 
 
+def test_a_report_whose_only_level_keeps_no_term_is_written_with_the_note(tmp_path):
+    """The only level an alpha at which nothing passes (1e-300 after Bonferroni): no method has
+    a value, so there is no best method (best_method is None, where it raised IndexError on the
+    empty mean), and the report is written with the run's note that no term passed."""
+    exp = config(methods=["fisher"], sizes=[], alphas=[1e-300], correction="bonferroni",
+                 aggregates=["max"])
+    summary = run_experiment(exp, tmp_path)
+    assert summary.results["value"].isna().all()
+    page = write_report(tmp_path).read_text(encoding="utf-8")
+    assert (tmp_path / "report.html").is_file()
+    assert "no term passed (fisher at alpha 1e-300 in 2 fold(s)): no learner was fitted" in page
+
+
 def test_an_experiment_of_alphas_only_and_one_vs_rest(tmp_path):
     """Alphas alone are levels enough; in one-vs-rest tasks a per-class test keeps the terms
     passing in the positive class's column (TermSelector(class_label="pos")); the report has no
