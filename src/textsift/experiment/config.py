@@ -52,7 +52,13 @@ from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
-from ._methods import check_learner, check_method_params, method_name, method_param_names
+from ._methods import (
+    check_alpha_levels,
+    check_learner,
+    check_method_params,
+    method_name,
+    method_param_names,
+)
 from ._tasks import check_learner_task, check_measure, check_method_kind, for_labels
 from .schema import BASELINES, LEARNER_KEYS, SCHEMA, default
 from .specs import CorpusSpec, Experiment, LearnerSpec, Tuning
@@ -262,6 +268,8 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     for a in aggregates:
         choice(a, ("default",) + AGGREGATES, "[selection] aggregates entry", src)
     sizes, ratios, alphas = _levels(t, src)
+    if alphas and not sizes and not ratios:
+        check_alpha_levels(methods, LabelKind.possible(task), src)
     baselines = _get(t, "selection", "baselines")
     if not isinstance(baselines, list):
         raise ConfigError(f"{src}: [selection] baselines must be a list, e.g. [\"ffs\", \"triv\"]")
