@@ -66,6 +66,10 @@ from .specs import CorpusSpec, Experiment, LearnerSpec, Tuning
 __all__ = ["ConfigError", "for_labels", "load_config", "parse_config"]
 
 
+#: The greatest seed numpy's RandomState (and so scikit-learn's random_state) accepts.
+SEED_MAX = 2**32 - 1
+
+
 def _get(t: dict, table: str, key: str):
     """``t[key]``, or the schema's default."""
     return t[key] if key in t else default(table, key)
@@ -91,6 +95,9 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
     learners = learners_section(data.get("learners"), corpus.task, src)
     tuning = tuning_section(data.get("tuning"), selection, learners, src)
     seed = typed(_get(exp, "experiment", "seed"), int, "[experiment] seed", src)
+    if not 0 <= seed <= SEED_MAX:  # numpy RandomState's bounds: the folds and the learners
+        raise ConfigError(f"{src}: [experiment] seed must be an integer in [0, 2**32 - 1] "
+                          f"(numpy's RandomState takes no other), got {seed}; e.g. seed = 0")
     n_jobs = typed(_get(exp, "experiment", "n_jobs"), int, "[experiment] n_jobs", src)
     try:
         check_n_jobs(n_jobs, "[experiment] n_jobs")
