@@ -84,6 +84,24 @@ def test_n_jobs_in_the_toml(tmp_path, out, n_jobs):
                                             f"workers, or -1 for every core; got {n_jobs}")
 
 
+@pytest.mark.parametrize("seed", [-1, 99999999999])
+def test_a_seed_numpy_does_not_take_is_refused_when_the_file_is_read(tmp_path, out, seed):
+    """A seed outside numpy RandomState's [0, 2**32 - 1], with scut (whose validation split
+    takes it): one error line, --out as it was -- where scikit-learn's InvalidParameterError
+    came as a traceback after cache/, cells/ and experiment.json were written."""
+    from test_experiment_multilabel import corpus, write
+
+    path = write(tmp_path, corpus(n=80))
+    toml = tmp_path / "seed.toml"
+    toml.write_text(f'[experiment]\nseed = {seed}\n[corpus]\npath = "{path}"\n'
+                    'label_field = "labels"\n[evaluation]\nmetrics = ["micro_f1"]\n'
+                    '[selection]\nmethods = ["chi2"]\nsizes = [3]\n'
+                    '[[learners]]\nname = "nb"\nthreshold = "scut"\n')
+    assert_refused(["run", str(toml)], out, "[experiment] seed must be an integer in "
+                                            "[0, 2**32 - 1] (numpy's RandomState takes no "
+                                            f"other), got {seed}; e.g. seed = 0")
+
+
 @pytest.mark.parametrize("n_jobs", ["0", "-7"])
 def test_n_jobs_on_the_command_line(tmp_path, out, n_jobs):
     toml = write_toml(tmp_path, write_corpus(tmp_path / "c.jsonl", ["a", "b"]))

@@ -7,6 +7,7 @@ where no term passes, and the report's count of the terms that pass each alpha."
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -124,6 +125,19 @@ def test_no_term_passing_is_a_note_and_no_value(tmp_path):
     write_report(tmp_path)  # the report is written with the empty level
 
 
+def test_a_report_whose_only_level_keeps_no_term_is_written_with_the_note(tmp_path):
+    """The only level an alpha at which nothing passes (1e-300 after Bonferroni): no method has
+    a value, so there is no best method (best_method is None, where it raised IndexError on the
+    empty mean), and the report is written with the run's note that no term passed."""
+    exp = config(methods=["fisher"], sizes=[], alphas=[1e-300], correction="bonferroni",
+                 aggregates=["max"])
+    summary = run_experiment(exp, tmp_path)
+    assert summary.results["value"].isna().all()
+    page = write_report(tmp_path).read_text(encoding="utf-8")
+    assert (tmp_path / "report.html").is_file()
+    assert "no term passed (fisher at alpha 1e-300 in 2 fold(s)): no learner was fitted" in page
+
+
 def test_an_experiment_of_alphas_only_and_one_vs_rest(tmp_path):
     """Alphas alone are levels enough; in one-vs-rest tasks a per-class test keeps the terms
     passing in the positive class's column (TermSelector(class_label="pos")); the report has no
@@ -164,6 +178,19 @@ def test_growing_an_experiment_by_alphas_runs_only_their_cells(tmp_path):
 def test_bad_alphas_are_refused_when_the_file_is_read(selection, message):
     with pytest.raises(ConfigError, match=message):
         config(**selection)
+
+
+def test_alphas_alone_with_no_tested_method_are_refused_when_the_file_is_read():
+    """Alphas as the only levels and ig, not a test: no cell could run (the run wrote 12 files
+    and stopped on an empty results table), so the file is refused, naming the registry's
+    methods with a p-value for these (nominal) labels; with a size level ig runs its sizes."""
+    with pytest.raises(ConfigError, match=re.escape(
+            "[selection] alphas are the only levels, and none of the methods (ig) has a "
+            "p-value to select by; add a method with one for these labels (chi2, chi2_multi, "
+            "chi2_sklearn, fisher, g2, ig_multi, log_odds_dirichlet), or sizes or ratios")):
+        config(methods=["ig"], sizes=[], alphas=[0.05])
+    assert config(methods=["ig"], sizes=[20], alphas=[0.05]).alphas == (0.05,)
+    assert config(methods=["ig", "chi2"], sizes=[], alphas=[0.05]).methods == ("ig", "chi2")
 
 
 def test_a_label_with_no_column_answers_its_training_majority():

@@ -13,10 +13,11 @@ from ..counts import Counts
 from ..errors import TextsiftError
 from ..learners import class_weight_codes
 from ..policies import AGGREGATES
-from ..scores import compute, get_method
+from ..scores import compute, get_method, with_pvalues
 from ._keys import ConfigError, typed
 
-__all__ = ["check_class_weights", "check_learner", "check_method_params", "method_name",
+__all__ = ["check_alpha_levels", "check_class_weights", "check_learner", "check_method_params",
+           "method_name",
            "method_param_names", "offered_aggregates", "resolve_method", "untested"]
 
 
@@ -50,6 +51,19 @@ def untested(name: str, kind) -> str | None:
     if not kind.meets(get_method(name).test_requires):
         return "its test needs one label per document"
     return None
+
+
+def check_alpha_levels(methods, kinds, src: str) -> None:
+    """Alphas as the only levels select by p-values: refused when no method of ``methods``
+    has one for labels of any of ``kinds`` (:func:`untested`), as no cell would run and the
+    results table would be empty; the message names the methods that have one."""
+    if any(untested(name, k) is None for name in methods for k in kinds):
+        return
+    tested = [n for n in with_pvalues()
+              if any(k.serves(get_method(n)) and untested(n, k) is None for k in kinds)]
+    raise ConfigError(f"{src}: [selection] alphas are the only levels, and none of the methods "
+                      f"({', '.join(methods)}) has a p-value to select by; add a method with "
+                      f"one for these labels ({', '.join(tested)}), or sizes or ratios")
 
 
 def method_param_names(name: str) -> tuple[str, ...]:

@@ -52,12 +52,22 @@ from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
 from ..policies import AGGREGATES
 from ..vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
-from ._methods import check_learner, check_method_params, method_name, method_param_names
+from ._methods import (
+    check_alpha_levels,
+    check_learner,
+    check_method_params,
+    method_name,
+    method_param_names,
+)
 from ._tasks import check_learner_task, check_measure, check_method_kind, for_labels
 from .schema import BASELINES, LEARNER_KEYS, SCHEMA, default
 from .specs import CorpusSpec, Experiment, LearnerSpec, Tuning
 
 __all__ = ["ConfigError", "for_labels", "load_config", "parse_config"]
+
+
+#: The greatest seed numpy's RandomState (and so scikit-learn's random_state) accepts.
+SEED_MAX = 2**32 - 1
 
 
 def _get(t: dict, table: str, key: str):
@@ -85,6 +95,9 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
     learners = learners_section(data.get("learners"), corpus.task, src)
     tuning = tuning_section(data.get("tuning"), selection, learners, src)
     seed = typed(_get(exp, "experiment", "seed"), int, "[experiment] seed", src)
+    if not 0 <= seed <= SEED_MAX:  # numpy RandomState's bounds: the folds and the learners
+        raise ConfigError(f"{src}: [experiment] seed must be an integer in [0, 2**32 - 1] "
+                          f"(numpy's RandomState takes no other), got {seed}; e.g. seed = 0")
     n_jobs = typed(_get(exp, "experiment", "n_jobs"), int, "[experiment] n_jobs", src)
     try:
         check_n_jobs(n_jobs, "[experiment] n_jobs")
@@ -262,6 +275,8 @@ def selection_section(t: dict, task: str, src: str) -> dict:
     for a in aggregates:
         choice(a, ("default",) + AGGREGATES, "[selection] aggregates entry", src)
     sizes, ratios, alphas = _levels(t, src)
+    if alphas and not sizes and not ratios:
+        check_alpha_levels(methods, LabelKind.possible(task), src)
     baselines = _get(t, "selection", "baselines")
     if not isinstance(baselines, list):
         raise ConfigError(f"{src}: [selection] baselines must be a list, e.g. [\"ffs\", \"triv\"]")

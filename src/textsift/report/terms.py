@@ -71,14 +71,15 @@ def rare_terms_note(terms: pd.DataFrame, min_df: int = 1, top: int = 15) -> str 
 def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, str] | None:
     """The (method, policy) whose mean ``metric`` with ``learner``, averaged over the levels
     below "all" (where every method keeps every term and so ties), is best; the first in
-    name order among equals. Baselines are not candidates; None when there is no method."""
+    name order among equals. Baselines are not candidates; None when there is no method, or
+    no method has a value (no term passed its alpha in any fold: the run's note says so)."""
     part = summary[(summary["learner"] == learner) & (summary["metric"] == metric)
                    & ~summary["method"].isin(list(BASELINES))]
     if "ratio" in part:
         below = part[~(part["ratio"] == 1)]
         part = below if len(below) else part
-    if part.empty:
+    means = part.groupby(["method", "aggregate"])["mean"].mean().dropna()
+    if means.empty:
         return None
-    means = part.groupby(["method", "aggregate"])["mean"].mean()
     best = means.min() if lower_is_better(metric) else means.max()
     return means[means == best].index[0]
