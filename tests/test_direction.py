@@ -172,3 +172,20 @@ def test_each_class_terms_of_a_direction_come_from_its_cells_not_its_column(monk
         np.testing.assert_array_equal(r.signs, marks[j][r.index])
         if direction != "both":
             assert (r.signs == (1 if direction == "over" else -1)).all()
+
+
+def test_rank_and_score_class_share_one_default_direction():
+    """``rank(counts, m, class_label=c)`` shows c's over-represented terms, as ``textsift
+    score --class c`` does (it showed both directions, heading "earn" with "news" and "no",
+    terms earn's documents lack); a policy's ranking keeps both by default. The worked
+    example of the README: earn's documents are "profit up" and "merger and profit"."""
+    from textsift import Counts, rank
+    from textsift.ranking import shown_direction
+
+    texts = ["profit up", "merger and profit", "no news today"]
+    counts = Counts.from_texts(texts, [["earn"], ["acq", "earn"], []])
+    r = rank(counts, "chi2", class_label="earn", top=4)
+    assert list(r.terms) == ["profit", "and", "merger", "up"]
+    assert r.direction == "over" and list(r.scores) == [3.0, 0.75, 0.75, 0.75]
+    assert shown_direction(None) == "both" and shown_direction(None, per_class=True) == "over"
+    assert rank(counts, "chi2", "max").direction == "both"

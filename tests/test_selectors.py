@@ -238,7 +238,7 @@ def test_scores_are_built_only_when_read():
 def test_rank_is_a_typed_ranking_with_the_policy_used():
     names = np.array([f"T{i}" for i in range(1, 11)])
     counts = Counts.from_matrix(LECTURE.T, LABELS, feature_names=names)
-    r = rank(counts, "chi2", top=4, class_label="pos")
+    r = rank(counts, "chi2", top=4, class_label="pos", direction="both")
     assert (r.terms.tolist(), r.policy, r.method, r.class_label, r.groups) == (
         ["T1", "T2", "T4", "T7"], "max", "chi2", "pos", None)
     np.testing.assert_allclose(r.scores, [10, 10, 3.75, 3.75])

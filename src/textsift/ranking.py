@@ -279,7 +279,7 @@ def rank(
     class_label=None,
     top: int | None = None,
     rr_variant: str = "skip",
-    direction: str = "both",
+    direction: str | None = None,
     **params,
 ) -> TermRanking:
     """The terms of ``counts`` ranked by ``method`` (a registered name, a
@@ -288,7 +288,11 @@ def rank(
     whole vocabulary, or its first ``top`` terms (which spares a round robin its later
     turns). ``direction`` keeps the terms over-represented in the class (``"over"``; under
     a policy, each term's scores in the classes where it is), under-represented
-    (``"under"``) or both (:func:`ranking_of`). ``params`` go to the method."""
+    (``"under"``) or both (:func:`ranking_of`); by default (``None``) a class's ranking
+    shows its over-represented terms and a policy's ranking every term
+    (:func:`shown_direction`, as ``textsift score`` shows them). ``params`` go to the
+    method."""
+    direction = shown_direction(direction, class_label)
     aggregate = aggregate or default_aggregate(method)
     if top is not None and top <= 0:
         raise TextsiftError(f"top must be a positive number of terms, got {top}")
@@ -302,6 +306,17 @@ def rank(
         groups = np.where(r.groups >= 0, labels[np.maximum(r.groups, 0)], None)
     return TermRanking(r.index, r.scores, groups, r.policy, _name(method), class_label,
                        counts.feature_names, direction, _signs_of(signs, class_label, r.index))
+
+
+def shown_direction(direction: str | None, class_label=None, per_class: bool = False) -> str:
+    """The direction of a view: ``direction`` when given, else ``"over"`` where a class's
+    terms are shown (``class_label``, or every class's own ranking) -- what a reader of
+    "the terms of class c" means (:mod:`textsift.scores.direction`) -- and ``"both"`` for
+    the ranking of all classes under a policy. The one default of :func:`rank` and the
+    command line's ``--direction``."""
+    if direction is not None:
+        return direction
+    return "over" if class_label is not None or per_class else "both"
 
 
 def direction_of(counts: Counts, class_label=None, direction: str = "both") -> PerClass | None:

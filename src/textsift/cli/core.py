@@ -104,8 +104,9 @@ def score(
     from ..sources import describe
 
     agg = aggregate.value if aggregate else None
-    view = direction.value if direction else (
-        "over" if class_label is not None or per_class else "both")
+    from ..ranking import shown_direction
+
+    view = shown_direction(direction.value if direction else None, class_label, per_class)
     _check_score(significance)
     ev = significance.evidence_settings(corpus)
     m = None if method == "all" else get_method(method)  # before counting: fails at once
