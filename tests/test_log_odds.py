@@ -69,7 +69,7 @@ def test_it_ranks_the_class_words_first_and_never_an_unseen_term():
     Xs = sp.csr_matrix(np.array([[4, 0, 1, 0], [0, 3, 1, 0], [5, 1, 1, 0]]))
     counts = Counts.from_matrix(Xs, [["joy"], ["anger"], ["joy", "love"]],
                                 feature_names=np.array(["yay", "grr", "the", "never"]))
-    top = rank(counts, "log_odds_dirichlet", class_label="joy")
+    top = rank(counts, "log_odds_dirichlet", class_label="joy", direction="both")
     assert top.terms.tolist()[:3] == ["yay", "the", "grr"]
     assert top.terms.tolist()[-1] == "never"
     assert top.scores[-1] == -np.inf
