@@ -34,7 +34,7 @@ from .scores.direction import check_direction
 from .scores.direction import direction as direction_table
 
 __all__ = ["TermRanking", "class_terms", "default_aggregate", "rank", "rank_per_class",
-           "ranking_of", "score_all", "score_table"]
+           "ranking_of", "score_all", "score_table", "shown_direction"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
