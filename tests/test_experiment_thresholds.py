@@ -84,6 +84,11 @@ def test_rcut_in_the_local_scope_is_the_wrapper_over_each_label_own_columns(cut)
     ({"name": "linear_svm", "threshold": "scut", "fbr": 1.5}, "fbr"),
     ({"name": "nb", "threshold": "rcut", "rank": 0}, "rank"),
     ({"name": "nb", "fbr": 0.2}, "fbr set the labels' thresholds; give threshold"),
+    # a key of the other strategy did nothing: refused, naming the strategy's own keys
+    ({"name": "nb", "threshold": "scut", "rank": 2},
+     "rank is not a key of threshold = 'scut', which reads fbr, fallback; drop rank"),
+    ({"name": "nb", "threshold": "rcut", "fbr": 0.1, "fallback": "never"},
+     "fbr, fallback are not keys of threshold = 'rcut', which reads rank"),
 ])
 def test_a_threshold_out_of_range_is_refused(tmp_path, learner, message):
     with pytest.raises(ConfigError, match=message):

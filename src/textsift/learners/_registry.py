@@ -27,7 +27,7 @@ from ._estimators import (
     check_class_weight,
     class_weight_codes,
 )
-from ._thresholds import STRATEGIES, ThresholdClassifier
+from ._thresholds import STRATEGIES, STRATEGY_KEYS, ThresholdClassifier
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,14 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
     if threshold is not None and threshold not in STRATEGIES:
         raise TextsiftError(f"unknown threshold {threshold!r}; choose one of "
                             f"{', '.join(STRATEGIES)}")
+    other = [key for key in cut if key != "val_size"
+             and key not in STRATEGY_KEYS.get(threshold, ())]
+    if threshold is not None and other:
+        raise TextsiftError(
+            f"{', '.join(other)} {'is not a key' if len(other) == 1 else 'are not keys'} of "
+            f"threshold = {threshold!r}, which reads {', '.join(STRATEGY_KEYS[threshold])}; drop "
+            f"{', '.join(other)}, or choose the threshold {'it' if len(other) == 1 else 'they'}"
+            " belong to")
     if threshold is not None and not (multilabel or columns is not None):
         raise TextsiftError(f"threshold is for label sets (one decision per label): "
                             f"{threshold!r} asked for on a single-label task, where the learner "

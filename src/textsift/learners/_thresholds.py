@@ -40,6 +40,9 @@ __all__ = ["STRATEGIES", "ThresholdClassifier", "label_scores", "scut_threshold"
 #: The thresholding strategies (Yang 2001): per-label score cuts tuned on a validation part,
 #: or each document's best labels.
 STRATEGIES = ("scut", "rcut")
+#: The keys each strategy reads (``val_size``, the validation part, is the harness's for
+#: either); a key of the other strategy is refused (:func:`textsift.learners.make_learner`).
+STRATEGY_KEYS = {"scut": ("fbr", "fallback"), "rcut": ("rank",)}
 
 
 def label_scores(estimator, X) -> np.ndarray:
