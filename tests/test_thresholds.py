@@ -134,3 +134,26 @@ def test_thresholds_for_one_label_per_document_are_refused():
         ThresholdClassifier(LinearSVC()).fit(X, 2 * Y)
     with pytest.raises(TextsiftError, match="threshold is for label sets"):
         make_learner("linear_svm", threshold="scut")
+
+
+def test_rcut_with_a_rank_of_every_label_warns():
+    """RCut's ``rank`` at or above the number of labels gives every document every label (3
+    labels, rank 1000: the indicator of all ones) -- said, not silent."""
+    import warnings
+
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.multiclass import OneVsRestClassifier
+
+    from textsift.errors import DataWarning
+    from textsift.learners import ThresholdClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.random((30, 4))
+    Y = np.eye(3, dtype=int)[rng.integers(0, 3, 30)]
+    model = ThresholdClassifier(OneVsRestClassifier(LogisticRegression()), "rcut", rank=1000)
+    with pytest.warns(DataWarning, match="every one of the 3 labels; choose a rank below 3"):
+        model.fit(X, Y)
+    assert (model.predict(X) == 1).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ThresholdClassifier(OneVsRestClassifier(LogisticRegression()), "rcut", rank=2).fit(X, Y)

@@ -23,6 +23,7 @@ scikit-learn has no per-label threshold tuning for multi-label outputs
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 
 import numpy as np
@@ -32,7 +33,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ..errors import TextsiftError
+from ..errors import DataWarning, TextsiftError
 from ._estimators import sparse_tags
 
 __all__ = ["STRATEGIES", "ThresholdClassifier", "label_scores", "scut_threshold"]
@@ -151,6 +152,10 @@ class ThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         Y = _indicator(Y, self.strategy)
         if self.strategy == "rcut":
+            if self.rank >= Y.shape[1]:  # a silent "every label to every document"
+                warnings.warn(f"rcut with rank = {self.rank} gives each document every one of "
+                              f"the {Y.shape[1]} labels; choose a rank below {Y.shape[1]}",
+                              DataWarning, stacklevel=2)
             self.estimator_ = clone(self.estimator).fit(X, Y)
             self.n_labels_ = Y.shape[1]
             return self
