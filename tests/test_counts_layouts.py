@@ -17,7 +17,7 @@ from textsift.errors import TextsiftError
 from textsift.labels import LabelKind
 from textsift.policies import globalise, order
 from textsift.ranking import ranking_of
-from textsift.scores import REGISTRY, PerClass, compute
+from textsift.scores import REGISTRY, compute
 
 #: every method that scores label sets (one-vs-rest, or one score per term)
 LABEL_SETS = sorted(n for n, m in REGISTRY.items() if LabelKind.MULTILABEL.serves(m))
@@ -83,7 +83,7 @@ def test_every_score_is_the_same_on_both_layouts_bit_for_bit(data, distinct_cell
     """Every method that serves label sets: the dense table, each column, blocks of rows --
     on the sparse layout with the metrics evaluated once per distinct table, or (with
     ``DISTINCT_CELLS = 0``) once per cell, as many labels make them."""
-    import textsift.scores._tables as tables
+    import textsift.scores._per_class as tables
 
     dense, sparse = both(data[0], **data[1])
     if not (dense.class_sizes > 0).any():
@@ -101,7 +101,7 @@ def _same_scores(dense, sparse):
         np.testing.assert_array_equal(a.values, b.values, err_msg=name)
         np.testing.assert_array_equal(a.groups, b.groups, err_msg=name)
         table = compute(sparse, name, dense=False)
-        if isinstance(table, PerClass):
+        if table.storage == "cells":
             for j in range(a.values.shape[1]):
                 np.testing.assert_array_equal(table.column(j), a.values[:, j], err_msg=name)
             np.testing.assert_array_equal(table.rows(1, dense.n_terms), a.values[1:], name)
@@ -123,10 +123,10 @@ def test_each_class_first_k_terms_are_its_column_ranking(data, k, whole_column):
         for name in LABEL_SETS:
             for counts in (dense, sparse):
                 table = compute(counts, name, dense=False)
-                if not isinstance(table, PerClass):
+                if table.storage != "cells":
                     continue
                 values = table.table().values
-                found = classwise.top_many(table, np.arange(values.shape[1]), k)
+                found = table.top_many(np.arange(values.shape[1]), k)
                 for j, (terms, scores) in enumerate(found):
                     want = order(values[:, j], table.seen, k)
                     np.testing.assert_array_equal(terms, want, err_msg=f"{name} {j} {k}")
@@ -145,11 +145,11 @@ def test_policies_on_the_sparse_layout_are_those_of_the_dense_table(data, limit)
         return
     for name in LABEL_SETS:
         table = compute(sparse, name, dense=False)
-        if not isinstance(table, PerClass):
+        if table.storage != "cells":
             continue
         values = table.table().values
         for aggregate in ("max", "sum", "wavg"):
-            got = classwise.reduce(table, aggregate)
+            got = table.reduce(aggregate)
             want = globalise(values, aggregate, table.weights)
             if aggregate == "max":
                 np.testing.assert_array_equal(got, want, err_msg=name)
@@ -160,17 +160,6 @@ def test_policies_on_the_sparse_layout_are_those_of_the_dense_table(data, limit)
         for got, want in zip((a.index, a.scores, a.groups), (b.index, b.scores, b.groups),
                              strict=True):
             np.testing.assert_array_equal(got, want, err_msg=name)
-
-
-def test_local_selection_holds_each_class_first_k_terms():
-    dense, sparse = both(3, n_docs=40, n_terms=30)
-    table = compute(sparse, "chi2", dense=False)
-    chosen = classwise.local_selection(table, 4)
-    assert chosen.shape == (table.counts.n_classes, 30)
-    values = table.table().values
-    for j in range(chosen.shape[0]):
-        want = np.sort(order(values[:, j], table.seen, 4))
-        np.testing.assert_array_equal(chosen[j].indices, want)
 
 
 @settings(max_examples=30, deadline=None)

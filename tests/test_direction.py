@@ -149,7 +149,7 @@ def test_each_class_terms_of_a_direction_come_from_its_cells_not_its_column(monk
     from textsift.policies import rank_scores
     from textsift.ranking import _directed_column, rank_per_class
     from textsift.scores import compute
-    from textsift.scores._tables import PerClass
+    from textsift.scores._per_class import Cells
     from textsift.scores.direction import direction as direction_table
 
     rng = np.random.default_rng(3)
@@ -163,7 +163,7 @@ def test_each_class_terms_of_a_direction_come_from_its_cells_not_its_column(monk
                 for j, g in enumerate(table.groups)]
     marks = [signs.column(j) for j in range(len(table.groups))]
     if direction == "over":
-        monkeypatch.setattr(PerClass, "column", lambda self, j: pytest.fail("read a column"))
+        monkeypatch.setattr(Cells, "column", lambda self, j: pytest.fail("read a column"))
     got = rank_per_class(counts, method, top=7, direction=direction)
     for j, (r, e) in enumerate(zip(got, expected, strict=True)):
         kept = e.scores > -np.inf

@@ -64,11 +64,10 @@ def test_rcut_in_the_local_scope_is_the_wrapper_over_each_label_own_columns(cut)
     PerLabelClassifier, fitted here by hand."""
     exp, out, summary = cut
     fold = load_fold(out / "cache" / "fold-0.npz")
-    from textsift.classwise import top_many
     from textsift.scores import compute
 
     table = compute(fold.counts, "chi2", dense=False)
-    cols = [np.sort(t) for t, _ in top_many(table, range(4), 6)]
+    cols = [np.sort(t) for t, _ in table.top_many(range(4), 6)]
     Y_train, Y_test = fold.y_train.toarray(), fold.y_test.toarray()
     model = make_learner("nb", multilabel=True, columns=cols, threshold="rcut", rank=2)
     pred = model.fit(fold.X_train, Y_train).predict(fold.X_test)

@@ -11,7 +11,6 @@ from sklearn.feature_selection import SelectFdr, SelectFpr, SelectFwe, chi2
 from textsift import Counts
 from textsift.errors import TextsiftError
 from textsift.evidence import adjusted_pvalues, passing_scores, significant_terms
-from textsift.scores import PerClass
 
 SKLEARN = {"none": SelectFpr, "bh": SelectFdr, "bonferroni": SelectFwe}
 
@@ -152,14 +151,14 @@ def test_the_sparse_selection_is_the_dense_one(seed, method, alpha, correction, 
         y[:m] = np.arange(m)
         counts = Counts.from_matrix(X, y)
     label = counts.classes[seed % m] if one_class else None
-    with mock.patch("textsift.scores._tables.DISTINCT_CELLS", -1 if per_cell else 2**20), \
+    with mock.patch("textsift.scores._per_class.DISTINCT_CELLS", -1 if per_cell else 2**20), \
             mock.patch("textsift.scores.significance.FAMILY_BLOCK", 1 + seed % 150):
         p = pvalues(counts, method)  # per cell: corrected in blocks of 1 to 5 classes
-        assert (p.table.tables is None) == per_cell
+        assert (p.table.absent_grid() is None) == per_cell
         np.testing.assert_array_equal(p.adjusted(correction, family, dense=False).values,
                                       adjust_table(p.values, correction, family))
-        assert isinstance(passing_scores(counts, method, alpha, correction, family, direction,
-                                         label), PerClass)  # the sparse path
+        assert passing_scores(counts, method, alpha, correction, family, direction,
+                              label).storage == "cells"  # no (V, m) table written
         got = significant_terms(counts, method, alpha, correction, family, direction,
                                 rr_variant, class_label=label)
     want = _dense_reference(counts, method, alpha, correction, family, direction, label,
@@ -182,7 +181,7 @@ def test_a_class_without_documents_and_the_counts_per_class(per_cell, direction)
 
     X, y = _corpus(7, n=300, v=120, m=5)
     counts = Counts.from_matrix(X, y, classes=np.arange(6))
-    with mock.patch("textsift.scores._tables.DISTINCT_CELLS", -1 if per_cell else 2**20):
+    with mock.patch("textsift.scores._per_class.DISTINCT_CELLS", -1 if per_cell else 2**20):
         got = significant_terms(counts, "g2", 0.01, "bh", direction=direction)
         per_class = significant_counts(counts, "g2", 0.01, "bh", direction=direction)
     want = _dense_reference(counts, "g2", 0.01, "bh", "class", direction, None, "skip")

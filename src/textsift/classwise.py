@@ -1,8 +1,8 @@
-"""The policies on a per-class table in sparse form (:class:`~textsift.scores.PerClass`),
-without writing its (V, m) values: each class's best terms (:func:`top`), the scores of
-``max``, ``sum`` and ``wavg`` over the classes (:func:`reduce`), a round robin that asks each
-class only for the terms it reaches (:func:`round_robin`), and every class's own top ``k`` as
-a sparse class x term selection (:func:`local_selection`, the ``local`` scope of label sets).
+"""The policies on a per-class table held by its cells (the cells storage of a
+:class:`~textsift.scores.ScoreTable`), without writing its (V, m) values: each class's best
+terms (:func:`top`), the scores of ``max``, ``sum`` and ``wavg`` over the classes
+(:func:`reduce`), a round robin that asks each class only for the terms it reaches
+(:func:`round_robin`).
 
 Each reads the non-zero cells (``A > 0``: few, for thousands of labels with a few documents
 each) and the rule of the others (:class:`~textsift.scores.Grid`,
@@ -19,18 +19,17 @@ the dense values, a column or a block of rows at a time.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 
 from .counts import BLOCK_CELLS
 from .policies import addends_of, globalise, globalise_blocks, order, settle
-from .scores import PerClass
 from .scores._absent import slices
+from .scores._per_class import Cells
 
-__all__ = ["by_blocks", "local_selection", "reduce", "round_robin", "top", "top_many",
+__all__ = ["by_blocks", "reduce", "round_robin", "top", "top_many",
            "values_at"]
 
 
-def _members(table: PerClass) -> np.ndarray:
+def _members(table: Cells) -> np.ndarray:
     """A scratch mask over the terms, all False between uses (kept on the table)."""
     mask = table.__dict__.get("_members")
     if mask is None:
@@ -38,7 +37,7 @@ def _members(table: PerClass) -> np.ndarray:
     return mask
 
 
-def top(table: PerClass, j: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+def top(table: Cells, j: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     """``(terms, scores)``: the first ``k`` terms of class ``j``'s ranking, exactly
     ``policies.order(table.column(j), seen, k)`` and those terms' scores (:func:`top_many`)."""
     return top_many(table, [j], k)[0]
@@ -52,7 +51,7 @@ TOP_BLOCK = 2**18
 WHOLE_COLUMN = 8
 
 
-def top_many(table: PerClass, classes, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def top_many(table: Cells, classes, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
     """:func:`top` of each class of ``classes`` (column indices), in that order.
 
     A class's first ``k`` terms are the best of its non-zero cells (the ``k``-th and every
@@ -117,7 +116,7 @@ def _best_cells(values, terms, first, size, width: int, k: int):
     return [(t[ends[i]:ends[i + 1]], v[ends[i]:ends[i + 1]]) for i in range(n)]
 
 
-def _with_absent(table: PerClass, j: int, k: int, terms: np.ndarray, values: np.ndarray):
+def _with_absent(table: Cells, j: int, k: int, terms: np.ndarray, values: np.ndarray):
     """Class ``j``'s first ``k`` terms from its best non-zero cells (``terms``, ``values``,
     ranked) and its best absent terms; every other term scores ``-inf`` when too few score
     above it (then the seen ones by index, then the unseen)."""
@@ -158,7 +157,7 @@ def _first_others(seen: np.ndarray, taken: np.ndarray, n: int) -> np.ndarray:
     return np.concatenate(out)
 
 
-def reduce(table: PerClass, aggregate: str) -> np.ndarray:
+def reduce(table: Cells, aggregate: str) -> np.ndarray:
     """One score per term under ``max``, ``sum`` or ``wavg`` (:func:`textsift.policies.globalise`'s
     rule) from the non-zero cells and the absent rule (module docstring); from the dense
     rows, by blocks, where the rule does not say enough."""
@@ -180,7 +179,7 @@ def reduce(table: PerClass, aggregate: str) -> np.ndarray:
     return out
 
 
-def _sums(table: PerClass, aggregate: str, start: np.ndarray) -> np.ndarray | None:
+def _sums(table: Cells, aggregate: str, start: np.ndarray) -> np.ndarray | None:
     """``sum`` or ``wavg``: each term's total of the absent rule over every class, less its
     value at the term's own cells, plus theirs; a term in more than half of the classes
     summed from its dense row (no cancellation, and the dense table's sum to the bit); the
@@ -212,7 +211,7 @@ def _sums(table: PerClass, aggregate: str, start: np.ndarray) -> np.ndarray | No
     return _settled(table, aggregate, total, (m + 2 * np.diff(start) + 2) * magnitude)
 
 
-def _settled(table: PerClass, aggregate: str, total: np.ndarray, scale: np.ndarray
+def _settled(table: Cells, aggregate: str, total: np.ndarray, scale: np.ndarray
              ) -> np.ndarray:
     """``total`` with the terms whose order rounding could decide summed exactly from their
     dense rows (:func:`textsift.policies.settle`, as the dense table's sums are). A total of
@@ -241,7 +240,7 @@ def by_blocks(table, aggregate: str) -> np.ndarray:
                             aggregate, table.weights)
 
 
-def values_at(table: PerClass, terms: np.ndarray, classes: np.ndarray) -> np.ndarray:
+def values_at(table: Cells, terms: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """The scores of the cells ``(terms[i], classes[i])``: a non-zero cell's value, found by
     a binary search among its class's cells, else the absent rule's."""
     cells = table.counts.cells
@@ -257,7 +256,7 @@ def values_at(table: PerClass, terms: np.ndarray, classes: np.ndarray) -> np.nda
     return out
 
 
-def round_robin(table: PerClass, n_select: int, variant: str = "skip"):
+def round_robin(table: Cells, n_select: int, variant: str = "skip"):
     """:func:`textsift.policies.round_robin` of the table, each class asked (:func:`top`)
     only for as many of its best terms as its turns reach (doubling when they run out):
     ``(selected, group)``, the same picks."""
@@ -269,17 +268,3 @@ def round_robin(table: PerClass, n_select: int, variant: str = "skip"):
 
     return round_robin_lists(candidates, table.counts.n_classes, table.counts.n_terms,
                              n_select, variant)
-
-
-def local_selection(table: PerClass, k: int, classes=None) -> sp.csr_matrix:
-    """Every class's own top ``k`` terms (:func:`top`: its first ``k`` terms, ties by index),
-    as a sparse (classes x terms) 0/1 matrix, one row per class of ``classes`` (column
-    indices of the table; default all). The ``local`` scope of label sets: each label's
-    learner reads its own row."""
-    classes = np.arange(table.counts.n_classes) if classes is None else np.asarray(classes)
-    rows = [terms for terms, _ in top_many(table, classes, k)]
-    indptr = np.zeros(len(rows) + 1, dtype=np.int64)
-    np.cumsum([len(r) for r in rows], out=indptr[1:])
-    indices = np.concatenate([np.sort(r) for r in rows]) if rows else np.zeros(0, np.intp)
-    return sp.csr_matrix((np.ones(len(indices), dtype=np.int8), indices, indptr),
-                         shape=(len(rows), table.counts.n_terms))

@@ -329,6 +329,29 @@ class Counts:
         return SparseCells.of(self.doc_counts, self.term_freq, self.df, self.class_sizes,
                               self.n_docs)
 
+    # ------------------------------------------------------------------ files
+    def table_arrays(self) -> dict:
+        """The (V, m) tables as plain arrays, for a file (:meth:`tables_of_arrays` reads
+        them back): the dense tables, or the sparse layout's non-zero cells (sorted), the
+        counts' and the weights'."""
+        if self.layout == "dense":
+            return {"doc_counts": self.doc_counts, "term_freq": self.term_freq}
+        docs = self.doc_counts
+        at = sp.csc_matrix((np.arange(docs.nnz), docs.indices, docs.indptr),
+                           shape=docs.shape).sorted_indices()
+        return {"dc_data": docs.data[at.data], "dc_indices": at.indices, "dc_indptr": at.indptr,
+                "dc_shape": np.array(docs.shape), "tf_data": self.term_freq.data[at.data]}
+
+    @staticmethod
+    def tables_of_arrays(a) -> tuple:
+        """``(doc_counts, term_freq)`` of :meth:`table_arrays`' arrays, in their layout."""
+        if "dc_data" not in a:
+            return a["doc_counts"], a["term_freq"]
+        shape = tuple(a["dc_shape"])
+        docs = sp.csc_matrix((a["dc_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+        weights = sp.csc_matrix((a["tf_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
+        return docs, weights
+
     # ------------------------------------------------------------------ algebra
     def __add__(self, other: Counts) -> Counts:
         if not isinstance(other, Counts):

@@ -29,7 +29,7 @@ from .corrections import adjust_table, check_correction, check_family
 from .counts import Counts
 from .errors import TextsiftError
 from .ranking import TermRanking, group_index
-from .scores import Grid, PerClass, ScoreTable, compute, get_method
+from .scores import compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
 
@@ -166,7 +166,6 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     has no test; ``class_label``'s own). Zero terms kept is an empty ``index``, not an
     error."""
     from .corrections import check_alpha
-    from .policies import rank_terms
     from .scores.direction import check_direction
 
     alpha = check_alpha(alpha)
@@ -174,18 +173,23 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     p = pvalues(counts, method, **params)
     table = passing_scores(counts, method, alpha, correction, family, direction, class_label,
                            adjusted=p.adjusted(correction, family, dense=False), **params)
-    if isinstance(table, PerClass):  # per distinct table: no (V, m) table written
-        return _significant_sparse(table, p.table, class_label, rr_variant)
-    values = table.values
-    seen = (values > -np.inf).any(axis=1)
-    if not seen.any():
+    n = len(table.scored_terms())
+    col = _column(table.groups, class_label)
+    if n == 0:
         order = np.zeros(0, dtype=np.intp)
-    elif values.shape[1] == 1:
-        order = np.flatnonzero(seen)[np.argsort(-values[seen, 0], kind="stable")]
+    elif col is not None or len(table.groups) == 1:
+        order = table.top_many([col or 0], n)[0][0]
     else:
-        order = rank_terms(values, "rr", seen, variant=rr_variant,
-                           limit=int(seen.sum())).index
-    return np.asarray(order[: int(seen.sum())], dtype=np.intp), smallest_pvalues(p, class_label)
+        order = table.rank_rr(rr_variant, limit=n).index
+    return np.asarray(order[:n], dtype=np.intp), smallest_pvalues(p, class_label)
+
+
+def _column(groups, class_label) -> int | None:
+    """``class_label``'s column of a per-class table; None without one, or for a table of
+    one column (a test of the whole 2 x m table)."""
+    if class_label is None or len(groups) == 1:
+        return None
+    return group_index(groups, class_label, "classes")
 
 
 def passing_scores(counts: Counts, method, alpha: float, correction: str = CORRECTION,
@@ -195,101 +199,39 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = CORRE
     :func:`passes`; with ``direction``, only where the term has that direction in the class;
     with ``class_label``, only in its column), ``-inf`` in every other cell: what selection
     by significance keeps, and in what order each class gives it. A
-    :class:`~textsift.scores.PerClass` when the test and the scores are per-class tables in
-    sparse form (``chi2``, ``g2``, ``fisher``: held per distinct one-vs-rest table, or cell
-    by cell with many labels): the masks are taken on the ``(df, class)`` grid of the absent
-    cells and on the non-zero cells, and no (V, m) table is written -- what lets thousands
-    of labels be selected by alpha; else a dense :class:`~textsift.scores.ScoreTable`.
-    ``adjusted`` and ``scores``: the adjusted p-values (``pvalues(...).adjusted(correction,
-    family, dense=False)``) and the scores (``compute(..., dense=False)``) when at hand (one
-    of each for several alphas)."""
+    :class:`~textsift.scores.ScoreTable` in the scores' storage: for per-class tests held by
+    their cells (``chi2``, ``g2``, ``fisher``) the masks are taken on the ``(df, class)``
+    grid of the absent cells and on the non-zero cells (:meth:`ScoreTable.combine
+    <textsift.scores.ScoreTable.combine>`), and no (V, m) table is written -- what lets
+    thousands of labels be selected by alpha. ``adjusted`` and ``scores``: the adjusted
+    p-values (``pvalues(...).adjusted(correction, family, dense=False)``) and the scores
+    (``compute(..., dense=False)``) when at hand (one of each for several alphas)."""
     from .scores.direction import direction as direction_table
 
     if adjusted is None:
         adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
-    groups = adjusted.groups
-    col = (None if class_label is None or len(groups) == 1 else
-           group_index(groups, class_label, "classes"))
-    signs = direction_table(counts) if direction != "both" and len(groups) > 1 else None
-    keep = 1 if direction == "over" else -1
     if scores is None:
         scores = compute(counts, method, dense=False, **params)
-    sparse = _sparse_parts(adjusted.table, scores, signs)
-    if sparse is not None:
-        return _passing_sparse(scores.counts, *sparse, alpha, correction, keep, col,
-                               scores.signed)
-    kept = passes(adjusted.values, alpha, correction)
-    if signs is not None:
-        kept &= signs.table().values == keep
-    if col is not None:
-        kept[:, np.arange(len(groups)) != col] = False
-    dense = scores.table()
-    return ScoreTable(np.where(kept, dense.values, -np.inf), dense.groups, dense.seen,
-                      dense.weights, dense.signed)
+    groups = adjusted.groups
+    q = adjusted.table
 
-
-def _sparse_parts(q, scores, signs):
-    """``(q, scores, signs)`` as ``(absent rule, non-zero cells)`` pairs when all three are
-    per-class tables whose ``A = 0`` cells follow a (df, class) grid; else None."""
-    tables = [t for t in (q, scores, signs) if t is not None]
-    if not all(isinstance(t, PerClass) for t in tables):
-        return None
-    parts = [t.parts for t in tables]
-    if not all(isinstance(zero, Grid) for zero, _ in parts):
-        return None
-    return parts[0], parts[1], parts[2] if signs is not None else None
-
-
-def _passing_sparse(counts: Counts, q, scores, signs, alpha: float, correction: str,
-                    keep: int, col, signed: bool) -> PerClass:
-    """:func:`passing_scores` on the absent rules and non-zero cells of ``q``, the scores
-    and the direction ``signs`` (``None``: both directions)."""
-    (q_zero, q_nz), (s_zero, s_nz) = q, scores
-    kept_nz = (q_nz >= 0) & passes(q_nz, alpha, correction)  # -inf: no test
-    grid = q_zero.by_class()
-    kept_grid = (grid >= 0) & passes(grid, alpha, correction)
-    if signs is not None:
-        kept_nz &= signs[1] == keep
-        kept_grid &= signs[0].by_class() == keep
-    if col is not None:
-        kept_nz &= counts.cells.col == col
-        kept_grid[:, np.arange(counts.n_classes) != col] = False
-    zero = Grid(np.where(kept_grid, s_zero.by_class(), -np.inf), s_zero.df_index,
-                np.arange(counts.n_classes))
-    return PerClass(counts, zero=zero, nz=np.where(kept_nz, s_nz, -np.inf), signed=signed)
+    if direction != "both" and len(groups) > 1:
+        keep = 1 if direction == "over" else -1
+        table = scores.combine(lambda s, q, sign: np.where(
+            (q >= 0) & passes(q, alpha, correction) & (sign == keep), s, -np.inf),
+            q, direction_table(counts))
+    else:
+        table = scores.combine(lambda s, q: np.where(
+            (q >= 0) & passes(q, alpha, correction), s, -np.inf), q)
+    col = _column(groups, class_label)
+    return table if col is None else table.only(col)
 
 
 def passing_terms(table) -> np.ndarray:
     """The terms (indices) with a cell above ``-inf`` in :func:`passing_scores`' table: those
-    that pass in some class (``table.scored_terms()``: on the sparse form from its masks,
-    not its (V, m) values)."""
+    that pass in some class (``table.scored_terms()``: for a table held by its cells, from
+    its masks, not its (V, m) values)."""
     return table.scored_terms()
-
-
-def _significant_sparse(table: PerClass, p: PerClass, class_label, rr_variant: str):
-    """:func:`significant_terms` from :func:`passing_scores`' sparse table: the kept terms
-    (those with a cell above ``-inf``) by a round robin over the classes (or ``class_label``'s
-    column's order), and each term's smallest p-value (``p``: the p-values, sparse)."""
-    from . import classwise
-
-    counts = table.counts
-    n = len(passing_terms(table))
-    col = None if class_label is None else group_index(table.groups, class_label, "classes")
-    if n == 0:
-        order = np.zeros(0, dtype=np.intp)
-    elif col is not None:
-        order = classwise.top(table, col, n)[0]
-    else:
-        order = classwise.round_robin(table, n, rr_variant)[0]
-    if col is not None:
-        smallest = p.column(col)
-    else:  # the smallest of a term's p-values: the largest of their negatives
-        zero, nz = p.parts
-        smallest = -classwise.reduce(
-            PerClass(counts, zero=Grid(-zero.grid, zero.df_index, zero.size_index), nz=-nz),
-            "max")
-    smallest = np.where(counts.seen & np.isfinite(smallest), smallest, np.nan)
-    return np.asarray(order[:n], dtype=np.intp), smallest
 
 
 def passes(q, alpha: float, correction: str) -> np.ndarray:
@@ -309,9 +251,12 @@ def rule(correction: str) -> str:
 def smallest_pvalues(p, class_label=None) -> np.ndarray:
     """One p-value per term, as scikit-learn's ``pvalues_``: a term's smallest p-value over
     the groups of ``p`` (a :class:`~textsift.scores.significance.PValues`), or
-    ``class_label``'s; NaN where it has no test."""
-    values = p.values
-    if class_label is not None and values.shape[1] > 1:
-        return values[:, group_index(p.groups, class_label, "classes")].copy()
-    tested = ~np.isnan(values)
-    return np.where(tested.any(axis=1), np.where(tested, values, np.inf).min(axis=1), np.nan)
+    ``class_label``'s; NaN where it has no test. Read through the table's operations (a
+    column, the ``max`` of the negated p-values): no (V, m) table is written."""
+    table = p.table
+    col = _column(table.groups, class_label)
+    if col is not None:
+        smallest = table.column(col)
+    else:  # the smallest of a term's tested p-values: the largest of their negatives
+        smallest = -table.combine(lambda q: np.where(q >= 0, -q, -np.inf)).reduce("max")
+    return np.where(table.seen & np.isfinite(smallest) & (smallest >= 0), smallest, np.nan)

@@ -46,7 +46,7 @@ from .corrections import check_alpha, check_family
 from .counts import Counts, _as_csr
 from .errors import DataWarning, TextsiftError
 from .labels import as_labels
-from .scores import REGISTRY, PerClass, compute_many
+from .scores import REGISTRY, compute_many
 
 __all__ = ["PermutationResult", "permutation_pvalues", "smallest_pvalue"]
 
@@ -216,8 +216,8 @@ def _absent_beats(counts: Counts, observed: dict, params) -> dict:
     out = {}
     for name, values in observed.items():
         table = compute(counts, name, dense=False, **((params or {}).get(name, {})))
-        if isinstance(table, PerClass) and table.tables is not None:
-            absent = table.parts[0]
+        absent = table.absent_grid()
+        if absent is not None:
             grid = np.empty(values.shape)
             absent.block(0, values.shape[0], grid)
             out[name] = (grid >= values).ravel().view(np.int8)
@@ -265,8 +265,7 @@ class _Job:
         block), unless max-T asks for each permutation's largest scores."""
         observed = self.observed[name]
         if name in self.absent_beats:
-            flat = table.counts.cells.flat
-            nz = table.parts[1]
+            flat, nz = table.held_cells()
             beaten[flat] += ((nz >= observed.ravel()[flat]).view(np.int8)
                              - self.absent_beats[name][flat])
             return

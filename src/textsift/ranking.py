@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import classwise
 from .counts import Counts
 from .errors import TextsiftError
 from .policies import AGGREGATES, Ranking, rank_scores
@@ -23,7 +22,6 @@ from .scores import (
     REGISTRY,
     SIGNED_POLICIES,
     Method,
-    PerClass,
     ScoreTable,
     compute,
     compute_many,
@@ -145,12 +143,12 @@ def _name(method) -> str:
 
 
 def ranking_of(
-    table: ScoreTable | PerClass,
+    table: ScoreTable,
     aggregate: str,
     class_label=None,
     rr_variant: str = "skip",
     limit: int | None = None,
-    signs: PerClass | None = None,
+    signs: ScoreTable | None = None,
     direction: str = "both",
 ) -> Ranking:
     """Rank a score table under a policy, or by one group's column (``class_label``; a
@@ -191,7 +189,7 @@ def ranking_of(
     if table.signed and aggregate in SIGNED_POLICIES and not one_way:
         raise TextsiftError(policy_refusal(aggregate))
     if one_way:
-        table = _Directed(table, signs, 1 if direction == "over" else -1)
+        table = table.directed(signs, 1 if direction == "over" else -1)
     if aggregate == "rr":
         return table.rank_rr(rr_variant, limit)
     return rank_scores(table.reduce(aggregate), table.seen, limit, aggregate)
@@ -211,7 +209,7 @@ def _same_groups(groups, classes) -> bool:
         (np.asarray(groups).astype(str) == np.asarray(classes).astype(str)).all())
 
 
-def _directed_column(values: np.ndarray, signs: PerClass | None, direction: str,
+def _directed_column(values: np.ndarray, signs: ScoreTable | None, direction: str,
                      class_label) -> np.ndarray:
     """A class's column with the terms of the other direction as ``-inf`` (a copy)."""
     if signs is None or direction == "both" or class_label is None:
@@ -221,49 +219,6 @@ def _directed_column(values: np.ndarray, signs: PerClass | None, direction: str,
         return values
     s = signs.column(int(np.flatnonzero(groups == str(class_label))[0]))
     return np.where(s == (1 if direction == "over" else -1), values, -np.inf)
-
-
-@dataclass(frozen=True, eq=False)
-class _Directed:
-    """A per-class table read through the direction of each cell: the cells whose
-    direction is not ``keep`` read as ``-inf`` (the reading interface of
-    :class:`~textsift.scores.ScoreTable` and :class:`~textsift.scores.PerClass`)."""
-
-    base: ScoreTable | PerClass
-    signs: PerClass
-    keep: int
-
-    @property
-    def groups(self):
-        return self.base.groups
-
-    @property
-    def seen(self):
-        return self.base.seen
-
-    @property
-    def weights(self):
-        return self.base.weights
-
-    def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
-        values = self.base.rows(start, stop, out)
-        if out is None and isinstance(self.base, ScoreTable):
-            values = values.copy()  # a view of the scores: never changed in place
-        values[self.signs.rows(start, stop) != self.keep] = -np.inf
-        return values
-
-    def column(self, j: int) -> np.ndarray:
-        return np.where(self.signs.column(j) == self.keep, self.base.column(j), -np.inf)
-
-    def table(self) -> ScoreTable:
-        n = len(self.seen)
-        return ScoreTable(self.rows(0, n), self.groups, self.seen, self.weights)
-
-    def reduce(self, aggregate: str) -> np.ndarray:
-        return classwise.by_blocks(self, aggregate)
-
-    def rank_rr(self, variant: str = "skip", limit: int | None = None):
-        return self.table().rank_rr(variant, limit)
 
 
 def _shown(groups, n: int = 30) -> str:
@@ -319,7 +274,7 @@ def shown_direction(direction: str | None, class_label=None, per_class: bool = F
     return "over" if class_label is not None or per_class else "both"
 
 
-def direction_of(counts: Counts, class_label=None, direction: str = "both") -> PerClass | None:
+def direction_of(counts: Counts, class_label=None, direction: str = "both") -> ScoreTable | None:
     """The direction table a ranking needs: for a class's ranking (always: it marks each
     term), or for a policy that keeps one direction; ``None`` otherwise."""
     if class_label is None and direction == "both":
@@ -327,7 +282,7 @@ def direction_of(counts: Counts, class_label=None, direction: str = "both") -> P
     return direction_table(counts)
 
 
-def _signs_of(signs: PerClass | None, class_label, index: np.ndarray) -> np.ndarray | None:
+def _signs_of(signs: ScoreTable | None, class_label, index: np.ndarray) -> np.ndarray | None:
     if signs is None or class_label is None:
         return None
     groups = np.asarray(signs.groups).astype(str)

@@ -262,14 +262,7 @@ def save_fold(data: TrainTest, path: Path) -> None:
     arrays.update(classes=c.classes.astype(str) if c.classes.dtype == object else c.classes,
                   class_sizes=c.class_sizes, feature_names=c.feature_names.astype(str),
                   n_docs=c.n_docs, df=c.df, tf=c.tf, multilabel=c.multilabel)
-    if c.layout == "sparse":  # the non-zero cells (sorted), the counts' and the weights'
-        docs = c.doc_counts
-        at = sp.csc_matrix((np.arange(docs.nnz), docs.indices, docs.indptr),
-                           shape=docs.shape).sorted_indices()
-        arrays.update(dc_data=docs.data[at.data], dc_indices=at.indices, dc_indptr=at.indptr,
-                      dc_shape=np.array(docs.shape), tf_data=c.term_freq.data[at.data])
-    else:
-        arrays.update(doc_counts=c.doc_counts, term_freq=c.term_freq)
+    arrays.update(c.table_arrays())
     write_npz(path, arrays)
 
 
@@ -286,12 +279,7 @@ def load_fold(ref) -> TrainTest:
         return sp.csr_matrix((a[f"{name}_data"], a[f"{name}_indices"], a[f"{name}_indptr"]),
                              shape=tuple(a[f"{name}_shape"]))
 
-    if "dc_data" in a:  # the sparse layout
-        shape = tuple(a["dc_shape"])
-        docs = sp.csc_matrix((a["dc_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
-        weights = sp.csc_matrix((a["tf_data"], a["dc_indices"], a["dc_indptr"]), shape=shape)
-    else:
-        docs, weights = a["doc_counts"], a["term_freq"]
+    docs, weights = Counts.tables_of_arrays(a)
     counts = Counts(a["classes"], a["class_sizes"], docs, weights,
                     a["feature_names"].astype(object), a["n_docs"][()], a["df"], a["tf"],
                     a["multilabel"][()])

@@ -34,7 +34,7 @@ from ..errors import TextsiftError
 from ..labels import LabelKind, check_requirement
 from ..ranking import ranking_of
 from ..ranks import check_ranks
-from ..scores import REGISTRY, PerClass, compute_many
+from ..scores import REGISTRY, compute_many
 from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..vectorize import VectorizerOptions
@@ -228,7 +228,8 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
         except ValueError as exc:  # a method that cannot score these labels
             raise TextsiftError(f"{name}: {exc}") from None
     sel = np.unique(np.concatenate([ids for v in views.values() for ids, _ in _lists(v)]))
-    per_class = {n for n in names if isinstance(tables[n], PerClass) and len(tables[n].groups) > 1}
+    per_class = {n for n in names  # one-vs-rest scores of each class (not ranks' cuts)
+                 if REGISTRY[n].kind == "nominal" and len(tables[n].groups) > 1}
     data = _data(counts, views, sel, names, method, title, cap=cap, k=k, top=top,
                  snippet_top=snippet_top, many=many, per_class=per_class,
                  significance=significance)

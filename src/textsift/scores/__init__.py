@@ -22,7 +22,6 @@ from ._registry import (
     REGISTRY,
     SIGNED_POLICIES,
     Method,
-    PerClass,
     ScoreTable,
     clean,
     compute,
@@ -35,5 +34,5 @@ from ._registry import (
 from .significance import PValues, pvalues, with_pvalues
 
 __all__ = ["ABSENT_ORDERS", "REGISTRY", "SIGNED_POLICIES", "Absent", "Grid", "Method",
-           "PValues", "PerClass", "ScoreTable", "clean", "compute", "compute_many",
+           "PValues", "ScoreTable", "clean", "compute", "compute_many",
            "get_method", "per_class", "policy_refusal", "pvalues", "register", "with_pvalues"]

@@ -1,6 +1,6 @@
 """The scores of the cells with ``A = 0`` -- a term absent from every document of a class --
-of a per-class table (:class:`~textsift.scores.PerClass`), in two forms that never hold the
-(V, m) table:
+of a per-class table held by its cells (:meth:`~textsift.scores.ScoreTable.of_cells`), in two
+forms that never hold the (V, m) table:
 
 * :class:`Grid`: a one-vs-rest metric of ``(A, B, C, D)`` depends, where ``A = 0``, on the
   term's ``df`` and the class's size ``N_c`` alone (``B = df``, ``C = N_c``, ``D = N - N_c -

@@ -3,15 +3,16 @@
 A scoring function is pure: it reads counts and returns a :class:`ScoreTable`, a (V, G) array
 with one column per group (a class for one-vs-rest scores, a rank or an ordinal split for the
 ordinal methods, a single column for global scores), or, for a per-class score, the same
-table in sparse form (:class:`PerClass`), which :func:`compute` writes out (the two forms:
-:mod:`textsift.scores._tables`). Selection policies (:mod:`textsift.policies`) turn a table
-into a ranking. :func:`compute_many` scores one :class:`Counts` with many methods.
+table held by its cells (:meth:`ScoreTable.of_cells`), which :func:`compute` writes out (the
+one type and its two storages: :mod:`textsift.scores._tables`). Selection policies
+(:mod:`textsift.policies`) turn a table into a ranking. :func:`compute_many` scores one
+:class:`Counts` with many methods.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -20,16 +21,13 @@ from ..counts import Counts
 from ..errors import TextsiftError, did_you_mean
 from ..labels import REQUIREMENTS, LabelKind, check_requirement
 from ..policies import AGGREGATES
-from ._tables import (  # noqa: F401  (the scoring modules import them from here too)
-    PerClass,
-    ScoreTable,
+from ._per_class import (  # noqa: F401  (the scoring modules import them from here too)
     binary_method,
     binary_scores,
-    clean,
-    global_table,
     nonempty_classes,
     per_class,
 )
+from ._tables import ScoreTable, clean, global_table  # noqa: F401
 
 __all__ = ["ABSENT_ORDERS", "REGISTRY", "SIGNED_POLICIES", "Method", "compute", "compute_many",
            "get_method", "policy_refusal", "register"]
@@ -198,7 +196,7 @@ def get_method(name: str) -> Method:
         ) from None
 
 
-def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTable | PerClass:
+def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTable:
     """Score every term of ``counts`` with ``method`` (keyword ``params`` go to the method).
 
     ``method`` is a registered name, a :class:`Method`, or a user's scoring function
@@ -206,7 +204,7 @@ def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTab
     score), one per term and class (``(V, m)``, columns in ``counts.classes`` order), or a
     :class:`ScoreTable`. Whatever made it, the table follows one rule: never NaN, unseen terms
     ``-inf`` (:func:`clean`). ``dense=False`` returns a per-class table in the sparse form
-    the method made it (:class:`PerClass`, whose rows, columns or whole table are written
+    the method made it (held by its cells, whose rows, columns or whole table are written
     when asked for: a ranking by blocks of rows never holds the (V, m) table). Several
     methods at once are :func:`compute_many`'s (a list here is an error that says so)."""
     if not isinstance(counts, Counts):
@@ -222,7 +220,7 @@ def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTab
     check_requirement(m.requires, counts, m.name)
     table = _call(m, counts, params)
     if m.signed:
-        table = replace(table, signed=True)
+        table = table.as_signed()
     table = table.cleaned()
     return table.table() if dense else table
 
@@ -288,7 +286,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     reduces each table (a ranking, a column) before going on, which then costs one table's
     memory instead of one per method (fresh memory pages cost, on some machines, as much as
     the scores themselves). With ``dense=False`` a per-class table comes in the sparse form
-    the method made it (:class:`PerClass`, as ``compute(..., dense=False)``), never written.
+    the method made it (as ``compute(..., dense=False)``), never written.
     """
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
@@ -308,18 +306,18 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
             _ = nonempty_classes(counts).cells.evaluation_set
         except TextsiftError:  # no per-class score applies: each method says why
             pass
-    buffer = None
+    buffers = {}  # one per shape (a dense table is its own and takes none)
     for name in methods:
         out = _call(get_method(name), counts, params.get(name, {}))
         if REGISTRY[name].signed:
-            out = replace(out, signed=True)
+            out = out.as_signed()
         out = out.cleaned()
-        if not dense or out.is_dense:
+        if not dense:
             yield name, out
             continue
-        shape = out.counts.n_terms, out.counts.n_classes
-        if reuse and (buffer is None or buffer.shape != shape):
+        shape = len(out.seen), len(out.groups)
+        if reuse and shape not in buffers:
             check_fits(*shape, 8, "a dense score table", "ask for the tables in sparse form "
                        "(dense=False), which the rankings read without writing them")
-            buffer = np.empty(shape)
-        yield name, out.table(buffer if reuse else None)
+            buffers[shape] = np.empty(shape)  # untouched pages cost no memory
+        yield name, out.table(buffers.get(shape) if reuse else None)

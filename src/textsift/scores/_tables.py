@@ -1,43 +1,49 @@
-"""The two forms of a score table: :class:`ScoreTable` (dense, (V, G)) and :class:`PerClass`
-(a per-class (V, m) table in sparse form), and :func:`clean`, the one rule both follow (never
-NaN; unseen terms ``-inf``).
+"""The score table: one type, :class:`ScoreTable`, for every table of scores (per class, per
+rank, one column), with two storages chosen once, where the table is made:
 
-Per-class scores cost one pass over the cells that differ: a cell with ``A = 0`` (most of
-the (V, m) table) depends only on ``(df, class)``, so a score is evaluated once per distinct
-``(df, class)`` and once per non-zero cell, in one vectorised call
-(:attr:`~textsift.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
-shared by every method), and the table is written by one gather and one scatter -- whole, or
-a block of rows or one column at a time. NaN and unseen terms are turned into ``-inf`` on
-those few values, before any table exists.
+* **dense** (:class:`_Dense`): the (V, G) values as an array;
+* **cells** (:class:`~textsift.scores._per_class.Cells`): a per-class (V, m) table held as
+  the values of its non-zero cells (``A > 0``) and the rule of the others (a one-vs-rest
+  score of a cell with ``A = 0`` depends on ``(df, N_c)`` alone, or on the term's and the
+  class's own totals): what lets thousands of labels be scored, ranked, tested and selected
+  without writing the (V, m) table.
+
+Every stage reads a table through the operations below -- a column, the values at given
+cells, each group's first ``k`` terms, the policies' reductions, the round robin, the terms
+scored, elementwise combinations of tables of the same counts, the corrections of p-values
+-- and each storage answers them its own way: no caller asks which storage it holds (the
+pattern of skglm's datafits, whose dense and sparse forms are paired methods chosen once per
+solver, and of ``scipy.sparse``'s one interface over several formats). A third storage (a
+memory-mapped table, say) is a class with the same methods.
+
+The one rule of every table, whatever made it: never NaN, unseen terms ``-inf`` (:func:`clean`;
+the cells storage cleans its few values where they are read).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 import numpy as np
 
-from .._counting import check_fits
 from ..counts import Counts
-from ..labels import check_labelled
-from ._absent import Absent, Grid
 
-__all__ = ["Absent", "PerClass", "ScoreTable", "binary_method", "binary_scores", "clean",
-           "global_table", "nonempty_classes", "per_class"]
+__all__ = ["ScoreTable", "clean", "global_table"]
 
 
-@dataclass(frozen=True, eq=False)
 class ScoreTable:
     """Scores of every term for every group.
+
+    ``ScoreTable(values, groups, seen, weights=None, signed=False)`` makes a dense table;
+    :meth:`of_cells` a per-class table held by its cells (module docstring).
 
     Attributes
     ----------
     values : ndarray of shape (V, G), float64
-        ``-inf`` marks unseen terms and "no score in this group" (for round robin, terms that
-        are not candidates of a group); never NaN. :func:`compute` establishes this rule
-        (:func:`clean`) for every table it returns, a user's function's included, and the
-        policies trust it.
+        The dense values (written out, and refused with the memory it would need when it
+        cannot fit, for a table held by its cells: the rankings never read it). ``-inf``
+        marks unseen terms and "no score in this group" (for round robin, terms that are not
+        candidates of a group); never NaN.
     groups : ndarray of shape (G,)
         Group labels (classes, ranks, split names, or ``["all"]``).
     seen : ndarray of shape (V,), bool
@@ -49,380 +55,251 @@ class ScoreTable:
         policies that add scores over the groups refuse the table.
     """
 
-    values: np.ndarray
-    groups: np.ndarray
-    seen: np.ndarray
-    weights: np.ndarray | None = None
-    signed: bool = False
+    __slots__ = ("_store", "signed")
 
-    #: the values are held as the (V, G) array (``PerClass``: in sparse form)
-    is_dense = True
+    def __init__(self, values, groups, seen, weights=None, signed: bool = False):
+        self._store = _Dense(np.asarray(values), np.asarray(groups), np.asarray(seen),
+                             None if weights is None else np.asarray(weights))
+        self.signed = bool(signed)
+
+    @classmethod
+    def of_cells(cls, counts: Counts, *, tables=None, zero=None, nz=None,
+                 signed: bool = False) -> ScoreTable:
+        """A per-class table of ``counts`` (whose classes all have documents) held by its
+        cells: ``tables``, one value per distinct one-vs-rest table of
+        ``counts.cells.evaluation_set``, or ``zero`` (the rule of the ``A = 0`` cells: a
+        :class:`~textsift.scores.Grid`, an :class:`~textsift.scores.Absent` or an array
+        broadcastable to (V, m)) and ``nz`` (the non-zero cells' values, ``counts.cells``
+        order)."""
+        from ._per_class import Cells
+
+        return cls._of(Cells(counts, tables, zero, nz), signed)
+
+    @classmethod
+    def _of(cls, store, signed: bool = False) -> ScoreTable:
+        table = object.__new__(cls)
+        table._store, table.signed = store, bool(signed)
+        return table
+
+    def _same(self, store) -> ScoreTable:
+        return ScoreTable._of(store, self.signed)
+
+    def __repr__(self) -> str:
+        return (f"ScoreTable({len(self.seen):,} terms x {len(self.groups):,} groups, "
+                f"{self.storage} storage"
+                f"{', signed' if self.signed else ''})")
+
+    # ------------------------------------------------------------------ what it holds
+    @property
+    def groups(self) -> np.ndarray:
+        return self._store.groups
+
+    @property
+    def seen(self) -> np.ndarray:
+        return self._store.seen
+
+    @property
+    def weights(self) -> np.ndarray | None:
+        return self._store.weights
+
+    @property
+    def values(self) -> np.ndarray:
+        return self._store.values()
+
+    @property
+    def storage(self) -> str:
+        """The storage's name, ``"dense"`` or ``"cells"``: for inspection and tests. No code
+        path branches on it: every operation is answered by the storage itself."""
+        return self._store.name
+
+    def as_signed(self) -> ScoreTable:
+        """The table marked signed (``Method.signed``)."""
+        return ScoreTable._of(self._store, True)
 
     def cleaned(self) -> ScoreTable:
         """The table under the rule of :func:`clean` (NaN and unseen terms ``-inf``)."""
-        return clean(self)
+        return self._same(self._store.cleaned())
 
-    # the reading interface it shares with the sparse form, PerClass
+    # ------------------------------------------------------------------ reading it
     def table(self, out: np.ndarray | None = None) -> ScoreTable:
-        """The table itself (``out``, a buffer the sparse form writes into, is not needed)."""
-        return self
+        """The table in dense storage (itself when it is; a table held by its cells is
+        written into ``out``, a (V, m) float64 buffer, when given)."""
+        store = self._store.dense(out)
+        return self if store is self._store else self._same(store)
 
     def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Rows ``start:stop`` (a view; ``out`` is not needed)."""
-        return self.values[start:stop]
+        """Rows ``start:stop`` of the values, written into the first ``stop - start`` rows
+        of ``out`` (C-contiguous float64, G wide) when given; without ``out`` the result may
+        be a read-only view of the table."""
+        return self._store.rows(start, stop, out)
 
     def column(self, j: int) -> np.ndarray:
-        return self.values[:, j]
+        """Column ``j`` (the scores of one group), a fresh array."""
+        return self._store.column(j)
 
-    # the policies' operations, paired with PerClass's (each table type answers them the
-    # way its storage allows; callers never ask which type they hold)
-    def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
-        """``(terms, scores)`` of each column of ``classes``: its first ``k`` terms (every
-        term: ``None``) by :func:`textsift.policies.order`."""
-        from ..policies import order
+    def values_at(self, terms, classes) -> np.ndarray:
+        """The scores of the cells ``(terms[i], classes[i])``."""
+        return self._store.values_at(np.asarray(terms, dtype=np.intp),
+                                     np.asarray(classes, dtype=np.intp))
 
-        out = []
-        for j in np.asarray(classes, dtype=np.intp).reshape(-1):
-            column = self.values[:, j]
-            index = order(column, self.seen, k)
-            out.append((index, column[index]))
-        return out
+    def scored_terms(self) -> np.ndarray:
+        """The terms with a score above ``-inf`` in some group."""
+        return self._store.scored_terms()
+
+    def n_scored(self) -> np.ndarray:
+        """How many terms score above ``-inf`` in each group."""
+        return self._store.n_scored()
+
+    # ------------------------------------------------------------------ the policies
+    def top_many(self, groups, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``(terms, scores)`` of each column of ``groups``: its first ``k`` terms (every
+        term: ``None``) by :func:`textsift.policies.order` (descending, ties by index)."""
+        return self._store.top_many(np.asarray(groups, dtype=np.intp).reshape(-1), k)
 
     def reduce(self, aggregate: str) -> np.ndarray:
         """One score per term under ``max``, ``sum`` or ``wavg``
-        (:func:`textsift.policies.globalise`, by blocks of rows)."""
+        (:func:`textsift.policies.globalise`)."""
+        return self._store.reduce(aggregate)
+
+    def rank_rr(self, variant: str = "skip", limit: int | None = None):
+        """The round robin's :class:`~textsift.policies.Ranking` of the groups
+        (:func:`textsift.policies.rank_terms`)."""
+        return self._store.rank_rr(variant, limit)
+
+    # ------------------------------------------------------------------ new tables of it
+    def directed(self, signs: ScoreTable, keep: int) -> ScoreTable:
+        """The table with the cells whose direction (``signs``, the direction table of the
+        same counts) is not ``keep`` as ``-inf``."""
+        return self._same(self._store.directed(signs._store, keep))
+
+    def combine(self, func, *others: ScoreTable) -> ScoreTable:
+        """``func(mine, *theirs)`` cell by cell over tables of the same terms and groups
+        (``func`` elementwise; its values clean, as every table's are): for tables held by
+        their cells whose absent cells follow a (df, class) grid, on the grids and the
+        non-zero cells only; else on the dense values. The result keeps this table's
+        groups, weights and sign."""
+        return self._same(self._store.combine(func, [o._store for o in others]))
+
+    def only(self, j: int) -> ScoreTable:
+        """The table with every column but ``j`` as ``-inf``."""
+        return self._same(self._store.only(int(j)))
+
+    def adjusted(self, correction: str, family: str) -> ScoreTable:
+        """A table of p-values (``-inf``: no test) corrected for multiple testing
+        (:mod:`textsift.corrections`; ``family``: each group, or all), in this table's
+        storage: held by its cells, each distinct p-value is corrected once with the number
+        of terms that have it, and no (V, m) table is written."""
+        return ScoreTable._of(self._store.adjusted(correction, family))
+
+    # ------------------------------------------------------------------ permutation tests
+    def absent_grid(self):
+        """The (df, class) :class:`~textsift.scores.Grid` of the ``A = 0`` cells where the
+        table is held per distinct one-vs-rest table (a permutation of the documents keeps
+        those cells' scores), else None."""
+        return self._store.absent_grid()
+
+    def held_cells(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(flat, values)``: the cells held one by one (flat indices ``term * G + group``)
+        and their values: a table held by its cells, its non-zero cells; a dense one, every
+        cell."""
+        return self._store.held_cells()
+
+
+@dataclass(frozen=True, eq=False)
+class _Dense:
+    """The dense storage: the (V, G) values."""
+
+    name = "dense"
+    array: np.ndarray
+    groups: np.ndarray
+    seen: np.ndarray
+    weights: np.ndarray | None = None
+
+    def values(self) -> np.ndarray:
+        return self.array
+
+    def cleaned(self) -> _Dense:
+        values = self.array
+        if np.isnan(values).any() or not self.seen.all():
+            values = np.where(np.isnan(values) | ~self.seen[:, None], -np.inf, values)
+        return _Dense(np.asarray(values, dtype=np.float64), self.groups, self.seen,
+                      self.weights)
+
+    def _with(self, values: np.ndarray) -> _Dense:
+        return _Dense(values, self.groups, self.seen, self.weights)
+
+    def dense(self, out=None) -> _Dense:
+        return self
+
+    def rows(self, start: int, stop: int, out=None) -> np.ndarray:
+        view = self.array[start:stop]
+        if out is not None:
+            out[:stop - start] = view
+            return out[:stop - start]
+        view = view.view()
+        view.flags.writeable = False
+        return view
+
+    def column(self, j: int) -> np.ndarray:
+        return self.array[:, j].copy()
+
+    def values_at(self, terms, classes) -> np.ndarray:
+        return self.array[terms, classes]
+
+    def scored_terms(self) -> np.ndarray:
+        return np.flatnonzero((self.array > -np.inf).any(axis=1))
+
+    def n_scored(self) -> np.ndarray:
+        return (self.array > -np.inf).sum(axis=0)
+
+    def top_many(self, groups, k):
+        from ..policies import order
+
+        return [(index := order(column := self.array[:, j], self.seen, k), column[index])
+                for j in groups]
+
+    def reduce(self, aggregate: str) -> np.ndarray:
         from ..classwise import by_blocks
 
         return by_blocks(self, aggregate)
 
-    def rank_rr(self, variant: str = "skip", limit: int | None = None):
-        """The round robin's :class:`~textsift.policies.Ranking` of the columns
-        (:func:`textsift.policies.rank_terms`)."""
+    def rank_rr(self, variant: str, limit):
         from ..policies import rank_terms
 
-        return rank_terms(self.values, "rr", self.seen, self.weights, variant, limit)
+        return rank_terms(self.array, "rr", self.seen, self.weights, variant, limit)
 
-    def values_at(self, terms, classes) -> np.ndarray:
-        """The scores of the cells ``(terms[i], classes[i])``."""
-        return self.values[np.asarray(terms, dtype=np.intp), np.asarray(classes, dtype=np.intp)]
+    def directed(self, signs, keep: int) -> _Dense:
+        return self._with(np.where(signs.dense().array == keep, self.array, -np.inf))
 
-    def scored_terms(self) -> np.ndarray:
-        """The terms with a score above ``-inf`` in some column."""
-        return np.flatnonzero((self.values > -np.inf).any(axis=1))
+    def combine(self, func, others) -> _Dense:
+        with np.errstate(invalid="ignore"):
+            return self._with(func(self.array, *(o.dense().array for o in others)))
 
-    def n_scored(self) -> np.ndarray:
-        """How many terms have a score above ``-inf`` in each column."""
-        return (self.values > -np.inf).sum(axis=0)
+    def only(self, j: int) -> _Dense:
+        values = np.full_like(self.array, -np.inf)
+        values[:, j] = self.array[:, j]
+        return self._with(values)
 
-    def directed(self, signs: PerClass, keep: int) -> ScoreTable:
-        """The table with the cells whose direction (``signs``, of the same groups) is not
-        ``keep`` as ``-inf``."""
-        values = np.where(signs.table().values == keep, self.values, -np.inf)
-        return ScoreTable(values, self.groups, self.seen, self.weights, self.signed)
+    def adjusted(self, correction: str, family: str) -> _Dense:
+        from ..corrections import adjust_table
+
+        p = np.where(np.isneginf(self.array), np.nan, self.array)
+        q = adjust_table(p, correction, family)
+        return _Dense(np.where(np.isnan(q), -np.inf, q), self.groups, self.seen)
+
+    def absent_grid(self):
+        return None
+
+    def held_cells(self):
+        return np.arange(self.array.size), self.array.ravel()
 
 
 def clean(table: ScoreTable) -> ScoreTable:
-    """The table with NaN and unseen terms as ``-inf``: the one rule every :class:`ScoreTable`
-    follows, applied where a table is made (a full pass only when there is something to
-    change). Policies (:mod:`textsift.policies`) rely on it and never clean again."""
-    values = table.values
-    if np.isnan(values).any() or not table.seen.all():
-        values = np.where(np.isnan(values) | ~table.seen[:, None], -np.inf, values)
-    return ScoreTable(values, table.groups, table.seen, table.weights, table.signed)
-
-
-def nonempty_classes(counts: Counts) -> Counts:
-    """``counts`` without the classes that have no documents (excluded from every per-class
-    score); at least two must remain (one label, for label sets:
-    :func:`textsift.labels.check_labelled`)."""
-    check_labelled(counts)
-    return counts.with_documents
-
-
-@dataclass(frozen=True, eq=False)
-class PerClass:
-    """A per-class (V, m) score table in sparse form, over ``counts`` (whose classes all have
-    documents, in either layout): the values of its non-zero cells (``A > 0``) and a rule
-    for the others, never the (V, m) values themselves. Either ``tables`` holds one value
-    per distinct one-vs-rest table of ``counts.cells.evaluation_set`` (the ``A = 0`` cells
-    then take the values of the distinct ``(df, N_c)`` grid:
-    :class:`~textsift.scores.Grid`), or ``zero`` gives the values of the cells with ``A =
-    0`` -- a :class:`~textsift.scores.Grid`, an :class:`~textsift.scores.Absent` or an array
-    broadcastable to (V, m) -- and ``nz`` those of the non-zero cells, in ``counts.cells``
-    order.
-
-    The dense values are written only when asked for, and follow the rule of
-    :class:`ScoreTable` (NaN and unseen terms as ``-inf``, the sparse values cleaned once):
-    the whole table (:meth:`table`), a block of its rows (:meth:`rows`, what a policy needs
-    to globalise a (V, m) table of any size in a buffer of a few megabytes) or one column
-    (:meth:`column`). Each gives the same values, to the bit. A class's best terms and the
-    policies over the classes are found without them, from the non-zero cells and the rule
-    (:mod:`textsift.classwise`)."""
-
-    counts: Counts
-    tables: np.ndarray | None = None
-    zero: Absent | Grid | np.ndarray | None = None
-    nz: np.ndarray | None = None
-    signed: bool = False
-
-    is_dense = False
-
-    def cleaned(self) -> PerClass:
-        """The table itself: its values are cleaned once, where they are read (``parts``)."""
-        return self
-
-    @property
-    def groups(self) -> np.ndarray:
-        return self.counts.classes
-
-    @property
-    def seen(self) -> np.ndarray:
-        return self.counts.seen
-
-    @property
-    def weights(self) -> np.ndarray:
-        return self.counts.priors
-
-    @cached_property
-    def parts(self) -> tuple[Grid | Absent, np.ndarray]:
-        """``(absent, nz)``: the rule of the ``A = 0`` cells and the values of the non-zero
-        cells (in ``counts.cells`` order), without NaN."""
-        c, cells = self.counts, self.counts.cells
-        if self.tables is None:
-            zero = self.zero
-            if not isinstance(zero, Absent | Grid):
-                zero = _broadcast(np.asarray(zero, dtype=np.float64), c)
-            return zero, _minus_inf_for_nan(self.nz)
-        tables = _minus_inf_for_nan(self.tables)
-        return _grid(tables[:cells.n_zero], cells), tables.take(cells.nz_table)
-
-    def table(self, out: np.ndarray | None = None) -> ScoreTable:
-        """The dense table: one gather and one scatter, into ``out`` (a (V, m) float64
-        array) when given, else into fresh memory (refused, with the memory it would need,
-        when it cannot fit)."""
-        c = self.counts
-        if out is None:
-            check_fits(c.n_terms, c.n_classes, 8, "a dense score table",
-                       "rank the terms (textsift.ranking.rank, rank_per_class) or read one "
-                       "class's column, which never write it")
-        values = self.rows(0, c.n_terms, out)
-        return ScoreTable(values, c.classes, c.seen, c.priors, self.signed)
-
-    def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
-        """Rows ``start:stop`` of the dense table, written into the first ``stop - start``
-        rows of ``out`` (a C-contiguous float64 array ``m`` wide) when given."""
-        c, cells = self.counts, self.counts.cells
-        m = c.n_classes
-        values = np.empty((stop - start, m)) if out is None else out[:stop - start]
-        absent, nz = self.parts
-        absent.block(start, stop, values)
-        order, first = cells.by_term
-        mine = order[first[start]:first[stop]]
-        np.put(values, (cells.row[mine].astype(np.int64) - start) * m + cells.col[mine],
-               nz[mine])
-        return values
-
-    def cells_of(self, j: int) -> np.ndarray:
-        """The non-zero cells of class ``j`` (indices into ``counts.cells``), by term."""
-        order, start = self.counts.cells.by_class
-        return order[start[j]:start[j + 1]]
-
-    def column(self, j: int) -> np.ndarray:
-        """Column ``j`` of the dense table (the scores of one class)."""
-        absent, nz = self.parts
-        values = absent.column(j)
-        mine = self.cells_of(j)
-        values[self.counts.cells.row[mine]] = nz[mine]
-        return values
-
-    # the policies' operations (those of ScoreTable): from the non-zero cells and the absent
-    # rule (textsift.classwise) when the counts are in the sparse layout, else from the
-    # dense rows, as the dense table gives them -- chosen here, once, by the storage
-    @property
-    def _cellwise(self) -> bool:
-        return self.counts.layout == "sparse"
-
-    def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
-        """``(terms, scores)`` of each class of ``classes``: its first ``k`` terms (every
-        term: ``None``), exactly ``policies.order`` of its column
-        (:func:`textsift.classwise.top_many`)."""
-        from ..classwise import top_many
-        from ..policies import order
-
-        if k is None:  # every term: each column, read whole
-            return [(index := order(column := self.column(j), self.seen), column[index])
-                    for j in np.asarray(classes, dtype=np.intp).reshape(-1)]
-        return top_many(self, classes, k)
-
-    def reduce(self, aggregate: str) -> np.ndarray:
-        """One score per term under ``max``, ``sum`` or ``wavg``
-        (:func:`textsift.classwise.reduce` or the dense rows by blocks)."""
-        from ..classwise import by_blocks, reduce
-
-        return reduce(self, aggregate) if self._cellwise else by_blocks(self, aggregate)
-
-    def rank_rr(self, variant: str = "skip", limit: int | None = None):
-        """The round robin's :class:`~textsift.policies.Ranking`: each class asked for the
-        terms its turns reach (:func:`textsift.classwise.round_robin`), or that of the dense
-        table -- the same picks."""
-        from ..classwise import reduce, round_robin
-        from ..policies import after_round_robin
-
-        if not self._cellwise:
-            return self.table().rank_rr(variant, limit)
-        sel, grp = round_robin(self, self.counts.n_terms if limit is None else limit, variant)
-        return after_round_robin(sel, grp, self.values_at(sel, grp), reduce(self, "max"),
-                                 self.seen, limit)
-
-    def values_at(self, terms, classes) -> np.ndarray:
-        """The scores of the cells ``(terms[i], classes[i])``
-        (:func:`textsift.classwise.values_at`)."""
-        from ..classwise import values_at
-
-        return values_at(self, terms, classes)
-
-    def scored_terms(self) -> np.ndarray:
-        """The terms with a cell above ``-inf``, from the masks, not the (V, m) values: a
-        term is scored where one of its non-zero cells is, or where the absent rule scores
-        it in more classes than the term has non-zero cells among them (one of those
-        classes has no document with the term: an absent cell). The rule must be a
-        :class:`Grid` (its values per (df, class)) or a constant."""
-        counts, cells = self.counts, self.counts.cells
-        zero, nz = self.parts
-        found = np.bincount(cells.row[nz > -np.inf], minlength=counts.n_terms) > 0
-        if isinstance(zero, Grid):
-            grid = zero.by_class() > -np.inf
-            own = grid[cells.df_index[cells.row], cells.col]  # a cell's class scores absent
-            covered = np.bincount(cells.row[own], minlength=counts.n_terms)
-            found |= grid.sum(axis=1)[cells.df_index] > covered
-        else:  # a rule without a (df, class) grid: its dense rows
-            found |= (self.table().values > -np.inf).any(axis=1)
-        return np.flatnonzero(found & counts.seen)
-
-    def n_scored(self) -> np.ndarray:
-        """How many terms have a score above ``-inf`` in each class: the absent cells' from
-        the (df, class) grid times the terms of each df absent from each class
-        (``SparseCells.absent_by_df``), plus the non-zero cells'."""
-        zero, nz = self.parts
-        cells = self.counts.cells
-        if not isinstance(zero, Grid):
-            return (self.table().values > -np.inf).sum(axis=0)
-        return ((zero.by_class() > -np.inf) * cells.absent_by_df).sum(axis=0) + np.bincount(
-            cells.col[nz > -np.inf], minlength=self.counts.n_classes)
-
-    def directed(self, signs: PerClass, keep: int) -> PerClass:
-        """The table with the cells of the other direction than ``keep`` (``signs``: the
-        direction table of the same counts) as ``-inf``, still in sparse form. A term that
-        none of a class's documents has (``A = 0``) is under-represented in it (``sign(0 -
-        B / (N - N_c)) = -1`` for a seen term): over-represented terms are non-zero cells
-        only, so ``keep = 1`` keeps no absent term and ``keep = -1`` keeps the absent rule."""
-        absent, nz = self.parts
-        return PerClass(self.counts, zero=absent if keep < 0 else np.float64(-np.inf),
-                        nz=np.where(signs.parts[1] == keep, nz, -np.inf), signed=self.signed)
-
-
-def _grid(values: np.ndarray, cells) -> Grid:
-    """The :class:`Grid` of the ``A = 0`` tables' values (``cells.grid_tables`` order, NaN
-    already ``-inf``); the row of ``df = 0`` (unseen terms) is ``-inf``."""
-    grid = values.reshape(len(cells.df_values), len(cells.size_values))
-    if len(cells.df_values) and cells.df_values[0] == 0:
-        grid[0] = -np.inf
-    return Grid(grid, cells.df_index, cells.size_index)
-
-
-def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
-    """An array broadcastable to (V, m) as the rule of the ``A = 0`` cells; a constant is
-    ordered by any key and sums in closed form."""
-    V, m = counts.n_terms, counts.n_classes
-    full = np.broadcast_to(zero, (V, m))
-    if zero.size == 1:
-        value = float(zero.ravel()[0])
-        def total(w):
-            if np.isnan(value) or value == -np.inf:  # no score in any class
-                return np.zeros(V), np.zeros(V, dtype=np.int64)
-            return np.full(V, value * np.sum(w))
-
-        return Absent(lambda t, c: full[t, c], counts.seen, m, np.zeros(V), np.zeros(m), total)
-    return Absent(lambda t, c: full[t, c], counts.seen, m)
-
-
-def _minus_inf_for_nan(a) -> np.ndarray:
-    a = np.array(a, dtype=np.float64)  # a copy: the caller's array is never changed
-    np.copyto(a, -np.inf, where=np.isnan(a))
-    return a
-
-
-def binary_scores(counts: Counts, binary_score, **params) -> PerClass:
-    """A score of a binary task's 2x2 table, ``f(A, B, C, D)``, for every non-empty class,
-    one-vs-rest (Forman 2003's multi-class use), in sparse form. Classes without training
-    documents are left out.
-
-    Exact and sparse: with ``B = df - A``, ``C = N_c - A``, ``D = N - N_c - df + A``, a cell's
-    table depends only on ``(A, df, N_c)``; the score, an elementwise function, is evaluated
-    once per distinct ``(df, N_c)`` for the cells with ``A = 0``, and once per distinct table
-    of the non-zero cells (:attr:`~textsift._cells.SparseCells.evaluation_set`) -- or, beyond
-    :data:`DISTINCT_CELLS` non-zero cells, once per cell, by blocks, unless the distinct
-    tables are known already (:func:`compute_many` finds them for several methods): finding
-    them costs more than a cheap score of every cell. The values are the same either way, on
-    either layout of the counts, and bit-for-bit those of ``f(*counts.contingency())``.
-    """
-    counts = nonempty_classes(counts)
-    cells = counts.cells
-    if cells.distinct_known or len(cells.row) <= DISTINCT_CELLS:
-        return PerClass(counts, tables=_evaluated(binary_score, cells.evaluation_set, params))
-    grid = _evaluated(binary_score, cells.grid_tables, params)
-    nz = np.empty(len(cells.row))
-    for start in range(0, len(nz), CELL_BLOCK):
-        stop = min(start + CELL_BLOCK, len(nz))
-        nz[start:stop] = _evaluated(binary_score, cells.cell_tables(start, stop), params)
-    return PerClass(counts, zero=_grid(_minus_inf_for_nan(grid), cells), nz=nz)
-
-
-#: Up to this many non-zero cells a score is evaluated on their distinct tables; beyond,
-#: cell by cell (:func:`binary_scores`).
-DISTINCT_CELLS = 2**20
-#: Cells evaluated at once, one by one: blocks whose temporaries stay in the cache.
-CELL_BLOCK = 2**16
-#: A score is evaluated on at most this many distinct tables at once: its temporaries stay
-#: a few hundred megabytes however many labels there are.
-EVALUATION_BLOCK = 2**22
-
-
-def _evaluated(binary_score, tables, params) -> np.ndarray:
-    """``binary_score(A, B, C, D, **params)`` as float64, by blocks of
-    :data:`EVALUATION_BLOCK`."""
-    n = len(tables[0])
-    values = np.empty(n)
-    for start in range(0, max(n, 1), EVALUATION_BLOCK):
-        part = [t[start:start + EVALUATION_BLOCK] for t in tables]
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            values[start:start + len(part[0])] = binary_score(*part, **params)
-    return values
-
-
-def binary_method(binary_score):
-    """The scoring method of a score of a binary task's 2x2 table, ``f(A, B, C, D,
-    **params)``: :func:`binary_scores` over the counts, with the score's own keyword
-    parameters as its signature (so that :func:`register` lists them in
-    :attr:`Method.params`)."""
-    import inspect
-    import typing
-
-    def method(counts, **params):
-        return binary_scores(counts, binary_score, **params)
-
-    own = list(inspect.signature(binary_score).parameters.values())[4:]
-    counts = inspect.Parameter("counts", inspect.Parameter.POSITIONAL_OR_KEYWORD)
-    method.__signature__ = inspect.Signature([counts, *own])
-    hints = typing.get_type_hints(binary_score)  # evaluated in the score's module
-    method.__annotations__ = {p.name: hints[p.name] for p in own if p.name in hints}
-    method.__name__ = method.__qualname__ = binary_score.__name__
-    return method
-
-
-def per_class(counts: Counts, binary_score, **params) -> ScoreTable:
-    """The dense table of ``binary_scores`` (NaN and unseen terms as ``-inf``)."""
-    return binary_scores(counts, binary_score, **params).table()
+    """The table with NaN and unseen terms as ``-inf``: the one rule every
+    :class:`ScoreTable` follows, applied where a table is made (a full pass only when there is
+    something to change). Policies (:mod:`textsift.policies`) rely on it and never clean
+    again."""
+    return table.cleaned()
 
 
 def global_table(counts: Counts, values: np.ndarray) -> ScoreTable:

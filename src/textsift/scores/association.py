@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._absent import Absent
-from ._registry import PerClass, binary_scores, nonempty_classes, register
+from ._registry import ScoreTable, binary_scores, nonempty_classes, register
 
 RC_PAPER = ("Yang Jieming, Wang Jing, Qu Zhaoyang, feature selection based on relative "
             "contribution (RC), Northeast Electric Power University; normalisation and smoothing "
@@ -53,13 +53,14 @@ def relative_contribution(term_freq, normalize=True, smooth=True):
     return m * p - p.sum(axis=1, keepdims=True)
 
 
-def sparse_tf_table(counts, zero_value, cell_value) -> PerClass:
+def sparse_tf_table(counts, zero_value, cell_value) -> ScoreTable:
     """A (V, m) table in sparse form whose ``TF(t, c) = 0`` cells are ``zero_value(counts)``
     (an :class:`~textsift.scores.Absent`, or an array broadcastable to (V, m)) and
     whose non-zero cells are ``cell_value(counts, cells)``: never an operation over the whole
     term-frequency table."""
     counts = nonempty_classes(counts)
-    return PerClass(counts, zero=zero_value(counts), nz=cell_value(counts, counts.cells))
+    return ScoreTable.of_cells(counts, zero=zero_value(counts),
+                               nz=cell_value(counts, counts.cells))
 
 
 @register("dia", "nominal", "DIA association factor P(c | t)",

@@ -25,7 +25,8 @@ import numpy as np
 from .._choices import DIRECTIONS as _DIRECTIONS
 from ..counts import Counts
 from ..errors import choose
-from ._tables import PerClass, binary_scores
+from ._per_class import binary_scores
+from ._tables import ScoreTable
 
 __all__ = ["DIRECTIONS", "check_direction", "direction", "representation"]
 
@@ -41,7 +42,7 @@ def representation(A, B, C, D):
     return np.sign(A * (B + D) - B * (A + C))
 
 
-def direction(counts: Counts) -> PerClass:
+def direction(counts: Counts) -> ScoreTable:
     """The direction of every term in every non-empty class (module docstring): ``+1``,
     ``-1`` or ``0``, a per-class table in sparse form like the scores' (unseen terms
     ``-inf``)."""

@@ -260,7 +260,7 @@ def _chi2_sklearn_pvalue(counts):
     against the chi-square law with m - 1 degrees of freedom, ``chdtrc(m - 1, stat)`` as
     ``sklearn.feature_selection.chi2`` computes it. One class per document (its
     ``test_requires``: scikit-learn's ``chi2`` takes one label per sample)."""
-    from ._tables import nonempty_classes
+    from ._per_class import nonempty_classes
 
     counts = nonempty_classes(counts)
     stat = _chi2_sklearn(counts).table().values

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import TextsiftError
 from ._absent import Absent
-from ._registry import PerClass, nonempty_classes, register
+from ._registry import ScoreTable, nonempty_classes, register
 
 __all__ = ["log_odds_dirichlet"]
 
@@ -58,10 +58,10 @@ def _z_pvalue(z):
 def _log_odds_pvalue(counts, prior_scale=1.0):
     """The two-sided normal p-value of the z-score, ``2 Phi(-|z|)`` (Monroe et al. read
     their z-scores against the normal law)."""
-    z = _log_odds_dirichlet(counts, prior_scale)
-    zero = z.zero
-    return PerClass(z.counts, zero=Absent(lambda t, c: _z_pvalue(zero.fn(t, c)), zero.seen,
-                                          zero.n_classes), nz=_z_pvalue(z.nz))
+    counts, zero, nz = _log_odds_parts(counts, prior_scale)
+    return ScoreTable.of_cells(counts, zero=Absent(lambda t, c: _z_pvalue(zero.fn(t, c)),
+                                                   zero.seen, zero.n_classes),
+                               nz=_z_pvalue(nz))
 
 
 @register("log_odds_dirichlet", "nominal",
@@ -87,6 +87,13 @@ def _log_odds_dirichlet(counts, prior_scale=1.0):
     R)))``, at most 0 and non-increasing as ``TF(w)`` or ``n = TF(c)`` grows, times the
     positive ``sqrt(TF(w) / (1/s + 1/(1 + s)))``, which grows with ``TF(w)``: so a class's best
     absent terms are its rarest (a test checks it on random counts)."""
+    counts, zero, nz = _log_odds_parts(counts, prior_scale)
+    return ScoreTable.of_cells(counts, zero=zero, nz=nz)
+
+
+def _log_odds_parts(counts, prior_scale):
+    """``(counts, absent, nz)``: the non-empty classes' counts, the rule of the cells with
+    ``TF(w, c) = 0`` and the z-scores of the non-zero cells (as computed, NaN kept)."""
     if not isinstance(prior_scale, int | float) or isinstance(prior_scale, bool) or not (
             np.isfinite(prior_scale) and prior_scale > 0):
         raise TextsiftError(f"prior_scale must be a positive number (the prior counts are "
@@ -98,7 +105,7 @@ def _log_odds_dirichlet(counts, prior_scale=1.0):
     n_rest, a0 = total - n, s * total
     tf = counts.tf[cells.row]
     nz = log_odds_dirichlet(cells.tf, tf - cells.tf, s * tf, n[cells.col], n_rest[cells.col], a0)
-    return PerClass(counts, zero=_absent(counts, s, n, n_rest, a0), nz=nz)
+    return counts, _absent(counts, s, n, n_rest, a0), nz
 
 
 def _absent(counts, s: float, n, n_rest, a0) -> Absent:

@@ -45,8 +45,9 @@ from ..errors import TextsiftError
 from ..labels import check_requirement
 from ._absent import Grid
 from ._hypergeom import log_cdf, log_pmf
+from ._per_class import Cells, binary_scores
 from ._registry import REGISTRY, _call, get_method, register
-from ._tables import PerClass, ScoreTable, binary_scores, clean
+from ._tables import ScoreTable
 from .direction import representation
 
 __all__ = ["PValues", "chi2_pvalue", "fisher_log_pvalue", "fisher_pvalue", "g2_statistic",
@@ -72,9 +73,9 @@ class PValues:
 
     Attributes
     ----------
-    table : PerClass or ScoreTable
-        The p-values in the form the method's scores take (a term without a test as
-        ``-inf``): for a per-class test, a :class:`~textsift.scores.PerClass` that holds one
+    table : ScoreTable
+        The p-values in the storage the method's scores take (a term without a test as
+        ``-inf``): for a per-class test, a table held by its cells that holds one
         p-value per distinct one-vs-rest table (and, adjusted, one per distinct table of each
         family), never the (V, m) table.
     method : str
@@ -89,7 +90,7 @@ class PValues:
     seen : ndarray of shape (V,), bool
     """
 
-    table: PerClass | ScoreTable
+    table: ScoreTable
     method: str
     test: str
 
@@ -114,38 +115,27 @@ class PValues:
         them in the scores' sparse form (written out when its ``values`` are read).
 
         A per-class test is corrected once per distinct one-vs-rest table of each family,
-        with the number of terms that have it (``_adjusted_tables``): the same values as
+        with the number of terms that have it (:func:`adjusted_tables`): the same values as
         the correction of the whole table, at the cost of its few thousand distinct tables;
         held cell by cell (many labels: ``binary_scores`` past ``DISTINCT_CELLS``), once per
         ``(df, class)`` of its ``A = 0`` cells and once per non-zero cell
-        (``_adjusted_cells``). Neither writes the (V, m) table."""
-        from ..corrections import adjust_table, check_correction, check_family
+        (:func:`adjusted_cells`). Neither writes the (V, m) table."""
+        from ..corrections import check_correction, check_family
 
         check_correction(correction)
         check_family(family)
-        if isinstance(self.table, PerClass) and (self.table.tables is not None or isinstance(
-                self.table.parts[0], Grid)):
-            adjust = _adjusted_tables if self.table.tables is not None else _adjusted_cells
-            q = PValues(adjust(self.table, correction, family), self.method, self.test)
-            return q.values if dense else q
-        values = adjust_table(self.values, correction, family)
-        if dense:
-            return values
-        table = ScoreTable(np.where(np.isnan(values), -np.inf, values), self.groups,
-                           self.seen)
-        return PValues(table, self.method, self.test)
+        q = PValues(self.table.adjusted(correction, family), self.method, self.test)
+        return q.values if dense else q
 
 
 def from_table(table, method: str, test: str) -> PValues:
     """The :class:`PValues` of a table of p-values made as the scores are (a
-    :class:`PerClass` or a :class:`ScoreTable`, whose rule writes unseen terms as
+    :class:`ScoreTable` in either storage, whose rule writes unseen terms as
     ``-inf``). The one rule of every method's p-values: a term no document has (``df =
     0``) has no test -- NaN, in no correction's family -- whatever its method's function
     gave it (the 2 x m tests and scikit-learn's gave 1); a per-class table follows it by
     construction, a one-column table is cleaned here."""
-    if isinstance(table, ScoreTable):
-        table = clean(table)
-    return PValues(table, method, test)
+    return PValues(table.cleaned(), method, test)
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,7 +191,7 @@ def _pairs(cells) -> _Pairs:
     return _PAIRS[cells]
 
 
-def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
+def adjusted_tables(p: Cells, correction: str, family: str) -> Cells:
     """The adjusted p-values of a per-class test held once per distinct one-vs-rest table
     (``p.tables``), in the same sparse form: each family (a class, or every class) is its
     distinct (table, class) pairs (:class:`_Pairs`), each a distinct p-value weighted by
@@ -218,21 +208,21 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
     if len(cells.size_values) == m:  # every class its own size: a pair is a table
         tables = np.empty(len(p.tables))
         tables[pairs.table] = q
-        return PerClass(counts, tables=tables)
+        return Cells(counts, tables=tables)
     n_grid = len(cells.df_values) * m
     grid = q[:n_grid].reshape(len(cells.df_values), m)
     if len(cells.df_values) and cells.df_values[0] == 0:
         grid[0] = -np.inf  # unseen terms: no test
-    return PerClass(counts, zero=Grid(grid, cells.df_index, np.arange(m)),
+    return Cells(counts, zero=Grid(grid, cells.df_index, np.arange(m)),
                     nz=q[n_grid:][pairs.cell_pair])
 
 
-#: Family entries corrected at once by :func:`_adjusted_cells` (a block of whole classes).
+#: Family entries corrected at once by :func:`adjusted_cells` (a block of whole classes).
 FAMILY_BLOCK = 2**24
 
 
-def _adjusted_cells(p: PerClass, correction: str, family: str) -> PerClass:
-    """:func:`_adjusted_tables` for p-values held cell by cell: each family's entries are
+def adjusted_cells(p: Cells, correction: str, family: str) -> Cells:
+    """:func:`adjusted_tables` for p-values held cell by cell: each family's entries are
     the ``(df, class)`` grid of its ``A = 0`` cells, weighted by the terms of that ``df``
     without a document in the class, and its non-zero cells, one test each. Each class its
     own family, the classes are corrected a block at a time (about :data:`FAMILY_BLOCK`
@@ -262,7 +252,7 @@ def _adjusted_cells(p: PerClass, correction: str, family: str) -> PerClass:
         nz_q[mine] = q[n_grid:]
     grid_q[np.isnan(grid_q)] = -np.inf
     nz_q[np.isnan(nz_q)] = -np.inf
-    return PerClass(counts, zero=Grid(grid_q, cells.df_index, np.arange(m)), nz=nz_q)
+    return Cells(counts, zero=Grid(grid_q, cells.df_index, np.arange(m)), nz=nz_q)
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
