@@ -1,4 +1,4 @@
-"""What the evidence costs (issue 29), against the scores alone and scikit-learn, in one run.
+"""What the evidence costs, against the scores alone and scikit-learn, in one run.
 
     python bench/evidence.py [--data DIR] [--permutations 999] [--n-jobs 2]
 

@@ -10,7 +10,7 @@ learners' own seconds (fit + predict, measured inside each cell) can be subtract
 wall time. The anchor is the learners' time in the same run: the harness's overhead is
 everything else -- reading, tokenising and stemming the corpus, vectorising, counting,
 scoring and ranking, column slicing, metrics, writing the cells and the tables, and the
-report -- reported as a share of the wall time (goal: under 15%, issue 12); also without the
+report -- reported as a share of the wall time (goal: under 15%); also without the
 one-off corpus preparation (which the fold cache saves a resumed run), inside the cells alone, and
 (serial runs) as a share of CPU time, which a busy shared machine does not distort.
 """
@@ -79,7 +79,7 @@ def main() -> None:
         ("  of which store, tables, top terms", f"{t_run - prepare - cells / args.n_jobs:8.1f} s"),
         ("  of which report", f"{wall - t_run:8.1f} s"),
         ("share outside the learners",
-         f"{1 - learner / args.n_jobs / wall:8.1%} (goal < 15%, issue 12)"),
+         f"{1 - learner / args.n_jobs / wall:8.1%} (goal < 15%)"),
         ("  same, without the one-off corpus preparation",
          f"{1 - learner / args.n_jobs / (wall - prepare):8.1%}"),
         ("  same, inside the cells only (selection + metrics)",

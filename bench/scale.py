@@ -1,4 +1,4 @@
-"""Scale benchmark of the streaming and Dask engines (issue 5; docs/reproductions.md section 5).
+"""Scale benchmark of the streaming and Dask engines (docs/reproductions.md section 5).
 
 The corpus is generated on the fly and never stored: document ``i`` is text ``i mod P`` of a
 pool (shuffled once, seed 0) of the IMDb (50,000 reviews, labels pos/neg) and 20 Newsgroups

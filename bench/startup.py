@@ -8,7 +8,7 @@ change of the machine's load falls on all of them alike). Printed per command: t
 and the smallest wall time, and the peak resident memory (``ru_maxrss`` of
 ``resource.getrusage(RUSAGE_CHILDREN)`` in a small process that runs only that command:
 :data:`RUNNER`), the largest over the runs. Beside them the
-goals of issue 20 (at most 0.25 s and 80 MB for ``--version``, ``methods`` and ``-h``;
+goals (at most 0.25 s and 80 MB for ``--version``, ``methods`` and ``-h``;
 ``textsift score`` on a 40-document file no slower than a plain scikit-learn script doing the
 same: ``CountVectorizer`` + ``chi2``), the load average before and after, and the cores.
 
