@@ -25,7 +25,6 @@ from textsift.ranking import class_terms
 from textsift.report.html import best_per_size, write_report
 from textsift.report.terms import (
     best_method,
-    min_df_documents,
     rare_terms_note,
     top_terms_table,
 )
@@ -157,9 +156,14 @@ def test_a_note_names_the_methods_whose_top_terms_are_rare():
 def test_min_df_in_documents():
     # a number is itself; a fraction of the training documents rounds up, as
     # scikit-learn's df >= min_df * n_docs keeps terms
-    assert min_df_documents(2, 2000) == 2
-    assert min_df_documents(0.001, 2000) == 2 and min_df_documents(0.0011, 2000) == 3
-    assert min_df_documents(0.01, None) == 1
+    from textsift.vectorize import max_documents, min_documents
+
+    assert min_documents(2, 2000) == 2
+    assert min_documents(0.001, 2000) == 2 and min_documents(0.0011, 2000) == 3
+    assert min_documents(0.01, None) == 1
+    # scikit-learn compares df >= 0.07 * 100 = 7.000000000000001: a df of 7 does not reach it
+    assert min_documents(0.07, 100) == 8
+    assert max_documents(0.5, 9) == 4 and max_documents(5, 9) == 5
 
 
 def test_the_best_method_has_the_best_mean_below_all():

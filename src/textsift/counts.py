@@ -58,7 +58,7 @@ from ._counting import (  # noqa: F401  (BLOCK_CELLS: the block size of the rank
     count_table,
 )
 from .errors import TextsiftError
-from .labels import as_labels, encode_labels
+from .labels import as_labels, encode_labels, group_index
 
 __all__ = ["LAYOUTS", "Counts", "SparseCells", "count_dtype", "encode_labels"]
 
@@ -443,7 +443,7 @@ class Counts:
         re-counting (Forman 2003's one-vs-rest tasks). The rest is every document without
         ``positive`` (``N - N_c``, ``df - A``, ``TF(t) - TF(t, c)``), which is right for label
         sets too, where the other classes overlap."""
-        j = int(np.flatnonzero(self.classes == positive)[0])
+        j = group_index(self.classes, positive)
         docs, tf = self.column(j)
         return Counts(np.array(["neg", "pos"]),
                       np.array([self.n_docs - self.class_sizes[j], self.class_sizes[j]]),

@@ -28,7 +28,8 @@ from ._choices import CORRECTION, FAMILY, PASS_RULES
 from .corrections import adjust_table, check_correction, check_family
 from .counts import Counts
 from .errors import TextsiftError
-from .ranking import TermRanking, group_index
+from .labels import group_index, group_indices
+from .ranking import TermRanking
 from .scores import compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
@@ -48,13 +49,11 @@ def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, famil
 def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndarray:
     """The class (column of ``counts.classes``) each ranked term was ranked for, -1 where
     there is none (a score of the whole table)."""
-    classes = [str(c) for c in counts.classes]
     n = len(ranking)
     if ranking.class_label is not None:
-        return np.full(n, classes.index(str(ranking.class_label)))
+        return np.full(n, group_index(counts.classes, ranking.class_label))
     if ranking.groups is not None:  # a round robin: the class that took each term
-        return np.array([classes.index(str(g)) if g is not None and str(g) in classes
-                         else -1 for g in ranking.groups])
+        return group_indices(counts.classes, ranking.groups)
     table = compute(counts, method, dense=False, **params)
     groups = [str(g) for g in table.groups]
     if len(groups) == 1:
@@ -67,7 +66,7 @@ def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndar
     rows = np.vstack([table.rows(int(t), int(t) + 1) for t in ranking.index]) if n else (
         np.zeros((0, len(groups))))
     best = np.argmax(rows, axis=1)
-    return np.array([classes.index(groups[j]) for j in best])
+    return group_indices(counts.classes, np.asarray(table.groups, dtype=object)[best])
 
 
 def evidence(counts: Counts, ranking: TermRanking, method, correction: str = CORRECTION,
@@ -106,8 +105,7 @@ def _columns_of(groups, counts: Counts, cls: np.ndarray) -> np.ndarray:
     """The column of a p-value table for each term's class (0 for a one-column table)."""
     if len(groups) == 1:
         return np.zeros(len(cls), dtype=np.intp)
-    names = [str(g) for g in groups]
-    return np.array([names.index(str(counts.classes[c])) for c in cls], dtype=np.intp)
+    return group_indices(groups, counts.classes[np.asarray(cls, dtype=np.intp)])
 
 
 def _add_cells(frame, counts: Counts, index, cls, has, m, level) -> None:

@@ -17,6 +17,7 @@ import scipy.sparse as sp
 
 from .counts import Counts
 from .errors import TextsiftError
+from .labels import group_index
 from .policies import AGGREGATES, Ranking, rank_scores
 from .scores import (
     REGISTRY,
@@ -195,15 +196,6 @@ def ranking_of(
     return rank_scores(table.reduce(aggregate), table.seen, limit, aggregate)
 
 
-def group_index(groups, label, what: str) -> int:
-    """The column of ``label`` among a table's ``groups`` (compared as text, as labels read
-    from files are), else an error naming ``what`` they are and the first of them."""
-    matches = np.flatnonzero(np.asarray(groups).astype(str) == str(label))
-    if len(matches) == 0:
-        raise TextsiftError(f"class {label!r} is not among the {what} {_shown(groups)}")
-    return int(matches[0])
-
-
 def _same_groups(groups, classes) -> bool:
     return len(groups) == len(classes) and bool(
         (np.asarray(groups).astype(str) == np.asarray(classes).astype(str)).all())
@@ -217,7 +209,7 @@ def _directed_column(values: np.ndarray, signs: ScoreTable | None, direction: st
     groups = np.asarray(signs.groups).astype(str)
     if str(class_label) not in groups:
         return values
-    s = signs.column(int(np.flatnonzero(groups == str(class_label))[0]))
+    s = signs.column(group_index(groups, class_label))
     return np.where(s == (1 if direction == "over" else -1), values, -np.inf)
 
 
@@ -288,7 +280,7 @@ def _signs_of(signs: ScoreTable | None, class_label, index: np.ndarray) -> np.nd
     groups = np.asarray(signs.groups).astype(str)
     if str(class_label) not in groups:
         return None
-    return signs.column(int(np.flatnonzero(groups == str(class_label))[0]))[index]
+    return signs.column(group_index(groups, class_label))[index]
 
 
 def rank_per_class(counts: Counts, method, top: int | None = None, direction: str = "over",

@@ -26,6 +26,7 @@ import numpy as np
 
 from .counts import Counts
 from .errors import TextsiftError
+from .labels import group_indices
 
 __all__ = ["REFERENCE", "against", "against_corpus", "count_reference"]
 
@@ -34,11 +35,10 @@ REFERENCE = "reference"
 
 
 def _index(counts: Counts, label, role: str) -> int:
-    names = [str(c) for c in counts.classes]
-    if str(label) not in names:
+    j = int(group_indices(counts.classes, [label])[0])
+    if j < 0:
         raise TextsiftError(f"the {role} class {label!r} is not a class of the counts; the "
-                            f"classes are {', '.join(names)}")
-    j = names.index(str(label))
+                            f"classes are {', '.join(map(str, counts.classes))}")
     if counts.class_sizes[j] == 0:
         raise TextsiftError(f"the {role} class {label!r} has no documents; choose a class "
                             "with documents")

@@ -21,6 +21,7 @@ the RC paper stemmed) through PyStemmer, in any of its languages
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable  # noqa: F401  (the tokenizer field's annotation)
 from dataclasses import field, make_dataclass
@@ -289,6 +290,22 @@ def _empty(reason: str) -> TextsiftError:
                          "min_df, raise max_df, or check the text field and token pattern")
 
 
+def min_documents(min_df, n_docs: int | None) -> int:
+    """``min_df`` as a number of documents: itself for a number, ``ceil(min_df * n_docs)``
+    for a fraction (a whole ``df`` reaches ``min_df * n_docs`` exactly when it reaches its
+    ceiling: scikit-learn's rule), at least 1; 1 for a fraction of an unknown ``n_docs``."""
+    if isinstance(min_df, Integral):
+        return int(min_df)
+    return max(1, math.ceil(min_df * n_docs)) if n_docs else 1
+
+
+def max_documents(max_df, n_docs: int) -> int:
+    """``max_df`` as a number of documents: itself for a number, ``floor(max_df * n_docs)``
+    for a fraction (a whole ``df`` is at most ``max_df * n_docs`` exactly when it is at most
+    its floor)."""
+    return int(max_df) if isinstance(max_df, Integral) else math.floor(max_df * n_docs)
+
+
 def term_mask(df, total, n_docs: int, opts: VectorizerOptions | None = None) -> np.ndarray:
     """The terms ``CountVectorizer`` keeps, from each term's document frequency ``df`` and
     total count ``total`` (int64; presence counts when ``binary``) over ``n_docs`` documents,
@@ -302,8 +319,7 @@ def term_mask(df, total, n_docs: int, opts: VectorizerOptions | None = None) -> 
                             "empty, or hold only stop words or characters the token pattern "
                             "does not match); check the text field (--text-field), the stop "
                             "words and the token pattern")
-    high = opts.max_df if isinstance(opts.max_df, Integral) else opts.max_df * n_docs
-    low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n_docs
+    low, high = min_documents(opts.min_df, n_docs), max_documents(opts.max_df, n_docs)
     if high < low:
         raise TextsiftError(
             f"the vocabulary is empty: min_df={opts.min_df} asks for more documents than "

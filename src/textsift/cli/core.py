@@ -307,6 +307,7 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     otherwise: :func:`textsift.evidence.passes`; a last row of the table; a column of csv and
     json)."""
     from ..evidence import significant_counts
+    from ..labels import group_index
     from ..scores import pvalues
 
     p = pvalues(counts, m)
@@ -318,7 +319,7 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     if fmt in ("csv", "json"):
         rows = []
         for r in rankings:
-            j = groups.index(str(r.class_label)) if len(groups) > 1 else 0
+            j = group_index(groups, r.class_label) if len(groups) > 1 else 0
             for i, (t, s, ix) in enumerate(zip(r.terms, r.scores, r.index, strict=True)):
                 rows.append((plain(r.class_label), i + 1, t, s, p.values[ix, j], q[ix, j],
                              int(passing.iloc[j])))
@@ -329,7 +330,7 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     columns = [r.terms for r in rankings]
     rows = [(i + 1, *(c[i] if i < len(c) else None for c in columns)) for i in range(depth)]
     rows.append((f"terms with {head}",
-                 *(int(passing.iloc[groups.index(str(r.class_label))]) if len(groups) > 1
+                 *(int(passing.iloc[group_index(groups, r.class_label)]) if len(groups) > 1
                    else int(passing.iloc[0]) for r in rankings)))
     emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
               f"top terms of every class by {m.label}; {head} ({ev['correction']})")

@@ -47,7 +47,14 @@ import scipy.sparse as sp
 from ..corpus import EmptyCorpusError
 from ..counts import Counts
 from ..errors import TextsiftError
-from ..vectorize import Vectorizer, VectorizerOptions, count_terms, select_columns, term_mask
+from ..vectorize import (
+    Vectorizer,
+    VectorizerOptions,
+    count_terms,
+    min_documents,
+    select_columns,
+    term_mask,
+)
 from .readers import Chunk
 
 __all__ = [
@@ -362,7 +369,7 @@ def _prefilter(source: Source, opts: VectorizerOptions, progress: Progress | Non
             n_docs += len(chunk)
             if advance:
                 advance(len(chunk))
-    low = opts.min_df if isinstance(opts.min_df, Integral) else opts.min_df * n_docs
+    low = min_documents(opts.min_df, n_docs)
     if low <= 1:
         return None
     return lambda names: bound[_buckets(names)] >= low

@@ -39,7 +39,9 @@ or by case (``"sci.space"`` and ``"sci.space "``: :func:`check_label_spelling`),
 Inside the package, each module imports only those before it: ``_values`` (the kind of a
 label value, for messages), ``_kinds`` (:class:`LabelKind`), ``_labelling`` (:class:`Labels`
 and its encodings, ranks), ``_requirements`` (the checks of what methods need), ``_fields``
-(label fields of records), ``_spelling`` (probably wrong labels).
+(label fields of records), ``_spelling`` (probably wrong labels); ``_lookup``
+(:func:`group_index`, :func:`group_indices`: the one lookup of a label among groups, by its
+text) imports none of them.
 """
 
 from ._fields import (
@@ -62,6 +64,7 @@ from ._labelling import (
     evaluated_labels,
     numeric_labels,
 )
+from ._lookup import group_index, group_indices
 from ._requirements import check_class, check_labelled, check_requirement, refuse_label_lists
 from ._spelling import (
     check_label_counts,
@@ -76,6 +79,7 @@ from ._values import show_value
 __all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelKind", "LabelTypes", "Labels", "as_labels",
            "check_class", "check_label_counts", "check_label_spelling", "check_labelled",
            "check_ranks", "check_requirement", "csv_labels", "decide_kind", "distinct_labels",
-           "encode_labels", "evaluated_labels", "holds_label_lists", "label_type",
-           "label_type_of", "no_labels", "numeric_labels", "plain_values", "read_labels",
+           "encode_labels", "evaluated_labels", "group_index", "group_indices",
+           "holds_label_lists", "label_type", "label_type_of", "no_labels", "numeric_labels",
+           "plain_values", "read_labels",
            "refuse_label_lists", "show_value", "similar_labels", "strip_labels", "unseen_classes"]

@@ -115,6 +115,16 @@ class LabelKind(StrEnum):
         return tuple(k for k in cls if k.declared is declared or k is declared)
 
     @classmethod
+    def of(cls, label_sets: bool, ranks: bool = False) -> LabelKind:
+        """The kind of labels read: label sets are ``multilabel``; one label per document is
+        ``ordinal`` where its classes are ranks (``ranks``), else ``nominal`` -- the one rule
+        by which counted labels get their kind (the methods that serve them: ``compute_many``,
+        the explore page)."""
+        if label_sets:
+            return cls.MULTILABEL
+        return cls.ORDINAL if ranks else cls.NOMINAL
+
+    @classmethod
     def method_kinds(cls) -> tuple[LabelKind, ...]:
         """What a scoring method may read (its ``kind``): the kinds some labels are served
         by."""

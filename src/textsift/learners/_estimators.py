@@ -26,6 +26,7 @@ from sklearn.utils.validation import (
 )
 
 from ..errors import TextsiftError
+from ..labels import group_indices
 from ..metrics import mae_macro
 from ..ranks import check_ranks, nearest_rank
 
@@ -133,12 +134,12 @@ def class_weight_codes(class_weight, classes):
     """``class_weight`` with its class names replaced by their codes in ``classes``."""
     if classes is None or not isinstance(class_weight, dict):
         return class_weight
-    names = [str(c) for c in classes]
-    unknown = [c for c in class_weight if str(c) not in names]
+    at = group_indices(classes, list(class_weight))
+    unknown = [c for c, j in zip(class_weight, at, strict=True) if j < 0]
     if unknown:
         raise TextsiftError(f"class_weight names {unknown!r}, which are not classes of the "
-                            f"labels; the classes are {', '.join(names[:20])}")
-    codes = {names.index(str(c)): w for c, w in class_weight.items()}
+                            f"labels; the classes are {', '.join(map(str, classes[:20]))}")
+    codes = {int(j): w for j, w in zip(at, class_weight.values(), strict=True)}
     if len(codes) < len(class_weight):
         raise TextsiftError(f"class_weight names a class twice ({list(class_weight)!r}: "
                             "a class is matched by its name as text); give each class once")

@@ -74,8 +74,7 @@ def page_methods(counts: Counts, methods=None) -> list[str]:
     one."""
     ratings = is_rating_scale(counts.classes)
     if methods is None:
-        kind = (LabelKind.MULTILABEL if counts.multilabel else
-                LabelKind.ORDINAL if ratings else LabelKind.NOMINAL)
+        kind = LabelKind.of(counts.multilabel, ranks=ratings)
         return sorted(n for n, m in REGISTRY.items() if kind.serves(m))
     methods = list(dict.fromkeys(methods))
     for name in methods:

@@ -25,6 +25,7 @@ from .._choices import CORRECTION, FAMILY
 from ..counts import Counts
 from ..errors import TextsiftError
 from ..evidence import passes, rule
+from ..labels import group_index
 from ..scores import REGISTRY
 from ..scores.effects import log_ratio
 from ..scores.significance import pvalues
@@ -165,7 +166,7 @@ def _lists_evidence(counts: Counts, p, q, lists: dict, classes, wanted: list, to
                 out[key].append(None)
                 continue
             if pc is None:
-                j = 0 if len(groups) == 1 else groups.index(str(counts.classes[c]))
+                j = 0 if len(groups) == 1 else group_index(groups, counts.classes[c])
                 pc, qc = _column(p, j), _column(q, j)
             ids = np.asarray(view[0], dtype=np.intp)
             ids = ids[:_depth(qc[ids], top, alpha, correction)]

@@ -26,6 +26,7 @@ import numpy as np
 
 from .._choices import EXPLORE_LABEL_CAP, EXPLORE_MANY, EXPLORE_SHARD
 from ..counts import Counts
+from ..labels import group_index
 from ..ranking import ranking_of
 
 __all__ = ["LABEL_CAP", "MANY", "SHARD", "class_lists", "shard_script", "shards"]
@@ -59,7 +60,7 @@ def class_lists(counts: Counts, table, classes, cap: int, signs) -> dict:
             keep = r.scores > -np.inf
             lists[key].append((r.index[keep], r.scores[keep]))
         r = ranking_of(table, "max", cls, limit=2 * cap)
-        s = signs.column(sign_groups.index(str(cls)))[r.index[r.scores > -np.inf]]
+        s = signs.column(group_index(sign_groups, cls))[r.index[r.scores > -np.inf]]
         lists["cd"].append("".join(np.where(s[s != 0] > 0, "+", "-")[:cap]))
     return lists
 

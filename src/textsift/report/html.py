@@ -29,6 +29,7 @@ from ..errors import TextsiftError
 from ..experiment.store import Store, by_level, level_columns
 from ..labels import LabelKind
 from ..metrics import lower_is_better
+from ..vectorize import min_documents
 from .plots import (
     BASELINES,
     curve_figures,
@@ -39,7 +40,7 @@ from .plots import (
     one_policy_each,
     spread_caption,
 )
-from .terms import best_method, min_df_documents, rare_terms_note, top_terms_table
+from .terms import best_method, rare_terms_note, top_terms_table
 from .trap import TRAP_GAP, majority_class_trap
 
 __all__ = ["best_per_size", "macro_over_tasks", "passing_table", "per_label_table",
@@ -315,7 +316,7 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
     if terms_path.exists():
         out.append("<h2>Top terms of each method (fold 0)</h2>")
         terms = pd.read_csv(terms_path, keep_default_na=False)
-        min_df = min_df_documents(config["preprocessing"]["min_df"],
+        min_df = min_documents(config["preprocessing"]["min_df"],
                                   run.get("fold_0_documents"))
         note = rare_terms_note(terms, min_df)
         if note:

@@ -6,14 +6,12 @@ terms of each class the report shows.
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
 from ..metrics import lower_is_better
 from .plots import BASELINES, label_of, one_policy_each
 
-__all__ = ["best_method", "min_df_documents", "rare_df", "rare_terms_note", "top_terms_table"]
+__all__ = ["best_method", "rare_df", "rare_terms_note", "top_terms_table"]
 
 
 def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
@@ -23,14 +21,6 @@ def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
     cols = {label_of(m, a, single): g.set_index("position")["term"]
             for (m, a), g in terms.groupby(["method", "aggregate"], sort=False)}
     return pd.DataFrame(cols).rename_axis("position")
-
-
-def min_df_documents(min_df: int | float, n_docs: int | None) -> int:
-    """``min_df`` as a number of training documents: itself for a number, ``ceil(min_df x
-    n_docs)`` for a fraction (scikit-learn's reading); 1 for a fraction without ``n_docs``."""
-    if isinstance(min_df, float):
-        return max(1, math.ceil(min_df * n_docs)) if n_docs else 1
-    return int(min_df)
 
 
 def rare_df(min_df: int) -> int:

@@ -291,7 +291,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if not isinstance(counts, Counts):
         raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
     if methods is None:
-        labels = LabelKind.MULTILABEL if counts.multilabel else LabelKind.NOMINAL
+        labels = LabelKind.of(counts.multilabel)  # the nominal methods, of these labels
         methods = sorted(n for n, m in REGISTRY.items() if labels.serves(m))
     methods = [get_method(name).name for name in methods]
     for name in methods:
