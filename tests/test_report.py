@@ -19,15 +19,15 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.experiment import StoreError, parse_config, run_experiment
-from textsift.ranking import class_terms
 from textsift.report.html import best_per_size, write_report
 from textsift.report.terms import (
     best_method,
     rare_terms_note,
     top_terms_table,
 )
+from textsift.selection.ranking import class_terms
 
 
 class Page(HTMLParser):
@@ -156,7 +156,7 @@ def test_a_note_names_the_methods_whose_top_terms_are_rare():
 def test_min_df_in_documents():
     # a number is itself; a fraction of the training documents rounds up, as
     # scikit-learn's df >= min_df * n_docs keeps terms
-    from textsift.vectorize import max_documents, min_documents
+    from textsift.text.vectorize import max_documents, min_documents
 
     assert min_documents(2, 2000) == 2
     assert min_documents(0.001, 2000) == 2 and min_documents(0.0011, 2000) == 3

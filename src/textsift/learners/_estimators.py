@@ -27,8 +27,8 @@ from sklearn.utils.validation import (
 
 from ..errors import TextsiftError
 from ..labels import group_indices
-from ..metrics import mae_macro
-from ..ranks import check_ranks, nearest_rank
+from ..labels.ranks import check_ranks, nearest_rank
+from .metrics import mae_macro
 
 
 class PerLabelClassifier(ClassifierMixin, BaseEstimator):

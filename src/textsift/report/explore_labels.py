@@ -25,9 +25,9 @@ from collections.abc import Iterator
 import numpy as np
 
 from .._choices import EXPLORE_LABEL_CAP, EXPLORE_MANY, EXPLORE_SHARD
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..labels import group_index
-from ..ranking import ranking_of
+from ..selection.ranking import ranking_of
 
 __all__ = ["LABEL_CAP", "MANY", "SHARD", "class_lists", "shard_script", "shards"]
 

@@ -28,8 +28,8 @@ from .._io import atomic_write
 from ..errors import TextsiftError
 from ..experiment.store import Store, by_level, level_columns
 from ..labels import LabelKind
-from ..metrics import lower_is_better
-from ..vectorize import min_documents
+from ..learners.metrics import lower_is_better
+from ..text.vectorize import min_documents
 from .plots import (
     BASELINES,
     curve_figures,

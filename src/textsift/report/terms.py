@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ..metrics import lower_is_better
+from ..learners.metrics import lower_is_better
 from .plots import BASELINES, label_of, one_policy_each
 
 __all__ = ["best_method", "rare_df", "rare_terms_note", "top_terms_table"]

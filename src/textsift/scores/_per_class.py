@@ -5,7 +5,7 @@
 Per-class scores cost one pass over the cells that differ: a cell with ``A = 0`` (most of
 the (V, m) table) depends only on ``(df, class)``, so a score is evaluated once per distinct
 ``(df, class)`` and once per non-zero cell, in one vectorised call
-(:attr:`~textsift.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
+(:attr:`~textsift.counting.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
 shared by every method), and the table is written -- if ever -- by one gather and one
 scatter: whole, a block of rows or one column at a time. NaN and unseen terms are turned
 into ``-inf`` on those few values, before any table exists.
@@ -18,8 +18,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .._counting import check_fits
-from ..counts import Counts
+from ..counting._tables import check_fits
+from ..counting.counts import Counts
 from ..labels import check_labelled
 from ._absent import Absent, Grid
 from ._tables import ScoreTable
@@ -52,7 +52,7 @@ class Cells:
     (V, m) table of any size in a buffer of a few megabytes) or one column (:meth:`column`).
     Each gives the same values, to the bit. On counts in the sparse layout a class's best
     terms and the policies over the classes are found without them, from the non-zero cells
-    and the rule (:mod:`textsift.classwise`); on dense counts, from the dense rows."""
+    and the rule (:mod:`textsift.selection.classwise`); on dense counts, from the dense rows."""
 
     counts: Counts
     tables: np.ndarray | None = None
@@ -106,8 +106,8 @@ class Cells:
         c = self.counts
         if out is None:
             check_fits(c.n_terms, c.n_classes, 8, "a dense score table",
-                       "rank the terms (textsift.ranking.rank, rank_per_class) or read one "
-                       "class's column, which never write it")
+                       "rank the terms (textsift.rank, rank_per_class) or read one class's "
+                       "column, which never write it")
         return _Dense(self.rows(0, c.n_terms, out), c.classes, c.seen, c.priors)
 
     def rows(self, start: int, stop: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -138,7 +138,7 @@ class Cells:
         return values
 
     def values_at(self, terms, classes) -> np.ndarray:
-        from ..classwise import values_at
+        from ..selection.classwise import values_at
 
         return values_at(self, terms, classes)
 
@@ -172,7 +172,8 @@ class Cells:
             cells.col[nz > -np.inf], minlength=self.counts.n_classes)
 
     # ------------------------------------------------------------------ the policies: from
-    # the non-zero cells and the absent rule (textsift.classwise) when the counts are in the
+    # the non-zero cells and the absent rule (textsift.selection.classwise) when the counts are in
+    # the
     # sparse layout, else from the dense rows, as the dense table gives them
     @property
     def _cellwise(self) -> bool:
@@ -180,9 +181,9 @@ class Cells:
 
     def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
         """Exactly ``policies.order`` of each class's column
-        (:func:`textsift.classwise.top_many`)."""
-        from ..classwise import top_many
-        from ..policies import order
+        (:func:`textsift.selection.classwise.top_many`)."""
+        from ..selection.classwise import top_many
+        from ..selection.policies import order
 
         if k is None:  # every term: each column, read whole
             return [(index := order(column := self.column(j), self.seen), column[index])
@@ -190,15 +191,15 @@ class Cells:
         return top_many(self, classes, k)
 
     def reduce(self, aggregate: str) -> np.ndarray:
-        from ..classwise import by_blocks, reduce
+        from ..selection.classwise import by_blocks, reduce
 
         return reduce(self, aggregate) if self._cellwise else by_blocks(self, aggregate)
 
     def rank_rr(self, variant: str, limit):
         """Each class asked for the terms its turns reach
-        (:func:`textsift.classwise.round_robin`), or the dense table's: the same picks."""
-        from ..classwise import reduce, round_robin
-        from ..policies import after_round_robin
+        (:func:`textsift.selection.classwise.round_robin`), or the dense table's: the same picks."""
+        from ..selection.classwise import reduce, round_robin
+        from ..selection.policies import after_round_robin
 
         if not self._cellwise:
             return self.dense().rank_rr(variant, limit)
@@ -307,7 +308,8 @@ def binary_scores(counts: Counts, binary_score, **params) -> ScoreTable:
     Exact and sparse: with ``B = df - A``, ``C = N_c - A``, ``D = N - N_c - df + A``, a cell's
     table depends only on ``(A, df, N_c)``; the score, an elementwise function, is evaluated
     once per distinct ``(df, N_c)`` for the cells with ``A = 0``, and once per distinct table
-    of the non-zero cells (:attr:`~textsift._cells.SparseCells.evaluation_set`) -- or, beyond
+    of the non-zero cells (:attr:`~textsift.counting._cells.SparseCells.evaluation_set`) -- or,
+    beyond
     :data:`DISTINCT_CELLS` non-zero cells, once per cell, by blocks, unless the distinct
     tables are known already (:func:`compute_many` finds them for several methods): finding
     them costs more than a cheap score of every cell. The values are the same either way, on

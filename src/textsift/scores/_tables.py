@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..counts import Counts
+from ..counting.counts import Counts
 
 __all__ = ["ScoreTable", "clean", "global_table"]
 
@@ -153,17 +153,17 @@ class ScoreTable:
     # ------------------------------------------------------------------ the policies
     def top_many(self, groups, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
         """``(terms, scores)`` of each column of ``groups``: its first ``k`` terms (every
-        term: ``None``) by :func:`textsift.policies.order` (descending, ties by index)."""
+        term: ``None``) by :func:`textsift.selection.policies.order` (descending, ties by index)."""
         return self._store.top_many(np.asarray(groups, dtype=np.intp).reshape(-1), k)
 
     def reduce(self, aggregate: str) -> np.ndarray:
         """One score per term under ``max``, ``sum`` or ``wavg``
-        (:func:`textsift.policies.globalise`)."""
+        (:func:`textsift.selection.policies.globalise`)."""
         return self._store.reduce(aggregate)
 
     def rank_rr(self, variant: str = "skip", limit: int | None = None):
-        """The round robin's :class:`~textsift.policies.Ranking` of the groups
-        (:func:`textsift.policies.rank_terms`)."""
+        """The round robin's :class:`~textsift.selection.policies.Ranking` of the groups
+        (:func:`textsift.selection.policies.rank_terms`)."""
         return self._store.rank_rr(variant, limit)
 
     # ------------------------------------------------------------------ new tables of it
@@ -186,7 +186,7 @@ class ScoreTable:
 
     def adjusted(self, correction: str, family: str) -> ScoreTable:
         """A table of p-values (``-inf``: no test) corrected for multiple testing
-        (:mod:`textsift.corrections`; ``family``: each group, or all), in this table's
+        (:mod:`textsift.evidence.corrections`; ``family``: each group, or all), in this table's
         storage: held by its cells, each distinct p-value is corrected once with the number
         of terms that have it, and no (V, m) table is written."""
         return ScoreTable._of(self._store.adjusted(correction, family))
@@ -253,18 +253,18 @@ class _Dense:
         return (self.array > -np.inf).sum(axis=0)
 
     def top_many(self, groups, k):
-        from ..policies import order
+        from ..selection.policies import order
 
         return [(index := order(column := self.array[:, j], self.seen, k), column[index])
                 for j in groups]
 
     def reduce(self, aggregate: str) -> np.ndarray:
-        from ..classwise import by_blocks
+        from ..selection.classwise import by_blocks
 
         return by_blocks(self, aggregate)
 
     def rank_rr(self, variant: str, limit):
-        from ..policies import rank_terms
+        from ..selection.policies import rank_terms
 
         return rank_terms(self.array, "rr", self.seen, self.weights, variant, limit)
 
@@ -281,7 +281,7 @@ class _Dense:
         return self._with(values)
 
     def adjusted(self, correction: str, family: str) -> _Dense:
-        from ..corrections import adjust_table
+        from ..evidence.corrections import adjust_table
 
         p = np.where(np.isneginf(self.array), np.nan, self.array)
         q = adjust_table(p, correction, family)
@@ -297,7 +297,7 @@ class _Dense:
 def clean(table: ScoreTable) -> ScoreTable:
     """The table with NaN and unseen terms as ``-inf``: the one rule every
     :class:`ScoreTable` follows, applied where a table is made (a full pass only when there is
-    something to change). Policies (:mod:`textsift.policies`) rely on it and never clean
+    something to change). Policies (:mod:`textsift.selection.policies`) rely on it and never clean
     again."""
     return table.cleaned()
 
