@@ -169,8 +169,10 @@ def test_growing_an_experiment_by_alphas_runs_only_their_cells(tmp_path):
 
 
 @pytest.mark.parametrize("selection, message", [
-    ({"alphas": [0]}, r"\[selection\] alphas entry must be a fraction in \(0, 1\], got 0"),
-    ({"alphas": [1.5]}, r"alphas entry must be a fraction in \(0, 1\], got 1.5"),
+    ({"alphas": [0]}, r"\[selection\] alphas entry must be a significance level in \(0, 1\], "
+                      r"e.g. 0.05, got 0"),
+    ({"alphas": [1.5]}, r"alphas entry must be a significance level in \(0, 1\], e.g. 0.05, "
+                        r"got 1.5"),
     ({"correction": "fdr"}, r"\[selection\] correction = 'fdr' is not one of none, bonferroni"),
     ({"family": "term"}, r"\[selection\] family = 'term' is not one of class, all"),
     ({"sizes": [], "alphas": []}, r"needs sizes, ratios or alphas as a non-empty list"),

@@ -7,8 +7,15 @@ library cannot disagree.
 
 #: Counting engines (:func:`textsift.engines.count_file`).
 ENGINES = ("memory", "stream", "dask")
+#: The engine of :func:`textsift.engines.count_file` and of ``--engine`` when none is
+#: chosen: the whole corpus in memory, the fastest wherever it fits (``stream`` bounds the
+#: memory to a chunk, for a corpus that does not fit; all three give the same counts).
+ENGINE = "memory"
 #: The policies that turn a (V, G) score table into one ranking (:mod:`textsift.policies`).
 AGGREGATES = ("max", "sum", "wavg", "rr")
+#: How a round robin treats a term another group took first: skip to the group's next
+#: term, or lose the turn (JaTeCS) (:func:`textsift.policies.round_robin`).
+RR_VARIANTS = ("skip", "turn_consumed")
 #: Which terms of a class a view or a selector keeps: over-represented in the class, under-
 #: represented, or both (:mod:`textsift.scores.direction`).
 DIRECTIONS = ("over", "under", "both")

@@ -31,7 +31,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from .._bounds import ALPHA, LEVEL, MAX_DF, MIN_DF, POSITIVE, Bound
+from .._bounds import K as K_TERMS
 from .._choices import CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES
+from .._choices import ENGINE as DEFAULT_ENGINE
 from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
 from ._app import Format
@@ -67,28 +70,33 @@ def _ngrams(value: str | None) -> tuple[int, int] | None:
     return low, high
 
 
-def _min_df(value: int) -> int:
-    if value is not None and value < 1:
-        raise typer.BadParameter(f"a number of documents >= 1, got {value}")
+def _within(bound: Bound, value, shown=None):
+    """``value`` if it is in ``bound`` (:mod:`textsift._bounds`: the ranges the library
+    checks), else a usage error naming the values the option takes."""
+    if value is not None and value not in bound:
+        raise typer.BadParameter(f"{bound.words}; got {shown or value}")
     return value
+
+
+def _min_df(value: int) -> int:
+    """A number of documents (the command line reads an int: scikit-learn's count)."""
+    return _within(MIN_DF, value)
 
 
 def _max_df(value: float) -> int | float:
     """A fraction in (0, 1], or a whole number of documents above 1 (read as an int, which
     is how scikit-learn tells a count from a fraction)."""
-    if value is None:
-        return value
-    if 0 < value <= 1:
-        return value
-    if value > 1 and float(value).is_integer():
-        return int(value)
-    raise typer.BadParameter(f"a fraction in (0, 1] or a whole number of documents, got {value:g}")
+    if value is not None and value > 1 and float(value).is_integer():
+        value = int(value)
+    return _within(MAX_DF, value, f"{value:g}" if value is not None else None)
 
 
 def _positive(value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise typer.BadParameter(f"must be at least 1, got {value}")
-    return value
+    return _within(POSITIVE, value)
+
+
+def _k(value: int | None) -> int | None:
+    return _within(K_TERMS, value)
 
 
 def _n_jobs(value: int | None) -> int | None:
@@ -146,15 +154,11 @@ Top = Annotated[int | None, typer.Option(
 
 
 def _alpha(value: float | None) -> float | None:
-    if value is not None and not 0 < value <= 1:
-        raise typer.BadParameter(f"a significance level in (0, 1], e.g. 0.05; got {value:g}")
-    return value
+    return _within(ALPHA, value, f"{value:g}" if value is not None else None)
 
 
 def _level(value: float | None) -> float | None:
-    if value is not None and not 0 < value < 1:
-        raise typer.BadParameter(f"a confidence level in (0, 1), e.g. 0.95; got {value:g}")
-    return value
+    return _within(LEVEL, value, f"{value:g}" if value is not None else None)
 
 
 CorrectionChoice = choices("Correction", CORRECTIONS)
@@ -186,7 +190,7 @@ Direction = Annotated[DirectionChoice | None, typer.Option(
     "for the ranking of all classes, over or under keeps each term's scores in the classes "
     "where it has that direction (default both)", show_default=False)]
 K = Annotated[int | None, typer.Option(
-    "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
+    "-k", "--k", help="How many terms to select", callback=_k, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(
     "--n-jobs", help="Parallel workers (-1: every core)", callback=_n_jobs)]
 FormatOption = Annotated[Format | None, typer.Option(
@@ -209,7 +213,7 @@ class CorpusOptions:
     split: str | None = None
     skip_bad_lines: bool = False
     strip_labels: bool = False
-    engine: Engine = Engine("memory")
+    engine: Engine = Engine(DEFAULT_ENGINE)
     scheduler: str | None = None
     chunk_size: int | None = None
     #: The preprocessing options given (option name -> value; the others take their default).
@@ -321,7 +325,7 @@ _CORPUS_PARAMS = {
     **_PREPROCESSING_PARAMS,
     "skip_bad_lines": (SkipBadLines, False),
     "strip_labels": (StripLabels, False),
-    "engine": (EngineOption, Engine("memory")),
+    "engine": (EngineOption, Engine(DEFAULT_ENGINE)),
     "scheduler": (Scheduler, None),
     "chunk_size": (ChunkSize, None),
 }

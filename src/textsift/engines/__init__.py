@@ -14,7 +14,7 @@ import warnings
 from contextlib import contextmanager
 from functools import partial
 
-from .._choices import ENGINES
+from .._choices import ENGINE, ENGINES
 from ..corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
 from ..counts import Counts
 from ..errors import TextsiftError
@@ -50,7 +50,7 @@ CHUNK_SIZE = 10_000
 
 def count_file(path, text_field: str = "text", label_field: str = "label",
                split_field: str | None = None, split=None,
-               opts: VectorizerOptions | None = None, engine: str = "stream",
+               opts: VectorizerOptions | None = None, engine: str = ENGINE,
                scheduler: str | None = None, chunk_size: int | None = None, *,
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
                client=None, timeout: float = 10, progress=None,
@@ -59,9 +59,10 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
-    ``engine="memory"`` reads the whole corpus (:func:`textsift.corpus.read_corpus`) and counts
-    one matrix; ``engine="stream"`` reads ``chunk_size`` documents (default 10,000) at a time
-    and counts in this process in two passes (:func:`count_exact`);
+    ``engine="memory"`` (the default, as ``--engine``'s: ``textsift._choices.ENGINE``) reads
+    the whole corpus (:func:`textsift.corpus.read_corpus`) and counts one matrix;
+    ``engine="stream"`` reads ``chunk_size`` documents (default 10,000) at a time and counts
+    in this process in two passes (:func:`count_exact`), in memory bounded by a chunk;
     ``engine="dask"`` runs the same passes on a Dask cluster, one partition per file or Parquet
     row group: the scheduler at ``scheduler`` (an error if it does not answer within
     ``timeout`` seconds), an existing ``client``, or a local cluster started for the call.
