@@ -240,9 +240,10 @@ class CorpusOptions:
     def on_bad_line(self) -> str:
         return "skip" if self.skip_bad_lines else "error"
 
-    def count(self, classes=None, ranks: bool = False, **kw):
+    def count(self, classes=None, ranks: bool = False, documents: list | None = None, **kw):
         """The corpus's counts (:func:`textsift.engines.count_file`, any engine; ``ranks``:
-        the labels read as numbers, for the ordinal methods); skipped lines are reported
+        the labels read as numbers, for the ordinal methods; ``documents``: a list that gets
+        the memory engine's document-term matrix and labels); skipped lines are reported
         once, as a warning on stderr."""
         import warnings
         from contextlib import nullcontext
@@ -264,7 +265,7 @@ class CorpusOptions:
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
                                 strip_labels=self.strip_labels, progress=progress,
-                                ranks=ranks)
+                                ranks=ranks, documents=documents)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
