@@ -140,14 +140,9 @@ class Experiment:
         return dict(dict(self.method_params).get(method, ()))
 
     def as_dict(self) -> dict:
-        """The experiment as plain data (``experiment.json`` holds it). Without alphas, their
-        ``correction`` and ``family`` are left out, so an experiment written before they
-        existed keeps its :attr:`fingerprint`."""
+        """The experiment as plain data, every key (``experiment.json`` holds it)."""
         d = asdict(self)
         d.pop("source")
-        if not self.alphas:
-            for key in ("alphas", "correction", "family"):
-                d.pop(key)
         return d
 
     def identity(self) -> dict:
