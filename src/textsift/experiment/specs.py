@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import NamedTuple
 
 import numpy as np
@@ -144,6 +144,35 @@ class Experiment:
         d = asdict(self)
         d.pop("source")
         return d
+
+    @classmethod
+    def from_dict(cls, d: dict, source: str = "experiment.json") -> Experiment:
+        """The experiment :meth:`as_dict` wrote, read back (``experiment.json``'s
+        ``config``, whose JSON lists are read as the tuples the fields hold); ``source``
+        names the file in errors. A file lacking a key was written by an earlier textsift,
+        and is refused with what to do."""
+        missing = sorted({f.name for f in fields(cls)} - {"source"} - set(d))
+        if missing:
+            from .store import StoreError
+
+            raise StoreError(f"{source} lacks {', '.join(missing)}: it was written by an "
+                             "earlier textsift; run the experiment again (textsift run "
+                             "CONFIG.toml --out DIR)")
+        corpus = {**d["corpus"], "task": LabelKind(d["corpus"]["task"]),
+                  "paths": tuple(d["corpus"]["paths"]),
+                  "ranks": None if d["corpus"]["ranks"] is None else tuple(d["corpus"]["ranks"])}
+        tuning = d["tuning"] and Tuning(d["tuning"]["val_size"],
+                                        tuple((k, tuple(v)) for k, v in d["tuning"]["grids"]))
+        return cls(**{
+            **{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()},
+            "corpus": CorpusSpec(**corpus),
+            "preprocessing": VectorizerOptions(**d["preprocessing"]),
+            "learners": tuple(LearnerSpec(lr["name"], lr["label"], lr["weighting"],
+                                          tuple((k, v) for k, v in lr["params"]))
+                              for lr in d["learners"]),
+            "method_params": tuple((m, tuple((k, v) for k, v in p))
+                                   for m, p in d["method_params"]),
+            "tuning": tuning or None, "source": source})
 
     def identity(self) -> dict:
         """``as_dict()`` without ``n_jobs`` (the table does not depend on it): what the
