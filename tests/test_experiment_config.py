@@ -287,13 +287,13 @@ def test_experiment_json_reads_back_into_the_experiment(table):
 def test_experiment_json_of_an_earlier_textsift_is_refused_with_the_fix():
     import json
 
+    from textsift.errors import TextsiftError
     from textsift.experiment.specs import Experiment
-    from textsift.experiment.store import StoreError
 
     old = json.loads(json.dumps(parse_config(BASE).as_dict(), default=str))
     for key in ("alphas", "correction", "family"):  # before alpha levels, and before 4
         old.pop(key)
-    with pytest.raises(StoreError, match=r"out/experiment.json lacks alphas, correction, "
+    with pytest.raises(TextsiftError, match=r"out/experiment.json lacks alphas, correction, "
                                          r"family: it was written by an earlier textsift; run "
                                          r"the experiment again"):
         Experiment.from_dict(old, "out/experiment.json")

@@ -19,6 +19,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..counts import Counts
+from ..errors import TextsiftError
 from ..labels import LabelKind
 from ..learners import make_learner
 from ..policies import n_from_ratio
@@ -153,9 +154,7 @@ class Experiment:
         and is refused with what to do."""
         missing = sorted({f.name for f in fields(cls)} - {"source"} - set(d))
         if missing:
-            from .store import StoreError
-
-            raise StoreError(f"{source} lacks {', '.join(missing)}: it was written by an "
+            raise TextsiftError(f"{source} lacks {', '.join(missing)}: it was written by an "
                              "earlier textsift; run the experiment again (textsift run "
                              "CONFIG.toml --out DIR)")
         corpus = {**d["corpus"], "task": LabelKind(d["corpus"]["task"]),
