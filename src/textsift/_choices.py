@@ -30,6 +30,9 @@ CORRECTIONS = tuple(PASS_RULES)
 FAMILIES = ("class", "all")
 #: The defaults of every view, selector and experiment that corrects p-values.
 CORRECTION, FAMILY = "bh", "class"
+#: The significance level of ``--evidence``'s count of passing terms, and the confidence
+#: level of the effect sizes' intervals, unless told (their ranges: ``textsift._bounds``).
+DEFAULT_ALPHA, DEFAULT_LEVEL = 0.05, 0.95
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
 #: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")

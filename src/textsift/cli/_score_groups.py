@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from .._choices import CORRECTION, FAMILY
+from .._choices import CORRECTION, DEFAULT_ALPHA, DEFAULT_LEVEL, FAMILY
 from .options import Alpha, Correction, Evidence, Family, Level
 
 __all__ = ["REFERENCE", "SIGNIFICANCE", "EvidenceSettings", "Reference", "Significance",
@@ -32,9 +32,9 @@ class Significance:
         """What ``--evidence`` shows (``None`` without it), the defaults filled in."""
         if not self.evidence:
             return None
-        return EvidenceSettings(self.alpha or 0.05, self.correction or CORRECTION,
-                                self.family or FAMILY, self.level or 0.95, self.permutations,
-                                self.seed)
+        return EvidenceSettings(self.alpha or DEFAULT_ALPHA, self.correction or CORRECTION,
+                                self.family or FAMILY, self.level or DEFAULT_LEVEL,
+                                self.permutations, self.seed)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ import typer
 
 from .._bounds import ALPHA, LEVEL, MAX_DF, MIN_DF, POSITIVE, Bound
 from .._bounds import K as K_TERMS
-from .._choices import CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES
+from .._choices import CORRECTIONS, DEFAULT_ALPHA, DEFAULT_LEVEL, DIRECTIONS, ENGINES, FAMILIES
 from .._choices import ENGINE as DEFAULT_ENGINE
 from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
@@ -171,7 +171,7 @@ Evidence = Annotated[bool, typer.Option(
 Alpha = Annotated[float | None, typer.Option(
     "--alpha", help="A significance level: the terms whose adjusted p-value (q, by "
     "--correction) passes it, instead of -k (with --evidence: the level of each class's count "
-    "of passing terms, default 0.05)", callback=_alpha,
+    f"of passing terms, default {DEFAULT_ALPHA:g})", callback=_alpha,
     show_default=False)]
 Correction = Annotated[CorrectionChoice | None, typer.Option(
     "--correction", help="How p-values are adjusted for the many terms tested: bh "
@@ -181,7 +181,8 @@ Family = Annotated[FamilyChoice | None, typer.Option(
     "--family", help="The tests corrected together: each class's terms (class, the "
     "default) or every term of every class (all)", show_default=False)]
 Level = Annotated[float | None, typer.Option(
-    "--level", help="The confidence level of the intervals (default 0.95)", callback=_level,
+    "--level", help=f"The confidence level of the intervals (default {DEFAULT_LEVEL:g})",
+    callback=_level,
     show_default=False)]
 DirectionChoice = choices("Direction", DIRECTIONS)
 Direction = Annotated[DirectionChoice | None, typer.Option(
