@@ -374,8 +374,7 @@ def rank_scores(score: np.ndarray, seen: np.ndarray, limit: int | None = None,
 def n_from_ratio(ratio: float, n_ranked: int) -> int:
     """Number of terms kept at reduction level ``ratio`` = ``|S| / |T|`` (the fraction *kept*):
     ``max(1, ceil(ratio * n_ranked))``."""
-    if not 0 < ratio <= 1:
-        raise TextsiftError(f"ratio must be in (0, 1], got {ratio}")
+    RATIO.check(ratio, "ratio")
     # round first so that 0.1 * 1000 is 100, not 101 through float noise
     return max(1, math.ceil(round(ratio * n_ranked, 9)))
 
@@ -389,8 +388,7 @@ def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
     scikit-learn's ``SelectKBest`` keeps every feature (with a warning) for a ``k`` above
     their number."""
     if ratio is not None:
-        RATIO.check(ratio, "ratio")
-        return n_from_ratio(float(ratio), max(n_ranked, 1))
+        return n_from_ratio(RATIO.check(ratio, "ratio"), max(n_ranked, 1))
     if isinstance(k, str) and k == "all":
         return n_terms
     if not isinstance(k, Integral) or isinstance(k, bool):
