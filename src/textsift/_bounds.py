@@ -103,13 +103,21 @@ MAX_DF = Bound("a fraction in (0, 1] or a number of documents >= 1",
                (Range(Integral, 1, None, "left"), Range(Real, 0, 1, "right", not_int=True)))
 
 
-def constraints(bounds: dict[str, Bound], **others) -> dict[str, list]:
+def constraints(bounds: dict[str, Bound], choices: dict[str, tuple] | None = None,
+                **others) -> dict[str, list]:
     """An estimator's ``_parameter_constraints``: the ranges of ``bounds`` (parameter ->
-    :class:`Bound`) as scikit-learn's ``Interval`` objects, followed by what ``others`` gives
-    the same parameter (``None``, ``StrOptions({"all"})``), and the other parameters'
-    constraints as ``others`` gives them."""
+    :class:`Bound`) as scikit-learn's ``Interval`` objects and the values of ``choices``
+    (parameter -> its strings, as :mod:`textsift._choices` lists them) as ``StrOptions``, each
+    followed by what ``others`` gives the same parameter (``None``, ``StrOptions({"all"})``),
+    and the other parameters' constraints as ``others`` gives them. The estimator keeps
+    ``bounds`` as ``_parameter_bounds`` and ``choices`` as ``_parameter_choices``: the words
+    and the order :func:`validate_params` says them in."""
+    from sklearn.utils._param_validation import StrOptions
+
     out = {name: [*bound.constraints(), *others.pop(name, [])] for name, bound in
            bounds.items()}
+    out |= {name: [StrOptions(set(values)), *others.pop(name, [])] for name, values in
+            (choices or {}).items()}
     return {**out, **others}
 
 
@@ -131,6 +139,7 @@ def validate_params(estimator) -> None:
 
     params = estimator.get_params(deep=False)
     bounds = getattr(estimator, "_parameter_bounds", {})
+    choices = getattr(estimator, "_parameter_choices", {})
     for name, allowed in estimator._parameter_constraints.items():
         if name not in params:
             continue
@@ -141,7 +150,8 @@ def validate_params(estimator) -> None:
         except InvalidParameterError as exc:
             options = [c for c in allowed if isinstance(c, StrOptions)]
             if isinstance(value, str) and options and name not in bounds:
-                choose(value, sorted(set().union(*(o.options for o in options))), name)
+                choose(value, choices.get(name) or sorted(set().union(*(o.options for o in
+                                                                        options))), name)
             if name in bounds:
                 extra = [_said(c) for c in allowed if c is not None and not _is_range(c)]
                 words = " or ".join([bounds[name].words, *extra])

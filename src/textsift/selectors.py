@@ -161,13 +161,13 @@ class TermSelector(SelectorMixin, BaseEstimator):
     """
 
     _parameter_bounds = _BOUNDS
+    _parameter_choices = {"aggregate": AGGREGATES, "rr_variant": RR_VARIANTS,
+                          "direction": DIRECTIONS, "correction": CORRECTIONS,
+                          "family": FAMILIES}
     _parameter_constraints = constraints(
-        _BOUNDS, k=[StrOptions({"all"}), None], ratio=[None], alpha=[None],
-        method=[str, callable, Method], threshold=[Real, None],
-        aggregate=[StrOptions(set(AGGREGATES)), None], class_label="no_validation",
-        rr_variant=[StrOptions(set(RR_VARIANTS))], classes=["array-like", None],
-        method_params=[dict, None], direction=[StrOptions(set(DIRECTIONS))],
-        correction=[StrOptions(set(CORRECTIONS))], family=[StrOptions(set(FAMILIES))])
+        _BOUNDS, _parameter_choices, k=[StrOptions({"all"}), None], ratio=[None],
+        alpha=[None], aggregate=[None], method=[str, callable, Method], threshold=[Real, None],
+        class_label="no_validation", classes=["array-like", None], method_params=[dict, None])
 
     def __init__(
         self,
@@ -406,11 +406,11 @@ class OrdinalSelector(TermSelector):
     direction = "both"
     family = "class"  # an ordinal test has one p-value per term: one family either way
 
+    _parameter_choices = {"rr_variant": RR_VARIANTS, "correction": CORRECTIONS}
     _parameter_constraints = constraints(
-        _BOUNDS, k=[StrOptions({"all"}), None], ratio=[None], alpha=[None],
-        method=[str, callable, Method], ranks=["array-like", None],
-        rr_variant=[StrOptions(set(RR_VARIANTS))], method_params=[dict, None],
-        correction=[StrOptions(set(CORRECTIONS))])
+        _BOUNDS, _parameter_choices, k=[StrOptions({"all"}), None], ratio=[None],
+        alpha=[None], method=[str, callable, Method], ranks=["array-like", None],
+        method_params=[dict, None])
 
     def __init__(self, method="rr_nc_idf", k=None, ratio=None, ranks=None, rr_variant="skip",
                  method_params=None, alpha=None, correction=CORRECTION):

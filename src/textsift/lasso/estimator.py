@@ -29,7 +29,7 @@ import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .._bounds import FRACTION, POSITIVE, Bound, Range, constraints, validate_params
@@ -201,10 +201,10 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ checks
     _parameter_bounds = _BOUNDS
+    _parameter_choices = {**CHOICES, "backend": BACKENDS}
     _parameter_constraints = constraints(
-        _BOUNDS, patience=[None], max_active=[None], max_features=[None], a=[Real], b=[Real],
-        **{name: [StrOptions(set(values))] for name, values in CHOICES.items()},
-        polarity=["array-like", None], backend=[StrOptions(set(BACKENDS))],
+        _BOUNDS, _parameter_choices, patience=[None], max_active=[None], max_features=[None],
+        a=[Real], b=[Real], polarity=["array-like", None],
         random_state=["random_state"], n_jobs=[Integral, None],
         polarity_tol=[Interval(Real, 0, None, closed="neither")], store=[str, PathLike, None],
         progress=[callable, None],
