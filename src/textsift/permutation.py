@@ -42,6 +42,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ._bounds import POSITIVE
 from .corrections import check_alpha, check_family
 from .counts import Counts, _as_csr
 from .errors import DataWarning, TextsiftError
@@ -81,8 +82,7 @@ def smallest_pvalue(n_permutations: int) -> float:
 
 
 def _check(n_permutations, alpha, n_tests) -> int:
-    if (not isinstance(n_permutations, int | np.integer) or isinstance(n_permutations, bool)
-            or n_permutations < 1):
+    if n_permutations not in POSITIVE:
         raise TextsiftError(f"n_permutations must be a whole number >= 1 (999 is usual), got "
                             f"{n_permutations!r}")
     low = smallest_pvalue(int(n_permutations))

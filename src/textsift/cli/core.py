@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from .._bounds import POSITIVE
 from .._choices import AGGREGATES, CORRECTION, FAMILY
 from ..errors import TextsiftError
 from . import _catalog
@@ -142,7 +143,7 @@ def score(
 def _check_score(significance: Significance) -> None:
     """Refuse ``score``'s option values that cannot be (the options that do not apply to
     the view asked are refused before, by their declarations: :mod:`._applies`)."""
-    if significance.permutations is not None and significance.permutations < 1:
+    if significance.permutations is not None and significance.permutations not in POSITIVE:
         raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
                             f"{significance.permutations}")
 
