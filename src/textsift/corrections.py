@@ -68,7 +68,7 @@ def check_family(family) -> str:
 
 
 def check_alpha(alpha, name: str = "alpha") -> float:
-    """``alpha`` if it is a number in (0, 1] (:data:`textsift._bounds.ALPHA`, the one range
+    """``alpha`` if it is a number in (0, 1] (``textsift._bounds.ALPHA``, the one range
     of a significance level), else an error that says so."""
     return float(ALPHA.check(alpha, name))
 

@@ -46,7 +46,7 @@ def _reads_term_freq(method) -> bool:
 #: refit instead of taking effect silently.
 _RANKED_BY = ("method", "aggregate", "class_label", "rr_variant", "method_params", "direction")
 
-#: The parameters with a numeric range (:mod:`textsift._bounds`, which the command line and
+#: The parameters with a numeric range (``textsift._bounds``, which the command line and
 #: an experiment file read too).
 _BOUNDS = {"k": K, "ratio": RATIO, "alpha": ALPHA}
 
@@ -154,7 +154,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         method's own when ``aggregate`` is None; ``method_params_`` a copy).
 
     Every parameter is checked against ``_parameter_constraints`` (scikit-learn's
-    ``Interval`` and ``StrOptions``; the numeric ranges are those of :mod:`textsift._bounds`)
+    ``Interval`` and ``StrOptions``; the numeric ranges are those of ``textsift._bounds``)
     when ``fit`` or ``fit_counts`` starts, and a value outside them is a
     :class:`~textsift.errors.TextsiftError` naming the parameter, the values it takes and
     the value given.

@@ -71,7 +71,7 @@ def _ngrams(value: str | None) -> tuple[int, int] | None:
 
 
 def _within(bound: Bound, value, shown=None):
-    """``value`` if it is in ``bound`` (:mod:`textsift._bounds`: the ranges the library
+    """``value`` if it is in ``bound`` (``textsift._bounds``: the ranges the library
     checks), else a usage error naming the values the option takes."""
     if value is not None and value not in bound:
         raise typer.BadParameter(f"{bound.words}; got {shown or value}")

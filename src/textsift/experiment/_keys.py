@@ -1,6 +1,6 @@
 """Reading the keys of an experiment file: the error type, the tables and their keys
 (:mod:`.schema`), and the checks every table uses (an unknown key, a type, a choice, a value
-in a range of :mod:`textsift._bounds`, a path). Every error names the file, the key and the
+in a range of ``textsift._bounds``, a path). Every error names the file, the key and the
 fix."""
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def choice(value, choices, what: str, src: str):
 
 
 def bounded(value, bound: Bound, what: str, src: str) -> float:
-    """``value`` as a float if it is in ``bound`` (:mod:`textsift._bounds`: the range the
+    """``value`` as a float if it is in ``bound`` (``textsift._bounds``: the range the
     estimators and the command line check too), else an error naming the file and the key."""
     if value not in bound:
         raise ConfigError(f"{src}: {what} must be {bound.words}, got {value!r}")

@@ -120,7 +120,7 @@ class Store:
 
     def experiment(self) -> Experiment:
         """The experiment the directory holds (``experiment.json``'s ``config``, read back
-        into the value type: :meth:`Experiment.from_dict <.specs.Experiment.from_dict>`)."""
+        into the value type, ``Experiment.from_dict``)."""
         from .specs import Experiment
 
         return Experiment.from_dict(self.manifest()["config"],

@@ -177,7 +177,7 @@ _NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "learner_names", "data
 
 def cell_spec(cell: Cell) -> dict:
     """What a cell's result depends on besides its data (module docstring), as plain data:
-    every field of :class:`~.specs.Cell` but those of :data:`_NOT_COMPUTED`."""
+    every field of :class:`~.specs.Cell` but those of ``_NOT_COMPUTED``."""
     return _plain({k: v for k, v in dataclasses.asdict(cell).items()
                    if k not in _NOT_COMPUTED})
 

@@ -63,7 +63,7 @@ EXPECTED_FAILED_CHECKS = {
 #: The values of the estimator's string parameters (the CLI offers the same choices).
 CHOICES = ADABAG_CHOICES
 
-#: The numeric ranges of the estimator's parameters (:mod:`textsift._bounds`).
+#: The numeric ranges of the estimator's parameters (``textsift._bounds``).
 _BOUNDS = {
     "n_bootstraps": POSITIVE, "patience": POSITIVE, "max_active": POSITIVE,
     "max_features": POSITIVE, "min_ratio": FRACTION,

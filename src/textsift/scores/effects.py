@@ -43,7 +43,7 @@ __all__ = ["check_level", "effect_sizes", "log_ratio", "lrc", "odds_ratio",
 
 
 def check_level(level) -> float:
-    """``level`` if it is a confidence level in (0, 1) (:data:`textsift._bounds.LEVEL`, the
+    """``level`` if it is a confidence level in (0, 1) (``textsift._bounds.LEVEL``, the
     range ``--level`` checks too), else an error that says so."""
     return float(LEVEL.check(level, "level"))
 
