@@ -174,3 +174,26 @@ def test_count_file_and_the_command_line_share_one_engine_default():
     assert ENGINE == "memory"
     assert inspect.signature(count_file).parameters["engine"].default == ENGINE
     assert CorpusOptions(data=()).engine.value == ENGINE
+
+
+def test_the_command_lines_min_df_takes_what_the_library_takes():
+    """``--min-df 0.02`` is a share of the documents, as ``min_df=0.02`` is to the library
+    (it was refused as not an integer while the help said "or a fraction"); ``--min-df 3`` a
+    count: the same ranking as the library's counts."""
+    import io
+
+    import pandas as pd
+    from typer.testing import CliRunner
+
+    from textsift import Counts, rank
+    from textsift.cli import app
+    from textsift.corpus import load_sample, sample_path
+
+    corpus = load_sample("20ng")
+    for text, value in (("0.02", 0.02), ("3", 3)):
+        res = CliRunner().invoke(app, ["score", str(sample_path("20ng")), "--min-df", text,
+                                       "--top", "5", "-f", "csv"])
+        assert res.exit_code == 0, res.stderr
+        counts = Counts.from_texts(corpus.texts, corpus.labels, VectorizerOptions(min_df=value))
+        assert pd.read_csv(io.StringIO(res.stdout))["term"].tolist() == list(
+            rank(counts, "chi2", top=5).terms)

@@ -78,9 +78,12 @@ def _within(bound: Bound, value, shown=None):
     return value
 
 
-def _min_df(value: int) -> int:
-    """A number of documents (the command line reads an int: scikit-learn's count)."""
-    return _within(MIN_DF, value)
+def _min_df(value: float) -> int | float:
+    """A whole number of documents (read as an int, which is how scikit-learn tells a count
+    from a fraction), or a fraction in [0, 1)."""
+    if value is not None and float(value).is_integer():
+        value = int(value)
+    return _within(MIN_DF, value, f"{value:g}" if value is not None else None)
 
 
 def _max_df(value: float) -> int | float:
