@@ -51,6 +51,13 @@ _RANKED_BY = ("method", "aggregate", "class_label", "rr_variant", "method_params
 _BOUNDS = {"k": K, "ratio": RATIO, "alpha": ALPHA}
 
 
+def _rank(counts: Counts, limit: int | None, *, method, aggregate, class_label, rr_variant,
+          method_params, direction) -> TermRanking:
+    """The ranking of ``counts`` under the parameters of :data:`_RANKED_BY`."""
+    return rank(counts, method, aggregate, class_label, top=limit, rr_variant=rr_variant,
+                direction=direction, **method_params)
+
+
 def _same(a, b) -> bool:
     """Whether a parameter is unchanged since ``fit`` (a value that cannot say is changed)."""
     if a is b:
@@ -230,16 +237,19 @@ class TermSelector(SelectorMixin, BaseEstimator):
         return self._fit_counts(counts)
 
     def _fit_counts(self, counts: Counts):
-        for name, value in self._ranked_by().items():
-            setattr(self, f"{name}_", value)
-        n_keep = self._n_keep(counts, self.aggregate_)
+        ranked_by = self._ranked_by()  # kept as fitted attributes once the fit succeeds
+        n_keep = self._n_keep(counts, ranked_by["aggregate"])
         self._passing = None
         if self.alpha is not None:  # a method without a test fails here, not when read
-            n_keep = max(1, len(self._significant(counts)))
+            n_keep = max(1, len(self._significant(counts, ranked_by)))
         note = size_note(self.k, counts.n_terms, "k")
         if note:
             warnings.warn(note, UserWarning, stacklevel=2)
-        self.ranking_ = self._rank(counts, n_keep if self.aggregate_ == "rr" else None)
+        ranking = _rank(counts, n_keep if ranked_by["aggregate"] == "rr" else None,
+                        **ranked_by)
+        for name, value in ranked_by.items():
+            setattr(self, f"{name}_", value)
+        self.ranking_ = ranking
         self._fit_cache = {}  # what reads derive once from this fit (pvalues_, longer ranking)
         self.counts_ = counts
         self.classes_ = counts.classes
@@ -258,8 +268,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
     def _check_unchanged(self) -> None:
         """Check that no parameter of the fitted ranking was changed since ``fit``."""
         check_is_fitted(self, "ranking_")
-        now = self._ranked_by()
-        fitted = {name: getattr(self, f"{name}_") for name in _RANKED_BY}
+        now, fitted = self._ranked_by(), self._fitted()
         changed = [name for name in _RANKED_BY if not _same(fitted[name], now[name])]
         if changed:
             raise TextsiftError(
@@ -286,11 +295,13 @@ class TermSelector(SelectorMixin, BaseEstimator):
             raise TextsiftError("a score threshold does not apply to the round-robin policy")
         return None
 
+    def _fitted(self) -> dict:
+        """The fitted attributes of :data:`_RANKED_BY` (``method_``, ...), by parameter."""
+        return {name: getattr(self, f"{name}_") for name in _RANKED_BY}
+
     def _rank(self, counts: Counts, limit: int | None) -> TermRanking:
-        """The ranking of ``counts`` under the parameters ``fit`` keeps (``method_``, ...)."""
-        return rank(counts, self.method_, self.aggregate_, self.class_label_, top=limit,
-                    rr_variant=self.rr_variant_, direction=self.direction_,
-                    **self.method_params_)
+        """The ranking of ``counts`` under the parameters ``fit`` kept."""
+        return _rank(counts, limit, **self._fitted())
 
     @property
     def selected_(self) -> np.ndarray:
@@ -298,7 +309,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         ranking = self.ranking_
         n_keep = self._n_keep(self.counts_, ranking.policy)
         if self.alpha is not None:
-            return self._significant(self.counts_)
+            return self._significant(self.counts_, self._fitted())
         if n_keep is None:
             return ranking.index[ranking.scores >= self.threshold]
         if len(ranking) < n_keep:  # a round robin stopped short of this k: its next turns
@@ -319,16 +330,17 @@ class TermSelector(SelectorMixin, BaseEstimator):
         scores[ranking.index] = ranking.scores
         return scores
 
-    def _significant(self, counts: Counts) -> np.ndarray:
+    def _significant(self, counts: Counts, p: dict) -> np.ndarray:
         """The terms that pass ``alpha`` after ``correction`` over ``family``, in round-robin
-        order (cut again when one of the three changed since the last read)."""
+        order, under the ranking's parameters ``p`` (cut again when one of the three changed
+        since the last read)."""
         from .evidence import significant_terms
 
         key = (self.alpha, self.correction, self.family)
         if self._passing is None or self._passing[0] != key:
-            index, _ = significant_terms(counts, self.method_, self.alpha, self.correction,
-                                         self.family, self.direction_, self.rr_variant_,
-                                         class_label=self.class_label_, **self.method_params_)
+            index, _ = significant_terms(counts, p["method"], self.alpha, self.correction,
+                                         self.family, p["direction"], p["rr_variant"],
+                                         class_label=p["class_label"], **p["method_params"])
             self._passing = (key, index)
         return self._passing[1]
 
