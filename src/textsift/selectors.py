@@ -22,7 +22,15 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
 from ._bounds import ALPHA, RATIO, K, constraints, validate_params
-from ._choices import AGGREGATES, CORRECTION, CORRECTIONS, DIRECTIONS, FAMILIES, RR_VARIANTS
+from ._choices import (
+    AGGREGATES,
+    CORRECTION,
+    CORRECTIONS,
+    DIRECTIONS,
+    FAMILIES,
+    FAMILY,
+    RR_VARIANTS,
+)
 from .counts import Counts
 from .errors import TextsiftError
 from .labels import as_labels, check_requirement
@@ -190,7 +198,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         direction="both",
         alpha=None,
         correction=CORRECTION,
-        family="class",
+        family=FAMILY,
     ):
         self.method = method
         self.k = k
@@ -416,7 +424,7 @@ class OrdinalSelector(TermSelector):
     aggregate = None
     class_label = None
     direction = "both"
-    family = "class"  # an ordinal test has one p-value per term: one family either way
+    family = FAMILY  # an ordinal test has one p-value per term: one family either way
 
     _parameter_choices = {"rr_variant": RR_VARIANTS, "correction": CORRECTIONS}
     _parameter_constraints = constraints(
