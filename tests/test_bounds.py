@@ -15,8 +15,8 @@ from textsift import _bounds
 from textsift._bounds import ALPHA, MAX_DF, MIN_DF, RATIO, Bound
 from textsift.errors import TextsiftError
 from textsift.lasso import AdaBagClassifier
-from textsift.selectors import OrdinalSelector, TermSelector
-from textsift.vectorize import VectorizerOptions
+from textsift.selection.selectors import OrdinalSelector, TermSelector
+from textsift.text.vectorize import VectorizerOptions
 
 BOUNDS = {name: b for name, b in vars(_bounds).items() if isinstance(b, Bound)}
 NUMBERS = st.one_of(st.integers(-3, 3), st.floats(allow_nan=True, allow_infinity=True),
@@ -94,7 +94,7 @@ def test_other_constraints_say_the_choices(params, message):
 
 
 def test_fit_counts_checks_the_parameters_too():
-    from textsift.counts import Counts
+    from textsift.counting.counts import Counts
 
     counts = Counts.from_matrix(np.array([[1, 0], [0, 1]]), ["a", "b"])
     with pytest.raises(TextsiftError, match=r"alpha must be a significance level"):
@@ -155,7 +155,7 @@ def test_the_command_line_says_the_same_range(args, words):
     from typer.testing import CliRunner
 
     from textsift.cli import app
-    from textsift.corpus import sample_path
+    from textsift.reading.corpus import sample_path
 
     res = CliRunner().invoke(app, ["score", str(sample_path("reviews")), "--label-field",
                                    "rating", *args])
@@ -187,7 +187,7 @@ def test_the_command_lines_min_df_takes_what_the_library_takes():
 
     from textsift import Counts, rank
     from textsift.cli import app
-    from textsift.corpus import load_sample, sample_path
+    from textsift.reading.corpus import load_sample, sample_path
 
     corpus = load_sample("20ng")
     for text, value in (("0.02", 0.02), ("3", 3)):

@@ -1,4 +1,4 @@
-"""``textsift score --evidence`` and :func:`textsift.evidence.evidence` (issue 29 item 7)."""
+"""``textsift score --evidence`` and :func:`textsift.evidence.terms.evidence` (issue 29 item 7)."""
 
 import io
 import json
@@ -12,13 +12,13 @@ from typer.testing import CliRunner
 
 from textsift import Counts, rank
 from textsift.cli import app
-from textsift.corpus import load_sample, sample_path
-from textsift.corrections import adjust
 from textsift.errors import TextsiftError
-from textsift.evidence import evidence, significant_counts
+from textsift.evidence.corrections import adjust
+from textsift.evidence.terms import evidence, significant_counts
+from textsift.reading.corpus import load_sample, sample_path
 from textsift.scores import pvalues
 from textsift.scores.effects import log_ratio
-from textsift.vectorize import VectorizerOptions
+from textsift.text.vectorize import VectorizerOptions
 
 SAMPLE = str(sample_path("20ng"))
 
@@ -131,9 +131,9 @@ def test_permutations_read_and_vectorise_the_corpus_once(engine, monkeypatch):
     the memory engine: the permutations take the matrix it counted (they read and
     vectorised the corpus a second time). The stream engine, which never holds the matrix,
     still has it read for the permutations; both print the same JSON."""
-    import textsift.corpus
     import textsift.engines
-    import textsift.vectorize
+    import textsift.reading.corpus
+    import textsift.text.vectorize
 
     calls = {"read": 0, "vectorize": 0}
 
@@ -143,11 +143,11 @@ def test_permutations_read_and_vectorise_the_corpus_once(engine, monkeypatch):
             return real(*args, **kwargs)
         return call
 
-    read = counted("read", textsift.corpus.read_corpus)
-    vectorize = counted("vectorize", textsift.vectorize.vectorize)
-    for module in (textsift.corpus, textsift.engines):
+    read = counted("read", textsift.reading.corpus.read_corpus)
+    vectorize = counted("vectorize", textsift.text.vectorize.vectorize)
+    for module in (textsift.reading.corpus, textsift.engines):
         monkeypatch.setattr(module, "read_corpus", read)
-    for module in (textsift.vectorize, textsift.engines):
+    for module in (textsift.text.vectorize, textsift.engines):
         monkeypatch.setattr(module, "vectorize", vectorize)
     res = _invoke("--method", "chi2", "--class", "sci.space", "--top", "3", "--evidence",
                   "--permutations", "9", "--seed", "2", "-f", "json", "--engine", engine)
@@ -184,7 +184,7 @@ def test_per_class_evidence_counts_a_test_of_the_whole_table_once():
     ``significant_counts`` counts its passing terms once, under the test's one group, and
     that count is the number of terms selection by the same alpha keeps (it raised a pandas
     length error, 4 counts for 1 group)."""
-    from textsift.evidence import significant_counts, significant_terms
+    from textsift.evidence.terms import significant_counts, significant_terms
 
     rng = np.random.default_rng(3)
     y = rng.choice(["a", "b", "c", "d"], 80)

@@ -82,11 +82,12 @@ class Bound:
         return [r.interval() for r in self.ranges]
 
 
-#: A significance level: the level an adjusted p-value passes (:mod:`textsift.corrections`).
+#: A significance level: the level an adjusted p-value passes
+#: (:mod:`textsift.evidence.corrections`).
 ALPHA = Bound("a significance level in (0, 1], e.g. 0.05", (Range(Real, 0, 1, "right"),))
 #: A confidence level of the effect sizes' intervals (:mod:`textsift.scores.effects`).
 LEVEL = Bound("a confidence level in (0, 1), e.g. 0.95", (Range(Real, 0, 1, "neither"),))
-#: A share of the ranked vocabulary to keep (:func:`textsift.policies.n_from_ratio`).
+#: A share of the ranked vocabulary to keep (:func:`textsift.selection.policies.n_from_ratio`).
 RATIO = Bound("a fraction in (0, 1]", (Range(Real, 0, 1, "right"),))
 #: A share of the documents held out (a test or a validation part).
 FRACTION = Bound("a fraction in (0, 1)", (Range(Real, 0, 1, "neither"),))

@@ -11,15 +11,16 @@ ENGINES = ("memory", "stream", "dask")
 #: chosen: the whole corpus in memory, the fastest wherever it fits (``stream`` bounds the
 #: memory to a chunk, for a corpus that does not fit; all three give the same counts).
 ENGINE = "memory"
-#: The policies that turn a (V, G) score table into one ranking (:mod:`textsift.policies`).
+#: The policies that turn a (V, G) score table into one ranking
+#: (:mod:`textsift.selection.policies`).
 AGGREGATES = ("max", "sum", "wavg", "rr")
 #: How a round robin treats a term another group took first: skip to the group's next
-#: term, or lose the turn (JaTeCS) (:func:`textsift.policies.round_robin`).
+#: term, or lose the turn (JaTeCS) (:func:`textsift.selection.policies.round_robin`).
 RR_VARIANTS = ("skip", "turn_consumed")
 #: Which terms of a class a view or a selector keeps: over-represented in the class, under-
 #: represented, or both (:mod:`textsift.scores.direction`).
 DIRECTIONS = ("over", "under", "both")
-#: Multiple-testing corrections (:mod:`textsift.corrections`), each with how its adjusted
+#: Multiple-testing corrections (:mod:`textsift.evidence.corrections`), each with how its adjusted
 #: p-value ``q`` passes a level ``alpha``: ``q <= alpha`` for the false discovery rate
 #: procedures (scikit-learn's ``SelectFdr``), ``q < alpha`` for the others (``SelectFpr``,
 #: ``SelectFwe``). A new correction is one entry here and its procedure in
@@ -34,7 +35,7 @@ CORRECTION, FAMILY = "bh", "class"
 #: level of the effect sizes' intervals, unless told (their ranges: ``textsift._bounds``).
 DEFAULT_ALPHA, DEFAULT_LEVEL = 0.05, 0.95
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
-#: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
+#: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.text.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")
 
 #: Lasso path backends (:func:`textsift.lasso.lasso_path`).

@@ -24,9 +24,9 @@ from numbers import Integral
 
 import numpy as np
 
-from ._bounds import RATIO, K
-from ._choices import AGGREGATES, RR_VARIANTS
-from .errors import TextsiftError
+from .._bounds import RATIO, K
+from .._choices import AGGREGATES, RR_VARIANTS
+from ..errors import TextsiftError
 
 __all__ = [
     "AGGREGATES",
@@ -312,7 +312,8 @@ class Ranking:
     ``index[i]`` (the globalised score, or for ``rr`` the score in the group it was picked
     from); ``groups[i]`` is that group's column for ``rr`` and -1 otherwise; ``policy`` is
     the policy (``max``, ``sum``, ``wavg`` or ``rr``). (A
-    :class:`~textsift.ranking.TermRanking` names the same fields, ``groups`` by the groups'
+    :class:`~textsift.selection.ranking.TermRanking` names the same fields, ``groups`` by the
+    groups'
     names.)
     """
 
