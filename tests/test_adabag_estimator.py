@@ -133,9 +133,14 @@ def test_groups_give_the_data_shared_lasso(reviews):
     ({"polarity": np.r_[np.nan, np.ones(76)]}, {}, "polarity holds 1 NaN"),
     ({"a": 7, "b": 4}, {}, "need a < b"),
     ({"a": 5, "b": 5}, {}, "need a < b"),
-    ({"scheme": "ws7"}, {}, "scheme='ws7'"),
+    ({"scheme": "ws7"}, {}, "unknown scheme 'ws7'"),
     ({"n_bootstraps": 0}, {}, "n_bootstraps must be an integer >= 1"),
-    ({"cutoff_selection": "smooth"}, {}, "cutoff_selection='smooth'"),
+    ({"cutoff_selection": "smooth"}, {}, "unknown cutoff_selection 'smooth'; choose one of "
+                                         "raw, loess, 1se"),
+    ({"min_ratio": 1.0}, {}, r"min_ratio must be a fraction in \(0, 1\), got 1.0"),
+    ({"polarity_prior": -1}, {}, "polarity_prior must be a number >= 0, got -1"),
+    ({"n_lambdas": 1}, {}, "n_lambdas must be an integer >= 2, got 1"),
+    ({"max_active": 0}, {}, "max_active must be an integer >= 1, got 0"),
     ({"store": "somewhere"}, {}, "needs an int random_state"),
 ])
 def test_bad_parameters(sim, params, fit, message):

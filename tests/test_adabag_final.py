@@ -134,6 +134,6 @@ def test_the_penalty_is_the_one_whose_cutoff_validates_best(skewed, runs, monkey
 
 def test_a_final_that_is_not_one_is_an_error_naming_the_choices(skewed):
     X, y = skewed
-    with pytest.raises(TextsiftError, match="final='lasso': choose one of ols, ridge, "
+    with pytest.raises(TextsiftError, match="unknown final 'lasso'; choose one of ols, ridge, "
                                             "logistic"):
         AdaBagClassifier(**SKEW, final="lasso").fit(X, y)

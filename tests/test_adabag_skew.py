@@ -244,7 +244,7 @@ def _nan_loss(theta, pred):
     ({"criterion": "f1", "cutoff_selection": "1se"}, "cutoff_selection='1se' needs the "
                                                      "standard error of the criterion"),
     ({"criterion": _nan_loss}, "criterion '.*_nan_loss' returned nan"),
-    ({"threshold": "best"}, "threshold='best': choose one of midpoint, validation"),
+    ({"threshold": "best"}, "unknown threshold 'best'; choose one of midpoint, validation"),
 ])
 def test_bad_parameters_fail_before_any_bootstrap(sim, tmp_path, params, message):
     calls = []

@@ -356,8 +356,8 @@ def test_max_df_hints_name_the_right_option(tmp_path):
     # corpus makes smaller than min_df says to lower one or raise the other
     res = runner.invoke(app, ["score", str(tmp_path / "x.jsonl"), "--max-df", "0"])
     assert res.exit_code == 2 and "lower min_df" not in res.stderr
-    assert res.stderr == ("error: Invalid value for '--max-df': a fraction in (0, 1] or a whole "
-                          "number of documents, got 0 (see 'textsift score -h')\n")
+    assert res.stderr == ("error: Invalid value for '--max-df': a fraction in (0, 1] or a "
+                          "number of documents >= 1; got 0 (see 'textsift score -h')\n")
     path = tmp_path / "c.jsonl"
     path.write_bytes(jsonl(RECORDS))
     res = runner.invoke(app, ["score", str(path), "--min-df", "30", "--max-df", "0.5"])

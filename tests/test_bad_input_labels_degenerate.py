@@ -32,7 +32,7 @@ def test_a_label_on_every_document_warns_before_the_work(tmp_path):
     with pytest.warns(DataWarning, match=r"ml.jsonl: every document has the label 'x', so it "
                                          r"has no negative document: .*check the label field "
                                          r"\('labels'\)"):
-        counts = count_file(path, label_field="labels")
+        counts = count_file(path, label_field="labels", engine="stream")
     assert counts.class_sizes.tolist() == [4, 1, 1]  # x, y, z
 
 
@@ -44,12 +44,12 @@ def test_labels_nearly_unique_per_document_warn_before_the_work(tmp_path):
     with pytest.warns(DataWarning, match=r"the labels \('id'\) are nearly unique per "
                                          r"document: 200 classes for 200 documents \(200 of "
                                          r"them with a single document\)"):
-        count_file(path, label_field="id")
+        count_file(path, label_field="id", engine="stream")
     path.write_text("".join(json.dumps({"text": f"word{i % 7} common", "id": f"c{i % 100}"})
                             + "\n" for i in range(200)))  # 100 classes: at the floor, quiet
     with warnings.catch_warnings():
         warnings.simplefilter("error", DataWarning)
-        count_file(path, label_field="id")
+        count_file(path, label_field="id", engine="stream")
 
 
 def test_a_memory_error_is_one_error_line(monkeypatch):

@@ -90,7 +90,7 @@ def test_score_table_prints_terms():
 @pytest.mark.parametrize(
     "args, message",
     [(["--method", "chi3"], "did you mean 'chi2'?"),
-     (["--top", "0"], "Invalid value for '--top': must be at least 1, got 0"),
+     (["--top", "0"], "Invalid value for '--top': an integer >= 1; got 0"),
      (["--label-field", "stars"], "no field 'stars'"),
      (["--min-df", "5000"], "vocabulary is empty"),
      (["--class", "nope"], "no document has the class 'nope' (--class); the classes with "

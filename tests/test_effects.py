@@ -87,5 +87,6 @@ def test_effect_sizes_give_every_column_and_a_level_is_checked():
                         "odds_ratio_low", "odds_ratio_high", "prop_diff", "prop_diff_low",
                         "prop_diff_high"}
     assert out["log_ratio_low"][0] > log_ratio(40, 10, 60, 190, 0.95)[1]  # narrower at 90%
-    with pytest.raises(TextsiftError, match=r"confidence level must be in \(0, 1\)"):
+    with pytest.raises(TextsiftError,
+                       match=r"level must be a confidence level in \(0, 1\), e.g. 0.95, got 95"):
         log_ratio(1, 1, 1, 1, level=95)

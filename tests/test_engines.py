@@ -57,7 +57,7 @@ def sample20():
 def test_stream_exact_equals_in_memory_on_sample(sample20, opts):
     # identity: every count is an integer, so chunked sums equal the one-matrix counts
     memory = Counts.from_texts(sample20.texts, sample20.labels, opts)
-    streamed = count_file(sample_path("20ng"), opts=opts, chunk_size=700)
+    streamed = count_file(sample_path("20ng"), opts=opts, chunk_size=700, engine="stream")
     assert streamed.n_terms == memory.n_terms
     assert streamed.equals(memory)
 
@@ -67,7 +67,7 @@ def test_stream_exact_with_stemming_on_reviews_sample():
     opts = VectorizerOptions(stem=True, min_df=2)
     memory = Counts.from_texts(corpus.texts, corpus.labels, opts)
     streamed = count_file(sample_path("reviews"), label_field="rating", split="test",
-                          opts=opts, chunk_size=250)
+                          opts=opts, chunk_size=250, engine="stream")
     assert streamed.equals(memory)
     assert list(streamed.classes) == [1, 2, 3, 4, 5]
 
@@ -135,10 +135,13 @@ def test_csv_parquet_directory_and_glob_sources_equal_jsonl(tmp_path):
     frame.iloc[:500].to_csv(tmp_path / "a.csv", index=False)
     frame.iloc[500:].to_parquet(tmp_path / "b.parquet", row_group_size=300)
     memory = Counts.from_texts(frame["text"].tolist(), frame["rating"].to_numpy())
-    assert count_file(tmp_path, label_field="rating", chunk_size=170).equals(memory)
-    assert count_file(str(tmp_path / "*.*"), label_field="rating", chunk_size=400).equals(memory)
+    assert count_file(tmp_path, label_field="rating", chunk_size=170,
+                      engine="stream").equals(memory)
+    assert count_file(str(tmp_path / "*.*"), label_field="rating", chunk_size=400,
+                      engine="stream").equals(memory)
     ranks = Counts.from_texts(frame["text"].tolist(), frame["rating"].astype(int).to_numpy())
-    assert count_file(tmp_path, label_field="rating", chunk_size=170, ranks=True).equals(ranks)
+    assert count_file(tmp_path, label_field="rating", chunk_size=170, ranks=True,
+                      engine="stream").equals(ranks)
 
 
 def test_split_that_empties_whole_chunks(tmp_path):
@@ -146,12 +149,12 @@ def test_split_that_empties_whole_chunks(tmp_path):
     recs = [{"text": f"word{i % 3} common", "label": "ab"[i % 2],
              "split": "train" if i < 6 else "test"} for i in range(9)]
     path = write_jsonl(tmp_path / "c.jsonl", recs)
-    streamed = count_file(path, split="test", chunk_size=2)
+    streamed = count_file(path, split="test", chunk_size=2, engine="stream")
     assert streamed.n_docs == 3
     test = [r for r in recs if r["split"] == "test"]
     assert streamed.equals(Counts.from_texts([r["text"] for r in test], [r["label"] for r in test]))
     with pytest.raises(CorpusError, match="no record has split = 'validation'.*'test', 'train'"):
-        count_file(path, split="validation", chunk_size=2)
+        count_file(path, split="validation", chunk_size=2, engine="stream")
 
 
 def test_malformed_line_mid_stream_names_file_and_line(tmp_path):
@@ -162,10 +165,11 @@ def test_malformed_line_mid_stream_names_file_and_line(tmp_path):
     with gzip.open(path, "wt") as fh:
         fh.write("\n".join(lines) + "\n")
     with pytest.raises(CorpusError, match=r"bad\.jsonl\.gz, line 7: malformed JSON"):
-        count_file(path, chunk_size=3)
+        count_file(path, chunk_size=3, engine="stream")
     bad: list = []
     with pytest.warns(UserWarning, match=r"skipped 1 malformed line\(s\): .*bad\.jsonl\.gz line 7"):
-        streamed = count_file(path, chunk_size=3, on_bad_line="skip", bad_lines=bad)
+        streamed = count_file(path, chunk_size=3, on_bad_line="skip", bad_lines=bad,
+                              engine="stream")
     assert bad == [(str(path), 7)]  # once, though both passes met it
     good = Counts.from_texts([r["text"] for r in recs], [r["label"] for r in recs])
     assert streamed.equals(good)
@@ -188,10 +192,11 @@ def test_any_bad_line_is_named_or_skipped_and_counted(n, data):
         path = Path(d) / "s.jsonl"
         path.write_text("\n".join(lines) + "\n")
         with pytest.raises(CorpusError, match=rf"s\.jsonl, line {at}: malformed JSON"):
-            count_file(path, chunk_size=size)
+            count_file(path, chunk_size=size, engine="stream")
         bad: list = []
         with pytest.warns(UserWarning):
-            got = count_file(path, chunk_size=size, on_bad_line="skip", bad_lines=bad)
+            got = count_file(path, chunk_size=size, on_bad_line="skip", bad_lines=bad,
+                             engine="stream")
     assert bad == [(str(path), at)]
     assert got.equals(Counts.from_texts([r["text"] for r in recs], [r["label"] for r in recs]))
 
@@ -199,19 +204,19 @@ def test_any_bad_line_is_named_or_skipped_and_counted(n, data):
 def test_bad_arguments_and_fields_are_clear_errors(tmp_path):
     path = write_jsonl(tmp_path / "d.jsonl", [{"body": "some text", "label": "a"}])
     with pytest.raises(CorpusError, match="no field 'text'.*--text-field"):
-        count_file(path)
+        count_file(path, engine="stream")
     with pytest.raises(ValueError, match="unknown engine 'spark'"):
         count_file(path, text_field="body", engine="spark")
     with pytest.raises(ValueError, match="chunk_size must be a positive"):
-        count_file(path, text_field="body", chunk_size=0)
+        count_file(path, text_field="body", chunk_size=0, engine="stream")
     with pytest.raises(CorpusError, match="no such file"):
-        count_file(tmp_path / "missing.jsonl")
+        count_file(tmp_path / "missing.jsonl", engine="stream")
     (tmp_path / "sub").mkdir()
     with pytest.raises(CorpusError, match="the directory is empty"):
-        count_file(tmp_path / "sub")
+        count_file(tmp_path / "sub", engine="stream")
     write_jsonl(tmp_path / "e.jsonl", [{"text": "x y", "label": None}])
     with pytest.raises(CorpusError, match="line 1: the record has no label"):
-        count_file(tmp_path / "e.jsonl")
+        count_file(tmp_path / "e.jsonl", engine="stream")
 
 
 def test_iter_chunks_sizes(sample20):
@@ -274,7 +279,7 @@ def test_stream_exact_equals_in_memory_on_20ng(real_data):
     opts = VectorizerOptions(min_df=2)
     corpus = read_corpus(path)
     memory = Counts.from_texts(corpus.texts, corpus.labels, opts)
-    streamed = count_file(path, opts=opts, chunk_size=2000)
+    streamed = count_file(path, opts=opts, chunk_size=2000, engine="stream")
     assert streamed.n_docs == 7532 and streamed.n_classes == 20
     assert streamed.equals(memory)
     base = ["score", str(path), "--method", "bns", "--aggregate", "rr", "--top", "40",

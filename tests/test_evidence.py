@@ -125,6 +125,44 @@ def test_permutation_pvalues_for_any_method():
     assert "warning: 19 permutations cannot give a p-value below 0.05" in res.stderr
 
 
+@pytest.mark.parametrize("engine", ["memory", "stream"])
+def test_permutations_read_and_vectorise_the_corpus_once(engine, monkeypatch):
+    """``score --evidence --permutations`` reads the corpus once and vectorises it once with
+    the memory engine: the permutations take the matrix it counted (they read and
+    vectorised the corpus a second time). The stream engine, which never holds the matrix,
+    still has it read for the permutations; both print the same JSON."""
+    import textsift.engines
+    import textsift.reading.corpus
+    import textsift.text.vectorize
+
+    calls = {"read": 0, "vectorize": 0}
+
+    def counted(kind, real):
+        def call(*args, **kwargs):
+            calls[kind] += 1
+            return real(*args, **kwargs)
+        return call
+
+    read = counted("read", textsift.reading.corpus.read_corpus)
+    vectorize = counted("vectorize", textsift.text.vectorize.vectorize)
+    for module in (textsift.reading.corpus, textsift.engines):
+        monkeypatch.setattr(module, "read_corpus", read)
+    for module in (textsift.text.vectorize, textsift.engines):
+        monkeypatch.setattr(module, "vectorize", vectorize)
+    res = _invoke("--method", "chi2", "--class", "sci.space", "--top", "3", "--evidence",
+                  "--permutations", "9", "--seed", "2", "-f", "json", "--engine", engine)
+    assert res.exit_code == 0, res.stderr
+    # (the stream engine counts its own chunks, then the permutations read the matrix)
+    assert calls == {"read": 1, "vectorize": 1}
+    p = [r["p"] for r in json.loads(res.stdout)]
+    assert len(p) == 3 and all(x * 10 == round(x * 10) for x in p)  # multiples of 1/10
+    monkeypatch.undo()
+    again = _invoke("--method", "chi2", "--class", "sci.space", "--top", "3", "--evidence",
+                    "--permutations", "9", "--seed", "2", "-f", "json", "--engine",
+                    "stream" if engine == "memory" else "memory")
+    assert again.stdout == res.stdout
+
+
 @pytest.mark.parametrize("args, message", [
     (("--method", "bns", "--permutations", "9"), "add --evidence"),
     (("--method", "bns", "--evidence", "--permutations", "0"), "at least 1"),

@@ -158,10 +158,10 @@ def test_an_experiment_of_alphas_only_and_one_vs_rest(tmp_path):
 
 
 def test_growing_an_experiment_by_alphas_runs_only_their_cells(tmp_path):
-    """An experiment without alphas keeps its fingerprint (alphas, correction and family are
-    left out of it); adding alphas to it later with --resume runs only the new cells."""
+    """Adding alphas to an experiment later with --resume runs only the new cells (the
+    fingerprint holds every key, alphas, correction and family too)."""
     plain = config(alphas=[], methods=["chi2"], aggregates=["max"])
-    assert "alphas" not in plain.as_dict() and "correction" not in plain.identity()
+    assert plain.as_dict()["alphas"] == () and "correction" in plain.identity()
     first = run_experiment(plain, tmp_path)
     grown = config(alphas=[0.05], methods=["chi2"], aggregates=["max"])
     again = run_experiment(grown, tmp_path, resume=True)
@@ -169,8 +169,10 @@ def test_growing_an_experiment_by_alphas_runs_only_their_cells(tmp_path):
 
 
 @pytest.mark.parametrize("selection, message", [
-    ({"alphas": [0]}, r"\[selection\] alphas entry must be a fraction in \(0, 1\], got 0"),
-    ({"alphas": [1.5]}, r"alphas entry must be a fraction in \(0, 1\], got 1.5"),
+    ({"alphas": [0]}, r"\[selection\] alphas entry must be a significance level in \(0, 1\], "
+                      r"e.g. 0.05, got 0"),
+    ({"alphas": [1.5]}, r"alphas entry must be a significance level in \(0, 1\], e.g. 0.05, "
+                        r"got 1.5"),
     ({"correction": "fdr"}, r"\[selection\] correction = 'fdr' is not one of none, bonferroni"),
     ({"family": "term"}, r"\[selection\] family = 'term' is not one of class, all"),
     ({"sizes": [], "alphas": []}, r"needs sizes, ratios or alphas as a non-empty list"),

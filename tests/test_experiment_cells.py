@@ -81,3 +81,18 @@ def test_a_rebuilt_fold_file_is_refused(tmp_path):
     os.utime(path, ns=(ref.mtime_ns + 10**9, ref.mtime_ns + 10**9))
     with pytest.raises(StoreError, match="changed while the run was using it"):
         load_fold(ref)
+
+
+def test_a_folds_derived_values_are_kept_under_typed_keys():
+    """LoadedFold's one cache: a value is made once per key; keys of two kinds with the same
+    fields are two keys (a frozen dataclass compares its type, where the hand-made tuples
+    did not); ``alone`` keeps one value of a kind (the columns of the last level)."""
+    from textsift.experiment.loaded import _Derived, _LabelColumns, _Part
+
+    derived, made = _Derived(), []
+    assert derived.get(_Part("x"), lambda: made.append(1) or "part") == "part"
+    assert derived.get(_Part("x"), lambda: made.append(2) or "again") == "part"
+    assert derived.get(_LabelColumns("x"), lambda: "labels") == "labels"
+    assert made == [1] and derived.peek(_Part("x")) == "part"
+    derived.put(_Part("y"), "other", alone=True)
+    assert derived.peek(_Part("x")) is None and derived.peek(_LabelColumns("x")) == "labels"

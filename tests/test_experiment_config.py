@@ -253,3 +253,47 @@ def _methods(path):
     import tomllib
 
     return tomllib.loads(path.read_text())["selection"]["methods"]
+
+
+# ------------------------------------------------------------- experiment.json read back
+ROUND_TRIPS = [
+    BASE,
+    {"corpus": {"sample": "20ng"}, "preprocessing": {"min_df": 2, "ngram_range": [1, 2]},
+     "selection": {"methods": ["chi2", "ig"], "sizes": [10, "all"], "alphas": [0.05],
+                   "correction": "holm", "method_params": {"ig": {"base": 10}}},
+     "learners": [{"name": "nb"}, {"name": "linear_svm", "class_weight": {"sci.space": 2.0}}],
+     "tuning": {"C": [0.1, 1.0], "val_size": 0.3}},
+    {"corpus": {"sample": "reviews", "task": "ordinal", "ranks": [1, 2, 3, 4, 5],
+                "label_field": "rating"}, "evaluation": {"metrics": ["mae_macro"]},
+     "selection": {"methods": ["var"], "ratios": [0.1], "baselines": ["triv"]},
+     "learners": [{"name": "svr", "balanced": True}]},
+]
+
+
+@pytest.mark.parametrize("table", ROUND_TRIPS)
+def test_experiment_json_reads_back_into_the_experiment(table):
+    """What the report reads: ``experiment.json``'s config (``as_dict`` through JSON, as the
+    store writes it) read back is the experiment, its fingerprint unchanged (an identity:
+    every field compared)."""
+    import json
+
+    from textsift.experiment.specs import Experiment
+
+    exp = parse_config(table)
+    back = Experiment.from_dict(json.loads(json.dumps(exp.as_dict(), default=str)))
+    assert back == exp and back.fingerprint == exp.fingerprint
+
+
+def test_experiment_json_of_an_earlier_textsift_is_refused_with_the_fix():
+    import json
+
+    from textsift.errors import TextsiftError
+    from textsift.experiment.specs import Experiment
+
+    old = json.loads(json.dumps(parse_config(BASE).as_dict(), default=str))
+    for key in ("alphas", "correction", "family"):  # before alpha levels, and before 4
+        old.pop(key)
+    with pytest.raises(TextsiftError, match=r"out/experiment.json lacks alphas, correction, "
+                                         r"family: it was written by an earlier textsift; run "
+                                         r"the experiment again"):
+        Experiment.from_dict(old, "out/experiment.json")

@@ -253,9 +253,9 @@ def test_the_hash_of_a_file_is_the_sha256_of_its_bytes(corpus):
 
 def test_a_cell_key_is_the_one_its_files_have():
     """A cell's key depends on what it computes, not on where its fold's cache is or on the
-    experiment's largest level, and a field added to Cell later at its default leaves it as
-    it was (this key was taken when the label kind became a field of Cell: a change of it
-    makes every finished cell of every directory invalid)."""
+    experiment's largest level (this key was taken at RESULTS_VERSION 4, when every field of
+    Cell became part of it: a change of it makes every finished cell of every directory
+    invalid, so it comes with a new RESULTS_VERSION)."""
     cell = Cell(kind="select", name="f0__chi2__max__100__nb.json", fold=0,
                 fold_ref=FoldRef("/a/fold-0.npz", 1, 2), dataset="d", positive=None,
                 rows=(("chi2", "max"),), learner_names=("nb",), measures=("accuracy",), seed=0,
@@ -267,6 +267,6 @@ def test_a_cell_key_is_the_one_its_files_have():
 
     moved = dataclasses.replace(cell, fold_ref=FoldRef("/b/fold-0.npz", 3, 4),
                                 max_level=Level("n", 1000))
-    assert cell_key(cell, "0" * 16) == cell_key(moved, "0" * 16) == "4e719e790533e588"
+    assert cell_key(cell, "0" * 16) == cell_key(moved, "0" * 16) == "7b0e65e150937649"
     assert cell_key(dataclasses.replace(cell, level=ALL), "0" * 16) != cell_key(cell, "0" * 16)
     assert cell_key(cell, "1" * 16) != cell_key(cell, "0" * 16)

@@ -148,3 +148,29 @@ def test_counts_are_freed_without_the_cycle_collector():
         assert ref() is None
     finally:
         gc.enable()
+
+
+@pytest.mark.parametrize("methods", [["chi2"], ["chi2", "bns", "ig_multi"]])
+def test_the_observed_scores_are_computed_once(methods, monkeypatch):
+    """Each method is scored once on the observed labels and once per permutation: with
+    B = 7 permutations in this process, 8 scorings per method (the observed table, its
+    groups and its absent cells all read the one scoring; they took three)."""
+    from textsift.scores import _registry
+
+    calls: list = []
+    real = _registry._call
+
+    def counted(method, counts, params):
+        calls.append(method.name)
+        return real(method, counts, params)
+
+    monkeypatch.setattr(_registry, "_call", counted)
+    rng = np.random.default_rng(3)
+    X = (rng.random((80, 12)) < 0.3).astype(np.int64)
+    y = rng.integers(0, 3, 80)
+    out = permutation_pvalues(X, y, methods, n_permutations=7, random_state=0, n_jobs=1)
+    assert sorted(calls) == sorted(methods * 8)
+    monkeypatch.setattr(_registry, "_call", real)
+    for name in methods:  # and the same p-values as the scores computed apart
+        np.testing.assert_array_equal(out[name].observed,
+                                      compute(Counts.from_matrix(X, y), name).values)

@@ -355,3 +355,22 @@ def test_pvalues_are_computed_once_per_fit(monkeypatch):
     sel.fit(LECTURE.T, LABELS)
     assert sel.pvalues_.shape == first.shape
     assert len(calls) == 2
+
+
+def test_the_ranking_parameters_are_fitted_attributes():
+    """As scikit-learn keeps what fit resolved (``SelectFromModel.threshold_``): the policy
+    resolved to the method's own (IG ranks by max, its registered default) and a copy of the
+    method's parameters; a fit that fails (BNS has no p-value for an alpha) keeps none."""
+    from textsift.errors import TextsiftError
+    from textsift.scores import get_method
+
+    params = {"base": 2}
+    sel = TermSelector("ig", k=3, method_params=params).fit(LECTURE.T, LABELS)
+    assert get_method("ig").default_aggregate == "max"
+    assert (sel.method_, sel.aggregate_, sel.class_label_, sel.rr_variant_, sel.direction_,
+            sel.method_params_) == ("ig", "max", None, "skip", "both", {"base": 2})
+    assert sel.method_params_ is not params
+    failed = TermSelector("bns", alpha=0.05)
+    with pytest.raises(TextsiftError, match="bns has no p-value"):
+        failed.fit(LECTURE.T, LABELS)
+    assert not any(hasattr(failed, f"{n}_") for n in ("method", "aggregate", "ranking"))

@@ -7,9 +7,16 @@ library cannot disagree.
 
 #: Counting engines (:func:`textsift.engines.count_file`).
 ENGINES = ("memory", "stream", "dask")
+#: The engine of :func:`textsift.engines.count_file` and of ``--engine`` when none is
+#: chosen: the whole corpus in memory, the fastest wherever it fits (``stream`` bounds the
+#: memory to a chunk, for a corpus that does not fit; all three give the same counts).
+ENGINE = "memory"
 #: The policies that turn a (V, G) score table into one ranking
 #: (:mod:`textsift.selection.policies`).
 AGGREGATES = ("max", "sum", "wavg", "rr")
+#: How a round robin treats a term another group took first: skip to the group's next
+#: term, or lose the turn (JaTeCS) (:func:`textsift.selection.policies.round_robin`).
+RR_VARIANTS = ("skip", "turn_consumed")
 #: Which terms of a class a view or a selector keeps: over-represented in the class, under-
 #: represented, or both (:mod:`textsift.scores.direction`).
 DIRECTIONS = ("over", "under", "both")
@@ -24,6 +31,9 @@ CORRECTIONS = tuple(PASS_RULES)
 FAMILIES = ("class", "all")
 #: The defaults of every view, selector and experiment that corrects p-values.
 CORRECTION, FAMILY = "bh", "class"
+#: The significance level of ``--evidence``'s count of passing terms, and the confidence
+#: level of the effect sizes' intervals, unless told (their ranges: ``textsift._bounds``).
+DEFAULT_ALPHA, DEFAULT_LEVEL = 0.05, 0.95
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
 #: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.text.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")

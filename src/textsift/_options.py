@@ -57,7 +57,7 @@ class Option:
 PREPROCESSING: tuple[Option, ...] = (
     Option("min_df", "int | float", 1, (int, float), "integer or fraction",
            "Keep terms in at least this many (training) documents: a count, or a fraction of "
-           "them", cli=Flag("--min-df", int)),
+           "them", cli=Flag("--min-df", float)),
     Option("max_df", "int | float", 1.0, (int, float), "integer or fraction",
            "Keep terms in at most this fraction of the (training) documents, or this many "
            "when above 1", cli=Flag("--max-df", float)),

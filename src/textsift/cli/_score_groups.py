@@ -9,11 +9,11 @@ from typing import Annotated
 
 import typer
 
-from .._choices import CORRECTION
-from .options import Alpha, CorpusOptions, Correction, Evidence, Family, Level
+from .._choices import CORRECTION, DEFAULT_ALPHA, DEFAULT_LEVEL, FAMILY
+from .options import Alpha, Correction, Evidence, Family, Level
 
-__all__ = ["REFERENCE", "SIGNIFICANCE", "Reference", "Significance", "reference_options",
-           "significance_options"]
+__all__ = ["REFERENCE", "SIGNIFICANCE", "EvidenceSettings", "Reference", "Significance",
+           "reference_options", "significance_options"]
 
 
 @dataclass(frozen=True)
@@ -28,17 +28,27 @@ class Significance:
     permutations: int | None
     seed: int
 
-    def evidence_settings(self, corpus: CorpusOptions) -> dict | None:
-        """What ``--evidence`` shows (``None`` without it): the level of its count of passing
-        terms, the correction, the family and the intervals' level (their defaults where not
-        given), and the permutations' number, seed and corpus when asked."""
+    def evidence_settings(self) -> EvidenceSettings | None:
+        """What ``--evidence`` shows (``None`` without it), the defaults filled in."""
         if not self.evidence:
             return None
-        ev = {"alpha": self.alpha or 0.05, "correction": self.correction or CORRECTION,
-              "family": self.family or "class", "level": self.level or 0.95}
-        if self.permutations is not None:
-            ev.update(permutations=self.permutations, seed=self.seed, corpus=corpus)
-        return ev
+        return EvidenceSettings(self.alpha or DEFAULT_ALPHA, self.correction or CORRECTION,
+                                self.family or FAMILY, self.level or DEFAULT_LEVEL,
+                                self.permutations, self.seed)
+
+
+@dataclass(frozen=True)
+class EvidenceSettings:
+    """What ``score --evidence`` shows: ``alpha`` the level of each class's count of passing
+    terms, the ``correction`` over the ``family``, the intervals' ``level``, and
+    ``permutations`` (``None``: the method's own p-values) drawn from ``seed``."""
+
+    alpha: float
+    correction: str
+    family: str
+    level: float
+    permutations: int | None = None
+    seed: int = 0
 
 
 #: ``score``'s options of p-values and evidence, given to it as one :class:`Significance`

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from .._bounds import POSITIVE
 from .._choices import AGGREGATES, CORRECTION, FAMILY
 from ..errors import TextsiftError
 from . import _catalog
@@ -12,6 +13,7 @@ from ._groups import option_group
 from ._score_groups import (
     REFERENCE,
     SIGNIFICANCE,
+    EvidenceSettings,
     Reference,
     Significance,
     reference_options,
@@ -108,11 +110,15 @@ def score(
 
     view = shown_direction(direction.value if direction else None, class_label, per_class)
     _check_score(significance)
-    ev = significance.evidence_settings(corpus)
+    ev = significance.evidence_settings()
     m = None if method == "all" else get_method(method)  # before counting: fails at once
-    if ev is not None and m.pvalue is None and "permutations" not in ev:
+    if ev is not None and m.pvalue is None and ev.permutations is None:
         _no_pvalue(m)
-    counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: rank 4
+    # the permutations read the documents: the memory engine keeps its matrix for them
+    documents = [] if ev is not None and ev.permutations is not None and (
+        corpus.engine == "memory") else None
+    counts = corpus.count(ranks=m is not None and "ranks" in m.requires,  # CSV 04: rank 4
+                          documents=documents)
     source = describe(corpus.source)
     if m is not None:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
@@ -124,6 +130,9 @@ def score(
         _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
         _per_class(counts, m, top or TOP, fmt, view, ev)
+    elif ev is not None:
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev,
+                _permuted(ev, m, corpus, counts, documents))
     elif significance.alpha is not None and ev is None:
         by_significance(counts, m, class_label, significance.alpha, significance.correction,
                         significance.family, view, top, fmt)
@@ -134,7 +143,7 @@ def score(
 def _check_score(significance: Significance) -> None:
     """Refuse ``score``'s option values that cannot be (the options that do not apply to
     the view asked are refused before, by their declarations: :mod:`._applies`)."""
-    if significance.permutations is not None and significance.permutations < 1:
+    if significance.permutations is not None and significance.permutations not in POSITIVE:
         raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
                             f"{significance.permutations}")
 
@@ -208,21 +217,30 @@ def _referenced(corpus, counts, m, class_label, reference: Reference):
     return two, str(two.classes[0])
 
 
-def _permuted(ev, m):
-    """The permutation test of ``m`` (``--permutations``), on the corpus read in memory."""
-    if "permutations" not in ev:
+def _permuted(ev: EvidenceSettings, m, corpus, counts, documents):
+    """The permutation test of ``m`` (``--permutations``), on the document-term matrix the
+    memory engine counted (``documents``: ``[(X, labels)]``), or with another engine on the
+    corpus read in memory (the counts streamed have the vocabulary it must have)."""
+    if ev.permutations is None:
         return None
     from ..evidence.permutation import permutation_pvalues
-    from ..text.vectorize import vectorize
 
-    corpus = ev["corpus"]
-    read = corpus.read()
-    X, names, _ = vectorize(read.texts, corpus.vectorizer())
-    if len(names) != len(ev["names"]) or (names != ev["names"]).any():
-        raise TextsiftError("the corpus read in memory has another vocabulary than the one "
-                            "counted; count with --engine memory")
-    return permutation_pvalues(X, read.labels, [m.name], ev["permutations"], ev["seed"],
-                               alpha=ev["alpha"], n_jobs=-1)[m.name]
+    if documents:  # the matrix the memory engine counted
+        ((X, labels),) = documents
+    else:
+        from ..text.vectorize import vectorize
+
+        read = corpus.read()
+        X, names, _ = vectorize(read.texts, corpus.vectorizer())
+        labels = read.labels
+        if len(names) != counts.n_terms or (names != counts.feature_names).any():
+            raise TextsiftError("the corpus read in memory has another vocabulary than the "
+                                "one counted; count with --engine memory")
+    if X.shape[1] != counts.n_terms:
+        raise TextsiftError("the permutations' matrix has another vocabulary than the counts "
+                            "shown; count with --engine memory")
+    return permutation_pvalues(X, labels, [m.name], ev.permutations, ev.seed,
+                               alpha=ev.alpha, n_jobs=-1)[m.name]
 
 
 def _no_pvalue(m) -> None:
@@ -236,7 +254,8 @@ def _no_pvalue(m) -> None:
                   f"({', '.join(with_pvalues())})", DataWarning, stacklevel=2)
 
 
-def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> None:
+def _ranked(counts, m, agg, class_label, k, top, fmt, direction,
+            ev: EvidenceSettings | None = None, permuted=None) -> None:
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
     import numpy as np
 
@@ -261,12 +280,11 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
         return
     from ..evidence.terms import evidence
 
-    ev["names"] = counts.feature_names
-    frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"],
-                     permuted=_permuted(ev, m))
-    emit(frame, fmt, title + f"; q: {ev['correction']} over each "
-         + ("class's terms" if ev["family"] == "class" else "term and class")
-         + f"; intervals at {ev['level']:g}")
+    frame = evidence(counts, ranked, m, ev.correction, ev.family, ev.level,
+                     permuted=permuted)
+    emit(frame, fmt, title + f"; q: {ev.correction} over each "
+         + ("class's terms" if ev.family == "class" else "term and class")
+         + f"; intervals at {ev.level:g}")
 
 
 def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
@@ -311,9 +329,9 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     from ..scores import pvalues
 
     p = pvalues(counts, m)
-    adjusted = p.adjusted(ev["correction"], ev["family"], dense=False)
+    adjusted = p.adjusted(ev.correction, ev.family, dense=False)
     q, groups = adjusted.values, [str(g) for g in p.groups]
-    passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
+    passing = significant_counts(counts, m, ev.alpha, ev.correction, ev.family,
                                  direction, adjusted=adjusted)
     head = str(passing.name)
     if fmt in ("csv", "json"):
@@ -333,4 +351,4 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
                  *(int(passing.iloc[group_index(groups, r.class_label)]) if len(groups) > 1
                    else int(passing.iloc[0]) for r in rankings)))
     emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
-              f"top terms of every class by {m.label}; {head} ({ev['correction']})")
+              f"top terms of every class by {m.label}; {head} ({ev.correction})")

@@ -31,7 +31,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from .._choices import CORRECTIONS, DIRECTIONS, ENGINES, FAMILIES
+from .._bounds import ALPHA, LEVEL, MAX_DF, MIN_DF, POSITIVE, Bound
+from .._bounds import K as K_TERMS
+from .._choices import CORRECTIONS, DEFAULT_ALPHA, DEFAULT_LEVEL, DIRECTIONS, ENGINES, FAMILIES
+from .._choices import ENGINE as DEFAULT_ENGINE
 from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
 from ._app import Format
@@ -67,28 +70,36 @@ def _ngrams(value: str | None) -> tuple[int, int] | None:
     return low, high
 
 
-def _min_df(value: int) -> int:
-    if value is not None and value < 1:
-        raise typer.BadParameter(f"a number of documents >= 1, got {value}")
+def _within(bound: Bound, value, shown=None):
+    """``value`` if it is in ``bound`` (``textsift._bounds``: the ranges the library
+    checks), else a usage error naming the values the option takes."""
+    if value is not None and value not in bound:
+        raise typer.BadParameter(f"{bound.words}; got {shown or value}")
     return value
+
+
+def _min_df(value: float) -> int | float:
+    """A whole number of documents (read as an int, which is how scikit-learn tells a count
+    from a fraction), or a fraction in [0, 1)."""
+    if value is not None and float(value).is_integer():
+        value = int(value)
+    return _within(MIN_DF, value, f"{value:g}" if value is not None else None)
 
 
 def _max_df(value: float) -> int | float:
     """A fraction in (0, 1], or a whole number of documents above 1 (read as an int, which
     is how scikit-learn tells a count from a fraction)."""
-    if value is None:
-        return value
-    if 0 < value <= 1:
-        return value
-    if value > 1 and float(value).is_integer():
-        return int(value)
-    raise typer.BadParameter(f"a fraction in (0, 1] or a whole number of documents, got {value:g}")
+    if value is not None and value > 1 and float(value).is_integer():
+        value = int(value)
+    return _within(MAX_DF, value, f"{value:g}" if value is not None else None)
 
 
 def _positive(value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise typer.BadParameter(f"must be at least 1, got {value}")
-    return value
+    return _within(POSITIVE, value)
+
+
+def _k(value: int | None) -> int | None:
+    return _within(K_TERMS, value)
 
 
 def _n_jobs(value: int | None) -> int | None:
@@ -146,15 +157,11 @@ Top = Annotated[int | None, typer.Option(
 
 
 def _alpha(value: float | None) -> float | None:
-    if value is not None and not 0 < value <= 1:
-        raise typer.BadParameter(f"a significance level in (0, 1], e.g. 0.05; got {value:g}")
-    return value
+    return _within(ALPHA, value, f"{value:g}" if value is not None else None)
 
 
 def _level(value: float | None) -> float | None:
-    if value is not None and not 0 < value < 1:
-        raise typer.BadParameter(f"a confidence level in (0, 1), e.g. 0.95; got {value:g}")
-    return value
+    return _within(LEVEL, value, f"{value:g}" if value is not None else None)
 
 
 CorrectionChoice = choices("Correction", CORRECTIONS)
@@ -167,7 +174,7 @@ Evidence = Annotated[bool, typer.Option(
 Alpha = Annotated[float | None, typer.Option(
     "--alpha", help="A significance level: the terms whose adjusted p-value (q, by "
     "--correction) passes it, instead of -k (with --evidence: the level of each class's count "
-    "of passing terms, default 0.05)", callback=_alpha,
+    f"of passing terms, default {DEFAULT_ALPHA:g})", callback=_alpha,
     show_default=False)]
 Correction = Annotated[CorrectionChoice | None, typer.Option(
     "--correction", help="How p-values are adjusted for the many terms tested: bh "
@@ -177,7 +184,8 @@ Family = Annotated[FamilyChoice | None, typer.Option(
     "--family", help="The tests corrected together: each class's terms (class, the "
     "default) or every term of every class (all)", show_default=False)]
 Level = Annotated[float | None, typer.Option(
-    "--level", help="The confidence level of the intervals (default 0.95)", callback=_level,
+    "--level", help=f"The confidence level of the intervals (default {DEFAULT_LEVEL:g})",
+    callback=_level,
     show_default=False)]
 DirectionChoice = choices("Direction", DIRECTIONS)
 Direction = Annotated[DirectionChoice | None, typer.Option(
@@ -186,7 +194,7 @@ Direction = Annotated[DirectionChoice | None, typer.Option(
     "for the ranking of all classes, over or under keeps each term's scores in the classes "
     "where it has that direction (default both)", show_default=False)]
 K = Annotated[int | None, typer.Option(
-    "-k", "--k", help="How many terms to select", callback=_positive, show_default=False)]
+    "-k", "--k", help="How many terms to select", callback=_k, show_default=False)]
 NJobs = Annotated[int | None, typer.Option(
     "--n-jobs", help="Parallel workers (-1: every core)", callback=_n_jobs)]
 FormatOption = Annotated[Format | None, typer.Option(
@@ -209,7 +217,7 @@ class CorpusOptions:
     split: str | None = None
     skip_bad_lines: bool = False
     strip_labels: bool = False
-    engine: Engine = Engine("memory")
+    engine: Engine = Engine(DEFAULT_ENGINE)
     scheduler: str | None = None
     chunk_size: int | None = None
     #: The preprocessing options given (option name -> value; the others take their default).
@@ -236,9 +244,10 @@ class CorpusOptions:
     def on_bad_line(self) -> str:
         return "skip" if self.skip_bad_lines else "error"
 
-    def count(self, classes=None, ranks: bool = False, **kw):
+    def count(self, classes=None, ranks: bool = False, documents: list | None = None, **kw):
         """The corpus's counts (:func:`textsift.engines.count_file`, any engine; ``ranks``:
-        the labels read as numbers, for the ordinal methods); skipped lines are reported
+        the labels read as numbers, for the ordinal methods; ``documents``: a list that gets
+        the memory engine's document-term matrix and labels); skipped lines are reported
         once, as a warning on stderr."""
         import warnings
         from contextlib import nullcontext
@@ -260,7 +269,7 @@ class CorpusOptions:
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
                                 strip_labels=self.strip_labels, progress=progress,
-                                ranks=ranks)
+                                ranks=ranks, documents=documents)
         if bad:
             file, line = bad[0]
             console.print(f"[yellow]warning:[/] skipped {len(bad)} malformed line(s) (first: "
@@ -321,7 +330,7 @@ _CORPUS_PARAMS = {
     **_PREPROCESSING_PARAMS,
     "skip_bad_lines": (SkipBadLines, False),
     "strip_labels": (StripLabels, False),
-    "engine": (EngineOption, Engine("memory")),
+    "engine": (EngineOption, Engine(DEFAULT_ENGINE)),
     "scheduler": (Scheduler, None),
     "chunk_size": (ChunkSize, None),
 }

@@ -14,14 +14,14 @@ import warnings
 from contextlib import contextmanager
 from functools import partial
 
-from .._choices import ENGINES
+from .._choices import ENGINE, ENGINES
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import as_labels, check_label_counts, check_label_spelling, no_labels
 from ..reading.corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
 from ..reading.sources import describe
 from ..text.tokens import reporting
-from ..text.vectorize import VectorizerOptions
+from ..text.vectorize import VectorizerOptions, vectorize
 from .readers import Chunk, FilePart, file_parts, iter_chunks, no_documents
 from .stream import (
     DocumentFrequencies,
@@ -50,19 +50,19 @@ CHUNK_SIZE = 10_000
 
 def count_file(path, text_field: str = "text", label_field: str = "label",
                split_field: str | None = None, split=None,
-               opts: VectorizerOptions | None = None, engine: str = "stream",
+               opts: VectorizerOptions | None = None, engine: str = ENGINE,
                scheduler: str | None = None, chunk_size: int | None = None, *,
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
                client=None, timeout: float = 10, progress=None,
                label_sep: str | None = None, strip_labels: bool = False,
-               ranks: bool = False) -> Counts:
+               ranks: bool = False, documents: list | None = None) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
-    ``engine="memory"`` reads the whole corpus (:func:`textsift.reading.corpus.read_corpus`) and
-    counts
-    one matrix; ``engine="stream"`` reads ``chunk_size`` documents (default 10,000) at a time
-    and counts in this process in two passes (:func:`count_exact`);
+    ``engine="memory"`` (the default, as ``--engine``'s: ``textsift._choices.ENGINE``) reads
+    the whole corpus (:func:`textsift.reading.corpus.read_corpus`) and counts one matrix;
+    ``engine="stream"`` reads ``chunk_size`` documents (default 10,000) at a time and counts
+    in this process in two passes (:func:`count_exact`), in memory bounded by a chunk;
     ``engine="dask"`` runs the same passes on a Dask cluster, one partition per file or Parquet
     row group: the scheduler at ``scheduler`` (an error if it does not answer within
     ``timeout`` seconds), an existing ``client``, or a local cluster started for the call.
@@ -79,13 +79,20 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
     around every label. ``ranks`` reads the labels as the ranks of a scale, numbers in every
     format (``"4"``, CSV's ``04``: 4), as the ordinal methods need them; otherwise they are
-    as written (CSV's are strings).
+    as written (CSV's are strings). ``documents`` (a list; the memory engine only) gets
+    ``(X, labels)``, the document-term matrix counted and its labels, for what reads the
+    documents besides their counts (the permutations of ``score --evidence``) without
+    reading and vectorising the corpus again.
     """
     chunk_size = _check_engine(engine, chunk_size, on_bad_line, scheduler, client)
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
                   split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
                   label_sep=label_sep, strip_labels=strip_labels, ranks=ranks)
     skipped: list = []
+    if documents is not None and engine != "memory":
+        raise TextsiftError(f"documents= keeps the document-term matrix the memory engine "
+                            f"counts; the {engine} engine never holds it: count with "
+                            "engine='memory'")
     if engine == "memory":  # read_corpus checks the spelling of the labels
         corpus = read_corpus(path, text_field, label_field, split_field, split, on_bad_line,
                              skipped, label_sep, strip_labels, ranks)
@@ -93,7 +100,10 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
         check_label_counts(labels.classes, labels.class_sizes, labels.n_docs,
                            labels.multilabel, describe(path), label_field)  # before the work
         with _tokenizing(progress, len(corpus)):
-            counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
+            X, names, _ = vectorize(list(corpus.texts), opts)
+        counts = Counts.from_matrix(X, corpus.labels, classes=classes, feature_names=names)
+        if documents is not None:  # for what reads the documents too (permutations)
+            documents.append((X, corpus.labels))
     else:
         try:
             counts = _count_chunked(path, fields, opts, engine, scheduler, classes, client,

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._bounds import ALPHA
 from .._choices import CORRECTION, FAMILY
 from .._choices import CORRECTIONS as _CORRECTIONS
 from .._choices import FAMILIES as _FAMILIES
@@ -67,12 +68,9 @@ def check_family(family) -> str:
 
 
 def check_alpha(alpha, name: str = "alpha") -> float:
-    """``alpha`` if it is a number in (0, 1], else an error that says so."""
-    ok = isinstance(alpha, int | float | np.floating) and not isinstance(alpha, bool)
-    if not ok or not (0 < float(alpha) <= 1):
-        raise TextsiftError(f"{name} must be a significance level in (0, 1], e.g. 0.05; got "
-                            f"{alpha!r}")
-    return float(alpha)
+    """``alpha`` if it is a number in (0, 1] (``textsift._bounds.ALPHA``, the one range
+    of a significance level), else an error that says so."""
+    return float(ALPHA.check(alpha, name))
 
 
 def adjust(p, correction: str = CORRECTION) -> np.ndarray:

@@ -43,6 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from .._bounds import POSITIVE
 from ..counting.counts import Counts, _as_csr
 from ..errors import DataWarning, TextsiftError
 from ..labels import as_labels
@@ -82,8 +83,7 @@ def smallest_pvalue(n_permutations: int) -> float:
 
 
 def _check(n_permutations, alpha, n_tests) -> int:
-    if (not isinstance(n_permutations, int | np.integer) or isinstance(n_permutations, bool)
-            or n_permutations < 1):
+    if n_permutations not in POSITIVE:
         raise TextsiftError(f"n_permutations must be a whole number >= 1 (999 is usual), got "
                             f"{n_permutations!r}")
     low = smallest_pvalue(int(n_permutations))
@@ -120,15 +120,17 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     family = check_family(family)
     observed_counts = Counts.from_matrix(X, y, classes=classes)
     labels = as_labels(y, classes)
-    observed = {n: t.values.copy() for n, t in compute_many(observed_counts, methods, params)}
+    # the observed scores, once: each method's table in the form it made it (the dense
+    # values compared with, the groups, and a per-class table's absent cells all read it)
+    tables = dict(compute_many(observed_counts, methods, params, dense=False))
+    observed = {n: t.table().values.copy() for n, t in tables.items()}
     names = list(observed)
     width = max(v.shape[1] for v in observed.values()) if family == "all" else 1
     B = _check(n_permutations, alpha, int(observed_counts.seen.sum()) * width)
     job = _Job(observed_counts, _Relabel.of(X, labels, any(REGISTRY[n].reads_term_freq
                                                             for n in names)),
                names, params, observed,
-               {} if max_t else _absent_beats(observed_counts, observed, params), max_t,
-               family)
+               {} if max_t else _absent_beats(tables, observed), max_t, family)
     sizes = [min(BLOCK, B - start) for start in range(0, B, BLOCK)]
     seeds = _seeds(random_state, len(sizes))
     beaten = {n: np.zeros(v.shape, dtype=np.int64) for n, v in observed.items()}
@@ -146,7 +148,7 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
         if progress is not None:
             progress(done, B)
     return {n: _result(observed[n], beaten[n], maxima[n] if max_t else None, B, family,
-                       _groups(observed_counts, n, params)) for n in names}
+                       np.asarray(tables[n].groups)) for n in names}
 
 
 #: Permutations drawn from one seed (a block is the unit of parallel work).
@@ -206,17 +208,16 @@ class _Relabel:
         return docs, tf
 
 
-def _absent_beats(counts: Counts, observed: dict, params) -> dict:
+def _absent_beats(tables: dict, observed: dict) -> dict:
     """For each per-class method held once per distinct one-vs-rest table: whether a cell
     with ``A = 0`` scores at least the observed score, as a flat (V * m) int8 array. A
     permutation keeps every term's ``df`` and every class's size, so a cell without a
     document of its class has the same score in every permutation (the ``(df, N_c)`` grid's):
-    a permutation changes the count only at its own non-zero cells (:meth:`_Job.compare`)."""
-    from ..scores import compute
-
+    a permutation changes the count only at its own non-zero cells (:meth:`_Job.compare`);
+    ``tables`` are the observed tables in the form the methods made them."""
     out = {}
     for name, values in observed.items():
-        table = compute(counts, name, dense=False, **((params or {}).get(name, {})))
+        table = tables[name]
         absent = table.absent_grid()
         if absent is not None:
             grid = np.empty(values.shape)
@@ -274,13 +275,6 @@ class _Job:
         beaten += (values >= observed).ravel()
         if self.max_t:
             peaks.append(values.max() if self.family == "all" else values.max(axis=0))
-
-
-def _groups(counts: Counts, name: str, params) -> np.ndarray:
-    from ..scores import compute
-
-    return np.asarray(compute(counts, name, dense=False, **((params or {}).get(name, {})))
-                      .groups)
 
 
 def _result(observed, beaten, maxima, B, family, groups) -> PermutationResult:

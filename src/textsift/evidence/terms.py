@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._choices import CORRECTION, FAMILY, PASS_RULES
+from .._choices import CORRECTION, DEFAULT_ALPHA, DEFAULT_LEVEL, FAMILY, PASS_RULES
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import group_index, group_indices
@@ -71,7 +71,7 @@ def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndar
 
 
 def evidence(counts: Counts, ranking: TermRanking, method, correction: str = CORRECTION,
-             family: str = FAMILY, level: float = 0.95, permuted=None,
+             family: str = FAMILY, level: float = DEFAULT_LEVEL, permuted=None,
              **params) -> pd.DataFrame:
     """The ranking's frame (:meth:`TermRanking.to_frame`) with the evidence of each term
     (module docstring). A method without a p-value has no ``p`` and ``q`` columns, unless
@@ -124,7 +124,8 @@ def _add_cells(frame, counts: Counts, index, cls, has, m, level) -> None:
             frame[name] = np.where(has, values, np.nan)
 
 
-def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: str = CORRECTION,
+def significant_counts(counts: Counts, method, alpha: float = DEFAULT_ALPHA,
+                       correction: str = CORRECTION,
                        family: str = FAMILY, direction: str = "over", *, adjusted=None,
                        **params) -> pd.Series:
     """How many terms of each class pass ``alpha`` after ``correction`` (:func:`passes`, the
@@ -146,7 +147,8 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
                      name=f"q {rule(correction)} {alpha:g}")
 
 
-def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: str = CORRECTION,
+def significant_terms(counts: Counts, method, alpha: float = DEFAULT_ALPHA,
+                      correction: str = CORRECTION,
                       family: str = FAMILY, direction: str = "both",
                       rr_variant: str = "skip", class_label=None,
                       **params) -> tuple[np.ndarray, np.ndarray]:

@@ -1,6 +1,7 @@
 """Reading the keys of an experiment file: the error type, the tables and their keys
-(:mod:`.schema`), and the checks every table uses (an unknown key, a type, a choice, a
-fraction, a path). Every error names the file, the key and the fix."""
+(:mod:`.schema`), and the checks every table uses (an unknown key, a type, a choice, a value
+in a range of ``textsift._bounds``, a path). Every error names the file, the key and the
+fix."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ import re
 from glob import glob, has_magic
 from pathlib import Path
 
+from .._bounds import Bound
 from ..errors import TextsiftError, did_you_mean
 from .schema import SCHEMA
 
-__all__ = ["TABLES", "ConfigError", "choice", "fraction", "resolve_path", "typed", "unknown"]
+__all__ = ["TABLES", "ConfigError", "bounded", "choice", "resolve_path", "typed", "unknown"]
 
 
 class ConfigError(TextsiftError):
@@ -50,12 +52,11 @@ def choice(value, choices, what: str, src: str):
     return value
 
 
-def fraction(value, what: str, src: str, one: bool = False) -> float:
-    ok = isinstance(value, int | float) and not isinstance(value, bool) and (
-        0 < value <= 1 if one else 0 < value < 1)
-    if not ok:
-        raise ConfigError(f"{src}: {what} must be a fraction in (0, {'1]' if one else '1)'}, "
-                          f"got {value!r}")
+def bounded(value, bound: Bound, what: str, src: str) -> float:
+    """``value`` as a float if it is in ``bound`` (``textsift._bounds``: the range the
+    estimators and the command line check too), else an error naming the file and the key."""
+    if value not in bound:
+        raise ConfigError(f"{src}: {what} must be {bound.words}, got {value!r}")
     return float(value)
 
 

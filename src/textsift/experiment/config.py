@@ -44,7 +44,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from .._choices import CORRECTIONS, FAMILIES
+from .._bounds import ALPHA, FRACTION, RATIO
+from .._choices import CORRECTIONS, FAMILIES, RR_VARIANTS
 from .._options import PREPROCESSING
 from ..errors import TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
@@ -52,7 +53,7 @@ from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
 from ..reading.corpus import SAMPLES
 from ..selection.policies import AGGREGATES
 from ..text.vectorize import VectorizerOptions
-from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
+from ._keys import TABLES, ConfigError, bounded, choice, resolve_path, typed, unknown
 from ._methods import (
     check_alpha_levels,
     check_learner,
@@ -197,7 +198,7 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
         if protocol != "split" or corpus.test_path:
             raise ConfigError(f"{src}: [evaluation] test_size (a random stratified test part) "
                               "is for protocol = 'split' without [corpus] test_path")
-        test_size = fraction(test_size, "[evaluation] test_size", src)
+        test_size = bounded(test_size, FRACTION, "[evaluation] test_size", src)
     tasks = choice(_get(ev, "evaluation", "tasks"), ("multiclass", "one_vs_rest"),
                    "[evaluation] tasks", src)
     if tasks == "one_vs_rest" and _get(selection, "selection", "aggregates") != ["default"]:
@@ -301,15 +302,15 @@ def selection_section(t: dict, task: str, src: str) -> dict:
         "methods": tuple(dict.fromkeys(methods)),
         "aggregates": tuple(dict.fromkeys(aggregates)),
         "sizes": tuple(dict.fromkeys(_size(s, src) for s in sizes)),
-        "ratios": tuple(sorted({fraction(r, "[selection] ratios entry", src, one=True)
+        "ratios": tuple(sorted({bounded(r, RATIO, "[selection] ratios entry", src)
                                 for r in ratios})),
-        "alphas": tuple(sorted({fraction(a, "[selection] alphas entry", src, one=True)
+        "alphas": tuple(sorted({bounded(a, ALPHA, "[selection] alphas entry", src)
                                 for a in alphas})),
         "correction": choice(_get(t, "selection", "correction"), CORRECTIONS,
                              "[selection] correction", src),
         "family": choice(_get(t, "selection", "family"), FAMILIES, "[selection] family", src),
         "baselines": tuple(b for b in BASELINES if b in baselines),
-        "rr_variant": choice(_get(t, "selection", "rr_variant"), ("skip", "turn_consumed"),
+        "rr_variant": choice(_get(t, "selection", "rr_variant"), RR_VARIANTS,
                              "[selection] rr_variant", src),
         "method_params": tuple(sorted((m, tuple(sorted(p.items()))) for m, p in params.items())),
         "scope": tuple(s for s in ("global", "local") if s in scope),
@@ -385,5 +386,5 @@ def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
     if not grids:
         raise ConfigError(f"{src}: [tuning] has no parameter to tune; add e.g. C = [0.3, 3], "
                           "or remove the table")
-    val_size = fraction(_get(t, "tuning", "val_size"), "[tuning] val_size", src)
+    val_size = bounded(_get(t, "tuning", "val_size"), FRACTION, "[tuning] val_size", src)
     return Tuning(val_size, tuple(grids))

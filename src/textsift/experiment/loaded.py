@@ -45,6 +45,127 @@ __all__ = ["CLASS_TOP", "REPORT_TOP", "FoldTerms", "LoadedFold", "keep_open", "o
 REPORT_TOP, CLASS_TOP = 20, 10
 
 
+# ------------------------------------------------------------ what a fold's cells derive
+# One cache (:class:`_Derived`), its values under typed keys: a key's type says what its value
+# is, and two kinds of values never share a key (frozen dataclasses compare their type).
+@dataclass(frozen=True)
+class _Part:
+    """-> the fold (``holdout`` None) or its validation split (``(val_size, seed)``)."""
+
+    holdout: tuple | None
+
+
+@dataclass(frozen=True)
+class _TaskCounts:
+    """-> the counts of a part's training set, of the binary task ``positive`` if any."""
+
+    holdout: tuple | None
+    positive: object
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    """-> a selection's ranking on a part (what it depends on besides its fold)."""
+
+    holdout: tuple | None
+    positive: object
+    method: str
+    aggregate: str | None
+    scope: str
+    class_label: object
+    rr_variant: str | None
+    params: tuple
+
+    @classmethod
+    def of(cls, holdout, cell: Cell, params: tuple) -> _Ranked:
+        return cls(holdout, cell.positive, cell.method, cell.aggregate, cell.scope,
+                   cell.class_label, cell.rr_variant, params)
+
+
+@dataclass(frozen=True)
+class _LabelRanked:
+    """-> scope "local": each label's own ranking (label index -> its terms)."""
+
+    ranked: _Ranked
+
+
+@dataclass(frozen=True)
+class _Columns:
+    """-> the part's training and test matrices at a selection's columns (one kept: the
+    learners of one level share it)."""
+
+    ranked: _Ranked
+    level: tuple
+    k: int | None
+
+
+@dataclass(frozen=True)
+class _LabelColumns:
+    """-> the labels a cell of label sets learns and measures."""
+
+    label_set: str
+
+
+@dataclass(frozen=True)
+class _Tested:
+    """-> ``(adjusted p-values, scores)`` of a part and task, for every alpha level."""
+
+    holdout: tuple | None
+    positive: object
+    method: str
+    params: tuple
+    correction: str | None
+    family: str | None
+
+
+@dataclass(frozen=True)
+class _Passing:
+    """-> the terms that pass an alpha level (a list per label in the scope "local")."""
+
+    tested: _Tested
+    level: tuple
+    scope: str
+    class_label: object
+    label_set: str | None
+
+
+@dataclass(frozen=True)
+class _ReportTerms:
+    """-> what the report shows of a method's scores on the fold (:class:`FoldTerms`)."""
+
+    method: str
+    params: tuple
+    policy: str
+    rr_variant: str | None
+
+
+class _Derived:
+    """What a fold's cells derive from it, each value computed once and kept under its
+    typed key (the classes above)."""
+
+    def __init__(self):
+        self._values: dict = {}
+
+    def get(self, key, make):
+        """The value of ``key``, made by ``make()`` the first time it is asked for."""
+        if key not in self._values:
+            self._values[key] = make()
+        return self._values[key]
+
+    def peek(self, key):
+        """The value of ``key`` if it was made, else None."""
+        return self._values.get(key)
+
+    def put(self, key, value, alone: bool = False):
+        """Keep ``value`` under ``key`` (``alone``: dropping the values of other keys of its
+        type first); return it."""
+        if alone:
+            for old in [k for k in self._values if type(k) is type(key)]:
+                del self._values[old]
+        self._values[key] = value
+        return value
+
+
 @dataclass(frozen=True, eq=False)
 class FoldTerms:
     """What the report shows of a method's scores on a fold: its ranking under a policy
@@ -71,29 +192,21 @@ class LoadedFold:
     def __init__(self, data: TrainTest, hand_on: bool = False):
         self.data = data
         self.hand_on = hand_on
-        self._validation: dict = {}
-        self._counts: dict = {}
-        self._ranked: dict = {}
-        self._columns: tuple | None = None
-        self._label_columns: dict = {}
-        self._terms: dict = {}
-        self._q: dict = {}
+        self._derived = _Derived()
 
     def part(self, holdout) -> TrainTest:
         """The fold, or the fit part of its training set against the validation part."""
         if holdout is None:
             return self.data
-        if holdout not in self._validation:
-            self._validation[holdout] = _validation(self.data, *holdout)
-        return self._validation[holdout]
+        return self._derived.get(_Part(holdout), lambda: _validation(self.data, *holdout))
 
     def counts(self, holdout, positive) -> Counts:
         """The counts of the part's training set, of the binary task ``positive`` if any."""
-        key = (holdout, positive)
-        if key not in self._counts:
+        def make():
             counts = self.part(holdout).counts
-            self._counts[key] = counts if positive is None else counts.one_vs_rest(positive)
-        return self._counts[key]
+            return counts if positive is None else counts.one_vs_rest(positive)
+
+        return self._derived.get(_TaskCounts(holdout, positive), make)
 
     def _scores(self, holdout, cell: Cell, params: tuple, positive=None):
         """The scores of the part's counts (of the task ``positive``) under the cell's method
@@ -112,14 +225,14 @@ class LoadedFold:
         stopped after ``k`` picks is the prefix of a longer one:
         :func:`textsift.selection.policies.round_robin`). Computed once per ranking, to the cell's
         largest level."""
-        key = _ranking(holdout, cell, params)
-        found = self._ranked.get(key)
+        key = _Ranked.of(holdout, cell, params)
+        found = self._derived.peek(key)
         if found is None or len(found.index) < min(limit, self.part(holdout).n_terms):
             policy = cell.aggregate or default_aggregate(resolve_method(cell.method))
             table = self._scores(holdout, cell, params, cell.positive)
             top = limit if policy == "rr" and cell.class_label is None else None
-            found = self._ranked[key] = ranking_of(table, policy, cell.class_label,
-                                                   cell.rr_variant, limit=top)
+            found = self._derived.put(key, ranking_of(table, policy, cell.class_label,
+                                                      cell.rr_variant, limit=top))
             if self._hands_on(holdout, cell.positive):
                 self._keep_terms(table, cell.method, params, policy, cell.rr_variant,
                                  None if cell.class_label is not None else found)
@@ -136,15 +249,16 @@ class LoadedFold:
         """The labels a cell of label sets learns and measures (``label_set``,
         :func:`~textsift.labels.evaluated_labels` on the fold's training and test parts), as
         indices of its classes: the same in the fold and in its validation split."""
-        if label_set not in self._label_columns:
+        def make():
             cols = evaluated_labels(self.data.y_train, self.data.y_test, label_set)
             if not len(cols):
                 raise ConfigError(
                     "no label has a document in both the training and the test part of a fold "
                     "([evaluation] label_set = 'train_and_test'); check the split, or set "
                     "label_set = 'all'")
-            self._label_columns[label_set] = cols
-        return self._label_columns[label_set]
+            return cols
+
+        return self._derived.get(_LabelColumns(label_set), make)
 
     def kept_by_label(self, holdout, cell: Cell, params: tuple, k: int) -> list[np.ndarray]:
         """Scope "local": for each label of :meth:`label_columns`, the columns of the first
@@ -152,8 +266,7 @@ class LoadedFold:
         ``TermSelector(class_label=...)`` gives), in column order; none for a label without
         training documents (its learner is the constant "no"). The table is scored once and
         each column ranked once, to the cell's largest level."""
-        key = _ranking(holdout, cell, params)
-        if key not in self._ranked:
+        def make() -> dict:
             counts = self.counts(holdout, None)
             longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
             table = self._scores(holdout, cell, params)
@@ -163,23 +276,24 @@ class LoadedFold:
             labels = self.label_columns(cell.label_set)
             if len(table.groups) == 1:  # a score of the term alone: one list for all
                 one = ranking_of(table, "max", None, cell.rr_variant, limit=longest).index
-                self._ranked[key] = dict.fromkeys(labels, one)
-            else:
-                self._ranked[key] = _own_terms(table, counts.classes, labels, longest)
-        ranked = self._ranked[key]
+                return dict.fromkeys(labels, one)
+            return _own_terms(table, counts.classes, labels, longest)
+
+        ranked = self._derived.get(_LabelRanked(_Ranked.of(holdout, cell, params)), make)
         return [np.sort(ranked[j][:k]) if j in ranked else np.zeros(0, np.intp)
                 for j in self.label_columns(cell.label_set)]
 
     def columns(self, holdout, cell: Cell, params: tuple, k: int):
         """The part's training and test matrices restricted to :meth:`kept` columns (at an
         alpha level, :meth:`passing`'s)."""
-        key = _ranking(holdout, cell, params), cell.level, k
-        if self._columns is None or self._columns[0] != key:
+        key = _Columns(_Ranked.of(holdout, cell, params), cell.level, k)
+        found = self._derived.peek(key)
+        if found is None:
             p = self.part(holdout)
             idx = (self.passing(holdout, cell, params) if cell.level.kind == "alpha" else
                    self.kept(holdout, cell, params, k))
-            self._columns = key, (p.X_train[:, idx], p.X_test[:, idx])
-        return self._columns[1]
+            found = self._derived.put(key, (p.X_train[:, idx], p.X_test[:, idx]), alone=True)
+        return found
 
     def passing(self, holdout, cell: Cell, params: tuple):
         """At the cell's alpha level: the columns whose adjusted p-value passes it in any
@@ -191,20 +305,22 @@ class LoadedFold:
         per part, task, method and parameters for every alpha, each alpha's terms once for
         its learners."""
         counts, method = self.counts(holdout, cell.positive), resolve_method(cell.method)
-        key = holdout, cell.positive, cell.method, params, cell.correction, cell.family
-        if key not in self._q:
-            self._q[key] = (pvalues(counts, method, **dict(params)).adjusted(
-                cell.correction, cell.family, dense=False),
-                self._scores(holdout, cell, params, cell.positive), {})
-        adjusted, scores, found = self._q[key]
-        level = cell.level, cell.scope, cell.class_label, cell.label_set
-        if level not in found:  # the learners of one level share it
+        tested = _Tested(holdout, cell.positive, cell.method, params, cell.correction,
+                         cell.family)
+        adjusted, scores = self._derived.get(tested, lambda: (
+            pvalues(counts, method, **dict(params)).adjusted(cell.correction, cell.family,
+                                                             dense=False),
+            self._scores(holdout, cell, params, cell.positive)))
+
+        def make():  # the learners of one level share it
             table = passing_scores(counts, method, cell.level.alpha, cell.correction,
                                    cell.family, class_label=cell.class_label,
                                    adjusted=adjusted, scores=scores, **dict(params))
-            found[level] = (_kept(table) if cell.scope != "local" else
-                            self._kept_by_label(table, counts, adjusted.groups, cell.label_set))
-        return found[level]
+            return (_kept(table) if cell.scope != "local" else
+                    self._kept_by_label(table, counts, adjusted.groups, cell.label_set))
+
+        return self._derived.get(_Passing(tested, cell.level, cell.scope, cell.class_label,
+                                          cell.label_set), make)
 
     def _kept_by_label(self, table, counts: Counts, groups, label_set: str) -> list:
         """Scope "local" at an alpha level: each label's passing terms (:meth:`passing`)."""
@@ -220,20 +336,20 @@ class LoadedFold:
                      ) -> FoldTerms:
         """What the report shows of ``method``'s scores on the fold's training part under
         ``policy`` (:class:`FoldTerms`): kept when a cell scored them, computed otherwise."""
-        key = method, params, policy, rr_variant
-        if key not in self._terms:
+        key = _ReportTerms(method, params, policy, rr_variant)
+        if self._derived.peek(key) is None:
             table = compute(self.data.counts, resolve_method(method), dense=False,
                             **dict(params))
-            self._keep_terms(table, *key)
-        return self._terms[key]
+            self._keep_terms(table, method, params, policy, rr_variant)
+        return self._derived.peek(key)
 
     def _keep_terms(self, table, method: str, params: tuple, policy: str, rr_variant: str,
                     ranked: Ranking | None = None) -> None:
         """Keep what the report shows of the multi-class scores ``table`` of the fold's
         training part under ``policy`` (label sets: the terms of each label with training
         documents), reading ``ranked``, their ranking under it, when it has enough terms."""
-        key = method, params, policy, rr_variant
-        if key in self._terms:
+        key = _ReportTerms(method, params, policy, rr_variant)
+        if self._derived.peek(key) is not None:
             return
         counts = self.data.counts
         if ranked is None or len(ranked.index) < min(REPORT_TOP, counts.n_terms):
@@ -242,8 +358,8 @@ class LoadedFold:
         classes = class_terms(counts.with_documents if counts.multilabel else counts,
                               resolve_method(method), policy, CLASS_TOP, table=table,
                               order=ranked.index if full else None)
-        self._terms[key] = FoldTerms(ranked.index[:REPORT_TOP], ranked.scores[:REPORT_TOP],
-                                     classes)
+        self._derived.put(key, FoldTerms(ranked.index[:REPORT_TOP],
+                                         ranked.scores[:REPORT_TOP], classes))
 
 
 def _kept(table, j: int | None = None) -> np.ndarray:
@@ -266,12 +382,6 @@ def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:
     scored = groups[at] == classes[labels]
     best = [index for index, _ in table.top_many(at[scored], k)]
     return dict(zip(labels[scored].tolist(), best, strict=True))
-
-
-def _ranking(holdout, cell: Cell, params: tuple) -> tuple:
-    """What a ranking depends on, besides its fold."""
-    return (holdout, cell.positive, cell.method, cell.aggregate, cell.scope, cell.class_label,
-            cell.rr_variant, params)
 
 
 #: The folds a process has open (:func:`open_fold`): at most two, the last used last.

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .._choices import CORRECTION, CORRECTIONS, FAMILY
+from .._bounds import ALPHA, FRACTION, RATIO
+from .._choices import CORRECTION, CORRECTIONS, FAMILY, RR_VARIANTS
 from .._options import PREPROCESSING
 from ..learners import WEIGHTINGS
 from ..selection.policies import AGGREGATES
@@ -94,7 +95,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "stratified": Key("boolean", True, "Stratify the folds (and the validation parts) "
                           "by label."),
         "test_size": Key("fraction", None, 'A random stratified test part for protocol = '
-                         '"split" when the corpus has no split field.'),
+                         f'"split" when the corpus has no split field ({FRACTION.words}).'),
         "metrics": Key("list of strings", ["accuracy", "macro_f1"], "Evaluation measures, "
                        "the first one deciding tuning: the registered measures (see below)."),
         "tasks": Key("string", "multiclass", '"multiclass" (one task over all classes) or '
@@ -116,8 +117,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
                      "fold's own training vocabulary). At least one of sizes, ratios and "
                      "alphas; not both sizes and ratios."),
         "ratios": Key("list of fractions", None, "Fractions of each fold's training "
-                      "vocabulary to keep (reduction levels)."),
-        "alphas": Key("list of fractions", None, "Significance levels in (0, 1]: a level per "
+                      f"vocabulary to keep (reduction levels), each {RATIO.words}."),
+        "alphas": Key("list of fractions", None, f"Significance levels, each {ALPHA.words}: "
+                      "a level per "
                       "alpha keeps the terms whose p-value, adjusted by correction over family, "
                       "passes it in any class (scikit-learn's SelectFdr, SelectFpr, SelectFwe), "
                       "two-sided; the number kept is each fold's own (n_features, and the alpha "
@@ -129,8 +131,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
                       'class\'s terms) or "all" (every term-class cell), as --family.'),
         "baselines": Key("list of strings", [], 'Extra rows: "ffs" (every term) and "triv" '
                          "(the middle rank, or the majority class)."),
-        "rr_variant": Key("string", "skip", 'Round-robin rule for a term already taken: '
-                          '"skip" to the next one, or "turn_consumed" (JaTeCS).'),
+        "rr_variant": Key("string", RR_VARIANTS[0], "Round-robin rule for a term already "
+                          f'taken: "{RR_VARIANTS[0]}" to the next one, or "{RR_VARIANTS[1]}" '
+                          "(JaTeCS)."),
         "method_params": Key("table of tables", {}, "Parameters of a method, e.g. "
                              "[selection.method_params.var_idf] a = 16."),
         "scope": Key("string or list", ["global"], 'Multilabel task: "global" (one '
@@ -144,8 +147,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
 #: Keys of ``[tuning]``: ``val_size``, then one list per parameter to tune.
 TUNING_KEYS = {
     "val_size": Key("fraction", 0.25, "Stratified part of each training set on which the "
-                    "grid is tried; the first measure chooses, then terms are re-selected and "
-                    "the learner refitted on the whole training set."),
+                    f"grid is tried ({FRACTION.words}); the first measure chooses, then terms "
+                    "are re-selected and the learner refitted on the whole training set."),
     "<parameter>": Key("list", None, "Values to try for a parameter of a listed method "
                        "(e.g. the IDF exponent a = [1, 16]) or learner (e.g. C = [0.3, 3]); "
                        "every combination is tried."),

@@ -12,13 +12,14 @@ import hashlib
 import itertools
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
 
 from ..counting.counts import Counts
+from ..errors import TextsiftError
 from ..labels import LabelKind
 from ..learners import make_learner
 from ..selection.policies import n_from_ratio
@@ -140,15 +141,37 @@ class Experiment:
         return dict(dict(self.method_params).get(method, ()))
 
     def as_dict(self) -> dict:
-        """The experiment as plain data (``experiment.json`` holds it). Without alphas, their
-        ``correction`` and ``family`` are left out, so an experiment written before they
-        existed keeps its :attr:`fingerprint`."""
+        """The experiment as plain data, every key (``experiment.json`` holds it)."""
         d = asdict(self)
         d.pop("source")
-        if not self.alphas:
-            for key in ("alphas", "correction", "family"):
-                d.pop(key)
         return d
+
+    @classmethod
+    def from_dict(cls, d: dict, source: str = "experiment.json") -> Experiment:
+        """The experiment :meth:`as_dict` wrote, read back (``experiment.json``'s
+        ``config``, whose JSON lists are read as the tuples the fields hold); ``source``
+        names the file in errors. A file lacking a key was written by an earlier textsift,
+        and is refused with what to do."""
+        missing = sorted({f.name for f in fields(cls)} - {"source"} - set(d))
+        if missing:
+            raise TextsiftError(f"{source} lacks {', '.join(missing)}: it was written by an "
+                             "earlier textsift; run the experiment again (textsift run "
+                             "CONFIG.toml --out DIR)")
+        corpus = {**d["corpus"], "task": LabelKind(d["corpus"]["task"]),
+                  "paths": tuple(d["corpus"]["paths"]),
+                  "ranks": None if d["corpus"]["ranks"] is None else tuple(d["corpus"]["ranks"])}
+        tuning = d["tuning"] and Tuning(d["tuning"]["val_size"],
+                                        tuple((k, tuple(v)) for k, v in d["tuning"]["grids"]))
+        return cls(**{
+            **{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()},
+            "corpus": CorpusSpec(**corpus),
+            "preprocessing": VectorizerOptions(**d["preprocessing"]),
+            "learners": tuple(LearnerSpec(lr["name"], lr["label"], lr["weighting"],
+                                          tuple((k, v) for k, v in lr["params"]))
+                              for lr in d["learners"]),
+            "method_params": tuple((m, tuple((k, v) for k, v in p))
+                                   for m, p in d["method_params"]),
+            "tuning": tuning or None, "source": source})
 
     def identity(self) -> dict:
         """``as_dict()`` without ``n_jobs`` (the table does not depend on it): what the

@@ -45,7 +45,7 @@ from .._lock import LOCK_NAME, check_held
 from ..errors import OutputError, no_experiment
 
 if TYPE_CHECKING:
-    from .specs import Cell
+    from .specs import Cell, Experiment
 
 __all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "Store", "StoreError", "by_level", "level_columns",
            "summarise"]
@@ -117,6 +117,14 @@ class Store:
         if found is None:
             raise StoreError(*no_experiment(self.root).args)
         return found
+
+    def experiment(self) -> Experiment:
+        """The experiment the directory holds (``experiment.json``'s ``config``, read back
+        into the value type, ``Experiment.from_dict``)."""
+        from .specs import Experiment
+
+        return Experiment.from_dict(self.manifest()["config"],
+                                    str(self.root / "experiment.json"))
 
     def entries(self) -> list[Path]:
         """What the directory holds, besides a run's lock."""

@@ -51,11 +51,15 @@ __all__ = ["RESULTS_DIGESTS", "RESULTS_VERSION", "Claim", "DataKey", "cell_key",
 #: table that mixes the two (they are refused: :func:`claim`). 2: cells keyed by their label
 #: kind, scope and ranking column, the fingerprint of every key. 3: exact sums under ``sum``
 #: and ``wavg`` (terms of equal scores in the order of the vocabulary, not of float rounding).
-RESULTS_VERSION = 3
+#: 4: every key in the fingerprint and every field in the cell key (an experiment without
+#: alphas kept its fingerprint by leaving out their keys, a cell its key by leaving out its
+#: fields at their defaults; the numbers are version 3's).
+RESULTS_VERSION = 4
 #: The digest of the results of the two small experiments ``tests/test_results_pin.py`` runs,
 #: for each :data:`RESULTS_VERSION`: a change of their numbers without a new version fails
 #: that test (the change then raises the version and records the new digest here).
-RESULTS_DIGESTS = {1: "0058ab722c8fb3ca", 2: "0058ab722c8fb3ca", 3: "724f5a040bec5a27"}
+RESULTS_DIGESTS = {1: "0058ab722c8fb3ca", 2: "0058ab722c8fb3ca", 3: "724f5a040bec5a27",
+                   4: "724f5a040bec5a27"}
 
 #: [corpus] keys that do not change what is read: where the files are (their bytes are hashed
 #: instead) and the name the results carry (the table takes it from the experiment).
@@ -169,17 +173,13 @@ def _size(entry: dict) -> str:
 #: and an ``all`` or ``triv`` cell's rows, which are one measurement under several names --,
 #: which the table takes from the experiment as it is now (:meth:`~.store.Store.read_cells`).
 _NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "learner_names", "dataset")
-_CELL_DEFAULTS = {f.name: f.default for f in dataclasses.fields(Cell)
-                  if f.default is not dataclasses.MISSING}
 
 
 def cell_spec(cell: Cell) -> dict:
-    """What a cell's result depends on besides its data (module docstring), as plain data;
-    fields at their default are left out, so that a field added to :class:`~.specs.Cell`
-    later leaves the keys of the cells computed before it as they were."""
-    spec = {k: v for k, v in dataclasses.asdict(cell).items() if k not in _NOT_COMPUTED}
-    return _plain({k: v for k, v in spec.items()
-                   if not (k in _CELL_DEFAULTS and v == _CELL_DEFAULTS[k])})
+    """What a cell's result depends on besides its data (module docstring), as plain data:
+    every field of :class:`~.specs.Cell` but those of ``_NOT_COMPUTED``."""
+    return _plain({k: v for k, v in dataclasses.asdict(cell).items()
+                   if k not in _NOT_COMPUTED})
 
 
 def cell_key(cell: Cell, data_key: str) -> str:

@@ -21,15 +21,19 @@ from __future__ import annotations
 import numbers
 import time
 import warnings
+from numbers import Integral, Real
+from os import PathLike
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .._choices import ADABAG_CHOICES
+from .._bounds import FRACTION, POSITIVE, Bound, Range, constraints, validate_params
+from .._choices import ADABAG_CHOICES, BACKENDS
 from ..errors import DataWarning, TextsiftError
 from .adabag import BootstrapTask, NestedModels, choose_cutoff, label_rows, split_cells
 from .bagging import BootstrapStore, bagging_frequencies, fingerprint, run_bootstraps
@@ -58,6 +62,15 @@ EXPECTED_FAILED_CHECKS = {
 
 #: The values of the estimator's string parameters (the CLI offers the same choices).
 CHOICES = ADABAG_CHOICES
+
+#: The numeric ranges of the estimator's parameters (``textsift._bounds``).
+_BOUNDS = {
+    "n_bootstraps": POSITIVE, "patience": POSITIVE, "max_active": POSITIVE,
+    "max_features": POSITIVE, "min_ratio": FRACTION,
+    "n_lambdas": Bound("an integer >= 2", (Range(Integral, 2, None, "left"),)),
+    "polarity_min_count": Bound("an integer >= 0", (Range(Integral, 0, None, "left"),)),
+    "polarity_prior": Bound("a number >= 0", (Range(Real, 0, None, "left"),)),
+}
 
 
 def check_ratings(y) -> np.ndarray:
@@ -187,26 +200,25 @@ class AdaBagClassifier(SelectorMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     # ------------------------------------------------------------------ checks
+    _parameter_bounds = _BOUNDS
+    _parameter_choices = {**CHOICES, "backend": BACKENDS}
+    _parameter_constraints = constraints(
+        _BOUNDS, _parameter_choices, patience=[None], max_active=[None], max_features=[None],
+        a=[Real], b=[Real], polarity=["array-like", None],
+        random_state=["random_state"], n_jobs=[Integral, None],
+        polarity_tol=[Interval(Real, 0, None, closed="neither")], store=[str, PathLike, None],
+        progress=[callable, None],
+        # checked by skew's own rules, whose messages say more than a type could:
+        class_weight="no_validation", criterion="no_validation")
+
     def check_params(self):
-        """Check the parameters, and that the backend is installed, without fitting (fit
-        starts with it)."""
-        for name, choices in CHOICES.items():
-            if getattr(self, name) not in choices:
-                raise TextsiftError(f"{name}={getattr(self, name)!r}: choose one of "
-                                    f"{', '.join(choices)}")
-        if not (np.isscalar(self.a) and np.isscalar(self.b) and self.a < self.b):
+        """Check the parameters (``_parameter_constraints``: scikit-learn's validation, a
+        :class:`~textsift.errors.TextsiftError` naming the parameter, the values it takes and
+        the value given; then the rules between parameters), and that the backend is
+        installed, without fitting (fit starts with it)."""
+        validate_params(self)
+        if not self.a < self.b:
             raise TextsiftError(f"the class thresholds need a < b, got a={self.a}, b={self.b}")
-        for name, low in (("n_bootstraps", 1), ("n_lambdas", 2), ("patience", 1),
-                          ("max_active", 1), ("max_features", 1), ("polarity_min_count", 0)):
-            value = getattr(self, name)
-            if value is None and name in ("patience", "max_active", "max_features"):
-                continue
-            if not isinstance(value, numbers.Integral) or value < low:
-                raise TextsiftError(f"{name} must be an integer >= {low}, got {value!r}")
-        if not (np.isscalar(self.polarity_prior) and self.polarity_prior >= 0):
-            raise TextsiftError(f"polarity_prior must be >= 0, got {self.polarity_prior!r}")
-        if not 0 < self.min_ratio < 1:
-            raise TextsiftError(f"min_ratio must be in (0, 1), got {self.min_ratio}")
         if self.store is not None and not isinstance(self.random_state, numbers.Integral):
             raise TextsiftError("a store of bootstraps needs an int random_state (a rerun "
                                 "must draw the same bootstraps)")

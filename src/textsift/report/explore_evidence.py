@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .._choices import CORRECTION, FAMILY
+from .._choices import CORRECTION, DEFAULT_LEVEL, FAMILY
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..evidence.terms import passes, rule
@@ -37,7 +37,7 @@ __all__ = ["CORRECTION", "EVIDENCE_TOP", "FAMILY", "LEVEL", "class_evidence", "l
 EVIDENCE_TOP = 200
 #: ``score --evidence``'s defaults: the correction, its family and the intervals' level.
 #: ``explore --correction`` and ``--family`` choose the first two.
-LEVEL = 0.95
+LEVEL = DEFAULT_LEVEL
 
 
 def significant(x, passing=None) -> list:

@@ -20,6 +20,7 @@ import html
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -27,7 +28,6 @@ import pandas as pd
 from .._io import atomic_write
 from ..errors import TextsiftError
 from ..experiment.store import Store, by_level, level_columns
-from ..labels import LabelKind
 from ..learners.metrics import lower_is_better
 from ..text.vectorize import min_documents
 from .plots import (
@@ -42,6 +42,9 @@ from .plots import (
 )
 from .terms import best_method, rare_terms_note, top_terms_table
 from .trap import TRAP_GAP, majority_class_trap
+
+if TYPE_CHECKING:
+    from ..experiment.specs import Experiment
 
 __all__ = ["best_per_size", "macro_over_tasks", "passing_table", "per_label_table",
            "write_report"]
@@ -172,14 +175,14 @@ def per_label_table(labels: pd.DataFrame, learner: str, method: str,
     return out.rename_axis(None)
 
 
-def _per_label_section(store: Store, config: dict, summary: pd.DataFrame) -> list[str]:
+def _per_label_section(store: Store, exp: Experiment, summary: pd.DataFrame) -> list[str]:
     """Label sets: each label's F1 under the first learner, every term and the best method."""
     path = store.root / "labels.parquet"
     if not path.exists():
         return []
-    learner, metric = config["learners"][0], config["metrics"][0]
-    best = best_method(summary, learner["label"], metric) or (None, None)
-    table = per_label_table(pd.read_parquet(path), learner["label"], *best)
+    learner, metric = exp.learners[0], exp.metrics[0]
+    best = best_method(summary, learner.label, metric) or (None, None)
+    table = per_label_table(pd.read_parquet(path), learner.label, *best)
     what = (f"and with {method_name(best[0])} (policy {best[1]}), the best mean "
             if best[0] else "")
     text = (html.escape(f"F1 of each label with {learner_title(learner)}: with every term ")
@@ -259,40 +262,37 @@ def _img(path: Path, alt: str) -> str:
     return f'<img alt="{html.escape(alt)}" src="data:image/png;base64,{data}">'
 
 
-def _describe(config: dict, summary: pd.DataFrame, dataset: str, learners: dict) -> str:
+def _describe(exp: Experiment, summary: pd.DataFrame, dataset: str, learners: dict) -> str:
     folds = int(summary["folds"].max())
-    protocol = (f"{folds}-fold cross-validation" if config["protocol"] == "cv"
+    protocol = (f"{folds}-fold cross-validation" if exp.protocol == "cv"
                 else "one train/test split")
-    if config.get("ratios"):
+    if exp.ratios:
         sel = "ratios of the training vocabulary " + ", ".join(
-            f"{100 * r:g}%" for r in config["ratios"])
-    elif config.get("sizes"):
-        sel = "numbers of terms " + ", ".join(map(str, config["sizes"]))
+            f"{100 * r:g}%" for r in exp.ratios)
+    elif exp.sizes:
+        sel = "numbers of terms " + ", ".join(map(str, exp.sizes))
     else:
         sel = ""
-    if config.get("alphas"):
+    if exp.alphas:
         sel += ("; and " if sel else "") + (
-            "the terms whose p-value passes alpha " + ", ".join(map(str, config["alphas"]))
-            + f" after the {config['correction']} correction over "
-            + ("each class's terms" if config["family"] == "class" else "every term-class cell")
+            "the terms whose p-value passes alpha " + ", ".join(map(str, exp.alphas))
+            + f" after the {exp.correction} correction over "
+            + ("each class's terms" if exp.family == "class" else "every term-class cell")
             + ", in any class (two-sided)")
     esc = html.escape
     text = [esc(f"Corpus {dataset}, {protocol}."),
-            esc("Methods: " + ", ".join(method_name(m) for m in config["methods"])
-                + f"; {sel}."),
+            esc("Methods: " + ", ".join(method_name(m) for m in exp.methods) + f"; {sel}."),
             esc("Learners: " + "; ".join(learners.values()) + "."),
-            "Measures: " + "; ".join(metric_name(m, "html") for m in config["metrics"]) + "."]
-    if config.get("baselines"):
-        triv = LabelKind(config["corpus"]["task"]).trivial
-        text.append(esc("Baselines: " + ", ".join(method_name(b) for b in config["baselines"])
-                        + f" (Triv always says {triv})."))
-    if config.get("tuning"):
-        t = config["tuning"]
-        grids = "; ".join(f"{k} in {{{', '.join(map(str, v))}}}" for k, v in t["grids"])
-        text.append(f"Tuned on a stratified {100 * t['val_size']:g}% of each training set, by "
-                    f"{metric_name(config['metrics'][0], 'html', direction=False)}: "
+            "Measures: " + "; ".join(metric_name(m, "html") for m in exp.metrics) + "."]
+    if exp.baselines:
+        text.append(esc("Baselines: " + ", ".join(method_name(b) for b in exp.baselines)
+                        + f" (Triv always says {exp.kind.trivial})."))
+    if exp.tuning:
+        grids = "; ".join(f"{k} in {{{', '.join(map(str, v))}}}" for k, v in exp.tuning.grids)
+        text.append(f"Tuned on a stratified {100 * exp.tuning.val_size:g}% of each training "
+                    f"set, by {metric_name(exp.metrics[0], 'html', direction=False)}: "
                     f"{esc(grids)}.")
-    return "<p>" + " ".join(text) + f" Seed {config['seed']}.</p>"
+    return "<p>" + " ".join(text) + f" Seed {exp.seed}.</p>"
 
 
 def _passing_section(store: Store) -> list[str]:
@@ -306,7 +306,7 @@ def _passing_section(store: Store) -> list[str]:
             table.to_html(escape=True)]
 
 
-def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[str]:
+def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> list[str]:
     """The top terms of each method side by side (with the note on rare terms), then the top
     terms of each class under the best method, both on fold 0, as the run wrote them."""
     out = []
@@ -316,14 +316,13 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
     if terms_path.exists():
         out.append("<h2>Top terms of each method (fold 0)</h2>")
         terms = pd.read_csv(terms_path, keep_default_na=False)
-        min_df = min_documents(config["preprocessing"]["min_df"],
-                                  run.get("fold_0_documents"))
+        min_df = min_documents(exp.preprocessing.min_df, run.get("fold_0_documents"))
         note = rare_terms_note(terms, min_df)
         if note:
             out.append(f"<p class='note'>{html.escape(note)}</p>")
         out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
-    learner, metric = config["learners"][0], config["metrics"][0]
-    best = best_method(summary, learner["label"], metric)
+    learner, metric = exp.learners[0], exp.metrics[0]
+    best = best_method(summary, learner.label, metric)
     classes_path = store.root / "class_terms.csv"
     if best is None or not classes_path.exists():
         return out
@@ -334,7 +333,7 @@ def _terms_sections(store: Store, config: dict, summary: pd.DataFrame) -> list[s
         return out
     table = part.set_index("class")[["training documents", "terms"]].rename_axis(None)
     name = method_name(method)
-    what = LabelKind(config["corpus"]["task"]).unit
+    what = exp.kind.unit
     how = (f"its own column of {name}'s scores (the {what} against the rest)"
            if bool(part["own_column"].iloc[0]) else
            f"the terms of {name}'s ranking (policy {aggregate}) found in the largest share of "
@@ -356,7 +355,7 @@ def write_report(directory, out=None) -> Path:
     exist (a ``kill -KILL`` used to leave the old page linking deleted figures)."""
     store = Store(directory)
     home = store.root if out is None else Path(out)
-    config = store.manifest()["config"]
+    exp = store.experiment()
     path = store.root / "summary.parquet"
     summary = pd.read_parquet(path) if path.exists() else None
     if summary is None or summary.empty:
@@ -370,20 +369,19 @@ def write_report(directory, out=None) -> Path:
         summary, unit = macro_over_tasks(summary), "tasks"
         notes.append(f"curves and tables are means over {n_tasks} tasks (macro-average); the "
                      "error bars are +/- one standard deviation across tasks")
-    dataset = config["corpus"]["dataset"]
-    if config.get("tasks") == "one_vs_rest":
+    dataset = exp.corpus.dataset
+    if exp.tasks == "one_vs_rest":
         dataset += " (one-vs-rest tasks)"
-    learners = {lr["label"]: learner_title(lr) for lr in config["learners"]}
+    learners = {lr.label: learner_title(lr) for lr in exp.learners}
     figures = curve_figures(summary, home / "figures", dataset, learners, unit)
     folds = int(summary["folds"].max())
     parts = [
         f"<!DOCTYPE html><html><head><meta charset='utf-8'>"
-        f"<title>textsift report: {html.escape(config['name'])}</title>"
+        f"<title>textsift report: {html.escape(exp.name)}</title>"
         f"<style>{_CSS}</style></head><body>",
-        f"<h1>{html.escape(config['name'])}</h1>", _describe(config, summary, dataset,
-                                                             learners)]
+        f"<h1>{html.escape(exp.name)}</h1>", _describe(exp, summary, dataset, learners)]
     parts += [f"<p class='note'>note: {html.escape(n)}</p>" for n in notes]
-    parts += _curves_section(figures, spread_caption(summary, unit), bool(config.get("alphas")))
+    parts += _curves_section(figures, spread_caption(summary, unit), bool(exp.alphas))
     parts.append("<h2>Best method at each level</h2>")
     best = best_per_size(summary)
     order = {lb: i for i, lb in enumerate(learners)}
@@ -392,8 +390,8 @@ def write_report(directory, out=None) -> Path:
     parts.append(best.to_html(escape=True).replace("^M", "<sup>M</sup>").replace(
         "^mu", "<sup>μ</sup>"))
     parts += _passing_section(store)
-    parts += _terms_sections(store, config, summary)
-    parts += _per_label_section(store, config, summary)
+    parts += _terms_sections(store, exp, summary)
+    parts += _per_label_section(store, exp, summary)
     parts.append("<h2>Results</h2>" if folds == 1 else
                  f"<h2>Results: mean ± std over {folds} {unit}</h2>")
     parts += _trap_note(summary, learners)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
 
@@ -24,6 +25,9 @@ import pandas as pd  # noqa: E402
 from .._io import atomic_write  # noqa: E402
 from ..learners.metrics import lower_is_better  # noqa: E402
 from ..scores import REGISTRY  # noqa: E402
+
+if TYPE_CHECKING:
+    from ..experiment.specs import LearnerSpec
 
 __all__ = ["BASELINES", "Figure", "curve_figures", "label_of", "learner_title", "metric_name",
            "method_name", "one_policy_each", "spread_caption"]
@@ -85,17 +89,17 @@ def label_of(method: str, aggregate: str, single_policy: bool) -> str:
     return name if single_policy or method in BASELINES else f"{name} ({aggregate})"
 
 
-def learner_title(spec: dict) -> str:
-    """``{"name": "svr", "label": "svr-balanced", "params": [["balanced", true]]}`` ->
+def learner_title(spec: LearnerSpec) -> str:
+    """``LearnerSpec("svr", "svr-balanced", ..., (("balanced", True),))`` ->
     "svr-balanced: ε-SVR rounded to ranks, balanced weights"."""
-    what = _LEARNERS.get(spec["name"], spec["name"])
-    params = dict(map(tuple, spec.get("params", [])))
+    what = _LEARNERS.get(spec.name, spec.name)
+    params = dict(spec.params)
     if params.get("balanced"):
         what += ", balanced weights"
     if "class_weight" in params:
         what += (", balanced class weights" if params["class_weight"] == "balanced" else
                  ", class weights")
-    return what if spec["label"] == spec["name"] else f"{spec['label']}: {what}"
+    return what if spec.label == spec.name else f"{spec.label}: {what}"
 
 
 def _one_column(method: str) -> bool:

@@ -35,18 +35,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import TextsiftError
+from .._bounds import LEVEL
+from .._choices import DEFAULT_LEVEL
 
 __all__ = ["check_level", "effect_sizes", "log_ratio", "lrc", "odds_ratio",
            "proportion_difference"]
 
 
 def check_level(level) -> float:
-    """``level`` if it is a confidence level in (0, 1), else an error that says so."""
-    ok = isinstance(level, int | float | np.floating) and not isinstance(level, bool)
-    if not ok or not 0 < float(level) < 1:
-        raise TextsiftError(f"the confidence level must be in (0, 1), e.g. 0.95; got {level!r}")
-    return float(level)
+    """``level`` if it is a confidence level in (0, 1) (``textsift._bounds.LEVEL``, the
+    range ``--level`` checks too), else an error that says so."""
+    return float(LEVEL.check(level, "level"))
 
 
 def _z(level: float) -> float:
@@ -59,7 +58,7 @@ def _arrays(*cells):
     return np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in cells))
 
 
-def log_ratio(A, B, C, D, level: float = 0.95):
+def log_ratio(A, B, C, D, level: float = DEFAULT_LEVEL):
     """``(estimate, low, high)`` of ``log2(p1 / p2)`` (module docstring); NaN where the
     target or the reference has no document, or no document has the term."""
     from scipy.special import betaincinv
@@ -78,7 +77,7 @@ def log_ratio(A, B, C, D, level: float = 0.95):
     return tuple(np.where(bad, np.nan, x) for x in (estimate, low, high))
 
 
-def lrc(A, B, C, D, level: float = 0.95):
+def lrc(A, B, C, D, level: float = DEFAULT_LEVEL):
     """The conservative log ratio: the bound of :func:`log_ratio`'s interval nearer zero, 0
     when the interval holds 0 (NaN where the log ratio is)."""
     _, low, high = log_ratio(A, B, C, D, level)
@@ -86,7 +85,7 @@ def lrc(A, B, C, D, level: float = 0.95):
                                                                     0.0)))
 
 
-def odds_ratio(A, B, C, D, level: float = 0.95):
+def odds_ratio(A, B, C, D, level: float = DEFAULT_LEVEL):
     """``(estimate, low, high)``: ``A D / (B C)`` and Woolf's interval, 1/2 added to every
     cell of a table with a zero (module docstring)."""
     A, B, C, D = _arrays(A, B, C, D)
@@ -106,7 +105,7 @@ def _wilson(k, n, z):
     return p, centre - half, centre + half
 
 
-def proportion_difference(A, B, C, D, level: float = 0.95):
+def proportion_difference(A, B, C, D, level: float = DEFAULT_LEVEL):
     """``(estimate, low, high)``: ``p1 - p2`` and Newcombe's hybrid score interval (module
     docstring); NaN where the target or the reference has no document."""
     A, B, C, D = _arrays(A, B, C, D)
@@ -119,7 +118,7 @@ def proportion_difference(A, B, C, D, level: float = 0.95):
     return d, low, high
 
 
-def effect_sizes(A, B, C, D, level: float = 0.95) -> dict[str, np.ndarray]:
+def effect_sizes(A, B, C, D, level: float = DEFAULT_LEVEL) -> dict[str, np.ndarray]:
     """Every effect size and its interval, by column name: ``log_ratio``,
     ``log_ratio_low``, ``log_ratio_high``, ``lrc``, ``odds_ratio`` (with ``_low``,
     ``_high``) and ``prop_diff`` (with ``_low``, ``_high``)."""

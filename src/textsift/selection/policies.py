@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
-from .._choices import AGGREGATES
+from .._bounds import RATIO, K
+from .._choices import AGGREGATES, RR_VARIANTS
 from ..errors import TextsiftError
 
 __all__ = [
@@ -244,9 +245,9 @@ def round_robin_lists(candidates, n_groups: int, n_terms: int, n_select: int,
     same order at every ``n``; fewer when it has no more), asked first for ``first`` and for
     twice as many each time a group runs out. A group that never gets a turn (``n_select``
     below the number of groups) is never asked."""
-    if variant not in ("skip", "turn_consumed"):
+    if variant not in RR_VARIANTS:
         raise TextsiftError(
-            f"unknown round-robin variant {variant!r}; use 'skip' or 'turn_consumed'")
+            f"unknown round-robin variant {variant!r}; use {' or '.join(map(repr, RR_VARIANTS))}")
     n_select = min(int(n_select), n_terms)
     lists: list = [None] * n_groups
     asked = [0] * n_groups
@@ -374,8 +375,7 @@ def rank_scores(score: np.ndarray, seen: np.ndarray, limit: int | None = None,
 def n_from_ratio(ratio: float, n_ranked: int) -> int:
     """Number of terms kept at reduction level ``ratio`` = ``|S| / |T|`` (the fraction *kept*):
     ``max(1, ceil(ratio * n_ranked))``."""
-    if not 0 < ratio <= 1:
-        raise TextsiftError(f"ratio must be in (0, 1], got {ratio}")
+    RATIO.check(ratio, "ratio")
     # round first so that 0.1 * 1000 is 100, not 101 through float noise
     return max(1, math.ceil(round(ratio * n_ranked, 9)))
 
@@ -389,16 +389,12 @@ def resolve_k(n_terms: int, n_ranked: int, k=None, ratio=None) -> int:
     scikit-learn's ``SelectKBest`` keeps every feature (with a warning) for a ``k`` above
     their number."""
     if ratio is not None:
-        if not isinstance(ratio, Real) or isinstance(ratio, bool) or not 0 < ratio <= 1:
-            raise TextsiftError(f"ratio must be a fraction in (0, 1], got {ratio!r}")
-        return n_from_ratio(float(ratio), max(n_ranked, 1))
+        return n_from_ratio(RATIO.check(ratio, "ratio"), max(n_ranked, 1))
     if isinstance(k, str) and k == "all":
         return n_terms
     if not isinstance(k, Integral) or isinstance(k, bool):
-        raise TextsiftError(f"k must be a positive integer or 'all', got {k!r}")
-    if k <= 0:
-        raise TextsiftError(f"k must be a positive number of terms, got {k}")
-    return int(min(k, n_terms))
+        raise TextsiftError(f"k must be {K.words} or 'all', got {k!r}")
+    return int(min(K.check(k, "k"), n_terms))
 
 
 def size_note(size, n_terms: int, name: str = "size") -> str | None:

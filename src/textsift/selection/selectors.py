@@ -13,14 +13,25 @@ the terms best first, with their scores and the policy used) as an estimator (``
 from __future__ import annotations
 
 import warnings
+from numbers import Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
-from .._choices import CORRECTION
+from .._bounds import ALPHA, RATIO, K, constraints, validate_params
+from .._choices import (
+    AGGREGATES,
+    CORRECTION,
+    CORRECTIONS,
+    DIRECTIONS,
+    FAMILIES,
+    FAMILY,
+    RR_VARIANTS,
+)
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import as_labels, check_requirement
@@ -39,9 +50,21 @@ def _reads_term_freq(method) -> bool:
     return callable(method) or get_method(method).reads_term_freq
 
 
-#: The parameters that decide the ranking (not the cut): fixed by ``fit``, and a change of
-#: one after ``fit`` asks for a refit instead of taking effect silently.
+#: The parameters that decide the ranking (not the cut): ``fit`` keeps each as a fitted
+#: attribute (``method_``, ``aggregate_``, ...), and a change of one after ``fit`` asks for a
+#: refit instead of taking effect silently.
 _RANKED_BY = ("method", "aggregate", "class_label", "rr_variant", "method_params", "direction")
+
+#: The parameters with a numeric range (``textsift._bounds``, which the command line and
+#: an experiment file read too).
+_BOUNDS = {"k": K, "ratio": RATIO, "alpha": ALPHA}
+
+
+def _rank(counts: Counts, limit: int | None, *, method, aggregate, class_label, rr_variant,
+          method_params, direction) -> TermRanking:
+    """The ranking of ``counts`` under the parameters of :data:`_RANKED_BY`."""
+    return rank(counts, method, aggregate, class_label, top=limit, rr_variant=rr_variant,
+                direction=direction, **method_params)
 
 
 def _same(a, b) -> bool:
@@ -142,7 +165,25 @@ class TermSelector(SelectorMixin, BaseEstimator):
         NaN for unseen terms. Only for a method with a test.
     counts_ : Counts
         The sufficient statistics the scores were computed from.
+    method_, aggregate_, class_label_, rr_variant_, method_params_, direction_
+        The parameters the ranking was made with (``aggregate_`` the policy resolved: the
+        method's own when ``aggregate`` is None; ``method_params_`` a copy).
+
+    Every parameter is checked against ``_parameter_constraints`` (scikit-learn's
+    ``Interval`` and ``StrOptions``; the numeric ranges are those of ``textsift._bounds``)
+    when ``fit`` or ``fit_counts`` starts, and a value outside them is a
+    :class:`~textsift.errors.TextsiftError` naming the parameter, the values it takes and
+    the value given.
     """
+
+    _parameter_bounds = _BOUNDS
+    _parameter_choices = {"aggregate": AGGREGATES, "rr_variant": RR_VARIANTS,
+                          "direction": DIRECTIONS, "correction": CORRECTIONS,
+                          "family": FAMILIES}
+    _parameter_constraints = constraints(
+        _BOUNDS, _parameter_choices, k=[StrOptions({"all"}), None], ratio=[None],
+        alpha=[None], aggregate=[None], method=[str, callable, Method], threshold=[Real, None],
+        class_label="no_validation", classes=["array-like", None], method_params=[dict, None])
 
     def __init__(
         self,
@@ -158,7 +199,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         direction="both",
         alpha=None,
         correction=CORRECTION,
-        family="class",
+        family=FAMILY,
     ):
         self.method = method
         self.k = k
@@ -180,6 +221,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         ``MultiLabelBinarizer`` gives; ``classes`` then names its columns) or a list of label
         lists -- any labelling :func:`textsift.labels.as_labels` reads, each label scored
         against the documents without it."""
+        validate_params(self)
         if y is None:
             raise TextsiftError(f"{type(self).__name__} requires y to be passed, but the "
                                 "target y is None")
@@ -192,7 +234,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         names = getattr(self, "feature_names_in_", None)
         counts = Counts.from_matrix(X, y, classes=classes, feature_names=names,
                                     term_freq=_reads_term_freq(self.method))
-        return self.fit_counts(counts)
+        return self._fit_counts(counts)
 
     def _check_labels(self, y):
         """``(y, classes)`` for counting: the labels as given and the declared class set."""
@@ -200,7 +242,11 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` (e.g. streamed or summed over chunks)."""
-        ranked_by = self._ranked_by()
+        validate_params(self)
+        return self._fit_counts(counts)
+
+    def _fit_counts(self, counts: Counts):
+        ranked_by = self._ranked_by()  # kept as fitted attributes once the fit succeeds
         n_keep = self._n_keep(counts, ranked_by["aggregate"])
         self._passing = None
         if self.alpha is not None:  # a method without a test fails here, not when read
@@ -208,9 +254,11 @@ class TermSelector(SelectorMixin, BaseEstimator):
         note = size_note(self.k, counts.n_terms, "k")
         if note:
             warnings.warn(note, UserWarning, stacklevel=2)
-        self.ranking_ = self._rank(counts, n_keep if ranked_by["aggregate"] == "rr" else None,
-                                   ranked_by)
-        self._fitted = ranked_by
+        ranking = _rank(counts, n_keep if ranked_by["aggregate"] == "rr" else None,
+                        **ranked_by)
+        for name, value in ranked_by.items():
+            setattr(self, f"{name}_", value)
+        self.ranking_ = ranking
         self._fit_cache = {}  # what reads derive once from this fit (pvalues_, longer ranking)
         self.counts_ = counts
         self.classes_ = counts.classes
@@ -226,10 +274,10 @@ class TermSelector(SelectorMixin, BaseEstimator):
                 "class_label": self.class_label, "rr_variant": self.rr_variant,
                 "method_params": dict(self.method_params or {}), "direction": self.direction}
 
-    def _check_unchanged(self) -> dict:
-        """The fitted ranking's parameters, after checking that none was changed since."""
+    def _check_unchanged(self) -> None:
+        """Check that no parameter of the fitted ranking was changed since ``fit``."""
         check_is_fitted(self, "ranking_")
-        fitted, now = self._fitted, self._ranked_by()
+        now, fitted = self._ranked_by(), self._fitted()
         changed = [name for name in _RANKED_BY if not _same(fitted[name], now[name])]
         if changed:
             raise TextsiftError(
@@ -237,7 +285,6 @@ class TermSelector(SelectorMixin, BaseEstimator):
                 f"of the fitted {', '.join(f'{n}={fitted[n]!r}' for n in changed)}; refit it "
                 "(fit or fit_counts) to select by the new value (only k, ratio and threshold "
                 "cut the fitted ranking without a refit)")
-        return fitted
 
     def _n_keep(self, counts: Counts, policy: str) -> int | None:
         """The number of terms ``k`` or ``ratio`` asks for (``None`` with a threshold or
@@ -257,43 +304,45 @@ class TermSelector(SelectorMixin, BaseEstimator):
             raise TextsiftError("a score threshold does not apply to the round-robin policy")
         return None
 
-    @staticmethod
-    def _rank(counts: Counts, limit: int | None, p: dict) -> TermRanking:
-        """The ranking of ``counts`` under the parameters ``p`` (those ``fit`` keeps)."""
-        return rank(counts, p["method"], p["aggregate"], p["class_label"], top=limit,
-                    rr_variant=p["rr_variant"], direction=p["direction"],
-                    **p["method_params"])
+    def _fitted(self) -> dict:
+        """The fitted attributes of :data:`_RANKED_BY` (``method_``, ...), by parameter."""
+        return {name: getattr(self, f"{name}_") for name in _RANKED_BY}
+
+    def _rank(self, counts: Counts, limit: int | None) -> TermRanking:
+        """The ranking of ``counts`` under the parameters ``fit`` kept."""
+        return _rank(counts, limit, **self._fitted())
 
     @property
     def selected_(self) -> np.ndarray:
-        p = self._check_unchanged()
+        self._check_unchanged()
         ranking = self.ranking_
         n_keep = self._n_keep(self.counts_, ranking.policy)
         if self.alpha is not None:
-            return self._significant(self.counts_, p)
+            return self._significant(self.counts_, self._fitted())
         if n_keep is None:
             return ranking.index[ranking.scores >= self.threshold]
         if len(ranking) < n_keep:  # a round robin stopped short of this k: its next turns
             longer = self._fit_cache.get("longer")  # (ranking_ stays what fit made)
             if longer is None or len(longer) < n_keep:
-                longer = self._fit_cache["longer"] = self._rank(self.counts_, n_keep, p)
+                longer = self._fit_cache["longer"] = self._rank(self.counts_, n_keep)
             ranking = longer
         return ranking.index[:n_keep]
 
     @property
     def scores_(self) -> np.ndarray:
-        p = self._check_unchanged()
+        self._check_unchanged()
         ranking = self.ranking_
         if ranking.policy == "rr":  # an order by turns: each term's best score instead
-            ranking = rank(self.counts_, p["method"], "max", direction=p["direction"],
-                           **p["method_params"])
+            ranking = rank(self.counts_, self.method_, "max", direction=self.direction_,
+                           **self.method_params_)
         scores = np.empty(self.counts_.n_terms)
         scores[ranking.index] = ranking.scores
         return scores
 
     def _significant(self, counts: Counts, p: dict) -> np.ndarray:
         """The terms that pass ``alpha`` after ``correction`` over ``family``, in round-robin
-        order (cut again when one of the three changed since the last read)."""
+        order, under the ranking's parameters ``p`` (cut again when one of the three changed
+        since the last read)."""
         from ..evidence.terms import significant_terms
 
         key = (self.alpha, self.correction, self.family)
@@ -309,17 +358,17 @@ class TermSelector(SelectorMixin, BaseEstimator):
         from ..evidence.terms import smallest_pvalues
         from ..scores import pvalues
 
-        p = self._check_unchanged()
+        self._check_unchanged()
         if "pvalues" not in self._fit_cache:  # computed once per fit, on first read
             self._fit_cache["pvalues"] = smallest_pvalues(
-                pvalues(self.counts_, p["method"], **p["method_params"]), p["class_label"])
+                pvalues(self.counts_, self.method_, **self.method_params_), self.class_label_)
         return self._fit_cache["pvalues"].copy()
 
     @property
     def class_scores_(self) -> pd.DataFrame:
-        fitted = self._check_unchanged()
+        self._check_unchanged()
         counts = self.counts_
-        table = score_table(counts, fitted["method"], fitted["method_params"])
+        table = score_table(counts, self.method_, self.method_params_)
         names = counts.feature_names
         return pd.DataFrame(
             table.values, columns=pd.Index(list(table.groups), name="group"),
@@ -376,7 +425,13 @@ class OrdinalSelector(TermSelector):
     aggregate = None
     class_label = None
     direction = "both"
-    family = "class"  # an ordinal test has one p-value per term: one family either way
+    family = FAMILY  # an ordinal test has one p-value per term: one family either way
+
+    _parameter_choices = {"rr_variant": RR_VARIANTS, "correction": CORRECTIONS}
+    _parameter_constraints = constraints(
+        _BOUNDS, _parameter_choices, k=[StrOptions({"all"}), None], ratio=[None],
+        alpha=[None], method=[str, callable, Method], ranks=["array-like", None],
+        method_params=[dict, None])
 
     def __init__(self, method="rr_nc_idf", k=None, ratio=None, ranks=None, rr_variant="skip",
                  method_params=None, alpha=None, correction=CORRECTION):
@@ -401,10 +456,13 @@ class OrdinalSelector(TermSelector):
 
     def fit_counts(self, counts: Counts):
         """Fit from precomputed :class:`Counts` whose classes are the ranks of the scale."""
+        return super().fit_counts(counts)
+
+    def _fit_counts(self, counts: Counts):
         if not callable(self.method) and get_method(self.method).kind != "ordinal":
             ordinal = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
             raise TextsiftError(
                 f"{self.method!r} is not an ordinal method; choose one of {', '.join(ordinal)}"
             )
         check_ranks(counts.classes)
-        return super().fit_counts(counts)
+        return super()._fit_counts(counts)
