@@ -28,6 +28,7 @@ import pandas as pd
 
 from .errors import CorpusError
 from .labels import (
+    LabelForms,
     LabelTypes,
     check_label_spelling,
     distinct_labels,
@@ -204,12 +205,13 @@ def no_text(source, text_field: str) -> EmptyTextError:
 
 def select_records(frame: pd.DataFrame, source, text_field: str, label_field: str | None,
                    split_field: str | None = None, split=None, unit: str = "record",
-                   ranks: bool = False) -> pd.DataFrame:
+                   ranks: bool = False, forms: LabelForms | None = None) -> pd.DataFrame:
     """The records of ``frame`` a scorer uses, checked: those whose ``split_field`` (default
     ``"split"``) equals ``split``, with the text and label fields present, texts as strings
     (:func:`check_texts`) and labels read as the corpus means them (empty labels name no class;
     with ``ranks``, numbers: :func:`~textsift.labels.read_labels`), present and of one type
-    (:func:`~textsift.labels.label_type`: one scalar type, or label lists).
+    (:func:`~textsift.labels.label_type`: one scalar type, or label lists), string labels in
+    Unicode NFC (their spellings noted in ``forms``, :class:`~textsift.labels.LabelForms`).
     Messages name ``source`` and the record (``unit`` and the frame's index: a line number
     for JSON Lines). Shared by :func:`read_corpus` and the streamed readers, which call it
     once per chunk."""
@@ -231,7 +233,7 @@ def select_records(frame: pd.DataFrame, source, text_field: str, label_field: st
                 "experiment's [corpus])"))
     frame = frame.assign(**{text_field: check_texts(frame[text_field], source, unit)})
     if label_field is not None:
-        labels = read_labels(frame[label_field], source, unit, ranks)
+        labels = read_labels(frame[label_field], source, unit, ranks, forms)
         label_type(labels, source, unit)
         frame = frame.assign(**{label_field: labels})
     return frame
@@ -255,6 +257,7 @@ class Records:
         self.ranks = ranks
         self.seen: set = set()
         self.labels = LabelTypes(label_field)
+        self.forms = LabelForms()  # the labels' spellings, read in Unicode NFC
         self.n_records = 0
         self.has_text = False  # a record whose text holds more than white space was read
 
@@ -266,7 +269,7 @@ class Records:
         if lacking:
             frame = frame.assign(**{f: np.nan for f in lacking})
         frame = select_records(frame, source, self.text_field, self.label_field,
-                               self.split_field, self.split, unit, self.ranks)
+                               self.split_field, self.split, unit, self.ranks, self.forms)
         self.labels.check(frame, source, unit)
         if self.strip_labels and self.label_field is not None and len(frame):
             frame = frame.assign(**{self.label_field: strip_labels(frame[self.label_field])})
@@ -277,8 +280,10 @@ class Records:
     def finish(self, source) -> None:
         """After the last record of the whole source: label lists empty in every record
         (:meth:`~textsift.labels.LabelTypes.finish`) and texts that are all empty are
-        errors."""
+        errors; labels written in two Unicode forms, now one class, are warned about
+        (:meth:`~textsift.labels.LabelForms.warn`)."""
         self.labels.finish(source)
+        self.forms.warn(source)
         if self.n_records and not self.has_text:
             raise no_text(source, self.text_field)
 

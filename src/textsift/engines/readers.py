@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..corpus import Records, no_records
+from ..labels import LabelForms
 from ..sources import data_files, describe, file_kind, iter_frames, parquet_row_groups
 
 __all__ = ["Chunk", "FilePart", "data_files", "file_parts", "iter_chunks", "iter_frames"]
@@ -30,6 +31,10 @@ class Chunk:
 
     texts: list[str]
     labels: np.ndarray
+    #: The spellings of the labels read so far from the chunk's source, the same object
+    #: for each of its chunks (a Dask partition hands them to the client, which warns when
+    #: two Unicode forms of a label became one class across partitions).
+    forms: LabelForms | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -54,7 +59,8 @@ def iter_chunks(path, text_field: str = "text", label_field: str = "label",
                       ranks)
     for frame in records.read(path, chunk_size, on_bad_line, bad_lines, row_groups):
         if len(frame):
-            yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy())
+            yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy(),
+                        records.forms)
     if whole:
         records.finish(describe(path))
 

@@ -12,9 +12,15 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..errors import CorpusError, TextsiftError
+from ._unicode import nfc_array
 from ._values import (
     COLLECTIONS,
+    NUMBER_TYPES,
     SCALAR_INFERRED,
+    SCALAR_KINDS,
+    infinite_label,
+    kinds_first_seen,
+    mixed_types,
     show_value,
 )
 
@@ -207,16 +213,10 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     ``classes`` may be given to fix the class axis (e.g. the whole rating scale, including
     ranks with no documents); it is sorted, and a label outside it is an error.
     """
-    y = np.asarray(y)
+    y = _checked_values(y)
     if y.ndim != 1:
         raise TextsiftError(f"labels must be one-dimensional, got shape {y.shape}")
-    if y.dtype == object or y.dtype.kind == "f":  # NaN is a missing label, never a class
-        missing = np.flatnonzero(pd.isna(y))
-        if len(missing):
-            raise TextsiftError(
-                f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
-                "drop those rows or fill the label field"
-            )
+    y = nfc_array(y)
     if classes is None:
         try:
             if y.dtype != object:
@@ -243,6 +243,34 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
         raise TextsiftError(
             f"labels {list(unknown)} are not among the declared classes {list(classes)}")
     return classes, codes.astype(np.intp)
+
+
+def _checked_values(y) -> np.ndarray:
+    """One label per document as an array, checked as a file's label field is: a missing
+    label (``None``, NaN) and an infinite number are errors naming the row, and so are labels
+    of two types -- ``[1, "b"]``, which ``np.asarray`` would silently make the strings
+    ``"1"`` and ``"b"`` -- with the message of a file's (``mixed_types``)."""
+    if isinstance(y, np.ndarray) and (y.ndim != 1 or y.dtype.kind not in "fO"):
+        return y
+    column = (y if isinstance(y, pd.Series) else pd.Series(
+        y if isinstance(y, np.ndarray) else list(y))).reset_index(drop=True).rename(None)
+    if column.dtype.kind not in "fO":
+        return column.to_numpy()
+    missing = np.flatnonzero(column.isna().to_numpy())
+    if len(missing):  # NaN is a missing label, never a class
+        raise TextsiftError(
+            f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
+            "drop those rows or fill the label field")
+    inferred = pd.api.types.infer_dtype(column)
+    if inferred in ("mixed", "mixed-integer"):
+        first = {k: i for k, i in kinds_first_seen(column).items() if k in SCALAR_KINDS}
+        if len(first) > 1:
+            raise mixed_types(column, first)
+    if column.dtype.kind == "f" or inferred in NUMBER_TYPES:
+        infinite = infinite_label(column)
+        if infinite is not None:
+            raise infinite
+    return np.asarray(y)
 
 
 def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
