@@ -252,6 +252,12 @@ NOT_APPLYING = [
      "class with --class"),
     ("score", ["--class", "a", "--reference", "b", "--reference-corpus", "x"], "give one "
      "reference"),
+    ("score", ["--method", "ig", "--yates"], "--yates is Yates' continuity correction of "
+     "chi2's 2 x 2 tables, and ig has none: rank by --method chi2 --yates, or drop --yates"),
+    ("score", ["--method", "all", "--yates"], "--yates is Yates' continuity correction of "
+     "chi2, and --method all prints every method's score"),
+    ("score", ["--yates", "--evidence", "--permutations", "9"], "--yates corrects chi2's own "
+     "p-values, which --permutations replaces"),
     ("ordinal", ["--alpha", "0.05"], "--alpha selects the terms whose adjusted p-value passes "
      "it, and rr_igor has no p-value (it is not a statistical test): choose a method that is a "
      "test (mann_whitney), or -k\n"),  # ordinal has no --evidence --permutations to suggest

@@ -123,12 +123,12 @@ def score(
     if m is None:
         _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
-        _per_class(counts, m, top or TOP, fmt, view, ev)
+        _per_class(counts, m, top or TOP, fmt, view, ev, significance.params)
     elif significance.alpha is not None and ev is None:
         by_significance(counts, m, class_label, significance.alpha, significance.correction,
-                        significance.family, view, top, fmt)
+                        significance.family, view, top, fmt, significance.params)
     else:
-        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev, significance.params)
 
 
 def _check_score(significance: Significance) -> None:
@@ -178,8 +178,8 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     corr, fam = correction or CORRECTION, family or FAMILY
     order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
                                  class_label=class_label, **(params or {}))
-    console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
-                  f"q {rule(corr)} {alpha:g})", highlight=False)
+    console.print(f"{_label(m, params)}: {len(order):,} terms selected of "
+                  f"{counts.n_terms:,} ({corr} q {rule(corr)} {alpha:g})", highlight=False)
     if not len(order):
         print_note(f"no term passes alpha {alpha:g} after the {corr} correction; raise "
                    "--alpha, choose a milder correction, or rank with -k")
@@ -187,7 +187,12 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     names = counts.feature_names
     emit(pd.DataFrame({"position": range(1, len(shown) + 1),
                        "term": [names[t] for t in shown]}), fmt,
-         f"{m.label}: terms with q passing {alpha:g} ({corr})")
+         f"{_label(m, params)}: terms with q passing {alpha:g} ({corr})")
+
+
+def _label(m, params) -> str:
+    """The method's name in titles, with Yates' correction when asked (``--yates``)."""
+    return m.label + (" with Yates' correction" if (params or {}).get("yates") else "")
 
 
 def _referenced(corpus, counts, m, class_label, reference: Reference):
@@ -236,8 +241,9 @@ def _no_pvalue(m) -> None:
                   f"({', '.join(with_pvalues())})", DataWarning, stacklevel=2)
 
 
-def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> None:
-    """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
+def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None, params=None) -> None:
+    """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed);
+    ``params`` go to the method (``--yates``)."""
     import numpy as np
 
     from ..policies import resolve_k, size_note
@@ -246,15 +252,16 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
     n = None if k is None else resolve_k(counts.n_terms, int(counts.seen.sum()), k)
     shown = top or TOP if n is None else min(n, top or n)
     ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
-                  top=shown, direction=direction)
+                  top=shown, direction=direction, **(params or {}))
     if n is None and class_label is not None:  # a class's terms: none of the other direction
         ranked = ranked.head(int((ranked.scores > -np.inf).sum()))
     if n is not None:
         note = size_note(k, counts.n_terms, "-k")
         if note:
             print_note(note)
-        console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
-    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy}" + (
+        console.print(f"{_label(m, params)}: {n:,} terms selected of {counts.n_terms:,}",
+                      highlight=False)
+    title = f"{_label(m, params)} ({'class ' + class_label if class_label else ranked.policy}" + (
         f", {direction}-represented)" if direction != "both" else ")")
     if ev is None:
         emit(ranked.to_frame(), fmt, title)
@@ -263,23 +270,24 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
 
     ev["names"] = counts.feature_names
     frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"],
-                     permuted=_permuted(ev, m))
+                     permuted=_permuted(ev, m), **(params or {}))
     emit(frame, fmt, title + f"; q: {ev['correction']} over each "
          + ("class's terms" if ev["family"] == "class" else "term and class")
          + f"; intervals at {ev['level']:g}")
 
 
-def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
+def _per_class(counts, m, top: int, fmt, direction: str, ev=None, params=None) -> None:
     """Each class's best ``top`` terms: a column per class (table, tsv, up to :data:`WIDE`
     classes), or a row per class and position with the score (csv, json, and any format beyond
     :data:`WIDE` classes: tags, headings); with both directions, each term marked (``+``
     over-, ``-`` under-represented; a ``direction`` column in csv and json)."""
     from ..ranking import direction_words, rank_per_class
 
-    rankings = rank_per_class(counts, m, top=top, direction=direction)
+    params = params or {}
+    rankings = rank_per_class(counts, m, top=top, direction=direction, **params)
     marked = direction == "both" and all(r.signs is not None for r in rankings)
     if ev is not None and m.pvalue is not None:
-        _per_class_evidence(counts, m, rankings, fmt, direction, ev)
+        _per_class_evidence(counts, m, rankings, fmt, direction, ev, params)
         return
     if fmt in ("csv", "json") or len(rankings) > WIDE:
         extra = ["direction"] if marked else []
@@ -296,12 +304,12 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
                 for t, s in zip(r.terms, r.signs, strict=True)] for r in rankings]
     emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)],
               [(i + 1, *(c[i] if i < len(c) else None for c in columns))
-               for i in range(depth)], fmt, f"top terms of every class by {m.label}"
+               for i in range(depth)], fmt, f"top terms of every class by {_label(m, params)}"
               + {"over": " (over-represented)", "under": " (under-represented)",
                  "both": " (+ over-, - under-represented)"}[direction])
 
 
-def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
+def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev, params) -> None:
     """Each class's top terms with their p and q (a row per class and position), and each
     class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
     otherwise: :func:`textsift.evidence.passes`; a last row of the table; a column of csv and
@@ -309,11 +317,11 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     from ..evidence import significant_counts
     from ..scores import pvalues
 
-    p = pvalues(counts, m)
+    p = pvalues(counts, m, **params)
     adjusted = p.adjusted(ev["correction"], ev["family"], dense=False)
     q, groups = adjusted.values, [str(g) for g in p.groups]
     passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
-                                 direction, adjusted=adjusted)
+                                 direction, adjusted=adjusted, **params)
     head = str(passing.name)
     if fmt in ("csv", "json"):
         rows = []
@@ -332,4 +340,4 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
                  *(int(passing.iloc[groups.index(str(r.class_label))]) if len(groups) > 1
                    else int(passing.iloc[0]) for r in rankings)))
     emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
-              f"top terms of every class by {m.label}; {head} ({ev['correction']})")
+              f"top terms of every class by {_label(m, params)}; {head} ({ev['correction']})")
