@@ -192,8 +192,9 @@ def _significant_dense(table: ScoreTable, p, class_label, rr_variant: str):
     seen = (values > -np.inf).any(axis=1)
     if not seen.any():
         order = np.zeros(0, dtype=np.intp)
-    elif values.shape[1] == 1:
-        order = np.flatnonzero(seen)[np.argsort(-values[seen, 0], kind="stable")]
+    elif values.shape[1] == 1:  # a signed score (mann_whitney's z) by its size: two-sided
+        key = np.abs(values[seen, 0]) if table.signed else values[seen, 0]
+        order = np.flatnonzero(seen)[np.argsort(-key, kind="stable")]
     else:
         order = rank_terms(values, "rr", seen, variant=rr_variant,
                            limit=int(seen.sum())).index
@@ -310,6 +311,8 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = CORRE
     kept = passes(adjusted.values, alpha, correction)
     if signs is not None:
         kept &= signs.table().values == keep
+    elif direction != "both" and len(groups) == 1 and scores.signed:  # mann_whitney: its sign
+        kept &= np.sign(scores.table().values) == keep
     if col is not None:
         kept[:, np.arange(len(groups)) != col] = False
     dense = scores.table()
