@@ -366,7 +366,8 @@ def test_a_truncated_gzip_names_the_last_whole_line(tmp_path):
     ({"max_df": 0}, r"max_df must be a fraction in \(0, 1\] or a number of documents >= 1, "
                     r"got 0$"),
     ({"max_df": 1.5}, r"max_df must be a fraction in \(0, 1\]"),
-    ({"min_df": 0}, r"min_df must be a number of documents >= 1 or a fraction in \[0, 1\)"),
+    ({"min_df": 0}, r"min_df must be a number of documents >= 1 or a fraction of them in "
+                   r"\[0, 1\)"),
     ({"min_df": -2}, r"min_df must be"),
     ({"max_features": 0}, r"max_features must be a positive number of terms"),
     ({"stop_words": "klingon"}, r"no stop list for 'klingon'"),

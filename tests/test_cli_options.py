@@ -3,6 +3,7 @@ the same everywhere; the commands that read a corpus share its options; choices 
 flags are flags, required options are required; -h, --version and an example everywhere; bad
 options are one `error:` line; results on stdout, messages on stderr."""
 
+import io
 import json
 import types
 from enum import Enum
@@ -174,6 +175,34 @@ def test_usage_errors_are_one_line(args, message):
     assert res.exit_code == 2
     assert res.stderr.startswith("error: ") and res.stderr.count("\n") == 1, res.stderr
     assert message in res.stderr
+
+
+def test_min_df_takes_a_fraction_as_an_experiment_file_does(tmp_path):
+    """--min-df 0.01 was a raw "'0.01' is not a valid integer" though the help says a
+    fraction is allowed and an experiment file's min_df = 0.01 is one. One reading for both
+    (textsift._options.read_document_bound): an integer counts documents, a decimal is a
+    fraction; the command's terms are those of VectorizerOptions(min_df=0.01)."""
+    from textsift._options import read_document_bound
+    from textsift.corpus import read_corpus
+    from textsift.vectorize import VectorizerOptions, vectorize
+
+    assert read_document_bound("min_df", "0.01") == 0.01
+    assert read_document_bound("min_df", "5") == 5 and isinstance(
+        read_document_bound("min_df", "5"), int)
+    res = runner.invoke(app, ["score", SAMPLE, "--min-df", "0.05", "--method", "all",
+                              "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    corpus = read_corpus(SAMPLE)
+    _, names, _ = vectorize(corpus.texts, VectorizerOptions(min_df=0.05))
+    every = pd.read_csv(io.StringIO(res.stdout))
+    assert sorted(every["term"].astype(str)) == sorted(map(str, names))
+    assert 0 < len(names) < len(vectorize(corpus.texts)[1])  # the fraction dropped terms
+    for bad in ("0", "1.5", "abc"):
+        res = runner.invoke(app, ["score", SAMPLE, "--min-df", bad])
+        assert res.exit_code == 2 and res.stderr.startswith(
+            "error: Invalid value for '--min-df': a number of documents >= 1 or a fraction of "
+            f"them in [0, 1) (0.01: the terms of at least 1% of the documents), got {bad}"), (
+            res.stderr)
 
 
 def test_several_sources_are_read_as_one_corpus(tmp_path):

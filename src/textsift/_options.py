@@ -20,6 +20,53 @@ from .tokenizers import TOKENIZERS
 DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"
 
 
+#: The document bounds (``min_df``, ``max_df``): what a value may be, in words, and which
+#: fractions are allowed (a whole number counts documents: at least 1).
+DOCUMENT_BOUNDS: dict[str, tuple[str, Callable[[float], bool]]] = {
+    "min_df": ("a number of documents >= 1 or a fraction of them in [0, 1)",
+               lambda x: 0 <= x < 1),
+    "max_df": ("a fraction in (0, 1] or a number of documents >= 1", lambda x: 0 < x <= 1),
+}
+
+
+def check_document_bound(name: str, value) -> None:
+    """``value`` of the document bound ``name`` (:data:`DOCUMENT_BOUNDS`) is a whole number
+    of documents (>= 1) or a fraction the bound allows -- scikit-learn's reading: an int
+    counts documents, a float is a proportion -- else a ``TextsiftError`` that says which."""
+    from numbers import Integral, Real
+
+    from .errors import TextsiftError
+
+    what, fraction_ok = DOCUMENT_BOUNDS[name]
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        if value >= 1:
+            return
+    elif isinstance(value, Real) and not isinstance(value, bool) and fraction_ok(float(value)):
+        return
+    raise TextsiftError(f"{name} must be {what}, got {value!r}")
+
+
+def read_document_bound(name: str, text) -> int | float:
+    """A document bound as the command line writes it, read as an experiment file's TOML
+    reads it: an integer (``5``) counts documents, a decimal (``0.01``, ``1e-3``) is a
+    fraction; then checked (:func:`check_document_bound`). A value that is a number already
+    is checked as it is."""
+    from .errors import TextsiftError
+
+    value = text
+    if isinstance(text, str):
+        try:
+            value = int(text.strip())
+        except ValueError:
+            try:
+                value = float(text.strip())
+            except ValueError:
+                raise TextsiftError(f"{name} must be {DOCUMENT_BOUNDS[name][0]}, got "
+                                    f"{text!r}") from None
+    check_document_bound(name, value)
+    return value
+
+
 @dataclass(frozen=True)
 class Flag:
     """How the command line gives an option: its flag, and the type and metavar of the text
@@ -57,7 +104,7 @@ class Option:
 PREPROCESSING: tuple[Option, ...] = (
     Option("min_df", "int | float", 1, (int, float), "integer or fraction",
            "Keep terms in at least this many (training) documents: a count, or a fraction of "
-           "them", cli=Flag("--min-df", int)),
+           "them", cli=Flag("--min-df", str, "N|FRACTION")),
     Option("max_df", "int | float", 1.0, (int, float), "integer or fraction",
            "Keep terms in at most this fraction of the (training) documents, or this many "
            "when above 1", cli=Flag("--max-df", float)),

@@ -24,14 +24,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable  # noqa: F401  (the tokenizer field's annotation)
 from dataclasses import field, make_dataclass
-from numbers import Integral, Real
+from numbers import Integral
 from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.sparse as sp
 
 from ._choices import ANALYZERS
-from ._options import DEFAULT_TOKEN_PATTERN, PREPROCESSING
+from ._options import DEFAULT_TOKEN_PATTERN, PREPROCESSING, check_document_bound
 from .chars import count_chars
 from .corpus import strip_header
 from .errors import TextsiftError, did_you_mean
@@ -59,10 +59,8 @@ class _Checks:
         for name in _FLAGS:
             if not isinstance(getattr(self, name), bool | np.bool_):
                 raise TextsiftError(f"{name} must be true or false, got {getattr(self, name)!r}")
-        _document_bound("min_df", self.min_df, "a number of documents >= 1 or a fraction in "
-                        "[0, 1)", lambda x: 0 <= x < 1)
-        _document_bound("max_df", self.max_df, "a fraction in (0, 1] or a number of "
-                        "documents >= 1", lambda x: 0 < x <= 1)
+        check_document_bound("min_df", self.min_df)  # the command line's check too
+        check_document_bound("max_df", self.max_df)
         if self.max_features is not None and (not _is_int(self.max_features)
                                               or self.max_features < 1):
             raise TextsiftError(f"max_features must be a positive number of terms, got "
@@ -152,18 +150,6 @@ def _check_ngram_pattern(text: str, pattern: re.Pattern) -> None:
 
 def _is_int(x) -> bool:
     return isinstance(x, Integral) and not isinstance(x, bool | np.bool_)
-
-
-def _document_bound(name: str, value, what: str, fraction_ok) -> None:
-    """``value`` is a whole number of documents (>= 1) or a fraction ``fraction_ok`` accepts
-    (scikit-learn's reading: an int counts documents, a float is a proportion)."""
-    if _is_int(value):
-        if value >= 1:
-            return
-    elif isinstance(value, Real) and not isinstance(value, bool | np.bool_) and fraction_ok(
-            float(value)):
-        return
-    raise TextsiftError(f"{name} must be {what}, got {value!r}")
 
 
 class _StemmingAnalyzer:

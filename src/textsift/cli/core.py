@@ -110,8 +110,6 @@ def score(
     _check_score(significance)
     ev = significance.evidence_settings(corpus)
     m = None if method == "all" else get_method(method)  # before counting: fails at once
-    if ev is not None and m.pvalue is None and "permutations" not in ev:
-        _no_pvalue(m)
     counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: rank 4
     source = describe(corpus.source)
     if m is not None:
@@ -230,15 +228,26 @@ def _permuted(ev, m):
                                alpha=ev["alpha"], n_jobs=-1)[m.name]
 
 
-def _no_pvalue(m) -> None:
+def _no_pvalue(m, frame) -> None:
+    """The warning of ``--evidence`` for a method without a p-value, saying what ``frame``
+    (the evidence) shows: the class's counts and effect sizes where the ranking is a
+    class's, else (one score per term: ``var``, the ordinal methods) each term's df alone."""
     import warnings
 
     from ..errors import DataWarning
     from ..scores import with_pvalues
 
+    if "log_ratio" in frame.columns:
+        shows = "its counts and effect sizes"
+    elif "A" in frame.columns:
+        shows = "its counts"
+    else:
+        shows = (f"each term's df alone ({m.name} has one score per term, with no class whose "
+                 "counts and effect sizes it could show)")
     warnings.warn(f"{m.name} has no p-value (it is not a statistical test): --evidence shows "
-                  "its counts and effect sizes; for p-values rank by a method that is a test "
-                  f"({', '.join(with_pvalues())})", DataWarning, stacklevel=2)
+                  f"{shows}; for p-values rank by a method that is a test "
+                  f"({', '.join(with_pvalues())}), or add --permutations N for {m.name}'s by "
+                  "permutations", DataWarning, stacklevel=2)
 
 
 def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None, params=None) -> None:
@@ -271,6 +280,8 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None, params
     ev["names"] = counts.feature_names
     frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"],
                      permuted=_permuted(ev, m), **(params or {}))
+    if m.pvalue is None and "permutations" not in ev:
+        _no_pvalue(m, frame)
     emit(frame, fmt, title + f"; q: {ev['correction']} over each "
          + ("class's terms" if ev["family"] == "class" else "term and class")
          + f"; intervals at {ev['level']:g}")

@@ -67,10 +67,19 @@ def _ngrams(value: str | None) -> tuple[int, int] | None:
     return low, high
 
 
-def _min_df(value: int) -> int:
-    if value is not None and value < 1:
-        raise typer.BadParameter(f"a number of documents >= 1, got {value}")
-    return value
+def _min_df(value) -> int | float | None:
+    """A number of documents (``5``) or a fraction of them (``0.01``), read and checked as an
+    experiment file's ``min_df`` is (one reading: :func:`textsift._options.read_document_bound`)."""
+    from .._options import DOCUMENT_BOUNDS, read_document_bound
+    from ..errors import TextsiftError
+
+    if value is None:
+        return value
+    try:
+        return read_document_bound("min_df", value)
+    except TextsiftError:
+        raise typer.BadParameter(f"{DOCUMENT_BOUNDS['min_df'][0]} (0.01: the terms of at "
+                                 f"least 1% of the documents), got {value}") from None
 
 
 def _max_df(value: float) -> int | float:

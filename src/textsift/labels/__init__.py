@@ -67,6 +67,7 @@ from ._labelling import (
     check_ranks,
     encode_labels,
     evaluated_labels,
+    label_lists_for_ranks,
     numeric_labels,
 )
 from ._requirements import check_class, check_labelled, check_requirement, refuse_label_lists
@@ -86,5 +87,6 @@ __all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelForms", "LabelKind", "LabelTypes"
            "check_class", "check_label_counts", "check_label_spelling", "check_labelled",
            "check_ranks", "check_requirement", "csv_labels", "decide_kind", "distinct_labels",
            "encode_labels", "evaluated_labels", "holds_label_lists", "label_type",
-           "label_type_of", "no_labels", "numeric_labels", "plain_values", "read_labels",
+           "label_lists_for_ranks", "label_type_of", "no_labels", "numeric_labels",
+           "plain_values", "read_labels",
            "refuse_label_lists", "show_value", "similar_labels", "strip_labels", "unseen_classes"]

@@ -280,9 +280,14 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
     ``y`` otherwise; it needs at least two ranks.
     """
+    if isinstance(y, Labels) and y.multilabel or not isinstance(y, np.ndarray | Labels) and (
+            holds_collections(y)):
+        raise label_lists_for_ranks()
     y = np.asarray(y)
     if y.ndim != 1:
         raise TextsiftError(f"ranks must be one-dimensional, got shape {y.shape}")
+    if y.dtype == object and len(y) and holds_collections(y):
+        raise label_lists_for_ranks(y)
     if y.dtype.kind not in "biuf":
         raise TextsiftError(
             f"Unknown label type {y.dtype}: ordinal ranks must be numbers (e.g. 1-5 stars); "
@@ -321,9 +326,25 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     return y, scale
 
 
+def label_lists_for_ranks(values=None, field: str | None = None) -> TextsiftError:
+    """The one error for label lists where ranks are needed (an ordinal method or command on
+    a multi-label corpus), naming the first list and what to do."""
+    first = next((v for v in values if isinstance(v, COLLECTIONS)), None) \
+        if values is not None else None
+    what = f"the label field {field!r} holds" if field else "the labels are"
+    shown = f" (the first: {show_value(first)})" if first is not None else ""
+    return CorpusError(
+        f"{what} label lists{shown}, a multi-label corpus; ordinal methods and commands "
+        "need one rank per document, a rating such as 1-5 stars. Choose the field that holds "
+        "the ratings (--label-field), or score each label against the documents without it "
+        "with a method of classes (textsift score --method chi2, ig or bns)")
+
+
 def numeric_labels(values, field: str) -> np.ndarray:
     """A label field as float64 ratings (``"4"`` is read as 4); any non-numeric value is an
-    error naming the field and the fix."""
+    error naming the field and the fix (label lists: :func:`label_lists_for_ranks`)."""
+    if holds_collections(pd.Series(values)):
+        raise label_lists_for_ranks(values, field)
     y = pd.to_numeric(pd.Series(values), errors="coerce")
     bad = y.isna().to_numpy() & ~pd.isna(pd.Series(values)).to_numpy()
     if bad.any():

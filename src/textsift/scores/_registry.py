@@ -280,9 +280,9 @@ def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
                  reuse: bool = False, dense: bool = True):
-    """Score ``counts`` with each of ``methods`` (names; default every nominal method that
-    applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
-    ``params`` maps a name to its keyword parameters.
+    """Score ``counts`` with each of ``methods`` (names, or one name; default every nominal
+    method that applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that
+    order; ``params`` maps a name to its keyword parameters.
 
     Every name is checked before any work. The per-class methods share one evaluation set
     (module docstring) and the cached derived counts; each table is built when the caller
@@ -298,6 +298,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if methods is None:
         labels = LabelKind.MULTILABEL if counts.multilabel else LabelKind.NOMINAL
         methods = sorted(n for n, m in REGISTRY.items() if labels.serves(m))
+    elif isinstance(methods, str):  # one name, not its letters ('c', 'h', ...)
+        methods = [methods]
     methods = [get_method(name).name for name in methods]
     for name in methods:
         check_requirement(REGISTRY[name].requires, counts, name)
