@@ -136,6 +136,11 @@ def test_labels_given_in_python_are_read_in_nfc_too():
     with pytest.warns(DataWarning, match="two Unicode forms"):
         lists = Counts.from_texts(["cup bean", "cup leaf"], [[CAFE, "tea"], [CAFE_NFD]])
     assert lists.classes.tolist() == [CAFE, "tea"] and lists.class_sizes.tolist() == [2, 1]
+    # declared classes are read in NFC too: an NFD declaration names the same class
+    declared = Counts.from_texts(["cup bean", "leaf"], [CAFE_NFD, "tea"],
+                                 classes=[CAFE_NFD, "tea", "milk"])
+    assert declared.classes.tolist() == [CAFE, "milk", "tea"]
+    assert declared.class_sizes.tolist() == [1, 0, 1]
 
 
 def test_the_cli_prints_one_warning_line_and_strip_labels_silences_it(tmp_path):

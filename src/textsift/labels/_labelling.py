@@ -151,13 +151,25 @@ def _from_lists(y, classes) -> Labels:
     odd = [] if not len(flat) or pd.api.types.infer_dtype(
         flat, skipna=False) in SCALAR_INFERRED else [
         i for i, v in enumerate(flat) if isinstance(v, (*COLLECTIONS, dict)) or pd.isna(v)]
+    ends = np.cumsum(lengths)
     if odd:  # (labels of two types are encode_labels' error)
         at = odd[0]
-        row = int(np.searchsorted(np.cumsum(lengths), at, side="right"))
+        row = int(np.searchsorted(ends, at, side="right"))
         raise TextsiftError(
             f"the label list at row {row} holds the {show_value(flat[at])}; a label list holds "
             "labels (strings or numbers), not lists or missing values")
-    names, codes = encode_labels(flat, classes)
+    try:
+        names, codes = encode_labels(flat, classes)
+    except CorpusError as exc:  # two types: the rows are the documents', not the labels'
+        first = {k: int(np.searchsorted(ends, i, side="right"))
+                 for k, i in kinds_first_seen(flat).items() if k in SCALAR_KINDS}
+        if len(first) < 2:
+            raise
+        (a, ra), (b, rb) = sorted(first.items(), key=lambda kv: kv[1])[:2]
+        raise TextsiftError(
+            f"the label lists mix types: {a} labels (the first at row {ra}) and {b} labels "
+            f"(the first at row {rb}). Write every label as a string (\"1\") or every one as "
+            "a number, so that each class has one name") from exc
     rows = np.repeat(np.arange(len(values)), lengths)
     matrix = sp.csr_matrix((np.ones(len(flat), np.int8), (rows, codes)),
                            shape=(len(values), len(names)))
@@ -230,7 +242,7 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
             raise TextsiftError(f"the labels mix types ({', '.join(kinds)}); give every label "
                                 "the same type, e.g. all strings") from None
         return classes, codes.astype(np.intp)
-    declared = np.asarray(classes)
+    declared = nfc_array(np.asarray(classes))  # in the labels' Unicode form
     classes = np.unique(declared)  # sorted, like the labels' own classes
     if len(classes) != len(declared):
         raise TextsiftError("classes must be distinct")
