@@ -187,6 +187,25 @@ def test_an_experiment_warns_once_over_its_files_and_strips_when_told(tmp_path):
         assert z["classes"].tolist() == ["rec.autos", "sci.space"]
 
 
+def test_an_experiment_warns_once_when_its_files_write_a_label_in_two_forms(tmp_path):
+    """The train file writes 'café' in NFC, the test file in NFD: one class (the test
+    documents' class is one training has), one warning naming the experiment file."""
+    train = write(tmp_path / "train.jsonl", [r | {"label": CAFE} if r["label"] != "tea"
+                                             else r for r in ACCENTS])
+    test = write(tmp_path / "test.jsonl", [r | {"label": CAFE_NFD} if r["label"] != "tea"
+                                           else r for r in ACCENTS])
+    config = {"corpus": {"path": str(train), "test_path": str(test)},
+              "selection": {"methods": ["chi2"], "sizes": [2]}, "learners": [{"name": "nb"}]}
+    with pytest.warns(DataWarning) as caught:
+        summary = run_experiment(parse_config(config, src="x.toml"), tmp_path / "a")
+    forms = [w for w in caught if "Unicode forms" in str(w.message)]
+    assert len(forms) == 1 and str(forms[0].message).startswith(
+        "x.toml: labels written in two Unicode forms are now one class: 'caf\xe9'")
+    assert summary.notes == []  # no test class unseen in training
+    with np.load(tmp_path / "a" / "cache" / "fold-0.npz") as z:
+        assert z["classes"].tolist() == [CAFE, "tea"]
+
+
 # --------------------------------------------------------------------------- unseen classes
 def split_corpus(tmp_path, test_labels):
     records = [{"text": f"orbit moon w{i}", "label": "space", "split": "train"} for i in range(8)]

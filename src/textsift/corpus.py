@@ -115,6 +115,7 @@ def read_corpus(
     strip_labels: bool = False,
     ranks: bool = False,
     check_spelling: bool = True,
+    forms: LabelForms | None = None,
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
     list of them -- and check the fields a scorer needs (:func:`select_records`).
@@ -135,11 +136,14 @@ def read_corpus(
     caller that reads several sources as one corpus); ``strip_labels`` removes the white
     space around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
     empty, and one whose every line was skipped as malformed, are errors that say so.
+    String labels are read in Unicode NFC; labels written in two forms, now one class, warn
+    (:class:`~textsift.labels.LabelForms`), unless ``forms`` is given: their spellings are
+    noted there, for a caller that reads several sources as one corpus and warns once.
     """
     splits = set() if split is not None else None
     skipped = [] if bad_lines is None else bad_lines
     records = Records(text_field, label_field, split_field, split, label_sep, strip_labels,
-                      ranks)
+                      ranks, forms)
     frames = list(records.read(path, None, on_bad_line, skipped, split_values=splits))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
@@ -249,7 +253,7 @@ class Records:
 
     def __init__(self, text_field: str, label_field: str | None, split_field: str | None = None,
                  split=None, label_sep: str | None = None, strip_labels: bool = False,
-                 ranks: bool = False):
+                 ranks: bool = False, forms: LabelForms | None = None):
         self.text_field, self.label_field = text_field, label_field
         self.split_field, self.split = split_field, split
         self.label_sep = label_sep
@@ -257,7 +261,9 @@ class Records:
         self.ranks = ranks
         self.seen: set = set()
         self.labels = LabelTypes(label_field)
-        self.forms = LabelForms()  # the labels' spellings, read in Unicode NFC
+        # the labels' spellings, read in Unicode NFC (a caller's: it warns, not finish)
+        self.forms = LabelForms() if forms is None else forms
+        self.warn_forms = forms is None
         self.n_records = 0
         self.has_text = False  # a record whose text holds more than white space was read
 
@@ -283,7 +289,8 @@ class Records:
         errors; labels written in two Unicode forms, now one class, are warned about
         (:meth:`~textsift.labels.LabelForms.warn`)."""
         self.labels.finish(source)
-        self.forms.warn(source)
+        if self.warn_forms:
+            self.forms.warn(source)
         if self.n_records and not self.has_text:
             raise no_text(source, self.text_field)
 
