@@ -119,7 +119,8 @@ def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
 def _small_count_notes(exp: Experiment) -> list[str]:
     """A note for the alpha levels of chi2 without Yates' correction: its p-values are too
     small for terms in few documents (``textsift.evidence.check_expected_counts`` warns where
-    one selection is made; an experiment makes one per fold, so it says so once, here)."""
+    one selection is made; an experiment's folds select without it, and the run says so once,
+    here)."""
     from ..evidence import SMALL_COUNT_TESTS
 
     return [f"{name}'s alpha levels keep terms by Pearson's large-sample p-values, which are "
