@@ -122,9 +122,9 @@ def test_ordinal_commands_on_label_lists_say_what_they_need(tmp_path, command):
 def test_ranks_of_label_lists_in_python_say_what_they_need():
     from textsift.labels import check_ranks
 
-    with pytest.raises(TextsiftError, match=r"^the labels are label lists, a multi-label "
-                                            r"corpus; ordinal methods and commands need one "
-                                            r"rank per document"):
+    with pytest.raises(TextsiftError, match=r"^the labels are label lists \(the first: list "
+                                            r"\['x', 'y'\]\), a multi-label corpus; ordinal "
+                                            r"methods and commands need one rank per document"):
         check_ranks([["x", "y"], ["x"], []])
     lists = np.empty(2, dtype=object)
     lists[:] = [["x"], ["y"]]

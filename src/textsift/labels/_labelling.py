@@ -292,9 +292,8 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
     ``y`` otherwise; it needs at least two ranks.
     """
-    if isinstance(y, Labels) and y.multilabel or not isinstance(y, np.ndarray | Labels) and (
-            holds_collections(y)):
-        raise label_lists_for_ranks()
+    if isinstance(y, list | tuple | pd.Series) and holds_collections(y):
+        raise label_lists_for_ranks(y)
     y = np.asarray(y)
     if y.ndim != 1:
         raise TextsiftError(f"ranks must be one-dimensional, got shape {y.shape}")
