@@ -262,6 +262,8 @@ def _checked_values(y) -> np.ndarray:
     label (``None``, NaN) and an infinite number are errors naming the row, and so are labels
     of two types -- ``[1, "b"]``, which ``np.asarray`` would silently make the strings
     ``"1"`` and ``"b"`` -- with the message of a file's (``mixed_types``)."""
+    if not isinstance(y, np.ndarray | pd.Series | list | tuple) and hasattr(y, "__array__"):
+        y = np.asarray(y)  # an array-like that is not a sequence (scikit-learn's checks)
     if isinstance(y, np.ndarray) and (y.ndim != 1 or y.dtype.kind not in "fO"):
         return y
     column = (y if isinstance(y, pd.Series) else pd.Series(
