@@ -115,3 +115,18 @@ def test_score_yates_evidence_p_values_are_scipys(tmp_path):
             table = np.array([[r["A"], r["B"]], [r["C"], r["D"]]])
             assert r["p"] == pytest.approx(chi2_contingency(table, correction=yates).pvalue,
                                            rel=1e-9), (yates, r)
+
+
+def test_per_class_evidence_counts_warn_too(tmp_path):
+    """`score --per-class --evidence` counts each class's terms that pass --alpha (0.05 by
+    default) by chi2: the same warning; none with --yates."""
+    path = corpus(tmp_path)
+    res = runner.invoke(app, ["score", str(path), "--per-class", "--evidence", "--correction",
+                              "none", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    warned = [ln for ln in res.stderr.splitlines() if ln.startswith("warning:")]
+    assert len(warned) == 1 and "terms that pass alpha 0.05 by chi2 have an expected count " \
+        "below 5" in warned[0], res.stderr
+    res = runner.invoke(app, ["score", str(path), "--per-class", "--evidence", "--correction",
+                              "none", "--format", "json", "--yates"])
+    assert res.exit_code == 0 and "warning:" not in res.stderr, res.stderr

@@ -132,7 +132,9 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
     """How many terms of each class pass ``alpha`` after ``correction`` (:func:`passes`, the
     rule :func:`significant_terms` keeps them by), counting those of ``direction`` in the
     class only (``"over"``: the class's own terms; ``"both"``: every term). ``adjusted``:
-    the adjusted p-values when at hand (:func:`passing_scores`)."""
+    the adjusted p-values when at hand (:func:`passing_scores`). By chi2 (without
+    ``yates``), passing terms with an expected count below 5 warn
+    (:func:`check_expected_counts`)."""
     from .corrections import check_alpha
 
     alpha = check_alpha(alpha)
@@ -144,6 +146,9 @@ def significant_counts(counts: Counts, method, alpha: float = 0.05, correction: 
         passed = [len(table.scored_terms())]
     else:  # (the table's classes: those with documents, as the p-values')
         passed = table.n_scored()
+    if _name_of(method) in SMALL_COUNT_TESTS and not params.get("yates"):
+        check_expected_counts(counts, np.asarray(table.scored_terms(), dtype=np.intp),
+                              adjusted, alpha)
     return pd.Series(passed, index=pd.Index([str(g) for g in adjusted.groups]),
                      name=f"q {rule(correction)} {alpha:g}")
 
@@ -235,7 +240,9 @@ def check_expected_counts(counts: Counts, index, p, alpha: float, class_label=No
     term in one document of a class of 593 among 11,314 gets p = 2.1e-5, where Yates'
     correction gives 0.045 and Fisher's exact test 0.052 (``docs/guide/evidence.md``
     measures it on 20 Newsgroups and GoEmotions). The warning names how many, the rarest
-    passing term's three p-values, and the fixes; the selection is unchanged."""
+    passing term's three p-values, and the fixes; the selection is unchanged. ``index``: the
+    passing terms; ``p``: their p-values (or the adjusted ones), which pick the class of the
+    example without ``class_label``."""
     import warnings
 
     from .errors import DataWarning
