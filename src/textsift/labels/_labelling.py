@@ -102,6 +102,11 @@ def as_labels(y, classes=None) -> Labels:
     columns are reordered so that the names are sorted), every column with a document (an
     all-zero column is an error that says how to declare such a label). A :class:`Labels` is
     taken as it is.
+
+    String labels (and declared classes) are read in Unicode NFC, as a file's are, with a
+    :class:`~textsift.errors.DataWarning` when that makes two distinct labels one class
+    (:class:`~textsift.labels.LabelForms`); labels of two types (``[1, "b"]``), a missing
+    label and an infinite one are errors naming the row, with a file's messages.
     """
     if isinstance(y, Labels):
         if classes is not None and not np.array_equal(np.asarray(classes), y.classes):

@@ -49,8 +49,8 @@ def _renamed(value, changed: dict):
 
 class LabelForms:
     """The spellings of the labels read from a source, across its chunks, files and
-    partitions: for each label in :data:`FORM`, the distinct ways it was written. Two or more
-    are labels that :func:`nfc_labels` made one class, which :meth:`warn` names."""
+    partitions: for each label in Unicode NFC, the distinct ways it was written. Two or more
+    are labels that reading them in NFC made one class, which :meth:`warn` names."""
 
     def __init__(self):
         self.spellings: dict[str, set[str]] = {}
@@ -64,12 +64,14 @@ class LabelForms:
             self.spellings.setdefault(form, set()).update(spelled)
 
     def merged(self) -> list[tuple[str, ...]]:
-        """The groups of distinct spellings that are one label in :data:`FORM`, each sorted,
+        """The groups of distinct spellings that are one label in Unicode NFC, each sorted,
         the groups sorted."""
         return sorted(tuple(sorted(g)) for g in self.spellings.values() if len(g) > 1)
 
     def warn(self, source=None) -> None:
-        """Warn when some labels were written in more than one form (:func:`warn_merged`)."""
+        """Warn (:class:`~textsift.errors.DataWarning`) when some labels were written in more
+        than one form, naming the first five groups, their spellings escaped so that the
+        difference shows, and what to do if they were meant as different classes."""
         warn_merged(self.merged(), source)
 
 
