@@ -130,3 +130,18 @@ def test_per_class_evidence_counts_warn_too(tmp_path):
     res = runner.invoke(app, ["score", str(path), "--per-class", "--evidence", "--correction",
                               "none", "--format", "json", "--yates"])
     assert res.exit_code == 0 and "warning:" not in res.stderr, res.stderr
+
+
+def test_explore_alpha_warns_for_chi2(tmp_path):
+    """`explore --alpha` keeps each class's terms as `score --class C --alpha` does: chi2's
+    passing terms with small expected counts warn there too; Fisher's alone do not."""
+    path = corpus(tmp_path)
+    res = runner.invoke(app, ["explore", str(path), "--alpha", "0.05", "--correction", "none",
+                              "--methods", "chi2,fisher", "--out", str(tmp_path / "a.html")])
+    assert res.exit_code == 0, res.output
+    warned = [ln for ln in res.stderr.splitlines() if ln.startswith("warning:")]
+    assert len(warned) == 1 and "by chi2 have an expected count below 5" in warned[0], (
+        res.stderr)
+    res = runner.invoke(app, ["explore", str(path), "--alpha", "0.05", "--correction", "none",
+                              "--methods", "fisher", "--out", str(tmp_path / "b.html")])
+    assert res.exit_code == 0 and "warning:" not in res.stderr, res.stderr
