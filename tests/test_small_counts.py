@@ -142,6 +142,11 @@ def test_explore_alpha_warns_for_chi2(tmp_path):
     warned = [ln for ln in res.stderr.splitlines() if ln.startswith("warning:")]
     assert len(warned) == 1 and "by chi2 have an expected count below 5" in warned[0], (
         res.stderr)
+    # what explore has: no --yates there (score has it)
+    assert warned[0].endswith("For p-values that hold there, read Fisher's exact test's "
+                              "(--methods with fisher), or keep the terms of enough documents "
+                              "(--min-df); `textsift score --yates` gives Yates' correction of "
+                              "chi2"), warned[0]
     res = runner.invoke(app, ["explore", str(path), "--alpha", "0.05", "--correction", "none",
                               "--methods", "fisher", "--out", str(tmp_path / "b.html")])
     assert res.exit_code == 0 and "warning:" not in res.stderr, res.stderr

@@ -232,7 +232,14 @@ def expected_minimum(counts: Counts, terms, class_index=None) -> np.ndarray:
     return np.minimum(df, n - df) * side / n
 
 
-def check_expected_counts(counts: Counts, index, p, alpha: float, class_label=None) -> None:
+#: What the warning of :func:`check_expected_counts` offers, unless its caller says.
+SMALL_COUNT_FIXES = ("use Fisher's exact test (method 'fisher', --method fisher) or Yates' "
+                     "continuity correction (yates=True, --yates); or keep the terms of enough "
+                     "documents (min_df, --min-df)")
+
+
+def check_expected_counts(counts: Counts, index, p, alpha: float, class_label=None,
+                          fixes: str = SMALL_COUNT_FIXES) -> None:
     """Warn (:class:`~textsift.errors.DataWarning`) when terms that pass ``alpha`` by chi2's
     p-values have an expected count below :data:`MIN_EXPECTED` in their 2 x 2 table
     (Cochran, "Some methods for strengthening the common chi-square tests", Biometrics 10
@@ -242,7 +249,8 @@ def check_expected_counts(counts: Counts, index, p, alpha: float, class_label=No
     measures it on 20 Newsgroups and GoEmotions). The warning names how many, the rarest
     passing term's three p-values, and the fixes; the selection is unchanged. ``index``: the
     passing terms; ``p``: their p-values (or the adjusted ones), which pick the class of the
-    example without ``class_label``."""
+    example without ``class_label``; ``fixes``: what to do, in the caller's words (a command
+    without ``--yates`` names what it has)."""
     import warnings
 
     from .errors import DataWarning
@@ -279,9 +287,7 @@ def check_expected_counts(counts: Counts, index, p, alpha: float, class_label=No
         f"{int(small.sum()):,} of the {len(index):,} terms that pass alpha {alpha:g} by "
         f"chi2 have an expected count below {MIN_EXPECTED} in their 2 x 2 table (terms in "
         "few documents), where chi2's p-value (Pearson's large-sample approximation) can "
-        f"be far too small.{example} For p-values that hold there, use Fisher's exact test "
-        "(method 'fisher', --method fisher) or Yates' continuity correction (yates=True, "
-        "--yates); or keep the terms of enough documents (min_df, --min-df)",
+        f"be far too small.{example} For p-values that hold there, {fixes}",
         DataWarning, stacklevel=3)
 
 

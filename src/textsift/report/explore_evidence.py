@@ -105,7 +105,11 @@ def _check_small_counts(counts: Counts, tests: dict, alpha: float, correction: s
             kept = passing_scores(counts, name, alpha, correction, family, "over",
                                   adjusted=tests[name][1])
             check_expected_counts(counts, np.asarray(kept.scored_terms(), dtype=np.intp),
-                                  tests[name][1], alpha)
+                                  tests[name][1], alpha, fixes=(
+                                      "read Fisher's exact test's (--methods with fisher), or "
+                                      "keep the terms of enough documents (--min-df); "
+                                      "`textsift score --yates` gives Yates' correction of "
+                                      "chi2"))
 
 
 def label_evidence(counts: Counts, names, per_class: set, top: int,
