@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from textsift import __version__
 from textsift.cli import app
-from textsift.corpus import sample_path
+from textsift.reading.corpus import sample_path
 
 runner = CliRunner()
 GROUP = typer.main.get_command(app)
@@ -183,8 +183,8 @@ def test_min_df_takes_a_fraction_as_an_experiment_file_does(tmp_path):
     (textsift._options.read_document_bound): an integer counts documents, a decimal is a
     fraction; the command's terms are those of VectorizerOptions(min_df=0.01)."""
     from textsift._options import read_document_bound
-    from textsift.corpus import read_corpus
-    from textsift.vectorize import VectorizerOptions, vectorize
+    from textsift.reading.corpus import read_corpus
+    from textsift.text.vectorize import VectorizerOptions, vectorize
 
     assert read_document_bound("min_df", "0.01") == 0.01
     assert read_document_bound("min_df", "5") == 5 and isinstance(

@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 
 from textsift.cli import app
 from textsift.cli._app import reflow
-from textsift.corpus import load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
-from textsift.ranking import rank
+from textsift.reading.corpus import load_sample, sample_path
 from textsift.scores import compute
+from textsift.selection.ranking import rank
 
 runner = CliRunner()
 NEWS = str(sample_path("20ng"))
@@ -79,7 +79,7 @@ def test_compute_of_a_list_points_to_compute_many(news_counts):
 def test_compute_many_and_permutations_take_one_name(news_counts):
     """A string was iterated as a list: "unknown method 'c' (did you mean 'rc'?)". One name
     is one method: the same table as in a list of one."""
-    from textsift.permutation import permutation_pvalues
+    from textsift.evidence.permutation import permutation_pvalues
     from textsift.scores import compute_many
 
     [(name, table)] = list(compute_many(news_counts, "chi2"))

@@ -21,9 +21,9 @@ from scipy.stats import chi2_contingency
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import DataWarning
-from textsift.evidence import expected_minimum, significant_terms
+from textsift.evidence.terms import expected_minimum, significant_terms
 
 runner = CliRunner()
 
