@@ -129,6 +129,12 @@ CASES = {
         r".*b\.jsonl(, line 1)?\. .*; a CSV file's labels are strings \(01 and 1 are two "
         r"classes\): write the other files' labels as strings too, or, for ratings, use an "
         r"ordinal method"),
+    "an infinite label (JSON Infinity)": (  # it was the class "inf"; NaN is a missing label
+        _write("c.jsonl", b'{"text": "alpha", "label": 1}\n{"text": "beta", "label": 2}\n'
+                          b'{"text": "gamma", "label": Infinity}\n'),
+        r"c\.jsonl, line 3: the label 'label' is Infinity \(1 label\(s\) are infinite\), "
+        r"which names no class; write the class as a string \(\"Infinity\"\), or drop or "
+        r"fill those records"),
     "label list holding numbers": (
         _write("c.jsonl", jsonl([{"text": "alpha", "label": [1, 2]}])),
         r"c\.jsonl, line 1: the label 'label' is the list \[1, 2\], which holds the number 1; "
@@ -321,8 +327,31 @@ def test_a_malformed_scheduler_address_fails_at_once_and_cleanly(tmp_path):
 
 
 def test_labels_of_mixed_types_are_an_error_in_counts_too():
-    with pytest.raises(TextsiftError, match=r"the labels mix types \(int, str\)"):
+    with pytest.raises(TextsiftError, match=r"the labels mix types: the number 1 at row 0, "
+                                            r"the string 'b' at row 1\. Write every label"):
         Counts.from_texts(["alpha", "beta"], np.array([1, "b"], dtype=object))
+
+
+@pytest.mark.parametrize("y", [[1, "b"] * 20, pd.Series([1, "b"] * 20, index=range(5, 45))])
+def test_labels_of_mixed_types_are_refused_in_python_as_in_a_file(y):
+    """``TermSelector().fit(X, [1, "b"] * 20)`` made the classes '1' and 'b' without a word
+    (``np.asarray`` turns the list into strings); the CLI refuses such a file. One check
+    (``labels._values.mixed_types``) gives both messages, rows counted from 0."""
+    from textsift import TermSelector
+
+    X = np.ones((40, 3), dtype=np.int64)
+    with pytest.raises(TextsiftError, match=r"^the labels mix types: the number 1 at row 0, "
+                                            r"the string 'b' at row 1\. Write every label as "
+                                            r"a string \(\"1\"\) or every one as a number"):
+        TermSelector().fit(X, y)
+
+
+def test_an_infinite_label_is_refused_in_python_as_in_a_file():
+    """One rule: an infinity names no class (it was the class inf), as NaN is missing."""
+    with pytest.raises(TextsiftError, match=r"^the label at row 2 is -Infinity \(1 label\(s\) "
+                                            r"are infinite\), which names no class"):
+        Counts.from_texts(["alpha", "beta", "gamma"], [1.0, 2.0, -np.inf])
+    assert Counts.from_texts(["alpha", "beta"], [1.0, 2.0]).classes.tolist() == [1.0, 2.0]
 
 
 def test_a_truncated_gzip_names_the_last_whole_line(tmp_path):

@@ -6,6 +6,7 @@ in textsift's words, and ``score --method all`` piped writes every term."""
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -15,7 +16,7 @@ from typer.testing import CliRunner
 from textsift.cli import app
 from textsift.counting.counts import Counts
 from textsift.engines import count_file
-from textsift.errors import DataWarning
+from textsift.errors import DataWarning, TextsiftError
 from textsift.experiment import parse_config
 from textsift.experiment.folds import fold_indices
 from textsift.reading.corpus import load_sample, sample_path
@@ -93,3 +94,40 @@ def test_method_all_piped_writes_every_term():
     n_terms = Counts.from_texts(sample.texts, sample.labels, min_df=5).n_terms
     assert len(res.stdout.splitlines()) == 1 + n_terms and n_terms > 1000
     assert res.stderr == ""  # nothing left out, so nothing to say
+
+
+LISTS_FOR_RANKS = (r"the label field 'labels' holds label lists( \(the first: list \['x', "
+                   r"'y'\]\))?, a multi-label corpus; ordinal methods and commands need one rank "
+                   r"per document, a rating such as 1-5 stars\. Choose the field that holds the "
+                   r"ratings \(--label-field\), or score each label against the documents "
+                   r"without it with a method of classes")
+
+
+@pytest.mark.parametrize("command", ["ordinal", "adabag", "pca-lda"])
+def test_ordinal_commands_on_label_lists_say_what_they_need(tmp_path, command):
+    """They said "field 'labels' must be numeric ... found non-numeric values ["['x', 'y']"]"
+    (ordinal) or "Unknown label type object" (adabag, pca-lda)."""
+    path = tmp_path / "ml.jsonl"
+    path.write_text("".join(json.dumps({"text": f"alpha beta w{i}", "labels": ls}) + "\n"
+                            for i, ls in enumerate([["x", "y"], ["x"], ["y"], []] * 5)))
+    res = runner.invoke(app, [command, str(path), "--label-field", "labels", "--min-df", "1",
+                              *(["--out", str(tmp_path / "out")] if command != "ordinal"
+                                else [])])
+    assert res.exit_code == 2, res.output
+    assert res.stderr.count("\n") == 1
+    assert re.match("error: " + LISTS_FOR_RANKS, res.stderr), res.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_ranks_of_label_lists_in_python_say_what_they_need():
+    from textsift.labels import check_ranks
+
+    with pytest.raises(TextsiftError, match=r"^the labels are label lists \(the first: list "
+                                            r"\['x', 'y'\]\), a multi-label corpus; ordinal "
+                                            r"methods and commands need one rank per document"):
+        check_ranks([["x", "y"], ["x"], []])
+    lists = np.empty(2, dtype=object)
+    lists[:] = [["x"], ["y"]]
+    with pytest.raises(TextsiftError, match=r"^the labels are label lists \(the first: list "
+                                            r"\['x'\]\)"):
+        check_ranks(lists)

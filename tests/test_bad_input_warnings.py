@@ -98,6 +98,51 @@ def test_label_lists_are_checked_and_stripped_label_by_label(tmp_path):
         ["joy", "love"], ["love", "joy"]]
 
 
+CAFE = "caf\u00e9"  # NFC: the one character U+00E9
+CAFE_NFD = "cafe\u0301"  # NFD: e and the combining acute accent U+0301; it looks the same
+#: 'café' in NFC in 4 documents, in NFD in 2 (every third): 3 classes where 2 were meant.
+ACCENTS = [{"text": f"espresso cup w{i}", "label": CAFE_NFD if i % 3 == 0 else CAFE}
+           for i in range(6)] + [{"text": f"green leaf w{i}", "label": "tea"} for i in range(6)]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_labels_are_read_in_nfc_and_a_merge_is_warned_about(tmp_path, client, engine):
+    """'café' in NFC and in NFD were two classes, without a word. Read in NFC they are one
+    class of 6 documents (the counts equal those of the labels written in NFC alone), and a
+    DataWarning names the label and both spellings -- in every engine, the two spellings in
+    different chunks (chunk_size 2)."""
+    path = write(tmp_path / "c.jsonl", ACCENTS)
+    with pytest.warns(DataWarning, match=r"c\.jsonl: labels written in two Unicode forms are "
+                                         r"now one class: 'caf\xe9' \(written "
+                                         r"'cafe\\u0301' and 'caf\\xe9'\)\. textsift reads "
+                                         r"every label in Unicode NFC"):
+        counts = count(path, engine, client)
+    assert counts.classes.tolist() == [CAFE, "tea"] and counts.class_sizes.tolist() == [6, 6]
+    texts = [r["text"] for r in ACCENTS]
+    assert counts.equals(Counts.from_texts(texts, [CAFE] * 6 + ["tea"] * 6))
+    nfd_only = write(tmp_path / "d.jsonl", [r | {"label": CAFE_NFD} if r["label"] == CAFE
+                                            else r for r in ACCENTS])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)  # one spelling: read in NFC, no merge
+        assert count(nfd_only, engine, client).classes.tolist() == [CAFE, "tea"]
+
+
+def test_labels_given_in_python_are_read_in_nfc_too():
+    """as_labels (TermSelector, Counts) reads the labels as a file's are: in NFC, a warning
+    when two spellings become one class; label lists alike."""
+    with pytest.warns(DataWarning, match=r"'caf\xe9' \(written 'cafe\\u0301' and "):
+        counts = Counts.from_texts(["cup bean", "cup milk", "leaf"], [CAFE, CAFE_NFD, "tea"])
+    assert counts.classes.tolist() == [CAFE, "tea"] and counts.class_sizes.tolist() == [2, 1]
+    with pytest.warns(DataWarning, match="two Unicode forms"):
+        lists = Counts.from_texts(["cup bean", "cup leaf"], [[CAFE, "tea"], [CAFE_NFD]])
+    assert lists.classes.tolist() == [CAFE, "tea"] and lists.class_sizes.tolist() == [2, 1]
+    # declared classes are read in NFC too: an NFD declaration names the same class
+    declared = Counts.from_texts(["cup bean", "leaf"], [CAFE_NFD, "tea"],
+                                 classes=[CAFE_NFD, "tea", "milk"])
+    assert declared.classes.tolist() == [CAFE, "milk", "tea"]
+    assert declared.class_sizes.tolist() == [1, 0, 1]
+
+
 def test_the_cli_prints_one_warning_line_and_strip_labels_silences_it(tmp_path):
     path = write(tmp_path / "c.jsonl", SPACED)
     for command in (["score", str(path), "--method", "chi2"],
@@ -140,6 +185,25 @@ def test_an_experiment_warns_once_over_its_files_and_strips_when_told(tmp_path):
     assert summary.notes == []  # sci.space is in both parts now
     with np.load(tmp_path / "b" / "cache" / "fold-0.npz") as z:
         assert z["classes"].tolist() == ["rec.autos", "sci.space"]
+
+
+def test_an_experiment_warns_once_when_its_files_write_a_label_in_two_forms(tmp_path):
+    """The train file writes 'café' in NFC, the test file in NFD: one class (the test
+    documents' class is one training has), one warning naming the experiment file."""
+    train = write(tmp_path / "train.jsonl", [r | {"label": CAFE} if r["label"] != "tea"
+                                             else r for r in ACCENTS])
+    test = write(tmp_path / "test.jsonl", [r | {"label": CAFE_NFD} if r["label"] != "tea"
+                                           else r for r in ACCENTS])
+    config = {"corpus": {"path": str(train), "test_path": str(test)},
+              "selection": {"methods": ["chi2"], "sizes": [2]}, "learners": [{"name": "nb"}]}
+    with pytest.warns(DataWarning) as caught:
+        summary = run_experiment(parse_config(config, src="x.toml"), tmp_path / "a")
+    forms = [w for w in caught if "Unicode forms" in str(w.message)]
+    assert len(forms) == 1 and str(forms[0].message).startswith(
+        "x.toml: labels written in two Unicode forms are now one class: 'caf\xe9'")
+    assert summary.notes == []  # no test class unseen in training
+    with np.load(tmp_path / "a" / "cache" / "fold-0.npz") as z:
+        assert z["classes"].tolist() == [CAFE, "tea"]
 
 
 # --------------------------------------------------------------------------- unseen classes

@@ -3,6 +3,7 @@ the same everywhere; the commands that read a corpus share its options; choices 
 flags are flags, required options are required; -h, --version and an example everywhere; bad
 options are one `error:` line; results on stdout, messages on stderr."""
 
+import io
 import json
 import types
 from enum import Enum
@@ -177,6 +178,31 @@ def test_usage_errors_are_one_line(args, message):
     assert message in res.stderr
 
 
+def test_min_df_takes_a_fraction_as_an_experiment_file_does(tmp_path):
+    """--min-df 0.05 was a raw "'0.05' is not a valid integer" though the help says a
+    fraction is allowed and an experiment file's min_df = 0.05 is one. One range for both
+    (textsift._bounds.MIN_DF); the command's terms are those of
+    VectorizerOptions(min_df=0.05)."""
+    from textsift.reading.corpus import read_corpus
+    from textsift.text.vectorize import VectorizerOptions, vectorize
+
+    res = runner.invoke(app, ["score", SAMPLE, "--min-df", "0.05", "--method", "all",
+                              "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    corpus = read_corpus(SAMPLE)
+    _, names, _ = vectorize(corpus.texts, VectorizerOptions(min_df=0.05))
+    every = pd.read_csv(io.StringIO(res.stdout))
+    assert sorted(every["term"].astype(str)) == sorted(map(str, names))
+    assert 0 < len(names) < len(vectorize(corpus.texts)[1])  # the fraction dropped terms
+    for bad in ("0", "1.5", "abc"):
+        res = runner.invoke(app, ["score", SAMPLE, "--min-df", bad])
+        assert res.exit_code == 2 and res.stderr.startswith(
+            "error: Invalid value for '--min-df': "), res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1
+        if bad != "abc":
+            assert f"a number of documents >= 1 or a fraction in [0, 1); got {bad}" in res.stderr
+
+
 def test_several_sources_are_read_as_one_corpus(tmp_path):
     # (as ratings: the ordinal command reads every file's labels as numbers, CSV's too)
     frame = pd.read_json(REVIEWS, lines=True)
@@ -253,6 +279,12 @@ NOT_APPLYING = [
      "class with --class"),
     ("score", ["--class", "a", "--reference", "b", "--reference-corpus", "x"], "give one "
      "reference"),
+    ("score", ["--method", "ig", "--yates"], "--yates is Yates' continuity correction of "
+     "chi2's 2 x 2 tables, and ig has none: rank by --method chi2 --yates, or drop --yates"),
+    ("score", ["--method", "all", "--yates"], "--yates is Yates' continuity correction of "
+     "chi2, and --method all prints every method's score"),
+    ("score", ["--yates", "--evidence", "--permutations", "9"], "--yates corrects chi2's own "
+     "p-values, which --permutations replaces"),
     ("ordinal", ["--alpha", "0.05"], "--alpha selects the terms whose adjusted p-value passes "
      "it, and rr_igor has no p-value (it is not a statistical test): choose a method that is a "
      "test (mann_whitney), or -k\n"),  # ordinal has no --evidence --permutations to suggest

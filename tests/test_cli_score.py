@@ -142,3 +142,23 @@ def test_bad_input_anywhere_in_a_command_is_one_error_line_with_exit_2():
     assert res.exit_code == 2
     assert res.stderr == "error: data.jsonl, line 3: bad thing; fix it\n"
     assert "Traceback" not in res.output
+
+
+def test_evidence_of_a_method_without_a_p_value_says_what_it_shows():
+    """`--method var --evidence` warned that --evidence "shows its counts and effect sizes"
+    and showed each term's df alone (var has one score per term, no class). The warning
+    now says what the table holds; a class's ranking by bns does show counts and effects."""
+    reviews = str(sample_path("reviews"))
+    res = runner.invoke(app, ["score", reviews, "--label-field", "rating", "--method", "var",
+                              "--evidence", "--top", "3", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert set(json.loads(res.stdout)[0]) == {"position", "term", "score", "df"}
+    assert ("warning: var has no p-value (it is not a statistical test): --evidence shows "
+            "each term's df alone (var has one score per term, with no class whose counts and "
+            "effect sizes it could show); for p-values rank by a method that is a test") in (
+        res.stderr), res.stderr
+    res = runner.invoke(app, ["score", SAMPLE, "--method", "bns", "--class", "sci.space",
+                              "--evidence", "--top", "3", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    assert {"A", "B", "C", "D", "log_ratio"} <= set(json.loads(res.stdout)[0])
+    assert "--evidence shows its counts and effect sizes;" in res.stderr

@@ -76,6 +76,23 @@ def test_compute_of_a_list_points_to_compute_many(news_counts):
         compute(news_counts, ["chi2", "ig"])
 
 
+def test_compute_many_and_permutations_take_one_name(news_counts):
+    """A string was iterated as a list: "unknown method 'c' (did you mean 'rc'?)". One name
+    is one method: the same table as in a list of one."""
+    from textsift.evidence.permutation import permutation_pvalues
+    from textsift.scores import compute_many
+
+    [(name, table)] = list(compute_many(news_counts, "chi2"))
+    assert name == "chi2"
+    assert np.array_equal(table.values, compute(news_counts, "chi2").values)
+    X = np.array([[1, 0], [1, 0], [0, 1], [0, 1]])
+    y = ["a", "a", "b", "b"]
+    one = permutation_pvalues(X, y, "chi2", 9, random_state=0)
+    listed = permutation_pvalues(X, y, ["chi2"], 9, random_state=0)
+    assert list(one) == ["chi2"]
+    assert np.array_equal(one["chi2"].pvalues, listed["chi2"].pvalues, equal_nan=True)
+
+
 def test_tables_are_tab_separated_when_stdout_is_not_a_terminal():
     res = invoke("score", NEWS, "--top", 3)  # CliRunner's stdout is not a terminal
     assert res.exit_code == 0, res.output

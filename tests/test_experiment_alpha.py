@@ -76,6 +76,16 @@ def test_the_levels_are_apart_and_ig_has_none(run):
     assert any(n.startswith("ig has no p-value (it is not a statistical test), so no alpha "
                             "level; the methods with one for these labels: chi2, chi2_multi,")
                for n in summary.notes)
+    # chi2's alpha levels without Yates: one note (fisher's need none); with yates = true, none
+    small = [n for n in summary.notes if "far too small for terms in few documents" in n]
+    assert len(small) == 1 and small[0].startswith("chi2's alpha levels keep terms by "
+                                                   "Pearson's large-sample p-values"), small
+    assert small[0].endswith("set [selection.method_params.chi2] yates = true")
+    from textsift.experiment.plan import _small_count_notes
+
+    yates = parse_config({**BASE, "selection": {**BASE["selection"], "method_params": {
+        "chi2": {"yates": True}}}})
+    assert _small_count_notes(exp) == small and _small_count_notes(yates) == []
     size = r[r["metric"] == "accuracy"].pivot_table(index=["fold", "method"], columns="alpha",
                                                     values="n_features", aggfunc="first")
     assert (size[0.001] < size[0.05]).all()

@@ -75,7 +75,10 @@ def test_declared_classes_fix_the_label_axis():
                    r"string 'b' at row 1"),
     ([["a"], [["b"]]], r"the label list at row 1 holds the list \['b'\]"),
     ([["a"], ["b", None]], r"the label list at row 1 holds the null;"),
-    ([["a"], [1]], r"the labels mix types \(int, str\)"),
+    ([["a"], [1]], r"the label lists mix types: string labels \(the first at row 0\) and "
+                   r"number labels \(the first at row 1\)"),
+    ([["a", "b", "c"], ["d", 1]], r"string labels \(the first at row 0\) and number labels "
+                                  r"\(the first at row 1\)"),  # row 1, not the 5th label
     (np.array([["a", "b"], ["c", "d"]]), r"a 2-D label array must be an indicator matrix"),
     (np.array([[0], [1]]), r"labels of shape \(2, 1\): .*pass y\.ravel\(\)"),
     (np.array([[0, 2], [1, 0]]), r"an indicator matrix holds 0 and 1 only, found 2"),

@@ -235,9 +235,17 @@ def test_mann_whitney_equals_mannwhitneyu_with_ties(seed, n_ranks, n_docs):
             continue
         if len(np.unique(y)) == 1:
             continue
-        expected = ss.mannwhitneyu(x_in, x_out, method="asymptotic").pvalue
-        _close(p[t], expected)
+        expected = ss.mannwhitneyu(x_in, x_out, method="asymptotic")
+        _close(p[t], expected.pvalue)
         assert np.isfinite(z[t])
+        # signed (issue 39): positive where the term's documents rank higher, U1 > U2 with
+        # U1 scipy's statistic of (x_in, x_out); its size gives the two-sided p-value
+        U1, U2 = expected.statistic, len(x_in) * len(x_out) - expected.statistic
+        if p[t] < 1:
+            assert np.sign(z[t]) == np.sign(U1 - U2), (z[t], U1, U2)
+            _close(p[t], 2 * ss.norm.sf(abs(z[t])))
+        else:  # the continuity correction leaves no difference: no direction
+            assert z[t] == 0, (z[t], U1, U2)
 
 
 def test_label_sets_are_each_label_against_the_documents_without_it():

@@ -183,6 +183,18 @@ APPLIES: dict[str, Applies] = {
              and not g.given("permutations"),
              "--seed seeds the permutations of --evidence --permutations N, and none are "
              "asked: add --evidence --permutations N, or drop --seed"),)),
+    "yates": Applies((
+        Case(lambda g: g.given("yates") and g.method == "all",
+             "--yates is Yates' continuity correction of chi2, and --method all prints every "
+             "method's score: choose --method chi2, or drop --yates"),
+        Case(lambda g: g.given("yates") and "yates" not in ((g.method_entry() or {}).get(
+            "params") or {}) and g.method_entry() is not None,
+             lambda g: f"--yates is Yates' continuity correction of chi2's 2 x 2 tables, and "
+             f"{g.method} has none: rank by --method chi2 --yates, or drop --yates (fisher is "
+             "an exact test: it needs no correction)"),
+        Case(lambda g: g.given("yates") and g.given("permutations"),
+             "--yates corrects chi2's own p-values, which --permutations replaces with "
+             "p-values from permutations: drop one of them"),)),
     "reference": Applies((
         Case(lambda g: g.given("reference") and g.given("reference_corpus"),
              "give one reference: --reference (a class) or --reference-corpus (a corpus)"),

@@ -27,6 +27,12 @@ class Significance:
     level: float | None
     permutations: int | None
     seed: int
+    yates: bool = False
+
+    @property
+    def params(self) -> dict:
+        """The method's parameters these options set (``--yates``: chi2's ``yates=True``)."""
+        return {"yates": True} if self.yates else {}
 
     def evidence_settings(self) -> EvidenceSettings | None:
         """What ``--evidence`` shows (``None`` without it), the defaults filled in."""
@@ -63,6 +69,10 @@ SIGNIFICANCE = {
         "--permutations", show_default=False, help="With --evidence: p-values from this many "
         "permutations of the labels (999 is usual), for any method")], None),
     "seed": (Annotated[int, typer.Option("--seed", help="Random seed (the permutations)")], 0),
+    "yates": (Annotated[bool, typer.Option(
+        "--yates", help="chi2 only: Yates' continuity correction of each 2 x 2 table, in the "
+        "scores and p-values (as scipy's chi2_contingency applies it); without it, chi2's "
+        "p-values of terms in few documents can be far too small")], False),
 }
 
 

@@ -112,8 +112,6 @@ def score(
     _check_score(significance)
     ev = significance.evidence_settings()
     m = None if method == "all" else get_method(method)  # before counting: fails at once
-    if ev is not None and m.pvalue is None and ev.permutations is None:
-        _no_pvalue(m)
     # the permutations read the documents: the memory engine keeps its matrix for them
     documents = [] if ev is not None and ev.permutations is not None and (
         corpus.engine == "memory") else None
@@ -129,15 +127,15 @@ def score(
     if m is None:
         _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
-        _per_class(counts, m, top or TOP, fmt, view, ev)
+        _per_class(counts, m, top or TOP, fmt, view, ev, significance.params)
     elif ev is not None:
-        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev,
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev, significance.params,
                 _permuted(ev, m, corpus, counts, documents))
     elif significance.alpha is not None and ev is None:
         by_significance(counts, m, class_label, significance.alpha, significance.correction,
-                        significance.family, view, top, fmt)
+                        significance.family, view, top, fmt, significance.params)
     else:
-        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev, significance.params)
 
 
 def _check_score(significance: Significance) -> None:
@@ -187,8 +185,8 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     corr, fam = correction or CORRECTION, family or FAMILY
     order, _ = significant_terms(counts, m, alpha, corr, fam, direction,
                                  class_label=class_label, **(params or {}))
-    console.print(f"{m.label}: {len(order):,} terms selected of {counts.n_terms:,} ({corr} "
-                  f"q {rule(corr)} {alpha:g})", highlight=False)
+    console.print(f"{_label(m, params)}: {len(order):,} terms selected of "
+                  f"{counts.n_terms:,} ({corr} q {rule(corr)} {alpha:g})", highlight=False)
     if not len(order):
         print_note(f"no term passes alpha {alpha:g} after the {corr} correction; raise "
                    "--alpha, choose a milder correction, or rank with -k")
@@ -196,7 +194,12 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
     names = counts.feature_names
     emit(pd.DataFrame({"position": range(1, len(shown) + 1),
                        "term": [names[t] for t in shown]}), fmt,
-         f"{m.label}: terms with q passing {alpha:g} ({corr})")
+         f"{_label(m, params)}: terms with q passing {alpha:g} ({corr})")
+
+
+def _label(m, params) -> str:
+    """The method's name in titles, with Yates' correction when asked (``--yates``)."""
+    return m.label + (" with Yates' correction" if (params or {}).get("yates") else "")
 
 
 def _referenced(corpus, counts, m, class_label, reference: Reference):
@@ -243,20 +246,32 @@ def _permuted(ev: EvidenceSettings, m, corpus, counts, documents):
                                alpha=ev.alpha, n_jobs=-1)[m.name]
 
 
-def _no_pvalue(m) -> None:
+def _no_pvalue(m, frame) -> None:
+    """The warning of ``--evidence`` for a method without a p-value, saying what ``frame``
+    (the evidence) shows: the class's counts and effect sizes where the ranking is a
+    class's, else (one score per term: ``var``, the ordinal methods) each term's df alone."""
     import warnings
 
     from ..errors import DataWarning
     from ..scores import with_pvalues
 
+    if "log_ratio" in frame.columns:
+        shows = "its counts and effect sizes"
+    elif "A" in frame.columns:
+        shows = "its counts"
+    else:
+        shows = (f"each term's df alone ({m.name} has one score per term, with no class whose "
+                 "counts and effect sizes it could show)")
     warnings.warn(f"{m.name} has no p-value (it is not a statistical test): --evidence shows "
-                  "its counts and effect sizes; for p-values rank by a method that is a test "
-                  f"({', '.join(with_pvalues())})", DataWarning, stacklevel=2)
+                  f"{shows}; for p-values rank by a method that is a test "
+                  f"({', '.join(with_pvalues())}), or add --permutations N for {m.name}'s by "
+                  "permutations", DataWarning, stacklevel=2)
 
 
 def _ranked(counts, m, agg, class_label, k, top, fmt, direction,
-            ev: EvidenceSettings | None = None, permuted=None) -> None:
-    """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
+            ev: EvidenceSettings | None = None, params=None, permuted=None) -> None:
+    """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed);
+    ``params`` go to the method (``--yates``), ``permuted`` is ``--permutations``' test."""
     import numpy as np
 
     from ..selection.policies import resolve_k, size_note
@@ -265,15 +280,16 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction,
     n = None if k is None else resolve_k(counts.n_terms, int(counts.seen.sum()), k)
     shown = top or TOP if n is None else min(n, top or n)
     ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
-                  top=shown, direction=direction)
+                  top=shown, direction=direction, **(params or {}))
     if n is None and class_label is not None:  # a class's terms: none of the other direction
         ranked = ranked.head(int((ranked.scores > -np.inf).sum()))
     if n is not None:
         note = size_note(k, counts.n_terms, "-k")
         if note:
             print_note(note)
-        console.print(f"{m.label}: {n:,} terms selected of {counts.n_terms:,}", highlight=False)
-    title = f"{m.label} ({'class ' + class_label if class_label else ranked.policy}" + (
+        console.print(f"{_label(m, params)}: {n:,} terms selected of {counts.n_terms:,}",
+                      highlight=False)
+    title = f"{_label(m, params)} ({'class ' + class_label if class_label else ranked.policy}" + (
         f", {direction}-represented)" if direction != "both" else ")")
     if ev is None:
         emit(ranked.to_frame(), fmt, title)
@@ -281,23 +297,26 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction,
     from ..evidence.terms import evidence
 
     frame = evidence(counts, ranked, m, ev.correction, ev.family, ev.level,
-                     permuted=permuted)
+                     permuted=permuted, **(params or {}))
+    if m.pvalue is None and ev.permutations is None:
+        _no_pvalue(m, frame)
     emit(frame, fmt, title + f"; q: {ev.correction} over each "
          + ("class's terms" if ev.family == "class" else "term and class")
          + f"; intervals at {ev.level:g}")
 
 
-def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
+def _per_class(counts, m, top: int, fmt, direction: str, ev=None, params=None) -> None:
     """Each class's best ``top`` terms: a column per class (table, tsv, up to :data:`WIDE`
     classes), or a row per class and position with the score (csv, json, and any format beyond
     :data:`WIDE` classes: tags, headings); with both directions, each term marked (``+``
     over-, ``-`` under-represented; a ``direction`` column in csv and json)."""
     from ..selection.ranking import direction_words, rank_per_class
 
-    rankings = rank_per_class(counts, m, top=top, direction=direction)
+    params = params or {}
+    rankings = rank_per_class(counts, m, top=top, direction=direction, **params)
     marked = direction == "both" and all(r.signs is not None for r in rankings)
     if ev is not None and m.pvalue is not None:
-        _per_class_evidence(counts, m, rankings, fmt, direction, ev)
+        _per_class_evidence(counts, m, rankings, fmt, direction, ev, params)
         return
     if fmt in ("csv", "json") or len(rankings) > WIDE:
         extra = ["direction"] if marked else []
@@ -314,12 +333,12 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
                 for t, s in zip(r.terms, r.signs, strict=True)] for r in rankings]
     emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)],
               [(i + 1, *(c[i] if i < len(c) else None for c in columns))
-               for i in range(depth)], fmt, f"top terms of every class by {m.label}"
+               for i in range(depth)], fmt, f"top terms of every class by {_label(m, params)}"
               + {"over": " (over-represented)", "under": " (under-represented)",
                  "both": " (+ over-, - under-represented)"}[direction])
 
 
-def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
+def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev, params) -> None:
     """Each class's top terms with their p and q (a row per class and position), and each
     class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
     otherwise: :func:`textsift.evidence.terms.passes`; a last row of the table; a column of csv and
@@ -328,11 +347,11 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     from ..labels import group_index
     from ..scores import pvalues
 
-    p = pvalues(counts, m)
+    p = pvalues(counts, m, **params)
     adjusted = p.adjusted(ev.correction, ev.family, dense=False)
     q, groups = adjusted.values, [str(g) for g in p.groups]
     passing = significant_counts(counts, m, ev.alpha, ev.correction, ev.family,
-                                 direction, adjusted=adjusted)
+                                 direction, adjusted=adjusted, **params)
     head = str(passing.name)
     if fmt in ("csv", "json"):
         rows = []
@@ -351,4 +370,4 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
                  *(int(passing.iloc[group_index(groups, r.class_label)]) if len(groups) > 1
                    else int(passing.iloc[0]) for r in rankings)))
     emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
-              f"top terms of every class by {m.label}; {head} ({ev.correction})")
+              f"top terms of every class by {_label(m, params)}; {head} ({ev.correction})")

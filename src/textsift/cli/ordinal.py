@@ -210,10 +210,13 @@ def ordinal(
 def _rating_counts(corpus: CorpusOptions, ranks: str | None):
     """The corpus's counts over its ratings (``--ranks``: the full scale), read as numbers in
     every format and checked: integers, at least two ranks."""
+    from ..labels import label_lists_for_ranks
     from ..labels.ranks import check_ranks
 
     scale = _numbers(ranks, "--ranks")
     counts = corpus.count(classes=scale, ranks=True)  # "4", CSV's 04: the rank 4
+    if counts.multilabel:
+        raise label_lists_for_ranks(field=corpus.label_field)
     check_ranks(counts.classes, scale)  # integer ratings, at least two ranks
     return counts
 

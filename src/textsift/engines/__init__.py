@@ -176,6 +176,8 @@ def _count_chunked(path, fields, opts, engine, scheduler, classes, client, timeo
 
     parts = file_parts(path, **fields)
     if client is not None:
-        return count_dask(parts, opts, client, classes, bad_lines=skipped, progress=progress)
+        return count_dask(parts, opts, client, classes, bad_lines=skipped, progress=progress,
+                          source=describe(path))
     with cluster_client(scheduler, timeout) as c:
-        return count_dask(parts, opts, c, classes, bad_lines=skipped, progress=progress)
+        return count_dask(parts, opts, c, classes, bad_lines=skipped, progress=progress,
+                          source=describe(path))

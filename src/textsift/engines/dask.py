@@ -39,7 +39,7 @@ from functools import reduce
 
 from ..counting.counts import Counts
 from ..errors import OutputError, TextsiftError
-from ..labels import LabelTypes, label_type_of
+from ..labels import LabelForms, LabelTypes, label_type_of
 from ..reading.corpus import no_text
 from ..text.vectorize import VectorizerOptions
 from .stream import (
@@ -221,30 +221,36 @@ def _quiet_workers() -> Iterator:
 def _pass1(parts, opts):
     """Frequencies, skipped lines, label types and whether a text is not empty, of a batch
     of partitions."""
-    freq, bad, types, text = DocumentFrequencies(), [], [], [False]
+    freq, bad, types, text, forms = DocumentFrequencies(), [], [], [False], LabelForms()
     for part in parts:
-        freq.update(frequencies(_noting_type(part(bad), types, part, text), opts))
-    return freq, bad, types, text[0]
+        freq.update(frequencies(_noting_type(part(bad), types, part, text, forms), opts))
+    return freq, bad, types, text[0], forms
 
 
-def _noting_type(chunks, types: list, part, text: list):
-    """The chunks, noting the label type of the first one as ``(type, where)`` in ``types``
-    and in ``text[0]`` whether a text holds more than white space."""
+def _noting_type(chunks, types: list, part, text: list, forms: LabelForms):
+    """The chunks, noting the label type of the first one as ``(type, where)`` in ``types``,
+    in ``text[0]`` whether a text holds more than white space, and the spellings of the
+    partition's labels in ``forms``."""
+    seen = None
     for chunk in chunks:
         if not types or types[-1][1] != str(getattr(part, "path", part)):
             types.append((label_type_of(chunk.labels), str(getattr(part, "path", part))))
         text[0] = text[0] or any(t.strip() for t in chunk.texts)
+        seen = getattr(chunk, "forms", None) or seen
         yield chunk
+    if seen is not None:  # the partition's reader noted every chunk's labels in one object
+        forms.update(seen)
 
 
 def _merge_pass1(results):
-    freq, bad, types, text = DocumentFrequencies(), [], [], False
-    for f, b, t, x in results:
+    freq, bad, types, text, forms = DocumentFrequencies(), [], [], False, LabelForms()
+    for f, b, t, x, s in results:
         freq.update(f)
         bad.extend(b)
         types.extend(t)
         text = text or x
-    return freq, bad, types, text
+        forms.update(s)
+    return freq, bad, types, text, forms
 
 
 def _pass2(parts, names, opts, classes):
@@ -265,7 +271,7 @@ PASSES = ("pass 1 of 2: document frequencies", "pass 2 of 2: counts")
 
 def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, client=None,
                classes=None, split_every: int = 8, bad_lines: list | None = None,
-               progress: Progress | None = None) -> Counts:
+               progress: Progress | None = None, source=None) -> Counts:
     """Exact counts of the partitions ``parts`` on the Dask cluster of ``client`` (module
     docstring); equal to the in-memory counts of all their documents. Without a ``client``,
     on a local cluster started for the call (:func:`cluster_client`).
@@ -275,7 +281,8 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
     ``progress(stage, done, total)``, when given, is called as partitions finish: ``stage``
     one of ``PASSES``, ``done`` of ``total`` partitions (the library draws nothing).
     Ctrl-C (SIGINT) raises ``KeyboardInterrupt`` at the next check, within
-    ``POLL_SECONDS`` (0.05 s), and releases the tasks.
+    ``POLL_SECONDS`` (0.05 s), and releases the tasks. ``source`` names the corpus in the
+    warning about labels written in two Unicode forms (:class:`~textsift.labels.LabelForms`).
     """
     if not parts:
         raise empty_corpus()
@@ -283,10 +290,11 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
         raise TextsiftError(f"split_every must be at least 2, got {split_every}")
     if client is None:
         with cluster_client() as c:
-            return count_dask(parts, opts, c, classes, split_every, bad_lines, progress)
+            return count_dask(parts, opts, c, classes, split_every, bad_lines, progress,
+                              source)
     batches = _batches(parts, MAX_TASKS)
     with _interrupt_deferred() as interrupted:
-        freq, bad, types, text = _tree(
+        freq, bad, types, text, forms = _tree(
             client, client.map(_pass1, batches, opts=opts, pure=False), batches,
             _merge_pass1, split_every, progress, PASSES[0], interrupted)
         if bad_lines is not None:
@@ -298,6 +306,7 @@ def count_dask(parts: list[Callable], opts: VectorizerOptions | None = None, cli
         labels = LabelTypes(getattr(parts[0], "kw", {}).get("label_field", "label"))
         for kind, where in types:  # the partitions' label types agree, or the sums would fail
             labels.note(kind, where)
+        forms.warn(source)  # a label written in two Unicode forms, in one partition or in two
         names = freq.vocabulary(opts)
         # sent to the workers once, under a key of its own: concurrent runs on one cluster
         # must not share a vocabulary

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..labels import LabelForms
 from ..reading.corpus import Records, no_records
 from ..reading.sources import data_files, describe, file_kind, iter_frames, parquet_row_groups
 
@@ -32,6 +33,10 @@ class Chunk:
 
     texts: list[str]
     labels: np.ndarray
+    #: The spellings of the labels read so far from the chunk's source, the same object
+    #: for each of its chunks (a Dask partition hands them to the client, which warns when
+    #: two Unicode forms of a label became one class across partitions).
+    forms: LabelForms | None = field(default=None, compare=False, repr=False)
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -57,7 +62,8 @@ def iter_chunks(path, text_field: str = "text", label_field: str = "label",
                       ranks)
     for frame in records.read(path, chunk_size, on_bad_line, bad_lines, row_groups):
         if len(frame):
-            yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy())
+            yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy(),
+                        records.forms)
     if whole:
         records.finish(describe(path))
 

@@ -101,10 +101,11 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
                         classes=None, params: dict | None = None, max_t: bool = False,
                         family: str = "class", alpha: float | None = None, n_jobs=None,
                         progress=None) -> dict[str, PermutationResult]:
-    """Permutation p-values of every term in every group of each of ``methods`` (names;
-    default every nominal method that applies to the labels), from the document-term matrix
-    ``X`` and the labels ``y`` (any labelling :meth:`Counts.from_matrix` reads), with
-    ``n_permutations`` permutations drawn from ``random_state`` (module docstring).
+    """Permutation p-values of every term in every group of each of ``methods`` (names, or
+    one name; default every nominal method that applies to the labels), from the
+    document-term matrix ``X`` and the labels ``y`` (any labelling :meth:`Counts.from_matrix`
+    reads), with ``n_permutations`` permutations drawn from ``random_state`` (module
+    docstring).
 
     ``max_t`` adds the Westfall-Young adjusted p-values over ``family``; ``alpha`` (optional)
     warns when ``n_permutations`` is too few to reach it after a correction over the tests;

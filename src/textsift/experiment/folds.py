@@ -37,6 +37,7 @@ from .._io import atomic_write_text, write_npz
 from ..counting.counts import Counts
 from ..errors import DataWarning, TextsiftError
 from ..labels import (
+    LabelForms,
     LabelKind,
     Labels,
     as_labels,
@@ -61,12 +62,13 @@ __all__ = ["SUMMARY", "Prepared", "fold_notes", "fold_paths", "fold_summaries", 
 
 
 # --------------------------------------------------------------------------- documents
-def _frame(exp: Experiment, path: str | None, bad: list) -> pd.DataFrame:
+def _frame(exp: Experiment, path: str | None, bad: list, forms: LabelForms) -> pd.DataFrame:
     c = exp.corpus
     corpus = load_sample(c.sample, check_spelling=False) if path is None else read_corpus(
         path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
         bad_lines=bad, strip_labels=c.strip_labels, label_sep=c.label_sep,
-        ranks=c.task == "ordinal", check_spelling=False)  # every file's labels checked together
+        ranks=c.task == "ordinal", check_spelling=False,  # every file's labels checked together
+        forms=forms)
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
@@ -105,10 +107,12 @@ def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray | L
 def _documents(exp: Experiment, bad: list):
     c = exp.corpus
     sources = [None] if c.sample else list(c.paths)
-    frames = [_frame(exp, p, bad) for p in sources]
+    forms = LabelForms()  # the spellings of every file's labels: one warning for them all
+    frames = [_frame(exp, p, bad, forms) for p in sources]
     n_train = sum(len(f) for f in frames)
     if c.test_path:
-        frames.append(_frame(exp, c.test_path, bad))
+        frames.append(_frame(exp, c.test_path, bad, forms))
+    forms.warn(exp.source)
     _same_kind_of_labels(exp, frames, [*sources, *([c.test_path] if c.test_path else [])])
     frame = pd.concat(frames, ignore_index=True)
     texts = frame[c.text_field].fillna("").astype(str).tolist()

@@ -113,7 +113,23 @@ def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
                 out.append(Selection(name, a))
         if "local" in exp.scope:
             out.append(Selection(name, None, "local"))
-    return out, notes + (_untested_notes(exp) if exp.alphas else [])
+    return out, notes + (_untested_notes(exp) + _small_count_notes(exp) if exp.alphas else [])
+
+
+def _small_count_notes(exp: Experiment) -> list[str]:
+    """A note for the alpha levels of chi2 without Yates' correction: its p-values are too
+    small for terms in few documents (``textsift.evidence.terms.check_expected_counts`` warns where
+    one selection is made; an experiment's folds select without it, and the run says so once,
+    here)."""
+    from ..evidence.terms import SMALL_COUNT_TESTS
+
+    return [f"{name}'s alpha levels keep terms by Pearson's large-sample p-values, which are "
+            "far too small for terms in few documents (an expected count below 5 in the 2 x 2 "
+            "table: a term in one document of a class of 5% passes with p = 2e-5, where "
+            "Fisher's exact test gives 0.05); for p-values that hold there, add fisher to "
+            f"methods, or set [selection.method_params.{name}] yates = true"
+            for name in exp.methods
+            if name in SMALL_COUNT_TESTS and not exp.params_of(name).get("yates")]
 
 
 def _untested_notes(exp: Experiment) -> list[str]:

@@ -30,6 +30,12 @@ declares and the labels read. A scoring method may require something of the labe
 needs one label per document, and :func:`check_requirement` refuses multi-label counts for
 such a method with one message.
 
+Every string label is read in Unicode NFC, in files and in Python: ``"café"`` written with
+``e`` and a combining accent (NFD) and with ``é`` (NFC) is one class, and
+:class:`LabelForms` warns when a corpus wrote a label both ways. A label that is an infinite
+number (JSON's ``Infinity``) is an error, as a missing one is; labels of two types (``1`` and
+``"b"``) are an error in Python as in files.
+
 Labels that are readable but probably wrong are warned about
 (:class:`~textsift.errors.DataWarning`): labels that differ only by the white space around them
 or by case (``"sci.space"`` and ``"sci.space "``: :func:`check_label_spelling`), which
@@ -37,11 +43,12 @@ or by case (``"sci.space"`` and ``"sci.space "``: :func:`check_label_spelling`),
 (:func:`unseen_classes`) are noted.
 
 Inside the package, each module imports only those before it: ``_values`` (the kind of a
-label value, for messages), ``_kinds`` (:class:`LabelKind`), ``_labelling`` (:class:`Labels`
-and its encodings, ranks), ``_requirements`` (the checks of what methods need), ``_fields``
-(label fields of records), ``_spelling`` (probably wrong labels); ``_lookup``
-(:func:`group_index`, :func:`group_indices`: the one lookup of a label among groups, by its
-text) imports none of them.
+label value, for messages), ``_unicode`` (labels in one Unicode form), ``_kinds``
+(:class:`LabelKind`), ``_labelling`` (:class:`Labels` and its encodings, ranks),
+``_requirements`` (the checks of what methods need), ``_fields`` (label fields of records),
+``_spelling`` (probably wrong labels); ``_lookup`` (:func:`group_index`,
+:func:`group_indices`: the one lookup of a label among groups, by its text) imports none of
+them.
 """
 
 from ._fields import (
@@ -62,6 +69,7 @@ from ._labelling import (
     check_ranks,
     encode_labels,
     evaluated_labels,
+    label_lists_for_ranks,
     numeric_labels,
 )
 from ._lookup import group_index, group_indices
@@ -74,12 +82,15 @@ from ._spelling import (
     strip_labels,
     unseen_classes,
 )
+from ._unicode import LabelForms
 from ._values import show_value
 
-__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelKind", "LabelTypes", "Labels", "as_labels",
+__all__ = ["LABEL_SETS", "REQUIREMENTS", "LabelForms", "LabelKind", "LabelTypes", "Labels",
+           "as_labels",
            "check_class", "check_label_counts", "check_label_spelling", "check_labelled",
            "check_ranks", "check_requirement", "csv_labels", "decide_kind", "distinct_labels",
            "encode_labels", "evaluated_labels", "group_index", "group_indices",
-           "holds_label_lists", "label_type", "label_type_of", "no_labels", "numeric_labels",
+           "holds_label_lists", "label_lists_for_ranks", "label_type", "label_type_of",
+           "no_labels", "numeric_labels",
            "plain_values", "read_labels",
            "refuse_label_lists", "show_value", "similar_labels", "strip_labels", "unseen_classes"]

@@ -10,10 +10,14 @@ import pandas as pd
 
 from ..errors import CorpusError
 from ._labelling import holds_collections
+from ._unicode import LabelForms, nfc_labels
 from ._values import (
     COLLECTIONS,
     NUMBER_TYPES,
     SCALAR_KINDS,
+    infinite_label,
+    kinds_first_seen,
+    mixed_types,
     show_value,
     value_kind,
 )
@@ -36,8 +40,9 @@ def label_type(column: pd.Series, source, unit: str = "record") -> str:
     """The type of a label field's values -- ``"string"``, ``"number"``, ``"boolean"`` or
     ``"list"`` (label lists: multi-label) -- checked: a missing label, an object, a list in
     some records and a single label in others, a list holding anything but strings, and
-    labels of two types (``1`` and ``"b"``: is ``1`` the class ``"1"``?) are errors naming
-    the records."""
+    labels of two types (``1`` and ``"b"``: is ``1`` the class ``"1"``?: ``mixed_types``,
+    the check of labels given in Python too) and an infinite number (JSON's ``Infinity``:
+    ``infinite_label``) are errors naming the records."""
     field = column.name
     missing = column.isna().to_numpy()
     if missing.any():
@@ -47,17 +52,15 @@ def label_type(column: pd.Series, source, unit: str = "record") -> str:
             "(with [] for a document without labels, in a corpus of label lists)")
     if pd.api.types.is_bool_dtype(column.dtype):
         return "boolean"
-    if pd.api.types.is_numeric_dtype(column.dtype):
-        return "number"
     inferred = pd.api.types.infer_dtype(column, skipna=False)
     if inferred == "string":
         return "string"
-    if inferred in NUMBER_TYPES:
+    if pd.api.types.is_numeric_dtype(column.dtype) or inferred in NUMBER_TYPES:
+        infinite = infinite_label(column, source, unit)
+        if infinite is not None:
+            raise infinite
         return "number"
-    kinds = [value_kind(v) for v in column]
-    first = {}
-    for i, kind in enumerate(kinds):
-        first.setdefault(kind, i)
+    first = kinds_first_seen(column)
     odd = [first[k] for k in first if k not in (*SCALAR_KINDS, "list")]
     if odd:
         i = min(odd)
@@ -78,12 +81,7 @@ def label_type(column: pd.Series, source, unit: str = "record") -> str:
             f"others: the {show_value(column.iloc[i])} at {unit} {column.index[i]}, the "
             f"{show_value(column.iloc[j])} at {unit} {column.index[j]}. Give every record a "
             'list of labels (["x"]; [] for none) or every record one label')
-    a, b = sorted(first.values())[:2]
-    raise CorpusError(
-        f"{source}: the label {field!r} mixes types: the {show_value(column.iloc[a])} at {unit} "
-        f"{column.index[a]}, the {show_value(column.iloc[b])} at {unit} {column.index[b]}. Write "
-        'every label as a string ("1") or every one as a number, so that each class has one '
-        "name")
+    raise mixed_types(column, first, source, unit)
 
 
 def _check_label_lists(column: pd.Series, source, unit: str) -> None:
@@ -192,8 +190,8 @@ def _blank(value) -> bool:
     return isinstance(value, str) and not value.strip()
 
 
-def read_labels(column: pd.Series, source, unit: str = "record", ranks: bool = False
-                ) -> pd.Series:
+def read_labels(column: pd.Series, source, unit: str = "record", ranks: bool = False,
+                forms: LabelForms | None = None) -> pd.Series:
     """A label field as the corpus means it, the same in every format and engine:
 
     * an empty label (``""``, or white space only) names no class: a single one is a missing
@@ -204,6 +202,11 @@ def read_labels(column: pd.Series, source, unit: str = "record", ranks: bool = F
       CSV values ``04`` and ``4.0`` are rank 4; a string that is not a number is an error
       naming the record. Without it, labels stay as written (CSV's are strings).
 
+    Every string label is read in Unicode NFC (``"café"`` written with ``e`` and a combining
+    accent is the ``"café"`` written with ``é``); the spellings are noted in ``forms`` (the
+    reader of a whole source warns, at its end, when two were made one class: ``LabelForms``),
+    or warned about at once without it.
+
     A pandas ``category`` column (what ``DataFrame.to_parquet`` writes for a categorical) is
     its values. The types are then checked by :func:`label_type`."""
     column = plain_values(column)
@@ -213,6 +216,7 @@ def read_labels(column: pd.Series, source, unit: str = "record", ranks: bool = F
         column = column.mask(blank) if blank.any() else column
     elif kinds not in (*NUMBER_TYPES, "boolean", "empty"):  # label lists, or mixed values
         column = column.map(_without_blanks)
+    column = nfc_labels(column, forms)
     if ranks and kinds in ("string", "mixed", "mixed-integer"):
         column = _as_ranks(column, source, unit)
     return column

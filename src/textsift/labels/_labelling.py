@@ -12,9 +12,15 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..errors import CorpusError, TextsiftError
+from ._unicode import nfc_array
 from ._values import (
     COLLECTIONS,
+    NUMBER_TYPES,
     SCALAR_INFERRED,
+    SCALAR_KINDS,
+    infinite_label,
+    kinds_first_seen,
+    mixed_types,
     show_value,
 )
 
@@ -96,6 +102,11 @@ def as_labels(y, classes=None) -> Labels:
     columns are reordered so that the names are sorted), every column with a document (an
     all-zero column is an error that says how to declare such a label). A :class:`Labels` is
     taken as it is.
+
+    String labels (and declared classes) are read in Unicode NFC, as a file's are, with a
+    :class:`~textsift.errors.DataWarning` when that makes two distinct labels one class
+    (:class:`~textsift.labels.LabelForms`); labels of two types (``[1, "b"]``), a missing
+    label and an infinite one are errors naming the row, with a file's messages.
     """
     if isinstance(y, Labels):
         if classes is not None and not np.array_equal(np.asarray(classes), y.classes):
@@ -145,13 +156,25 @@ def _from_lists(y, classes) -> Labels:
     odd = [] if not len(flat) or pd.api.types.infer_dtype(
         flat, skipna=False) in SCALAR_INFERRED else [
         i for i, v in enumerate(flat) if isinstance(v, (*COLLECTIONS, dict)) or pd.isna(v)]
+    ends = np.cumsum(lengths)
     if odd:  # (labels of two types are encode_labels' error)
         at = odd[0]
-        row = int(np.searchsorted(np.cumsum(lengths), at, side="right"))
+        row = int(np.searchsorted(ends, at, side="right"))
         raise TextsiftError(
             f"the label list at row {row} holds the {show_value(flat[at])}; a label list holds "
             "labels (strings or numbers), not lists or missing values")
-    names, codes = encode_labels(flat, classes)
+    try:
+        names, codes = encode_labels(flat, classes)
+    except CorpusError as exc:  # two types: the rows are the documents', not the labels'
+        first = {k: int(np.searchsorted(ends, i, side="right"))
+                 for k, i in kinds_first_seen(flat).items() if k in SCALAR_KINDS}
+        if len(first) < 2:
+            raise
+        (a, ra), (b, rb) = sorted(first.items(), key=lambda kv: kv[1])[:2]
+        raise TextsiftError(
+            f"the label lists mix types: {a} labels (the first at row {ra}) and {b} labels "
+            f"(the first at row {rb}). Write every label as a string (\"1\") or every one as "
+            "a number, so that each class has one name") from exc
     rows = np.repeat(np.arange(len(values)), lengths)
     matrix = sp.csr_matrix((np.ones(len(flat), np.int8), (rows, codes)),
                            shape=(len(values), len(names)))
@@ -207,16 +230,10 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     ``classes`` may be given to fix the class axis (e.g. the whole rating scale, including
     ranks with no documents); it is sorted, and a label outside it is an error.
     """
-    y = np.asarray(y)
+    y = _checked_values(y)
     if y.ndim != 1:
         raise TextsiftError(f"labels must be one-dimensional, got shape {y.shape}")
-    if y.dtype == object or y.dtype.kind == "f":  # NaN is a missing label, never a class
-        missing = np.flatnonzero(pd.isna(y))
-        if len(missing):
-            raise TextsiftError(
-                f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
-                "drop those rows or fill the label field"
-            )
+    y = nfc_array(y)
     if classes is None:
         try:
             if y.dtype != object:
@@ -230,7 +247,7 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
             raise TextsiftError(f"the labels mix types ({', '.join(kinds)}); give every label "
                                 "the same type, e.g. all strings") from None
         return classes, codes.astype(np.intp)
-    declared = np.asarray(classes)
+    declared = nfc_array(np.asarray(classes))  # in the labels' Unicode form
     classes = np.unique(declared)  # sorted, like the labels' own classes
     if len(classes) != len(declared):
         raise TextsiftError("classes must be distinct")
@@ -245,6 +262,36 @@ def encode_labels(y, classes=None) -> tuple[np.ndarray, np.ndarray]:
     return classes, codes.astype(np.intp)
 
 
+def _checked_values(y) -> np.ndarray:
+    """One label per document as an array, checked as a file's label field is: a missing
+    label (``None``, NaN) and an infinite number are errors naming the row, and so are labels
+    of two types -- ``[1, "b"]``, which ``np.asarray`` would silently make the strings
+    ``"1"`` and ``"b"`` -- with the message of a file's (``mixed_types``)."""
+    if not isinstance(y, np.ndarray | pd.Series | list | tuple) and hasattr(y, "__array__"):
+        y = np.asarray(y)  # an array-like that is not a sequence (scikit-learn's checks)
+    if isinstance(y, np.ndarray) and (y.ndim != 1 or y.dtype.kind not in "fO"):
+        return y
+    column = (y if isinstance(y, pd.Series) else pd.Series(
+        y if isinstance(y, np.ndarray) else list(y))).reset_index(drop=True).rename(None)
+    if column.dtype.kind not in "fO":
+        return column.to_numpy()
+    missing = np.flatnonzero(column.isna().to_numpy())
+    if len(missing):  # NaN is a missing label, never a class
+        raise TextsiftError(
+            f"{len(missing)} label(s) are missing (first at row {missing[0]}); "
+            "drop those rows or fill the label field")
+    inferred = pd.api.types.infer_dtype(column)
+    if inferred in ("mixed", "mixed-integer"):
+        first = {k: i for k, i in kinds_first_seen(column).items() if k in SCALAR_KINDS}
+        if len(first) > 1:
+            raise mixed_types(column, first)
+    if column.dtype.kind == "f" or inferred in NUMBER_TYPES:
+        infinite = infinite_label(column)
+        if infinite is not None:
+            raise infinite
+    return np.asarray(y)
+
+
 def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     """Validate ordinal ranks; return ``(y as float64, the sorted scale)``.
 
@@ -252,9 +299,13 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     scale is ``ranks`` when given (every ``y`` must lie in it) and the distinct values of
     ``y`` otherwise; it needs at least two ranks.
     """
+    if isinstance(y, list | tuple | pd.Series) and holds_collections(y):
+        raise label_lists_for_ranks(y)
     y = np.asarray(y)
     if y.ndim != 1:
         raise TextsiftError(f"ranks must be one-dimensional, got shape {y.shape}")
+    if y.dtype == object and len(y) and holds_collections(y):
+        raise label_lists_for_ranks(y)
     if y.dtype.kind not in "biuf":
         raise TextsiftError(
             f"Unknown label type {y.dtype}: ordinal ranks must be numbers (e.g. 1-5 stars); "
@@ -293,9 +344,25 @@ def check_ranks(y, ranks=None) -> tuple[np.ndarray, np.ndarray]:
     return y, scale
 
 
+def label_lists_for_ranks(values=None, field: str | None = None) -> TextsiftError:
+    """The one error for label lists where ranks are needed (an ordinal method or command on
+    a multi-label corpus), naming the first list and what to do."""
+    first = next((v for v in values if isinstance(v, COLLECTIONS)), None) \
+        if values is not None else None
+    what = f"the label field {field!r} holds" if field else "the labels are"
+    shown = f" (the first: {show_value(first)})" if first is not None else ""
+    return CorpusError(
+        f"{what} label lists{shown}, a multi-label corpus; ordinal methods and commands "
+        "need one rank per document, a rating such as 1-5 stars. Choose the field that holds "
+        "the ratings (--label-field), or score each label against the documents without it "
+        "with a method of classes (textsift score --method chi2, ig or bns)")
+
+
 def numeric_labels(values, field: str) -> np.ndarray:
     """A label field as float64 ratings (``"4"`` is read as 4); any non-numeric value is an
-    error naming the field and the fix."""
+    error naming the field and the fix (label lists: :func:`label_lists_for_ranks`)."""
+    if holds_collections(pd.Series(values)):
+        raise label_lists_for_ranks(values, field)
     y = pd.to_numeric(pd.Series(values), errors="coerce")
     bad = y.isna().to_numpy() & ~pd.isna(pd.Series(values)).to_numpy()
     if bad.any():

@@ -28,6 +28,7 @@ import pandas as pd
 
 from ..errors import CorpusError
 from ..labels import (
+    LabelForms,
     LabelTypes,
     check_label_spelling,
     distinct_labels,
@@ -114,6 +115,7 @@ def read_corpus(
     strip_labels: bool = False,
     ranks: bool = False,
     check_spelling: bool = True,
+    forms: LabelForms | None = None,
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.reading.sources`), or
     a
@@ -135,11 +137,14 @@ def read_corpus(
     caller that reads several sources as one corpus); ``strip_labels`` removes the white
     space around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
     empty, and one whose every line was skipped as malformed, are errors that say so.
+    String labels are read in Unicode NFC; labels written in two forms, now one class, warn
+    (:class:`~textsift.labels.LabelForms`), unless ``forms`` is given: their spellings are
+    noted there, for a caller that reads several sources as one corpus and warns once.
     """
     splits = set() if split is not None else None
     skipped = [] if bad_lines is None else bad_lines
     records = Records(text_field, label_field, split_field, split, label_sep, strip_labels,
-                      ranks)
+                      ranks, forms)
     frames = list(records.read(path, None, on_bad_line, skipped, split_values=splits))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
@@ -205,12 +210,13 @@ def no_text(source, text_field: str) -> EmptyTextError:
 
 def select_records(frame: pd.DataFrame, source, text_field: str, label_field: str | None,
                    split_field: str | None = None, split=None, unit: str = "record",
-                   ranks: bool = False) -> pd.DataFrame:
+                   ranks: bool = False, forms: LabelForms | None = None) -> pd.DataFrame:
     """The records of ``frame`` a scorer uses, checked: those whose ``split_field`` (default
     ``"split"``) equals ``split``, with the text and label fields present, texts as strings
     (:func:`check_texts`) and labels read as the corpus means them (empty labels name no class;
     with ``ranks``, numbers: :func:`~textsift.labels.read_labels`), present and of one type
-    (:func:`~textsift.labels.label_type`: one scalar type, or label lists).
+    (:func:`~textsift.labels.label_type`: one scalar type, or label lists), string labels in
+    Unicode NFC (their spellings noted in ``forms``, :class:`~textsift.labels.LabelForms`).
     Messages name ``source`` and the record (``unit`` and the frame's index: a line number
     for JSON Lines). Shared by :func:`read_corpus` and the streamed readers, which call it
     once per chunk."""
@@ -232,7 +238,7 @@ def select_records(frame: pd.DataFrame, source, text_field: str, label_field: st
                 "experiment's [corpus])"))
     frame = frame.assign(**{text_field: check_texts(frame[text_field], source, unit)})
     if label_field is not None:
-        labels = read_labels(frame[label_field], source, unit, ranks)
+        labels = read_labels(frame[label_field], source, unit, ranks, forms)
         label_type(labels, source, unit)
         frame = frame.assign(**{label_field: labels})
     return frame
@@ -248,7 +254,7 @@ class Records:
 
     def __init__(self, text_field: str, label_field: str | None, split_field: str | None = None,
                  split=None, label_sep: str | None = None, strip_labels: bool = False,
-                 ranks: bool = False):
+                 ranks: bool = False, forms: LabelForms | None = None):
         self.text_field, self.label_field = text_field, label_field
         self.split_field, self.split = split_field, split
         self.label_sep = label_sep
@@ -256,6 +262,9 @@ class Records:
         self.ranks = ranks
         self.seen: set = set()
         self.labels = LabelTypes(label_field)
+        # the labels' spellings, read in Unicode NFC (a caller's: it warns, not finish)
+        self.forms = LabelForms() if forms is None else forms
+        self.warn_forms = forms is None
         self.n_records = 0
         self.has_text = False  # a record whose text holds more than white space was read
 
@@ -267,7 +276,7 @@ class Records:
         if lacking:
             frame = frame.assign(**{f: np.nan for f in lacking})
         frame = select_records(frame, source, self.text_field, self.label_field,
-                               self.split_field, self.split, unit, self.ranks)
+                               self.split_field, self.split, unit, self.ranks, self.forms)
         self.labels.check(frame, source, unit)
         if self.strip_labels and self.label_field is not None and len(frame):
             frame = frame.assign(**{self.label_field: strip_labels(frame[self.label_field])})
@@ -278,8 +287,11 @@ class Records:
     def finish(self, source) -> None:
         """After the last record of the whole source: label lists empty in every record
         (:meth:`~textsift.labels.LabelTypes.finish`) and texts that are all empty are
-        errors."""
+        errors; labels written in two Unicode forms, now one class, are warned about
+        (:meth:`~textsift.labels.LabelForms.warn`)."""
         self.labels.finish(source)
+        if self.warn_forms:
+            self.forms.warn(source)
         if self.n_records and not self.has_text:
             raise no_text(source, self.text_field)
 

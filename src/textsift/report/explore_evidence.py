@@ -88,8 +88,30 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, r
     methods = {name: _lists_evidence(counts, p, q, views[name], classes, wanted, top, alpha,
                                      correction) for name, (p, q) in tests.items()}
     lr = [_log_ratios(counts, c, ids, page_id, rounded) for c, ids in enumerate(wanted)]
+    if alpha is not None:
+        _check_small_counts(counts, tests, alpha, correction, family)
     return {**_header(top, correction, family, alpha), "methods": methods,
             "untested": untested, "lr": lr}
+
+
+def _check_small_counts(counts: Counts, tests: dict, alpha: float, correction: str,
+                        family: str) -> None:
+    """The warning of selection by alpha with chi2
+    (:func:`textsift.evidence.terms.check_expected_counts`)
+    for the terms the page keeps at ``alpha``: each class's over-represented terms whose q
+    passes it, as ``textsift score --class C --alpha`` selects them."""
+    from ..evidence.terms import SMALL_COUNT_TESTS, check_expected_counts, passing_scores
+
+    for name in SMALL_COUNT_TESTS:
+        if name in tests:
+            kept = passing_scores(counts, name, alpha, correction, family, "over",
+                                  adjusted=tests[name][1])
+            check_expected_counts(counts, np.asarray(kept.scored_terms(), dtype=np.intp),
+                                  tests[name][1], alpha, fixes=(
+                                      "read Fisher's exact test's (--methods with fisher), or "
+                                      "keep the terms of enough documents (--min-df); "
+                                      "`textsift score --yates` gives Yates' correction of "
+                                      "chi2"))
 
 
 def label_evidence(counts: Counts, names, per_class: set, top: int,

@@ -108,7 +108,8 @@ SIGNED_POLICIES = ("sum", "wavg")
 
 def policy_refusal(aggregate: str) -> str:
     """Why ``aggregate`` (``sum``, ``wavg``) is refused for signed scores, naming them."""
-    signed = ", ".join(n for n, m in REGISTRY.items() if m.signed)
+    signed = ", ".join(n for n, m in REGISTRY.items()
+                       if m.signed and not set(SIGNED_POLICIES) & set(m.aggregates))
     return (f"the policy {aggregate!r} adds a term's scores over the classes, but these scores "
             f"are signed ({signed}: a negative score means the term is under-represented in "
             "the class), so a term's lack in some classes would cancel its lead in another; "
@@ -132,15 +133,17 @@ ABSENT_ORDERS = {
 def register(name, kind, summary, default_aggregate="max", aggregates=AGGREGATES,
              provisional=False, *, formula="", reference="", requires=(),
              reads_term_freq=False, absent="", test="", pvalue=None, test_requires=(),
-             signed=False):
+             signed=False, one_column=False):
     """Decorator adding a scoring function to :data:`REGISTRY` under ``name``; ``kind`` (a
     :class:`~textsift.labels.LabelKind` or its name) is what its scores read, ``formula``
     (LaTeX) and ``reference`` document it (every built-in method has both); ``test`` and
     ``pvalue`` give the test of a method that is one (:class:`Method`). An ordinal
     method requires ``"ranks"`` and ``"single_label"`` (a document has one rating) besides
     ``requires``. The parameters are those of the function's signature after its counts.
-    A ``signed`` method does not offer :data:`SIGNED_POLICIES`."""
-    if signed:
+    A ``signed`` method does not offer :data:`SIGNED_POLICIES`, unless its scores are
+    ``one_column`` (one score per term, ``mann_whitney``'s z: no groups to add over, every
+    policy leaves it as it is)."""
+    if signed and not one_column:
         aggregates = tuple(a for a in aggregates if a not in SIGNED_POLICIES)
     if default_aggregate not in aggregates:
         raise RuntimeError(f"method {name!r}: its default policy {default_aggregate!r} is not "
@@ -276,9 +279,9 @@ def _from_function(counts: Counts, func, params: dict) -> ScoreTable:
 
 def compute_many(counts: Counts, methods=None, params: dict | None = None,
                  reuse: bool = False, dense: bool = True):
-    """Score ``counts`` with each of ``methods`` (names; default every nominal method that
-    applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that order;
-    ``params`` maps a name to its keyword parameters.
+    """Score ``counts`` with each of ``methods`` (names, or one name; default every nominal
+    method that applies to the labelling, sorted), yielding ``(name, ScoreTable)`` in that
+    order; ``params`` maps a name to its keyword parameters.
 
     Every name is checked before any work. The per-class methods share one evaluation set
     (module docstring) and the cached derived counts; each table is built when the caller
@@ -294,6 +297,8 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     if methods is None:
         labels = LabelKind.of(counts.multilabel)  # the nominal methods, of these labels
         methods = sorted(n for n, m in REGISTRY.items() if labels.serves(m))
+    elif isinstance(methods, str):  # one name, not its letters ('c', 'h', ...)
+        methods = [methods]
     methods = [get_method(name).name for name in methods]
     for name in methods:
         check_requirement(REGISTRY[name].requires, counts, name)

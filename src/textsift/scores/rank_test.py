@@ -15,8 +15,12 @@ all documents of rank ``r``,
 (pairs of a document with the term above one without, ties counting half), ``mu = df (N -
 df) / 2``, ``sigma^2 = df (N - df) / 12 ((N + 1) - sum_r (N_r^3 - N_r) / (N (N - 1)))``, and
 the two-sided ``z = (max(U1, U2) - mu - 1/2) / sigma`` with ``U2 = df (N - df) - U1``. The
-score is ``z`` (the larger, the smaller the p-value ``2 Phi(-z)``, at most 1); its sign,
-``U1 > U2``, says whether the term's documents rank higher.
+p-value is two-sided, ``2 Phi(-z)`` (at most 1), ``scipy.stats.mannwhitneyu``'s. The score
+is ``z`` signed by the direction, ``sign(U1 - U2) max(z, 0)``: positive where the documents
+with the term rank higher, negative where they rank lower, 0 where the continuity
+correction leaves no difference (``|U1 - U2| <= 1``, where the p-value is 1). The method is
+signed (``Method.signed``): a ranking of it is two-sided, by ``|z|`` as its test is, and
+its direction views keep the terms of higher ranks (``over``) or of lower ones (``under``).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from ..counting.counts import Counts
 from ..labels.ranks import check_ranks
 from ._registry import global_table, register
 
-__all__ = ["mann_whitney_u", "mann_whitney_z"]
+__all__ = ["mann_whitney_signed", "mann_whitney_u", "mann_whitney_z"]
 
 MANN_WHITNEY = ("H. B. Mann and D. R. Whitney, Ann. Math. Statist. 18(1) (1947) 50-60; tie "
                 "and continuity corrections as scipy.stats.mannwhitneyu (asymptotic) applies "
@@ -62,6 +66,17 @@ def mann_whitney_z(doc_counts, rank_sizes) -> np.ndarray:
         return np.where(s > 0, (U - mu - 0.5) / s, np.nan)
 
 
+def mann_whitney_signed(doc_counts, rank_sizes) -> np.ndarray:
+    """The signed score of every term (module docstring): ``sign(U1 - U2) max(z, 0)``,
+    positive where the documents with the term rank higher; NaN where there is no test."""
+    A = np.asarray(doc_counts, dtype=np.float64)
+    t = np.asarray(rank_sizes, dtype=np.float64)
+    z = mann_whitney_z(A, t)
+    U1 = mann_whitney_u(A, t)
+    U2 = A.sum(axis=1) * (t.sum() - A.sum(axis=1)) - U1
+    return np.sign(U1 - U2) * np.maximum(z, 0.0)  # NaN stays NaN
+
+
 def _p_two_sided(z):
     from scipy.special import ndtr
 
@@ -74,14 +89,18 @@ def _mann_whitney_pvalue(counts: Counts):
 
 
 @register("mann_whitney", "ordinal",
-          "Mann-Whitney U: ranks of the documents with the term against those without (z)",
-          formula=r"z = \frac{\max(U_1, U_2) - \frac{\mathrm{df}(N - \mathrm{df})}{2} - "
-                  r"\frac12}{\sigma}, \quad U_1 = \sum_r A_r \Big(\sum_{s < r} (N_s - A_s) + "
-                  r"\frac{N_r - A_r}{2}\Big)",
+          "Mann-Whitney U: ranks of the documents with the term against those without (z, "
+          "positive where they rank higher)",
+          formula=r"\operatorname{sign}(U_1 - U_2) \max(z, 0), \quad z = \frac{\max(U_1, U_2) "
+                  r"- \frac{\mathrm{df}(N - \mathrm{df})}{2} - \frac12}{\sigma}, \quad U_1 = "
+                  r"\sum_r A_r \Big(\sum_{s < r} (N_s - A_s) + \frac{N_r - A_r}{2}\Big)",
           reference=MANN_WHITNEY, pvalue=_mann_whitney_pvalue,
           test="Mann-Whitney U of the documents' ranks, with the term against without "
-               "(normal approximation, tie and continuity corrections)")
+               "(normal approximation, tie and continuity corrections; two-sided)",
+          signed=True, one_column=True)
 def _mann_whitney(counts):
-    """One score per term (its z; NaN, so never ranked, where there is no test)."""
+    """One score per term: its z, positive where the term's documents rank higher, negative
+    where they rank lower (NaN, so never ranked, where there is no test)."""
     check_ranks(counts.classes)
-    return global_table(counts, mann_whitney_z(counts.presence_table(), counts.class_sizes))
+    return global_table(counts, mann_whitney_signed(counts.presence_table(),
+                                                    counts.class_sizes))

@@ -188,6 +188,8 @@ def ranking_of(
         index, score = table.top_many([j], limit)[0]
         return Ranking(index, score, np.full(len(index), -1, dtype=np.intp), "max")
     if len(groups) == 1:  # every policy is the identity on a single column
+        if table.signed and class_label is None:
+            return _rank_signed(table.column(0), table.seen, limit, direction)
         return rank_scores(_directed_column(table.column(0), signs, direction, class_label),
                            table.seen, limit)
     one_way = directed and _same_groups(groups, signs.groups)
@@ -198,6 +200,23 @@ def ranking_of(
     if aggregate == "rr":
         return table.rank_rr(rr_variant, limit)
     return rank_scores(table.reduce(aggregate), table.seen, limit, aggregate)
+
+
+def _rank_signed(values: np.ndarray, seen, limit: int | None, direction: str) -> Ranking:
+    """A signed score of the whole table (one column: ``mann_whitney``'s z, positive where
+    the term's documents rank higher) ranked two-sided, by its size, as its test is
+    (``"both"``), or only the terms of one sign, strongest first (``"over"``: positive,
+    ``"under"``: negative); the scores keep their sign."""
+    values = np.asarray(values, dtype=np.float64)
+    scored = values > -np.inf
+    size = np.where(scored, np.abs(values), -np.inf)
+    if direction == "over":
+        size[values <= 0] = -np.inf
+    elif direction == "under":
+        size[values >= 0] = -np.inf
+    ranked = rank_scores(size, seen, limit)
+    shown = np.where(ranked.scores > -np.inf, values[ranked.index], -np.inf)
+    return Ranking(ranked.index, shown, ranked.groups, ranked.policy)
 
 
 def _same_groups(groups, classes) -> bool:
