@@ -149,3 +149,58 @@ def test_documents_split_a_class_from_the_rest():
     assert target.tolist() == [True, False, True] and reference.tolist() == [False, True, False]
     mine, rest = docs.dispersion(1)
     assert mine.range.tolist() == [1, 1] and rest.range.tolist() == [1, 1]
+
+
+# ---------------------------------------------------------------- in --evidence
+def _cli(*args):
+    import json
+
+    from typer.testing import CliRunner
+
+    from textsift.cli import app
+    from textsift.corpus import sample_path
+
+    res = CliRunner().invoke(app, ["score", str(sample_path("20ng")), "--min-df", "3",
+                                   "--method", "g2", "--class", "sci.space", "--evidence",
+                                   "-f", "json", *args])
+    return res, (json.loads(res.stdout) if res.exit_code == 0 else None)
+
+
+def test_evidence_shows_each_terms_dispersion_in_the_class_and_the_rest():
+    """The columns are :func:`dispersion` of the class's documents and of the others'."""
+    import pandas as pd
+
+    from textsift.corpus import load_sample
+
+    res, rows = _cli("--top", "8")
+    assert res.exit_code == 0, res.stderr
+    frame = pd.DataFrame(rows)
+    corpus = load_sample("20ng")
+    X, names, _ = vectorize(corpus.texts, min_df=3)
+    mine = np.asarray(corpus.labels) == "sci.space"
+    at = [list(names).index(t) for t in frame["term"]]
+    for group, mask in (("target", mine), ("reference", ~mine)):
+        d = dispersion(X[mask])
+        for measure in ("range", "dp", "dp_norm", "cv"):
+            np.testing.assert_allclose(frame[f"{measure}_{group}"].astype(float),
+                                       getattr(d, measure)[at], rtol=1e-13, equal_nan=True)
+        np.testing.assert_array_equal(frame[f"n_{group}"],
+                                      np.asarray(X[mask][:, at].sum(axis=0)).ravel())
+    np.testing.assert_array_equal(frame["range_target"], frame["A"])  # documents with it
+
+
+def test_min_range_keeps_the_terms_in_enough_of_the_class_documents():
+    _, everything = _cli("--top", "40")
+    res, kept = _cli("--top", "40", "--min-range", "20")
+    assert res.exit_code == 0, res.stderr
+    assert all(r["A"] >= 20 for r in kept) and len(kept) == 40
+    expected = [r["term"] for r in everything if r["A"] >= 20]
+    assert [r["term"] for r in kept][: len(expected)] == expected  # the order is the ranking's
+    q = {r["term"]: r["q"] for r in everything}  # q is the class's whole vocabulary's
+    assert all(q[r["term"]] == r["q"] for r in kept if r["term"] in q)
+
+
+def test_bad_min_range_is_one_error_line():
+    res, _ = _cli("--min-range", "0")
+    assert res.exit_code == 2 and res.stderr.count("error:") == 1
+    assert "--min-range must be a number of documents >= 1" in res.stderr

@@ -27,6 +27,8 @@ class Significance:
     level: float | None
     permutations: int | None
     seed: int
+    min_range: int | None = None
+    bootstrap: int | None = None
 
     def evidence_settings(self, corpus: CorpusOptions) -> dict | None:
         """What ``--evidence`` shows (``None`` without it): the level of its count of passing
@@ -38,6 +40,7 @@ class Significance:
               "family": self.family or "class", "level": self.level or 0.95}
         if self.permutations is not None:
             ev.update(permutations=self.permutations, seed=self.seed, corpus=corpus)
+        ev.update(min_range=self.min_range, bootstrap=self.bootstrap or 0, seed=self.seed)
         return ev
 
 
@@ -52,7 +55,15 @@ SIGNIFICANCE = {
     "permutations": (Annotated[int | None, typer.Option(
         "--permutations", show_default=False, help="With --evidence: p-values from this many "
         "permutations of the labels (999 is usual), for any method")], None),
-    "seed": (Annotated[int, typer.Option("--seed", help="Random seed (the permutations)")], 0),
+    "seed": (Annotated[int, typer.Option(
+        "--seed", help="Random seed (the permutations, the bootstrap)")], 0),
+    "min_range": (Annotated[int | None, typer.Option(
+        "--min-range", show_default=False, help="With --evidence: show only the terms found "
+        "in at least this many documents of their class (the target)")], None),
+    "bootstrap": (Annotated[int | None, typer.Option(
+        "--bootstrap", show_default=False, help="With --evidence: Lijffijt et al.'s "
+        "bootstrap test of the documents with this many resamples (999 is usual), beside "
+        "the Wilcoxon rank-sum test")], None),
 }
 
 

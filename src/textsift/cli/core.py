@@ -118,8 +118,12 @@ def score(
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
     if class_label is not None:
         check_class(counts, class_label, source)
+    docs = None
+    if ev is not None and m is not None and not per_class:
+        docs = _documents(corpus, counts, ranks="ranks" in m.requires)
     if reference:
-        counts, class_label = _referenced(corpus, counts, m, class_label, reference)
+        counts, class_label, docs = _referenced(corpus, counts, m, class_label, reference,
+                                                docs)
     if m is None:
         _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
@@ -128,7 +132,7 @@ def score(
         by_significance(counts, m, class_label, significance.alpha, significance.correction,
                         significance.family, view, top, fmt)
     else:
-        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev)
+        _ranked(counts, m, agg, class_label, k, top, fmt, view, ev, docs)
 
 
 def _check_score(significance: Significance) -> None:
@@ -137,6 +141,12 @@ def _check_score(significance: Significance) -> None:
     if significance.permutations is not None and significance.permutations < 1:
         raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
                             f"{significance.permutations}")
+    if significance.bootstrap is not None and significance.bootstrap < 1:
+        raise TextsiftError(f"--bootstrap must be at least 1 (999 is usual), got "
+                            f"{significance.bootstrap}")
+    if significance.min_range is not None and significance.min_range < 1:
+        raise TextsiftError(f"--min-range must be a number of documents >= 1, got "
+                            f"{significance.min_range}")
 
 
 def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:
@@ -190,22 +200,57 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
          f"{m.label}: terms with q passing {alpha:g} ({corr})")
 
 
-def _referenced(corpus, counts, m, class_label, reference: Reference):
-    """The two-group counts of a chosen reference (:mod:`textsift.reference`) and the
-    target's class."""
+def _documents(corpus, counts, ranks: bool = False):
+    """The documents behind ``counts`` (:class:`~textsift.dispersion.Documents`), for the
+    dispersion and the document-level tests of ``--evidence``: the corpus read in memory and
+    counted against the counts' vocabulary (``None``, with a note, for the other
+    engines)."""
+    import numpy as np
+
+    from ..dispersion import Documents
+    from ..vectorize import Vectorizer
+
+    if corpus.engine != "memory":
+        print_note("the dispersion and the document-level tests of --evidence need the "
+                   "documents in memory: count with --engine memory for them")
+        return None
+    read = corpus.read(ranks=ranks)
+    X = Vectorizer(counts.feature_names, corpus.vectorizer()).transform(read.texts)
+    docs = Documents.of(X, read.labels, counts.classes)
+    if not np.array_equal(np.asarray((docs.X > 0).sum(axis=0)).ravel(), counts.df):
+        raise TextsiftError("the corpus read in memory has another vocabulary than the one "
+                            "counted; count with --engine memory")
+    return docs
+
+
+def _referenced(corpus, counts, m, class_label, reference: Reference, docs=None):
+    """The two-group counts of a chosen reference (:mod:`textsift.reference`), the
+    target's class and the two groups' documents (when ``docs``, the target's, are
+    given)."""
+    import numpy as np
+
+    from ..dispersion import Documents
     from ..reference import against, against_corpus, count_reference
 
     if m is not None and m.kind == "ordinal":
         raise TextsiftError(f"{m.name} is an ordinal method: it reads the whole rating scale, "
                             "which a target and a reference are not; choose a nominal method")
     if reference.label is not None:
-        return against(counts, class_label, reference.label), class_label
+        two = against(counts, class_label, reference.label)
+        if docs is not None:
+            names = [str(c) for c in counts.classes]
+            docs = docs.select_classes([names.index(str(c)) for c in two.classes])
+        return two, class_label, docs
     from ..corpus import read_corpus
 
     texts = read_corpus(reference.corpus, corpus.text_field, None).frame[corpus.text_field]
-    ref = count_reference(texts, counts, corpus.vectorizer())
+    ref, X_ref = count_reference(texts, counts, corpus.vectorizer(), matrix=True)
     two = against_corpus(counts, ref, class_label)
-    return two, str(two.classes[0])
+    if docs is not None:
+        rows = (np.ones(docs.X.shape[0], dtype=bool) if class_label is None else
+                docs.groups([str(c) for c in counts.classes].index(str(class_label)))[0])
+        docs = Documents.two_groups(docs.X[rows], X_ref)
+    return two, str(two.classes[0]), docs
 
 
 def _permuted(ev, m):
@@ -236,7 +281,8 @@ def _no_pvalue(m) -> None:
                   f"({', '.join(with_pvalues())})", DataWarning, stacklevel=2)
 
 
-def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> None:
+def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None,
+            docs=None) -> None:
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
     import numpy as np
 
@@ -245,8 +291,14 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
 
     n = None if k is None else resolve_k(counts.n_terms, int(counts.seen.sum()), k)
     shown = top or TOP if n is None else min(n, top or n)
+    min_range = ev.get("min_range") if ev is not None else None
     ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
-                  top=shown, direction=direction)
+                  top=None if min_range else shown, direction=direction)
+    if min_range:
+        from ..evidence import keep_range
+
+        ranked = keep_range(counts, ranked, m, min_range)
+        ranked = ranked.head(int((ranked.scores > -np.inf).sum())).head(shown)
     if n is None and class_label is not None:  # a class's terms: none of the other direction
         ranked = ranked.head(int((ranked.scores > -np.inf).sum()))
     if n is not None:
@@ -263,7 +315,9 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
 
     ev["names"] = counts.feature_names
     frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"],
-                     permuted=_permuted(ev, m))
+                     permuted=_permuted(ev, m), documents=docs,
+                     bootstrap=ev["bootstrap"] if docs is not None else 0,
+                     random_state=ev["seed"])
     emit(frame, fmt, title + f"; q: {ev['correction']} over each "
          + ("class's terms" if ev["family"] == "class" else "term and class")
          + f"; intervals at {ev['level']:g}")
