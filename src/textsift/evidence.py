@@ -51,8 +51,8 @@ from .scores import Grid, PerClass, ScoreTable, compute, get_method
 from .scores.effects import check_level, effect_sizes
 from .scores.significance import pvalues
 
-__all__ = ["adjusted_pvalues", "evidence", "keep_range", "passes", "passing_scores", "passing_terms",
-           "rule", "significant_counts", "significant_terms", "smallest_pvalues"]
+__all__ = ["adjusted_pvalues", "evidence", "keep_range", "passes", "passing_scores",
+           "passing_terms", "rule", "significant_counts", "significant_terms", "smallest_pvalues"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, family: str = FAMILY,
