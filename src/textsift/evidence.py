@@ -174,7 +174,7 @@ def _add_documents(frame, counts: Counts, documents, index, cls, correction: str
     where = {c: k for k, c in enumerate(tested)}
     at = np.array([where.get(int(c), 0) for c in cls], dtype=np.intp)
     for test, p in tests.items():
-        q = adjust_table(p, correction, family)
+        q = adjust_table(p, correction, family) if (~np.isnan(p)).any() else p  # no test
         frame[f"p_{test}"] = np.where(has, p[index, at], np.nan) if len(tested) else np.nan
         frame[f"q_{test}"] = np.where(has, q[index, at], np.nan) if len(tested) else np.nan
 
