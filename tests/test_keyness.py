@@ -150,3 +150,10 @@ def test_bad_input_names_the_fix(frame, call, message):
     with pytest.raises(TextsiftError, match=None) as info:
         call(frame)
     assert message in str(info.value)
+
+
+def test_importing_the_module_does_not_shadow_the_function():
+    import importlib
+
+    importlib.import_module("textsift.keywords")
+    assert callable(textsift.keyness) and textsift.keyness.__name__ == "keyness"

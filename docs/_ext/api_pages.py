@@ -24,6 +24,8 @@ SECTIONS = {
                            "textsift.engines", "textsift.errors"],
     "Scores, policies and selectors": ["textsift.scores", "textsift.corrections",
                                        "textsift.evidence", "textsift.reference",
+                                       "textsift.dispersion", "textsift.document_tests",
+                                       "textsift.keywords",
                                        "textsift.permutation",
                                        "textsift.policies", "textsift.selectors",
                                        "textsift.ranks"],

@@ -12,7 +12,7 @@ _HOMES = {
     "Corpus": "corpus", "load_sample": "corpus", "read_corpus": "corpus",
     "Counts": "counts",
     "AdaBagClassifier": "lasso",
-    "keyness": "keyness",
+    "keyness": "keywords",
     "REGISTRY": "scores", "compute": "scores",
     "OrdinalSelector": "selectors", "TermSelector": "selectors",
     "rank": "ranking",

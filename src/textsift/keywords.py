@@ -1,5 +1,7 @@
 """Keyness in one call: the terms of a target against a reference, from the tables people
 have (a list of texts, a pandas or Polars column), with their evidence and dispersion.
+:func:`keyness` is also ``textsift.keyness`` (the module is not named after the function, so
+that importing it does not shadow ``textsift.keyness``).
 
 :func:`keyness` counts the texts, ranks every term of the target by ``method`` and gives each
 its evidence through :func:`textsift.evidence.evidence` -- the one path ``textsift score
