@@ -122,7 +122,7 @@ def evidence(counts: Counts, ranking: TermRanking, method, correction: str = COR
         column = _columns_of(groups, counts, cls)
         frame["p"] = values[index, column]
         frame["q"] = q[index, column]
-    if documents is not None:
+    if documents is not None and has.any():  # a score of the whole table has no target
         _add_documents(frame, counts, documents, index, cls, correction, family, bootstrap,
                        random_state)
     return frame

@@ -162,7 +162,9 @@ FamilyChoice = choices("Family", FAMILIES)
 Evidence = Annotated[bool, typer.Option(
     "--evidence", help="For each term: its counts (A, B: the class's and the rest's "
     "documents with it; C, D: without), the method's p-value, the adjusted one (q), and "
-    "effect sizes with intervals (log ratio, LRC, odds ratio, difference of proportions); "
+    "effect sizes with intervals (log ratio, LRC, odds ratio, difference of proportions), "
+    "its tokens, range, DP, DPnorm and coefficient of variation in the class and the rest, "
+    "and the Wilcoxon rank-sum test of the documents' rates (p_wilcoxon, q_wilcoxon); "
     "each class's number of terms with q <= --alpha")]
 Alpha = Annotated[float | None, typer.Option(
     "--alpha", help="A significance level: the terms whose adjusted p-value (q, by "
