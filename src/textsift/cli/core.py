@@ -335,7 +335,7 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     if ev is not None and m.pvalue is not None:
         _per_class_evidence(counts, m, rankings, fmt, direction, ev)
         return
-    if fmt in ("csv", "json") or len(rankings) > WIDE:
+    if fmt in ("csv", "json", "parquet") or len(rankings) > WIDE:
         extra = ["direction"] if marked else []
         emit_rows(["class", "position", "term", "score", *extra],
                   [(plain(r.class_label), i + 1, t, s, *([d] if marked else []))
@@ -369,7 +369,7 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
                                  direction, adjusted=adjusted)
     head = str(passing.name)
-    if fmt in ("csv", "json"):
+    if fmt in ("csv", "json", "parquet"):
         rows = []
         for r in rankings:
             j = groups.index(str(r.class_label)) if len(groups) > 1 else 0

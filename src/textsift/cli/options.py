@@ -192,7 +192,8 @@ K = Annotated[int | None, typer.Option(
 NJobs = Annotated[int | None, typer.Option(
     "--n-jobs", help="Parallel workers (-1: every core)", callback=_n_jobs)]
 FormatOption = Annotated[Format | None, typer.Option(
-    "--format", "-f", help="How to print the results: table, tsv, csv or json (default: a "
+    "--format", "-f", help="How to print the results: table, tsv, csv, json or parquet "
+    "(binary: redirect it to a file) (default: a "
     "table on a terminal, tab-separated values when piped)", show_default=False)]
 OutDir = Annotated[Path, typer.Option(
     "--out", "-o", help="The directory for the results (created; a run in it resumes)",
