@@ -91,7 +91,8 @@ REFERENCE = {
     "reference_corpus": (Annotated[Path | None, typer.Option(
         "--reference-corpus", show_default=False,
         help="Compare the corpus (or --class) with this corpus, read with the same "
-        "--text-field and counted with the same preprocessing (its labels are not read)")],
+        "--text-field and counted with the same preprocessing (its labels are not read, nor "
+        "the corpus's without --class)")],
         None),
 }
 

@@ -112,15 +112,19 @@ def score(
     m = None if method == "all" else get_method(method)  # before counting: fails at once
     if ev is not None and m.pvalue is None and "permutations" not in ev:
         _no_pvalue(m)
-    counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: rank 4
+    unlabelled = reference.corpus is not None and class_label is None
+    if unlabelled:  # the whole corpus is the target: its labels are not read
+        counts = _unlabelled(corpus)
+    else:
+        counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: 4
     source = describe(corpus.source)
-    if m is not None:
+    if m is not None and not unlabelled:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
     if class_label is not None:
         check_class(counts, class_label, source)
     docs = None
     if ev is not None and m is not None and not per_class:
-        docs = _documents(corpus, counts, ranks="ranks" in m.requires)
+        docs = _documents(corpus, counts, ranks="ranks" in m.requires, labels=not unlabelled)
     if reference:
         counts, class_label, docs = _referenced(corpus, counts, m, class_label, reference,
                                                 docs)
@@ -200,7 +204,30 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
          f"{m.label}: terms with q passing {alpha:g} ({corr})")
 
 
-def _documents(corpus, counts, ranks: bool = False):
+def _texts(corpus) -> list:
+    """The texts of the corpus (its split), its labels not read."""
+    from ..corpus import read_corpus
+
+    return read_corpus(corpus.source, corpus.text_field, None, corpus.split_field,
+                       corpus.split, corpus.on_bad_line).frame[corpus.text_field].tolist()
+
+
+def _unlabelled(corpus):
+    """The counts of every document of the corpus as one group (``target``): the target of
+    ``--reference-corpus`` without ``--class``, whose labels are not read (a corpus without
+    them is fine), counted in memory."""
+    import numpy as np
+
+    from ..counts import Counts
+
+    if corpus.engine != "memory":
+        print_note("--reference-corpus without --class counts the corpus in memory")
+    texts = _texts(corpus)
+    return Counts.from_texts(texts, np.full(len(texts), "target", dtype=object),
+                             corpus.vectorizer())
+
+
+def _documents(corpus, counts, ranks: bool = False, labels: bool = True):
     """The documents behind ``counts`` (:class:`~textsift.dispersion.Documents`), for the
     dispersion and the document-level tests of ``--evidence``: the corpus read in memory and
     counted against the counts' vocabulary (``None``, with a note, for the other
@@ -214,9 +241,14 @@ def _documents(corpus, counts, ranks: bool = False):
         print_note("the dispersion and the document-level tests of --evidence need the "
                    "documents in memory: count with --engine memory for them")
         return None
-    read = corpus.read(ranks=ranks)
-    X = Vectorizer(counts.feature_names, corpus.vectorizer()).transform(read.texts)
-    docs = Documents.of(X, read.labels, counts.classes)
+    if labels:
+        read = corpus.read(ranks=ranks)
+        texts, y = read.texts, read.labels
+    else:
+        texts = _texts(corpus)
+        y = np.full(len(texts), "target", dtype=object)
+    X = Vectorizer(counts.feature_names, corpus.vectorizer()).transform(texts)
+    docs = Documents.of(X, y, counts.classes)
     if not np.array_equal(np.asarray((docs.X > 0).sum(axis=0)).ravel(), counts.df):
         raise TextsiftError("the corpus read in memory has another vocabulary than the one "
                             "counted; count with --engine memory")
