@@ -109,6 +109,8 @@ def test_a_frequency_list_is_compared_token_by_token(frame):
         g2 = ss.chi2_contingency(table, correction=False, lambda_="log-likelihood")[0]
         assert abs(got.loc[term, "g2"]) == pytest.approx(g2, rel=1e-10)
     assert got.loc["the", "g2"] < 0 < got.loc["space", "g2"]
+    few = textsift.keyness(space, reference=freq, min_df=2, min_range=30)
+    assert (few["range_target"] >= 30).all() and 0 < len(few) < len(got)
     assert np.isnan(got.loc["space", "p_wilcoxon"])  # a list has no documents
 
 
@@ -145,6 +147,12 @@ def test_a_reference_corpus_of_texts(frame):
      "output must be 'pandas' or 'polars'"),
     (lambda f: textsift.keyness([*f["body"][:-1], None], f["group"], target="sci.space"),
      "the texts must be strings"),
+    (lambda f: textsift.keyness(f["body"], [["a", "b"]] * len(f), target="a"),
+     "the groups are label sets"),
+    (lambda f: textsift.keyness(f["body"], f["group"] == "sci.space", target="x"),
+     "drop target (True marks the target)"),
+    (lambda f: textsift.keyness(f["body"], f["group"], target="sci.space", min_range=0),
+     "min_range must be a number of documents >= 1"),
 ])
 def test_bad_input_names_the_fix(frame, call, message):
     with pytest.raises(TextsiftError, match=None) as info:

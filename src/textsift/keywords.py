@@ -125,19 +125,32 @@ def keyness(texts, groups=None, *, target=None, reference=None, data=None,
     label = counts.classes[0] if frequency is not None or corpus is not None else target
     ranked = rank(counts, m, class_label=label, direction=direction)
     ranked = ranked.head(int((ranked.scores > -np.inf).sum()))
-    if min_range is not None:
+    if min_range is not None and frequency is None:
         ranked = keep_range(counts, ranked, m, min_range)
     frame = evidence(counts, ranked, m, correction, family, level, documents=docs,
                      bootstrap=bootstrap, random_state=random_state)
     if frequency is not None:  # tokens: the counts are the cells; the list has no documents
         frame["n_target"], frame["n_reference"] = frame["A"], frame["B"]
         frame["range_reference"] = np.nan
+        if min_range is not None:  # documents of the target, not its tokens (A here)
+            keep_range(counts, ranked.head(0), m, min_range)  # the same check of min_range
+            keep = frame["range_target"].to_numpy() >= min_range
+            frame, ranked = frame[keep].reset_index(drop=True), _rows(ranked, keep)
     frame = _layout(frame, m.name, ranked)
     if output == "polars":
         import polars as pl
 
         return pl.from_pandas(frame)
     return frame
+
+
+def _rows(ranked, keep):
+    """The ranking's rows ``keep`` (a boolean mask)."""
+    from dataclasses import replace
+
+    return replace(ranked, index=ranked.index[keep], scores=ranked.scores[keep],
+                   groups=None if ranked.groups is None else ranked.groups[keep],
+                   signs=None if ranked.signs is None else ranked.signs[keep])
 
 
 def _layout(frame: pd.DataFrame, name: str, ranked) -> pd.DataFrame:
@@ -206,6 +219,11 @@ def _groups(groups, target, n: int, external: bool):
         raise TextsiftError(f"{n} texts but {len(groups)} groups; give one group per text")
     if any(g is None or (isinstance(g, float) and np.isnan(g)) for g in groups):
         raise TextsiftError("some groups are missing (None or NaN): fill or drop those rows")
+    if any(isinstance(g, list | tuple | set | frozenset | np.ndarray) for g in groups):
+        raise TextsiftError("the groups are label sets (several labels per text): keyness "
+                            "compares one target with a reference; give true/false flags of "
+                            "the target instead, e.g. [\"joy\" in labels for labels in "
+                            "df[\"labels\"]]")
     if all(isinstance(g, bool | np.bool_) for g in groups):
         if target is not None:
             raise TextsiftError("the groups are true/false flags of the target: drop target "
