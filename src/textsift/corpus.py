@@ -114,6 +114,8 @@ def read_corpus(
     strip_labels: bool = False,
     ranks: bool = False,
     check_spelling: bool = True,
+    encoding: str | None = None,
+    sep: str | None = None,
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
     list of them -- and check the fields a scorer needs (:func:`select_records`).
@@ -134,11 +136,13 @@ def read_corpus(
     caller that reads several sources as one corpus); ``strip_labels`` removes the white
     space around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
     empty, and one whose every line was skipped as malformed, are errors that say so.
+    ``encoding`` and ``sep``: the encoding of JSON Lines and CSV files (default UTF-8) and
+    the separator of CSV files (default the extension's; :func:`textsift.sources.iter_frames`).
     """
     splits = set() if split is not None else None
     skipped = [] if bad_lines is None else bad_lines
     records = Records(text_field, label_field, split_field, split, label_sep, strip_labels,
-                      ranks)
+                      ranks, encoding=encoding, sep=sep)
     frames = list(records.read(path, None, on_bad_line, skipped, split_values=splits))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
@@ -157,8 +161,9 @@ def _separated(columns, source) -> str | None:
     for sep in (";", "|", "\t"):
         if sep in str(columns[0]):
             return (f"The file looks separated by {sep!r}; textsift reads comma-separated "
-                    ".csv and tab-separated .tsv files: convert it, e.g. pandas.read_csv("
-                    f"{str(source)!r}, sep={sep!r}).to_csv('comma.csv', index=False)")
+                    ".csv and tab-separated .tsv files unless told: give the separator, "
+                    f"--sep {sep!r} (sep={sep!r} in Python, sep in an experiment's "
+                    "[corpus])")
     return None
 
 
@@ -241,13 +246,19 @@ class Records:
     """:func:`select_records` over the frames of one source, in order (the files of a
     directory, the chunks of a stream): a field that earlier records had and a frame lacks is
     missing in its records (not absent from the corpus), and the label type must stay the
-    first records' (:class:`~textsift.labels.LabelTypes`). ``label_sep`` splits CSV labels;
+    first records' (:class:`~textsift.labels.LabelTypes`). ``encoding`` and ``sep`` read
+    JSON Lines and CSV files (:func:`~textsift.sources.iter_frames`). ``label_sep`` splits CSV
+    labels;
     ``strip_labels`` removes the white space around each label; ``ranks`` reads the labels as
     numbers (:func:`select_records`)."""
 
     def __init__(self, text_field: str, label_field: str | None, split_field: str | None = None,
                  split=None, label_sep: str | None = None, strip_labels: bool = False,
-                 ranks: bool = False):
+                 ranks: bool = False, *, encoding: str | None = None, sep: str | None = None):
+        from .sources import check_reading
+
+        check_reading(encoding, sep)
+        self.encoding, self.sep = encoding, sep
         self.text_field, self.label_field = text_field, label_field
         self.split_field, self.split = split_field, split
         self.label_sep = label_sep
@@ -294,7 +305,8 @@ class Records:
         for file in data_files(path):
             unit = record_unit(file)
             for frame in iter_frames(file, chunk_size, on_bad_line, bad_lines, row_groups,
-                                     self.label_field, tree_split, self.label_sep):
+                                     self.label_field, tree_split, self.label_sep,
+                                     self.encoding, self.sep):
                 if split_values is not None and field in frame.columns:
                     split_values.update(frame[field].astype(str).unique()[:20])
                 yield self.select(frame, file, unit)

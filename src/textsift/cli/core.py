@@ -209,7 +209,8 @@ def _texts(corpus) -> list:
     from ..corpus import read_corpus
 
     return read_corpus(corpus.source, corpus.text_field, None, corpus.split_field,
-                       corpus.split, corpus.on_bad_line).frame[corpus.text_field].tolist()
+                       corpus.split, corpus.on_bad_line, encoding=corpus.encoding,
+                       sep=corpus.sep).frame[corpus.text_field].tolist()
 
 
 def _unlabelled(corpus):
@@ -275,7 +276,8 @@ def _referenced(corpus, counts, m, class_label, reference: Reference, docs=None)
         return two, class_label, docs
     from ..corpus import read_corpus
 
-    texts = read_corpus(reference.corpus, corpus.text_field, None).frame[corpus.text_field]
+    texts = read_corpus(reference.corpus, corpus.text_field, None, encoding=corpus.encoding,
+                        sep=corpus.sep).frame[corpus.text_field]  # read as the corpus is
     ref, X_ref = count_reference(texts, counts, corpus.vectorizer(), matrix=True)
     two = against_corpus(counts, ref, class_label)
     if docs is not None:

@@ -118,6 +118,12 @@ LabelSep = Annotated[str | None, typer.Option(
     "--label-sep", help="CSV only: the label field joins several labels with this separator "
     "(e.g. ';' for earn;acq); JSON Lines and Parquet give label lists as lists",
     rich_help_panel=CORPUS, show_default=False)]
+Encoding = Annotated[str | None, typer.Option(
+    "--encoding", help="The encoding of JSON Lines and CSV files (default UTF-8), e.g. "
+    "latin-1, cp1252, utf-16", rich_help_panel=CORPUS, show_default=False)]
+Sep = Annotated[str | None, typer.Option(
+    "--sep", help="CSV only: the character separating the fields (default ',' for .csv, a "
+    "tab for .tsv), e.g. ';'", rich_help_panel=CORPUS, show_default=False)]
 SplitField = Annotated[str | None, typer.Option(
     "--split-field", help="The field holding the split (default: split)",
     rich_help_panel=CORPUS, show_default=False)]
@@ -208,6 +214,8 @@ class CorpusOptions:
     text_field: str = "text"
     label_field: str = "label"
     label_sep: str | None = None
+    encoding: str | None = None
+    sep: str | None = None
     split_field: str | None = None
     split: str | None = None
     skip_bad_lines: bool = False
@@ -262,6 +270,7 @@ class CorpusOptions:
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
+                                encoding=self.encoding, sep=self.sep,
                                 strip_labels=self.strip_labels, progress=progress,
                                 ranks=ranks)
         if bad:
@@ -276,7 +285,7 @@ class CorpusOptions:
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
                            self.split, self.on_bad_line, [], self.label_sep, self.strip_labels,
-                           ranks)
+                           ranks, encoding=self.encoding, sep=self.sep)
 
     def documents(self, ranks: bool = False) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
@@ -285,7 +294,7 @@ class CorpusOptions:
         for chunk in iter_chunks(self.source, self.text_field, self.label_field,
                                  self.split_field, self.split, on_bad_line=self.on_bad_line,
                                  label_sep=self.label_sep, strip_labels=self.strip_labels,
-                                 ranks=ranks):
+                                 ranks=ranks, encoding=self.encoding, sep=self.sep):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
@@ -319,6 +328,8 @@ _CORPUS_PARAMS = {
     "text_field": (TextField, "text"),
     "label_field": (LabelField, "label"),
     "label_sep": (LabelSep, None),
+    "encoding": (Encoding, None),
+    "sep": (Sep, None),
     "split_field": (SplitField, None),
     "split": (Split, None),
     **_PREPROCESSING_PARAMS,

@@ -55,7 +55,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
                client=None, timeout: float = 10, progress=None,
                label_sep: str | None = None, strip_labels: bool = False,
-               ranks: bool = False) -> Counts:
+               ranks: bool = False, encoding: str | None = None,
+               sep: str | None = None) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
@@ -78,16 +79,20 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     (:func:`~textsift.labels.check_label_spelling`); ``strip_labels`` removes the white space
     around every label. ``ranks`` reads the labels as the ranks of a scale, numbers in every
     format (``"4"``, CSV's ``04``: 4), as the ordinal methods need them; otherwise they are
-    as written (CSV's are strings).
+    as written (CSV's are strings). ``encoding`` and ``sep`` read JSON Lines and CSV files in
+    another encoding than UTF-8 and CSV files with another separator
+    (:func:`textsift.sources.iter_frames`).
     """
     chunk_size = _check_engine(engine, chunk_size, on_bad_line, scheduler, client)
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
                   split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
-                  label_sep=label_sep, strip_labels=strip_labels, ranks=ranks)
+                  label_sep=label_sep, strip_labels=strip_labels, ranks=ranks,
+                  encoding=encoding, sep=sep)
     skipped: list = []
     if engine == "memory":  # read_corpus checks the spelling of the labels
         corpus = read_corpus(path, text_field, label_field, split_field, split, on_bad_line,
-                             skipped, label_sep, strip_labels, ranks)
+                             skipped, label_sep, strip_labels, ranks, encoding=encoding,
+                             sep=sep)
         labels = as_labels(corpus.labels, classes)
         check_label_counts(labels.classes, labels.class_sizes, labels.n_docs,
                            labels.multilabel, describe(path), label_field)  # before the work
