@@ -104,7 +104,7 @@ def _n_jobs(value: int | None) -> int | None:
 # ------------------------------------------------------------------ the shared options
 _DATA_HELP = ("The corpus: .jsonl(.gz), .csv(.gz) or .parquet files, directories of them, "
               "quoted globs ('data/*.jsonl.gz'), or aclImdb / 20news-bydate trees; several are "
-              "read as one corpus")
+              "read as one corpus; - reads it from standard input")
 Data = Annotated[list[Path], typer.Argument(help=_DATA_HELP, metavar="DATA...",
                                             show_default=False)]
 OptionalData = Annotated[list[Path] | None, typer.Argument(
@@ -342,6 +342,60 @@ _CORPUS_PARAMS = {
 ENGINE_PARAMS = ("engine", "scheduler", "chunk_size")
 
 
+#: DATA that reads the corpus from standard input.
+STDIN = "-"
+
+
+def _from_stdin(paths, allowed: bool, command: str) -> Path:
+    """DATA ``-``: standard input read whole into a temporary file (removed at exit) named
+    for its format -- gzip by its magic bytes, Parquet by ``PAR1``, JSON Lines when its
+    first character is ``{``, else CSV -- so that every reader and engine reads it as a
+    file. Refused with other DATA, where the command keeps its corpus's path for a later
+    run (``ordinal-eval``: a resumable experiment), on a terminal and when nothing comes."""
+    import atexit
+    import shutil
+    import sys
+    import tempfile
+    import zlib
+
+    from ..errors import TextsiftError
+
+    if len(paths) > 1:
+        raise TextsiftError("DATA - (standard input) is the whole corpus: give it alone, or "
+                            "give files")
+    if not allowed:
+        raise TextsiftError(f"{command} keeps its corpus's path to resume the run, and "
+                            "standard input (-) has none: write the data to a file and give "
+                            "its path")
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None or sys.stdin.isatty():
+        raise TextsiftError("DATA - reads the corpus from standard input, and none is piped: "
+                            f"pipe it (cat corpus.jsonl | textsift {command} - ...), or give "
+                            "a file")
+    data = stream.read()
+    if not data.strip():
+        raise TextsiftError("DATA - reads the corpus from standard input, and it is empty: "
+                            f"pipe the corpus into it (cat corpus.jsonl | textsift {command} "
+                            "- ...)")
+    gz = data[:2] == b"\x1f\x8b"
+    head = data[:65536]
+    if gz:
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head)
+        except zlib.error:
+            head = b""
+    if head[:4] == b"PAR1" and not gz:
+        suffix = ".parquet"
+    else:
+        first = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+        suffix = (".jsonl" if first == b"{" else ".csv") + (".gz" if gz else "")
+    folder = Path(tempfile.mkdtemp(prefix="textsift-stdin-"))
+    atexit.register(shutil.rmtree, folder, True)
+    path = folder / f"stdin{suffix}"
+    path.write_bytes(data)
+    return path
+
+
 def _check_paths(paths) -> None:
     """A corpus path that does not exist (not a glob pattern) is an error at once, before
     the command imports what it computes with (seconds on a busy machine)."""
@@ -355,13 +409,14 @@ def _check_paths(paths) -> None:
 
 
 def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
-                   data_required: bool = True):
+                   data_required: bool = True, stdin: bool = True):
     """A decorator giving a command the corpus options: its parameter ``corpus:
     CorpusOptions`` becomes the options above, and the command receives them as one
     :class:`CorpusOptions`. ``engine=False`` for the commands that need the document-term
     matrix (no ``--engine``, ``--scheduler``, ``--chunk-size``); ``split=False`` for those
     whose split field marks train and test (no ``--split``); ``min_df`` the default of
-    ``--min-df``; ``data_required=False`` where DATA may be left out (a simulation)."""
+    ``--min-df``; ``data_required=False`` where DATA may be left out (a simulation);
+    ``stdin=False`` where DATA ``-`` (standard input: :func:`_from_stdin`) is refused."""
     leave_out = (set(ENGINE_PARAMS) if not engine else set()) | (set() if split else {"split"})
 
     def decorate(func):
@@ -382,6 +437,9 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
         def command(**kw):
             given = {name: kw.pop(name) for name in _CORPUS_PARAMS if name in kw}
             given["data"] = tuple(given["data"] or ())
+            if any(str(p) == STDIN for p in given["data"]):
+                given["data"] = (_from_stdin(given["data"], stdin, func.__name__.replace(
+                    "_", "-")),)
             _check_paths(given["data"])  # first: before the options' checks import much
             valid = {f.name for f in fields(CorpusOptions)}
             corpus = CorpusOptions(

@@ -220,7 +220,7 @@ def _rating_counts(corpus: CorpusOptions, ranks: str | None):
 
 @app.command("ordinal-eval")
 @writes_out()
-@corpus_options(engine=False, split=False)
+@corpus_options(engine=False, split=False, stdin=False)
 def ordinal_eval(
     corpus: CorpusOptions,
     out: OutDir,
