@@ -113,18 +113,22 @@ def score(
     if ev is not None and m.pvalue is None and "permutations" not in ev:
         _no_pvalue(m)
     unlabelled = reference.corpus is not None and class_label is None
+    wants_docs = ev is not None and m is not None and not per_class
+    matrix = [] if wants_docs and corpus.engine == "memory" and not unlabelled else None
     if unlabelled:  # the whole corpus is the target: its labels are not read
         counts = _unlabelled(corpus)
     else:
-        counts = corpus.count(ranks=m is not None and "ranks" in m.requires)  # CSV 04: 4
+        counts = corpus.count(ranks=m is not None and "ranks" in m.requires,  # CSV 04: 4
+                              matrix=matrix)
     source = describe(corpus.source)
     if m is not None and not unlabelled:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
     if class_label is not None:
         check_class(counts, class_label, source)
     docs = None
-    if ev is not None and m is not None and not per_class:
-        docs = _documents(corpus, counts, ranks="ranks" in m.requires, labels=not unlabelled)
+    if wants_docs:
+        docs = _documents(corpus, counts, ranks="ranks" in m.requires, labels=not unlabelled,
+                          matrix=matrix)
     if reference:
         counts, class_label, docs = _referenced(corpus, counts, m, class_label, reference,
                                                 docs)
@@ -228,15 +232,19 @@ def _unlabelled(corpus):
                              corpus.vectorizer())
 
 
-def _documents(corpus, counts, ranks: bool = False, labels: bool = True):
+def _documents(corpus, counts, ranks: bool = False, labels: bool = True, matrix=None):
     """The documents behind ``counts`` (:class:`~textsift.dispersion.Documents`), for the
     dispersion and the document-level tests of ``--evidence``: the corpus read in memory and
     counted against the counts' vocabulary (``None``, with a note, for the other
-    engines)."""
+    engines). ``matrix``: the matrix and labels the counts were counted from, when kept."""
     import numpy as np
 
     from ..dispersion import Documents
     from ..vectorize import Vectorizer
+
+    if matrix:
+        X, y = matrix[0]
+        return Documents.of(X, y, counts.classes)
 
     if corpus.engine != "memory":
         print_note("the dispersion and the document-level tests of --evidence need the "

@@ -247,10 +247,11 @@ class CorpusOptions:
     def on_bad_line(self) -> str:
         return "skip" if self.skip_bad_lines else "error"
 
-    def count(self, classes=None, ranks: bool = False, **kw):
+    def count(self, classes=None, ranks: bool = False, matrix: list | None = None, **kw):
         """The corpus's counts (:func:`textsift.engines.count_file`, any engine; ``ranks``:
         the labels read as numbers, for the ordinal methods); skipped lines are reported
-        once, as a warning on stderr."""
+        once, as a warning on stderr. ``matrix``: as ``count_file``'s (the memory engine's
+        document-term matrix and labels)."""
         import warnings
         from contextlib import nullcontext
 
@@ -270,7 +271,7 @@ class CorpusOptions:
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
-                                encoding=self.encoding, sep=self.sep,
+                                encoding=self.encoding, sep=self.sep, matrix=matrix,
                                 strip_labels=self.strip_labels, progress=progress,
                                 ranks=ranks)
         if bad:

@@ -56,7 +56,7 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                client=None, timeout: float = 10, progress=None,
                label_sep: str | None = None, strip_labels: bool = False,
                ranks: bool = False, encoding: str | None = None,
-               sep: str | None = None) -> Counts:
+               sep: str | None = None, matrix: list | None = None) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
@@ -81,7 +81,9 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     format (``"4"``, CSV's ``04``: 4), as the ordinal methods need them; otherwise they are
     as written (CSV's are strings). ``encoding`` and ``sep`` read JSON Lines and CSV files in
     another encoding than UTF-8 and CSV files with another separator
-    (:func:`textsift.sources.iter_frames`).
+    (:func:`textsift.sources.iter_frames`). ``matrix`` (a list), with the memory engine,
+    receives ``(X, labels)``: the document-term matrix counted and the labels, for what needs
+    the documents (the dispersion of ``score --evidence``) without counting them again.
     """
     chunk_size = _check_engine(engine, chunk_size, on_bad_line, scheduler, client)
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
@@ -97,7 +99,15 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
         check_label_counts(labels.classes, labels.class_sizes, labels.n_docs,
                            labels.multilabel, describe(path), label_field)  # before the work
         with _tokenizing(progress, len(corpus)):
-            counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
+            if matrix is None:
+                counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
+            else:  # what Counts.from_texts does, the matrix kept
+                from ..vectorize import vectorize
+
+                X, names, _ = vectorize(list(corpus.texts), opts)
+                counts = Counts.from_matrix(X, corpus.labels, classes=classes,
+                                            feature_names=names)
+                matrix.append((X, corpus.labels))
     else:
         try:
             counts = _count_chunked(path, fields, opts, engine, scheduler, classes, client,
