@@ -165,3 +165,20 @@ def test_importing_the_module_does_not_shadow_the_function():
 
     importlib.import_module("textsift.keywords")
     assert callable(textsift.keyness) and textsift.keyness.__name__ == "keyness"
+
+
+def test_a_table_with_column_names_as_a_dataset_has_them(frame):
+    """A Hugging Face ``Dataset`` names its columns ``column_names`` and gives a column as a
+    sequence: a stand-in with that interface (``datasets`` is not a dependency)."""
+
+    class Dataset:
+        column_names = ["body", "group"]
+
+        def __getitem__(self, name):
+            return frame[name].tolist()
+
+    got = textsift.keyness("body", "group", data=Dataset(), target="sci.space", min_df=3)
+    expected = textsift.keyness("body", "group", data=frame, target="sci.space", min_df=3)
+    pd.testing.assert_frame_equal(got, expected)
+    with pytest.raises(TextsiftError, match="its columns are body, group"):
+        textsift.keyness("text", "group", data=Dataset(), target="sci.space")

@@ -70,7 +70,8 @@ def keyness(texts, groups=None, *, target=None, reference=None, data=None,
     reference : ``None`` (the documents without the target), a value of ``groups``, a
         reference corpus (a sequence or column of texts), or a frequency list (a mapping or a
         pandas Series of term -> count).
-    data : a pandas or Polars DataFrame ``texts`` and ``groups`` name columns of.
+    data : a pandas or Polars DataFrame (or a Hugging Face ``Dataset``) ``texts`` and
+        ``groups`` name columns of.
     method : a nominal method of :data:`textsift.scores.REGISTRY` (``g2`` by default: the
         log-likelihood ratio of keyness).
     correction, family, level : as ``textsift score --evidence``'s.
@@ -171,7 +172,8 @@ def _layout(frame: pd.DataFrame, name: str, ranked) -> pd.DataFrame:
 def _column(values, data, role: str):
     """``values`` itself, or the column of ``data`` it names."""
     if isinstance(values, str) and data is not None:
-        columns = [str(c) for c in data.columns]
+        named = getattr(data, "column_names", None)  # a Hugging Face Dataset's
+        columns = [str(c) for c in (named if named is not None else data.columns)]
         if values not in columns:
             raise TextsiftError(f"the data have no column {values!r} (the {role}); its columns "
                                 f"are {', '.join(columns)}: name one of them")
