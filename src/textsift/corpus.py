@@ -118,7 +118,9 @@ def read_corpus(
     sep: str | None = None,
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
-    list of them -- and check the fields a scorer needs (:func:`select_records`).
+    list of them, or a table in memory (a pandas or Polars DataFrame, a Hugging Face
+    ``Dataset``: :func:`is_table`) -- and check the fields a scorer needs
+    (:func:`select_records`).
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the
     directory trees it picks ``train`` or ``test``. Empty corpora, a split no record has,
@@ -139,6 +141,9 @@ def read_corpus(
     ``encoding`` and ``sep``: the encoding of JSON Lines and CSV files (default UTF-8) and
     the separator of CSV files (default the extension's; :func:`textsift.sources.iter_frames`).
     """
+    if is_table(path):
+        return _read_table(path, text_field, label_field, split_field, split, label_sep,
+                           strip_labels, ranks, check_spelling, encoding, sep)
     splits = set() if split is not None else None
     skipped = [] if bad_lines is None else bad_lines
     records = Records(text_field, label_field, split_field, split, label_sep, strip_labels,
@@ -151,6 +156,45 @@ def read_corpus(
     if label_field is not None and check_spelling:
         check_label_spelling(distinct_labels(frame[label_field]), describe(path))
     return Corpus(frame, text_field, label_field, describe(path))
+
+
+#: How a table in memory is named in messages.
+TABLE = "the DataFrame"
+
+
+def is_table(source) -> bool:
+    """Whether ``source`` is a table in memory -- a pandas or Polars DataFrame, or a Hugging
+    Face ``Dataset`` -- rather than a path."""
+    if isinstance(source, pd.DataFrame):
+        return True
+    kind = type(source)
+    return (kind.__name__ == "DataFrame" and kind.__module__.startswith("polars")) or (
+        kind.__name__ == "Dataset" and kind.__module__.startswith("datasets"))
+
+
+def _read_table(table, text_field, label_field, split_field, split, label_sep, strip_labels,
+                ranks, check_spelling, encoding, sep) -> Corpus:
+    """:func:`read_corpus` of a table in memory: its rows checked as a file's records are
+    (:class:`Records`; messages name ``the DataFrame`` and the row)."""
+    if encoding is not None or sep is not None:
+        raise CorpusError(f"{TABLE} is read already: --encoding and --sep are for files; drop "
+                          "them")
+    if label_sep is not None:
+        raise CorpusError(f"{TABLE} holds label lists as lists: label_sep is for CSV files; "
+                          "drop it (split the column into lists first)")
+    frame = table if isinstance(table, pd.DataFrame) else table.to_pandas()
+    frame = frame.reset_index(drop=True)
+    records = Records(text_field, label_field, split_field, split, None, strip_labels, ranks)
+    values = set()
+    if split is not None and (split_field or "split") in frame.columns:
+        values = set(frame[split_field or "split"].astype(str).unique()[:20])
+    frame = records.select(frame, TABLE, "row")
+    if len(frame) == 0:
+        raise no_records(TABLE, split_field, split, values)
+    records.finish(TABLE)
+    if label_field is not None and check_spelling:
+        check_label_spelling(distinct_labels(frame[label_field]), TABLE)
+    return Corpus(frame.reset_index(drop=True), text_field, label_field, TABLE)
 
 
 def _separated(columns, source) -> str | None:

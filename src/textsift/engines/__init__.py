@@ -85,6 +85,11 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     receives ``(X, labels)``: the document-term matrix counted and the labels, for what needs
     the documents (the dispersion of ``score --evidence``) without counting them again.
     """
+    from ..corpus import is_table
+
+    if is_table(path) and engine != "memory":
+        raise TextsiftError("a DataFrame is in memory already: count it with engine='memory' "
+                            "(the stream and dask engines read files by chunks)")
     chunk_size = _check_engine(engine, chunk_size, on_bad_line, scheduler, client)
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
                   split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
