@@ -174,3 +174,21 @@ def test_evidence_columns_are_the_tests_of_the_class_corrected_over_the_family(f
     np.testing.assert_array_equal(frame["p_wilcoxon"], p[ranked.index])
     np.testing.assert_allclose(frame["q_wilcoxon"], q[ranked.index], rtol=1e-14)
     assert ((frame["p_bootstrap"] >= 1 / 50) & (frame["p_bootstrap"] <= 1)).all()
+
+
+def test_values_too_close_for_the_fast_sort_still_rank_exactly():
+    """Relative frequencies of a term 1e-13 apart (documents of a million tokens): the
+    float key cannot order them, the check falls back to the lexsort, and the test is
+    still scipy's."""
+    from textsift.document_tests import _by_term_then_value
+
+    value = np.array([0.5, 0.5 + 1e-13, 0.5 - 1e-13, 0.25, 0.5 + 1e-13])
+    col = np.full(5, 30_000)  # term 30,000: the key's spacing there is 3.6e-12
+    key = col + value / (2 * value.max())
+    assert key[0] == key[1] == key[2]  # the fast key cannot tell them apart
+    order = _by_term_then_value(col, value)
+    np.testing.assert_array_equal(order, np.lexsort((value, col)))
+    X = sp.csr_matrix(np.array([[500_000, 500_000], [500_000 + 1, 499_999],
+                                [499_999, 500_001], [250_000, 750_000], [1, 3]]))
+    _check_equal(X, np.array([True, False, True, False, True]),
+                 np.array([False, True, False, True, False]))

