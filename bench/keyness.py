@@ -5,7 +5,7 @@
 On 20 Newsgroups' training part (11,314 documents, min_df 5), sci.space against the rest:
 
 1. the Wilcoxon rank-sum test of every term's per-document relative frequency
-   (:func:`textsift.document_tests.wilcoxon`, vectorised over the terms) against a loop of
+   (:func:`textsift.evidence.document_tests.wilcoxon`, vectorised over the terms) against a loop of
    ``scipy.stats.mannwhitneyu(method="asymptotic")`` over the terms, each term's column
    taken from the sparse matrix and made dense -- the shape of scattertext's per-term
    ``MannWhitneyU`` scorer. The loop runs on ``--loop-terms`` terms drawn at random and is
@@ -41,9 +41,9 @@ import scipy.stats as ss
 from _common import add_data_option, best_of
 
 import textsift
-from textsift.corpus import read_corpus
-from textsift.document_tests import bootstrap, wilcoxon
-from textsift.vectorize import vectorize
+from textsift.evidence.document_tests import bootstrap, wilcoxon
+from textsift.reading.corpus import read_corpus
+from textsift.text.vectorize import vectorize
 
 TARGET = "sci.space"
 

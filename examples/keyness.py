@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 import textsift
-from textsift.corpus import read_corpus
+from textsift.reading.corpus import read_corpus
 
 DATA = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
 TARGET = "sci.space"
@@ -59,7 +59,7 @@ def main() -> None:
 
     # token-level G2: the rest as a frequency list
     rest = df.loc[df["group"] != TARGET, "text"]
-    from textsift.vectorize import vectorize
+    from textsift.text.vectorize import vectorize
 
     X, names, _ = vectorize(rest, min_df=1)
     freq = pd.Series(np.asarray(X.sum(axis=0)).ravel(), index=names)

@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from textsift.cli import app
 from textsift.cli._app import write_parquet
-from textsift.corpus import sample_path
 from textsift.errors import TextsiftError
+from textsift.reading.corpus import sample_path
 
 SAMPLE = str(sample_path("20ng"))
 

@@ -9,8 +9,8 @@ from typer.testing import CliRunner
 
 from textsift.cli import app
 from textsift.cli.options import _from_stdin
-from textsift.corpus import sample_path
 from textsift.errors import TextsiftError
+from textsift.reading.corpus import sample_path
 
 SAMPLE = sample_path("20ng")
 ARGS = ["--method", "chi2", "--class", "sci.space", "--top", "5", "-f", "csv"]

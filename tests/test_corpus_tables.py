@@ -8,9 +8,9 @@ import pandas as pd
 import polars as pl
 import pytest
 
-from textsift.corpus import load_sample, read_corpus
 from textsift.engines import count_file
 from textsift.errors import CorpusError, TextsiftError
+from textsift.reading.corpus import load_sample, read_corpus
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Dispersion (:mod:`textsift.dispersion`): range, Gries' DP and DPnorm, the coefficient of
+"""Dispersion (:mod:`textsift.evidence.dispersion`): range, Gries' DP and DPnorm, the coefficient of
 variation (issue 38 item 2)."""
 
 import numpy as np
@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from textsift.dispersion import Documents, dispersion
 from textsift.errors import TextsiftError
-from textsift.vectorize import vectorize
+from textsift.evidence.dispersion import Documents, dispersion
+from textsift.text.vectorize import vectorize
 
 #: The example corpus of Gries (2008), "Dispersions and adjusted frequencies in corpora",
 #: IJCL 13(4), section 3: 50 words in five parts of 10 words, in which ``a`` occurs 1, 2, 3, 4
@@ -158,7 +158,7 @@ def _cli(*args):
     from typer.testing import CliRunner
 
     from textsift.cli import app
-    from textsift.corpus import sample_path
+    from textsift.reading.corpus import sample_path
 
     res = CliRunner().invoke(app, ["score", str(sample_path("20ng")), "--min-df", "3",
                                    "--method", "g2", "--class", "sci.space", "--evidence",
@@ -170,7 +170,7 @@ def test_evidence_shows_each_terms_dispersion_in_the_class_and_the_rest():
     """The columns are :func:`dispersion` of the class's documents and of the others'."""
     import pandas as pd
 
-    from textsift.corpus import load_sample
+    from textsift.reading.corpus import load_sample
 
     res, rows = _cli("--top", "8")
     assert res.exit_code == 0, res.stderr

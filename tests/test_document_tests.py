@@ -1,4 +1,4 @@
-"""Document-level tests (:mod:`textsift.document_tests`): the Wilcoxon rank-sum test equals
+"""Document-level tests (:mod:`textsift.evidence.document_tests`): the Wilcoxon rank-sum test equals
 scipy's ``mannwhitneyu`` term by term, and Lijffijt's bootstrap test follows the null (issue
 38 item 3)."""
 
@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from textsift.document_tests import bootstrap, relative_frequencies, wilcoxon
 from textsift.errors import TextsiftError
+from textsift.evidence.document_tests import bootstrap, relative_frequencies, wilcoxon
 
 
 def _scipy(X, target, reference):
@@ -81,8 +81,8 @@ def test_wilcoxon_equals_scipy_on_small_tables(problem):
 def test_wilcoxon_equals_scipy_on_every_term_of_amazon_alexa(real_data):
     """Amazon Alexa reviews (3,150): 5 stars against the rest, every term of the
     vocabulary (min_df 1)."""
-    from textsift.corpus import read_corpus
-    from textsift.vectorize import vectorize
+    from textsift.reading.corpus import read_corpus
+    from textsift.text.vectorize import vectorize
 
     corpus = read_corpus(real_data / "amazon_alexa" / "all.jsonl.gz", "text", "rating")
     X, _, _ = vectorize(corpus.texts)
@@ -154,11 +154,11 @@ def test_evidence_columns_are_the_tests_of_the_class_corrected_over_the_family(f
     """``p_wilcoxon``: the class against the rest; ``q_wilcoxon``: BH over the class's whole
     vocabulary (family class) or over every term of every class (family all), as ``q``."""
     from textsift import Counts, rank
-    from textsift.corpus import load_sample
-    from textsift.corrections import adjust
-    from textsift.dispersion import Documents
-    from textsift.evidence import evidence
-    from textsift.vectorize import vectorize
+    from textsift.evidence.corrections import adjust
+    from textsift.evidence.dispersion import Documents
+    from textsift.evidence.terms import evidence
+    from textsift.reading.corpus import load_sample
+    from textsift.text.vectorize import vectorize
 
     corpus = load_sample("20ng")
     X, names, _ = vectorize(corpus.texts, min_df=5)
@@ -180,7 +180,7 @@ def test_values_too_close_for_the_fast_sort_still_rank_exactly():
     """Relative frequencies of a term 1e-13 apart (documents of a million tokens): the
     float key cannot order them, the check falls back to the lexsort, and the test is
     still scipy's."""
-    from textsift.document_tests import _by_term_then_value
+    from textsift.evidence.document_tests import _by_term_then_value
 
     value = np.array([0.5, 0.5 + 1e-13, 0.5 - 1e-13, 0.25, 0.5 + 1e-13])
     col = np.full(5, 30_000)  # term 30,000: the key's spacing there is 3.6e-12

@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import read_corpus
 from textsift.engines import count_file
 from textsift.errors import CorpusError
+from textsift.reading.corpus import read_corpus
 
 ROWS = [("café crème et thé", "food"), ("télé à écran plat", "tech"),
         ("crème brûlée, café", "food"), ("ordinateur et télé", "tech"),

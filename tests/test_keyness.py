@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 import textsift
 from textsift.cli import app
-from textsift.corpus import load_sample
 from textsift.errors import TextsiftError
+from textsift.reading.corpus import load_sample
 
 
 @pytest.fixture(scope="module")
@@ -163,7 +163,7 @@ def test_bad_input_names_the_fix(frame, call, message):
 def test_importing_the_module_does_not_shadow_the_function():
     import importlib
 
-    importlib.import_module("textsift.keywords")
+    importlib.import_module("textsift.evidence.keywords")
     assert callable(textsift.keyness) and textsift.keyness.__name__ == "keyness"
 
 

@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from textsift import OrdinalSelector, TermSelector, load_sample
-from textsift.vectorize import vectorize
+from textsift.text.vectorize import vectorize
 
 
 @pytest.fixture(scope="module")

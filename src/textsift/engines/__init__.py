@@ -15,13 +15,13 @@ from contextlib import contextmanager
 from functools import partial
 
 from .._choices import ENGINES
-from ..corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import as_labels, check_label_counts, check_label_spelling, no_labels
-from ..sources import describe
-from ..tokens import reporting
-from ..vectorize import VectorizerOptions
+from ..reading.corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
+from ..reading.sources import describe
+from ..text.tokens import reporting
+from ..text.vectorize import VectorizerOptions
 from .readers import Chunk, FilePart, file_parts, iter_chunks, no_documents
 from .stream import (
     DocumentFrequencies,
@@ -60,14 +60,15 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
-    ``engine="memory"`` reads the whole corpus (:func:`textsift.corpus.read_corpus`) and counts
+    ``engine="memory"`` reads the whole corpus (:func:`textsift.reading.corpus.read_corpus`) and
+    counts
     one matrix; ``engine="stream"`` reads ``chunk_size`` documents (default 10,000) at a time
     and counts in this process in two passes (:func:`count_exact`);
     ``engine="dask"`` runs the same passes on a Dask cluster, one partition per file or Parquet
     row group: the scheduler at ``scheduler`` (an error if it does not answer within
     ``timeout`` seconds), an existing ``client``, or a local cluster started for the call.
-    ``path`` means the same for every engine and for :func:`textsift.corpus.read_corpus`
-    (:func:`textsift.sources.data_files`), and the records are checked alike.
+    ``path`` means the same for every engine and for :func:`textsift.reading.corpus.read_corpus`
+    (:func:`textsift.reading.sources.data_files`), and the records are checked alike.
     ``on_bad_line="skip"`` skips malformed JSONL lines, appends ``(file, line)`` to
     ``bad_lines`` and warns with their number. ``progress(stage, done, total)``, when given,
     is told how far the stream and dask engines are (``textsift.engines.stream.Progress``:
@@ -81,11 +82,11 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     format (``"4"``, CSV's ``04``: 4), as the ordinal methods need them; otherwise they are
     as written (CSV's are strings). ``encoding`` and ``sep`` read JSON Lines and CSV files in
     another encoding than UTF-8 and CSV files with another separator
-    (:func:`textsift.sources.iter_frames`). ``matrix`` (a list), with the memory engine,
+    (:func:`textsift.reading.sources.iter_frames`). ``matrix`` (a list), with the memory engine,
     receives ``(X, labels)``: the document-term matrix counted and the labels, for what needs
     the documents (the dispersion of ``score --evidence``) without counting them again.
     """
-    from ..corpus import is_table
+    from ..reading.corpus import is_table
 
     if is_table(path) and engine != "memory":
         raise TextsiftError("a DataFrame is in memory already: count it with engine='memory' "
@@ -107,7 +108,7 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
             if matrix is None:
                 counts = Counts.from_texts(corpus.texts, corpus.labels, opts, classes=classes)
             else:  # what Counts.from_texts does, the matrix kept
-                from ..vectorize import vectorize
+                from ..text.vectorize import vectorize
 
                 X, names, _ = vectorize(list(corpus.texts), opts)
                 counts = Counts.from_matrix(X, corpus.labels, classes=classes,

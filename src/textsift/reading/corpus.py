@@ -1,6 +1,6 @@
 """A corpus: records with a text and a label, read from a source (a file, a directory or a
 glob pattern of JSONL, CSV or Parquet files, or an aclImdb / 20news-bydate tree; see
-:mod:`textsift.sources`), checked, and the small real samples shipped with the package.
+:mod:`textsift.reading.sources`), checked, and the small real samples shipped with the package.
 
 A :class:`Corpus` is a table of records (a pandas DataFrame) plus the names of its text and
 label fields. Every problem raises a :class:`CorpusError` that names the file (and line or
@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import CorpusError
-from .labels import (
+from ..errors import CorpusError
+from ..labels import (
     LabelTypes,
     check_label_spelling,
     distinct_labels,
@@ -117,7 +117,8 @@ def read_corpus(
     encoding: str | None = None,
     sep: str | None = None,
 ) -> Corpus:
-    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
+    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.reading.sources`), or
+    a
     list of them, or a table in memory (a pandas or Polars DataFrame, a Hugging Face
     ``Dataset``: :func:`is_table`) -- and check the fields a scorer needs
     (:func:`select_records`).
@@ -139,7 +140,8 @@ def read_corpus(
     space around every label (:func:`~textsift.labels.strip_labels`). A corpus whose texts are all
     empty, and one whose every line was skipped as malformed, are errors that say so.
     ``encoding`` and ``sep``: the encoding of JSON Lines and CSV files (default UTF-8) and
-    the separator of CSV files (default the extension's; :func:`textsift.sources.iter_frames`).
+    the separator of CSV files (default the extension's;
+    :func:`textsift.reading.sources.iter_frames`).
     """
     if is_table(path):
         return _read_table(path, text_field, label_field, split_field, split, label_sep,
@@ -291,7 +293,8 @@ class Records:
     directory, the chunks of a stream): a field that earlier records had and a frame lacks is
     missing in its records (not absent from the corpus), and the label type must stay the
     first records' (:class:`~textsift.labels.LabelTypes`). ``encoding`` and ``sep`` read
-    JSON Lines and CSV files (:func:`~textsift.sources.iter_frames`). ``label_sep`` splits CSV
+    JSON Lines and CSV files (:func:`~textsift.reading.sources.iter_frames`). ``label_sep`` splits
+    CSV
     labels;
     ``strip_labels`` removes the white space around each label; ``ranks`` reads the labels as
     numbers (:func:`select_records`)."""
@@ -340,7 +343,8 @@ class Records:
     def read(self, path, chunk_size: int | None = None, on_bad_line: str = "error",
              bad_lines: list | None = None, row_groups=None,
              split_values: set | None = None) -> Iterator[pd.DataFrame]:
-        """The selected records of every file of ``path`` (:func:`~textsift.sources.data_files`),
+        """The selected records of every file of ``path``
+        (:func:`~textsift.reading.sources.data_files`),
         frame by frame (at most ``chunk_size`` records each; ``None``: one frame per file), as
         every engine reads a corpus. The values of the split field met on the way go into
         ``split_values`` when it is given (for the message of an empty split)."""

@@ -4,7 +4,7 @@ have (a list of texts, a pandas or Polars column), with their evidence and dispe
 that importing it does not shadow ``textsift.keyness``).
 
 :func:`keyness` counts the texts, ranks every term of the target by ``method`` and gives each
-its evidence through :func:`textsift.evidence.evidence` -- the one path ``textsift score
+its evidence through :func:`textsift.evidence.terms.evidence` -- the one path ``textsift score
 --evidence`` takes, so the two agree column by column. The table starts with quanteda's
 ``textstat_keyness`` layout (K. Benoit et al., "quanteda: An R package for the quantitative
 analysis of textual data", JOSS 3(30) (2018) 774):
@@ -19,13 +19,13 @@ analysis of textual data", JOSS 3(30) (2018) 774):
 then textsift's: ``direction`` (``over``/``under``), ``df``, the document counts ``A``, ``B``,
 ``C``, ``D``, ``q`` (``p`` adjusted by ``correction`` over ``family``), the effect sizes with
 their intervals (:mod:`textsift.scores.effects`), the dispersion of each group
-(:mod:`textsift.dispersion`: ``range_*``, ``dp_*``, ``dp_norm_*``, ``cv_*``) and the
-document-level tests (:mod:`textsift.document_tests`: ``p_wilcoxon``, ``q_wilcoxon``, and
+(:mod:`textsift.evidence.dispersion`: ``range_*``, ``dp_*``, ``dp_norm_*``, ``cv_*``) and the
+document-level tests (:mod:`textsift.evidence.document_tests`: ``p_wilcoxon``, ``q_wilcoxon``, and
 with ``bootstrap=B`` ``p_bootstrap``, ``q_bootstrap``).
 
 The **reference** is the documents without the target (the default), another group
 (``reference="label"``), a reference corpus given as texts (counted with the target's
-vocabulary and preprocessing: :func:`textsift.reference.count_reference`), or a **frequency
+vocabulary and preprocessing: :func:`textsift.evidence.reference.count_reference`), or a **frequency
 list** (a mapping or a pandas Series ``term -> count``, e.g. a general corpus's word list:
 quanteda issue 495). A frequency list has no documents, so its comparison is of **tokens**:
 ``A`` and ``B`` are the term's counts, ``C`` and ``D`` the other tokens of each side (the
@@ -42,9 +42,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from ._choices import CORRECTION, FAMILY
-from .counts import Counts
-from .errors import TextsiftError
+from .._choices import CORRECTION, FAMILY
+from ..counting.counts import Counts
+from ..errors import TextsiftError
 
 __all__ = ["keyness"]
 
@@ -81,14 +81,14 @@ def keyness(texts, groups=None, *, target=None, reference=None, data=None,
     bootstrap : resamples of Lijffijt's bootstrap test (0: none).
     random_state : the bootstrap's seed.
     output : ``"pandas"`` or ``"polars"``.
-    opts, preprocessing : the preprocessing (:class:`~textsift.vectorize.VectorizerOptions`
+    opts, preprocessing : the preprocessing (:class:`~textsift.text.vectorize.VectorizerOptions`
         and/or its fields, e.g. ``min_df=5``).
     """
+    from ..scores import get_method
+    from ..selection.ranking import rank
+    from ..text.vectorize import _options, vectorize
     from .dispersion import Documents
-    from .evidence import evidence, keep_range
-    from .ranking import rank
-    from .scores import get_method
-    from .vectorize import _options, vectorize
+    from .terms import evidence, keep_range
 
     if output not in ("pandas", "polars"):
         raise TextsiftError(f"output must be 'pandas' or 'polars', got {output!r}")

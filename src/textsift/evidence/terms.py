@@ -1,7 +1,8 @@
 """The evidence behind each ranked term: its counts, its p-value and adjusted p-value, its
 effect size with a confidence interval (``textsift score --evidence``).
 
-:func:`evidence` takes a :class:`~textsift.ranking.TermRanking` and writes, for each ranked
+:func:`evidence` takes a :class:`~textsift.selection.ranking.TermRanking` and writes, for each
+ranked
 term and the class it was ranked for (the ranking's class; under ``max`` the class that gave
 the term its score; under ``rr`` the class that took it):
 
@@ -10,7 +11,7 @@ the term its score; under ``rr`` the class that took it):
   reads term frequencies also ``TF`` and ``TF_rest``, its summed weight in the class and in
   the reference;
 * ``p`` -- the method's own p-value (:func:`textsift.scores.pvalues`), and ``q`` -- the
-  p-value adjusted by ``correction`` over ``family`` (:mod:`textsift.corrections`; the
+  p-value adjusted by ``correction`` over ``family`` (:mod:`textsift.evidence.corrections`; the
   family is the whole vocabulary of the class, or of every class, not only the terms shown);
 * the effect sizes of :mod:`textsift.scores.effects` with their intervals at ``level``.
 
@@ -18,19 +19,20 @@ A method with one score per term (``ig_multi``, ``chi2_multi``, ``mann_whitney``
 the term against every class at once: its rows have the term's ``df`` and ``p``/``q``, and
 the counts and effect sizes of a class only when the ranking is a class's.
 
-Given the ``documents`` behind the counts (:class:`~textsift.dispersion.Documents`), each
+Given the ``documents`` behind the counts (:class:`~textsift.evidence.dispersion.Documents`), each
 term's row also has, for its class (the target) and the documents without it (the
 reference):
 
 * ``n_target``, ``n_reference`` -- its summed count (tokens) in each;
 * ``range_*``, ``dp_*``, ``dp_norm_*``, ``cv_*`` -- its dispersion over each group's documents
-  (:mod:`textsift.dispersion`: range, Gries' DP, DPnorm, the coefficient of variation), with
+  (:mod:`textsift.evidence.dispersion`: range, Gries' DP, DPnorm, the coefficient of variation),
+  with
   the suffixes ``_target`` and ``_reference``;
 * ``p_wilcoxon``, ``q_wilcoxon`` -- the Wilcoxon rank-sum test of its documents' relative
-  frequencies, target against reference (:func:`textsift.document_tests.wilcoxon`), and the
+  frequencies, target against reference (:func:`textsift.evidence.document_tests.wilcoxon`), and the
   p-value adjusted by the same correction over the same family as ``q``;
 * with ``bootstrap=B`` resamples, ``p_bootstrap`` and ``q_bootstrap`` -- Lijffijt et al.'s
-  bootstrap test of the documents (:func:`textsift.document_tests.bootstrap`).
+  bootstrap test of the documents (:func:`textsift.evidence.document_tests.bootstrap`).
 
 :func:`keep_range` drops the terms found in fewer than ``min_range`` of their class's
 documents from a ranking (``--min-range``): what is shown, not what is corrected (``q`` stays
@@ -42,14 +44,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._choices import CORRECTION, FAMILY, PASS_RULES
+from .._choices import CORRECTION, FAMILY, PASS_RULES
+from ..counting.counts import Counts
+from ..errors import TextsiftError
+from ..scores import Grid, PerClass, ScoreTable, compute, get_method
+from ..scores.effects import check_level, effect_sizes
+from ..scores.significance import pvalues
+from ..selection.ranking import TermRanking, group_index
 from .corrections import adjust_table, check_correction, check_family
-from .counts import Counts
-from .errors import TextsiftError
-from .ranking import TermRanking, group_index
-from .scores import Grid, PerClass, ScoreTable, compute, get_method
-from .scores.effects import check_level, effect_sizes
-from .scores.significance import pvalues
 
 __all__ = ["adjusted_pvalues", "evidence", "keep_range", "passes", "passing_scores",
            "passing_terms", "rule", "significant_counts", "significant_terms", "smallest_pvalues"]
@@ -58,7 +60,7 @@ __all__ = ["adjusted_pvalues", "evidence", "keep_range", "passes", "passing_scor
 def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, family: str = FAMILY,
                      **params):
     """``(PValues, q)``: the method's p-values and the adjusted ones, ``q`` of the same
-    (V, G) shape (:func:`textsift.corrections.adjust_table`)."""
+    (V, G) shape (:func:`textsift.evidence.corrections.adjust_table`)."""
     p = pvalues(counts, method, **params)
     return p, p.adjusted(correction, family)
 
@@ -93,9 +95,9 @@ def evidence(counts: Counts, ranking: TermRanking, method, correction: str = COR
              bootstrap: int = 0, random_state=0, **params) -> pd.DataFrame:
     """The ranking's frame (:meth:`TermRanking.to_frame`) with the evidence of each term
     (module docstring). A method without a p-value has no ``p`` and ``q`` columns, unless
-    ``permuted`` (its :class:`~textsift.permutation.PermutationResult`) gives them: the
+    ``permuted`` (its :class:`~textsift.evidence.permutation.PermutationResult`) gives them: the
     permutation p-values then stand for the method's own. ``documents``: the
-    :class:`~textsift.dispersion.Documents` of ``counts``, for the dispersion and the
+    :class:`~textsift.evidence.dispersion.Documents` of ``counts``, for the dispersion and the
     document-level tests (``bootstrap`` resamples of the bootstrap test, seeded by
     ``random_state``; 0: none)."""
     check_level(level)
@@ -266,9 +268,9 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     scikit-learn's ``pvalues_`` -- a term's smallest p-value over the classes (NaN where it
     has no test; ``class_label``'s own). Zero terms kept is an empty ``index``, not an
     error."""
+    from ..scores.direction import check_direction
+    from ..selection.policies import rank_terms
     from .corrections import check_alpha
-    from .policies import rank_terms
-    from .scores.direction import check_direction
 
     alpha = check_alpha(alpha)
     check_direction(direction)
@@ -304,7 +306,7 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = CORRE
     ``adjusted`` and ``scores``: the adjusted p-values (``pvalues(...).adjusted(correction,
     family, dense=False)``) and the scores (``compute(..., dense=False)``) when at hand (one
     of each for several alphas)."""
-    from .scores.direction import direction as direction_table
+    from ..scores.direction import direction as direction_table
 
     if adjusted is None:
         adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
@@ -371,7 +373,7 @@ def _significant_sparse(table: PerClass, p: PerClass, class_label, rr_variant: s
     """:func:`significant_terms` from :func:`passing_scores`' sparse table: the kept terms
     (those with a cell above ``-inf``) by a round robin over the classes (or ``class_label``'s
     column's order), and each term's smallest p-value (``p``: the p-values, sparse)."""
-    from . import classwise
+    from ..selection import classwise
 
     counts = table.counts
     n = len(passing_terms(table))

@@ -8,7 +8,8 @@ J. Lijffijt, T. Nevalainen, T. Saily, P. Papapetrou, K. Puolamaki and H. Mannila
 instead: the Wilcoxon rank-sum test of the texts' relative frequencies, or a bootstrap of the
 texts. Both are here, each for every term at once (no loop over terms), between the target's
 documents and the reference's; a document's relative frequency of a term is ``x = f / s``,
-its count over its size (:mod:`textsift.dispersion`; documents with no counted token are left
+its count over its size (:mod:`textsift.evidence.dispersion`; documents with no counted token are
+left
 out).
 
 * :func:`wilcoxon` -- the Wilcoxon rank-sum (Mann-Whitney U) test, two-sided, in its normal
@@ -53,8 +54,8 @@ out).
   gets ``p`` of about 0.13 whatever the groups).
 
 Both give ``NaN`` (no test) for a term neither group has, and for a group with no document.
-The p-values are corrected with :mod:`textsift.corrections` like every other test's
-(:func:`textsift.evidence.evidence`).
+The p-values are corrected with :mod:`textsift.evidence.corrections` like every other test's
+(:func:`textsift.evidence.terms.evidence`).
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr
 
-from .errors import TextsiftError
+from ..errors import TextsiftError
 
 __all__ = ["WilcoxonResult", "bootstrap", "relative_frequencies", "wilcoxon"]
 

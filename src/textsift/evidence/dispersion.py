@@ -28,7 +28,7 @@ documents (the target, the reference), with the group's documents as the corpus 
 A document's **size** is its number of counted tokens: the sum of its row of the count matrix
 (the terms of the vocabulary, after the preprocessing and its pruning). A document with no
 counted token has no relative frequency and is no part: it is left out of the dispersion
-(and of the document-level tests, :mod:`textsift.document_tests`). A term the group lacks
+(and of the document-level tests, :mod:`textsift.evidence.document_tests`). A term the group lacks
 has range 0 and NaN for the rest.
 
 Every measure is computed from the non-zero entries of the sparse document-term matrix, never
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
-from .errors import TextsiftError
+from ..errors import TextsiftError
 
 __all__ = ["DISPERSION_COLUMNS", "Dispersion", "Documents", "dispersion"]
 
@@ -116,7 +116,7 @@ def dispersion(X, sizes=None) -> Dispersion:
 
 @dataclass(frozen=True, eq=False)
 class Documents:
-    """The documents behind a :class:`~textsift.counts.Counts`: what the dispersion and the
+    """The documents behind a :class:`~textsift.counting.counts.Counts`: what the dispersion and the
     document-level tests read and the counts have summed away.
 
     Attributes
@@ -125,7 +125,7 @@ class Documents:
     member : (n, m) boolean CSR matrix, ``member[d, c]``: document ``d`` has class ``c`` (the
         counts' classes, in their order). A class's reference is the documents without it,
         as the counts' one-vs-rest cells count them.
-    sizes : (n,) float64, each document's size (:mod:`textsift.dispersion`: its counted
+    sizes : (n,) float64, each document's size (:mod:`textsift.evidence.dispersion`: its counted
         tokens).
     """
 
@@ -138,7 +138,7 @@ class Documents:
         """The documents of the count matrix ``X`` labelled ``labels`` (anything
         :func:`textsift.labels.as_labels` reads), their classes ordered as ``classes`` (the
         counts')."""
-        from .labels import as_labels
+        from ..labels import as_labels
 
         X = _csr(X)
         read = as_labels(labels, classes)
@@ -152,7 +152,7 @@ class Documents:
     def two_groups(cls, target, reference) -> Documents:
         """The documents of two count matrices over one vocabulary, the first the target
         (class 0), the second the reference (class 1): the documents of
-        :func:`textsift.reference.against_corpus`'s counts."""
+        :func:`textsift.evidence.reference.against_corpus`'s counts."""
         target, reference = _csr(target), _csr(reference)
         if target.shape[1] != reference.shape[1]:
             raise TextsiftError("the target's and the reference's documents must be counted "
@@ -165,7 +165,7 @@ class Documents:
 
     def select_classes(self, index) -> Documents:
         """The documents of the classes ``index`` only (those with one of them), as
-        :meth:`textsift.counts.Counts.select_classes` keeps them for one class per
+        :meth:`textsift.counting.counts.Counts.select_classes` keeps them for one class per
         document."""
         member = self.member[:, np.asarray(index)]
         rows = np.flatnonzero(np.asarray(member.sum(axis=1)).ravel() > 0)
