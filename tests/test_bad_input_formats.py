@@ -112,14 +112,17 @@ def test_strip_headers_keeps_every_20news_header_dropped(real_data):
     assert kept == []
 
 
-def test_a_csv_file_separated_by_semicolons_says_how_to_convert_it(tmp_path):
+def test_a_csv_file_separated_by_semicolons_says_how_to_read_it(tmp_path):
     """``text;label`` is one field to a CSV reader; the error said only "fields
-    ['text;label']". It names the separator and the conversion now (textsift does not guess
-    a separator: a comma inside a text would make another guess wrong)."""
+    ['text;label']". It names the separator and the option that reads it now (textsift does
+    not guess a separator: a comma inside a text would make another guess wrong), and
+    ``--sep ';'`` reads it (issue 38)."""
     (tmp_path / "semi.csv").write_text("text;label\ngood film;a\nbad film;b\n")
     res = CliRunner().invoke(app, ["score", str(tmp_path / "semi.csv")])
     assert res.exit_code == 2 and res.stderr.splitlines() == [
         f"error: {tmp_path / 'semi.csv'}: no field 'text' (the text field); the records have "
         "the fields ['text;label']. The file looks separated by ';'; textsift reads "
-        "comma-separated .csv and tab-separated .tsv files: convert it, e.g. pandas.read_csv("
-        f"'{tmp_path / 'semi.csv'}', sep=';').to_csv('comma.csv', index=False)"]
+        "comma-separated .csv and tab-separated .tsv files unless told: give the separator, "
+        "--sep ';' (sep=';' in Python, sep in an experiment's [corpus])"]
+    res = CliRunner().invoke(app, ["score", str(tmp_path / "semi.csv"), "--sep", ";"])
+    assert res.exit_code == 0, res.stderr

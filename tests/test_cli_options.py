@@ -264,6 +264,14 @@ NOT_APPLYING = [
     ("score", ["--evidence", "--per-class", "--permutations", "9"], "--per-class --evidence "
      "shows each method's own p-values"),
     ("score", ["--seed", "1"], "--seed seeds the permutations of --evidence --permutations N"),
+    ("score", ["--min-range", "3"], "--min-range keeps the terms of --evidence found in "
+     "enough of their class's documents: add --evidence"),
+    ("score", ["--evidence", "--per-class", "--min-range", "3"], "--min-range filters the "
+     "terms of one ranking's --evidence: drop --per-class"),
+    ("score", ["--bootstrap", "99"], "--bootstrap adds the bootstrap test of the documents to "
+     "--evidence: add --evidence"),
+    ("score", ["--evidence", "--per-class", "--bootstrap", "99"], "--bootstrap tests the "
+     "documents of one ranking's terms: drop --per-class"),
     ("score", ["--evidence", "--per-class", "--method", "bns"], "--per-class --evidence shows "
      "each class's p-values and how many terms pass --alpha, and bns has no p-value"),
     ("score", ["--evidence", "--method", "all"], "--evidence shows one method's evidence"),

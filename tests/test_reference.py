@@ -97,6 +97,20 @@ def test_cli_reference_class_and_corpus(tmp_path):
     assert (row["A"], row["B"], row["C"], row["D"]) == (3, 1, 5, 1)
 
 
+def test_cli_reference_corpus_of_a_corpus_without_labels(tmp_path):
+    """Without --class the whole corpus is the target, and its labels are not read: a
+    corpus with none has the counts of the same corpus with labels (issue 38)."""
+    bare = tmp_path / "bare.jsonl"
+    bare.write_text("".join(json.dumps({"text": t}) + "\n" for t in DOCS))
+    ref = _write(tmp_path / "r.jsonl", ["rocket rocket pill", "news"], ["?", "?"])
+    res = CliRunner().invoke(app, ["score", str(bare), "--reference-corpus", ref, "--method",
+                                   "g2", "--evidence", "-f", "json"])
+    assert res.exit_code == 0, res.stderr
+    row = {r["term"]: r for r in json.loads(res.stdout)}["rocket"]
+    assert (row["A"], row["B"], row["C"], row["D"]) == (3, 1, 5, 1)
+    assert (row["n_target"], row["n_reference"]) == (3, 2)  # tokens: "rocket rocket pill"
+
+
 @pytest.mark.parametrize("args, message", [
     (("--reference", "med"), "give the target class with --class"),
     (("--class", "space", "--reference", "space"), "is the target class"),

@@ -12,6 +12,7 @@ _HOMES = {
     "Corpus": "reading.corpus", "load_sample": "reading.corpus", "read_corpus": "reading.corpus",
     "Counts": "counting.counts",
     "AdaBagClassifier": "lasso",
+    "keyness": "evidence.keywords",
     "REGISTRY": "scores", "compute": "scores",
     "OrdinalSelector": "selection.selectors", "TermSelector": "selection.selectors",
     "rank": "selection.ranking",

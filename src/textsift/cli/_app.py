@@ -323,6 +323,7 @@ class Format(StrEnum):
     tsv = "tsv"
     csv = "csv"
     json = "json"
+    parquet = "parquet"
 
 
 def plain(value):
@@ -343,9 +344,12 @@ def emit_rows(columns: list, rows, fmt: Format | None, title: str) -> None:
     :func:`json_number`). ``fmt=None`` is a table on a terminal and TSV otherwise (a pipe, a
     file), so that ``cut``, ``sort`` or a spreadsheet read what was printed. Nothing is ever
     cut short: a table wider than the terminal is printed whole, and the terminal wraps
-    it. Missing cells (``None``) are empty."""
+    it. Missing cells (``None``) are empty. ``parquet``: one Parquet file (:func:`write_parquet`)
+    on stdout, which must then be a file or a pipe."""
     fmt = fmt or (Format.table if sys.stdout.isatty() else Format.tsv)
-    if fmt is Format.json:
+    if fmt is Format.parquet:
+        write_parquet(columns, rows)
+    elif fmt is Format.json:
         print_json([{str(c): json_number(v) if isinstance(v, float) else plain(v)
                      for c, v in zip(columns, r, strict=True)} for r in rows])
     elif fmt is Format.csv:
@@ -359,6 +363,41 @@ def emit_rows(columns: list, rows, fmt: Format | None, title: str) -> None:
             sys.stdout.write("\t".join(_cell(v) for v in r) + "\n")
     else:
         _print_table(columns, rows, title)
+
+
+def write_parquet(columns: list, rows) -> None:
+    """The table as one Parquet file on stdout (``--format parquet``): a column per column,
+    typed by pyarrow from its values (numbers stay numbers, infinities stay infinite, missing
+    cells are nulls; a column mixing numbers and text is written as text). The file is made
+    whole in memory and written at once, so that an error leaves nothing half-written;
+    refused on a terminal, which binary data would garble."""
+    import io
+
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from ..errors import TextsiftError
+
+    if sys.stdout.isatty():
+        raise TextsiftError("--format parquet writes binary data: redirect stdout to a file "
+                            "(> terms.parquet) or a pipe")
+    frame = pd.DataFrame.from_records([tuple(plain(v) for v in r) for r in rows],
+                                      columns=[str(c) for c in columns])
+    for c in frame.columns:
+        if frame[c].dtype == object:
+            try:
+                pa.array(frame[c].tolist())
+            except (pa.ArrowInvalid, pa.ArrowTypeError):  # mixed: numbers and text
+                frame[c] = [None if v is None else str(v) for v in frame[c]]
+    buffer = io.BytesIO()
+    pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), buffer)
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None:
+        raise TextsiftError("--format parquet needs a binary standard output")
+    sys.stdout.flush()
+    out.write(buffer.getvalue())
+    out.flush()
 
 
 def _cell(value) -> str:

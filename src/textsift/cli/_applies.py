@@ -180,9 +180,10 @@ APPLIES: dict[str, Applies] = {
              "--permutations"),)),
     "seed": Applies((
         Case(lambda g: g.has("permutations") and g.given("seed")
-             and not g.given("permutations"),
-             "--seed seeds the permutations of --evidence --permutations N, and none are "
-             "asked: add --evidence --permutations N, or drop --seed"),)),
+             and not g.given("permutations") and not g.given("bootstrap"),
+             "--seed seeds the permutations of --evidence --permutations N (or its "
+             "--bootstrap N), and none are asked: add --evidence --permutations N, or drop "
+             "--seed"),)),
     "yates": Applies((
         Case(lambda g: g.given("yates") and g.method == "all",
              "--yates is Yates' continuity correction of chi2, and --method all prints every "
@@ -195,6 +196,20 @@ APPLIES: dict[str, Applies] = {
         Case(lambda g: g.given("yates") and g.given("permutations"),
              "--yates corrects chi2's own p-values, which --permutations replaces with "
              "p-values from permutations: drop one of them"),)),
+    "min_range": Applies((
+        Case(lambda g: g.given("min_range") and not g.given("evidence"),
+             "--min-range keeps the terms of --evidence found in enough of their class's "
+             "documents: add --evidence"),
+        Case(lambda g: g.given("min_range") and g.given("per_class"),
+             "--min-range filters the terms of one ranking's --evidence: drop --per-class "
+             "(rank by --class C), or drop --min-range"),)),
+    "bootstrap": Applies((
+        Case(lambda g: g.given("bootstrap") and not g.given("evidence"),
+             "--bootstrap adds the bootstrap test of the documents to --evidence: add "
+             "--evidence"),
+        Case(lambda g: g.given("bootstrap") and g.given("per_class"),
+             "--bootstrap tests the documents of one ranking's terms: drop --per-class "
+             "(rank by --class C), or drop --bootstrap"),)),
     "reference": Applies((
         Case(lambda g: g.given("reference") and g.given("reference_corpus"),
              "give one reference: --reference (a class) or --reference-corpus (a corpus)"),

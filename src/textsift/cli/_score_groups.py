@@ -28,6 +28,8 @@ class Significance:
     permutations: int | None
     seed: int
     yates: bool = False
+    min_range: int | None = None
+    bootstrap: int | None = None
 
     @property
     def params(self) -> dict:
@@ -40,14 +42,17 @@ class Significance:
             return None
         return EvidenceSettings(self.alpha or DEFAULT_ALPHA, self.correction or CORRECTION,
                                 self.family or FAMILY, self.level or DEFAULT_LEVEL,
-                                self.permutations, self.seed)
+                                self.permutations, self.seed, self.min_range,
+                                self.bootstrap or 0)
 
 
 @dataclass(frozen=True)
 class EvidenceSettings:
     """What ``score --evidence`` shows: ``alpha`` the level of each class's count of passing
-    terms, the ``correction`` over the ``family``, the intervals' ``level``, and
-    ``permutations`` (``None``: the method's own p-values) drawn from ``seed``."""
+    terms, the ``correction`` over the ``family``, the intervals' ``level``,
+    ``permutations`` (``None``: the method's own p-values) drawn from ``seed``, the terms
+    in at least ``min_range`` of their class's documents, and ``bootstrap`` resamples of
+    the documents (0: none) beside the Wilcoxon test."""
 
     alpha: float
     correction: str
@@ -55,6 +60,8 @@ class EvidenceSettings:
     level: float
     permutations: int | None = None
     seed: int = 0
+    min_range: int | None = None
+    bootstrap: int = 0
 
 
 #: ``score``'s options of p-values and evidence, given to it as one :class:`Significance`
@@ -68,11 +75,19 @@ SIGNIFICANCE = {
     "permutations": (Annotated[int | None, typer.Option(
         "--permutations", show_default=False, help="With --evidence: p-values from this many "
         "permutations of the labels (999 is usual), for any method")], None),
-    "seed": (Annotated[int, typer.Option("--seed", help="Random seed (the permutations)")], 0),
+    "seed": (Annotated[int, typer.Option(
+        "--seed", help="Random seed (the permutations, the bootstrap)")], 0),
     "yates": (Annotated[bool, typer.Option(
         "--yates", help="chi2 only: Yates' continuity correction of each 2 x 2 table, in the "
         "scores and p-values (as scipy's chi2_contingency applies it); without it, chi2's "
         "p-values of terms in few documents can be far too small")], False),
+    "min_range": (Annotated[int | None, typer.Option(
+        "--min-range", show_default=False, help="With --evidence: show only the terms found "
+        "in at least this many documents of their class (the target)")], None),
+    "bootstrap": (Annotated[int | None, typer.Option(
+        "--bootstrap", show_default=False, help="With --evidence: Lijffijt et al.'s "
+        "bootstrap test of the documents with this many resamples (999 is usual), beside "
+        "the Wilcoxon rank-sum test")], None),
 }
 
 
@@ -100,7 +115,8 @@ REFERENCE = {
     "reference_corpus": (Annotated[Path | None, typer.Option(
         "--reference-corpus", show_default=False,
         help="Compare the corpus (or --class) with this corpus, read with the same "
-        "--text-field and counted with the same preprocessing (its labels are not read)")],
+        "--text-field and counted with the same preprocessing (its labels are not read, nor "
+        "the corpus's without --class)")],
         None),
 }
 

@@ -112,25 +112,36 @@ def score(
     _check_score(significance)
     ev = significance.evidence_settings()
     m = None if method == "all" else get_method(method)  # before counting: fails at once
-    # the permutations read the documents: the memory engine keeps its matrix for them
-    documents = [] if ev is not None and ev.permutations is not None and (
-        corpus.engine == "memory") else None
-    counts = corpus.count(ranks=m is not None and "ranks" in m.requires,  # CSV 04: rank 4
-                          documents=documents)
+    unlabelled = reference.corpus is not None and class_label is None
+    wants_docs = ev is not None and m is not None and not per_class
+    # the dispersion and the permutations read the documents: the memory engine keeps the
+    # matrix it counted for them
+    documents = [] if ev is not None and (wants_docs or ev.permutations is not None) and (
+        corpus.engine == "memory") and not unlabelled else None
+    if unlabelled:  # the whole corpus is the target: its labels are not read
+        counts = _unlabelled(corpus)
+    else:
+        counts = corpus.count(ranks=m is not None and "ranks" in m.requires,  # CSV 04: 4
+                              documents=documents)
     source = describe(corpus.source)
-    if m is not None:
+    if m is not None and not unlabelled:
         check_requirement(m.requires, counts, m.name, source)  # the message names the corpus
     if class_label is not None:
         check_class(counts, class_label, source)
+    docs = None
+    if wants_docs:
+        docs = _documents(corpus, counts, ranks="ranks" in m.requires, labels=not unlabelled,
+                          matrix=documents)
     if reference:
-        counts, class_label = _referenced(corpus, counts, m, class_label, reference)
+        counts, class_label, docs = _referenced(corpus, counts, m, class_label, reference,
+                                                docs)
     if m is None:
         _all_methods(counts, agg, class_label, top, fmt, view)
     elif per_class:
         _per_class(counts, m, top or TOP, fmt, view, ev, significance.params)
     elif ev is not None:
         _ranked(counts, m, agg, class_label, k, top, fmt, view, ev, significance.params,
-                _permuted(ev, m, corpus, counts, documents))
+                _permuted(ev, m, corpus, counts, documents), docs)
     elif significance.alpha is not None and ev is None:
         by_significance(counts, m, class_label, significance.alpha, significance.correction,
                         significance.family, view, top, fmt, significance.params)
@@ -144,6 +155,12 @@ def _check_score(significance: Significance) -> None:
     if significance.permutations is not None and significance.permutations not in POSITIVE:
         raise TextsiftError(f"--permutations must be at least 1 (999 is usual), got "
                             f"{significance.permutations}")
+    if significance.bootstrap is not None and significance.bootstrap < 1:
+        raise TextsiftError(f"--bootstrap must be at least 1 (999 is usual), got "
+                            f"{significance.bootstrap}")
+    if significance.min_range is not None and significance.min_range < 1:
+        raise TextsiftError(f"--min-range must be a number of documents >= 1, got "
+                            f"{significance.min_range}")
 
 
 def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:
@@ -202,22 +219,91 @@ def _label(m, params) -> str:
     return m.label + (" with Yates' correction" if (params or {}).get("yates") else "")
 
 
-def _referenced(corpus, counts, m, class_label, reference: Reference):
-    """The two-group counts of a chosen reference (:mod:`textsift.evidence.reference`) and the
-    target's class."""
+def _texts(corpus) -> list:
+    """The texts of the corpus (its split), its labels not read."""
+    from ..reading.corpus import read_corpus
+
+    return read_corpus(corpus.source, corpus.text_field, None, corpus.split_field,
+                       corpus.split, corpus.on_bad_line, encoding=corpus.encoding,
+                       sep=corpus.sep).frame[corpus.text_field].tolist()
+
+
+def _unlabelled(corpus):
+    """The counts of every document of the corpus as one group (``target``): the target of
+    ``--reference-corpus`` without ``--class``, whose labels are not read (a corpus without
+    them is fine), counted in memory."""
+    import numpy as np
+
+    from ..counting.counts import Counts
+
+    if corpus.engine != "memory":
+        print_note("--reference-corpus without --class counts the corpus in memory")
+    texts = _texts(corpus)
+    return Counts.from_texts(texts, np.full(len(texts), "target", dtype=object),
+                             corpus.vectorizer())
+
+
+def _documents(corpus, counts, ranks: bool = False, labels: bool = True, matrix=None):
+    """The documents behind ``counts`` (:class:`~textsift.evidence.dispersion.Documents`), for the
+    dispersion and the document-level tests of ``--evidence``: the corpus read in memory and
+    counted against the counts' vocabulary (``None``, with a note, for the other
+    engines). ``matrix``: the matrix and labels the counts were counted from, when kept."""
+    import numpy as np
+
+    from ..evidence.dispersion import Documents
+    from ..text.vectorize import Vectorizer
+
+    if matrix:
+        X, y = matrix[0]
+        return Documents.of(X, y, counts.classes)
+
+    if corpus.engine != "memory":
+        print_note("the dispersion and the document-level tests of --evidence need the "
+                   "documents in memory: count with --engine memory for them")
+        return None
+    if labels:
+        read = corpus.read(ranks=ranks)
+        texts, y = read.texts, read.labels
+    else:
+        texts = _texts(corpus)
+        y = np.full(len(texts), "target", dtype=object)
+    X = Vectorizer(counts.feature_names, corpus.vectorizer()).transform(texts)
+    docs = Documents.of(X, y, counts.classes)
+    if not np.array_equal(np.asarray((docs.X > 0).sum(axis=0)).ravel(), counts.df):
+        raise TextsiftError("the corpus read in memory has another vocabulary than the one "
+                            "counted; count with --engine memory")
+    return docs
+
+
+def _referenced(corpus, counts, m, class_label, reference: Reference, docs=None):
+    """The two-group counts of a chosen reference (:mod:`textsift.evidence.reference`), the
+    target's class and the two groups' documents (when ``docs``, the target's, are
+    given)."""
+    import numpy as np
+
+    from ..evidence.dispersion import Documents
     from ..evidence.reference import against, against_corpus, count_reference
+    from ..labels import group_index, group_indices
 
     if m is not None and m.kind == "ordinal":
         raise TextsiftError(f"{m.name} is an ordinal method: it reads the whole rating scale, "
                             "which a target and a reference are not; choose a nominal method")
     if reference.label is not None:
-        return against(counts, class_label, reference.label), class_label
+        two = against(counts, class_label, reference.label)
+        if docs is not None:
+            docs = docs.select_classes(group_indices(counts.classes, two.classes))
+        return two, class_label, docs
     from ..reading.corpus import read_corpus
 
-    texts = read_corpus(reference.corpus, corpus.text_field, None).frame[corpus.text_field]
-    ref = count_reference(texts, counts, corpus.vectorizer())
+    texts = read_corpus(reference.corpus, corpus.text_field, None, encoding=corpus.encoding,
+                        sep=corpus.sep).frame[corpus.text_field]  # read as the corpus is
+    ref, X_ref = count_reference(texts, counts, corpus.vectorizer(), matrix=True)
     two = against_corpus(counts, ref, class_label)
-    return two, str(two.classes[0])
+    if docs is not None:
+        rows = (np.ones(docs.X.shape[0], dtype=bool) if class_label is None else
+                docs.groups(group_index(counts.classes, class_label))[0])
+        docs = Documents.two_groups(docs.X[rows], X_ref)
+    return two, str(two.classes[0]), docs
 
 
 def _permuted(ev: EvidenceSettings, m, corpus, counts, documents):
@@ -269,9 +355,11 @@ def _no_pvalue(m, frame) -> None:
 
 
 def _ranked(counts, m, agg, class_label, k, top, fmt, direction,
-            ev: EvidenceSettings | None = None, params=None, permuted=None) -> None:
+            ev: EvidenceSettings | None = None, params=None, permuted=None,
+            docs=None) -> None:
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed);
-    ``params`` go to the method (``--yates``), ``permuted`` is ``--permutations``' test."""
+    ``params`` go to the method (``--yates``), ``permuted`` is ``--permutations``' test and
+    ``docs`` the documents of the dispersion and the document-level tests."""
     import numpy as np
 
     from ..selection.policies import resolve_k, size_note
@@ -279,8 +367,14 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction,
 
     n = None if k is None else resolve_k(counts.n_terms, int(counts.seen.sum()), k)
     shown = top or TOP if n is None else min(n, top or n)
+    min_range = ev.min_range if ev is not None else None
     ranked = rank(counts, m, aggregate=agg or m.default_aggregate, class_label=class_label,
-                  top=shown, direction=direction, **(params or {}))
+                  top=None if min_range else shown, direction=direction, **(params or {}))
+    if min_range:
+        from ..evidence.terms import keep_range
+
+        ranked = keep_range(counts, ranked, m, min_range)
+        ranked = ranked.head(int((ranked.scores > -np.inf).sum())).head(shown)
     if n is None and class_label is not None:  # a class's terms: none of the other direction
         ranked = ranked.head(int((ranked.scores > -np.inf).sum()))
     if n is not None:
@@ -297,7 +391,9 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction,
     from ..evidence.terms import evidence
 
     frame = evidence(counts, ranked, m, ev.correction, ev.family, ev.level,
-                     permuted=permuted, **(params or {}))
+                     permuted=permuted, documents=docs,
+                     bootstrap=ev.bootstrap if docs is not None else 0,
+                     random_state=ev.seed, **(params or {}))
     if m.pvalue is None and ev.permutations is None:
         _no_pvalue(m, frame)
     emit(frame, fmt, title + f"; q: {ev.correction} over each "
@@ -318,7 +414,7 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None, params=None) -
     if ev is not None and m.pvalue is not None:
         _per_class_evidence(counts, m, rankings, fmt, direction, ev, params)
         return
-    if fmt in ("csv", "json") or len(rankings) > WIDE:
+    if fmt in ("csv", "json", "parquet") or len(rankings) > WIDE:
         extra = ["direction"] if marked else []
         emit_rows(["class", "position", "term", "score", *extra],
                   [(plain(r.class_label), i + 1, t, s, *([d] if marked else []))
@@ -353,7 +449,7 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev, params) ->
     passing = significant_counts(counts, m, ev.alpha, ev.correction, ev.family,
                                  direction, adjusted=adjusted, **params)
     head = str(passing.name)
-    if fmt in ("csv", "json"):
+    if fmt in ("csv", "json", "parquet"):
         rows = []
         for r in rankings:
             j = group_index(groups, r.class_label) if len(groups) > 1 else 0

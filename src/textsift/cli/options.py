@@ -115,7 +115,7 @@ def _n_jobs(value: int | None) -> int | None:
 # ------------------------------------------------------------------ the shared options
 _DATA_HELP = ("The corpus: .jsonl(.gz), .csv(.gz) or .parquet files, directories of them, "
               "quoted globs ('data/*.jsonl.gz'), or aclImdb / 20news-bydate trees; several are "
-              "read as one corpus")
+              "read as one corpus; - reads it from standard input")
 Data = Annotated[list[Path], typer.Argument(help=_DATA_HELP, metavar="DATA...",
                                             show_default=False)]
 OptionalData = Annotated[list[Path] | None, typer.Argument(
@@ -129,6 +129,12 @@ LabelSep = Annotated[str | None, typer.Option(
     "--label-sep", help="CSV only: the label field joins several labels with this separator "
     "(e.g. ';' for earn;acq); JSON Lines and Parquet give label lists as lists",
     rich_help_panel=CORPUS, show_default=False)]
+Encoding = Annotated[str | None, typer.Option(
+    "--encoding", help="The encoding of JSON Lines and CSV files (default UTF-8), e.g. "
+    "latin-1, cp1252, utf-16", rich_help_panel=CORPUS, show_default=False)]
+Sep = Annotated[str | None, typer.Option(
+    "--sep", help="CSV only: the character separating the fields (default ',' for .csv, a "
+    "tab for .tsv), e.g. ';'", rich_help_panel=CORPUS, show_default=False)]
 SplitField = Annotated[str | None, typer.Option(
     "--split-field", help="The field holding the split (default: split)",
     rich_help_panel=CORPUS, show_default=False)]
@@ -169,7 +175,9 @@ FamilyChoice = choices("Family", FAMILIES)
 Evidence = Annotated[bool, typer.Option(
     "--evidence", help="For each term: its counts (A, B: the class's and the rest's "
     "documents with it; C, D: without), the method's p-value, the adjusted one (q), and "
-    "effect sizes with intervals (log ratio, LRC, odds ratio, difference of proportions); "
+    "effect sizes with intervals (log ratio, LRC, odds ratio, difference of proportions), "
+    "its tokens, range, DP, DPnorm and coefficient of variation in the class and the rest, "
+    "and the Wilcoxon rank-sum test of the documents' rates (p_wilcoxon, q_wilcoxon); "
     "each class's number of terms with q <= --alpha")]
 Alpha = Annotated[float | None, typer.Option(
     "--alpha", help="A significance level: the terms whose adjusted p-value (q, by "
@@ -198,7 +206,8 @@ K = Annotated[int | None, typer.Option(
 NJobs = Annotated[int | None, typer.Option(
     "--n-jobs", help="Parallel workers (-1: every core)", callback=_n_jobs)]
 FormatOption = Annotated[Format | None, typer.Option(
-    "--format", "-f", help="How to print the results: table, tsv, csv or json (default: a "
+    "--format", "-f", help="How to print the results: table, tsv, csv, json or parquet "
+    "(binary: redirect it to a file) (default: a "
     "table on a terminal, tab-separated values when piped)", show_default=False)]
 OutDir = Annotated[Path, typer.Option(
     "--out", "-o", help="The directory for the results (created; a run in it resumes)",
@@ -213,6 +222,8 @@ class CorpusOptions:
     text_field: str = "text"
     label_field: str = "label"
     label_sep: str | None = None
+    encoding: str | None = None
+    sep: str | None = None
     split_field: str | None = None
     split: str | None = None
     skip_bad_lines: bool = False
@@ -268,6 +279,7 @@ class CorpusOptions:
                                 engine=self.engine.value, scheduler=self.scheduler,
                                 chunk_size=self.chunk_size, on_bad_line=self.on_bad_line,
                                 bad_lines=bad, classes=classes, label_sep=self.label_sep,
+                                encoding=self.encoding, sep=self.sep,
                                 strip_labels=self.strip_labels, progress=progress,
                                 ranks=ranks, documents=documents)
         if bad:
@@ -282,7 +294,7 @@ class CorpusOptions:
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
                            self.split, self.on_bad_line, [], self.label_sep, self.strip_labels,
-                           ranks)
+                           ranks, encoding=self.encoding, sep=self.sep)
 
     def documents(self, ranks: bool = False) -> Iterator[tuple[str, object]]:
         """``(text, label)`` of every (selected) document, streamed."""
@@ -291,7 +303,7 @@ class CorpusOptions:
         for chunk in iter_chunks(self.source, self.text_field, self.label_field,
                                  self.split_field, self.split, on_bad_line=self.on_bad_line,
                                  label_sep=self.label_sep, strip_labels=self.strip_labels,
-                                 ranks=ranks):
+                                 ranks=ranks, encoding=self.encoding, sep=self.sep):
             yield from zip(chunk.texts, chunk.labels, strict=True)
 
 
@@ -325,6 +337,8 @@ _CORPUS_PARAMS = {
     "text_field": (TextField, "text"),
     "label_field": (LabelField, "label"),
     "label_sep": (LabelSep, None),
+    "encoding": (Encoding, None),
+    "sep": (Sep, None),
     "split_field": (SplitField, None),
     "split": (Split, None),
     **_PREPROCESSING_PARAMS,
@@ -335,6 +349,60 @@ _CORPUS_PARAMS = {
     "chunk_size": (ChunkSize, None),
 }
 ENGINE_PARAMS = ("engine", "scheduler", "chunk_size")
+
+
+#: DATA that reads the corpus from standard input.
+STDIN = "-"
+
+
+def _from_stdin(paths, allowed: bool, command: str) -> Path:
+    """DATA ``-``: standard input read whole into a temporary file (removed at exit) named
+    for its format -- gzip by its magic bytes, Parquet by ``PAR1``, JSON Lines when its
+    first character is ``{``, else CSV -- so that every reader and engine reads it as a
+    file. Refused with other DATA, where the command keeps its corpus's path for a later
+    run (``ordinal-eval``: a resumable experiment), on a terminal and when nothing comes."""
+    import atexit
+    import shutil
+    import sys
+    import tempfile
+    import zlib
+
+    from ..errors import TextsiftError
+
+    if len(paths) > 1:
+        raise TextsiftError("DATA - (standard input) is the whole corpus: give it alone, or "
+                            "give files")
+    if not allowed:
+        raise TextsiftError(f"{command} keeps its corpus's path to resume the run, and "
+                            "standard input (-) has none: write the data to a file and give "
+                            "its path")
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None or sys.stdin.isatty():
+        raise TextsiftError("DATA - reads the corpus from standard input, and none is piped: "
+                            f"pipe it (cat corpus.jsonl | textsift {command} - ...), or give "
+                            "a file")
+    data = stream.read()
+    if not data.strip():
+        raise TextsiftError("DATA - reads the corpus from standard input, and it is empty: "
+                            f"pipe the corpus into it (cat corpus.jsonl | textsift {command} "
+                            "- ...)")
+    gz = data[:2] == b"\x1f\x8b"
+    head = data[:65536]
+    if gz:
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head)
+        except zlib.error:
+            head = b""
+    if head[:4] == b"PAR1" and not gz:
+        suffix = ".parquet"
+    else:
+        first = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+        suffix = (".jsonl" if first == b"{" else ".csv") + (".gz" if gz else "")
+    folder = Path(tempfile.mkdtemp(prefix="textsift-stdin-"))
+    atexit.register(shutil.rmtree, folder, True)
+    path = folder / f"stdin{suffix}"
+    path.write_bytes(data)
+    return path
 
 
 def _check_paths(paths) -> None:
@@ -350,13 +418,14 @@ def _check_paths(paths) -> None:
 
 
 def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
-                   data_required: bool = True):
+                   data_required: bool = True, stdin: bool = True):
     """A decorator giving a command the corpus options: its parameter ``corpus:
     CorpusOptions`` becomes the options above, and the command receives them as one
     :class:`CorpusOptions`. ``engine=False`` for the commands that need the document-term
     matrix (no ``--engine``, ``--scheduler``, ``--chunk-size``); ``split=False`` for those
     whose split field marks train and test (no ``--split``); ``min_df`` the default of
-    ``--min-df``; ``data_required=False`` where DATA may be left out (a simulation)."""
+    ``--min-df``; ``data_required=False`` where DATA may be left out (a simulation);
+    ``stdin=False`` where DATA ``-`` (standard input: :func:`_from_stdin`) is refused."""
     leave_out = (set(ENGINE_PARAMS) if not engine else set()) | (set() if split else {"split"})
 
     def decorate(func):
@@ -377,6 +446,9 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
         def command(**kw):
             given = {name: kw.pop(name) for name in _CORPUS_PARAMS if name in kw}
             given["data"] = tuple(given["data"] or ())
+            if any(str(p) == STDIN for p in given["data"]):
+                given["data"] = (_from_stdin(given["data"], stdin, func.__name__.replace(
+                    "_", "-")),)
             _check_paths(given["data"])  # first: before the options' checks import much
             valid = {f.name for f in fields(CorpusOptions)}
             corpus = CorpusOptions(

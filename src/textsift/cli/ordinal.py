@@ -223,7 +223,7 @@ def _rating_counts(corpus: CorpusOptions, ranks: str | None):
 
 @app.command("ordinal-eval")
 @writes_out()
-@corpus_options(engine=False, split=False)
+@corpus_options(engine=False, split=False, stdin=False)
 def ordinal_eval(
     corpus: CorpusOptions,
     out: OutDir,
@@ -288,6 +288,9 @@ def _corpus_table(corpus: CorpusOptions, ranks: str | None) -> dict:
               "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
     if corpus.split_field:
         source["split_field"] = corpus.split_field
+    for key in ("encoding", "sep", "label_sep"):
+        if getattr(corpus, key) is not None:
+            source[key] = getattr(corpus, key)
     if ranks:
         source["ranks"] = _numbers(ranks, "--ranks", int)
     return source

@@ -55,7 +55,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                on_bad_line: str = "error", bad_lines: list | None = None, classes=None,
                client=None, timeout: float = 10, progress=None,
                label_sep: str | None = None, strip_labels: bool = False,
-               ranks: bool = False, documents: list | None = None) -> Counts:
+               ranks: bool = False, documents: list | None = None,
+               encoding: str | None = None, sep: str | None = None) -> Counts:
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
@@ -81,13 +82,21 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     format (``"4"``, CSV's ``04``: 4), as the ordinal methods need them; otherwise they are
     as written (CSV's are strings). ``documents`` (a list; the memory engine only) gets
     ``(X, labels)``, the document-term matrix counted and its labels, for what reads the
-    documents besides their counts (the permutations of ``score --evidence``) without
-    reading and vectorising the corpus again.
+    documents besides their counts (the permutations and the dispersion of ``score
+    --evidence``) without reading and vectorising the corpus again. ``encoding`` and ``sep``
+    read JSON Lines and CSV files in another encoding than UTF-8 and CSV files with another
+    separator (:func:`textsift.reading.sources.iter_frames`).
     """
+    from ..reading.corpus import is_table
+
+    if is_table(path) and engine != "memory":
+        raise TextsiftError("a DataFrame is in memory already: count it with engine='memory' "
+                            "(the stream and dask engines read files by chunks)")
     chunk_size = _check_engine(engine, chunk_size, on_bad_line, scheduler, client)
     fields = dict(text_field=text_field, label_field=label_field, split_field=split_field,
                   split=split, chunk_size=chunk_size, on_bad_line=on_bad_line,
-                  label_sep=label_sep, strip_labels=strip_labels, ranks=ranks)
+                  label_sep=label_sep, strip_labels=strip_labels, ranks=ranks,
+                  encoding=encoding, sep=sep)
     skipped: list = []
     if documents is not None and engine != "memory":
         raise TextsiftError(f"documents= keeps the document-term matrix the memory engine "
@@ -95,7 +104,8 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
                             "engine='memory'")
     if engine == "memory":  # read_corpus checks the spelling of the labels
         corpus = read_corpus(path, text_field, label_field, split_field, split, on_bad_line,
-                             skipped, label_sep, strip_labels, ranks)
+                             skipped, label_sep, strip_labels, ranks, encoding=encoding,
+                             sep=sep)
         labels = as_labels(corpus.labels, classes)
         check_label_counts(labels.classes, labels.class_sizes, labels.n_docs,
                            labels.multilabel, describe(path), label_field)  # before the work

@@ -46,20 +46,22 @@ def iter_chunks(path, text_field: str = "text", label_field: str = "label",
                 split_field: str | None = None, split=None, chunk_size: int = 10_000,
                 on_bad_line: str = "error", bad_lines: list | None = None,
                 row_groups=None, label_sep: str | None = None, strip_labels: bool = False,
-                whole: bool = True, ranks: bool = False) -> Iterator[Chunk]:
+                whole: bool = True, ranks: bool = False, encoding: str | None = None,
+                sep: str | None = None) -> Iterator[Chunk]:
     """Yield the (selected) documents and labels of a source, ``chunk_size`` at a time,
     checked as :func:`textsift.reading.corpus.read_corpus` checks them
     (:class:`~textsift.reading.corpus.Records`: one label type and the fields seen, across chunks
     and
     files). ``label_sep`` splits CSV labels into label lists (multi-label); ``strip_labels``
-    removes the white space around each label; ``ranks`` reads the labels as numbers. After
+    removes the white space around each label; ``ranks`` reads the labels as numbers;
+    ``encoding`` and ``sep`` read JSON Lines and CSV files (:func:`iter_frames`). After
     the last chunk of a ``whole`` source (not a Dask partition), texts that are all empty
     are an error, as in ``read_corpus``.
 
     Chunks left empty by the split selection are not yielded.
     """
     records = Records(text_field, label_field, split_field, split, label_sep, strip_labels,
-                      ranks)
+                      ranks, encoding=encoding, sep=sep)
     for frame in records.read(path, chunk_size, on_bad_line, bad_lines, row_groups):
         if len(frame):
             yield Chunk(frame[text_field].tolist(), frame[label_field].to_numpy(),

@@ -60,11 +60,12 @@ def against(counts: Counts, target, reference) -> Counts:
     return counts.select_classes(np.array([j, k]))
 
 
-def count_reference(texts, target: Counts, opts=None) -> Counts:
+def count_reference(texts, target: Counts, opts=None, matrix: bool = False):
     """The counts of a reference corpus's ``texts`` against the vocabulary of ``target``,
     under ``opts`` (the :class:`~textsift.text.vectorize.VectorizerOptions` the target was counted
     with; the vocabulary's own pruning, ``min_df`` and the like, is the target's), as one
-    group named :data:`REFERENCE`."""
+    group named :data:`REFERENCE`; with ``matrix``, ``(counts, X)``: and the reference's
+    document-term matrix (for its dispersion and the document-level tests)."""
     from ..text.vectorize import Vectorizer
 
     if target.feature_names is None:
@@ -75,9 +76,10 @@ def count_reference(texts, target: Counts, opts=None) -> Counts:
     if not texts:
         raise TextsiftError("the reference corpus has no documents")
     X = Vectorizer(target.feature_names, opts).transform(texts)
-    return Counts.from_matrix(X, np.full(len(texts), REFERENCE),
-                              feature_names=target.feature_names,
-                              term_freq=target.term_freq is not None)
+    counts = Counts.from_matrix(X, np.full(len(texts), REFERENCE),
+                                feature_names=target.feature_names,
+                                term_freq=target.term_freq is not None)
+    return (counts, X) if matrix else counts
 
 
 def against_corpus(target: Counts, reference: Counts, target_class=None) -> Counts:

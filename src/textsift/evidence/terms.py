@@ -18,6 +18,25 @@ the term its score; under ``rr`` the class that took it):
 A method with one score per term (``ig_multi``, ``chi2_multi``, ``mann_whitney``, ...) tests
 the term against every class at once: its rows have the term's ``df`` and ``p``/``q``, and
 the counts and effect sizes of a class only when the ranking is a class's.
+
+Given the ``documents`` behind the counts (:class:`~textsift.evidence.dispersion.Documents`), each
+term's row also has, for its class (the target) and the documents without it (the
+reference):
+
+* ``n_target``, ``n_reference`` -- its summed count (tokens) in each;
+* ``range_*``, ``dp_*``, ``dp_norm_*``, ``cv_*`` -- its dispersion over each group's documents
+  (:mod:`textsift.evidence.dispersion`: range, Gries' DP, DPnorm, the coefficient of variation),
+  with
+  the suffixes ``_target`` and ``_reference``;
+* ``p_wilcoxon``, ``q_wilcoxon`` -- the Wilcoxon rank-sum test of its documents' relative
+  frequencies, target against reference (:func:`textsift.evidence.document_tests.wilcoxon`), and the
+  p-value adjusted by the same correction over the same family as ``q``;
+* with ``bootstrap=B`` resamples, ``p_bootstrap`` and ``q_bootstrap`` -- Lijffijt et al.'s
+  bootstrap test of the documents (:func:`textsift.evidence.document_tests.bootstrap`).
+
+:func:`keep_range` drops the terms found in fewer than ``min_range`` of their class's
+documents from a ranking (``--min-range``): what is shown, not what is corrected (``q`` stays
+that of the class's whole vocabulary).
 """
 
 from __future__ import annotations
@@ -36,8 +55,9 @@ from ..selection.ranking import TermRanking
 from .corrections import adjust_table, check_correction, check_family
 
 __all__ = ["MIN_EXPECTED", "SMALL_COUNT_TESTS", "adjusted_pvalues", "check_expected_counts",
-           "evidence", "expected_minimum", "passes", "passing_scores", "passing_terms", "rule",
-           "significant_counts", "significant_terms", "smallest_pvalues"]
+           "evidence", "expected_minimum", "keep_range", "passes", "passing_scores",
+           "passing_terms", "rule", "significant_counts", "significant_terms",
+           "smallest_pvalues"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, family: str = FAMILY,
@@ -72,13 +92,17 @@ def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndar
 
 
 def evidence(counts: Counts, ranking: TermRanking, method, correction: str = CORRECTION,
-             family: str = FAMILY, level: float = DEFAULT_LEVEL, permuted=None,
-             **params) -> pd.DataFrame:
+             family: str = FAMILY, level: float = DEFAULT_LEVEL, permuted=None, documents=None,
+             bootstrap: int = 0, random_state=0, **params) -> pd.DataFrame:
     """The ranking's frame (:meth:`TermRanking.to_frame`) with the evidence of each term
     (module docstring). A method without a p-value has no ``p`` and ``q`` columns, unless
     ``permuted`` (its :class:`~textsift.evidence.permutation.PermutationResult`) gives them: the
-    permutation p-values then stand for the method's own."""
+    permutation p-values then stand for the method's own. ``documents``: the
+    :class:`~textsift.evidence.dispersion.Documents` of ``counts``, for the dispersion and the
+    document-level tests (``bootstrap`` resamples of the bootstrap test, seeded by
+    ``random_state``; 0: none)."""
     check_level(level)
+    correction, family = check_correction(correction), check_family(family)
     m = get_method(method) if isinstance(method, str) else method
     frame = ranking.to_frame()
     index = np.asarray(ranking.index, dtype=np.intp)
@@ -91,16 +115,95 @@ def evidence(counts: Counts, ranking: TermRanking, method, correction: str = COR
         _add_cells(frame, counts, index, cls, has, m, level)
     if permuted is not None:
         values, groups = permuted.pvalues, permuted.groups
-        q = adjust_table(values, check_correction(correction), check_family(family))
+        q = adjust_table(values, correction, family)
     elif m.pvalue is not None:
         p, q = adjusted_pvalues(counts, m, correction, family, **params)
         values, groups = p.values, p.groups
     else:
-        return frame
-    column = _columns_of(groups, counts, cls)
-    frame["p"] = values[index, column]
-    frame["q"] = q[index, column]
+        values = None
+    if values is not None:
+        column = _columns_of(groups, counts, cls)
+        frame["p"] = values[index, column]
+        frame["q"] = q[index, column]
+    if documents is not None and has.any():  # a score of the whole table has no target
+        _add_documents(frame, counts, documents, index, cls, correction, family, bootstrap,
+                       random_state)
     return frame
+
+
+def _add_documents(frame, counts: Counts, documents, index, cls, correction: str,
+                   family: str, n_resamples: int, random_state) -> None:
+    """The columns of the ``documents`` (module docstring) for each row's class (NaN for a
+    row of no class); the document-level tests of the classes the family needs."""
+    from .dispersion import DISPERSION_COLUMNS
+    from .document_tests import bootstrap, wilcoxon
+
+    if documents.X.shape[1] != counts.n_terms or documents.member.shape[1] != (
+            counts.n_classes):
+        raise TextsiftError(
+            f"the documents have {documents.X.shape[1]} terms and "
+            f"{documents.member.shape[1]} classes, the counts {counts.n_terms} and "
+            f"{counts.n_classes}: give the documents the counts were made from")
+    n = len(index)
+    names = [f"{c}_{g}" for c in ("n", *DISPERSION_COLUMNS) for g in ("target", "reference")]
+    columns = {name: np.full(n, np.nan) for name in names}
+    shown = sorted(set(int(c) for c in cls if c >= 0))
+    tested = list(range(counts.n_classes)) if family == "all" else shown
+    tests = {"wilcoxon": np.full((counts.n_terms, len(tested)), np.nan)}
+    if n_resamples:
+        tests["bootstrap"] = np.full((counts.n_terms, len(tested)), np.nan)
+    rng = np.random.default_rng(random_state)
+    for k, c in enumerate(tested):
+        target, reference = documents.groups(c)
+        tests["wilcoxon"][:, k] = wilcoxon(documents.X, target, reference,
+                                           documents.sizes).p
+        if n_resamples:
+            tests["bootstrap"][:, k] = bootstrap(documents.X, target, reference, n_resamples,
+                                                 rng, documents.sizes)
+        if c not in shown:
+            continue
+        rows = np.flatnonzero(cls == c)
+        terms = index[rows]
+        for group, mask in (("target", target), ("reference", reference)):
+            columns[f"n_{group}"][rows] = np.asarray(
+                documents.X[mask][:, terms].sum(axis=0)).ravel()
+        for group, d in zip(("target", "reference"), documents.dispersion(c), strict=True):
+            for measure in DISPERSION_COLUMNS:
+                columns[f"{measure}_{group}"][rows] = getattr(d, measure)[terms]
+    has = cls >= 0
+    for name, values in columns.items():
+        integral = name.startswith(("n_", "range_")) and has.all()
+        frame[name] = values.astype(np.int64) if integral else values
+    where = {c: k for k, c in enumerate(tested)}
+    at = np.array([where.get(int(c), 0) for c in cls], dtype=np.intp)
+    for test, p in tests.items():
+        q = adjust_table(p, correction, family) if (~np.isnan(p)).any() else p  # no test
+        frame[f"p_{test}"] = np.where(has, p[index, at], np.nan) if len(tested) else np.nan
+        frame[f"q_{test}"] = np.where(has, q[index, at], np.nan) if len(tested) else np.nan
+
+
+def keep_range(counts: Counts, ranking: TermRanking, method, min_range: int,
+               **params) -> TermRanking:
+    """The ranking without the terms in fewer than ``min_range`` documents of the class
+    they are ranked for (``A``, their range in the target); a score of the whole table
+    (one column: no class) by the documents with the term (``df``). The order is kept."""
+    from dataclasses import replace
+
+    if isinstance(min_range, bool) or not isinstance(min_range, int | np.integer) or (
+            min_range < 1):
+        raise TextsiftError(f"min_range must be a number of documents >= 1, got "
+                            f"{min_range!r}")
+    m = get_method(method) if isinstance(method, str) else method
+    index = np.asarray(ranking.index, dtype=np.intp)
+    cls = _classes_of(ranking, counts, m, params)
+    docs = counts.df[index].astype(np.int64)
+    has = cls >= 0
+    if has.any():
+        docs[has] = counts.at(index[has], cls[has])[0]
+    keep = docs >= min_range
+    return replace(ranking, index=ranking.index[keep], scores=ranking.scores[keep],
+                   groups=None if ranking.groups is None else ranking.groups[keep],
+                   signs=None if ranking.signs is None else ranking.signs[keep])
 
 
 def _columns_of(groups, counts: Counts, cls: np.ndarray) -> np.ndarray:

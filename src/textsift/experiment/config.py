@@ -47,10 +47,11 @@ from pathlib import Path
 from .._bounds import ALPHA, FRACTION, RATIO
 from .._choices import CORRECTIONS, FAMILIES, RR_VARIANTS
 from .._options import PREPROCESSING
-from ..errors import TextsiftError, check_n_jobs
+from ..errors import CorpusError, TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
 from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
 from ..reading.corpus import SAMPLES
+from ..reading.sources import check_reading
 from ..selection.policies import AGGREGATES
 from ..text.vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, bounded, choice, resolve_path, typed, unknown
@@ -171,9 +172,14 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     if label_sep is not None and (not isinstance(label_sep, str) or not label_sep):
         raise ConfigError(f"{src}: [corpus] label_sep must be one or more characters (e.g. "
                           f"\";\"), got {label_sep!r}")
+    reading = {k: _get(t, "corpus", k) for k in ("encoding", "sep")}
+    try:
+        check_reading(**reading)
+    except CorpusError as exc:
+        raise ConfigError(f"{src}: [corpus] {exc}") from None
     return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
                       sample=sample, test_path=test_path, task=task, ranks=ranks,
-                      label_sep=label_sep, **flags, **fields)
+                      label_sep=label_sep, **flags, **fields, **reading)
 
 
 def _dataset_name(path: Path) -> str:

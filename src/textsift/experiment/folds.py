@@ -67,6 +67,7 @@ def _frame(exp: Experiment, path: str | None, bad: list, forms: LabelForms) -> p
     corpus = load_sample(c.sample, check_spelling=False) if path is None else read_corpus(
         path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
         bad_lines=bad, strip_labels=c.strip_labels, label_sep=c.label_sep,
+        encoding=c.encoding, sep=c.sep,
         ranks=c.task == "ordinal", check_spelling=False,  # every file's labels checked together
         forms=forms)
     frame = corpus.frame

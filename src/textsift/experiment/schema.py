@@ -79,6 +79,10 @@ SCHEMA: dict[str, dict[str, Key]] = {
                     "field holds lists is read as multilabel."),
         "label_sep": Key("string", None, "The separator of several labels in a CSV label "
                          'field (``"earn;acq"``), as ``--label-sep``: a multilabel corpus.'),
+        "encoding": Key("string", None, "The encoding of JSON Lines and CSV files, as "
+                        "``--encoding`` (e.g. \"latin-1\"); default UTF-8."),
+        "sep": Key("string", None, "The character separating a CSV file's fields, as "
+                   "``--sep`` (e.g. \";\"); default the extension's."),
         "ranks": Key("list of integers", None, "The whole rating scale of an ordinal task "
                      "(e.g. [1, 2, 3, 4, 5]), when the data may lack some rank; default the "
                      "ranks present."),

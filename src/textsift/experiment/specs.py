@@ -48,6 +48,8 @@ class CorpusSpec:
     skip_bad_lines: bool
     strip_labels: bool
     label_sep: str | None
+    encoding: str | None
+    sep: str | None
 
 
 @dataclass(frozen=True)

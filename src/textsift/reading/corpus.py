@@ -116,10 +116,13 @@ def read_corpus(
     ranks: bool = False,
     check_spelling: bool = True,
     forms: LabelForms | None = None,
+    encoding: str | None = None,
+    sep: str | None = None,
 ) -> Corpus:
-    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.reading.sources`), or
-    a
-    list of them -- and check the fields a scorer needs (:func:`select_records`).
+    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.reading.sources`),
+    or a list of them, or a table in memory (a pandas or Polars DataFrame, a Hugging Face
+    ``Dataset``: :func:`is_table`) -- and check the fields a scorer needs
+    (:func:`select_records`).
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the
     directory trees it picks ``train`` or ``test``. Empty corpora, a split no record has,
@@ -140,11 +143,17 @@ def read_corpus(
     String labels are read in Unicode NFC; labels written in two forms, now one class, warn
     (:class:`~textsift.labels.LabelForms`), unless ``forms`` is given: their spellings are
     noted there, for a caller that reads several sources as one corpus and warns once.
+    ``encoding`` and ``sep``: the encoding of JSON Lines and CSV files (default UTF-8) and
+    the separator of CSV files (default the extension's;
+    :func:`textsift.reading.sources.iter_frames`).
     """
+    if is_table(path):
+        return _read_table(path, text_field, label_field, split_field, split, label_sep,
+                           strip_labels, ranks, check_spelling, encoding, sep)
     splits = set() if split is not None else None
     skipped = [] if bad_lines is None else bad_lines
     records = Records(text_field, label_field, split_field, split, label_sep, strip_labels,
-                      ranks, forms)
+                      ranks, forms, encoding=encoding, sep=sep)
     frames = list(records.read(path, None, on_bad_line, skipped, split_values=splits))
     frame = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
     if len(frame) == 0:
@@ -155,6 +164,45 @@ def read_corpus(
     return Corpus(frame, text_field, label_field, describe(path))
 
 
+#: How a table in memory is named in messages.
+TABLE = "the DataFrame"
+
+
+def is_table(source) -> bool:
+    """Whether ``source`` is a table in memory -- a pandas or Polars DataFrame, or a Hugging
+    Face ``Dataset`` -- rather than a path."""
+    if isinstance(source, pd.DataFrame):
+        return True
+    kind = type(source)
+    return (kind.__name__ == "DataFrame" and kind.__module__.startswith("polars")) or (
+        kind.__name__ == "Dataset" and kind.__module__.startswith("datasets"))
+
+
+def _read_table(table, text_field, label_field, split_field, split, label_sep, strip_labels,
+                ranks, check_spelling, encoding, sep) -> Corpus:
+    """:func:`read_corpus` of a table in memory: its rows checked as a file's records are
+    (:class:`Records`; messages name ``the DataFrame`` and the row)."""
+    if encoding is not None or sep is not None:
+        raise CorpusError(f"{TABLE} is read already: --encoding and --sep are for files; drop "
+                          "them")
+    if label_sep is not None:
+        raise CorpusError(f"{TABLE} holds label lists as lists: label_sep is for CSV files; "
+                          "drop it (split the column into lists first)")
+    frame = table if isinstance(table, pd.DataFrame) else table.to_pandas()
+    frame = frame.reset_index(drop=True)
+    records = Records(text_field, label_field, split_field, split, None, strip_labels, ranks)
+    values = set()
+    if split is not None and (split_field or "split") in frame.columns:
+        values = set(frame[split_field or "split"].astype(str).unique()[:20])
+    frame = records.select(frame, TABLE, "row")
+    if len(frame) == 0:
+        raise no_records(TABLE, split_field, split, values)
+    records.finish(TABLE)
+    if label_field is not None and check_spelling:
+        check_label_spelling(distinct_labels(frame[label_field]), TABLE)
+    return Corpus(frame.reset_index(drop=True), text_field, label_field, TABLE)
+
+
 def _separated(columns, source) -> str | None:
     """The fix for a CSV file separated otherwise than by commas (``text;label``: one field,
     named with the separator), which textsift does not guess."""
@@ -163,8 +211,9 @@ def _separated(columns, source) -> str | None:
     for sep in (";", "|", "\t"):
         if sep in str(columns[0]):
             return (f"The file looks separated by {sep!r}; textsift reads comma-separated "
-                    ".csv and tab-separated .tsv files: convert it, e.g. pandas.read_csv("
-                    f"{str(source)!r}, sep={sep!r}).to_csv('comma.csv', index=False)")
+                    ".csv and tab-separated .tsv files unless told: give the separator, "
+                    f"--sep {sep!r} (sep={sep!r} in Python, sep in an experiment's "
+                    "[corpus])")
     return None
 
 
@@ -248,13 +297,21 @@ class Records:
     """:func:`select_records` over the frames of one source, in order (the files of a
     directory, the chunks of a stream): a field that earlier records had and a frame lacks is
     missing in its records (not absent from the corpus), and the label type must stay the
-    first records' (:class:`~textsift.labels.LabelTypes`). ``label_sep`` splits CSV labels;
+    first records' (:class:`~textsift.labels.LabelTypes`). ``encoding`` and ``sep`` read
+    JSON Lines and CSV files (:func:`~textsift.reading.sources.iter_frames`). ``label_sep`` splits
+    CSV
+    labels;
     ``strip_labels`` removes the white space around each label; ``ranks`` reads the labels as
     numbers (:func:`select_records`)."""
 
     def __init__(self, text_field: str, label_field: str | None, split_field: str | None = None,
                  split=None, label_sep: str | None = None, strip_labels: bool = False,
-                 ranks: bool = False, forms: LabelForms | None = None):
+                 ranks: bool = False, forms: LabelForms | None = None, *,
+                 encoding: str | None = None, sep: str | None = None):
+        from .sources import check_reading
+
+        check_reading(encoding, sep)
+        self.encoding, self.sep = encoding, sep
         self.text_field, self.label_field = text_field, label_field
         self.split_field, self.split = split_field, split
         self.label_sep = label_sep
@@ -308,7 +365,8 @@ class Records:
         for file in data_files(path):
             unit = record_unit(file)
             for frame in iter_frames(file, chunk_size, on_bad_line, bad_lines, row_groups,
-                                     self.label_field, tree_split, self.label_sep):
+                                     self.label_field, tree_split, self.label_sep,
+                                     self.encoding, self.sep):
                 if split_values is not None and field in frame.columns:
                     split_values.update(frame[field].astype(str).unique()[:20])
                 yield self.select(frame, file, unit)

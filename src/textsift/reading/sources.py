@@ -20,6 +20,11 @@ fix: a truncated or corrupt gzip stream, plain text named ``.gz``, a file in UTF
 encoding than UTF-8 (a UTF-8 byte-order mark is accepted), a malformed JSON line (skippable
 with ``on_bad_line="skip"``), a CSV that does not parse, a corrupt Parquet file.
 
+A file in another encoding than UTF-8 is read with ``encoding`` (``--encoding latin-1``: any
+of Python's codecs; JSON Lines and CSV only), and a CSV file separated by another character
+than its extension's (``,`` for ``.csv``, a tab for ``.tsv``) with ``sep`` (``--sep ';'``):
+:func:`check_reading` checks both where they are given.
+
 CSV has no types: its values are read as strings, labels included (``01`` and ``1`` are two
 classes; pandas' guess per column would also differ from chunk to chunk), and with a label
 separator (``label_sep``, ``--label-sep``) the label field is split into label lists
@@ -48,8 +53,8 @@ from ..errors import CorpusError, DataWarning, missing_path
 from ..labels import csv_labels
 from .trees import is_aclimdb, iter_20news, iter_aclimdb
 
-__all__ = ["DATA_SUFFIXES", "data_files", "describe", "file_kind", "iter_frames", "iter_jsonl",
-           "record_unit"]
+__all__ = ["DATA_SUFFIXES", "check_reading", "data_files", "describe", "file_kind", "iter_frames",
+           "iter_jsonl", "record_unit"]
 
 JSONL_SUFFIXES = (".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".json", ".json.gz")
 CSV_SUFFIXES = (".csv", ".csv.gz", ".tsv", ".tsv.gz")
@@ -217,19 +222,51 @@ def _check_encoding(path: Path) -> None:
     if found is None and head.count(b"\x00") > len(head) // 4:  # ASCII in UTF-16: every other
         found = "UTF-16 or UTF-32 (a NUL byte beside most characters)"
     if found:
-        raise CorpusError(f"{path}: the file is encoded as {found}; textsift reads UTF-8. "
-                          f"Re-encode it, e.g. iconv -f {found.split()[0]} -t UTF-8")
+        raise CorpusError(f"{path}: the file is encoded as {found}; textsift reads UTF-8 "
+                          f"unless told: give --encoding {found.split()[0].lower()} "
+                          f"(encoding= in Python), or re-encode it, e.g. iconv -f "
+                          f"{found.split()[0]} -t UTF-8")
 
 
-def _lines(path: Path) -> Iterator[tuple[int, bytes]]:
-    """``(line number, raw line)`` of a (gzipped) file; read errors name the file."""
+def check_reading(encoding=None, sep=None) -> None:
+    """``encoding`` (a Python codec's name) and ``sep`` (one character) when given, else an
+    error naming the choices."""
+    if encoding is not None:
+        try:
+            if not isinstance(encoding, str):
+                raise LookupError
+            codecs.lookup(encoding)
+        except LookupError:
+            raise CorpusError(f"unknown encoding {encoding!r}; give the name of one, e.g. "
+                              "utf-8, latin-1, cp1252 or utf-16 (Python's codecs)") from None
+    if sep is not None and (not isinstance(sep, str) or len(sep) != 1 or sep in '\r\n"'):
+        raise CorpusError(f"the separator (--sep) must be one character other than a quote "
+                          f"or a line break, e.g. ';' or '|'; got {sep!r}")
+
+
+def _ascii_lines(encoding: str | None) -> bool:
+    """Whether the encoding writes a line break as the byte ``\n`` (so lines are split on
+    bytes, and each decoded alone); UTF-16 and UTF-32 do not."""
+    return encoding is None or "\n".encode(encoding) == b"\n"
+
+
+def _lines(path: Path, encoding: str | None = None) -> Iterator[tuple[int, bytes]]:
+    """``(line number, raw line)`` of a (gzipped) file; read errors name the file. An
+    ``encoding`` whose line break is not the byte ``\n`` (UTF-16, UTF-32) is recoded to
+    UTF-8 on the way (undecodable bytes are then an error naming ``--encoding``)."""
     line = 0
     with _open_bytes(path) as fh:
+        stream = fh if _ascii_lines(encoding) else codecs.EncodedFile(fh, "utf-8", encoding)
         try:
-            for line, raw in enumerate(fh, start=1):
+            for line, raw in enumerate(stream, start=1):
                 yield line, raw
         except (EOFError, OSError, zlib.error) as exc:
             raise _stream_error(path, exc, line) from None
+        except UnicodeError as exc:  # undecodable bytes, or UTF-16 without its mark
+            reason = getattr(exc, "reason", None) or str(exc)
+            raise CorpusError(f"{path}, after line {line}: bytes that do not decode as "
+                              f"{encoding} ({reason}); give the file's encoding "
+                              "(--encoding)") from None
 
 
 # --------------------------------------------------------------------------- JSON Lines
@@ -257,25 +294,30 @@ def _surrogate_warning(path: Path, lines: list[int]) -> None:
         "if the text matters there", DataWarning, stacklevel=4)
 
 
-def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
-           ) -> Iterator[tuple[int, dict]]:
+def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None,
+           encoding: str | None = None) -> Iterator[tuple[int, dict]]:
     path = Path(path)
     if on_bad_line not in ("error", "skip"):
         raise CorpusError(f"on_bad_line must be 'error' or 'skip', got {on_bad_line!r}")
-    _check_encoding(path)
+    if encoding is None:
+        _check_encoding(path)
+    decode = encoding if _ascii_lines(encoding) and encoding is not None else "utf-8"
+    named = "UTF-8" if encoding is None else encoding
     surrogates: list[int] = []
-    for lineno, raw in _lines(path):
+    for lineno, raw in _lines(path, encoding):
         if lineno == 1:
             raw = raw.removeprefix(codecs.BOM_UTF8)
         try:
-            line = raw.decode("utf-8")
+            line = raw.decode(decode)
+            if lineno == 1:
+                line = line.removeprefix("\ufeff")
             if not line.strip():
                 continue
             record = json.loads(line)
             if not isinstance(record, dict):
                 raise ValueError("a JSONL line must hold a JSON object")
         except UnicodeDecodeError as exc:
-            problem = f"undecodable bytes (not UTF-8: {exc.reason} at byte {exc.start})"
+            problem = f"undecodable bytes (not {named}: {exc.reason} at byte {exc.start})"
         except ValueError as exc:
             if b"\r" in raw.rstrip(b"\r\n"):  # records split by CR alone read as one line
                 raise _cr_endings(path, lineno) from None
@@ -293,8 +335,9 @@ def _jsonl(path, on_bad_line: str = "error", bad_lines: list | None = None
                 bad_lines.append(lineno)
             continue
         raise CorpusError(
-            f"{path}, line {lineno}: {problem}. Fix or remove the line, re-encode the file as "
-            "UTF-8, or skip bad lines (on_bad_line='skip' / --skip-bad-lines)")
+            f"{path}, line {lineno}: {problem}. Fix or remove the line, give the file's "
+            "encoding (--encoding, e.g. latin-1) or re-encode it as UTF-8, or skip bad lines "
+            "(on_bad_line='skip' / --skip-bad-lines)")
     if surrogates:
         _surrogate_warning(path, surrogates)
 
@@ -336,21 +379,26 @@ def _batches(numbered, size: int | None) -> Iterator[pd.DataFrame]:
 
 
 # --------------------------------------------------------------------------- CSV and Parquet
-def _first_bad_line(path: Path) -> int | None:
+def _first_bad_line(path: Path, encoding: str | None = None) -> int | None:
+    if not _ascii_lines(encoding):
+        return None
     for lineno, raw in _lines(path):
         try:
-            raw.decode("utf-8")
+            raw.decode(encoding or "utf-8")
         except UnicodeDecodeError:
             return lineno
     return None
 
 
 def _csv(path: Path, size: int | None, label_field: str | None,
-         label_sep: str | None = None) -> Iterator[pd.DataFrame]:
-    _check_encoding(path)
-    sep = "\t" if ".tsv" in path.name.lower() else ","
+         label_sep: str | None = None, encoding: str | None = None,
+         sep: str | None = None) -> Iterator[pd.DataFrame]:
+    if encoding is None:
+        _check_encoding(path)
+    sep = sep or ("\t" if ".tsv" in path.name.lower() else ",")
     offset = 1
-    with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding="utf-8-sig", newline="") as text:
+    with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=encoding or "utf-8-sig",
+                                                    newline="") as text:
         try:
             options = dict(sep=sep, dtype=str, keep_default_na=False, na_values=[""])
             frames = ([pd.read_csv(text, **options)] if size is None
@@ -361,11 +409,12 @@ def _csv(path: Path, size: int | None, label_field: str | None,
                 if label_field in frame.columns:
                     frame[label_field] = csv_labels(frame[label_field], label_sep)
                 yield frame
-        except UnicodeDecodeError:
-            line = _first_bad_line(path)
+        except UnicodeError:  # undecodable bytes, or a UTF-16 file without its mark
+            line = _first_bad_line(path, encoding)
             raise CorpusError(
-                f"{path}{f', line {line}' if line else ''}: undecodable bytes (not UTF-8); "
-                "re-encode the file as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8)") from None
+                f"{path}{f', line {line}' if line else ''}: undecodable bytes (not "
+                f"{encoding or 'UTF-8'}); give the file's encoding (--encoding, e.g. latin-1) "
+                "or re-encode it as UTF-8 (e.g. iconv -f LATIN1 -t UTF-8)") from None
         except pd.errors.EmptyDataError:
             raise CorpusError(f"{path}: the file is empty (no header line); a CSV file starts "
                               "with a line naming its fields, e.g. text,label") from None
@@ -427,7 +476,8 @@ def _check_label_sep(path: Path, kind: str, sep) -> None:
 
 def iter_frames(path, chunk_size: int | None = None, on_bad_line: str = "error",
                 bad_lines: list | None = None, row_groups=None, label_field: str | None = None,
-                split: str | None = None, label_sep: str | None = None
+                split: str | None = None, label_sep: str | None = None,
+                encoding: str | None = None, sep: str | None = None
                 ) -> Iterator[pd.DataFrame]:
     """The records of one file or tree (as :func:`data_files` returns them) as DataFrames of
     at most ``chunk_size`` records (``None``: one frame), indexed by record number (the line
@@ -438,7 +488,9 @@ def iter_frames(path, chunk_size: int | None = None, on_bad_line: str = "error",
     ``label_field`` is the CSV field that ``label_sep`` splits into label lists
     (:func:`textsift.labels.csv_labels`; a CSV file only: the other formats hold lists as
     lists); ``split`` lets a directory tree read only that split's
-    subtree.
+    subtree. ``encoding`` reads a JSON Lines or CSV file in that encoding (default UTF-8),
+    ``sep`` separates a CSV file's fields (default its extension's); both are refused for
+    the other formats, which define their own.
     """
     path = Path(path)
     if chunk_size is not None and (isinstance(chunk_size, bool) or not isinstance(
@@ -448,13 +500,22 @@ def iter_frames(path, chunk_size: int | None = None, on_bad_line: str = "error",
     kind = file_kind(path)
     if label_sep is not None:
         _check_label_sep(path, kind, label_sep)
+    check_reading(encoding, sep)
+    if sep is not None and kind != "csv":
+        raise CorpusError(f"{path}: --sep separates the fields of a CSV file, and this is "
+                          f"{'a JSON Lines file' if kind == 'jsonl' else 'not CSV'}; drop --sep")
+    if encoding is not None and kind not in ("jsonl", "csv"):
+        own = ("Parquet stores UTF-8" if kind == "parquet" else
+               "a directory tree is read as its format says")
+        raise CorpusError(f"{path}: --encoding is for JSON Lines and CSV files; {own}; drop "
+                          "--encoding")
     if kind == "jsonl":
         lines: list[int] = []
-        yield from _batches(_jsonl(path, on_bad_line, lines), chunk_size)
+        yield from _batches(_jsonl(path, on_bad_line, lines, encoding), chunk_size)
         if bad_lines is not None:
             bad_lines.extend((str(path), n) for n in lines)
     elif kind == "csv":
-        yield from _csv(path, chunk_size, label_field, label_sep)
+        yield from _csv(path, chunk_size, label_field, label_sep, encoding, sep)
     elif kind == "parquet":
         yield from _parquet(path, chunk_size, row_groups)
     else:
