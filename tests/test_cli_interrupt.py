@@ -271,3 +271,15 @@ def test_ctrl_c_at_20_moments_of_an_adabag_run_with_2_workers(tmp_path):
         if (code, lines, traceback) != (130, said, False) or (out and written not in lines):
             wrong.append((i, code, lines, out))
     assert wrong == []
+
+
+def test_messages_are_one_line_each_in_a_log(tmp_path):
+    """stderr piped (a log): a message longer than 80 columns is one line. rich wrapped them
+    at 80 columns when stderr was not a terminal: "written to" and a long --out path came out
+    as two lines."""
+    out = tmp_path / ("a-folder-with-a-long-name-" * 4) / "adabag"
+    done = subprocess.run([*CLI, "adabag", "--simulate", "-B", "2", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"written to {out}" in done.stderr.splitlines()  # one line of 150 columns
+    assert len(f"written to {out}") > 120

@@ -48,7 +48,7 @@ from .errors import DataWarning, TextsiftError
 from .labels import as_labels
 from .scores import REGISTRY, PerClass, compute_many
 
-__all__ = ["PermutationResult", "permutation_pvalues", "smallest_pvalue"]
+__all__ = ["PermutationResult", "needed_permutations", "permutation_pvalues", "smallest_pvalue"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,13 +87,24 @@ def _check(n_permutations, alpha, n_tests) -> int:
                             f"{n_permutations!r}")
     low = smallest_pvalue(int(n_permutations))
     if alpha is not None and low > check_alpha(alpha) / max(n_tests, 1):
+        needed = needed_permutations(alpha, n_tests)
         warnings.warn(
-            f"{n_permutations} permutations cannot give a p-value below {low:.3g}, and "
-            f"{n_tests:,} tests at alpha {alpha:g} need one below alpha / {n_tests:,} = "
-            f"{alpha / n_tests:.3g} to pass Bonferroni's correction (BH's smallest threshold "
-            f"is the same); use at least {int(np.ceil(n_tests / alpha))} permutations, or "
-            "the method's own test", DataWarning, stacklevel=3)
+            f"no term can pass: {int(n_permutations):,} permutations give p-values of at "
+            f"least 1 / ({int(n_permutations):,} + 1) = {low:.3g}, and a term passes the "
+            f"correction over {n_tests:,} tests at alpha {alpha:g} only with a p-value of at "
+            f"most alpha / {n_tests:,} = {alpha / n_tests:.3g} (Bonferroni's threshold, and "
+            f"the smallest of BH's). That takes {needed:,} permutations or more; use the "
+            "method's own test instead (drop --permutations / n_permutations), or fewer "
+            "tests (--class, or a higher --min-df)", DataWarning, stacklevel=3)
     return int(n_permutations)
+
+
+def needed_permutations(alpha: float, n_tests: int) -> int:
+    """The fewest permutations ``B`` whose smallest p-value ``1 / (B + 1)`` is at most
+    ``alpha / n_tests``: ``ceil(n_tests / alpha) - 1``."""
+    import math
+
+    return max(math.ceil(round(n_tests / alpha, 9)) - 1, 1)
 
 
 def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_state=None, *,

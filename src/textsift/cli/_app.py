@@ -254,7 +254,19 @@ app = _Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": HELP_OPTIONS},
 )
-console = Console(stderr=True)  # messages and progress; results go to stdout
+class _Messages(Console):
+    """The console of messages and progress (stderr). Where stderr is not a terminal (a log,
+    a pipe), each message is one line, whatever its length: rich would wrap it at 80
+    columns, breaking a path or a command in two for ``grep`` and for whoever reads the log.
+    On a terminal, rich wraps it at the terminal's width, as ever."""
+
+    def print(self, *objects, soft_wrap: bool | None = None, **kwargs) -> None:
+        if soft_wrap is None:
+            soft_wrap = not self.is_terminal
+        super().print(*objects, soft_wrap=soft_wrap, **kwargs)
+
+
+console = _Messages(stderr=True)  # messages and progress; results go to stdout
 
 
 def _version(value: bool):
