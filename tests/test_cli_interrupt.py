@@ -166,7 +166,8 @@ def test_ctrl_c_stops_the_korean_tokenizer_within_a_batch_of_documents(real_data
 
 
 #: The lines a log shows of a step's progress (``_app.LogLines``), besides the one line.
-_PROGRESS_LINE = r"[\w .-]+: [\d,]+( of [\d,]+ [\w ]+ \(\d+%\))?[\w ]*, \d+:\d\d:\d\d so far"
+_PROGRESS_LINE = (r"[\w .-]+: (([\d,]+( of [\d,]+)?( [a-z ]+)?( \(\d+%\))?, )?\d+:\d\d:\d\d so "
+                  r"far(, about \d+:\d\d:\d\d left)?|done in \d+:\d\d:\d\d)")
 
 
 def _started(pid: int) -> bool:

@@ -295,15 +295,15 @@ class LogLines:
     (where a bar draws nothing): ``counting: 40,000 of 120,000 documents (33%), 0:00:04 so
     far, about 0:00:08 left`` -- nothing during a step's first :data:`SLOW_S` seconds, then a
     line at most every :data:`LOG_EVERY_S` seconds, and the last one when a step that was
-    shown ends (``done == total``). ``total`` None: a count without an end. Only the main
-    thread's calls print (a worker thread's call is counted, then shown by the next)."""
+    shown ends (``done == total``). ``total`` None: a count without an end; ``done`` None:
+    a step without a count (its time alone)."""
 
     def __init__(self, unit: str = "", first: float = SLOW_S, every: float = LOG_EVERY_S):
         self.unit, self.first, self.every = unit, first, every
         self.started: dict[str, float] = {}
         self.shown: dict[str, float] = {}
 
-    def __call__(self, stage: str, done: int, total: int | None) -> None:
+    def __call__(self, stage: str, done: int | None, total: int | None) -> None:
         import time
         from datetime import timedelta
 
@@ -317,14 +317,29 @@ class LogLines:
         self.shown[stage] = float("inf") if ended else now
         spent = now - start
         unit = f" {self.unit}" if self.unit else ""
-        if total is None:
-            what = f"{done:,}{unit}"
+        if done is None:  # a step without a count (:func:`step`)
+            what = ""
+        elif total is None:
+            what = f"{done:,}{unit}, "
         else:
-            what = f"{done:,} of {total:,}{unit} ({done / max(total, 1):.0%})"
+            what = f"{done:,} of {total:,}{unit} ({done / max(total, 1):.0%}), "
         left = (f", about {timedelta(seconds=round(spent / done * (total - done)))} left"
-                if total is not None and 0 < done < total else "")
-        console.print(f"{escape(stage)}: {what}, {timedelta(seconds=round(spent))} so far"
+                if total is not None and done is not None and 0 < done < total else "")
+        console.print(f"{escape(stage)}: {what}{timedelta(seconds=round(spent))} so far"
                       f"{left}", highlight=False, soft_wrap=True)
+
+
+    def end(self, stage: str) -> None:
+        """The last line of a step without a count that was shown: the time it took."""
+        import time
+        from datetime import timedelta
+
+        last = self.shown.get(stage)
+        if last is not None and last != float("inf"):
+            self.shown[stage] = float("inf")
+            spent = time.monotonic() - self.started[stage]
+            console.print(f"{escape(stage)}: done in {timedelta(seconds=round(spent))}",
+                          highlight=False, soft_wrap=True)
 
 
 @contextmanager
@@ -357,6 +372,40 @@ def stage_progress(unit: str = ""):
             bar.update(tasks[stage], completed=done, total=total)
 
         yield progress
+
+
+@contextmanager
+def step(description: str):
+    """A step the library has no count of (a corpus counted in memory, its n-grams, a
+    vocabulary read again): on a terminal a spinner with the time spent, gone once it ends;
+    in a log, a line once it has run :data:`SLOW_S` seconds and then every
+    :data:`LOG_EVERY_S` seconds (``counting the corpus: 0:00:12 so far``), from a timer
+    thread."""
+    if console.is_terminal:
+        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+        with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            bar.add_task(escape(description), total=None)
+            yield
+        return
+    import threading
+
+    lines, stop = LogLines(), threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(0.5):
+            lines(description, None, None)
+
+    timer = threading.Thread(target=tick, name="textsift-step", daemon=True)
+    lines(description, None, None)  # its start
+    timer.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        timer.join()
+    lines.end(description)
 
 
 @contextmanager

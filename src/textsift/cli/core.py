@@ -7,7 +7,7 @@ import typer
 from .._choices import AGGREGATES, CORRECTION, FAMILY
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, emit, emit_rows, plain, print_note
+from ._app import app, console, emit, emit_rows, plain, print_note, step, task_progress
 from ._groups import option_group
 from ._score_groups import (
     REFERENCE,
@@ -28,6 +28,9 @@ from .options import (
 )
 
 Aggregate = choices("Aggregate", AGGREGATES)
+#: The longest permutation test ``score --evidence --permutations`` starts (a day): a longer
+#: one is refused with its estimate (:func:`textsift.permutation.permutation_pvalues`).
+MAX_PERMUTATION_S = 24 * 3600
 #: How many terms ``score`` prints unless told (without -k).
 TOP = 20
 #: Up to this many classes ``--per-class`` prints a column per class (table, tsv); beyond, a
@@ -216,13 +219,16 @@ def _permuted(ev, m):
     from ..vectorize import vectorize
 
     corpus = ev["corpus"]
-    read = corpus.read()
-    X, names, _ = vectorize(read.texts, corpus.vectorizer())
+    with step("reading the documents for the permutations"):
+        read = corpus.read()
+        X, names, _ = vectorize(read.texts, corpus.vectorizer())
     if len(names) != len(ev["names"]) or (names != ev["names"]).any():
         raise TextsiftError("the corpus read in memory has another vocabulary than the one "
                             "counted; count with --engine memory")
-    return permutation_pvalues(X, read.labels, [m.name], ev["permutations"], ev["seed"],
-                               alpha=ev["alpha"], n_jobs=-1)[m.name]
+    with task_progress("permutations", "permutations") as progress:
+        return permutation_pvalues(X, read.labels, [m.name], ev["permutations"], ev["seed"],
+                                   alpha=ev["alpha"], n_jobs=-1, progress=progress,
+                                   max_seconds=MAX_PERMUTATION_S)[m.name]
 
 
 def _no_pvalue(m) -> None:
