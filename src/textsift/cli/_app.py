@@ -380,32 +380,38 @@ def step(description: str):
     vocabulary read again): on a terminal a spinner with the time spent, gone once it ends;
     in a log, a line once it has run :data:`SLOW_S` seconds and then every
     :data:`LOG_EVERY_S` seconds (``counting the corpus: 0:00:12 so far``), from a timer
-    thread."""
+    thread. It yields ``news(text)``, which names what the step is doing now (a
+    ``progress`` callback of messages: the explore page's)."""
     if console.is_terminal:
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
         with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(),
                       console=console, transient=True) as bar:
-            bar.add_task(escape(description), total=None)
-            yield
+            task = bar.add_task(escape(description), total=None)
+            yield lambda news: bar.update(task, description=escape(f"{description}: {news}"))
         return
     import threading
 
-    lines, stop = LogLines(), threading.Event()
+    lines, stop, said = LogLines(), threading.Event(), [""]
 
     def tick() -> None:
         while not stop.wait(0.5):
-            lines(description, None, None)
+            lines(description + said[0], None, None)
+
+    def news(text: str) -> None:
+        lines.end(description + said[0])
+        said[0] = f" ({text})"
+        lines(description + said[0], None, None)
 
     timer = threading.Thread(target=tick, name="textsift-step", daemon=True)
     lines(description, None, None)  # its start
     timer.start()
     try:
-        yield
+        yield news
     finally:
         stop.set()
         timer.join()
-    lines.end(description)
+    lines.end(description + said[0])
 
 
 @contextmanager

@@ -280,8 +280,13 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     classes), or a row per class and position with the score (csv, json, and any format beyond
     :data:`WIDE` classes: tags, headings); with both directions, each term marked (``+``
     over-, ``-`` under-represented; a ``direction`` column in csv and json)."""
+    from .._choices import EXPLORE_MANY
+    from .._counting import check_many_labels
     from ..ranking import direction_words, rank_per_class
+    from ..report.explore_data import MANY_FIX
 
+    if ev is not None and counts.n_classes > EXPLORE_MANY:  # before the work
+        check_many_labels(counts, "score --per-class --evidence", MANY_FIX)
     rankings = rank_per_class(counts, m, top=top, direction=direction)
     marked = direction == "both" and all(r.signs is not None for r in rankings)
     if ev is not None and m.pvalue is not None:
@@ -312,22 +317,32 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
     otherwise: :func:`textsift.evidence.passes`; a last row of the table; a column of csv and
     json)."""
+    import numpy as np
+
     from ..evidence import significant_counts
     from ..scores import pvalues
 
     p = pvalues(counts, m)
     adjusted = p.adjusted(ev["correction"], ev["family"], dense=False)
-    q, groups = adjusted.values, [str(g) for g in p.groups]
+    groups = [str(g) for g in p.groups]
     passing = significant_counts(counts, m, ev["alpha"], ev["correction"], ev["family"],
                                  direction, adjusted=adjusted)
     head = str(passing.name)
+    where = {g: j for j, g in enumerate(groups)}
     if fmt in ("csv", "json"):
-        rows = []
-        for r in rankings:
-            j = groups.index(str(r.class_label)) if len(groups) > 1 else 0
-            for i, (t, s, ix) in enumerate(zip(r.terms, r.scores, r.index, strict=True)):
-                rows.append((plain(r.class_label), i + 1, t, s, p.values[ix, j], q[ix, j],
+        # the shown cells alone: the (V, m) tables of p and q are never written (ml100k's
+        # would be 56.5 GiB each)
+        column = [where[str(r.class_label)] if len(groups) > 1 else 0 for r in rankings]
+        terms = np.concatenate([np.asarray(r.index, dtype=np.intp) for r in rankings] or
+                               [np.empty(0, np.intp)])
+        cols = np.repeat(column, [len(r.index) for r in rankings]).astype(np.intp)
+        ps, qs = p.at(terms, cols), adjusted.at(terms, cols)
+        rows, at = [], 0
+        for r, j in zip(rankings, column, strict=True):
+            for i, (t, s) in enumerate(zip(r.terms, r.scores, strict=True)):
+                rows.append((plain(r.class_label), i + 1, t, s, ps[at], qs[at],
                              int(passing.iloc[j])))
+                at += 1
         emit_rows(["class", "position", "term", "score", "p", "q", f"terms with {head}"],
                   rows, fmt, "")
         return
@@ -335,7 +350,7 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     columns = [r.terms for r in rankings]
     rows = [(i + 1, *(c[i] if i < len(c) else None for c in columns)) for i in range(depth)]
     rows.append((f"terms with {head}",
-                 *(int(passing.iloc[groups.index(str(r.class_label))]) if len(groups) > 1
+                 *(int(passing.iloc[where[str(r.class_label)]]) if len(groups) > 1
                    else int(passing.iloc[0]) for r in rankings)))
     emit_rows(["position", *(str(plain(r.class_label)) for r in rankings)], rows, fmt,
               f"top terms of every class by {m.label}; {head} ({ev['correction']})")
