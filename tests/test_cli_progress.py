@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import _app, app
-from textsift.corpus import sample_path
 from textsift.errors import TextsiftError
-from textsift.permutation import BLOCK, permutation_pvalues
+from textsift.evidence.permutation import BLOCK, permutation_pvalues
+from textsift.reading.corpus import sample_path
 
 
 class _Clock:
@@ -97,7 +97,7 @@ def test_too_many_permutations_are_refused_with_the_estimate():
 def test_the_blocks_seeds_are_spawned_as_before():
     """The seeds are drawn lazily (two million blocks for 10**8 permutations): block k's
     seed is the k-th child of the SeedSequence, as spawn(n) gave them at once."""
-    from textsift.permutation import _seeds
+    from textsift.evidence.permutation import _seeds
 
     lazy = _seeds(7)
     at_once = np.random.SeedSequence(7).spawn(2050)

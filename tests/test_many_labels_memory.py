@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-import textsift._counting as counting
+import textsift.counting._tables as counting
 from textsift import Counts
 from textsift.cli import app
 from textsift.scores import get_method, pvalues
@@ -34,7 +34,7 @@ def labelled(tmp_path_factory):
 
 
 def test_pvalues_at_cells_equal_the_table(labelled):
-    from textsift.corpus import read_corpus
+    from textsift.reading.corpus import read_corpus
 
     corpus = read_corpus(labelled, label_field="labels")
     counts = Counts.from_texts(corpus.texts, corpus.labels)
@@ -97,7 +97,7 @@ def test_views_of_many_labels_that_cannot_fit_are_refused_before_the_work(
 
 def test_the_estimate_grows_with_the_cells_and_the_grid(labelled):
     """bytes = base + 285 x cells + 47 x (distinct df x labels), the measured rates."""
-    from textsift.corpus import read_corpus
+    from textsift.reading.corpus import read_corpus
 
     corpus = read_corpus(labelled, label_field="labels")
     counts = Counts.from_texts(corpus.texts, corpus.labels)
