@@ -148,7 +148,9 @@ def test_adabag_resumes_from_the_store_and_is_reproducible(sim, fitted):
     again = holdout_run(_model(sim, store=store), sim.X, sim.y)
     assert (store / "0003.npz").exists()
     np.testing.assert_array_equal(again.model.frequencies_, run.model.frequencies_)
-    with pytest.raises(TextsiftError, match="differs in .*seed"):
+    # the seed, not the data it splits differently (it said "differs in data: ...; seed")
+    with pytest.raises(TextsiftError, match=r"another run: the seed differs \(0 -> 1; it draws "
+                       r"the split into parts and the bootstraps\); run with that run's "):
         holdout_run(_model(sim, store=store).set_params(random_state=1), sim.X, sim.y)
 
 
@@ -221,8 +223,12 @@ def test_stability_selection_of_a_filter_score():
 
 def test_store_rejects_another_configuration(tmp_path):
     BootstrapStore(tmp_path, {"seed": 0})
-    with pytest.raises(TextsiftError, match="differs in seed"):
+    with pytest.raises(TextsiftError, match=r"the seed differs \(0 -> 1"):
         BootstrapStore(tmp_path, {"seed": 1})
+    BootstrapStore(tmp_path / "d", {"seed": 0, "data": "a", "scheme": "ws3"})
+    with pytest.raises(TextsiftError, match=r"another run: the data differ \(another corpus, "
+                       r"label field, class thresholds or polarity\); scheme: 'ws3' -> 'ws1'; "):
+        BootstrapStore(tmp_path / "d", {"seed": 0, "data": "b", "scheme": "ws1"})
 
 
 # ------------------------------------------------------------------------- CLI

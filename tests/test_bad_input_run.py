@@ -193,3 +193,16 @@ def test_a_failed_check_then_a_good_run(tmp_path):
                                        "results.csv", "results.parquet", "run.json",
                                        "summary.csv", "summary.parquet", "terms.csv",
                                        "timings.csv"]
+
+
+def test_report_of_a_file_says_it_is_not_a_runs_folder(tmp_path):
+    """`report FILE`: the argument is a run's folder, which exists -- it said "(it is
+    created if it does not exist)", the advice for an --out."""
+    f = tmp_path / "results.csv"
+    f.write_text("x\n")
+    res = CliRunner().invoke(app, ["report", str(f)])
+    assert res.exit_code == 2
+    assert res.stderr.splitlines() == [
+        f"error: {f} is a file, not an experiment's folder; give the folder a run wrote "
+        "(textsift run CONFIG.toml --out DIR, then textsift report DIR)"]
+    assert f.read_text() == "x\n" and sorted(p.name for p in tmp_path.iterdir()) == [f.name]

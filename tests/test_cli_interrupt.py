@@ -2,10 +2,12 @@
 group, the Dask workers included): one line, ``interrupted``, on stderr, exit code 130, the
 same rule for every engine; nothing left running."""
 
+import contextlib
 import gzip
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -162,3 +164,130 @@ def test_ctrl_c_stops_the_korean_tokenizer_within_a_batch_of_documents(real_data
     after = [int(line.split()[1]) for line in rest.splitlines()]
     threads = os.cpu_count() or 1
     assert max(after, default=at_signal) - at_signal <= (threads + 1) * KoreanTokenizer.BATCH
+
+
+#: The lines a log shows of a step's progress (``_app.LogLines``), besides the one line.
+_PROGRESS_LINE = (r"[\w .-]+: (([\d,]+( of [\d,]+)?( [a-z ]+)?( \(\d+%\))?, )?\d+:\d\d:\d\d so "
+                  r"far(, about \d+:\d\d:\d\d left)?|done in \d+:\d\d:\d\d)")
+
+
+def _started(pid: int) -> bool:
+    """Whether the console script runs its own code: it catches SIGTERM from its first line
+    (``textsift.cli._signals.stop_at_once``), which Python alone does not. Before that is the
+    interpreter's start-up (its ``site`` module), where Ctrl-C is Python's own affair."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    caught = int(next(line for line in status.splitlines()
+                      if line.startswith("SigCgt:")).split()[1], 16)
+    return bool(caught >> (signal.SIGTERM - 1) & 1)
+
+
+def _adabag(out: Path):
+    argv = [*CLI, "adabag", "--simulate", "-B", "4", "--n-jobs", "2", "--out", str(out)]
+    return subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def _whole(out: Path) -> list[str]:
+    """What of ``out`` is not a whole file: temporary files, a lock, a file that does not
+    read (every result is written atomically, so there is none)."""
+    import numpy as np
+    import pandas as pd
+
+    bad = []
+    for path in out.rglob("*") if out.exists() else ():
+        if path.is_dir():
+            continue
+        try:
+            if path.suffix in (".tmp", ".lock") or path.name.endswith(".lock"):
+                raise ValueError("left over")
+            if path.suffix == ".npz":
+                with np.load(path) as z:
+                    [z[k] for k in z.files]
+            elif path.suffix == ".json":
+                json.loads(path.read_text())
+            elif path.suffix == ".csv":
+                pd.read_csv(path)
+            elif path.suffix == ".png":
+                assert path.read_bytes()[-8:] == b"IEND\xaeB`\x82"
+        except Exception as exc:  # noqa: BLE001 (any failure is the finding)
+            bad.append(f"{path.relative_to(out)}: {exc!r}")
+    return bad
+
+
+@pytest.mark.slow
+def test_ctrl_c_at_20_moments_of_an_adabag_run_with_2_workers(tmp_path):
+    """Ctrl-C (SIGINT to the whole group, workers included) at 20 moments spread evenly over
+    an AdaBag run with 2 workers -- from the console script's first line to past its end,
+    "written to" included -- is each time exit code 130, the one line ``interrupted`` on
+    stderr (a log's progress lines aside), no traceback, no process left, and every file in
+    --out whole. It was ``BrokenProcessPool`` (a worker took the signal and died: 2 of 2
+    tries as the bootstraps finished), "Exception ignored ... KeyboardInterrupt" and exit
+    code 0 just after "written to" (joblib joining its workers at exit), a worker's
+    ``KeyboardInterrupt`` traceback as it started, or click's "Aborted!"."""
+    import re
+
+    proc = _adabag(tmp_path / "whole")
+    while not _started(proc.pid):
+        assert proc.poll() is None, proc.communicate()
+        time.sleep(0.005)
+    start = time.monotonic()
+    out, err = proc.communicate(timeout=300)
+    duration = time.monotonic() - start
+    assert proc.returncode == 0, err
+    found, ended = [], []
+    for i in range(20):
+        where = tmp_path / f"out{i}"
+        delay = duration * i / 20
+        for _ in range(6):  # a run faster than the first (the load fell): the moment earlier
+            shutil.rmtree(where, ignore_errors=True)
+            proc = _adabag(where)
+            try:
+                while not _started(proc.pid):
+                    assert proc.poll() is None, proc.communicate()
+                    time.sleep(0.005)
+                time.sleep(delay)
+                first = proc.poll() is not None  # ended before the signal
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGINT)
+                out, err = proc.communicate(timeout=120)
+            finally:
+                if proc.poll() is None:
+                    os.killpg(proc.pid, signal.SIGKILL)
+            deadline = time.monotonic() + 30
+            while _group(proc.pid):  # the workers end with the command
+                assert time.monotonic() < deadline, (
+                    f"moment {i}: left running: {_group(proc.pid)}")
+                time.sleep(0.1)
+            assert _whole(where) == [], f"moment {i}"
+            if not first:
+                break
+            ended.append((i, proc.returncode))
+            delay /= 2
+        lines = [line for line in err.splitlines() if not re.fullmatch(_PROGRESS_LINE, line)]
+        if not first:
+            found.append((i, proc.returncode, lines, "Traceback" in err, out))
+    assert [(i, code) for i, code in ended if code != 0] == []
+    assert len(found) == 20, f"the runs ended before the signal: {ended}"
+    wrong = []
+    for i, code, lines, traceback, out in found:
+        written = f"written to {tmp_path / f'out{i}'}"
+        # after "written to", the results may be printed (stdout) before the signal lands
+        said = [written, "interrupted"] if written in lines else ["interrupted"]
+        if (code, lines, traceback) != (130, said, False) or (out and written not in lines):
+            wrong.append((i, code, lines, out))
+    assert wrong == []
+
+
+def test_messages_are_one_line_each_in_a_log(tmp_path):
+    """stderr piped (a log): a message longer than 80 columns is one line. rich wrapped them
+    at 80 columns when stderr was not a terminal: "written to" and a long --out path came out
+    as two lines."""
+    out = tmp_path / ("a-folder-with-a-long-name-" * 4) / "adabag"
+    done = subprocess.run([*CLI, "adabag", "--simulate", "-B", "2", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert f"written to {out}" in done.stderr.splitlines()  # one line of 150 columns
+    assert len(f"written to {out}") > 120

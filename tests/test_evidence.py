@@ -122,7 +122,8 @@ def test_permutation_pvalues_for_any_method():
     assert res.exit_code == 0, res.stderr
     p = np.array([r["p"] for r in json.loads(res.stdout)])
     assert (p >= 0.05).all() and np.allclose(p * 20, np.round(p * 20))
-    assert "warning: 19 permutations cannot give a p-value below 0.05" in res.stderr
+    assert ("warning: no term can pass: 19 permutations give p-values of at least 1 / (19 + 1) "
+            "= 0.05, and a term passes") in res.stderr
 
 
 @pytest.mark.parametrize("engine", ["memory", "stream"])

@@ -147,7 +147,7 @@ def test_a_file_size_limit_stops_the_run_cleanly_and_it_resumes(tmp_path, toml):
     assert errors == [
         f"error: {out / 'cache' / 'fold-0.npz'}: the file is too large for this process's "
         "file-size limit (200,000 bytes: ulimit -f); raise the limit (ulimit -f unlimited) or "
-        "write less, then run the command again (a run continues with --resume)"]
+        "write less, then run the command again with --resume, which keeps the finished cells"]
     assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr
     assert not list(out.rglob("*.tmp")) and not (out / "cache" / "fold-0.npz").exists()
     again = subprocess.run(_cli("run", toml, "--out", out, "--resume", "--no-report"),
@@ -156,6 +156,23 @@ def test_a_file_size_limit_stops_the_run_cleanly_and_it_resumes(tmp_path, toml):
     clean = run_experiment(parse_config(TOML_DICT), tmp_path / "clean")
     assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
     assert clean.n_cells == 4
+
+
+def test_a_file_size_limit_in_explore_offers_no_resume(tmp_path):
+    """explore has no --resume: its message said "(a run continues with --resume)", which
+    only `run` has. Now every command says "then run the command again", and `run` alone
+    adds its --resume (above)."""
+    page = tmp_path / "page.html"
+    res = subprocess.run(_cli("explore", sample_path("20ng"), "--out", page),
+                         capture_output=True, text=True, timeout=300,
+                         preexec_fn=_file_size_limit(50_000))
+    assert res.returncode == 2, res.stderr
+    errors = [line for line in res.stderr.splitlines() if line.startswith("error")]
+    assert len(errors) == 1 and "--resume" not in errors[0], res.stderr
+    assert errors[0].endswith("the file is too large for this process's file-size limit "
+                              "(50,000 bytes: ulimit -f); raise the limit (ulimit -f "
+                              "unlimited) or write less, then run the command again")
+    assert not page.exists() and not list(tmp_path.rglob("*.tmp"))
 
 
 TOML_DICT = {"experiment": {"name": "small", "n_jobs": 1}, "corpus": {"sample": "20ng"},
@@ -177,8 +194,8 @@ def test_a_full_disk(tmp_path, toml):
         assert errors[0].startswith(f"error: {disk / 'a' / 'cache' / 'fold-0.npz'}: no space "
                                     "left on the device (")
         assert errors[0].endswith("MiB free); free some space or write the output to another "
-                                  "device, then run the command again (a run continues with "
-                                  "--resume)")
+                                  "device, then run the command again with --resume, which "
+                                  "keeps the finished cells")
         assert "Exception ignored" not in first.stderr and not list(disk.rglob("*.tmp"))
         fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)  # fill the rest
         try:
@@ -192,8 +209,7 @@ def test_a_full_disk(tmp_path, toml):
         assert second.exit_code == 2
         assert second.stderr.splitlines() == [
             f"error: {disk / 'b'}: no space left on the device (0.0 MiB free); free some space "
-            "or write the output to another device, then run the command again (a run "
-            "continues with --resume)"]
+            "or write the output to another device, then run the command again"]
         assert not (disk / "b").exists()
     finally:
         subprocess.run(["umount", str(disk)], check=True)
@@ -279,7 +295,7 @@ def test_too_many_open_files(tmp_path, toml):
     (errno.EACCES, "/x/out: permission denied; write the output to a folder you may write to, "
                    "or change its permissions (chmod u+w)"),
     (errno.EDQUOT, "/x/out: the disk quota is exceeded; free some space or write the output "
-                   "elsewhere, then run the command again (a run continues with --resume)"),
+                   "elsewhere, then run the command again"),
     (errno.ENFILE, "the system's table of open files is full; close other programs or raise "
                    "the system's limit (fs.file-max)"),
 ])

@@ -1,13 +1,15 @@
 """Permutation p-values (issue 29 item 2): uniform under a true null, max-T never below the
 raw p-values, the (b + 1) / (B + 1) rule, reproducible at a seed whatever the workers."""
 
+import warnings
+
 import numpy as np
 import pytest
 import scipy.stats as ss
 
 from textsift import Counts
 from textsift.errors import DataWarning, TextsiftError
-from textsift.evidence.permutation import permutation_pvalues, smallest_pvalue
+from textsift.evidence.permutation import needed_permutations, permutation_pvalues, smallest_pvalue
 from textsift.scores import compute
 
 #: Under the null every labelling draws its own labels independently of X.
@@ -105,9 +107,16 @@ def test_too_few_permutations_to_reach_alpha_after_correction_warn():
     0.01."""
     X = np.tile(np.eye(20, dtype=int), (2, 1))
     y = [0] * 20 + [1] * 20
-    with pytest.warns(DataWarning, match=r"99 permutations cannot give a p-value below "
-                                         r"0\.01.*at least 400 permutations"):
+    with pytest.warns(DataWarning, match=r"^no term can pass: 99 permutations give p-values "
+                      r"of at least 1 / \(99 \+ 1\) = 0\.01, and a term passes the correction "
+                      r"over 20 tests at alpha 0\.05 only with a p-value of at most alpha / 20 "
+                      r"= 0\.0025 .*That takes 399 permutations or more; "):
         permutation_pvalues(X, y, ["chi2"], 99, random_state=0, alpha=0.05)
+    # 399 permutations reach 1 / 400 = 0.0025: no warning (it asked for 400)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DataWarning)
+        permutation_pvalues(X, y, ["chi2"], 399, random_state=0, alpha=0.05)
+    assert needed_permutations(0.05, 130_107) == 2_602_139  # 1 / 2,602,140 <= 0.05 / 130,107
 
 
 def test_counts_at_the_nonzero_cells_equal_the_whole_table():

@@ -26,7 +26,7 @@ from .errors import OutputError, TextsiftError
 __all__ = ["FIXABLE", "atomic_write", "atomic_write_text", "check_out_dir", "differences",
            "os_error", "write_npz"]
 
-_AGAIN = "then run the command again (a run continues with --resume)"
+_AGAIN = "then run the command again"  # `run` adds its --resume (cli/experiment.py)
 #: errno -> (what happened, what to do), for the errors a user can fix.
 FIXABLE = {
     errno.EROFS: ("the file system is read-only",

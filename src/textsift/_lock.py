@@ -278,7 +278,52 @@ def parallel(n_jobs, **kwargs):
     (:func:`end_with` as the pool's initializer): the workers of a killed command (an
     experiment's cells, AdaBag's bootstraps, the permutations of ``score --evidence``) do not
     go on computing for minutes after it. Backends without worker processes (threads, Dask)
-    ignore the initializer."""
+    ignore the initializer. The workers are started with SIGINT blocked
+    (:func:`_workers_block_sigint`): Ctrl-C stops this process alone, which stops them."""
     from joblib import Parallel
 
+    _workers_block_sigint()
     return Parallel(n_jobs=n_jobs, initializer=end_with, initargs=(os.getpid(),), **kwargs)
+
+
+def _workers_block_sigint() -> None:
+    """Start joblib's worker processes (loky's) with SIGINT *blocked*, for their whole life.
+
+    Ctrl-C in a terminal sends SIGINT to every process of the foreground group, the workers
+    included. A worker that took it stopped with a ``KeyboardInterrupt`` traceback of its own
+    (while it imported, or in a task), and the pool it left broken made this process raise
+    ``BrokenProcessPool`` instead of the ``KeyboardInterrupt`` that the command line turns
+    into its one ``interrupted`` line. A blocked signal is inherited across ``fork`` and
+    ``exec`` (a Python handler would not survive ``exec``), so loky's process spawner
+    (``_adjust_process_count``, run in whichever thread starts or replaces a worker) is run
+    with SIGINT blocked in that thread, and restored after: the signal that arrives meanwhile
+    is delivered to this process once the spawn is done (it is pending, not lost). This
+    process stops on Ctrl-C, and joblib then ends the workers (they also end with this
+    process: :func:`end_with`). Wrapped once per process; reads loky's private spawner
+    (pinned by joblib, which vendors loky), and where it is missing, or signals cannot be
+    masked, nothing changes."""
+    import signal
+    from multiprocessing import resource_tracker
+
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover (not POSIX)
+        return
+    try:
+        from joblib.externals.loky.process_executor import ProcessPoolExecutor
+    except ImportError:  # pragma: no cover
+        return
+    spawn = getattr(ProcessPoolExecutor, "_adjust_process_count", None)
+    if spawn is None or getattr(spawn, "_blocks_sigint", False):
+        return
+
+    def adjust_process_count(self):
+        # started inside, multiprocessing's resource tracker (which loky starts for its
+        # workers) would *unblock* SIGINT in this thread once running: started first
+        resource_tracker.ensure_running()
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            return spawn(self)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+    adjust_process_count._blocks_sigint = True
+    ProcessPoolExecutor._adjust_process_count = adjust_process_count

@@ -32,6 +32,10 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         print_version()
         return
+    from ._signals import CONSOLE_SCRIPT, stop_at_once
+
+    CONSOLE_SCRIPT.append(True)
+    stop_at_once()  # until the command's body starts, and once it has ended
     application()()
 
 

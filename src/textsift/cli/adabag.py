@@ -18,25 +18,9 @@ from .._choices import ADABAG_CHOICES as CHOICES
 from .._choices import ADABAG_CRITERIA as CRITERIA
 from .._choices import BACKENDS, SCHEMES, VARIANTS
 from ..errors import TextsiftError
-from ._app import app, console, writes_out
+from ._app import app, console, task_progress, writes_out
 from ._groups import option_group
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
-
-
-class _Bar:
-    """A progress callback ``(done, total)`` drawing one rich task, added at the first call
-    (after the library's checks, so bad input shows no bar)."""
-
-    def __init__(self, progress, description: str):
-        self.progress, self.description, self.task = progress, description, None
-
-    def __deepcopy__(self, memo):  # scikit-learn's clone copies parameters; a bar is one
-        return self
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.task is None:
-            self.task = self.progress.add_task(self.description, total=total)
-        self.progress.update(self.task, completed=done)
 
 
 def _load(corpus: CorpusOptions, group_field: str | None):
@@ -262,8 +246,6 @@ def adabag(
     (IMDb as in the paper: textsift adabag imdb/train.jsonl.gz imdb/test.jsonl.gz
     --label-field rating --polarity imdb --out adabag-imdb)
     """
-    from rich.progress import Progress
-
     from ..lasso import holdout_run
     from ..report.adabag import save_adabag
 
@@ -283,8 +265,8 @@ def adabag(
         pol, extra["polarity"] = _polarity(polarity, names)
         extra["data"] = [str(p) for p in corpus.data]
     estimator.set_params(a=a, b=b, polarity=pol)
-    with Progress(console=console) as bar:
-        estimator.set_params(progress=_Bar(bar, "AdaBag bootstraps"))
+    with task_progress("AdaBag bootstraps", "bootstraps") as progress:
+        estimator.set_params(progress=progress)
         run = holdout_run(estimator, X, y, groups)
     summary = save_adabag(run, names, out, {**extra, "a": estimator.a, "b": estimator.b})
     console.print(f"written to {out}", highlight=False)

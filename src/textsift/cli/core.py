@@ -8,7 +8,7 @@ from .._bounds import POSITIVE
 from .._choices import AGGREGATES, CORRECTION, FAMILY
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, emit, emit_rows, plain, print_note
+from ._app import app, console, emit, emit_rows, plain, print_note, step, task_progress
 from ._groups import option_group
 from ._score_groups import (
     REFERENCE,
@@ -30,6 +30,9 @@ from .options import (
 )
 
 Aggregate = choices("Aggregate", AGGREGATES)
+#: The longest permutation test ``score --evidence --permutations`` starts (a day): a longer
+#: one is refused with its estimate (:func:`textsift.evidence.permutation.permutation_pvalues`).
+MAX_PERMUTATION_S = 24 * 3600
 #: How many terms ``score`` prints unless told (without -k).
 TOP = 20
 #: Up to this many classes ``--per-class`` prints a column per class (table, tsv); beyond, a
@@ -319,8 +322,9 @@ def _permuted(ev: EvidenceSettings, m, corpus, counts, documents):
     else:
         from ..text.vectorize import vectorize
 
-        read = corpus.read()
-        X, names, _ = vectorize(read.texts, corpus.vectorizer())
+        with step("reading the documents for the permutations"):
+            read = corpus.read()
+            X, names, _ = vectorize(read.texts, corpus.vectorizer())
         labels = read.labels
         if len(names) != counts.n_terms or (names != counts.feature_names).any():
             raise TextsiftError("the corpus read in memory has another vocabulary than the "
@@ -328,8 +332,10 @@ def _permuted(ev: EvidenceSettings, m, corpus, counts, documents):
     if X.shape[1] != counts.n_terms:
         raise TextsiftError("the permutations' matrix has another vocabulary than the counts "
                             "shown; count with --engine memory")
-    return permutation_pvalues(X, labels, [m.name], ev.permutations, ev.seed,
-                               alpha=ev.alpha, n_jobs=-1)[m.name]
+    with task_progress("permutations", "permutations") as progress:
+        return permutation_pvalues(X, labels, [m.name], ev.permutations, ev.seed,
+                                   alpha=ev.alpha, n_jobs=-1, progress=progress,
+                                   max_seconds=MAX_PERMUTATION_S)[m.name]
 
 
 def _no_pvalue(m, frame) -> None:
@@ -406,8 +412,13 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None, params=None) -
     classes), or a row per class and position with the score (csv, json, and any format beyond
     :data:`WIDE` classes: tags, headings); with both directions, each term marked (``+``
     over-, ``-`` under-represented; a ``direction`` column in csv and json)."""
+    from .._choices import EXPLORE_MANY
+    from ..counting._tables import check_many_labels
+    from ..report.explore_data import MANY_FIX
     from ..selection.ranking import direction_words, rank_per_class
 
+    if ev is not None and counts.n_classes > EXPLORE_MANY:  # before the work
+        check_many_labels(counts, "score --per-class --evidence", MANY_FIX)
     params = params or {}
     rankings = rank_per_class(counts, m, top=top, direction=direction, **params)
     marked = direction == "both" and all(r.signs is not None for r in rankings)
@@ -439,23 +450,33 @@ def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev, params) ->
     class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
     otherwise: :func:`textsift.evidence.terms.passes`; a last row of the table; a column of csv and
     json)."""
+    import numpy as np
+
     from ..evidence.terms import significant_counts
     from ..labels import group_index
     from ..scores import pvalues
 
     p = pvalues(counts, m, **params)
     adjusted = p.adjusted(ev.correction, ev.family, dense=False)
-    q, groups = adjusted.values, [str(g) for g in p.groups]
+    groups = [str(g) for g in p.groups]
     passing = significant_counts(counts, m, ev.alpha, ev.correction, ev.family,
                                  direction, adjusted=adjusted, **params)
     head = str(passing.name)
     if fmt in ("csv", "json", "parquet"):
-        rows = []
-        for r in rankings:
-            j = group_index(groups, r.class_label) if len(groups) > 1 else 0
-            for i, (t, s, ix) in enumerate(zip(r.terms, r.scores, r.index, strict=True)):
-                rows.append((plain(r.class_label), i + 1, t, s, p.values[ix, j], q[ix, j],
+        # the shown cells alone: the (V, m) tables of p and q are never written (ml100k's
+        # would be 56.5 GiB each)
+        column = [group_index(groups, r.class_label) if len(groups) > 1 else 0
+                  for r in rankings]
+        terms = np.concatenate([np.asarray(r.index, dtype=np.intp) for r in rankings] or
+                               [np.empty(0, np.intp)])
+        cols = np.repeat(column, [len(r.index) for r in rankings]).astype(np.intp)
+        ps, qs = p.at(terms, cols), adjusted.at(terms, cols)
+        rows, at = [], 0
+        for r, j in zip(rankings, column, strict=True):
+            for i, (t, s) in enumerate(zip(r.terms, r.scores, strict=True)):
+                rows.append((plain(r.class_label), i + 1, t, s, ps[at], qs[at],
                              int(passing.iloc[j])))
+                at += 1
         emit_rows(["class", "position", "term", "score", "p", "q", f"terms with {head}"],
                   rows, fmt, "")
         return

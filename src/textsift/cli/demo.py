@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._app import app, console, writes_out
+from ._app import app, console, step, writes_out
 from .options import OutDir
 
 #: The demo experiment, in the TOML schema of ``textsift run`` (see examples/*.toml); the
@@ -84,7 +84,6 @@ def _explore_page(out: Path, exp) -> Path:
     # fold 0 as the run left it open in this process (its file is read only if it is not)
     counts = open_fold(FoldRef.of(fold_paths(exp, Store(out).cache)[0])).data.counts
     docs = ((t, y) for t, y, test in zip(texts, labels, is_test, strict=True) if not test)
-    with console.status("writing the explore page") as status:
+    with step("writing the explore page") as news:  # a spinner, or lines in a log
         return explore(counts, Path(out) / "explore.html", docs, opts=exp.preprocessing,
-                       title="textsift demo: 20 Newsgroups sample (train)",
-                       progress=status.update)
+                       title="textsift demo: 20 Newsgroups sample (train)", progress=news)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from pathlib import Path
 
 import typer
@@ -101,12 +102,31 @@ def run(
         raise missing_path(config)
     from ..experiment import load_config
 
-    summary = run_with_progress(load_config(config), out, resume, n_jobs)
+    with _resumable():
+        summary = run_with_progress(load_config(config), out, resume, n_jobs)
     console.print(f"{summary.n_run} of {summary.n_cells} cells run in {summary.wall_s:.1f} s",
                   highlight=False)
     print(out / "results.csv")
     if report:
         _report(out)
+
+
+@contextmanager
+def _resumable():
+    """A run stopped by a full disk or a file-size limit (``textsift._io.os_error``) is told
+    how to go on: ``run`` alone has --resume (the other commands' messages do not offer
+    it)."""
+    import errno
+
+    from ..errors import OutputError
+
+    try:
+        yield
+    except OutputError as exc:
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise
+        raise OutputError(f"{exc} with --resume, which keeps the finished cells",
+                          exc.errno) from None
 
 
 def _report(directory: Path, out: Path | None = None) -> Path:
@@ -129,10 +149,14 @@ def report_cmd(directory: Path = typer.Argument(..., help="An experiment's --out
     Example: textsift report forman-run
     """
     from .._lock import hold
-    from ..errors import missing_path, no_experiment
+    from ..errors import TextsiftError, missing_path, no_experiment
 
     if not directory.exists():
         raise missing_path(directory)
+    if not directory.is_dir():  # not an --out to create: a run's folder, which exists
+        raise TextsiftError(f"{directory} is a file, not an experiment's folder; give the "
+                            "folder a run wrote (textsift run CONFIG.toml --out DIR, then "
+                            "textsift report DIR)")
     target, what = (directory, "the folder") if out is None else (out, "--out")
     with hold(target, note=print_note, what=what):
         if not (directory / "experiment.json").is_file():  # before the report's imports

@@ -9,7 +9,7 @@ import typer
 from .._choices import CORRECTION
 from .._choices import EXPLORE_CAP as CAP
 from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
-from ._app import app, console, writes_out
+from ._app import app, console, step, writes_out
 from .options import Alpha, CorpusOptions, Correction, Family, corpus_options
 
 #: The table's and the agreement sets' first size, unless -k says.
@@ -54,8 +54,6 @@ def explore(
 
     Example: textsift explore reviews.jsonl.gz --label-field rating --out reviews.html
     """
-    from contextlib import nullcontext
-
     from ..labels import check_requirement
     from ..reading.sources import describe
     from ..report.explore import check_out
@@ -67,20 +65,18 @@ def explore(
     opts = corpus.vectorizer()
     asked = dict.fromkeys([*(names or ()), *([method] if method else [])])
     ranks = any("ranks" in get_method(name).requires for name in asked)  # CSV's 04: rank 4
-    # the stream and dask engines draw their own progress
-    with console.status("counting the corpus") if corpus.engine == "memory" else nullcontext():
-        counts = corpus.count(ranks=ranks)
+    counts = corpus.count(ranks=ranks)  # its progress drawn, whatever the engine
     for name in asked:
         check_requirement(get_method(name).requires, counts, name,
                           describe(corpus.source))  # e.g. ig_multi on label sets
-    with console.status("scoring the terms") as status:
+    with step("scoring the terms") as status:
         page = write_page(counts, out, corpus.documents(ranks), opts=opts, methods=names,
                           method=method, k=K if k is None else k, top=top, cap=cap,
                           snippet_top=snippet_top,
                           title=title or f"textsift explore: {corpus.name}", alpha=alpha,
                           correction=getattr(correction, "value", correction) or CORRECTION,
                           family=getattr(family, "value", family) or "class",
-                          progress=status.update)
+                          progress=status)
     console.print(f"{counts.n_docs:,} documents, {counts.n_classes} "
                   f"{'labels' if counts.multilabel else 'classes'}; page of "
                   f"{page.stat().st_size / 1e6:.1f} MB", highlight=False)

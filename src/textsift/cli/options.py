@@ -261,16 +261,17 @@ class CorpusOptions:
         the memory engine's document-term matrix and labels); skipped lines are reported
         once, as a warning on stderr."""
         import warnings
-        from contextlib import nullcontext
 
         from rich.markup import escape
 
         from ..engines import count_file
-        from ._app import console, stage_progress
+        from ._app import console, stage_progress, step
 
         bad: list = []
-        slow = self.engine != "memory" or self.preprocessing.get("tokenizer") is not None
-        drawn = stage_progress() if slow else nullcontext()
+        counted = self.engine != "memory" or self.preprocessing.get("tokenizer") is not None
+        # the stream and dask engines and a tokenizer callable count their progress; the
+        # memory engine's reading and counting (n-grams included) is one step
+        drawn = stage_progress("documents") if counted else step("counting the corpus")
         with warnings.catch_warnings(), drawn as progress:  # warnings reported below, once
             warnings.filterwarnings("ignore", "skipped ", UserWarning)
             counts = count_file(self.source, text_field=self.text_field,

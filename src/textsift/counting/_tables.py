@@ -13,8 +13,9 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["BLOCK_CELLS", "DIRECT_CELLS", "LAYOUTS", "SMALL_TABLE", "SPARSE_BELOW", "check_fits",
-           "choose_layout", "count_dtype", "count_sparse", "count_table", "nonzero_cells"]
+__all__ = ["BLOCK_CELLS", "DIRECT_CELLS", "LAYOUTS", "MANY_LABEL_BYTES", "SMALL_TABLE",
+           "SPARSE_BELOW", "check_fits", "check_many_labels", "choose_layout", "count_dtype",
+           "count_sparse", "count_table", "many_label_bytes", "nonzero_cells"]
 
 #: Cells per block when a (V, m) table is counted or scanned by blocks of terms (8 MB of
 #: int64): small enough to stay in cache, large enough that the loop costs nothing.
@@ -176,6 +177,48 @@ def check_fits(n_terms: int, n_classes: int, bytes_per_cell: int, what: str, fix
             f"{what} of {n_terms:,} terms x {n_classes:,} classes would need "
             f"{_gib(need)} ({bytes_per_cell} bytes a cell), more than the {_gib(free)} of "
             f"memory available; {fix}")
+
+
+#: What the per-label views of many labels (the explore page's, ``score --per-class
+#: --evidence``) hold beyond the counts, measured (peak RSS, Linux, numpy float64) on
+#: generated label sets of 10,000-40,000 labels and 1.3-4.4 million non-zero cells: bytes
+#: per non-zero (term, label) cell (the scores, directions, p- and q-values of each, their
+#: orders), per entry of a (distinct df, label) grid (the ``A = 0`` cells' values, held per
+#: distinct document frequency), and a constant. Fitted exactly to three corpora (1.3-4.4
+#: million cells, 5-34 million grid entries); on a fourth (80,000 labels, 8.7 million cells,
+#: 96 million grid entries) the peak was 4.6 GB where this says 7.8 GB: an upper bound.
+MANY_LABEL_BYTES = {"cell": 285, "grid": 47, "base": 210 * 2**20}
+
+
+def many_label_bytes(counts) -> tuple[int, int, int]:
+    """``(bytes, cells, grid)``: the memory the per-label views of ``counts`` need beyond
+    the counts (:data:`MANY_LABEL_BYTES`), its non-zero (term, label) cells and the entries
+    of its (distinct df, label) grids."""
+    cells = counts.cells
+    n_cells, grid = len(cells.row), len(cells.df_values) * counts.n_classes
+    b = MANY_LABEL_BYTES
+    return b["base"] + b["cell"] * n_cells + b["grid"] * grid, n_cells, grid
+
+
+def check_many_labels(counts, what: str, fix: str) -> None:
+    """Refuse, before the work, per-label views of ``counts`` (:func:`many_label_bytes`)
+    that cannot fit in the memory available (:func:`available_memory`): a message naming
+    the bound, the sizes it grows with and ``fix``, where the kernel used to end the process
+    without a word (77,654 labels: killed at 24 GB)."""
+    free = available_memory()
+    if free is None:
+        return
+    need, n_cells, grid = many_label_bytes(counts)
+    if need > free:
+        from ..errors import TextsiftError
+
+        b = MANY_LABEL_BYTES
+        raise TextsiftError(
+            f"{what} of {counts.n_classes:,} labels would need about {_gib(need)} of memory "
+            f"({n_cells:,} (term, label) cells with documents at about {b['cell']} bytes "
+            f"each, and {len(counts.cells.df_values):,} distinct document frequencies x "
+            f"{counts.n_classes:,} labels at about {b['grid']} bytes each), more than the "
+            f"{_gib(free)} available; {fix}")
 
 
 def _gib(n: int) -> str:

@@ -37,6 +37,8 @@ p-values far below what the permutation (or Fisher's exact test) allows.
 
 from __future__ import annotations
 
+import itertools
+import time
 import warnings
 from dataclasses import dataclass
 
@@ -50,7 +52,7 @@ from ..labels import as_labels
 from ..scores import REGISTRY, compute_many
 from .corrections import check_alpha, check_family
 
-__all__ = ["PermutationResult", "permutation_pvalues", "smallest_pvalue"]
+__all__ = ["PermutationResult", "needed_permutations", "permutation_pvalues", "smallest_pvalue"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,19 +90,31 @@ def _check(n_permutations, alpha, n_tests) -> int:
                             f"{n_permutations!r}")
     low = smallest_pvalue(int(n_permutations))
     if alpha is not None and low > check_alpha(alpha) / max(n_tests, 1):
+        needed = needed_permutations(alpha, n_tests)
         warnings.warn(
-            f"{n_permutations} permutations cannot give a p-value below {low:.3g}, and "
-            f"{n_tests:,} tests at alpha {alpha:g} need one below alpha / {n_tests:,} = "
-            f"{alpha / n_tests:.3g} to pass Bonferroni's correction (BH's smallest threshold "
-            f"is the same); use at least {int(np.ceil(n_tests / alpha))} permutations, or "
-            "the method's own test", DataWarning, stacklevel=3)
+            f"no term can pass: {int(n_permutations):,} permutations give p-values of at "
+            f"least 1 / ({int(n_permutations):,} + 1) = {low:.3g}, and a term passes the "
+            f"correction over {n_tests:,} tests at alpha {alpha:g} only with a p-value of at "
+            f"most alpha / {n_tests:,} = {alpha / n_tests:.3g} (Bonferroni's threshold, and "
+            f"the smallest of BH's). That takes {needed:,} permutations or more; use the "
+            "method's own test instead (drop --permutations / n_permutations), or fewer "
+            "tests (a higher --min-df)", DataWarning, stacklevel=3)
     return int(n_permutations)
+
+
+def needed_permutations(alpha: float, n_tests: int) -> int:
+    """The fewest permutations ``B`` whose smallest p-value ``1 / (B + 1)`` is at most
+    ``alpha / n_tests``: ``ceil(n_tests / alpha) - 1``."""
+    import math
+
+    return max(math.ceil(round(n_tests / alpha, 9)) - 1, 1)
 
 
 def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_state=None, *,
                         classes=None, params: dict | None = None, max_t: bool = False,
                         family: str = "class", alpha: float | None = None, n_jobs=None,
-                        progress=None) -> dict[str, PermutationResult]:
+                        progress=None, max_seconds: float | None = None
+                        ) -> dict[str, PermutationResult]:
     """Permutation p-values of every term in every group of each of ``methods`` (names, or
     one name; default every nominal method that applies to the labels), from the
     document-term matrix ``X`` and the labels ``y`` (any labelling :meth:`Counts.from_matrix`
@@ -111,8 +125,11 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     warns when ``n_permutations`` is too few to reach it after a correction over the tests;
     ``n_jobs`` runs the permutations in that many processes (the result does not depend on
     it: the permutations are drawn in fixed blocks, each from its own seed);
-    ``progress(done, total)`` is called as blocks of permutations finish."""
-    from joblib import delayed
+    ``progress(done, total)`` is called as blocks of permutations finish. With
+    ``max_seconds``, the first block (:data:`BLOCK` permutations) is timed and the whole run
+    extrapolated from it (its time x the blocks / the workers): a run estimated to take
+    longer is refused with the estimate, after that one block (which the run keeps)."""
+    from joblib import delayed, effective_n_jobs
 
     from .._lock import parallel
     from ..errors import check_n_jobs
@@ -128,20 +145,26 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     names = list(observed)
     width = max(v.shape[1] for v in observed.values()) if family == "all" else 1
     B = _check(n_permutations, alpha, int(observed_counts.seen.sum()) * width)
+    n_jobs = check_n_jobs(n_jobs or 1, "n_jobs")
     job = _Job(observed_counts, _Relabel.of(X, labels, any(REGISTRY[n].reads_term_freq
                                                             for n in names)),
                names, params, observed,
                {} if max_t else _absent_beats(tables, observed), max_t, family)
-    sizes = [min(BLOCK, B - start) for start in range(0, B, BLOCK)]
-    seeds = _seeds(random_state, len(sizes))
+    # lazily: a hundred million permutations are two million blocks, each with its seed
+    blocks = zip(_sizes(B), _seeds(random_state), strict=False)  # the seeds do not end
+    size0, seed0 = next(blocks)
+    started = time.perf_counter()
+    first = job(size0, seed0)  # here, timed: the run's estimate
+    spent = time.perf_counter() - started
+    if max_seconds is not None and B > BLOCK:
+        _check_time(B, spent, effective_n_jobs(n_jobs), max_seconds)
     beaten = {n: np.zeros(v.shape, dtype=np.int64) for n, v in observed.items()}
     maxima: dict = {n: [] for n in observed}
     done = 0
-    run = parallel(check_n_jobs(n_jobs or 1, "n_jobs"), return_as="generator")
-    for size, (part, peaks) in zip(sizes, run(delayed(job)(size, seed)
-                                              for size, seed in zip(sizes, seeds,
-                                                                    strict=True)),
-                                   strict=True):
+    run = parallel(n_jobs, return_as="generator")
+    rest = run(delayed(job)(size, seed) for size, seed in blocks) if B > BLOCK else ()
+    for size, (part, peaks) in itertools.chain([(size0, first)],
+                                               zip(_sizes(B, start=BLOCK), rest, strict=True)):
         for name in names:
             beaten[name] += part[name]
             maxima[name].extend(peaks.get(name, ()))
@@ -152,15 +175,42 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
                        np.asarray(tables[n].groups)) for n in names}
 
 
+def _sizes(B: int, start: int = 0):
+    return (min(BLOCK, B - s) for s in range(start, B, BLOCK))
+
+
+def _check_time(B: int, block_s: float, workers: int, max_seconds: float) -> None:
+    """Refuse ``B`` permutations whose estimate -- one block's ``block_s`` seconds x the
+    blocks / the ``workers`` -- is over ``max_seconds``, with the estimate and the most that
+    fit."""
+    from datetime import timedelta
+
+    estimate = block_s * (B / BLOCK) / max(workers, 1)
+    if estimate <= max_seconds:
+        return
+    fit = int(max_seconds / max(block_s, 1e-9) * BLOCK * max(workers, 1))
+    said = timedelta(seconds=round(estimate))
+    limit = timedelta(seconds=round(max_seconds))
+    raise TextsiftError(
+        f"{B:,} permutations would take about {said} here ({BLOCK} of them took "
+        f"{block_s:.2f} s, on {workers} worker(s)), more than the {limit} allowed; use "
+        f"fewer (about {fit:,} fit; 999 or 9,999 are usual), or the method's own test "
+        "(drop --permutations / n_permutations)")
+
+
 #: Permutations drawn from one seed (a block is the unit of parallel work).
 BLOCK = 50
 
 
-def _seeds(random_state, n: int) -> list:
-    """``n`` independent seeds from ``random_state`` (None, an int or a Generator)."""
+def _seeds(random_state):
+    """Independent seeds from ``random_state`` (None, an int or a Generator), one per block,
+    drawn as needed: the ``SeedSequence``'s children in order, as ``spawn(n)`` gives them
+    at once."""
     if isinstance(random_state, np.random.Generator):
         random_state = int(random_state.integers(2**63))
-    return np.random.SeedSequence(random_state).spawn(n)
+    root = np.random.SeedSequence(random_state)
+    while True:
+        yield from root.spawn(1024)
 
 
 @dataclass(frozen=True, eq=False)

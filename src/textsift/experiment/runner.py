@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -38,7 +39,7 @@ from joblib import delayed
 
 from .._io import atomic_write
 from .._lock import hold, parallel
-from ..errors import check_n_jobs
+from ..errors import DataWarning, check_n_jobs
 from ..learners.metrics import MEASURES
 from ..selection.ranking import default_aggregate
 from ._keys import ConfigError
@@ -46,6 +47,7 @@ from ._methods import resolve_method
 from ._tasks import for_labels
 from .cells import run_cell
 from .folds import (
+    SUMMARY,
     fold_paths,
     fold_summaries,
     kind_of,
@@ -143,13 +145,14 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
         return _run(exp, Store(out), resume, n_jobs, progress, say, t0)
 
 
-def _checked(exp: Experiment, store: Store, claimed, n_jobs: int, say):
+def _checked(exp: Experiment, store: Store, claimed, n_jobs: int, say, damaged=()):
     """``(exp, prepared, first)``: the experiment for its labels, its corpus read and counted
     when its folds are not cached (:class:`~.folds.Prepared`, else ``None``), and fold 0 --
-    every check of the data against the file done, before anything is written."""
+    every check of the data against the file done, before anything is written. The
+    ``damaged`` files (:meth:`.Store.damaged`) count as missing."""
     cache = fold_paths(exp, store.cache)
-    cached = not claimed.fresh and all(p.exists() for p in cache) and (
-        fold_summaries(store.cache) is not None)
+    cached = not claimed.fresh and all(p.exists() and p not in damaged for p in cache) and (
+        store.cache / SUMMARY not in damaged and fold_summaries(store.cache) is not None)
     prepared = None if cached else prepare_documents(exp, log=say, n_jobs=n_jobs)
     first = load_fold(cache[0]) if cached else prepared.first
     exp = prepared.exp if prepared else for_labels(exp, kind_of(exp, first.counts.multilabel))
@@ -167,18 +170,31 @@ def _checked(exp: Experiment, store: Store, claimed, n_jobs: int, say):
     return exp, prepared, first
 
 
+def _set_aside(damaged: dict) -> None:
+    """Remove the damaged files of a resumed run, each said in a warning
+    (:class:`~textsift.errors.DataWarning`): the run computes them again."""
+    for path, reason in damaged.items():
+        what = "fold" if path.suffix == ".npz" else "cell" if path.parent.name == "cells" \
+            else "summary of the folds"
+        warnings.warn(f"{path} is damaged ({reason}); the {what} is computed again",
+                      DataWarning, stacklevel=3)
+        path.unlink(missing_ok=True)
+
+
 def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say,
          t0: float) -> RunSummary:
     # every check of the data and the configuration runs before the first file is written:
     # a run refused for bad input leaves --out as it found it
     data = DataKey.of(exp)
     claimed = claim(store, exp, data, resume)
-    exp, prepared, first = _checked(exp, store, claimed, n_jobs, say)
+    damaged = {} if claimed.fresh else store.damaged()
+    exp, prepared, first = _checked(exp, store, claimed, n_jobs, say, damaged)
     classes = first.counts.classes
     if claimed.fresh:
         store.claim(exp.as_dict(), exp.fingerprint, data.record())
     else:
         store.clear_partial()
+        _set_aside(damaged)
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
     summaries = fold_summaries(store.cache)
     prepare_s = time.perf_counter() - t0

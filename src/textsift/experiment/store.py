@@ -7,7 +7,8 @@ Layout of ``DIR``::
                           :mod:`.validity`)
     cache/fold-K.npz      matrices and counts of fold K (see :mod:`.folds`)
     cells/*.json          one file per finished cell, written atomically: its rows, its
-                          timing, its key and what the key was taken from (:mod:`.validity`)
+                          timing, its key and what the key was taken from (:mod:`.validity`),
+                          and the SHA-256 of all that (``sha256``, its last key)
     .textsift.lock        while a run writes here: its lock (``textsift._lock``)
     results.csv/.parquet  the long-form table, one row per (cell row, metric): COLUMNS, then
                           ``ratio`` (the fraction of the vocabulary asked for; 1 for "all"
@@ -30,11 +31,20 @@ A cell file is complete or absent (temporary file + ``os.replace``), so a run ki
 point resumes from the cells on disk, and the table -- assembled from the files of the
 experiment's cells and sorted by its key columns -- is the same as that of an uninterrupted
 run. What may be resumed is decided by :mod:`.validity`; the store only reads and writes.
+
+A file damaged after it was written -- cut short by a copy or a full disk, or altered -- is
+found by :meth:`Store.damaged` before a resumed run uses it: a cell file that is not JSON,
+lacks a part or whose ``sha256`` does not match its content; a fold file that is not a whole
+zip archive or whose members fail their CRC-32 (the checksum every zip member carries); a
+fold summary that is not JSON. The run says which, removes them and computes those cells and
+folds again (a fold is rebuilt as it was: from the same data and seed).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,8 +57,8 @@ from ..errors import OutputError, no_experiment
 if TYPE_CHECKING:
     from .specs import Cell, Experiment
 
-__all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "Store", "StoreError", "by_level", "level_columns",
-           "summarise"]
+__all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "DamagedFile", "Store", "StoreError", "by_level",
+           "level_columns", "summarise"]
 
 #: The columns that identify a cell of the results table.
 KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
@@ -60,6 +70,47 @@ LABEL_COLUMNS = KEY + ["ratio", "label", "f1", "precision", "recall", "train", "
 
 class StoreError(OutputError):
     """The output directory cannot be used as asked; the message says what to do."""
+
+
+class DamagedFile(StoreError):
+    """A result or cache file that is not what was written (cut short, or altered)."""
+
+    def __init__(self, path: Path, reason: str):
+        super().__init__(f"{path} is damaged ({reason}); run again with --resume, which "
+                         "computes it again")
+        self.path, self.reason = path, reason
+
+
+#: The parts of a cell file.
+CELL_PARTS = ("key", "spec", "rows", "timing")
+
+
+def _digest(cell: dict) -> str:
+    """The SHA-256 of a cell as written (its JSON, without the checksum)."""
+    return hashlib.sha256(json.dumps(cell).encode("utf-8")).hexdigest()
+
+
+def _short_reason(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _npz_damage(path: Path) -> str | None:
+    """What is wrong with the ``.npz`` at ``path`` (a zip archive of ``.npy`` members), or
+    None: every member read and checked against its CRC-32."""
+    try:
+        with zipfile.ZipFile(path) as zf:
+            bad = zf.testzip()
+            names = zf.namelist()
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
+        return f"not a whole zip archive: {_short_reason(exc)}"
+    except Exception as exc:  # noqa: BLE001 (zlib's and zipfile's other errors)
+        return f"unreadable: {_short_reason(exc)}"
+    if bad is not None:
+        return f"its member {bad} fails its CRC-32 check"
+    if not names or not all(n.endswith(".npy") for n in names):
+        return "not an archive of numpy arrays"
+    return None
 
 
 def level_columns(frame: pd.DataFrame) -> list[str]:
@@ -160,9 +211,45 @@ class Store:
         """Every finished cell's key and the spec it was taken from."""
         out = {}
         for p in sorted(self.cells.glob("*.json")) if self.cells.exists() else ():
-            cell = json.loads(p.read_text(encoding="utf-8"))
+            cell = self.read_cell(p.name)
             out[p.name] = {"key": cell["key"], "spec": cell["spec"]}
         return out
+
+    def read_cell(self, name: str) -> dict:
+        """The cell file ``name``, checked whole (:class:`DamagedFile` otherwise)."""
+        path = self.cells / name
+        try:
+            cell = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise DamagedFile(path, f"not readable JSON: {_short_reason(exc)}") from None
+        if not isinstance(cell, dict) or not all(k in cell for k in CELL_PARTS):
+            raise DamagedFile(path, f"a cell file has {', '.join(CELL_PARTS)}")
+        digest = cell.pop("sha256", None)  # files of earlier versions have none
+        if digest is not None and digest != _digest(cell):
+            raise DamagedFile(path, "its content does not match its SHA-256 checksum")
+        return cell
+
+    def damaged(self) -> dict[Path, str]:
+        """The damaged files a resumed run would use -- cells, folds and the folds' summary
+        -- each with what is wrong with it (module docstring); nothing is changed."""
+        found = {}
+        for name in sorted(self.finished()):
+            try:
+                self.read_cell(name)
+            except DamagedFile as exc:
+                found[exc.path] = exc.reason
+        for path in sorted(self.cache.glob("fold-*.npz")) if self.cache.is_dir() else ():
+            reason = _npz_damage(path)
+            if reason is not None:
+                found[path] = reason
+        summary = self.cache / "folds.json"
+        if summary.is_file():
+            try:
+                if not isinstance(json.loads(summary.read_text(encoding="utf-8")), list):
+                    raise ValueError("not a list of folds")
+            except (ValueError, UnicodeDecodeError) as exc:
+                found[summary] = f"not readable JSON: {_short_reason(exc)}"
+        return found
 
     def write_cell(self, name: str, rows: list[dict], timing: dict, key: str,
                    spec: dict, labels: list[dict] | None = None,
@@ -173,6 +260,7 @@ class Store:
         (``textsift._lock.check_held``), so a worker outliving its run writes nothing."""
         cell = {"key": key, "spec": spec, "rows": rows, "timing": timing,
                 **({"labels": labels} if labels else {})}
+        cell["sha256"] = _digest(cell)
         check = None if owner is None else lambda: check_held(self.root, owner)
         atomic_write_text(self.cells / name, json.dumps(cell), check)
 
@@ -182,7 +270,7 @@ class Store:
         ``cells``, from their files; the per-label rows sorted by their key and label."""
         rows, timings, per_label = [], [], []
         for cell in sorted(cells, key=lambda c: c.name):
-            stored = json.loads((self.cells / cell.name).read_text(encoding="utf-8"))
+            stored = self.read_cell(cell.name)
             rows.extend(_rows_of(cell, stored["rows"]))
             timings.append({"cell": cell.name, **stored["timing"]})
             if stored.get("labels"):

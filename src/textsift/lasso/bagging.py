@@ -67,11 +67,9 @@ class BootstrapStore:
         self.config = json.loads(json.dumps(config, sort_keys=True, default=str))
         meta = self.dir / "config.json"
         if meta.exists():
-            diff = differences(json.loads(meta.read_text()), self.config)
-            if diff:
-                raise TextsiftError(f"{self.dir} holds bootstraps of another run (differs in "
-                                    f"{'; '.join(diff)}); use another output folder or delete "
-                                    "it")
+            old = json.loads(meta.read_text())
+            if differences(old, self.config):
+                raise TextsiftError(_another_run(self.dir, old, self.config))
         else:
             atomic_write_text(meta, json.dumps(self.config, sort_keys=True, indent=1))
 
@@ -87,6 +85,25 @@ class BootstrapStore:
     def load(self, i: int) -> dict:
         with np.load(self.path(i)) as z:
             return {k: z[k] for k in z.files}
+
+
+def _another_run(folder: Path, old: dict, new: dict) -> str:
+    """What differs between the run whose bootstraps ``folder`` holds and this one, said as
+    the cause: a seed that differs draws other parts and bootstraps, so the data of the parts
+    differ too -- the seed is named, not the data's fingerprint."""
+    said = []
+    seed = old.get("seed") != new.get("seed")
+    if seed:
+        said.append(f"the seed differs ({old.get('seed')} -> {new.get('seed')}; it draws "
+                    "the split into parts and the bootstraps)")
+    if old.get("data") != new.get("data") and not seed:
+        said.append("the data differ (another corpus, label field, class thresholds or "
+                    "polarity)")
+    rest = {k: v for k, v in old.items() if k not in ("seed", "data")}
+    said += differences(rest, {k: v for k, v in new.items() if k not in ("seed", "data")})
+    return (f"{folder} holds the bootstraps of another run: {'; '.join(said)}; run with that "
+            f"run's options to resume it, or use another output folder (--out), or delete "
+            f"{folder}")
 
 
 def fingerprint(*arrays) -> str:

@@ -29,6 +29,7 @@ from functools import partial
 import numpy as np
 
 from .._choices import EXPLORE_CAP, EXPLORE_SNIPPET_TOP
+from ..counting._tables import check_many_labels
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import LabelKind, check_requirement
@@ -55,6 +56,10 @@ __all__ = ["CAP", "SNIPPETS", "SNIPPET_TOP", "explore_data", "is_rating_scale", 
 #: Terms kept per method and view (class, rank or policy), and terms per view whose snippets
 #: are embedded (in the light module the command line reads at start-up).
 CAP, SNIPPET_TOP = EXPLORE_CAP, EXPLORE_SNIPPET_TOP
+#: What to do when the views of many labels do not fit in memory.
+MANY_FIX = ("raise --min-df (min_df; fewer terms: fewer cells and document frequencies), keep "
+            "fewer labels in the data (those with more documents), or run on a machine with "
+            "more memory")
 #: Snippets shown per term: half from the chosen class, half from the rest.
 SNIPPETS = 20
 
@@ -217,6 +222,8 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
         method = "chi2" if "chi2" in names else names[0]
     elif method not in names:
         raise TextsiftError(f"method {method!r} is not among the page's methods {names}")
+    if many:  # before the work: refused with the bound, where the kernel killed it
+        check_many_labels(counts, "the explore page", MANY_FIX)
     say("ranking the terms")
     tables, views = {}, {}
     signs = direction(counts)  # each class's lists, by direction

@@ -109,6 +109,19 @@ class PValues:
         values[np.isneginf(values)] = np.nan
         return values
 
+    def at(self, terms, groups) -> np.ndarray:
+        """The p-values of the cells ``(terms[i], groups[i])`` (NaN where there is no test),
+        read from :attr:`table` without writing the (V, G) table (unless it is written
+        already): what a view of a few terms per class reads, with any number of
+        labels."""
+        terms = np.asarray(terms, dtype=np.intp)
+        groups = np.broadcast_to(np.asarray(groups, dtype=np.intp), terms.shape)
+        if "values" in self.__dict__:
+            return self.values[terms, groups]
+        values = np.array(self.table.values_at(terms, groups), dtype=np.float64)
+        values[np.isneginf(values)] = np.nan
+        return values
+
     def adjusted(self, correction: str = CORRECTION, family: str = FAMILY, dense: bool = True):
         """The adjusted p-values (:mod:`textsift.evidence.corrections`; NaN where there is no test):
         the (V, G) array, or with ``dense=False`` a :class:`PValues` whose ``table`` holds
