@@ -58,7 +58,7 @@ from . import ngrams
 from .languages import stemmer
 from .ngrams import NotPackable, pool_map, split_block, tally, window_keys
 
-__all__ = ["count_tokens", "stem_words", "word_class"]
+__all__ = ["count_tokens", "stem_words", "unicode_tables"]
 
 #: Characters of text per block: blocks are tokenised in parallel (at least one per thread
 #: when each gets ``MIN_BLOCK_CHARS``), then merged; at most ``MAX_BLOCK_CHARS`` bounds the
@@ -66,43 +66,92 @@ __all__ = ["count_tokens", "stem_words", "word_class"]
 MIN_BLOCK_CHARS = 1_000_000
 MAX_BLOCK_CHARS = 32_000_000
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _class_of(pattern: str) -> str:
-    """The code points Python's ``re`` matches with ``pattern`` (one character; in ``str``
-    patterns), as a character class for Rust's ``regex``: found by running it over every code
-    point (surrogates excluded: they match no class used here and cannot be UTF-8)."""
-    ranges = []
-    for lo, hi in ((0, 0xD800), (0xE000, 0x110000)):
-        every = np.arange(lo, hi, dtype="<u4").tobytes().decode("utf-32-le")  # chr(lo..hi-1)
-        for m in re.finditer(pattern + "+", every):
-            ranges.append((lo + m.start(), lo + m.end() - 1))
-    return "".join(f"\\x{{{a:X}}}" if a == b else f"\\x{{{a:X}}}-\\x{{{b:X}}}"
-                   for a, b in ranges)
+def _every_code_point() -> np.ndarray:
+    """Every code point but the surrogates (which no UTF-8 string holds), as uint32."""
+    return np.r_[np.arange(0xD800), np.arange(0xE000, 0x110000)].astype("<u4")
 
 
-@lru_cache(maxsize=1)
-def word_class() -> str:
-    """The code points Python's ``re`` matches with ``\\w``, as a Rust character class."""
-    return _class_of(r"\w")
+def _string(codes: np.ndarray) -> str:
+    return np.ascontiguousarray(codes, "<u4").tobytes().decode("utf-32-le")
 
 
-@lru_cache(maxsize=1)
-def space_class() -> str:
-    """The code points Python's ``re`` matches with ``\\s`` -- those ``str.isspace`` and
-    ``str.split`` take for white space -- as a Rust character class."""
-    return _class_of(r"\s")
-
-
-@lru_cache(maxsize=1)
-def _word_pattern() -> str:
-    return f"[{word_class()}]{{2,}}"
+def _probe(codes: np.ndarray, before: list[int], after: list[int]) -> list[np.ndarray]:
+    """``str.lower`` of ``before + [c] + after`` for each code point ``c`` of ``codes``,
+    lowered in one call (the probes end to end, each closed by a NUL, which no code point
+    but NUL lowercases to): the lowered code points of each probe, as one array and each
+    probe's end in it."""
+    n, width = len(codes), len(before) + len(after) + 2
+    grid = np.zeros((n, width), "<u4")
+    grid[:, :len(before)] = before
+    grid[:, len(before)] = codes
+    grid[:, len(before) + 1:width - 1] = after
+    low = np.frombuffer(_string(grid.ravel()).lower().encode("utf-32-le"), "<u4")
+    ends = np.flatnonzero(low == 0)
+    if len(ends) != n:
+        raise RuntimeError("a code point lowercased to NUL")  # no Unicode version does
+    return [low, ends]
 
 
 @lru_cache(maxsize=1)
-def _nonspace_pattern() -> str:
-    return f"[^{space_class()}]+"
+def unicode_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The running Python's Unicode rules as tables, for the compiled count pass
+    (``textsift._count``): ``(flags, lower, expansions)``.
+
+    ``flags[c]`` (uint8, one a code point): 1 if ``re``'s ``\\w`` matches ``chr(c)``
+    (``str.isalnum() or "_"``), 2 if ``\\s`` does (``str.isspace()``, the white space of
+    ``str.split``), 4 if ``c`` is *cased* and 8 if it is *case-ignorable* in the sense of
+    ``str.lower``'s final-sigma rule (Unicode's Final_Sigma context, which CPython applies:
+    ``"ΟΔΟΣ".lower() == "οδος"``); a code point both cased and case-ignorable is only
+    case-ignorable there, as CPython skips it first. ``lower[c]`` (int32) is
+    ``ord(chr(c).lower())``, or ``-(k + 1)`` when the lowercase is several code points
+    (``"İ".lower() == "i̇"``): ``expansions[k]`` is their number and the code points follow.
+
+    All found by running ``re`` and ``str.lower`` over every code point (a few tenths of a
+    second, once per process): nothing is hard-coded, so the kernel follows the Unicode
+    version of the Python it runs under. The cased/case-ignorable flags are read off
+    ``str.lower`` itself: ``(c + "Σ").lower()`` ends in final sigma exactly when ``c`` is
+    cased (and not case-ignorable), ``("a" + c + "Σ").lower()`` when ``c`` is cased or
+    case-ignorable. Surrogates are neither word characters nor white space, lowercase to
+    themselves and affect no sigma.
+    """
+    codes = _every_code_point()
+    flags = np.zeros(0x110000, np.uint8)
+    every = _string(codes)
+    for bit, pattern in ((1, r"\w+"), (2, r"\s+")):
+        for m in re.finditer(pattern, every):
+            flags[codes[m.start():m.end()]] |= bit
+    probed = codes[1:]  # NUL closes the probes; it is neither cased nor case-ignorable
+    low, ends = _probe(probed, [], [0x3A3])
+    cased = low[ends - 1] == 0x3C2
+    low, ends = _probe(probed, [ord("a")], [0x3A3])
+    either = low[ends - 1] == 0x3C2
+    flags[probed[cased]] |= 4
+    flags[probed[either & ~cased]] |= 8
+
+    low, ends = _probe(probed, [], [])
+    starts = np.r_[0, ends[:-1] + 1]
+    sizes = ends - starts
+    lower = np.arange(0x110000, dtype=np.int32)
+    one = sizes == 1
+    lower[probed[one]] = low[starts[one]]
+    expansions: list[int] = []
+    for c, a, k in zip(probed[~one].tolist(), starts[~one].tolist(), sizes[~one].tolist(),
+                       strict=True):
+        lower[c] = -(len(expansions) + 1)
+        expansions += [k, *low[a:a + k].tolist()]
+    return flags, lower, np.array(expansions, "<u4")
+
+
+@lru_cache(maxsize=1)
+def _kernel():
+    """The compiled count pass, given the running Python's tables once."""
+    from . import _count
+
+    flags, lower, expansions = unicode_tables()
+    _count.set_tables(flags.tobytes(), lower.astype("<i4").tobytes(), expansions.tobytes())
+    return _count
 
 
 def stem_words(words: list[str], language: str = "english") -> list[str]:
@@ -115,25 +164,35 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
                  language: str = "english", tokenize=None, split: str = "words"):
     """Token (n-gram) counts of ``texts`` under scikit-learn's default token pattern.
 
-    ``preprocess`` maps a text to the string to tokenise (e.g. ``str.lower``; ``None`` keeps
-    it), ``stop_words`` is a set of tokens to drop, ``stem`` stems the tokens left (Snowball
-    ``language``), ``ngram_range`` forms the n-grams of the tokens left, ``tokenize`` (a
-    callable: text -> tokens, optionally with a ``batch(texts)`` method) replaces the token
-    pattern; ``split="spaces"`` takes the runs of non-white-space characters as tokens
-    (``str.split``: what :mod:`textsift.chars` needs). Returns ``(X, names)``: ``X`` a
-    canonical CSR matrix (documents x terms, int32 counts) and ``names`` the terms, sorted
-    as Python sorts strings -- every term of the texts, no pruning; an empty vocabulary
-    gives zero columns. :class:`~textsift.ngrams.NotPackable` when the n-grams do not fit
-    the packing.
+    ``preprocess`` maps a text to the string to tokenise (e.g. ``str.lower``, which the
+    kernel applies itself; ``None`` keeps it), ``stop_words`` is a set of tokens to drop,
+    ``stem`` stems the tokens left (Snowball ``language``), ``ngram_range`` forms the n-grams
+    of the tokens left, ``tokenize`` (a callable: text -> tokens, optionally with a
+    ``batch(texts)`` method) replaces the token pattern; ``split="spaces"`` takes the runs of
+    non-white-space characters as tokens (``str.split``: what :mod:`textsift.chars` needs).
+    Returns ``(X, names)``: ``X`` a canonical CSR matrix (documents x terms, int32 counts)
+    and ``names`` the terms, sorted as Python sorts strings -- every term of the texts, no
+    pruning; an empty vocabulary gives zero columns.
+    :class:`~textsift.ngrams.NotPackable` when the n-grams do not fit the packing.
     """
     threads = n_threads or os.cpu_count() or 1
-    jobs = [(texts[a:b], preprocess, stop_words, stem, language, tokenize, split)
-            for a, b in text_blocks(texts, threads)]
     low, high = ngram_range
-    if high == 1:  # each block's matrix (its rows sorted by scipy), then merged
-        return _merge(pool_map(_block_counts, jobs, threads), len(texts))
-    blocks = pool_map(_block_words, jobs, threads)
-    names, blocks = _union(blocks)
+    if tokenize is None:
+        lower = preprocess is str.lower
+        if preprocess is not None and not lower:
+            texts = [preprocess(t) for t in texts]
+        elif not isinstance(texts, list):
+            texts = list(texts)
+        if high == 1:
+            return _kernel_counts(texts, lower, split == "spaces", threads, stop_words, stem,
+                                  language)
+        names, blocks = _kernel_words(texts, lower, threads, stop_words, stem, language)
+    else:
+        jobs = [(texts[a:b], preprocess, stop_words, stem, language, tokenize)
+                for a, b in text_blocks(texts, threads)]
+        if high == 1:  # each block's matrix (its rows sorted by scipy), then merged
+            return _merge(pool_map(_block_counts, jobs, threads), len(texts))
+        names, blocks = _union(pool_map(_block_words, jobs, threads))
     bits = max(len(names), 1).bit_length()
     if bits * high > 62:
         raise NotPackable
@@ -144,6 +203,57 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
     X, vocab = tally(lambda p: window_keys(p[0] + 1, p[1], sizes, bits, high), pieces,
                      bits * high, threads)
     return _sorted_as_strings(X, join_names(names, vocab, bits, high), names)
+
+
+def _kernel_counts(texts, lower, spaces, threads, stop_words, stem, language):
+    """``(X, names)`` of the compiled pass: its CSR arrays, rows sorted; stop words and
+    stems applied to the sorted vocabulary, each word once."""
+    indptr, indices, data, words = _kernel().count(texts, lower, spaces, threads, False)
+    indptr = np.frombuffer(indptr, np.int64)
+    indices = np.frombuffer(indices, np.int32)
+    X = sp.csr_matrix((np.frombuffer(data, np.int32), indices, indptr),
+                      shape=(len(texts), len(words)))
+    X.has_sorted_indices = True
+    if not (stop_words or stem):
+        return X, _object_array(words)
+    import pyarrow as pa
+
+    column, names = _columns(pa.array(words, pa.string()), stop_words, stem, language)
+    column = column[indices]
+    keep = column >= 0
+    X = sp.csr_matrix((X.data[keep], column[keep].astype(np.int32),
+                       np.r_[0, np.cumsum(keep)][indptr]), shape=(len(texts), len(names)))
+    if stem:  # several words, one stem: their counts added, rows sorted again
+        X.sum_duplicates()
+    else:  # dropping stop words keeps the order of the others
+        X.has_sorted_indices = True
+    return X, _to_numpy(names)
+
+
+def _kernel_words(texts, lower, threads, stop_words, stem, language):
+    """The terms (a sorted pyarrow array) and ``[(ids, lengths)]``: each kept token's term
+    and the number of each document's kept tokens, from the compiled pass."""
+    import pyarrow as pa
+
+    ids, lengths, words = _kernel().count(texts, lower, False, threads, True)
+    ids = np.frombuffer(ids, np.int32)
+    lengths = np.frombuffer(lengths, np.int64)
+    words = pa.array(words, pa.string())
+    if not (stop_words or stem):
+        return words, [(ids.astype(np.int64), lengths)]
+    column, names = _columns(words, stop_words, stem, language)
+    ids = column[ids]
+    if stop_words:
+        kept = ids >= 0
+        doc = np.repeat(np.arange(len(texts)), lengths)[kept]
+        ids, lengths = ids[kept], np.bincount(doc, minlength=len(texts))
+    return names, [(ids, lengths)]
+
+
+def _object_array(words: list) -> np.ndarray:
+    out = np.empty(len(words), dtype=object)
+    out[:] = words
+    return out
 
 
 def text_blocks(texts, threads: int, max_chars: int | None = None) -> list[tuple[int, int]]:
@@ -159,36 +269,20 @@ def text_blocks(texts, threads: int, max_chars: int | None = None) -> list[tuple
     return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)] or [(0, 0)]
 
 
-def _series(texts):
-    import polars as pl
-
-    try:
-        return pl.Series(texts, dtype=pl.String)
-    except UnicodeEncodeError:  # lone surrogates: non-word characters, as a space is
-        return pl.Series([_SURROGATE.sub(" ", t) for t in texts], dtype=pl.String)
-
-
 def _block_words(job):
-    """The tokens of one block: ``(ids, lengths, names)``, ``ids`` each kept token's term
-    (int64, stop words dropped) among ``names`` (a sorted pyarrow array of the block's
-    terms: stems when stemming), ``lengths`` the number of kept tokens of each document."""
-    import polars as pl
+    """The tokens a tokenizer callable gives one block: ``(ids, lengths, names)``, ``ids``
+    each kept token's term (int64, stop words dropped) among ``names`` (a sorted pyarrow
+    array of the block's terms: stems when stemming), ``lengths`` the number of kept tokens
+    of each document."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    texts, preprocess, stop_words, stem, language, tokenize, split = job
+    texts, preprocess, stop_words, stem, language, tokenize = job
     if preprocess is not None:
         texts = [preprocess(t) for t in texts]
-    if tokenize is not None:
-        docs = _tokenized(tokenize, texts)
-        lengths = np.fromiter(map(len, docs), np.int64, len(docs))
-        flat = pa.array(itertools.chain.from_iterable(docs), pa.string())
-    else:
-        pattern = _word_pattern() if split == "words" else _nonspace_pattern()
-        tokens = _series(texts).str.extract_all(pattern)
-        lengths = tokens.list.len().to_numpy().astype(np.int64)
-        flat = tokens.list.explode(empty_as_null=False).to_arrow(
-            compat_level=pl.CompatLevel.newest())
+    docs = _tokenized(tokenize, texts)
+    lengths = np.fromiter(map(len, docs), np.int64, len(docs))
+    flat = pa.array(itertools.chain.from_iterable(docs), pa.string())
     encoded = pc.dictionary_encode(flat)  # the block's distinct words, numbered
     column, names = _columns(encoded.dictionary.cast(pa.string()), stop_words, stem, language)
     ids = column[encoded.indices.to_numpy()]

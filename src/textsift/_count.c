@@ -1,0 +1,715 @@
+/* textsift._count: the count pass of textsift.tokens in C.
+
+   Lowercases (Python's str.lower, final sigma included), finds the tokens (maximal runs of
+   two or more of Python's word characters -- the matches of scikit-learn's default token
+   pattern (?u)\b\w\w+\b -- or runs of non-white-space characters, str.split's words),
+   numbers them in one open-addressing hash table of UTF-8 byte strings per thread, merges
+   the threads' vocabularies once, sorts the vocabulary (byte order of UTF-8 is code-point
+   order: Python's order of str) and writes either each document's (term, count) pairs
+   (CSR, rows sorted) or each token's term (for n-grams), with no Python object per token.
+
+   Every Unicode property comes from tables the running Python computes once per process
+   (textsift.tokens._kernel_tables, from str.lower, re's \w and \s): set_tables() is called
+   before the first count. Surrogates are neither word nor white-space characters; in the
+   str.split mode they are kept inside words, encoded as UTF-8 would encode their code
+   points ("surrogatepass"), which keeps the byte order the code-point order. */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_CODES 0x110000
+#define WORD 1      /* re's \w: str.isalnum() or "_" */
+#define SPACE 2     /* re's \s: str.isspace() */
+#define CASED 4     /* cased and not case-ignorable (what the final-sigma rule tests) */
+#define IGNORABLE 8 /* case-ignorable */
+
+/* ------------------------------------------------------------------ tables (from Python) */
+static PyObject *tables_ref = NULL; /* a tuple keeping the buffers below alive */
+static const uint8_t *CLASS = NULL;  /* N_CODES flags */
+static const int32_t *LOWER = NULL;  /* N_CODES: the one code point, or -(k + 1): EXPAND[k] */
+static const uint32_t *EXPAND = NULL; /* at k: the length, then the code points */
+static Py_ssize_t EXPAND_LEN = 0;
+
+/* ------------------------------------------------------------------ vocabulary */
+typedef struct {
+    uint64_t *slots;  /* (hash >> 32) << 32 | (id + 1); 0 = empty */
+    size_t mask;      /* slots - 1 (a power of two minus one) */
+    uint64_t *off;    /* each term's offset in the arena */
+    uint32_t *len;    /* and its length in bytes */
+    size_t n, ncap;
+    char *arena;
+    size_t asize, acap;
+} Vocab;
+
+static uint64_t hash_bytes(const unsigned char *p, size_t n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull);
+    while (n >= 8) {
+        uint64_t w;
+        memcpy(&w, p, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 31;
+        p += 8;
+        n -= 8;
+    }
+    uint64_t w = 0;
+    memcpy(&w, p, n);
+    h = (h ^ w) * 0x94d049bb133111ebull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h;
+}
+
+static int vocab_init(Vocab *v) {
+    memset(v, 0, sizeof *v);
+    v->mask = (1u << 14) - 1;
+    v->slots = calloc(v->mask + 1, sizeof *v->slots);
+    v->ncap = 1u << 12;
+    v->off = malloc(v->ncap * sizeof *v->off);
+    v->len = malloc(v->ncap * sizeof *v->len);
+    v->acap = 1u << 16;
+    v->arena = malloc(v->acap);
+    return v->slots && v->off && v->len && v->arena ? 0 : -1;
+}
+
+static void vocab_free(Vocab *v) {
+    free(v->slots);
+    free(v->off);
+    free(v->len);
+    free(v->arena);
+    memset(v, 0, sizeof *v);
+}
+
+static int vocab_grow(Vocab *v) {
+    size_t cap = (v->mask + 1) * 2, mask = cap - 1;
+    uint64_t *slots = calloc(cap, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i <= v->mask; i++) {
+        uint64_t s = v->slots[i];
+        if (!s) continue;
+        /* the slot index comes from the hash bits kept in the slot */
+        size_t j = (size_t)(((s >> 32) * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+        while (slots[j]) j = (j + 1) & mask;
+        slots[j] = s;
+    }
+    free(v->slots);
+    v->slots = slots;
+    v->mask = mask;
+    return 0;
+}
+
+/* The id of the term p[0:n], added if new; -1 when out of memory. */
+static inline int64_t vocab_id(Vocab *v, const char *p, size_t n) {
+    uint64_t h = hash_bytes((const unsigned char *)p, n) >> 32;
+    size_t j = (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & v->mask;
+    for (;;) {
+        uint64_t s = v->slots[j];
+        if (!s) break;
+        if ((s >> 32) == h) {
+            uint32_t id = (uint32_t)s - 1;
+            if (v->len[id] == n && memcmp(v->arena + v->off[id], p, n) == 0) return id;
+        }
+        j = (j + 1) & v->mask;
+    }
+    if (v->n >= 0x7fffffffu) return -1;
+    if (v->n == v->ncap) {
+        size_t cap = v->ncap * 2;
+        uint64_t *off = realloc(v->off, cap * sizeof *off);
+        if (!off) return -1;
+        v->off = off;
+        uint32_t *len = realloc(v->len, cap * sizeof *len);
+        if (!len) return -1;
+        v->len = len;
+        v->ncap = cap;
+    }
+    if (v->asize + n > v->acap) {
+        size_t cap = v->acap * 2;
+        while (cap < v->asize + n) cap *= 2;
+        char *a = realloc(v->arena, cap);
+        if (!a) return -1;
+        v->arena = a;
+        v->acap = cap;
+    }
+    memcpy(v->arena + v->asize, p, n);
+    uint32_t id = (uint32_t)v->n++;
+    v->off[id] = v->asize;
+    v->len[id] = (uint32_t)n;
+    v->asize += n;
+    v->slots[j] = (h << 32) | ((uint64_t)id + 1);
+    if (v->n * 2 > v->mask + 1 && vocab_grow(v) < 0) return -1;
+    return id;
+}
+
+/* ------------------------------------------------------------------ one thread's work */
+typedef struct {
+    const void *data;
+    Py_ssize_t len;
+    int kind;
+} Doc;
+
+typedef struct {
+    const Doc *docs;
+    Py_ssize_t d0, d1;   /* its documents */
+    int lower, spaces, ids_mode;
+    Vocab v;
+    size_t vn;           /* its vocabulary's size, once merged into the first's */
+    int64_t *rowlen;     /* entries (counts mode) or tokens (ids mode) of each document */
+    uint32_t *idx;       /* term of each entry / token (thread's ids, then final ones) */
+    int32_t *cnt;        /* counts mode: each entry's count */
+    size_t n, cap;
+    uint32_t *seen, *where; /* counts mode, by term: last document + 1, its entry there */
+    size_t seen_cap;
+    uint32_t *cp;        /* the document's (lowercased) code points */
+    size_t cp_cap;
+    char *tok;           /* a token's UTF-8 */
+    size_t tok_cap;
+    int failed;          /* out of memory */
+    /* phase 2 */
+    const uint32_t *rank; /* final term of each of the thread's ids */
+    int32_t *out_idx, *out_cnt;
+} Work;
+
+#define READ(kind, data, i)                                                \
+    ((kind) == PyUnicode_1BYTE_KIND ? ((const Py_UCS1 *)(data))[i]          \
+     : (kind) == PyUnicode_2BYTE_KIND ? ((const Py_UCS2 *)(data))[i]        \
+                                      : ((const Py_UCS4 *)(data))[i])
+
+/* CPython's handle_capital_sigma (Objects/unicodeobject.c): U+03A3 lowercases to final
+   sigma when preceded by a cased letter and not followed by one, case-ignorable characters
+   skipped either way. */
+static uint32_t lower_sigma(int kind, const void *data, Py_ssize_t length, Py_ssize_t i) {
+    Py_ssize_t j;
+    uint32_t c = 0;
+    for (j = i - 1; j >= 0; j--) {
+        c = READ(kind, data, j);
+        if (c >= N_CODES || !(CLASS[c] & IGNORABLE)) break;
+    }
+    int final = j >= 0 && c < N_CODES && (CLASS[c] & CASED);
+    if (final && i + 1 < length) {
+        for (j = i + 1; j < length; j++) {
+            c = READ(kind, data, j);
+            if (c >= N_CODES || !(CLASS[c] & IGNORABLE)) break;
+        }
+        final = j == length || c >= N_CODES || !(CLASS[c] & CASED);
+    }
+    return final ? 0x3C2 : 0x3C3;
+}
+
+static int ensure(void **p, size_t *cap, size_t need, size_t item) {
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, c * item);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* The document's code points, lowercased when asked, into w->cp; their number, or -1. */
+static Py_ssize_t code_points(Work *w, const Doc *d) {
+    Py_ssize_t n = d->len, m = 0;
+    if (ensure((void **)&w->cp, &w->cp_cap, (size_t)n + 8, sizeof *w->cp) < 0) return -1;
+    uint32_t *cp = w->cp;
+    if (!w->lower) {
+        for (Py_ssize_t i = 0; i < n; i++) cp[i] = READ(d->kind, d->data, i);
+        return n;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        uint32_t c = READ(d->kind, d->data, i);
+        if (c < 128) {
+            cp[m++] = c - 'A' < 26u ? c + 32 : c;
+            continue;
+        }
+        if (c == 0x3A3) {
+            cp[m++] = lower_sigma(d->kind, d->data, n, i);
+            continue;
+        }
+        int32_t l = LOWER[c];
+        if (l >= 0) {
+            cp[m++] = (uint32_t)l;
+            continue;
+        }
+        const uint32_t *e = EXPAND + (-(int64_t)l - 1);
+        uint32_t k = e[0];
+        if ((size_t)(m + (n - i) + k) > w->cp_cap) {
+            if (ensure((void **)&w->cp, &w->cp_cap, (size_t)(m + (n - i) + k) + 8,
+                       sizeof *w->cp) < 0)
+                return -1;
+            cp = w->cp;
+        }
+        for (uint32_t t = 1; t <= k; t++) cp[m++] = e[t];
+    }
+    return m;
+}
+
+static inline size_t utf8(char *o, uint32_t c) {
+    if (c < 0x80) {
+        o[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        o[0] = (char)(0xC0 | (c >> 6));
+        o[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) { /* surrogates too: "surrogatepass" */
+        o[0] = (char)(0xE0 | (c >> 12));
+        o[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        o[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    o[0] = (char)(0xF0 | (c >> 18));
+    o[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    o[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    o[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+static int push(Work *w, uint32_t id) {
+    if (w->n == w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 1u << 16;
+        uint32_t *idx = realloc(w->idx, cap * sizeof *idx);
+        if (!idx) return -1;
+        w->idx = idx;
+        if (!w->ids_mode) {
+            int32_t *cnt = realloc(w->cnt, cap * sizeof *cnt);
+            if (!cnt) return -1;
+            w->cnt = cnt;
+        }
+        w->cap = cap;
+    }
+    w->idx[w->n] = id;
+    if (!w->ids_mode) w->cnt[w->n] = 1;
+    w->n++;
+    return 0;
+}
+
+/* One token: its term numbered, and counted in document `doc` (0-based within the thread). */
+static inline int add_token(Work *w, const uint32_t *cp, Py_ssize_t a, Py_ssize_t b,
+                            uint32_t doc) {
+    size_t need = (size_t)(b - a) * 4;
+    if (ensure((void **)&w->tok, &w->tok_cap, need, 1) < 0) return -1;
+    size_t k = 0;
+    for (Py_ssize_t i = a; i < b; i++) k += utf8(w->tok + k, cp[i]);
+    int64_t id = vocab_id(&w->v, w->tok, k);
+    if (id < 0) return -1;
+    if (w->ids_mode) return push(w, (uint32_t)id);
+    if ((size_t)id >= w->seen_cap) {
+        size_t old = w->seen_cap, cap = old ? old * 2 : 1u << 14;
+        while (cap <= (size_t)id) cap *= 2;
+        uint32_t *s = realloc(w->seen, cap * sizeof *s);
+        if (!s) return -1;
+        w->seen = s;
+        memset(s + old, 0, (cap - old) * sizeof *s);
+        uint32_t *wh = realloc(w->where, cap * sizeof *wh);
+        if (!wh) return -1;
+        w->where = wh;
+        w->seen_cap = cap;
+    }
+    if (w->seen[id] == doc + 1) {
+        w->cnt[w->where[id]]++;
+        return 0;
+    }
+    w->seen[id] = doc + 1;
+    w->where[id] = (uint32_t)w->n;
+    return push(w, (uint32_t)id);
+}
+
+static void *tokenise(void *arg) {
+    Work *w = arg;
+    int spaces = w->spaces;
+    Py_ssize_t least = spaces ? 1 : 2;
+    for (Py_ssize_t d = w->d0; d < w->d1; d++) {
+        size_t before = w->n;
+        Py_ssize_t m = code_points(w, &w->docs[d]);
+        if (m < 0) goto fail;
+        const uint32_t *cp = w->cp;
+        uint32_t doc = (uint32_t)(d - w->d0);
+        Py_ssize_t i = 0;
+        while (i < m) {
+            /* skip to a token's first character */
+            if (spaces) {
+                while (i < m && cp[i] < N_CODES && (CLASS[cp[i]] & SPACE)) i++;
+            } else {
+                while (i < m && !(cp[i] < N_CODES && (CLASS[cp[i]] & WORD))) i++;
+            }
+            Py_ssize_t a = i;
+            if (spaces) {
+                while (i < m && !(cp[i] < N_CODES && (CLASS[cp[i]] & SPACE))) i++;
+            } else {
+                while (i < m && cp[i] < N_CODES && (CLASS[cp[i]] & WORD)) i++;
+            }
+            if (i - a >= least && add_token(w, cp, a, i, doc) < 0) goto fail;
+        }
+        w->rowlen[d - w->d0] = (int64_t)(w->n - before);
+    }
+    return NULL;
+fail:
+    w->failed = 1;
+    return NULL;
+}
+
+/* ------------------------------------------------------------------ sorting */
+static inline int term_less(const Vocab *v, uint32_t a, uint32_t b) {
+    uint32_t la = v->len[a], lb = v->len[b];
+    int c = memcmp(v->arena + v->off[a], v->arena + v->off[b], la < lb ? la : lb);
+    return c ? c < 0 : la < lb;
+}
+
+/* Merge sort of term ids by their bytes (stable; tmp holds n ids). */
+static void sort_terms(const Vocab *v, uint32_t *a, uint32_t *tmp, size_t n) {
+    if (n < 2) return;
+    if (n <= 12) {
+        for (size_t i = 1; i < n; i++) {
+            uint32_t t = a[i];
+            size_t j = i;
+            while (j && term_less(v, t, a[j - 1])) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = t;
+        }
+        return;
+    }
+    size_t h = n / 2;
+    sort_terms(v, a, tmp, h);
+    sort_terms(v, a + h, tmp, n - h);
+    size_t i = 0, j = h, k = 0;
+    while (i < h && j < n) tmp[k++] = term_less(v, a[j], a[i]) ? a[j++] : a[i++];
+    while (i < h) tmp[k++] = a[i++];
+    while (j < n) tmp[k++] = a[j++];
+    memcpy(a, tmp, n * sizeof *a);
+}
+
+static void sort_u64(uint64_t *a, size_t n) {
+    while (n > 16) {
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+        uint64_t p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (a[i] < p) i++;
+            while (a[j] > p) j--;
+            if (i >= j) break;
+            uint64_t t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+            i++;
+            j--;
+        }
+        /* [0, j] <= p <= [j + 1, n): recurse on the smaller side */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sort_u64(a, left);
+            a += left;
+            n -= left;
+        } else {
+            sort_u64(a + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint64_t t = a[i];
+        size_t j = i;
+        while (j && a[j - 1] > t) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = t;
+    }
+}
+
+/* Phase 2: the thread's entries renumbered to final terms; counts mode: each row sorted. */
+static void *renumber(void *arg) {
+    Work *w = arg;
+    const uint32_t *rank = w->rank;
+    if (w->ids_mode) {
+        for (size_t k = 0; k < w->n; k++) w->out_idx[k] = (int32_t)rank[w->idx[k]];
+        return NULL;
+    }
+    uint64_t *buf = NULL;
+    size_t cap = 0, at = 0;
+    for (Py_ssize_t r = 0; r < w->d1 - w->d0; r++) {
+        size_t k = (size_t)w->rowlen[r];
+        if (ensure((void **)&buf, &cap, k + 1, sizeof *buf) < 0) {
+            w->failed = 1;
+            free(buf);
+            return NULL;
+        }
+        for (size_t t = 0; t < k; t++)
+            buf[t] = ((uint64_t)rank[w->idx[at + t]] << 32) | (uint32_t)w->cnt[at + t];
+        sort_u64(buf, k);
+        for (size_t t = 0; t < k; t++) {
+            w->out_idx[at + t] = (int32_t)(buf[t] >> 32);
+            w->out_cnt[at + t] = (int32_t)(uint32_t)buf[t];
+        }
+        at += k;
+    }
+    free(buf);
+    return NULL;
+}
+
+static int run_threads(Work *w, int n, void *(*fn)(void *)) {
+    pthread_t th[64];
+    int started = 0;
+    for (int t = 1; t < n; t++) {
+        if (pthread_create(&th[t], NULL, fn, &w[t]) != 0) break;
+        started = t;
+    }
+    fn(&w[0]);
+    for (int t = started + 1; t < n; t++) fn(&w[t]); /* threads that did not start */
+    for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ Python API */
+static PyObject *set_tables(PyObject *self, PyObject *args) {
+    PyObject *cls, *low, *exp;
+    if (!PyArg_ParseTuple(args, "SSS", &cls, &low, &exp)) return NULL;
+    if (PyBytes_GET_SIZE(cls) != N_CODES || PyBytes_GET_SIZE(low) != 4 * N_CODES ||
+        PyBytes_GET_SIZE(exp) % 4) {
+        PyErr_SetString(PyExc_ValueError, "tables of the wrong size");
+        return NULL;
+    }
+    PyObject *keep = PyTuple_Pack(3, cls, low, exp);
+    if (!keep) return NULL;
+    Py_XSETREF(tables_ref, keep);
+    CLASS = (const uint8_t *)PyBytes_AS_STRING(cls);
+    LOWER = (const int32_t *)PyBytes_AS_STRING(low);
+    EXPAND = (const uint32_t *)PyBytes_AS_STRING(exp);
+    EXPAND_LEN = PyBytes_GET_SIZE(exp) / 4;
+    Py_RETURN_NONE;
+}
+
+static PyObject *new_array(size_t bytes, char **data) {
+    PyObject *a = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(bytes ? bytes : 1));
+    if (!a) return NULL;
+    if (!bytes && PyByteArray_Resize(a, 0) < 0) {
+        Py_DECREF(a);
+        return NULL;
+    }
+    *data = PyByteArray_AS_STRING(a);
+    return a;
+}
+
+PyDoc_STRVAR(count_doc,
+"count(texts, lower, spaces, n_threads, ids) -> tuple\n\n"
+"The tokens of a list of str, numbered over their sorted vocabulary. ``lower``: str.lower\n"
+"first; ``spaces``: runs of non-white-space characters (str.split) rather than runs of two\n"
+"or more word characters. With ``ids`` false: (indptr, indices, data, names), a CSR\n"
+"matrix's arrays as bytearrays (int64, int32, int32; rows sorted); with ``ids`` true:\n"
+"(ids, lengths, names), each token's term (int32) and each text's number of tokens\n"
+"(int64). ``names``: the terms as a list of str, sorted.");
+
+static PyObject *count(PyObject *self, PyObject *args) {
+    PyObject *texts;
+    int lower, spaces, n_threads, ids_mode;
+    if (!PyArg_ParseTuple(args, "O!ppip", &PyList_Type, &texts, &lower, &spaces, &n_threads,
+                          &ids_mode))
+        return NULL;
+    if (!CLASS) {
+        PyErr_SetString(PyExc_RuntimeError, "textsift._count.set_tables was not called");
+        return NULL;
+    }
+    Py_ssize_t n_docs = PyList_GET_SIZE(texts);
+    if (n_threads < 1) n_threads = 1;
+    if (n_threads > 64) n_threads = 64;
+    if (n_threads > n_docs) n_threads = n_docs > 0 ? (int)n_docs : 1;
+
+    PyObject *items = PySequence_Tuple(texts); /* holds every text while the GIL is off */
+    if (!items) return NULL;
+    Doc *docs = PyMem_Calloc(n_docs ? n_docs : 1, sizeof *docs);
+    int64_t *rowlen = PyMem_Calloc(n_docs ? n_docs : 1, sizeof *rowlen);
+    Work *w = PyMem_Calloc(n_threads, sizeof *w);
+    PyObject *result = NULL, *names = NULL, *a = NULL, *b = NULL, *c = NULL;
+    uint32_t **maps = PyMem_Calloc(n_threads, sizeof *maps);
+    uint32_t *order = NULL, *rank = NULL;
+    if (!docs || !rowlen || !w || !maps) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double total = 0;
+    for (Py_ssize_t i = 0; i < n_docs; i++) {
+        PyObject *t = PyTuple_GET_ITEM(items, i);
+        if (!PyUnicode_Check(t)) {
+            PyErr_Format(PyExc_TypeError, "text %zd is %.100s, not str", i,
+                         Py_TYPE(t)->tp_name);
+            goto done;
+        }
+        if (PyUnicode_READY(t) < 0) goto done;
+        docs[i].data = PyUnicode_DATA(t);
+        docs[i].len = PyUnicode_GET_LENGTH(t);
+        docs[i].kind = PyUnicode_KIND(t);
+        total += (double)docs[i].len + 1;
+    }
+    /* contiguous ranges of documents with about equal numbers of characters */
+    {
+        Py_ssize_t d = 0;
+        double acc = 0;
+        for (int t = 0; t < n_threads; t++) {
+            w[t].d0 = d;
+            double goal = total * (t + 1) / n_threads;
+            while (d < n_docs && (t == n_threads - 1 || acc < goal)) {
+                acc += (double)docs[d].len + 1;
+                d++;
+            }
+            w[t].d1 = d;
+        }
+    }
+    for (int t = 0; t < n_threads; t++) {
+        w[t].docs = docs;
+        w[t].lower = lower;
+        w[t].spaces = spaces;
+        w[t].ids_mode = ids_mode;
+        w[t].rowlen = rowlen + w[t].d0;
+        if (vocab_init(&w[t].v) < 0) {
+            PyErr_NoMemory();
+            goto done;
+        }
+    }
+    int failed = 0;
+    size_t V = 0;
+    Py_BEGIN_ALLOW_THREADS
+    run_threads(w, n_threads, tokenise);
+    for (int t = 0; t < n_threads; t++) {
+        failed |= w[t].failed;
+        free(w[t].cp);
+        w[t].cp = NULL;
+        free(w[t].tok);
+        w[t].tok = NULL;
+        free(w[t].seen);
+        w[t].seen = NULL;
+        free(w[t].where);
+        w[t].where = NULL;
+    }
+    /* one vocabulary: the other threads' terms added to the first's */
+    for (int t = 1; t < n_threads && !failed; t++) {
+        Vocab *v = &w[t].v;
+        w[t].vn = v->n;
+        maps[t] = malloc((v->n ? v->n : 1) * sizeof **maps);
+        if (!maps[t]) {
+            failed = 1;
+            break;
+        }
+        for (size_t k = 0; k < v->n; k++) {
+            int64_t id = vocab_id(&w[0].v, v->arena + v->off[k], v->len[k]);
+            if (id < 0) {
+                failed = 1;
+                break;
+            }
+            maps[t][k] = (uint32_t)id;
+        }
+        vocab_free(v);
+    }
+    V = w[0].v.n;
+    if (!failed) {
+        order = malloc((V ? V : 1) * sizeof *order);
+        rank = malloc((V ? V : 1) * sizeof *rank);
+        failed = !order || !rank;
+    }
+    if (!failed) {
+        free(w[0].v.slots); /* the table is done with: the arena and the order remain */
+        w[0].v.slots = NULL;
+        for (size_t k = 0; k < V; k++) order[k] = (uint32_t)k;
+        sort_terms(&w[0].v, order, rank, V); /* rank: the scratch space here */
+        for (size_t k = 0; k < V; k++) rank[order[k]] = (uint32_t)k;
+        for (int t = 1; t < n_threads; t++) /* the maps give final terms */
+            for (size_t k = 0; k < w[t].vn; k++) maps[t][k] = rank[maps[t][k]];
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    w[0].rank = rank;
+    for (int t = 1; t < n_threads; t++) w[t].rank = maps[t];
+    size_t total_n = 0;
+    for (int t = 0; t < n_threads; t++) total_n += w[t].n;
+    char *pa, *pb, *pc;
+    if (ids_mode) {
+        a = new_array(total_n * 4, &pa);
+        b = new_array((size_t)n_docs * 8, &pb);
+        if (!a || !b) goto done;
+        memcpy(pb, rowlen, (size_t)n_docs * 8);
+    } else {
+        a = new_array(((size_t)n_docs + 1) * 8, &pa);
+        b = new_array(total_n * 4, &pb);
+        c = new_array(total_n * 4, &pc);
+        if (!a || !b || !c) goto done;
+        int64_t *indptr = (int64_t *)pa, s = 0;
+        indptr[0] = 0;
+        for (Py_ssize_t i = 0; i < n_docs; i++) indptr[i + 1] = s += rowlen[i];
+    }
+    {
+        size_t at = 0;
+        for (int t = 0; t < n_threads; t++) {
+            w[t].out_idx = (int32_t *)(ids_mode ? pa : pb) + at;
+            w[t].out_cnt = ids_mode ? NULL : (int32_t *)pc + at;
+            at += w[t].n;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    run_threads(w, n_threads, renumber);
+    for (int t = 0; t < n_threads; t++) failed |= w[t].failed;
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    names = PyList_New((Py_ssize_t)V);
+    if (!names) goto done;
+    {
+        const Vocab *v = &w[0].v;
+        const char *errors = spaces ? "surrogatepass" : NULL;
+        for (size_t k = 0; k < V; k++) {
+            uint32_t id = order[k];
+            PyObject *s = PyUnicode_DecodeUTF8(v->arena + v->off[id], v->len[id], errors);
+            if (!s) goto done;
+            PyList_SET_ITEM(names, (Py_ssize_t)k, s);
+        }
+    }
+    result = ids_mode ? PyTuple_Pack(3, a, b, names) : PyTuple_Pack(4, a, b, c, names);
+done:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(c);
+    Py_XDECREF(names);
+    if (w) {
+        for (int t = 0; t < n_threads; t++) {
+            vocab_free(&w[t].v);
+            free(w[t].idx);
+            free(w[t].cnt);
+            free(w[t].cp);
+            free(w[t].tok);
+            free(w[t].seen);
+            free(w[t].where);
+        }
+    }
+    if (maps)
+        for (int t = 0; t < n_threads; t++) free(maps[t]);
+    free(order);
+    free(rank);
+    PyMem_Free(maps);
+    PyMem_Free(w);
+    PyMem_Free(rowlen);
+    PyMem_Free(docs);
+    Py_DECREF(items);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"set_tables", set_tables, METH_VARARGS,
+     "set_tables(classes, lower, expansions): the Unicode tables of the running Python."},
+    {"count", count, METH_VARARGS, count_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_count",
+                                    "textsift's count pass in C (see textsift.tokens).", -1,
+                                    methods};
+
+PyMODINIT_FUNC PyInit__count(void) { return PyModule_Create(&module); }
