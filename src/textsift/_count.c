@@ -34,9 +34,25 @@ static const int32_t *LOWER = NULL;  /* N_CODES: the one code point, or -(k + 1)
 static const uint32_t *EXPAND = NULL; /* at k: the length, then the code points */
 static Py_ssize_t EXPAND_LEN = 0;
 
+/* Latin-1 texts (PyUnicode_1BYTE_KIND, most of an English corpus) are read byte by byte:
+   their lowercase is Latin-1 again and needs no context (no sigma). */
+static uint8_t LOWER1[256], CLASS1[256];
+static int LATIN1_CLOSED = 0; /* whether every Latin-1 character lowercases into Latin-1 */
+
 /* ------------------------------------------------------------------ vocabulary */
+/* One slot of the open-addressing table: a term's id, length, first 16 bytes (zero-padded)
+   and, while counting, the last document it was seen in and its entry there -- one cache
+   line holds all a token needs. */
 typedef struct {
-    uint64_t *slots;  /* (hash >> 32) << 32 | (id + 1); 0 = empty */
+    uint32_t id1;   /* id + 1; 0: empty */
+    uint32_t len;
+    uint32_t seen;  /* counts mode: the last document (+ 1) holding the term */
+    uint32_t where; /* and the term's entry in it */
+    uint64_t k0, k1;
+} Slot;
+
+typedef struct {
+    Slot *slots;
     size_t mask;      /* slots - 1 (a power of two minus one) */
     uint64_t *off;    /* each term's offset in the arena */
     uint32_t *len;    /* and its length in bytes */
@@ -45,7 +61,7 @@ typedef struct {
     size_t asize, acap;
 } Vocab;
 
-static uint64_t hash_bytes(const unsigned char *p, size_t n) {
+static inline uint64_t hash_bytes(const unsigned char *p, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull);
     while (n >= 8) {
         uint64_t w;
@@ -62,6 +78,29 @@ static uint64_t hash_bytes(const unsigned char *p, size_t n) {
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 32;
     return h;
+}
+
+/* The first 16 bytes of p[0:n], zero-padded; p has 16 readable bytes (every buffer keyed
+   here keeps that slack), so this is two loads, not a copy through memory. */
+static inline void prefix(const char *p, size_t n, uint64_t *k0, uint64_t *k1) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t a, b;
+    memcpy(&a, p, 8);
+    memcpy(&b, p + 8, 8);
+    if (n < 8) {
+        a = n ? a & (~0ull >> (64 - 8 * n)) : 0;
+        b = 0;
+    } else if (n < 16) {
+        b = n > 8 ? b & (~0ull >> (64 - 8 * (n - 8))) : 0;
+    }
+    *k0 = a;
+    *k1 = b;
+#else
+    char b[16] = {0};
+    memcpy(b, p, n < 16 ? n : 16);
+    memcpy(k0, b, 8);
+    memcpy(k1, b + 8, 8);
+#endif
 }
 
 static int vocab_init(Vocab *v) {
@@ -86,15 +125,15 @@ static void vocab_free(Vocab *v) {
 
 static int vocab_grow(Vocab *v) {
     size_t cap = (v->mask + 1) * 2, mask = cap - 1;
-    uint64_t *slots = calloc(cap, sizeof *slots);
+    Slot *slots = calloc(cap, sizeof *slots);
     if (!slots) return -1;
     for (size_t i = 0; i <= v->mask; i++) {
-        uint64_t s = v->slots[i];
-        if (!s) continue;
-        /* the slot index comes from the hash bits kept in the slot */
-        size_t j = (size_t)(((s >> 32) * 0x9E3779B97F4A7C15ull) >> 20) & mask;
-        while (slots[j]) j = (j + 1) & mask;
-        slots[j] = s;
+        const Slot *s = &v->slots[i];
+        if (!s->id1) continue;
+        uint32_t id = s->id1 - 1;
+        size_t j = hash_bytes((const unsigned char *)v->arena + v->off[id], v->len[id]) & mask;
+        while (slots[j].id1) j = (j + 1) & mask;
+        slots[j] = *s;
     }
     free(v->slots);
     v->slots = slots;
@@ -102,35 +141,35 @@ static int vocab_grow(Vocab *v) {
     return 0;
 }
 
-/* The id of the term p[0:n], added if new; -1 when out of memory. */
-static inline int64_t vocab_id(Vocab *v, const char *p, size_t n) {
-    uint64_t h = hash_bytes((const unsigned char *)p, n) >> 32;
-    size_t j = (size_t)((h * 0x9E3779B97F4A7C15ull) >> 20) & v->mask;
+/* The slot of the term p[0:n] (hash h), added if new; NULL when out of memory. */
+static inline Slot *vocab_slot(Vocab *v, const char *p, size_t n, uint64_t h) {
+    uint64_t k0, k1;
+    prefix(p, n, &k0, &k1);
+    size_t j = h & v->mask;
     for (;;) {
-        uint64_t s = v->slots[j];
-        if (!s) break;
-        if ((s >> 32) == h) {
-            uint32_t id = (uint32_t)s - 1;
-            if (v->len[id] == n && memcmp(v->arena + v->off[id], p, n) == 0) return id;
-        }
+        Slot *s = &v->slots[j];
+        if (!s->id1) break;
+        if (s->len == n && s->k0 == k0 && s->k1 == k1 &&
+            (n <= 16 || memcmp(v->arena + v->off[s->id1 - 1] + 16, p + 16, n - 16) == 0))
+            return s;
         j = (j + 1) & v->mask;
     }
-    if (v->n >= 0x7fffffffu) return -1;
+    if (v->n >= 0x7ffffffeu || n > 0xffffffffu) return NULL;
     if (v->n == v->ncap) {
         size_t cap = v->ncap * 2;
         uint64_t *off = realloc(v->off, cap * sizeof *off);
-        if (!off) return -1;
+        if (!off) return NULL;
         v->off = off;
         uint32_t *len = realloc(v->len, cap * sizeof *len);
-        if (!len) return -1;
+        if (!len) return NULL;
         v->len = len;
         v->ncap = cap;
     }
-    if (v->asize + n > v->acap) {
+    if (v->asize + n + 16 > v->acap) {
         size_t cap = v->acap * 2;
-        while (cap < v->asize + n) cap *= 2;
+        while (cap < v->asize + n + 16) cap *= 2;
         char *a = realloc(v->arena, cap);
-        if (!a) return -1;
+        if (!a) return NULL;
         v->arena = a;
         v->acap = cap;
     }
@@ -139,9 +178,24 @@ static inline int64_t vocab_id(Vocab *v, const char *p, size_t n) {
     v->off[id] = v->asize;
     v->len[id] = (uint32_t)n;
     v->asize += n;
-    v->slots[j] = (h << 32) | ((uint64_t)id + 1);
-    if (v->n * 2 > v->mask + 1 && vocab_grow(v) < 0) return -1;
-    return id;
+    Slot *s = &v->slots[j];
+    s->id1 = id + 1;
+    s->len = (uint32_t)n;
+    s->seen = 0;
+    s->where = 0;
+    s->k0 = k0;
+    s->k1 = k1;
+    if (v->n * 2 > v->mask + 1) {
+        if (vocab_grow(v) < 0) return NULL;
+        return vocab_slot(v, p, n, h); /* found now, in the new table */
+    }
+    return s;
+}
+
+/* The id of the term p[0:n], added if new; -1 when out of memory. */
+static int64_t vocab_id(Vocab *v, const char *p, size_t n) {
+    Slot *s = vocab_slot(v, p, n, hash_bytes((const unsigned char *)p, n));
+    return s ? (int64_t)s->id1 - 1 : -1;
 }
 
 /* ------------------------------------------------------------------ one thread's work */
@@ -161,12 +215,12 @@ typedef struct {
     uint32_t *idx;       /* term of each entry / token (thread's ids, then final ones) */
     int32_t *cnt;        /* counts mode: each entry's count */
     size_t n, cap;
-    uint32_t *seen, *where; /* counts mode, by term: last document + 1, its entry there */
-    size_t seen_cap;
     uint32_t *cp;        /* the document's (lowercased) code points */
     size_t cp_cap;
-    char *tok;           /* a token's UTF-8 */
+    char *tok;           /* the document's tokens' UTF-8, end to end (16 bytes' slack) */
     size_t tok_cap;
+    uint64_t *toks;      /* each token's offset in tok << 24 | its length, then its hash */
+    size_t toks_cap;
     int failed;          /* out of memory */
     /* phase 2 */
     const uint32_t *rank; /* final term of each of the thread's ids */
@@ -289,64 +343,134 @@ static int push(Work *w, uint32_t id) {
     return 0;
 }
 
-/* One token: its term numbered, and counted in document `doc` (0-based within the thread). */
-static inline int add_token(Work *w, const uint32_t *cp, Py_ssize_t a, Py_ssize_t b,
-                            uint32_t doc) {
-    size_t need = (size_t)(b - a) * 4;
-    if (ensure((void **)&w->tok, &w->tok_cap, need, 1) < 0) return -1;
-    size_t k = 0;
-    for (Py_ssize_t i = a; i < b; i++) k += utf8(w->tok + k, cp[i]);
-    int64_t id = vocab_id(&w->v, w->tok, k);
-    if (id < 0) return -1;
-    if (w->ids_mode) return push(w, (uint32_t)id);
-    if ((size_t)id >= w->seen_cap) {
-        size_t old = w->seen_cap, cap = old ? old * 2 : 1u << 14;
-        while (cap <= (size_t)id) cap *= 2;
-        uint32_t *s = realloc(w->seen, cap * sizeof *s);
+/* A token tok[a:b] of the document: recorded (its hash comes later). */
+static inline int note(Work *w, size_t *nt, size_t a, size_t b) {
+    if (b - a >= (1u << 24)) return -1; /* a 16 MB token: refused (out of memory) */
+    if (ensure((void **)&w->toks, &w->toks_cap, 2 * (*nt + 1), sizeof *w->toks) < 0) return -1;
+    w->toks[2 * *nt] = ((uint64_t)a << 24) | (b - a);
+    (*nt)++;
+    return 0;
+}
+
+/* The document's tokens looked up (each slot prefetched a few tokens ahead: the table is
+   larger than the cache) and counted in document `doc` (0-based within the thread). */
+#define AHEAD 12
+static int look_up(Work *w, size_t nt, uint32_t doc) {
+    uint64_t *toks = w->toks;
+    const char *tok = w->tok;
+    for (size_t i = 0; i < nt; i++) {
+        uint64_t r = toks[2 * i];
+        toks[2 * i + 1] = hash_bytes((const unsigned char *)tok + (r >> 24), r & 0xffffff);
+    }
+    Vocab *v = &w->v;
+    for (size_t i = 0; i < nt && i < AHEAD; i++)
+        __builtin_prefetch(&v->slots[toks[2 * i + 1] & v->mask]);
+    for (size_t i = 0; i < nt; i++) {
+        if (i + AHEAD < nt) __builtin_prefetch(&v->slots[toks[2 * (i + AHEAD) + 1] & v->mask]);
+        uint64_t r = toks[2 * i];
+        Slot *s = vocab_slot(v, tok + (r >> 24), r & 0xffffff, toks[2 * i + 1]);
         if (!s) return -1;
-        w->seen = s;
-        memset(s + old, 0, (cap - old) * sizeof *s);
-        uint32_t *wh = realloc(w->where, cap * sizeof *wh);
-        if (!wh) return -1;
-        w->where = wh;
-        w->seen_cap = cap;
+        uint32_t id = s->id1 - 1;
+        if (w->ids_mode) {
+            if (push(w, id) < 0) return -1;
+            continue;
+        }
+        if (s->seen == doc + 1) {
+            w->cnt[s->where]++;
+            continue;
+        }
+        s->seen = doc + 1;
+        s->where = (uint32_t)w->n;
+        if (push(w, id) < 0) return -1;
     }
-    if (w->seen[id] == doc + 1) {
-        w->cnt[w->where[id]]++;
-        return 0;
+    return 0;
+}
+
+/* The tokens of a text given as code points (cp[0:m]), into w->tok and w->toks. */
+static int cp_tokens(Work *w, const uint32_t *cp, Py_ssize_t m, size_t *nt) {
+    int spaces = w->spaces;
+    Py_ssize_t least = spaces ? 1 : 2, i = 0;
+    if (ensure((void **)&w->tok, &w->tok_cap, (size_t)m * 4 + 16, 1) < 0) return -1;
+    char *tok = w->tok;
+    size_t k = 0;
+    while (i < m) {
+        if (spaces) {
+            while (i < m && cp[i] < N_CODES && (CLASS[cp[i]] & SPACE)) i++;
+        } else {
+            while (i < m && !(cp[i] < N_CODES && (CLASS[cp[i]] & WORD))) i++;
+        }
+        Py_ssize_t a = i;
+        size_t start = k;
+        if (spaces) {
+            for (; i < m && !(cp[i] < N_CODES && (CLASS[cp[i]] & SPACE)); i++)
+                k += utf8(tok + k, cp[i]);
+        } else {
+            for (; i < m && cp[i] < N_CODES && (CLASS[cp[i]] & WORD); i++)
+                k += utf8(tok + k, cp[i]);
+        }
+        if (i - a >= least) {
+            if (note(w, nt, start, k) < 0) return -1;
+        } else {
+            k = start;
+        }
     }
-    w->seen[id] = doc + 1;
-    w->where[id] = (uint32_t)w->n;
-    return push(w, (uint32_t)id);
+    return 0;
+}
+
+/* The tokens of a Latin-1 text, read in place, into w->tok and w->toks. */
+static int latin1_tokens(Work *w, const uint8_t *t, Py_ssize_t n, size_t *nt) {
+    const uint8_t *low = LOWER1;
+    uint8_t identity[256];
+    if (!w->lower) {
+        for (int c = 0; c < 256; c++) identity[c] = (uint8_t)c;
+        low = identity;
+    }
+    int spaces = w->spaces;
+    Py_ssize_t least = spaces ? 1 : 2, i = 0;
+    if (ensure((void **)&w->tok, &w->tok_cap, (size_t)n * 2 + 16, 1) < 0) return -1;
+    char *tok = w->tok;
+    size_t k = 0;
+    while (i < n) {
+        if (spaces) {
+            while (i < n && (CLASS1[low[t[i]]] & SPACE)) i++;
+        } else {
+            while (i < n && !(CLASS1[low[t[i]]] & WORD)) i++;
+        }
+        Py_ssize_t a = i;
+        size_t start = k;
+        uint8_t stop = spaces ? SPACE : WORD, want = spaces ? 0 : WORD;
+        for (; i < n && (CLASS1[low[t[i]]] & stop) == want; i++) {
+            uint8_t c = low[t[i]];
+            if (c < 0x80) {
+                tok[k++] = (char)c;
+            } else {
+                tok[k++] = (char)(0xC0 | (c >> 6));
+                tok[k++] = (char)(0x80 | (c & 0x3F));
+            }
+        }
+        if (i - a >= least) {
+            if (note(w, nt, start, k) < 0) return -1;
+        } else {
+            k = start;
+        }
+    }
+    return 0;
 }
 
 static void *tokenise(void *arg) {
     Work *w = arg;
-    int spaces = w->spaces;
-    Py_ssize_t least = spaces ? 1 : 2;
     for (Py_ssize_t d = w->d0; d < w->d1; d++) {
-        size_t before = w->n;
-        Py_ssize_t m = code_points(w, &w->docs[d]);
-        if (m < 0) goto fail;
-        const uint32_t *cp = w->cp;
+        size_t before = w->n, nt = 0;
         uint32_t doc = (uint32_t)(d - w->d0);
-        Py_ssize_t i = 0;
-        while (i < m) {
-            /* skip to a token's first character */
-            if (spaces) {
-                while (i < m && cp[i] < N_CODES && (CLASS[cp[i]] & SPACE)) i++;
-            } else {
-                while (i < m && !(cp[i] < N_CODES && (CLASS[cp[i]] & WORD))) i++;
-            }
-            Py_ssize_t a = i;
-            if (spaces) {
-                while (i < m && !(cp[i] < N_CODES && (CLASS[cp[i]] & SPACE))) i++;
-            } else {
-                while (i < m && cp[i] < N_CODES && (CLASS[cp[i]] & WORD)) i++;
-            }
-            if (i - a >= least && add_token(w, cp, a, i, doc) < 0) goto fail;
+        const Doc *dd = &w->docs[d];
+        if (dd->kind == PyUnicode_1BYTE_KIND && (LATIN1_CLOSED || !w->lower)) {
+            if (latin1_tokens(w, dd->data, dd->len, &nt) < 0) goto fail;
+        } else {
+            Py_ssize_t m = code_points(w, dd);
+            if (m < 0 || cp_tokens(w, w->cp, m, &nt) < 0) goto fail;
         }
-        w->rowlen[d - w->d0] = (int64_t)(w->n - before);
+        if (look_up(w, nt, doc) < 0) goto fail;
+        w->rowlen[doc] = (int64_t)(w->n - before);
     }
     return NULL;
 fail:
@@ -482,6 +606,14 @@ static PyObject *set_tables(PyObject *self, PyObject *args) {
     LOWER = (const int32_t *)PyBytes_AS_STRING(low);
     EXPAND = (const uint32_t *)PyBytes_AS_STRING(exp);
     EXPAND_LEN = PyBytes_GET_SIZE(exp) / 4;
+    LATIN1_CLOSED = 1;
+    for (int c = 0; c < 256; c++) {
+        CLASS1[c] = CLASS[c];
+        if (LOWER[c] < 0 || LOWER[c] > 255)
+            LATIN1_CLOSED = 0;
+        else
+            LOWER1[c] = (uint8_t)LOWER[c];
+    }
     Py_RETURN_NONE;
 }
 
@@ -581,10 +713,8 @@ static PyObject *count(PyObject *self, PyObject *args) {
         w[t].cp = NULL;
         free(w[t].tok);
         w[t].tok = NULL;
-        free(w[t].seen);
-        w[t].seen = NULL;
-        free(w[t].where);
-        w[t].where = NULL;
+        free(w[t].toks);
+        w[t].toks = NULL;
     }
     /* one vocabulary: the other threads' terms added to the first's */
     for (int t = 1; t < n_threads && !failed; t++) {
@@ -685,8 +815,7 @@ done:
             free(w[t].cnt);
             free(w[t].cp);
             free(w[t].tok);
-            free(w[t].seen);
-            free(w[t].where);
+            free(w[t].toks);
         }
     }
     if (maps)
