@@ -3,13 +3,14 @@
    Lowercases (Python's str.lower, final sigma included), finds the tokens (maximal runs of
    two or more of Python's word characters -- the matches of scikit-learn's default token
    pattern (?u)\b\w\w+\b -- or runs of non-white-space characters, str.split's words),
-   numbers them in one open-addressing hash table of UTF-8 byte strings per thread, merges
-   the threads' vocabularies once, sorts the vocabulary (byte order of UTF-8 is code-point
-   order: Python's order of str) and writes either each document's (term, count) pairs
-   (CSR, rows sorted) or each token's term (for n-grams), with no Python object per token.
+   numbers them in an open-addressing hash table of UTF-8 byte strings (one per thread, each
+   thread a contiguous range of the documents), sorts each thread's terms (byte order of
+   UTF-8 is code-point order: Python's order of str), merges the sorted lists once into the
+   vocabulary, and writes either each document's (term, count) pairs (CSR, rows sorted) or
+   each token's term (for n-grams), with no Python object per token.
 
    Every Unicode property comes from tables the running Python computes once per process
-   (textsift.tokens._kernel_tables, from str.lower, re's \w and \s): set_tables() is called
+   (textsift.tokens.unicode_tables, from str.lower, re's \w and \s): set_tables() is called
    before the first count. Surrogates are neither word nor white-space characters; in the
    str.split mode they are kept inside words, encoded as UTF-8 would encode their code
    points ("surrogatepass"), which keeps the byte order the code-point order. */
@@ -192,12 +193,6 @@ static inline Slot *vocab_slot(Vocab *v, const char *p, size_t n, uint64_t h) {
     return s;
 }
 
-/* The id of the term p[0:n], added if new; -1 when out of memory. */
-static int64_t vocab_id(Vocab *v, const char *p, size_t n) {
-    Slot *s = vocab_slot(v, p, n, hash_bytes((const unsigned char *)p, n));
-    return s ? (int64_t)s->id1 - 1 : -1;
-}
-
 /* ------------------------------------------------------------------ one thread's work */
 typedef struct {
     const void *data;
@@ -210,7 +205,8 @@ typedef struct {
     Py_ssize_t d0, d1;   /* its documents */
     int lower, spaces, ids_mode;
     Vocab v;
-    size_t vn;           /* its vocabulary's size, once merged into the first's */
+    uint32_t *order;     /* its terms' ids in sorted order */
+    uint32_t *map;       /* each of its ids' final term */
     int64_t *rowlen;     /* entries (counts mode) or tokens (ids mode) of each document */
     uint32_t *idx;       /* term of each entry / token (thread's ids, then final ones) */
     int32_t *cnt;        /* counts mode: each entry's count */
@@ -457,32 +453,15 @@ static int latin1_tokens(Work *w, const uint8_t *t, Py_ssize_t n, size_t *nt) {
     return 0;
 }
 
-static void *tokenise(void *arg) {
-    Work *w = arg;
-    for (Py_ssize_t d = w->d0; d < w->d1; d++) {
-        size_t before = w->n, nt = 0;
-        uint32_t doc = (uint32_t)(d - w->d0);
-        const Doc *dd = &w->docs[d];
-        if (dd->kind == PyUnicode_1BYTE_KIND && (LATIN1_CLOSED || !w->lower)) {
-            if (latin1_tokens(w, dd->data, dd->len, &nt) < 0) goto fail;
-        } else {
-            Py_ssize_t m = code_points(w, dd);
-            if (m < 0 || cp_tokens(w, w->cp, m, &nt) < 0) goto fail;
-        }
-        if (look_up(w, nt, doc) < 0) goto fail;
-        w->rowlen[doc] = (int64_t)(w->n - before);
-    }
-    return NULL;
-fail:
-    w->failed = 1;
-    return NULL;
+/* ------------------------------------------------------------------ sorting */
+static inline int cmp_terms(const Vocab *u, uint32_t a, const Vocab *v, uint32_t b) {
+    uint32_t la = u->len[a], lb = v->len[b];
+    int c = memcmp(u->arena + u->off[a], v->arena + v->off[b], la < lb ? la : lb);
+    return c ? c : (la > lb) - (la < lb);
 }
 
-/* ------------------------------------------------------------------ sorting */
 static inline int term_less(const Vocab *v, uint32_t a, uint32_t b) {
-    uint32_t la = v->len[a], lb = v->len[b];
-    int c = memcmp(v->arena + v->off[a], v->arena + v->off[b], la < lb ? la : lb);
-    return c ? c < 0 : la < lb;
+    return cmp_terms(v, a, v, b) < 0;
 }
 
 /* Merge sort of term ids by their bytes (stable; tmp holds n ids). */
@@ -508,6 +487,40 @@ static void sort_terms(const Vocab *v, uint32_t *a, uint32_t *tmp, size_t n) {
     while (i < h) tmp[k++] = a[i++];
     while (j < n) tmp[k++] = a[j++];
     memcpy(a, tmp, n * sizeof *a);
+}
+
+static void *tokenise(void *arg) {
+    Work *w = arg;
+    for (Py_ssize_t d = w->d0; d < w->d1; d++) {
+        size_t before = w->n, nt = 0;
+        uint32_t doc = (uint32_t)(d - w->d0);
+        const Doc *dd = &w->docs[d];
+        if (dd->kind == PyUnicode_1BYTE_KIND && (LATIN1_CLOSED || !w->lower)) {
+            if (latin1_tokens(w, dd->data, dd->len, &nt) < 0) goto fail;
+        } else {
+            Py_ssize_t m = code_points(w, dd);
+            if (m < 0 || cp_tokens(w, w->cp, m, &nt) < 0) goto fail;
+        }
+        if (look_up(w, nt, doc) < 0) goto fail;
+        w->rowlen[doc] = (int64_t)(w->n - before);
+    }
+    /* the thread's terms sorted (here, in parallel): the threads' lists are merged next */
+    free(w->v.slots); /* the table is done with: the arena remains */
+    w->v.slots = NULL;
+    size_t V = w->v.n;
+    w->order = malloc((V ? V : 1) * sizeof *w->order);
+    uint32_t *tmp = malloc((V ? V : 1) * sizeof *tmp);
+    if (!w->order || !tmp) {
+        free(tmp);
+        goto fail;
+    }
+    for (size_t k = 0; k < V; k++) w->order[k] = (uint32_t)k;
+    sort_terms(&w->v, w->order, tmp, V);
+    free(tmp);
+    return NULL;
+fail:
+    w->failed = 1;
+    return NULL;
 }
 
 static void sort_u64(uint64_t *a, size_t n) {
@@ -658,9 +671,10 @@ static PyObject *count(PyObject *self, PyObject *args) {
     int64_t *rowlen = PyMem_Calloc(n_docs ? n_docs : 1, sizeof *rowlen);
     Work *w = PyMem_Calloc(n_threads, sizeof *w);
     PyObject *result = NULL, *names = NULL, *a = NULL, *b = NULL, *c = NULL;
-    uint32_t **maps = PyMem_Calloc(n_threads, sizeof *maps);
-    uint32_t *order = NULL, *rank = NULL;
-    if (!docs || !rowlen || !w || !maps) {
+    uint8_t *final_t = NULL; /* each final term's thread */
+    uint32_t *final_id = NULL; /* and its id there */
+    size_t *heads = NULL;
+    if (!docs || !rowlen || !w) {
         PyErr_NoMemory();
         goto done;
     }
@@ -716,47 +730,51 @@ static PyObject *count(PyObject *self, PyObject *args) {
         free(w[t].toks);
         w[t].toks = NULL;
     }
-    /* one vocabulary: the other threads' terms added to the first's */
-    for (int t = 1; t < n_threads && !failed; t++) {
-        Vocab *v = &w[t].v;
-        w[t].vn = v->n;
-        maps[t] = malloc((v->n ? v->n : 1) * sizeof **maps);
-        if (!maps[t]) {
-            failed = 1;
-            break;
-        }
-        for (size_t k = 0; k < v->n; k++) {
-            int64_t id = vocab_id(&w[0].v, v->arena + v->off[k], v->len[k]);
-            if (id < 0) {
-                failed = 1;
-                break;
+    /* one vocabulary: the threads' sorted terms merged (equal terms made one), each
+       thread's ids mapped to their final terms */
+    for (int t = 0; t < n_threads && !failed; t++) {
+        w[t].map = malloc((w[t].v.n ? w[t].v.n : 1) * sizeof *w[t].map);
+        failed |= !w[t].map;
+    }
+    size_t upper = 0;
+    for (int t = 0; t < n_threads; t++) upper += w[t].v.n;
+    if (!failed) {
+        final_t = malloc((upper ? upper : 1) * sizeof *final_t);
+        final_id = malloc((upper ? upper : 1) * sizeof *final_id);
+        heads = calloc(n_threads, sizeof *heads);
+        failed = !final_t || !final_id || !heads;
+    }
+    if (!failed) {
+        for (;;) {
+            int best = -1; /* the thread whose next term is smallest */
+            for (int t = 0; t < n_threads; t++) {
+                if (heads[t] == w[t].v.n) continue;
+                if (best < 0 || cmp_terms(&w[t].v, w[t].order[heads[t]], &w[best].v,
+                                          w[best].order[heads[best]]) < 0)
+                    best = t;
             }
-            maps[t][k] = (uint32_t)id;
+            if (best < 0) break;
+            uint32_t id = w[best].order[heads[best]];
+            final_t[V] = (uint8_t)best;
+            final_id[V] = id;
+            for (int t = 0; t < n_threads; t++) /* the same term in every thread: one */
+                if (heads[t] < w[t].v.n &&
+                    (t == best || cmp_terms(&w[t].v, w[t].order[heads[t]], &w[best].v,
+                                            id) == 0))
+                    w[t].map[w[t].order[heads[t]++]] = (uint32_t)V;
+            V++;
         }
-        vocab_free(v);
     }
-    V = w[0].v.n;
-    if (!failed) {
-        order = malloc((V ? V : 1) * sizeof *order);
-        rank = malloc((V ? V : 1) * sizeof *rank);
-        failed = !order || !rank;
-    }
-    if (!failed) {
-        free(w[0].v.slots); /* the table is done with: the arena and the order remain */
-        w[0].v.slots = NULL;
-        for (size_t k = 0; k < V; k++) order[k] = (uint32_t)k;
-        sort_terms(&w[0].v, order, rank, V); /* rank: the scratch space here */
-        for (size_t k = 0; k < V; k++) rank[order[k]] = (uint32_t)k;
-        for (int t = 1; t < n_threads; t++) /* the maps give final terms */
-            for (size_t k = 0; k < w[t].vn; k++) maps[t][k] = rank[maps[t][k]];
+    for (int t = 0; t < n_threads; t++) {
+        free(w[t].order);
+        w[t].order = NULL;
     }
     Py_END_ALLOW_THREADS
     if (failed) {
         PyErr_NoMemory();
         goto done;
     }
-    w[0].rank = rank;
-    for (int t = 1; t < n_threads; t++) w[t].rank = maps[t];
+    for (int t = 0; t < n_threads; t++) w[t].rank = w[t].map;
     size_t total_n = 0;
     for (int t = 0; t < n_threads; t++) total_n += w[t].n;
     char *pa, *pb, *pc;
@@ -793,10 +811,10 @@ static PyObject *count(PyObject *self, PyObject *args) {
     names = PyList_New((Py_ssize_t)V);
     if (!names) goto done;
     {
-        const Vocab *v = &w[0].v;
         const char *errors = spaces ? "surrogatepass" : NULL;
         for (size_t k = 0; k < V; k++) {
-            uint32_t id = order[k];
+            const Vocab *v = &w[final_t[k]].v;
+            uint32_t id = final_id[k];
             PyObject *s = PyUnicode_DecodeUTF8(v->arena + v->off[id], v->len[id], errors);
             if (!s) goto done;
             PyList_SET_ITEM(names, (Py_ssize_t)k, s);
@@ -816,13 +834,13 @@ done:
             free(w[t].cp);
             free(w[t].tok);
             free(w[t].toks);
+            free(w[t].order);
+            free(w[t].map);
         }
     }
-    if (maps)
-        for (int t = 0; t < n_threads; t++) free(maps[t]);
-    free(order);
-    free(rank);
-    PyMem_Free(maps);
+    free(final_t);
+    free(final_id);
+    free(heads);
     PyMem_Free(w);
     PyMem_Free(rowlen);
     PyMem_Free(docs);
