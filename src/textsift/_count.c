@@ -62,6 +62,7 @@ typedef struct {
     size_t asize, acap;
 } Vocab;
 
+/* p[0:n] has 16 readable bytes after it at least (the buffers keep that slack). */
 static inline uint64_t hash_bytes(const unsigned char *p, size_t n) {
     uint64_t h = 0x9E3779B97F4A7C15ull ^ (n * 0xff51afd7ed558ccdull);
     while (n >= 8) {
@@ -73,7 +74,14 @@ static inline uint64_t hash_bytes(const unsigned char *p, size_t n) {
         n -= 8;
     }
     uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n) { /* 8 readable bytes (every buffer hashed here has 16 bytes' slack): masked */
+        memcpy(&w, p, 8);
+        w &= ~0ull >> (64 - 8 * n);
+    }
+#else
     memcpy(&w, p, n);
+#endif
     h = (h ^ w) * 0x94d049bb133111ebull;
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
