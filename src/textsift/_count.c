@@ -827,7 +827,17 @@ static PyObject *count(PyObject *self, PyObject *args) {
         for (size_t k = 0; k < V; k++) {
             const Vocab *v = &w[final_t[k]].v;
             uint32_t id = final_id[k];
-            PyObject *s = PyUnicode_DecodeUTF8(v->arena + v->off[id], v->len[id], errors);
+            const char *p = v->arena + v->off[id];
+            size_t n = v->len[id];
+            uint64_t high = 0; /* an ASCII term (most are) is copied, not decoded */
+            for (size_t i = 0; i < n; i++) high |= (uint8_t)p[i];
+            PyObject *s;
+            if (high < 0x80) {
+                s = PyUnicode_New((Py_ssize_t)n, 127);
+                if (s) memcpy(PyUnicode_DATA(s), p, n);
+            } else {
+                s = PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, errors);
+            }
             if (!s) goto done;
             PyList_SET_ITEM(names, (Py_ssize_t)k, s);
         }

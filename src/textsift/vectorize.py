@@ -245,7 +245,8 @@ def _fast(opts: VectorizerOptions, texts) -> bool:
     terms: any analyzer, words from the default token pattern or a tokenizer, strings."""
     return ((opts.analyzer != "word" or opts.tokenizer is not None
              or opts.token_pattern == DEFAULT_TOKEN_PATTERN)
-            and all(isinstance(t, str) for t in texts))
+            and (set(map(type, texts)) <= {str}  # (fast; str subclasses are asked below)
+                 or all(isinstance(t, str) for t in texts)))
 
 
 def _count_fast(texts, opts: VectorizerOptions, n_threads):
