@@ -223,7 +223,7 @@ typedef struct {
     size_t cp_cap;
     char *tok;           /* the document's tokens' UTF-8, end to end (16 bytes' slack) */
     size_t tok_cap;
-    uint64_t *toks;      /* each token's offset in tok << 24 | its length, then its hash */
+    uint64_t *toks;      /* each token's offset in tok, length and hash */
     size_t toks_cap;
     uint16_t latin1[256]; /* latin1_tokens' table */
     int failed;          /* out of memory */
@@ -332,6 +332,7 @@ static inline size_t utf8(char *o, uint32_t c) {
 
 static int push(Work *w, uint32_t id) {
     if (w->n == w->cap) {
+        if (!w->ids_mode && w->n >= 0xffffffffu) return -1; /* entries a thread numbers */
         size_t cap = w->cap ? w->cap * 2 : 1u << 16;
         uint32_t *idx = realloc(w->idx, cap * sizeof *idx);
         if (!idx) return -1;
@@ -351,9 +352,9 @@ static int push(Work *w, uint32_t id) {
 
 /* A token tok[a:b] of the document: recorded (its hash comes later). */
 static inline int note(Work *w, size_t *nt, size_t a, size_t b) {
-    if (b - a >= (1u << 24)) return -1; /* a 16 MB token: refused (out of memory) */
-    if (ensure((void **)&w->toks, &w->toks_cap, 2 * (*nt + 1), sizeof *w->toks) < 0) return -1;
-    w->toks[2 * *nt] = ((uint64_t)a << 24) | (b - a);
+    if (ensure((void **)&w->toks, &w->toks_cap, 3 * (*nt + 1), sizeof *w->toks) < 0) return -1;
+    w->toks[3 * *nt] = a;
+    w->toks[3 * *nt + 1] = b - a;
     (*nt)++;
     return 0;
 }
@@ -364,17 +365,14 @@ static inline int note(Work *w, size_t *nt, size_t a, size_t b) {
 static int look_up(Work *w, size_t nt, uint32_t doc) {
     uint64_t *toks = w->toks;
     const char *tok = w->tok;
-    for (size_t i = 0; i < nt; i++) {
-        uint64_t r = toks[2 * i];
-        toks[2 * i + 1] = hash_bytes((const unsigned char *)tok + (r >> 24), r & 0xffffff);
-    }
+    for (size_t i = 0; i < nt; i++)
+        toks[3 * i + 2] = hash_bytes((const unsigned char *)tok + toks[3 * i], toks[3 * i + 1]);
     Vocab *v = &w->v;
     for (size_t i = 0; i < nt && i < AHEAD; i++)
-        __builtin_prefetch(&v->slots[toks[2 * i + 1] & v->mask]);
+        __builtin_prefetch(&v->slots[toks[3 * i + 2] & v->mask]);
     for (size_t i = 0; i < nt; i++) {
-        if (i + AHEAD < nt) __builtin_prefetch(&v->slots[toks[2 * (i + AHEAD) + 1] & v->mask]);
-        uint64_t r = toks[2 * i];
-        Slot *s = vocab_slot(v, tok + (r >> 24), r & 0xffffff, toks[2 * i + 1]);
+        if (i + AHEAD < nt) __builtin_prefetch(&v->slots[toks[3 * (i + AHEAD) + 2] & v->mask]);
+        Slot *s = vocab_slot(v, tok + toks[3 * i], toks[3 * i + 1], toks[3 * i + 2]);
         if (!s) return -1;
         uint32_t id = s->id1 - 1;
         if (w->ids_mode) {

@@ -1,32 +1,41 @@
-"""Tokenise and count with scikit-learn's rules, on Polars' string kernels and sorted integers.
+"""Tokenise and count with scikit-learn's rules, in a compiled kernel and on sorted integers.
 
 :func:`count_tokens` gives, for a list of texts, the matrix of token (or token n-gram) counts
 over the sorted vocabulary of every term -- what ``CountVectorizer(token_pattern=r"(?u)\\b\\w
 \\w+\\b", ngram_range=...)`` (lowercasing, stop words, no pruning) gives, value for value --
-several times faster; n-grams are counted as packed integers by :mod:`textsift.ngrams`.
+an order of magnitude faster; n-grams are counted as packed integers by :mod:`textsift.ngrams`.
 
 **Why the tokens are exact.** A match of ``\\b\\w\\w+\\b`` is a maximal run of two or more
-word characters, so the matches are those of ``[W]{2,}`` (leftmost, greedy), ``W`` being the
-word characters, with no ``\\b`` needed. Polars' regex engine (Rust's ``regex``) has its own
-Unicode ``\\w`` (marks, connector punctuation, join controls; no ``No`` numbers) and its own
-Unicode tables, which differ from Python's ``str.isalnum() or "_"``: on IMDb 7 of 101,895
-vocabulary entries differ. So ``W`` is not Rust's ``\\w``: it is the set of code points that
-*Python's* ``re`` calls ``\\w``, listed once per process (:func:`word_class`, 734 ranges under
-Python 3.11) and written into the pattern as a character class. Lowercasing is Python's own
-``str.lower`` (final sigma and the special case mappings included). So no document has to be
-detected and tokenised apart: every one is tokenised by the same rule as Python's. The one
-thing Polars cannot hold is a lone surrogate (a Python string may have one; UTF-8 cannot):
-it is not a word character, so it is replaced by a space, which tokenises alike. A tokenizer
-callable (a morphological analyser, or your own) replaces the pattern: its tokens are
-numbered and counted the same way.
+word characters (leftmost, greedy), with no ``\\b`` needed, the word characters being those
+*Python's* ``re`` calls ``\\w`` (``str.isalnum() or "_"``); the text is lowercased first by
+``str.lower``'s own rules, the special cases (``"İ".lower()`` is two code points) and the
+final sigma (``"ΟΔΟΣ".lower() == "οδος"``: ``Σ`` after a cased letter and before none,
+case-ignorable characters skipped, as CPython decides it) included. Other engines' Unicode
+tables differ from Python's (Rust's ``regex`` counts combining marks and connector
+punctuation as word characters and not ``½``: 7 of IMDb's 101,895 terms), so none is used:
+the compiled kernel ``textsift._count`` (C, built by the package's own build with the
+machine's C compiler) reads its tables from the running Python, :func:`unicode_tables`
+(which code point is a word character, white space, cased, case-ignorable; each one's
+lowercase), found once per process by running ``re`` and ``str.lower`` over every code
+point. Nothing is hard-coded, so the tokens follow the Unicode version of the Python they
+run under, and every text is tokenised by the same rule as Python's, lone surrogates
+included (no word character: they split words, as any other non-word character does).
 
-**Why Polars.** Measured on IMDb (50,000 reviews, 65 M characters; 2-core machine): finding
-the tokens with Polars' ``str.extract_all`` takes 1.1 s of CPU, PyArrow's
-``split_pattern_regex`` (RE2, which has no Unicode ``\\w``: a ``[^\\pL\\pN_]+`` split) 2.0 s,
-and scikit-learn's whole ``CountVectorizer`` 9-11 s. The tokens are then numbered by PyArrow's
-``dictionary_encode`` (a hash table in C++; Polars' categoricals keep a global string cache
-that grows with every corpus), the distinct words sorted, stemmed and mapped once. Blocks of
-documents run on a thread pool: Polars, PyArrow, NumPy and scipy release the GIL.
+**How.** The kernel reads each ``str`` in place (Latin-1 texts byte by byte, the others as
+code points), lowercases, cuts the tokens, and looks each one's UTF-8 bytes up in an
+open-addressing hash table (a slot holds a term's first 16 bytes, its length and its last
+document, so a token costs one cache line, fetched ahead while the document's earlier tokens
+are counted); each document's (term, count) pairs are written as it ends. Two or more
+threads take contiguous ranges of the documents (equal numbers of characters), each with
+its own table; each sorts its terms (UTF-8 byte order is code-point order: Python's order of
+``str``), the sorted lists are merged once into the vocabulary, and every thread renumbers
+its entries and sorts each row (a radix sort) in parallel. What comes back is the CSR
+matrix's arrays and the sorted terms as ``str``: no Python object per token, the vocabulary
+held once. For n-grams the kernel gives each token's term instead (int32), which
+:mod:`textsift.ngrams` packs. Stop words and stems map the sorted terms, each word once. A
+tokenizer callable (a morphological analyser, or your own) replaces the pattern: its tokens
+are numbered by PyArrow's ``dictionary_encode`` and counted the same way. ``bench/count.py``
+measures the pass against ``CountVectorizer`` and the Rust counters that install.
 
 **N-grams.** With the words numbered ``1..V`` in sorted order, an n-gram is packed into one
 integer (:mod:`textsift.ngrams`), whose order is Python's order of the strings
