@@ -93,6 +93,17 @@ def test_final_sigma_follows_str_lower():
     assert_identical(texts)
 
 
+def test_no_text_and_texts_without_tokens_give_no_column():
+    for texts, rows in (([], 0), (["", "a", "  \t", "\ud800"], 4)):
+        for split in ("words", "spaces"):
+            X, names = count_tokens(texts, str.lower, n_threads=2, split=split)
+            if split == "spaces" and rows:
+                assert names.tolist() == ["a", "\ud800"]  # str.split's words
+                assert X.toarray().tolist() == [[0, 0], [1, 0], [0, 0], [0, 1]]
+            else:
+                assert X.shape == (rows, 0) and names.tolist() == []
+
+
 def test_kernel_refuses_what_is_not_a_list_of_str():
     with pytest.raises(TypeError, match="text 1 is bytes"):
         _kernel().count(["a", b"b"], True, False, 1, False)
