@@ -5,9 +5,10 @@
    pattern (?u)\b\w\w+\b -- or runs of non-white-space characters, str.split's words),
    numbers them in an open-addressing hash table of UTF-8 byte strings (one per thread, each
    thread a contiguous range of the documents), sorts each thread's terms (byte order of
-   UTF-8 is code-point order: Python's order of str), merges the sorted lists once into the
-   vocabulary, and writes either each document's (term, count) pairs (CSR, rows sorted) or
-   each token's term (for n-grams), with no Python object per token.
+   UTF-8 is code-point order: Python's order of str; a radix sort on the first 8 bytes),
+   merges the sorted lists once into the vocabulary, and writes either each document's
+   (term, count) pairs (CSR, rows sorted) or each token's term (for n-grams), with no Python
+   object per token; the other threads renumber while the first makes the terms' str.
 
    Every Unicode property comes from tables the running Python computes once per process
    (textsift.tokens.unicode_tables, from str.lower, re's \w and \s): set_tables() is called
@@ -214,6 +215,7 @@ typedef struct {
     int lower, spaces, ids_mode;
     Vocab v;
     uint32_t *order;     /* its terms' ids in sorted order */
+    uint64_t *keys;      /* and their first 8 bytes, big-endian */
     uint32_t *map;       /* each of its ids' final term */
     int64_t *rowlen;     /* entries (counts mode) or tokens (ids mode) of each document */
     uint32_t *idx;       /* term of each entry / token (thread's ids, then final ones) */
@@ -489,6 +491,66 @@ static void sort_terms(const Vocab *v, uint32_t *a, uint32_t *tmp, size_t n) {
     memcpy(a, tmp, n * sizeof *a);
 }
 
+typedef struct {
+    uint64_t key; /* the term's first 8 bytes, big-endian (zero-padded) */
+    uint64_t id;
+} Keyed;
+
+/* order[0:V] = the vocabulary's ids in the order of their terms: an LSD radix sort on the
+   first 8 bytes (byte by byte, a pass skipped when every term has the same byte there), then
+   each run of terms sharing them sorted by sort_terms; keys[k] is the first 8 bytes of the
+   term order[k] (what the merge compares first). -1: out of memory. */
+static int sort_vocab(const Vocab *v, uint32_t *order, uint64_t *keys) {
+    size_t V = v->n;
+    Keyed *a = malloc((V ? V : 1) * sizeof *a), *b = malloc((V ? V : 1) * sizeof *b);
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return -1;
+    }
+    for (size_t k = 0; k < V; k++) {
+        uint64_t k0, k1;
+        prefix(v->arena + v->off[k], v->len[k], &k0, &k1);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        k0 = __builtin_bswap64(k0);
+#endif
+        a[k].key = k0;
+        a[k].id = k;
+    }
+    size_t count[256];
+    for (int shift = 0; shift < 64; shift += 8) {
+        memset(count, 0, sizeof count);
+        for (size_t k = 0; k < V; k++) count[(a[k].key >> shift) & 255]++;
+        int trivial = 0;
+        for (int d = 0; d < 256; d++) trivial |= count[d] == V;
+        if (trivial) continue;
+        size_t sum = 0;
+        for (int d = 0; d < 256; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t k = 0; k < V; k++) b[count[(a[k].key >> shift) & 255]++] = a[k];
+        Keyed *t = a;
+        a = b;
+        b = t;
+    }
+    for (size_t k = 0; k < V; k++) {
+        order[k] = (uint32_t)a[k].id;
+        keys[k] = a[k].key;
+    }
+    uint32_t *tmp = (uint32_t *)b; /* room for V ids */
+    for (size_t i = 0; i < V;) {
+        size_t j = i + 1;
+        while (j < V && a[j].key == a[i].key) j++;
+        if (j - i > 1) sort_terms(v, order + i, tmp, j - i);
+        i = j;
+    }
+    free(a);
+    free(b);
+    return 0;
+}
+
 static void *tokenise(void *arg) {
     Work *w = arg;
     for (int c = 0; c < 256; c++) {
@@ -512,16 +574,9 @@ static void *tokenise(void *arg) {
     /* the thread's terms sorted (here, in parallel): the threads' lists are merged next */
     free(w->v.slots); /* the table is done with: the arena remains */
     w->v.slots = NULL;
-    size_t V = w->v.n;
-    w->order = malloc((V ? V : 1) * sizeof *w->order);
-    uint32_t *tmp = malloc((V ? V : 1) * sizeof *tmp);
-    if (!w->order || !tmp) {
-        free(tmp);
-        goto fail;
-    }
-    for (size_t k = 0; k < V; k++) w->order[k] = (uint32_t)k;
-    sort_terms(&w->v, w->order, tmp, V);
-    free(tmp);
+    w->order = malloc((w->v.n ? w->v.n : 1) * sizeof *w->order);
+    w->keys = malloc((w->v.n ? w->v.n : 1) * sizeof *w->keys);
+    if (!w->order || !w->keys || sort_vocab(&w->v, w->order, w->keys) < 0) goto fail;
     return NULL;
 fail:
     w->failed = 1;
@@ -597,6 +652,22 @@ static void *renumber(void *arg) {
     return NULL;
 }
 
+/* The merge's comparisons: the k-th smallest term of thread a against the j-th of thread b,
+   their first 8 bytes first. */
+static inline int next_cmp(const Work *a, size_t k, const Work *b, size_t j) {
+    uint64_t x = a->keys[k], y = b->keys[j];
+    if (x != y) return x < y ? -1 : 1;
+    return cmp_terms(&a->v, a->order[k], &b->v, b->order[j]);
+}
+
+static inline int next_less(const Work *a, size_t k, const Work *b, size_t j) {
+    return next_cmp(a, k, b, j) < 0;
+}
+
+static inline int same_term(const Work *a, size_t k, const Work *b, size_t j) {
+    return next_cmp(a, k, b, j) == 0;
+}
+
 static int run_threads(Work *w, int n, void *(*fn)(void *)) {
     pthread_t th[64];
     int started = 0;
@@ -608,6 +679,18 @@ static int run_threads(Work *w, int n, void *(*fn)(void *)) {
     for (int t = started + 1; t < n; t++) fn(&w[t]); /* threads that did not start */
     for (int t = 1; t <= started; t++) pthread_join(th[t], NULL);
     return 0;
+}
+
+/* Renumbering shared among threads: thread `first`'s entries, then every `step`-th. */
+typedef struct {
+    Work *w;
+    int n, first, step;
+} Batch;
+
+static void *renumber_batch(void *arg) {
+    Batch *b = arg;
+    for (int t = b->first; t < b->n; t += b->step) renumber(&b->w[t]);
+    return NULL;
 }
 
 /* ------------------------------------------------------------------ Python API */
@@ -648,6 +731,35 @@ static PyObject *new_array(size_t bytes, char **data) {
     }
     *data = PyByteArray_AS_STRING(a);
     return a;
+}
+
+/* The sorted terms as a list of str (the GIL held); NULL with an exception set. */
+static PyObject *make_names(Work *w, const uint8_t *final_t, const uint32_t *final_id,
+                            size_t V, int spaces) {
+    PyObject *names = PyList_New((Py_ssize_t)V);
+    if (!names) return NULL;
+    const char *errors = spaces ? "surrogatepass" : NULL;
+    for (size_t k = 0; k < V; k++) {
+        const Vocab *v = &w[final_t[k]].v;
+        uint32_t id = final_id[k];
+        const char *p = v->arena + v->off[id];
+        size_t n = v->len[id];
+        uint64_t high = 0; /* an ASCII term (most are) is copied, not decoded */
+        for (size_t i = 0; i < n; i++) high |= (uint8_t)p[i];
+        PyObject *s;
+        if (high < 0x80) {
+            s = PyUnicode_New((Py_ssize_t)n, 127);
+            if (s) memcpy(PyUnicode_DATA(s), p, n);
+        } else {
+            s = PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, errors);
+        }
+        if (!s) {
+            Py_DECREF(names);
+            return NULL;
+        }
+        PyList_SET_ITEM(names, (Py_ssize_t)k, s);
+    }
+    return names;
 }
 
 PyDoc_STRVAR(count_doc,
@@ -758,25 +870,24 @@ static PyObject *count(PyObject *self, PyObject *args) {
             int best = -1; /* the thread whose next term is smallest */
             for (int t = 0; t < n_threads; t++) {
                 if (heads[t] == w[t].v.n) continue;
-                if (best < 0 || cmp_terms(&w[t].v, w[t].order[heads[t]], &w[best].v,
-                                          w[best].order[heads[best]]) < 0)
-                    best = t;
+                if (best < 0 || next_less(&w[t], heads[t], &w[best], heads[best])) best = t;
             }
             if (best < 0) break;
-            uint32_t id = w[best].order[heads[best]];
+            size_t at = heads[best];
             final_t[V] = (uint8_t)best;
-            final_id[V] = id;
+            final_id[V] = w[best].order[at];
             for (int t = 0; t < n_threads; t++) /* the same term in every thread: one */
-                if (heads[t] < w[t].v.n &&
-                    (t == best || cmp_terms(&w[t].v, w[t].order[heads[t]], &w[best].v,
-                                            id) == 0))
+                if (t != best && heads[t] < w[t].v.n && same_term(&w[t], heads[t], &w[best], at))
                     w[t].map[w[t].order[heads[t]++]] = (uint32_t)V;
+            w[best].map[w[best].order[heads[best]++]] = (uint32_t)V;
             V++;
         }
     }
     for (int t = 0; t < n_threads; t++) {
         free(w[t].order);
         w[t].order = NULL;
+        free(w[t].keys);
+        w[t].keys = NULL;
     }
     Py_END_ALLOW_THREADS
     if (failed) {
@@ -812,35 +923,34 @@ static PyObject *count(PyObject *self, PyObject *args) {
             at += w[t].n;
         }
     }
+    /* the renumbering runs on n_threads - 1 threads while this one, holding the GIL, makes
+       the names (Python objects): the one serial step left overlaps the parallel one */
+    Batch batch[64];
+    pthread_t th[64];
+    int workers = n_threads - 1, started[64] = {0};
+    for (int i = 0; i < workers; i++) {
+        batch[i] = (Batch){w, n_threads, i, workers};
+        started[i] = pthread_create(&th[i], NULL, renumber_batch, &batch[i]) == 0;
+    }
+    if (!workers) {
+        Py_BEGIN_ALLOW_THREADS
+        renumber(&w[0]);
+        Py_END_ALLOW_THREADS
+    }
+    names = make_names(w, final_t, final_id, V, spaces);
     Py_BEGIN_ALLOW_THREADS
-    run_threads(w, n_threads, renumber);
+    for (int i = 0; i < workers; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            renumber_batch(&batch[i]);
+    }
     for (int t = 0; t < n_threads; t++) failed |= w[t].failed;
     Py_END_ALLOW_THREADS
+    if (!names) goto done;
     if (failed) {
         PyErr_NoMemory();
         goto done;
-    }
-    names = PyList_New((Py_ssize_t)V);
-    if (!names) goto done;
-    {
-        const char *errors = spaces ? "surrogatepass" : NULL;
-        for (size_t k = 0; k < V; k++) {
-            const Vocab *v = &w[final_t[k]].v;
-            uint32_t id = final_id[k];
-            const char *p = v->arena + v->off[id];
-            size_t n = v->len[id];
-            uint64_t high = 0; /* an ASCII term (most are) is copied, not decoded */
-            for (size_t i = 0; i < n; i++) high |= (uint8_t)p[i];
-            PyObject *s;
-            if (high < 0x80) {
-                s = PyUnicode_New((Py_ssize_t)n, 127);
-                if (s) memcpy(PyUnicode_DATA(s), p, n);
-            } else {
-                s = PyUnicode_DecodeUTF8(p, (Py_ssize_t)n, errors);
-            }
-            if (!s) goto done;
-            PyList_SET_ITEM(names, (Py_ssize_t)k, s);
-        }
     }
     result = ids_mode ? PyTuple_Pack(3, a, b, names) : PyTuple_Pack(4, a, b, c, names);
 done:
@@ -857,6 +967,7 @@ done:
             free(w[t].tok);
             free(w[t].toks);
             free(w[t].order);
+            free(w[t].keys);
             free(w[t].map);
         }
     }
