@@ -261,7 +261,7 @@ static uint32_t lower_sigma(int kind, const void *data, Py_ssize_t length, Py_ss
     return final ? 0x3C2 : 0x3C3;
 }
 
-static int ensure(void **p, size_t *cap, size_t need, size_t item) {
+static inline int ensure(void **p, size_t *cap, size_t need, size_t item) {
     if (need <= *cap) return 0;
     size_t c = *cap ? *cap : 1024;
     while (c < need) c *= 2;
