@@ -983,10 +983,374 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ word n-grams */
+/* The n-grams of numbered words, counted as packed integers: the key of the words
+   r_1 .. r_k (numbered 1..V in sorted order) is r_1 2^(b(h-1)) + ... + r_k 2^(b(h-k)) (h the
+   largest n, b the bits a word takes; textsift.ngrams), whose integer order is the order of
+   the n-grams' strings. Each thread counts its documents' keys in its own hash table, sorts
+   its distinct keys (radix), the sorted lists are merged once and the rows renumbered and
+   sorted as for words. */
+typedef struct {
+    uint64_t key;
+    uint32_t id1, seen, where, pad;
+} KeySlot;
+
+typedef struct {
+    Work w;              /* the entries, rows and renumbering (renumber()) */
+    const int64_t *ids;  /* the words' numbers (0-based), all documents end to end */
+    const int64_t *lengths;
+    size_t first;        /* the thread's first word */
+    int low, high, bits;
+    KeySlot *slots;
+    size_t mask;
+    uint64_t *keys;      /* each local id's key, then the thread's keys sorted */
+    uint32_t *order;     /* local ids in key order */
+    size_t nk, kcap;
+    uint64_t *buf;       /* a document's keys and hashes */
+    size_t buf_cap;
+} NWork;
+
+static inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdull;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ull;
+    x ^= x >> 33;
+    return x;
+}
+
+static int key_grow(NWork *t) {
+    size_t cap = (t->mask + 1) * 2, mask = cap - 1;
+    KeySlot *slots = calloc(cap, sizeof *slots);
+    if (!slots) return -1;
+    for (size_t i = 0; i <= t->mask; i++) {
+        if (!t->slots[i].id1) continue;
+        size_t j = mix64(t->slots[i].key) & mask;
+        while (slots[j].id1) j = (j + 1) & mask;
+        slots[j] = t->slots[i];
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->mask = mask;
+    return 0;
+}
+
+static inline int add_key(NWork *t, uint64_t key, uint64_t h, uint32_t doc) {
+    size_t j = h & t->mask;
+    KeySlot *s;
+    for (;;) {
+        s = &t->slots[j];
+        if (!s->id1 || s->key == key) break;
+        j = (j + 1) & t->mask;
+    }
+    if (!s->id1) {
+        if (t->nk >= 0x7ffffffeu) return -1;
+        if (ensure((void **)&t->keys, &t->kcap, t->nk + 1, sizeof *t->keys) < 0) return -1;
+        t->keys[t->nk] = key;
+        s->key = key;
+        s->id1 = (uint32_t)++t->nk;
+        s->seen = 0;
+        if (t->nk * 2 > t->mask + 1) {
+            if (key_grow(t) < 0) return -1;
+            return add_key(t, key, h, doc); /* found now, in the new table */
+        }
+    }
+    Work *w = &t->w;
+    if (s->seen == doc + 1) {
+        w->cnt[s->where]++;
+        return 0;
+    }
+    s->seen = doc + 1;
+    s->where = (uint32_t)w->n;
+    return push(w, s->id1 - 1);
+}
+
+static void *count_keys(void *arg) {
+    NWork *t = arg;
+    Work *w = &t->w;
+    const int64_t *r = t->ids + t->first;
+    for (Py_ssize_t d = w->d0; d < w->d1; d++) {
+        size_t before = w->n, len = (size_t)t->lengths[d];
+        uint32_t doc = (uint32_t)(d - w->d0);
+        size_t nk = 0; /* the document's keys and their hashes, then looked up with each
+                          slot prefetched a few keys ahead (the table outgrows the cache) */
+        if (ensure((void **)&t->buf, &t->buf_cap, 2 * len * (size_t)t->high + 2,
+                   sizeof *t->buf) < 0)
+            goto fail;
+        uint64_t *buf = t->buf;
+        for (size_t i = 0; i < len; i++) {
+            uint64_t key = 0;
+            for (int n = 1; n <= t->high && i + n <= len; n++) {
+                key |= (uint64_t)(r[i + n - 1] + 1) << (t->bits * (t->high - n));
+                if (n >= t->low) {
+                    buf[2 * nk] = key;
+                    buf[2 * nk + 1] = mix64(key);
+                    nk++;
+                }
+            }
+        }
+        for (size_t i = 0; i < nk && i < AHEAD; i++)
+            __builtin_prefetch(&t->slots[buf[2 * i + 1] & t->mask]);
+        for (size_t i = 0; i < nk; i++) {
+            if (i + AHEAD < nk) __builtin_prefetch(&t->slots[buf[2 * (i + AHEAD) + 1] & t->mask]);
+            if (add_key(t, buf[2 * i], buf[2 * i + 1], doc) < 0) goto fail;
+        }
+        r += len;
+        w->rowlen[doc] = (int64_t)(w->n - before);
+    }
+    free(t->slots);
+    t->slots = NULL;
+    free(t->buf);
+    t->buf = NULL;
+    /* the thread's keys sorted: (key, local id) by an LSD radix sort, trivial passes skipped */
+    size_t V = t->nk;
+    Keyed *a = malloc((V ? V : 1) * sizeof *a), *b = malloc((V ? V : 1) * sizeof *b);
+    t->order = malloc((V ? V : 1) * sizeof *t->order);
+    if (!a || !b || !t->order) {
+        free(a);
+        free(b);
+        goto fail;
+    }
+    for (size_t k = 0; k < V; k++) {
+        a[k].key = t->keys[k];
+        a[k].id = k;
+    }
+    size_t count[256];
+    for (int shift = 0; shift < 64; shift += 8) {
+        memset(count, 0, sizeof count);
+        for (size_t k = 0; k < V; k++) count[(a[k].key >> shift) & 255]++;
+        int trivial = 0;
+        for (int dgt = 0; dgt < 256; dgt++) trivial |= count[dgt] == V;
+        if (trivial) continue;
+        size_t sum = 0;
+        for (int dgt = 0; dgt < 256; dgt++) {
+            size_t c = count[dgt];
+            count[dgt] = sum;
+            sum += c;
+        }
+        for (size_t k = 0; k < V; k++) b[count[(a[k].key >> shift) & 255]++] = a[k];
+        Keyed *x = a;
+        a = b;
+        b = x;
+    }
+    for (size_t k = 0; k < V; k++) {
+        t->order[k] = (uint32_t)a[k].id;
+        t->keys[k] = a[k].key;
+    }
+    free(a);
+    free(b);
+    return NULL;
+fail:
+    w->failed = 1;
+    return NULL;
+}
+
+static void *count_keys_thread(void *arg) { return count_keys(arg); }
+
+PyDoc_STRVAR(ngrams_doc,
+"ngrams(ids, lengths, low, high, bits, n_threads) -> (indptr, indices, data, keys)\n\n"
+"Counts of the packed keys of every window of ``low``..``high`` consecutive words (``ids``:\n"
+"int64 word numbers from 0, documents end to end, ``lengths[d]`` words each; ``bits`` a\n"
+"word, ``bits * high`` <= 62) in each document: a CSR matrix's arrays (int64, int32, int32;\n"
+"rows sorted) over ``keys``, the distinct keys sorted (int64), as bytearrays.");
+
+static PyObject *ngrams(PyObject *self, PyObject *args) {
+    Py_buffer ib, lb;
+    int low, high, bits, n_threads;
+    if (!PyArg_ParseTuple(args, "y*y*iiii", &ib, &lb, &low, &high, &bits, &n_threads))
+        return NULL;
+    PyObject *result = NULL, *a = NULL, *b = NULL, *c = NULL, *k = NULL;
+    NWork *t = NULL;
+    uint64_t *final = NULL;
+    size_t *heads = NULL;
+    Py_ssize_t n_docs = lb.len / 8;
+    size_t n_ids = (size_t)ib.len / 8;
+    const int64_t *ids = ib.buf, *lengths = lb.buf;
+    if (low < 1 || high < low || bits < 1 || bits * high > 62 || ib.len % 8 || lb.len % 8) {
+        PyErr_SetString(PyExc_ValueError, "ngrams: bad sizes");
+        goto out;
+    }
+    size_t total = 0;
+    for (Py_ssize_t d = 0; d < n_docs; d++) {
+        if (lengths[d] < 0) {
+            PyErr_SetString(PyExc_ValueError, "ngrams: a negative length");
+            goto out;
+        }
+        total += (size_t)lengths[d];
+    }
+    if (total != n_ids) {
+        PyErr_SetString(PyExc_ValueError, "ngrams: the lengths do not add up to the ids");
+        goto out;
+    }
+    for (size_t i = 0; i < n_ids; i++) {
+        if (ids[i] < 0 || (uint64_t)(ids[i] + 1) >> bits) {
+            PyErr_SetString(PyExc_ValueError, "ngrams: a word number does not fit its bits");
+            goto out;
+        }
+    }
+    if (n_threads < 1) n_threads = 1;
+    if (n_threads > 64) n_threads = 64;
+    if (n_threads > n_docs) n_threads = n_docs > 0 ? (int)n_docs : 1;
+    if (n_threads < 1) n_threads = 1;
+    int64_t *rowlen = PyMem_Calloc(n_docs ? n_docs : 1, sizeof *rowlen);
+    t = PyMem_Calloc(n_threads, sizeof *t);
+    if (!rowlen || !t) {
+        PyMem_Free(rowlen);
+        rowlen = NULL;
+        PyErr_NoMemory();
+        goto out;
+    }
+    {   /* contiguous ranges of documents with about equal numbers of words */
+        Py_ssize_t d = 0;
+        size_t acc = 0;
+        for (int i = 0; i < n_threads; i++) {
+            t[i].w.d0 = d;
+            t[i].first = acc;
+            double goal = (double)total * (i + 1) / n_threads;
+            while (d < n_docs && (i == n_threads - 1 || (double)acc < goal)) {
+                acc += (size_t)lengths[d];
+                d++;
+            }
+            t[i].w.d1 = d;
+        }
+    }
+    int failed = 0;
+    for (int i = 0; i < n_threads; i++) {
+        t[i].ids = ids;
+        t[i].lengths = lengths;
+        t[i].low = low;
+        t[i].high = high;
+        t[i].bits = bits;
+        t[i].w.rowlen = rowlen + t[i].w.d0;
+        t[i].mask = (1u << 14) - 1;
+        t[i].slots = calloc(t[i].mask + 1, sizeof *t[i].slots);
+        failed |= !t[i].slots;
+    }
+    size_t V = 0;
+    Py_BEGIN_ALLOW_THREADS
+    if (!failed) {
+        pthread_t th[64];
+        int started[64] = {0};
+        for (int i = 1; i < n_threads; i++)
+            started[i] = pthread_create(&th[i], NULL, count_keys_thread, &t[i]) == 0;
+        count_keys(&t[0]);
+        for (int i = 1; i < n_threads; i++) {
+            if (started[i])
+                pthread_join(th[i], NULL);
+            else
+                count_keys(&t[i]);
+        }
+        for (int i = 0; i < n_threads; i++) failed |= t[i].w.failed;
+    }
+    /* the sorted lists merged: equal keys made one, each thread's ids mapped */
+    size_t upper = 0;
+    for (int i = 0; i < n_threads; i++) upper += t[i].nk;
+    if (!failed) {
+        final = malloc((upper ? upper : 1) * sizeof *final);
+        heads = calloc(n_threads > 0 ? (size_t)n_threads : 1, sizeof *heads);
+        failed = !final || !heads;
+        for (int i = 0; i < n_threads && !failed; i++) {
+            t[i].w.map = malloc((t[i].nk ? t[i].nk : 1) * sizeof *t[i].w.map);
+            failed |= !t[i].w.map;
+        }
+    }
+    if (!failed) {
+        for (;;) {
+            int best = -1;
+            for (int i = 0; i < n_threads; i++)
+                if (heads[i] < t[i].nk &&
+                    (best < 0 || t[i].keys[heads[i]] < t[best].keys[heads[best]]))
+                    best = i;
+            if (best < 0) break;
+            uint64_t key = t[best].keys[heads[best]];
+            final[V] = key;
+            for (int i = 0; i < n_threads; i++)
+                if (heads[i] < t[i].nk && t[i].keys[heads[i]] == key)
+                    t[i].w.map[t[i].order[heads[i]++]] = (uint32_t)V;
+            V++;
+        }
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto free_rows;
+    }
+    size_t total_n = 0;
+    for (int i = 0; i < n_threads; i++) {
+        t[i].w.rank = t[i].w.map;
+        t[i].w.V = V;
+        total_n += t[i].w.n;
+    }
+    char *pa, *pb, *pc, *pk;
+    a = new_array(((size_t)n_docs + 1) * 8, &pa);
+    b = new_array(total_n * 4, &pb);
+    c = new_array(total_n * 4, &pc);
+    k = new_array(V * 8, &pk);
+    if (!a || !b || !c || !k) goto free_rows;
+    {
+        int64_t *indptr = (int64_t *)pa, sum = 0;
+        indptr[0] = 0;
+        for (Py_ssize_t d = 0; d < n_docs; d++) indptr[d + 1] = sum += rowlen[d];
+        memcpy(pk, final, V * 8);
+        size_t at = 0;
+        for (int i = 0; i < n_threads; i++) {
+            t[i].w.out_idx = (int32_t *)pb + at;
+            t[i].w.out_cnt = (int32_t *)pc + at;
+            at += t[i].w.n;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    {
+        pthread_t th[64];
+        int started[64] = {0};
+        for (int i = 1; i < n_threads; i++)
+            started[i] = pthread_create(&th[i], NULL, renumber, &t[i].w) == 0;
+        renumber(&t[0].w);
+        for (int i = 1; i < n_threads; i++) {
+            if (started[i])
+                pthread_join(th[i], NULL);
+            else
+                renumber(&t[i].w);
+        }
+        for (int i = 0; i < n_threads; i++) failed |= t[i].w.failed;
+    }
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto free_rows;
+    }
+    result = PyTuple_Pack(4, a, b, c, k);
+free_rows:
+    PyMem_Free(rowlen);
+out:
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(c);
+    Py_XDECREF(k);
+    if (t) {
+        for (int i = 0; i < n_threads; i++) {
+            free(t[i].slots);
+            free(t[i].buf);
+            free(t[i].keys);
+            free(t[i].order);
+            free(t[i].w.idx);
+            free(t[i].w.cnt);
+            free(t[i].w.map);
+        }
+        PyMem_Free(t);
+    }
+    free(final);
+    free(heads);
+    PyBuffer_Release(&ib);
+    PyBuffer_Release(&lb);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"set_tables", set_tables, METH_VARARGS,
      "set_tables(classes, lower, expansions): the Unicode tables of the running Python."},
     {"count", count, METH_VARARGS, count_doc},
+    {"ngrams", ngrams, METH_VARARGS, ngrams_doc},
     {NULL, NULL, 0, NULL},
 };
 

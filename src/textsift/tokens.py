@@ -31,19 +31,21 @@ its own table; each sorts its terms (UTF-8 byte order is code-point order: Pytho
 ``str``), the sorted lists are merged once into the vocabulary, and every thread renumbers
 its entries and sorts each row (a radix sort) in parallel. What comes back is the CSR
 matrix's arrays and the sorted terms as ``str``: no Python object per token, the vocabulary
-held once. For n-grams the kernel gives each token's term instead (int32), which
-:mod:`textsift.ngrams` packs. Stop words and stems map the sorted terms, each word once. A
+held once. For n-grams the kernel gives each token's term instead (int32), and its second
+pass (``_count.ngrams``) counts the packed n-grams the same way: a hash table of integers per
+thread, each thread's keys radix-sorted, one merge. Stop words and stems map the sorted
+terms, each word once, before the n-grams are formed. A
 tokenizer callable (a morphological analyser, or your own) replaces the pattern: its tokens
 are numbered by PyArrow's ``dictionary_encode`` and counted the same way. ``bench/count.py``
 measures the pass against ``CountVectorizer`` and the Rust counters that install.
 
 **N-grams.** With the words numbered ``1..V`` in sorted order, an n-gram is packed into one
-integer (:mod:`textsift.ngrams`), whose order is Python's order of the strings
+integer (the packing of :mod:`textsift.ngrams`), whose order is Python's order of the strings
 ``"w_1 ... w_k"`` as long as no word holds a character at or below the space (the joining
 character; checked, and the strings sorted when one does). Stop words go before the n-grams
 are formed, as scikit-learn removes them, and stems are paired. Packing needs ``n b`` bits
-(``2^b > V``) plus those of a part's document numbers within 63: n-grams of up to 3 words on a
-100k-word vocabulary; longer ones are left to ``CountVectorizer``
+(``2^b > V``) within 62: n-grams of up to 3 words on a 100k-word vocabulary (4 on a
+30k-word one); longer ones are left to ``CountVectorizer``
 (:class:`~textsift.ngrams.NotPackable`).
 
 **Stemming** (:func:`stem_words`): each distinct word of a block is stemmed once with
@@ -65,7 +67,7 @@ import scipy.sparse as sp
 
 from . import ngrams
 from .languages import stemmer
-from .ngrams import NotPackable, pool_map, split_block, tally, window_keys
+from .ngrams import NotPackable, pool_map
 
 __all__ = ["count_tokens", "stem_words", "unicode_tables"]
 
@@ -206,11 +208,15 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
     if bits * high > 62:
         raise NotPackable
 
-    sizes = range(low, high + 1)
-    pieces = [p for b in blocks for p in split_block(*b, ngrams.MAX_PAIRS // len(sizes))]
-    del blocks  # the pieces alone hold the token ids now, and the tally frees them
-    X, vocab = tally(lambda p: window_keys(p[0] + 1, p[1], sizes, bits, high), pieces,
-                     bits * high, threads)
+    ids = np.concatenate([np.asarray(i, np.int64) for i, _ in blocks])
+    lengths = np.concatenate([np.asarray(n, np.int64) for _, n in blocks])
+    del blocks
+    indptr, indices, data, keys = _kernel().ngrams(ids, lengths, low, high, bits, threads)
+    del ids
+    X = sp.csr_matrix((np.frombuffer(data, np.int32), np.frombuffer(indices, np.int32),
+                       np.frombuffer(indptr, np.int64)), shape=(len(lengths), len(keys) // 8))
+    X.has_sorted_indices = True
+    vocab = np.frombuffer(keys, np.int64)
     return _sorted_as_strings(X, join_names(names, vocab, bits, high), names)
 
 
