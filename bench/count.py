@@ -29,7 +29,7 @@ In one run it prints, with the load average beside every figure:
   the analyser's time included);
 * on 20 Newsgroups (train + test, 18,846 messages) and IMDb (train + test, 50,000 reviews),
   default options: documents per second of ``CountVectorizer().fit_transform`` and of
-  ``textsift.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
+  ``textsift.text.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
   matrix are identical;
 * the same stemmed: ``CountVectorizer`` with an analyzer that stems every token with
   ``snowballstemmer.stemmer("english")`` (what ``--stem`` did before, one call per token; the
@@ -66,7 +66,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
-from textsift.vectorize import VectorizerOptions, build_vectorizer, vectorize
+from textsift.text.vectorize import VectorizerOptions, build_vectorizer, vectorize
 
 BEFORE = {"cpu_seconds": 586.38, "seconds": 1204.89, "digest": "dde3e0045118e252",
           "load_average": 11.1, "n_docs": 1_000_000}
@@ -174,7 +174,7 @@ def throughput_rows(name: str, texts: list[str], repeat: int) -> None:
     part) and the other thread's (the other half, then the renumbering, while the names are
     made): one thread's CPU over it estimates the wall speed-up two free cores give, which
     the wall ratio on a loaded machine hides."""
-    from textsift.vectorize import count_terms
+    from textsift.text.vectorize import count_terms
 
     mb = sum(len(t.encode("utf-8", "surrogatepass")) for t in texts) / 1e6
     runs = {"CountVectorizer": lambda: CountVectorizer(dtype=np.int32).fit_transform(texts),
@@ -238,7 +238,7 @@ def old_count_exact(src):
     ``CountVectorizer`` over the chunks twice, vocabulary first, then counts against it."""
     from collections import Counter
 
-    from textsift.counts import Counts
+    from textsift.counting.counts import Counts
     from textsift.engines.stream import DocumentFrequencies
 
     total = DocumentFrequencies()
