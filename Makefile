@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml
+$(STAMP): $(BIN)/python pyproject.toml setup.py src/textsift/_count.c
 	$(BIN)/python -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 
@@ -40,4 +40,4 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench docs
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache site docs/api docs/_generated docs/reproductions
+	rm -rf $(VENV) build src/textsift/*.so *.egg-info .pytest_cache site docs/api docs/_generated docs/reproductions

@@ -139,6 +139,18 @@ def test_blocks_and_parts_are_merged_exactly(monkeypatch):
         assert_identical(texts, VectorizerOptions(**kw))
 
 
+@pytest.mark.parametrize("threads", [1, 2, 5])
+def test_threads_count_ngrams_exactly(threads):
+    """The documents cut among threads (each thread's n-gram keys merged once, rows
+    renumbered) give CountVectorizer's n-grams, stop words dropped before they are formed."""
+    texts = load_sample("20ng").texts[:40] + korean_texts()[:20] + ["", "a b c", "solo"]
+    for kw in ({"ngram_range": (1, 3)}, {"ngram_range": (2, 2), "stop_words": "english"}):
+        opts = VectorizerOptions(**kw)
+        X, names = tv.count_terms(texts, opts, n_threads=threads)
+        Y, want = reference(texts, opts)
+        assert names.tolist() == want and (X != Y).nnz == 0
+
+
 def test_ngrams_too_long_to_pack_are_countvectorizers(monkeypatch):
     """2,000 distinct words take 11 bits: 6-grams (66 bits) do not pack, so CountVectorizer
     counts them -- the same result, by the reference itself."""

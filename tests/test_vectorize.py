@@ -16,7 +16,7 @@ from identity import assert_identical, reference
 
 import textsift.text.vectorize as tv
 from textsift.errors import TextsiftError
-from textsift.text.tokens import word_class
+from textsift.text.tokens import _kernel, count_tokens, unicode_tables
 from textsift.text.vectorize import Vectorizer, VectorizerOptions, build_vectorizer, vectorize
 
 
@@ -38,14 +38,75 @@ def test_word_characters_are_pythons_not_rusts():
     assert "cafe" in names and "x²y" in names and "ὀδυσσεύς" in names
 
 
-def test_word_class_is_pythons_w_on_every_code_point():
-    ranges = re.findall(r"\\x\{([0-9A-F]+)\}(?:-\\x\{([0-9A-F]+)\})?", word_class())
-    inside = np.zeros(0x110000, dtype=bool)
-    for lo, hi in ranges:
-        inside[int(lo, 16):int(hi or lo, 16) + 1] = True
-    python = np.array([bool(re.match(r"\w", chr(c))) if not 0xD800 <= c < 0xE000 else False
-                       for c in range(0x110000)])
-    np.testing.assert_array_equal(inside, python)
+def test_unicode_tables_are_pythons_on_every_code_point():
+    """The kernel's tables equal re's \\w and \\s and str.lower, code point by code point
+    (surrogates: none of them, and lowercase to themselves)."""
+    flags, lower, expansions = unicode_tables()
+    chars = [chr(c) for c in range(0x110000)]
+    surrogate = np.zeros(0x110000, bool)
+    surrogate[0xD800:0xE000] = True
+    word = np.array([bool(re.match(r"\w", c)) for c in chars]) & ~surrogate
+    space = np.array([c.isspace() for c in chars]) & ~surrogate
+    np.testing.assert_array_equal(flags & 1 > 0, word)
+    np.testing.assert_array_equal(flags & 2 > 0, space)
+    for c in range(0x110000):
+        want = chars[c].lower()
+        k = lower[c]
+        got = chr(k) if k >= 0 else "".join(
+            map(chr, expansions[-k:-k + int(expansions[-k - 1])]))
+        assert got == want, hex(c)
+    assert lower[0x130] < 0 and expansions[-lower[0x130] - 1] == 2  # "İ".lower() == "i̇"
+
+
+def _every_character(step=1):
+    return "".join(chr(c) for c in range(0, 0x110000, step) if not 0xD800 <= c < 0xE000)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 5])
+def test_kernel_tokens_of_every_code_point_are_pythons(threads):
+    """Every code point in one text, and cut into many (each character once, in order, and
+    between repeated pieces so that each one both starts and ends words): the kernel's
+    words are re.findall of the default pattern on str.lower, its str.split words those of
+    str.split -- the counts of each."""
+    text = _every_character()
+    texts = [text, *(text[i:i + 997] + " " + text[i:i + 997] for i in range(0, len(text), 997))]
+    for split, tokens in (("words", lambda t: re.findall(r"(?u)\b\w\w+\b", t.lower())),
+                          ("spaces", lambda t: t.lower().split())):
+        X, names = count_tokens(texts, str.lower, n_threads=threads, split=split)
+        want = sorted({w for t in texts for w in tokens(t)})
+        assert names.tolist() == want
+        for row in (0, 1, len(texts) - 1):
+            counts = dict(zip(names[X[row].indices], X[row].data.tolist(), strict=True))
+            expected = {}
+            for w in tokens(texts[row]):
+                expected[w] = expected.get(w, 0) + 1
+            assert counts == expected
+
+
+def test_final_sigma_follows_str_lower():
+    """Σ lowercases to ς at the end of a cased word, case-ignorable characters (the
+    apostrophe, combining marks) skipped either way, as str.lower does."""
+    texts = ["ΟΔΟΣ", "ΟΔΟΣ'", "ΟΔΟΣ'Α", "ΑΣ\u0301 ΑΣ\u0301Β", "'Σ ΣΣ Σ", "Α\u0345Σ x"]
+    for t in texts:
+        X, names = count_tokens([t], str.lower)
+        assert names.tolist() == sorted(set(re.findall(r"(?u)\b\w\w+\b", t.lower())))
+    assert_identical(texts)
+
+
+def test_no_text_and_texts_without_tokens_give_no_column():
+    for texts, rows in (([], 0), (["", "a", "  \t", "\ud800"], 4)):
+        for split in ("words", "spaces"):
+            X, names = count_tokens(texts, str.lower, n_threads=2, split=split)
+            if split == "spaces" and rows:
+                assert names.tolist() == ["a", "\ud800"]  # str.split's words
+                assert X.toarray().tolist() == [[0, 0], [1, 0], [0, 0], [0, 1]]
+            else:
+                assert X.shape == (rows, 0) and names.tolist() == []
+
+
+def test_kernel_refuses_what_is_not_a_list_of_str():
+    with pytest.raises(TypeError, match="text 1 is bytes"):
+        _kernel().count(["a", b"b"], True, False, 1, False)
 
 
 # ----------------------------------------------------------------------------- hypothesis
@@ -92,6 +153,34 @@ def test_identical_on_any_unicode_text(texts):
     assert_identical(texts)
 
 
+SPECIAL = "İßΣσςǅŉΐﬁẞ_0٣²½\u0301\u0345\u200d'’ \t\n\u3000"
+fuzzed_char_st = st.one_of(st.characters(exclude_categories=("Cs",)),
+                           st.sampled_from(SPECIAL), st.characters(max_codepoint=0x24F))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(fuzzed_char_st, max_size=80), min_size=1, max_size=10),
+       st.sampled_from([1, 2, 3]), st.booleans())
+def test_identical_on_fuzzed_unicode_text(texts, threads, lowercase):
+    """Text from all of Unicode (surrogates excluded), weighted towards the characters whose
+    case or word-ness is special (İ, ß, final sigma, combining marks, digits of other
+    scripts, underscores): the vocabulary, its order and the matrix are CountVectorizer's,
+    on any number of threads."""
+    opts = VectorizerOptions(lowercase=lowercase)
+    try:
+        Y, want = reference(texts, opts)
+    except ValueError:  # no token at all: textsift says so too
+        with pytest.raises(TextsiftError, match="vocabulary is empty"):
+            vectorize(texts, opts)
+        return
+    X, names = tv.count_terms(texts, opts, n_threads=threads)
+    assert names.tolist() == want
+    assert X.dtype == Y.dtype == np.int32 and X.shape == Y.shape
+    np.testing.assert_array_equal(X.indptr, Y.indptr)
+    np.testing.assert_array_equal(X.indices, Y.indices)
+    np.testing.assert_array_equal(X.data, Y.data)
+
+
 # ----------------------------------------------------------------------------- fallbacks
 def test_custom_token_pattern_goes_to_countvectorizer(monkeypatch):
     def refuse(*a, **k):
@@ -114,12 +203,13 @@ def test_lone_surrogates_split_words_as_any_non_word_character():
     assert X.toarray().tolist() == [[2, 1, 0], [0, 0, 1]]
 
 
-def test_blocks_are_merged_exactly(monkeypatch):
-    """Many small blocks (vocabularies merged, rows stacked) give the one-block result."""
-    texts = [f"w{i % 7} common text{i % 3} {'rare' if i == 5 else ''}" for i in range(50)]
-    one = vectorize(texts)
-    monkeypatch.setattr("textsift.text.tokens.MAX_BLOCK_CHARS", 40)
-    many = vectorize(texts)
+@pytest.mark.parametrize("threads", [2, 3, 7, 64])
+def test_threads_are_merged_exactly(threads):
+    """The documents cut among threads (vocabularies merged once, terms renumbered) give
+    the one-thread result, and CountVectorizer's."""
+    texts = [f"w{i % 7} common text{i % 3} {'rare' if i == 5 else ''} É{i}" for i in range(50)]
+    one = tv.count_terms(texts, n_threads=1)
+    many = tv.count_terms(texts, n_threads=threads)
     assert one[1].tolist() == many[1].tolist() and (one[0] != many[0]).nnz == 0
     assert_identical(texts)
 

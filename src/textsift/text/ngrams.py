@@ -6,7 +6,9 @@ the first item highest, a shorter n-gram padded with zeros --
 the order of their strings, integer order is the order of the n-grams' strings with a prefix
 first: Python's order of joined words (:mod:`textsift.text.tokens`) or of substrings
 (:mod:`textsift.text.chars`). :func:`window_keys` forms the keys of every window of a document;
-:func:`tally` counts them into a document-term matrix by sorting integers, not strings.
+:func:`tally` counts them into a document-term matrix by sorting integers, not strings (the
+character n-grams; word n-grams are counted by the compiled kernel of :mod:`textsift.text.tokens`,
+on the same packing).
 Everything must fit 63 bits: the key's ``n b`` and a part's document numbers;
 :class:`NotPackable` otherwise (the caller falls back to ``CountVectorizer``).
 """
@@ -19,7 +21,7 @@ from concurrent.futures import FIRST_EXCEPTION, ThreadPoolExecutor, wait
 import numpy as np
 import scipy.sparse as sp
 
-__all__ = ["MAX_PAIRS", "NotPackable", "Stopped", "pool_map", "split_block", "stack_rows",
+__all__ = ["MAX_PAIRS", "NotPackable", "Stopped", "pool_map", "stack_rows",
            "stopping", "tally", "window_keys"]
 
 #: (n-gram, document) pairs sorted at once by :func:`tally`: bounds its memory (about 24
@@ -96,19 +98,6 @@ def window_keys(r, lengths, sizes, bits: int, high: int, shorter: bool = False):
             docs[at:at + counts[n]] = doc[valid]
             at += counts[n]
     return keys, docs, len(lengths)
-
-
-def split_block(ids, lengths, max_items: int):
-    """``(ids, lengths)`` of consecutive documents cut into pieces of about ``max_items``
-    items (whole documents): what bounds the memory of :func:`window_keys` and a tally."""
-    ends = np.cumsum(lengths)
-    pieces, start = [], 0
-    while start < len(lengths):
-        base = int(ends[start - 1]) if start else 0
-        stop = max(int(np.searchsorted(ends, base + max_items, side="right")), start + 1)
-        pieces.append((ids[base:int(ends[stop - 1])], lengths[start:stop]))
-        start = stop
-    return pieces or [(ids, lengths)]
 
 
 def tally(keyed, blocks, key_bits: int, n_threads: int = 1):

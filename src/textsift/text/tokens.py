@@ -1,40 +1,51 @@
-"""Tokenise and count with scikit-learn's rules, on Polars' string kernels and sorted integers.
+"""Tokenise and count with scikit-learn's rules, in a compiled kernel and on sorted integers.
 
 :func:`count_tokens` gives, for a list of texts, the matrix of token (or token n-gram) counts
 over the sorted vocabulary of every term -- what ``CountVectorizer(token_pattern=r"(?u)\\b\\w
 \\w+\\b", ngram_range=...)`` (lowercasing, stop words, no pruning) gives, value for value --
-several times faster; n-grams are counted as packed integers by :mod:`textsift.text.ngrams`.
+an order of magnitude faster; n-grams are counted as packed integers by :mod:`textsift.text.ngrams`.
 
 **Why the tokens are exact.** A match of ``\\b\\w\\w+\\b`` is a maximal run of two or more
-word characters, so the matches are those of ``[W]{2,}`` (leftmost, greedy), ``W`` being the
-word characters, with no ``\\b`` needed. Polars' regex engine (Rust's ``regex``) has its own
-Unicode ``\\w`` (marks, connector punctuation, join controls; no ``No`` numbers) and its own
-Unicode tables, which differ from Python's ``str.isalnum() or "_"``: on IMDb 7 of 101,895
-vocabulary entries differ. So ``W`` is not Rust's ``\\w``: it is the set of code points that
-*Python's* ``re`` calls ``\\w``, listed once per process (:func:`word_class`, 734 ranges under
-Python 3.11) and written into the pattern as a character class. Lowercasing is Python's own
-``str.lower`` (final sigma and the special case mappings included). So no document has to be
-detected and tokenised apart: every one is tokenised by the same rule as Python's. The one
-thing Polars cannot hold is a lone surrogate (a Python string may have one; UTF-8 cannot):
-it is not a word character, so it is replaced by a space, which tokenises alike. A tokenizer
-callable (a morphological analyser, or your own) replaces the pattern: its tokens are
-numbered and counted the same way.
+word characters (leftmost, greedy), with no ``\\b`` needed, the word characters being those
+*Python's* ``re`` calls ``\\w`` (``str.isalnum() or "_"``); the text is lowercased first by
+``str.lower``'s own rules, the special cases (``"İ".lower()`` is two code points) and the
+final sigma (``"ΟΔΟΣ".lower() == "οδος"``: ``Σ`` after a cased letter and before none,
+case-ignorable characters skipped, as CPython decides it) included. Other engines' Unicode
+tables differ from Python's (Rust's ``regex`` counts combining marks and connector
+punctuation as word characters and not ``½``: 7 of IMDb's 101,895 terms), so none is used:
+the compiled kernel ``textsift._count`` (C, built by the package's own build with the
+machine's C compiler) reads its tables from the running Python, :func:`unicode_tables`
+(which code point is a word character, white space, cased, case-ignorable; each one's
+lowercase), found once per process by running ``re`` and ``str.lower`` over every code
+point. Nothing is hard-coded, so the tokens follow the Unicode version of the Python they
+run under, and every text is tokenised by the same rule as Python's, lone surrogates
+included (no word character: they split words, as any other non-word character does).
 
-**Why Polars.** Measured on IMDb (50,000 reviews, 65 M characters; 2-core machine): finding
-the tokens with Polars' ``str.extract_all`` takes 1.1 s of CPU, PyArrow's
-``split_pattern_regex`` (RE2, which has no Unicode ``\\w``: a ``[^\\pL\\pN_]+`` split) 2.0 s,
-and scikit-learn's whole ``CountVectorizer`` 9-11 s. The tokens are then numbered by PyArrow's
-``dictionary_encode`` (a hash table in C++; Polars' categoricals keep a global string cache
-that grows with every corpus), the distinct words sorted, stemmed and mapped once. Blocks of
-documents run on a thread pool: Polars, PyArrow, NumPy and scipy release the GIL.
+**How.** The kernel reads each ``str`` in place (Latin-1 texts byte by byte, the others as
+code points), lowercases, cuts the tokens, and looks each one's UTF-8 bytes up in an
+open-addressing hash table (a slot holds a term's first 16 bytes, its length and its last
+document, so a token costs one cache line, fetched ahead while the document's earlier tokens
+are counted); each document's (term, count) pairs are written as it ends. Two or more
+threads take contiguous ranges of the documents (equal numbers of characters), each with
+its own table; each sorts its terms (UTF-8 byte order is code-point order: Python's order of
+``str``), the sorted lists are merged once into the vocabulary, and every thread renumbers
+its entries and sorts each row (a radix sort) in parallel. What comes back is the CSR
+matrix's arrays and the sorted terms as ``str``: no Python object per token, the vocabulary
+held once. For n-grams the kernel gives each token's term instead (int32), and its second
+pass (``_count.ngrams``) counts the packed n-grams the same way: a hash table of integers per
+thread, each thread's keys radix-sorted, one merge. Stop words and stems map the sorted
+terms, each word once, before the n-grams are formed. A
+tokenizer callable (a morphological analyser, or your own) replaces the pattern: its tokens
+are numbered by PyArrow's ``dictionary_encode`` and counted the same way. ``bench/count.py``
+measures the pass against ``CountVectorizer`` and the Rust counters that install.
 
 **N-grams.** With the words numbered ``1..V`` in sorted order, an n-gram is packed into one
-integer (:mod:`textsift.text.ngrams`), whose order is Python's order of the strings
+integer (the packing of :mod:`textsift.text.ngrams`), whose order is Python's order of the strings
 ``"w_1 ... w_k"`` as long as no word holds a character at or below the space (the joining
 character; checked, and the strings sorted when one does). Stop words go before the n-grams
 are formed, as scikit-learn removes them, and stems are paired. Packing needs ``n b`` bits
-(``2^b > V``) plus those of a part's document numbers within 63: n-grams of up to 3 words on a
-100k-word vocabulary; longer ones are left to ``CountVectorizer``
+(``2^b > V``) within 62: n-grams of up to 3 words on a 100k-word vocabulary (4 on a
+30k-word one); longer ones are left to ``CountVectorizer``
 (:class:`~textsift.text.ngrams.NotPackable`).
 
 **Stemming** (:func:`stem_words`): each distinct word of a block is stemmed once with
@@ -56,9 +67,9 @@ import scipy.sparse as sp
 
 from . import ngrams
 from .languages import stemmer
-from .ngrams import NotPackable, pool_map, split_block, tally, window_keys
+from .ngrams import NotPackable, pool_map
 
-__all__ = ["count_tokens", "stem_words", "word_class"]
+__all__ = ["count_tokens", "stem_words", "unicode_tables"]
 
 #: Characters of text per block: blocks are tokenised in parallel (at least one per thread
 #: when each gets ``MIN_BLOCK_CHARS``), then merged; at most ``MAX_BLOCK_CHARS`` bounds the
@@ -66,43 +77,92 @@ __all__ = ["count_tokens", "stem_words", "word_class"]
 MIN_BLOCK_CHARS = 1_000_000
 MAX_BLOCK_CHARS = 32_000_000
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _class_of(pattern: str) -> str:
-    """The code points Python's ``re`` matches with ``pattern`` (one character; in ``str``
-    patterns), as a character class for Rust's ``regex``: found by running it over every code
-    point (surrogates excluded: they match no class used here and cannot be UTF-8)."""
-    ranges = []
-    for lo, hi in ((0, 0xD800), (0xE000, 0x110000)):
-        every = np.arange(lo, hi, dtype="<u4").tobytes().decode("utf-32-le")  # chr(lo..hi-1)
-        for m in re.finditer(pattern + "+", every):
-            ranges.append((lo + m.start(), lo + m.end() - 1))
-    return "".join(f"\\x{{{a:X}}}" if a == b else f"\\x{{{a:X}}}-\\x{{{b:X}}}"
-                   for a, b in ranges)
+def _every_code_point() -> np.ndarray:
+    """Every code point but the surrogates (which no UTF-8 string holds), as uint32."""
+    return np.r_[np.arange(0xD800), np.arange(0xE000, 0x110000)].astype("<u4")
 
 
-@lru_cache(maxsize=1)
-def word_class() -> str:
-    """The code points Python's ``re`` matches with ``\\w``, as a Rust character class."""
-    return _class_of(r"\w")
+def _string(codes: np.ndarray) -> str:
+    return np.ascontiguousarray(codes, "<u4").tobytes().decode("utf-32-le")
 
 
-@lru_cache(maxsize=1)
-def space_class() -> str:
-    """The code points Python's ``re`` matches with ``\\s`` -- those ``str.isspace`` and
-    ``str.split`` take for white space -- as a Rust character class."""
-    return _class_of(r"\s")
-
-
-@lru_cache(maxsize=1)
-def _word_pattern() -> str:
-    return f"[{word_class()}]{{2,}}"
+def _probe(codes: np.ndarray, before: list[int], after: list[int]) -> list[np.ndarray]:
+    """``str.lower`` of ``before + [c] + after`` for each code point ``c`` of ``codes``,
+    lowered in one call (the probes end to end, each closed by a NUL, which no code point
+    but NUL lowercases to): the lowered code points of each probe, as one array and each
+    probe's end in it."""
+    n, width = len(codes), len(before) + len(after) + 2
+    grid = np.zeros((n, width), "<u4")
+    grid[:, :len(before)] = before
+    grid[:, len(before)] = codes
+    grid[:, len(before) + 1:width - 1] = after
+    low = np.frombuffer(_string(grid.ravel()).lower().encode("utf-32-le"), "<u4")
+    ends = np.flatnonzero(low == 0)
+    if len(ends) != n:
+        raise RuntimeError("a code point lowercased to NUL")  # no Unicode version does
+    return [low, ends]
 
 
 @lru_cache(maxsize=1)
-def _nonspace_pattern() -> str:
-    return f"[^{space_class()}]+"
+def unicode_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The running Python's Unicode rules as tables, for the compiled count pass
+    (``textsift._count``): ``(flags, lower, expansions)``.
+
+    ``flags[c]`` (uint8, one a code point): 1 if ``re``'s ``\\w`` matches ``chr(c)``
+    (``str.isalnum() or "_"``), 2 if ``\\s`` does (``str.isspace()``, the white space of
+    ``str.split``), 4 if ``c`` is *cased* and 8 if it is *case-ignorable* in the sense of
+    ``str.lower``'s final-sigma rule (Unicode's Final_Sigma context, which CPython applies:
+    ``"ΟΔΟΣ".lower() == "οδος"``); a code point both cased and case-ignorable is only
+    case-ignorable there, as CPython skips it first. ``lower[c]`` (int32) is
+    ``ord(chr(c).lower())``, or ``-(k + 1)`` when the lowercase is several code points
+    (``"İ".lower() == "i̇"``): ``expansions[k]`` is their number and the code points follow.
+
+    All found by running ``re`` and ``str.lower`` over every code point (a few tenths of a
+    second, once per process): nothing is hard-coded, so the kernel follows the Unicode
+    version of the Python it runs under. The cased/case-ignorable flags are read off
+    ``str.lower`` itself: ``(c + "Σ").lower()`` ends in final sigma exactly when ``c`` is
+    cased (and not case-ignorable), ``("a" + c + "Σ").lower()`` when ``c`` is cased or
+    case-ignorable. Surrogates are neither word characters nor white space, lowercase to
+    themselves and affect no sigma.
+    """
+    codes = _every_code_point()
+    flags = np.zeros(0x110000, np.uint8)
+    every = _string(codes)
+    for bit, pattern in ((1, r"\w+"), (2, r"\s+")):
+        for m in re.finditer(pattern, every):
+            flags[codes[m.start():m.end()]] |= bit
+    probed = codes[1:]  # NUL closes the probes; it is neither cased nor case-ignorable
+    low, ends = _probe(probed, [], [0x3A3])
+    cased = low[ends - 1] == 0x3C2
+    low, ends = _probe(probed, [ord("a")], [0x3A3])
+    either = low[ends - 1] == 0x3C2
+    flags[probed[cased]] |= 4
+    flags[probed[either & ~cased]] |= 8
+
+    low, ends = _probe(probed, [], [])
+    starts = np.r_[0, ends[:-1] + 1]
+    sizes = ends - starts
+    lower = np.arange(0x110000, dtype=np.int32)
+    one = sizes == 1
+    lower[probed[one]] = low[starts[one]]
+    expansions: list[int] = []
+    for c, a, k in zip(probed[~one].tolist(), starts[~one].tolist(), sizes[~one].tolist(),
+                       strict=True):
+        lower[c] = -(len(expansions) + 1)
+        expansions += [k, *low[a:a + k].tolist()]
+    return flags, lower, np.array(expansions, "<u4")
+
+
+@lru_cache(maxsize=1)
+def _kernel():
+    """The compiled count pass, given the running Python's tables once."""
+    from .. import _count
+
+    flags, lower, expansions = unicode_tables()
+    _count.set_tables(flags.tobytes(), lower.astype("<i4").tobytes(), expansions.tobytes())
+    return _count
 
 
 def stem_words(words: list[str], language: str = "english") -> list[str]:
@@ -115,35 +175,100 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
                  language: str = "english", tokenize=None, split: str = "words"):
     """Token (n-gram) counts of ``texts`` under scikit-learn's default token pattern.
 
-    ``preprocess`` maps a text to the string to tokenise (e.g. ``str.lower``; ``None`` keeps
-    it), ``stop_words`` is a set of tokens to drop, ``stem`` stems the tokens left (Snowball
-    ``language``), ``ngram_range`` forms the n-grams of the tokens left, ``tokenize`` (a
-    callable: text -> tokens, optionally with a ``batch(texts)`` method) replaces the token
-    pattern; ``split="spaces"`` takes the runs of non-white-space characters as tokens
-    (``str.split``: what :mod:`textsift.text.chars` needs). Returns ``(X, names)``: ``X`` a
-    canonical CSR matrix (documents x terms, int32 counts) and ``names`` the terms, sorted
-    as Python sorts strings -- every term of the texts, no pruning; an empty vocabulary
-    gives zero columns. :class:`~textsift.text.ngrams.NotPackable` when the n-grams do not fit
-    the packing.
+    ``preprocess`` maps a text to the string to tokenise (e.g. ``str.lower``, which the
+    kernel applies itself; ``None`` keeps it), ``stop_words`` is a set of tokens to drop,
+    ``stem`` stems the tokens left (Snowball ``language``), ``ngram_range`` forms the n-grams
+    of the tokens left, ``tokenize`` (a callable: text -> tokens, optionally with a
+    ``batch(texts)`` method) replaces the token pattern; ``split="spaces"`` takes the runs of
+    non-white-space characters as tokens (``str.split``: what :mod:`textsift.text.chars` needs).
+    Returns ``(X, names)``: ``X`` a canonical CSR matrix (documents x terms, int32 counts)
+    and ``names`` the terms, sorted as Python sorts strings -- every term of the texts, no
+    pruning; an empty vocabulary gives zero columns.
+    :class:`~textsift.text.ngrams.NotPackable` when the n-grams do not fit the packing.
     """
     threads = n_threads or os.cpu_count() or 1
-    jobs = [(texts[a:b], preprocess, stop_words, stem, language, tokenize, split)
-            for a, b in text_blocks(texts, threads)]
     low, high = ngram_range
-    if high == 1:  # each block's matrix (its rows sorted by scipy), then merged
-        return _merge(pool_map(_block_counts, jobs, threads), len(texts))
-    blocks = pool_map(_block_words, jobs, threads)
-    names, blocks = _union(blocks)
+    if tokenize is None:
+        lower = preprocess is str.lower
+        if preprocess is not None and not lower:
+            texts = [preprocess(t) for t in texts]
+        elif not isinstance(texts, list):
+            texts = list(texts)
+        if high == 1:
+            return _kernel_counts(texts, lower, split == "spaces", threads, stop_words, stem,
+                                  language)
+        names, blocks = _kernel_words(texts, lower, threads, stop_words, stem, language)
+    else:
+        jobs = [(texts[a:b], preprocess, stop_words, stem, language, tokenize)
+                for a, b in text_blocks(texts, threads)]
+        if high == 1:  # each block's matrix (its rows sorted by scipy), then merged
+            return _merge(pool_map(_block_counts, jobs, threads), len(texts))
+        names, blocks = _union(pool_map(_block_words, jobs, threads))
     bits = max(len(names), 1).bit_length()
     if bits * high > 62:
         raise NotPackable
 
-    sizes = range(low, high + 1)
-    pieces = [p for b in blocks for p in split_block(*b, ngrams.MAX_PAIRS // len(sizes))]
-    del blocks  # the pieces alone hold the token ids now, and the tally frees them
-    X, vocab = tally(lambda p: window_keys(p[0] + 1, p[1], sizes, bits, high), pieces,
-                     bits * high, threads)
+    ids = np.concatenate([np.asarray(i, np.int64) for i, _ in blocks])
+    lengths = np.concatenate([np.asarray(n, np.int64) for _, n in blocks])
+    del blocks
+    indptr, indices, data, keys = _kernel().ngrams(ids, lengths, low, high, bits, threads)
+    del ids
+    X = sp.csr_matrix((np.frombuffer(data, np.int32), np.frombuffer(indices, np.int32),
+                       np.frombuffer(indptr, np.int64)), shape=(len(lengths), len(keys) // 8))
+    X.has_sorted_indices = True
+    vocab = np.frombuffer(keys, np.int64)
     return _sorted_as_strings(X, join_names(names, vocab, bits, high), names)
+
+
+def _kernel_counts(texts, lower, spaces, threads, stop_words, stem, language):
+    """``(X, names)`` of the compiled pass: its CSR arrays, rows sorted; stop words and
+    stems applied to the sorted vocabulary, each word once."""
+    indptr, indices, data, words = _kernel().count(texts, lower, spaces, threads, False)
+    indptr = np.frombuffer(indptr, np.int64)
+    indices = np.frombuffer(indices, np.int32)
+    X = sp.csr_matrix((np.frombuffer(data, np.int32), indices, indptr),
+                      shape=(len(texts), len(words)))
+    X.has_sorted_indices = True
+    if not (stop_words or stem):
+        return X, _object_array(words)
+    import pyarrow as pa
+
+    column, names = _columns(pa.array(words, pa.string()), stop_words, stem, language)
+    column = column[indices]
+    keep = column >= 0
+    X = sp.csr_matrix((X.data[keep], column[keep].astype(np.int32),
+                       np.r_[0, np.cumsum(keep)][indptr]), shape=(len(texts), len(names)))
+    if stem:  # several words, one stem: their counts added, rows sorted again
+        X.sum_duplicates()
+    else:  # dropping stop words keeps the order of the others
+        X.has_sorted_indices = True
+    return X, _to_numpy(names)
+
+
+def _kernel_words(texts, lower, threads, stop_words, stem, language):
+    """The terms (a sorted pyarrow array) and ``[(ids, lengths)]``: each kept token's term
+    and the number of each document's kept tokens, from the compiled pass."""
+    import pyarrow as pa
+
+    ids, lengths, words = _kernel().count(texts, lower, False, threads, True)
+    ids = np.frombuffer(ids, np.int32)
+    lengths = np.frombuffer(lengths, np.int64)
+    words = pa.array(words, pa.string())
+    if not (stop_words or stem):
+        return words, [(ids.astype(np.int64), lengths)]
+    column, names = _columns(words, stop_words, stem, language)
+    ids = column[ids]
+    if stop_words:
+        kept = ids >= 0
+        doc = np.repeat(np.arange(len(texts)), lengths)[kept]
+        ids, lengths = ids[kept], np.bincount(doc, minlength=len(texts))
+    return names, [(ids, lengths)]
+
+
+def _object_array(words: list) -> np.ndarray:
+    out = np.empty(len(words), dtype=object)
+    out[:] = words
+    return out
 
 
 def text_blocks(texts, threads: int, max_chars: int | None = None) -> list[tuple[int, int]]:
@@ -159,36 +284,20 @@ def text_blocks(texts, threads: int, max_chars: int | None = None) -> list[tuple
     return [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:], strict=True)] or [(0, 0)]
 
 
-def _series(texts):
-    import polars as pl
-
-    try:
-        return pl.Series(texts, dtype=pl.String)
-    except UnicodeEncodeError:  # lone surrogates: non-word characters, as a space is
-        return pl.Series([_SURROGATE.sub(" ", t) for t in texts], dtype=pl.String)
-
-
 def _block_words(job):
-    """The tokens of one block: ``(ids, lengths, names)``, ``ids`` each kept token's term
-    (int64, stop words dropped) among ``names`` (a sorted pyarrow array of the block's
-    terms: stems when stemming), ``lengths`` the number of kept tokens of each document."""
-    import polars as pl
+    """The tokens a tokenizer callable gives one block: ``(ids, lengths, names)``, ``ids``
+    each kept token's term (int64, stop words dropped) among ``names`` (a sorted pyarrow
+    array of the block's terms: stems when stemming), ``lengths`` the number of kept tokens
+    of each document."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    texts, preprocess, stop_words, stem, language, tokenize, split = job
+    texts, preprocess, stop_words, stem, language, tokenize = job
     if preprocess is not None:
         texts = [preprocess(t) for t in texts]
-    if tokenize is not None:
-        docs = _tokenized(tokenize, texts)
-        lengths = np.fromiter(map(len, docs), np.int64, len(docs))
-        flat = pa.array(itertools.chain.from_iterable(docs), pa.string())
-    else:
-        pattern = _word_pattern() if split == "words" else _nonspace_pattern()
-        tokens = _series(texts).str.extract_all(pattern)
-        lengths = tokens.list.len().to_numpy().astype(np.int64)
-        flat = tokens.list.explode(empty_as_null=False).to_arrow(
-            compat_level=pl.CompatLevel.newest())
+    docs = _tokenized(tokenize, texts)
+    lengths = np.fromiter(map(len, docs), np.int64, len(docs))
+    flat = pa.array(itertools.chain.from_iterable(docs), pa.string())
     encoded = pc.dictionary_encode(flat)  # the block's distinct words, numbered
     column, names = _columns(encoded.dictionary.cast(pa.string()), stop_words, stem, language)
     ids = column[encoded.indices.to_numpy()]
