@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from textsift.errors import TextsiftError
 from textsift.scores.effects import (
     effect_sizes,
+    haldane_odds_ratio,
     log_ratio,
     lrc,
-    odds_ratio,
     proportion_difference,
 )
 
@@ -55,7 +55,7 @@ def test_log_ratio_of_a_term_only_in_the_class_is_infinite_with_a_finite_bound()
 def test_odds_ratio_is_woolfs_interval():
     """[[20, 10], [30, 90]]: OR = 20 x 90 / (10 x 30) = 6; statsmodels' Table2x2 (Woolf's
     log interval) gives the same bounds."""
-    est, low, high = odds_ratio(20, 10, 30, 90)
+    est, low, high = haldane_odds_ratio(20, 10, 30, 90)
     assert est == pytest.approx(6.0, rel=1e-14)
     table = contingency.Table2x2(np.array([[20, 10], [30, 90]]))
     np.testing.assert_allclose([low, high], table.oddsratio_confint(0.05), rtol=1e-12)
@@ -64,7 +64,7 @@ def test_odds_ratio_is_woolfs_interval():
 
 
 def test_odds_ratio_adds_a_half_to_a_table_with_a_zero():
-    est, _, _ = odds_ratio(5, 0, 10, 20)
+    est, _, _ = haldane_odds_ratio(5, 0, 10, 20)
     assert est == pytest.approx(5.5 * 20.5 / (0.5 * 10.5), rel=1e-14)
 
 
@@ -83,8 +83,8 @@ def test_proportion_difference_is_newcombes_interval(a, b, n1, n2, level):
 def test_effect_sizes_give_every_column_and_a_level_is_checked():
     out = effect_sizes(np.array([40.0]), np.array([10.0]), np.array([60.0]),
                        np.array([190.0]), 0.9)
-    assert set(out) == {"log_ratio", "log_ratio_low", "log_ratio_high", "lrc", "odds_ratio",
-                        "odds_ratio_low", "odds_ratio_high", "prop_diff", "prop_diff_low",
+    assert set(out) == {"log_ratio", "log_ratio_low", "log_ratio_high", "lrc", "haldane_odds_ratio",
+                        "or_haldane_low", "or_haldane_high", "prop_diff", "prop_diff_low",
                         "prop_diff_high"}
     assert out["log_ratio_low"][0] > log_ratio(40, 10, 60, 190, 0.95)[1]  # narrower at 90%
     with pytest.raises(TextsiftError,

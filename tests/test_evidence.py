@@ -85,7 +85,7 @@ def test_every_format_carries_the_evidence(fmt):
     else:
         frame = pd.read_csv(io.StringIO(text), sep="," if fmt == "csv" else "\t")
     assert {"A", "B", "C", "D", "p", "q", "log_ratio", "log_ratio_low", "log_ratio_high",
-            "lrc", "odds_ratio", "odds_ratio_low", "odds_ratio_high", "prop_diff",
+            "lrc", "or_haldane", "or_haldane_low", "or_haldane_high", "prop_diff",
             "prop_diff_low", "prop_diff_high"} <= set(frame.columns)
     assert frame["term"].iloc[0] == "space"
 

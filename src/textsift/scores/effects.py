@@ -18,8 +18,9 @@ confidence level ``level`` (default 0.95, ``alpha = 1 - level``). Proportions ar
   the interval holds 0 (S. Evert's LRC, as CQPweb and his ``corpora`` R package compute it
   from the exact conditional interval). It ranks a term by the smallest effect the data
   support, so that a word seen twice does not top the list.
-* :func:`odds_ratio` -- ``A D / (B C)`` with Woolf's interval ``exp(ln OR +- z sqrt(1/A +
-  1/B + 1/C + 1/D))`` (B. Woolf, "On estimating the relation between blood group and
+* :func:`haldane_odds_ratio` (column ``or_haldane``; the method ``odds_ratio`` is Forman's,
+  zero denominators set to 1) -- ``A D / (B C)`` with Woolf's interval ``exp(ln OR +- z
+  sqrt(1/A + 1/B + 1/C + 1/D))`` (B. Woolf, "On estimating the relation between blood group and
   disease", Ann. Hum. Genet. 19(4) (1955) 251-253); with a zero cell, 1/2 is added to every
   cell first (J. B. S. Haldane, Ann. Hum. Genet. 20 (1956) 309-311).
 * :func:`proportion_difference` -- ``p1 - p2`` with Newcombe's hybrid score interval from
@@ -38,7 +39,7 @@ import numpy as np
 from .._bounds import LEVEL
 from .._choices import DEFAULT_LEVEL
 
-__all__ = ["check_level", "effect_sizes", "log_ratio", "lrc", "odds_ratio",
+__all__ = ["check_level", "effect_sizes", "log_ratio", "lrc", "haldane_odds_ratio",
            "proportion_difference"]
 
 
@@ -85,7 +86,7 @@ def lrc(A, B, C, D, level: float = DEFAULT_LEVEL):
                                                                     0.0)))
 
 
-def odds_ratio(A, B, C, D, level: float = DEFAULT_LEVEL):
+def haldane_odds_ratio(A, B, C, D, level: float = DEFAULT_LEVEL):
     """``(estimate, low, high)``: ``A D / (B C)`` and Woolf's interval, 1/2 added to every
     cell of a table with a zero (module docstring)."""
     A, B, C, D = _arrays(A, B, C, D)
@@ -120,10 +121,10 @@ def proportion_difference(A, B, C, D, level: float = DEFAULT_LEVEL):
 
 def effect_sizes(A, B, C, D, level: float = DEFAULT_LEVEL) -> dict[str, np.ndarray]:
     """Every effect size and its interval, by column name: ``log_ratio``,
-    ``log_ratio_low``, ``log_ratio_high``, ``lrc``, ``odds_ratio`` (with ``_low``,
+    ``log_ratio_low``, ``log_ratio_high``, ``lrc``, ``or_haldane`` (with ``_low``,
     ``_high``) and ``prop_diff`` (with ``_low``, ``_high``)."""
     out = {}
-    for name, f in (("log_ratio", log_ratio), ("odds_ratio", odds_ratio),
+    for name, f in (("log_ratio", log_ratio), ("or_haldane", haldane_odds_ratio),
                     ("prop_diff", proportion_difference)):
         est, low, high = f(A, B, C, D, level)
         out[name], out[f"{name}_low"], out[f"{name}_high"] = est, low, high
