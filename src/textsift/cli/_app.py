@@ -69,9 +69,12 @@ class _Commands(TyperGroup):
                 _signals.command_body()
             with _warning_lines(), _terminate_as_interrupt():
                 try:
-                    return super().invoke(ctx)
+                    result = super().invoke(ctx)
                 finally:
                     _end_workers()  # here, where a Ctrl-C meanwhile is one line
+                if script and _signals.interrupted_in_body():  # one Python swallowed
+                    raise KeyboardInterrupt
+                return result
         except NoArgsIsHelpError:
             raise
         except UsageError as exc:

@@ -16,7 +16,8 @@ import os
 import signal
 import sys
 
-__all__ = ["CONSOLE_SCRIPT", "command_body", "said", "say", "stop_at_once"]
+__all__ = ["CONSOLE_SCRIPT", "command_body", "interrupted_in_body", "said", "say",
+           "stop_at_once"]
 
 #: Whether the command line runs as the console script (:func:`textsift.cli.main`), which
 #: ends the process after its command; not in a test's ``CliRunner``.
@@ -62,7 +63,31 @@ def stop_at_once() -> None:
     signal.signal(signal.SIGTERM, _stop)
 
 
+_BODY_SIGINT: list[bool] = []  # a SIGINT reached the command's body
+
+
+def _interrupt(signum, frame) -> None:
+    """The body's SIGINT: ``KeyboardInterrupt``, noted first. Python cannot raise it out of a
+    weakref callback or a finaliser that the signal happens to land in: it prints "Exception
+    ignored ..." and goes on. The note lets the command end as interrupted all the same
+    (:func:`interrupted_in_body`), and :func:`_unraisable` keeps that report quiet."""
+    _BODY_SIGINT.append(True)
+    raise KeyboardInterrupt
+
+
+def _unraisable(report, _default=sys.unraisablehook) -> None:
+    if _BODY_SIGINT and issubclass(report.exc_type, KeyboardInterrupt):
+        return  # the command says "interrupted" as it ends
+    _default(report)
+
+
+def interrupted_in_body() -> bool:
+    """Whether a SIGINT reached the command's body (even one Python swallowed)."""
+    return bool(_BODY_SIGINT)
+
+
 def command_body() -> None:
-    """A command's body starts: SIGINT raises ``KeyboardInterrupt`` (Python's own handler)
-    again, so that the command's clean-up runs; SIGTERM is the command line's."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    """A command's body starts: SIGINT raises ``KeyboardInterrupt`` (:func:`_interrupt`),
+    so that the command's clean-up runs; SIGTERM is the command line's."""
+    sys.unraisablehook = _unraisable
+    signal.signal(signal.SIGINT, _interrupt)

@@ -126,7 +126,7 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     ``n_jobs`` runs the permutations in that many processes (the result does not depend on
     it: the permutations are drawn in fixed blocks, each from its own seed);
     ``progress(done, total)`` is called as blocks of permutations finish. With
-    ``max_seconds``, the first block (:data:`BLOCK` permutations) is timed and the whole run
+    ``max_seconds``, the first block (``BLOCK`` permutations) is timed and the whole run
     extrapolated from it (its time x the blocks / the workers): a run estimated to take
     longer is refused with the estimate, after that one block (which the run keeps)."""
     from joblib import delayed, effective_n_jobs

@@ -121,7 +121,7 @@ def read_corpus(
 ) -> Corpus:
     """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.reading.sources`),
     or a list of them, or a table in memory (a pandas or Polars DataFrame, a Hugging Face
-    ``Dataset``: :func:`is_table`) -- and check the fields a scorer needs
+    ``Dataset``: ``is_table``) -- and check the fields a scorer needs
     (:func:`select_records`).
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the

@@ -111,7 +111,7 @@ class PValues:
 
     def at(self, terms, groups) -> np.ndarray:
         """The p-values of the cells ``(terms[i], groups[i])`` (NaN where there is no test),
-        read from :attr:`table` without writing the (V, G) table (unless it is written
+        read from ``table`` without writing the (V, G) table (unless it is written
         already): what a view of a few terms per class reads, with any number of
         labels."""
         terms = np.asarray(terms, dtype=np.intp)
@@ -128,11 +128,11 @@ class PValues:
         them in the scores' sparse form (written out when its ``values`` are read).
 
         A per-class test is corrected once per distinct one-vs-rest table of each family,
-        with the number of terms that have it (:func:`adjusted_tables`): the same values as
+        with the number of terms that have it (``adjusted_tables``): the same values as
         the correction of the whole table, at the cost of its few thousand distinct tables;
         held cell by cell (many labels: ``binary_scores`` past ``DISTINCT_CELLS``), once per
         ``(df, class)`` of its ``A = 0`` cells and once per non-zero cell
-        (:func:`adjusted_cells`). Neither writes the (V, m) table."""
+        (``adjusted_cells``). Neither writes the (V, m) table."""
         from ..evidence.corrections import check_correction, check_family
 
         check_correction(correction)
