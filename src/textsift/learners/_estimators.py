@@ -1,7 +1,9 @@
 """The estimators of the learners that scikit-learn lacks: :class:`RankSVR` (Baccianella,
 Esuli & Sebastiani's rounded epsilon-SVR), :class:`ClassWeighted` (class weights through
 ``sample_weight``) and :class:`PerLabelClassifier` (one binary classifier per label on its own
-columns); and the checks of ``class_weight``."""
+columns); the checks of ``class_weight``; and :func:`label_scores`, the per-label scores of a
+multi-label estimator, which the thresholds (``_thresholds``) read. This module imports no
+other module of the package's learners."""
 
 from __future__ import annotations
 
@@ -89,8 +91,6 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
         """The ``(n, labels)`` scores: each label's estimator's ``decision_function`` on its
         own columns (else its probability of the label); ``-inf`` or ``inf`` for a label
         that was constant in training (never or always)."""
-        from ._thresholds import label_scores
-
         check_is_fitted(self, "estimators_")
         X = validate_data(self, X, accept_sparse="csr", dtype=None, reset=False)
         out = np.empty((X.shape[0], len(self.estimators_)))
@@ -101,6 +101,22 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         return sparse_tags(super().__sklearn_tags__(), multi_output=True)
+
+
+def label_scores(estimator, X) -> np.ndarray:
+    """The ``(n, labels)`` scores of a fitted multi-label estimator: its
+    ``decision_function``, else the probability of each label (``predict_proba``)."""
+    if hasattr(estimator, "decision_function"):
+        try:
+            scores = estimator.decision_function(X)
+        except AttributeError:  # a meta-estimator whose inner estimator has none (naive Bayes)
+            scores = None
+        if scores is not None:
+            return np.asarray(scores, dtype=np.float64).reshape(X.shape[0], -1)
+    proba = estimator.predict_proba(X)
+    if isinstance(proba, list):  # one (n, 2) array per label
+        proba = np.column_stack([p[:, -1] for p in proba])
+    return np.asarray(proba, dtype=np.float64).reshape(X.shape[0], -1)
 
 
 def sparse_tags(tags, multi_output: bool = False):
