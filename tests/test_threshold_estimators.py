@@ -390,3 +390,18 @@ def test_the_new_thresholds_are_rows_of_an_experiment(tmp_path):
         with pytest.raises(ConfigError, match=message):
             run_experiment(config(write(tmp_path, corpus(n=40)), learners=[learner]),
                            tmp_path / "bad")
+
+
+def test_one_vs_rest_on_a_sparse_indicator_is_scikit_learns():
+    """The registry's one-vs-rest (fitted on the indicator as a sparse matrix, for speed) has
+    scikit-learn's OneVsRestClassifier's decision values and predictions, a dense 0/1
+    indicator."""
+    from textsift.learners._estimators import OneVsRest
+
+    X, Y = multilabel()
+    ours = OneVsRest(LinearSVC(random_state=0)).fit(X, Y)
+    theirs = OneVsRestClassifier(LinearSVC(random_state=0)).fit(X, Y)
+    np.testing.assert_array_equal(ours.decision_function(X), theirs.decision_function(X))
+    pred = ours.predict(X)
+    assert isinstance(pred, np.ndarray)
+    np.testing.assert_array_equal(pred, theirs.predict(X))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.base import (
     BaseEstimator,
     ClassifierMixin,
@@ -17,6 +18,7 @@ from sklearn.base import (
     RegressorMixin,
     clone,
 )
+from sklearn.multiclass import OneVsRestClassifier
 from sklearn.svm import LinearSVR
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
@@ -101,6 +103,25 @@ class PerLabelClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         return sparse_tags(super().__sklearn_tags__(), multi_output=True)
+
+
+class OneVsRest(OneVsRestClassifier):
+    """scikit-learn's :class:`~sklearn.multiclass.OneVsRestClassifier`, fitted on a label
+    indicator as a sparse matrix and predicting a dense one: the same estimators, fitted on
+    the same columns in the same order, the same predictions. Its label binarizer reads a
+    dense indicator of ``n`` documents and ``m`` labels through ``np.unique`` over all
+    ``n m`` cells, several times per fit (type of target, classes): on 12,404 documents and
+    735 tags that took more CPU time than the 735 linear SVMs; over a sparse one it reads the
+    stored ones only."""
+
+    def fit(self, X, y, **fit_params):
+        if not sp.issparse(y) and np.ndim(y) == 2:
+            y = sp.csr_matrix(np.asarray(y))
+        return super().fit(X, y, **fit_params)
+
+    def predict(self, X):
+        pred = super().predict(X)
+        return pred.toarray() if sp.issparse(pred) else pred
 
 
 def label_scores(estimator, X) -> np.ndarray:

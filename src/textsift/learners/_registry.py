@@ -11,7 +11,6 @@ from functools import cached_property
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
-from sklearn.multiclass import OneVsRestClassifier
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import Binarizer
@@ -23,6 +22,7 @@ from ..labels import LabelKind
 from ._costs import CostSensitiveClassifier
 from ._estimators import (
     ClassWeighted,
+    OneVsRest,
     PerLabelClassifier,
     RankSVR,
     check_class_weight,
@@ -229,7 +229,7 @@ def _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params
     if columns is not None:
         return PerLabelClassifier(make_pipeline(*WEIGHTINGS[weighting](), estimator), columns)
     if multilabel:
-        estimator = OneVsRestClassifier(estimator)
+        estimator = OneVsRest(estimator)
     return make_pipeline(*WEIGHTINGS[weighting](), estimator)
 
 
