@@ -17,8 +17,9 @@ matrix of the training part (textsift's ``vectorize``, ``min_df = 2``), the test
 against its vocabulary, tf-idf fitted on the training part (scikit-learn's
 ``TfidfTransformer``: what textsift's ``linear_svm`` reads). Both sides train the same
 liblinear problem -- L2-regularised squared hinge, dual (``-s 1``), ``C = 1``, a bias
-feature of 1 (``-B 1``, scikit-learn's ``intercept_scaling = 1``), tolerance ``1e-4``
-(``-e 0.0001``, ``LinearSVC``'s ``tol``), one thread (``-m 1``) -- and the modes:
+feature of 1 (``-B 1``, scikit-learn's ``intercept_scaling = 1``), one thread (``-m 1``),
+the stopping tolerance ``--eps`` (``-e``, ``LinearSVC``'s ``tol``; default liblinear's own
+0.1, which LibMultiLabel's users get; ``LinearSVC``'s default is 1e-4) -- and the modes:
 
 * LibMultiLabel ``train_1vsrest``, ``train_thresholding`` (Lin et al. 2023's micromacro cut on
   3 inner folds) and ``train_cost_sensitive`` (each label's positive weight among 1..13 by
@@ -61,7 +62,8 @@ from textsift.learners import make_learner
 from textsift.selectors import TermSelector
 from textsift.vectorize import vectorize
 
-OPTIONS = "-s 1 -B 1 -e 0.0001 -m 1"
+#: liblinear's options of both sides (``-e``: ``--eps``, LinearSVC's ``tol``).
+OPTIONS = "-s 1 -B 1 -m 1"
 
 
 def lml_linear(extra: str | None):
@@ -136,7 +138,7 @@ class _Labels(sp.csr_matrix):
         return _LabelsCSC(super().tocsc(copy=copy))
 
 
-def run_lml(linear, X, T, Y, Yt, modes):
+def run_lml(linear, X, T, Y, Yt, modes, eps):
     Y = _Labels(Y)
     tfidf = TfidfTransformer().fit(X)
     Xw, Tw = tfidf.transform(X).tocsr(), tfidf.transform(T).tocsr()
@@ -144,7 +146,8 @@ def run_lml(linear, X, T, Y, Yt, modes):
     for mode in modes:
         fit = getattr(linear, f"train_{mode}")
         np.random.seed(0)  # its inner folds draw from numpy's global generator
-        model, cpu, wall = timed(lambda fit=fit: fit(Y, Xw, options=OPTIONS, verbose=False))
+        model, cpu, wall = timed(lambda fit=fit: fit(Y, Xw, options=f"{OPTIONS} -e {eps}",
+                                                           verbose=False))
         pred = (linear.predict_values(model, Tw) > 0).astype(int)
         out[f"lml {mode}"] = (*scores(Yt, pred), cpu, wall)
         _progress(f"lml {mode}", out[f"lml {mode}"])
@@ -169,9 +172,9 @@ def local_columns(X, Y, share: float = 0.1):
     return [np.sort(t) for t, _ in top_many(table, range(Y.shape[1]), k)]
 
 
-def textsift_models():
+def textsift_models(eps):
     def svm(**kw):
-        return make_learner("linear_svm", multilabel=True, **kw)
+        return make_learner("linear_svm", multilabel=True, tol=eps, **kw)
 
     def selected(threshold, **kw):
         select = TermSelector("chi2", ratio=0.1, aggregate="wavg")
@@ -199,10 +202,10 @@ def textsift_models():
     }
 
 
-def run_textsift(X, T, Y, Yt, names):
+def run_textsift(X, T, Y, Yt, names, eps):
     out = {}
     Yd = Y.toarray()
-    for name, build in textsift_models().items():
+    for name, build in textsift_models(eps).items():
         if names and not any(n in name for n in names):
             continue
         model = build()
@@ -212,14 +215,14 @@ def run_textsift(X, T, Y, Yt, names):
             def fit(threshold=threshold, kw=kw):
                 cols = local_columns(X, Yd)
                 return make_learner("linear_svm", threshold=threshold, columns=cols,
-                                    **kw).fit(X, Yd)
+                                    tol=eps, **kw).fit(X, Yd)
         elif isinstance(model, tuple):  # cost behind a selection: the columns, the learner
             _, select, _ = model
 
             def fit(select=select):
                 cols = np.flatnonzero(select.fit(X, Yd).get_support())
                 m = make_learner("linear_svm", multilabel=True, threshold="cost",
-                                 columns=[cols] * Yd.shape[1])
+                                 columns=[cols] * Yd.shape[1], tol=eps)
                 return m.fit(X, Yd)
         else:
             def fit(model=model):
@@ -238,6 +241,9 @@ def main() -> None:
     ap.add_argument("--lml-path", default=os.environ.get("LIBMULTILABEL_PATH"))
     ap.add_argument("--lml-modes", nargs="+",
                     default=["1vsrest", "thresholding", "cost_sensitive"])
+    ap.add_argument("--eps", type=float, default=0.1,
+                    help="liblinear's stopping tolerance on both sides (-e; LinearSVC's tol); "
+                         "default liblinear's own, 0.1")
     ap.add_argument("--only", nargs="*", default=[],
                     help="textsift modes whose name contains one of these words")
     args = ap.parse_args()
@@ -248,8 +254,8 @@ def main() -> None:
         print(f"\n{name}: {X.shape[0]:,} train / {T.shape[0]:,} test documents, "
               f"{X.shape[1]:,} terms (min_df 2), {Y.shape[1]} labels "
               f"(a test label no training document has is dropped)", flush=True)
-        res = run_lml(linear, X, T, Y, Yt, args.lml_modes)
-        res.update(run_textsift(X, T, Y, Yt, args.only))
+        res = run_lml(linear, X, T, Y, Yt, args.lml_modes, args.eps)
+        res.update(run_textsift(X, T, Y, Yt, args.only, args.eps))
         lml = {k: v for k, v in res.items() if k.startswith("lml")}
         anchor = max(lml, key=lambda k: lml[k][1])
         mi0, ma0, cpu0, _ = res[anchor]
@@ -267,7 +273,7 @@ def main() -> None:
               f"({'within' if cpu <= 3 * cpu0 else 'OVER'} 3x)")
         load_avg.append(os.getloadavg()[0])
     print(f"\nload average {load_avg[0]:.2f} before, {max(load_avg):.2f} at most after a data "
-          f"set; {os.cpu_count()} cores; liblinear options {OPTIONS!r}")
+          f"set; {os.cpu_count()} cores; liblinear options {OPTIONS!r} -e {args.eps}")
 
 
 if __name__ == "__main__":

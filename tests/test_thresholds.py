@@ -161,3 +161,25 @@ def test_rcut_with_a_rank_of_every_label_warns():
         warnings.simplefilter("error")
         FixedThresholdClassifier(OneVsRestClassifier(LogisticRegression()), "rcut",
                                  rank=2).fit(X, Y)
+
+
+def test_a_label_the_fit_part_lacks_is_not_given_to_every_document():
+    """Label 2 has one positive document, in the validation part: the fit part's
+    PerLabelClassifier answers a constant "no" (scores -inf), whose top score was the
+    fallback threshold -inf -- and the refit learner's finite scores gave the label to all
+    100 documents. Now it falls back to never (inf), with one validation part, with inner
+    folds (the fold's cut left out of the mean) and under micromacro."""
+    from sklearn.model_selection import train_test_split
+
+    rng = np.random.default_rng(0)
+    X, Y = rng.random((100, 6)), (rng.random((100, 3)) < 0.4).astype(int)
+    _, val = train_test_split(np.arange(100), test_size=0.2, random_state=0)
+    Y[:, 2] = 0
+    Y[val[0], 2] = 1
+    cols = [np.arange(6)] * 3
+    assert scut_threshold(np.full(4, -np.inf), np.array([0, 1, 0, 0])) == (np.inf, 0.0)
+    for clf in (TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols)),
+                TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), cv=3),
+                TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), "micromacro")):
+        pred = clf.fit(X, Y).predict(X)
+        assert pred[:, 2].sum() <= 1, type(clf).__name__

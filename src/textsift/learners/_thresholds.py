@@ -80,13 +80,18 @@ def scut_threshold(scores: np.ndarray, y: np.ndarray, fbr: float = 0.1,
     halfway between the two scores it separates (the highest cut on a tie of F1; ``-inf``
     when every document is best assigned); where that
     F1 is below ``fbr`` (or the label has no positive document), the fallback: the highest
-    score (``"top"``) or ``inf`` (``"never"``).
+    score (``"top"``) or ``inf`` (``"never"``). ``(inf, 0)`` where every score is ``-inf``:
+    a learner that was a constant "no" (no positive document in its training part), whose
+    cut -- its top score, or below every score -- would give the label to every document
+    once the learner is refit on documents with the label.
 
     >>> scut_threshold(np.array([0.9, 0.8, 0.3, 0.1]), np.array([1, 0, 1, 0]))
     (0.2, 0.8)
     """
     order = np.argsort(-scores, kind="stable")
     s, hit = scores[order], y[order].astype(np.float64)
+    if len(s) and s[0] == -np.inf:  # a constant "no": no cut relates to the refit scores
+        return np.inf, 0.0
     n_pos = hit.sum()
     n = np.arange(1, len(s) + 1)
     f1 = 2 * np.cumsum(hit) / (n + n_pos) if n_pos else np.zeros(len(s))
@@ -320,6 +325,8 @@ class TunedThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimato
                 if finite and t == -np.inf:
                     t = float(np.nextafter(scores[:, j].min(), -np.inf))
                 cuts[i, j], f1[i, j] = t, f
+        if finite:
+            return _fold_mean(cuts, held), f1.mean(axis=0)
         return cuts.mean(axis=0), f1.mean(axis=0)
 
     def decision_function(self, X) -> np.ndarray:
@@ -347,9 +354,24 @@ def _micromacro(held, Y) -> np.ndarray:
             t, c = micromacro_cut(scores[:, j], Y[val, j], tp, fp, fn, m)
             cuts.append(t)
             counts += c
-        thresholds[j] = np.mean(cuts)
+        thresholds[j] = _fold_mean(np.array(cuts)[:, None], held, j)[0]
         tp, fp, fn = tp + counts[0], fp + counts[1], fn + counts[2]
     return thresholds
+
+
+def _fold_mean(cuts: np.ndarray, held, label: int | None = None) -> np.ndarray:
+    """The mean over the folds (rows) of each label's cuts, leaving out a fold whose
+    learner scored every held-out document of the label alike and not finitely (a constant
+    learner, as :class:`~textsift.learners.PerLabelClassifier` gives for a label with no
+    positive document in the fold's training part: its cut says nothing of the refit
+    learner's scores); ``inf`` (never) for a label no fold has a cut of."""
+    out = np.empty(cuts.shape[1])
+    for col in range(cuts.shape[1]):
+        j = col if label is None else label
+        kept = [c for c, (_, scores) in zip(cuts[:, col], held, strict=True)
+                if np.isfinite(scores[:, j]).any()]
+        out[col] = np.mean(kept) if kept else np.inf
+    return out
 
 
 def _indicator(Y, strategy: str) -> np.ndarray:
