@@ -172,12 +172,20 @@ def local_columns(X, Y, share: float = 0.1):
     return [np.sort(t) for t, _ in top_many(table, range(Y.shape[1]), k)]
 
 
+class _KnownLabels(TermSelector):
+    """TermSelector over the labels the training part has: an inner fold's training part
+    may lack a rare tag, whose all-zero column TermSelector refuses (it cannot be scored)."""
+
+    def fit(self, X, y):
+        return super().fit(X, y[:, np.asarray(y.sum(axis=0)).ravel() > 0])
+
+
 def textsift_models(eps):
     def svm(**kw):
         return make_learner("linear_svm", multilabel=True, tol=eps, **kw)
 
     def selected(threshold, **kw):
-        select = TermSelector("chi2", ratio=0.1, aggregate="wavg")
+        select = _KnownLabels("chi2", ratio=0.1, aggregate="wavg")
         if threshold == "cost":  # each label's learner on the selected columns
             return "cost", select, kw
         inner = make_pipeline(select, svm())

@@ -113,7 +113,7 @@ def test_tuning_and_learner_keys_are_the_ones_read():
     cut = parse_config({**MINIMAL, "learners": [{"name": "nb", "threshold": "scut"}]})
     assert cut.learners[0].params == (("threshold", "scut"),)
     assert cut.learners[0].pipeline(0, multilabel=True).fbr == 0.1
-    assert cut.learners[0].pipeline(0, multilabel=True).cv is None
+    assert cut.learners[0].pipeline(0, multilabel=True).cv == 3
 
 
 def test_the_validated_tables_are_the_documented_ones():

@@ -65,7 +65,7 @@ def test_scut_thresholds_are_each_label_best_cut_on_the_validation_part():
 
     X, Y = multilabel()
     clf = TunedThresholdClassifier(OneVsRestClassifier(LinearSVC(random_state=0)), fbr=0.0,
-                                   refit=False).fit(X, Y)
+                                   refit=False, cv=None).fit(X, Y)
     _, val = train_test_split(np.arange(len(Y)), test_size=0.2, random_state=0)
     pred = clf.predict(X[val])
     for j in range(Y.shape[1]):
@@ -178,7 +178,7 @@ def test_a_label_the_fit_part_lacks_is_not_given_to_every_document():
     Y[val[0], 2] = 1
     cols = [np.arange(6)] * 3
     assert scut_threshold(np.full(4, -np.inf), np.array([0, 1, 0, 0])) == (np.inf, 0.0)
-    for clf in (TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols)),
+    for clf in (TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), cv=None),
                 TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), cv=3),
                 TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), "micromacro")):
         pred = clf.fit(X, Y).predict(X)

@@ -172,9 +172,9 @@ LEARNER_KEYS = {
                      f"{_choices(WEIGHTINGS)}; default the learner's own (see below)."),
     "threshold": Key("string", None, "Label sets only: how each label is decided, instead "
                      'of each binary learner\'s own cut: "scut" (a threshold per label tuned '
-                     "on held-out training documents to the label's best F1 there: the "
-                     "validation part, [tuning] val_size of the training part, or `cv` inner "
-                     'folds; Yang 2001, Fan and Lin 2007), "micromacro" (per-label '
+                     "on held-out training documents to the label's best F1 there: `cv` inner "
+                     "folds of the training part, or one validation part; Yang 2001, Fan and "
+                     'Lin 2007), "micromacro" (per-label '
                      "thresholds on `cv` inner folds, default 3, maximising micro-F1 plus the "
                      "label's share of macro-F1, LibMultiLabel's thresholding; Lin et al. 2023), "
                      '"rcut" (each document\'s `rank` best labels), "pcut" (each label to its '
@@ -187,10 +187,11 @@ LEARNER_KEYS = {
     "fallback": Key("string", None, 'SCut\'s fallback: "top" (the label\'s highest '
                     'held-out score, SCutFBR.1) or "never" (SCutFBR.0); default '
                     f"{_cut('fallback')!r}."),
-    "cv": Key("integer", None, "scut, micromacro and cost: inner folds of the training part "
-              "(at least 2), each label's threshold the mean of its folds' (Fan and Lin's "
-              "SCutFBR.1 with cross-validation); default none for scut (one validation part), "
-              "3 for micromacro and cost."),
+    "cv": Key("integer or fraction", None, "scut, micromacro and cost: inner folds of the "
+              "training part (at least 2), each label's threshold the mean of its folds' (Fan "
+              "and Lin's SCutFBR.1 with cross-validation); for scut and micromacro a fraction "
+              "(e.g. 0.25) holds out one validation part of that share instead (Yang's SCut); "
+              f"default {_cut('cv')}."),
     "rank": Key("integer", None, f"RCut: the labels each document gets; default {_cut('rank')}."),
     "proportion": Key("number", None, "PCut: the factor on each label's training share of "
                       f"the documents; default {_cut('proportion')}."),
