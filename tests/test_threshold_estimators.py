@@ -405,3 +405,16 @@ def test_one_vs_rest_on_a_sparse_indicator_is_scikit_learns():
     pred = ours.predict(X)
     assert isinstance(pred, np.ndarray)
     np.testing.assert_array_equal(pred, theirs.predict(X))
+
+
+def test_cost_with_a_label_an_inner_fold_lacks():
+    """A label with two positive documents, both in one inner fold: the other folds' training
+    parts have none of it, where the learner cannot be fitted; those folds predict 0 for it
+    (scikit-learn's constant one-vs-rest answer), and the fit completes with a weight."""
+    X, Y = multilabel(n=60)
+    fit, val = next(iter(KFold(3, shuffle=True, random_state=0).split(X)))
+    Y[:, 4] = 0
+    Y[val[:2], 4] = 1
+    cost = CostSensitiveClassifier(_svm_pipeline()).fit(X, Y)
+    assert cost.weights_[4] in COST_WEIGHTS
+    assert cost.predict(X).shape == Y.shape

@@ -6,11 +6,13 @@ for each label ``j`` and each weight ``w`` of ``weights`` the learner is fitted 
 ``class_weight = {0: 1, 1: w}`` on ``cv - 1`` inner folds of the training part and predicts
 the held-out fold at its own cut; the ``w`` whose pooled held-out predictions have the best F1
 of the label (the smallest on a tie) is kept, and the learner refit on every training document
-with it. The weights ``1, 1.33, 1.8, 2.5, 3.67, 6, 13`` and 3 folds are those of the
-cost-sensitive one-vs-rest of LibSVM Tools' multi-label page (R.-E. Fan and C.-J. Lin, "A
-study on threshold selection for multi-label classification", 2007), which LibMultiLabel's
-``train_cost_sensitive`` follows. scikit-learn's ``OneVsRestClassifier`` fits one estimator
-with one set of parameters for every label: written here.
+with it (an inner fold whose training part lacks the label, or has nothing else, predicts
+that constant, as scikit-learn's ``OneVsRestClassifier`` does). The weights 1, 1.33, 1.8,
+2.5, 3.67, 6, 13 and 3 folds are those of the cost-sensitive one-vs-rest of LibSVM Tools'
+multi-label page (R.-E. Fan and C.-J. Lin, "A study on threshold selection for multi-label
+classification", 2007), which LibMultiLabel's ``train_cost_sensitive`` follows.
+scikit-learn's ``OneVsRestClassifier`` fits one estimator with one set of parameters for
+every label: written here.
 """
 
 from __future__ import annotations
@@ -108,11 +110,13 @@ class CostSensitiveClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator
             best, best_f1 = weights[0], -1.0
             for w in weights:
                 pred = np.zeros_like(y)
-                if shared is not None:
-                    for fit, val, final, X_fit, X_val in shared:
+                for i, (fit, val) in enumerate(folds):
+                    if y[fit].min() == y[fit].max():  # a fold without the label: constant
+                        pred[val] = y[fit][0]
+                    elif shared is not None:
+                        _, _, final, X_fit, X_val = shared[i]
                         pred[val] = _weighted(final, w).fit(X_fit, y[fit]).predict(X_val)
-                else:
-                    for fit, val in folds:
+                    else:
                         model = _weighted(self.estimator, w).fit(X[fit][:, cols], y[fit])
                         pred[val] = model.predict(X[val][:, cols])
                 tp = int((pred & y).sum())
