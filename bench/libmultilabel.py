@@ -25,8 +25,9 @@ the stopping tolerance ``--eps`` (``-e``, ``LinearSVC``'s ``tol``; default libli
   3 inner folds) and ``train_cost_sensitive`` (each label's positive weight among 1..13 by
   3-fold CV: Fan and Lin 2007);
 * textsift: ``make_learner("linear_svm", multilabel=True)`` with ``threshold`` none,
-  ``"scut"`` (one validation part of 25%, the experiments' default), ``"scut"`` with
-  ``cv = 3`` (SCutFBR.1 on inner folds, ``fbr = 0.1``), ``"micromacro"`` and ``"cost"``;
+  ``"scut"`` on one validation part of 25%, ``"scut"`` with ``cv = 3`` (SCutFBR.1 on inner
+  folds, ``fbr = 0.1``, the default) and ``cv = 5``, ``"micromacro"`` (3 and 5 folds) and
+  ``"cost"``;
   and the same behind a selection of 10% of the terms (``TermSelector("chi2", ratio=0.1,
   aggregate="wavg")``, refitted inside every inner fold), and each label's own 10% by its
   chi2 (the local scope: :class:`~textsift.learners.PerLabelClassifier`, the columns chosen
@@ -200,6 +201,8 @@ def textsift_models(eps):
         "textsift scut (val 25%)": lambda: svm(threshold="scut", val_size=0.25, cv=None),
         "textsift scut cv=3": lambda: svm(threshold="scut", cv=3),
         "textsift micromacro": lambda: svm(threshold="micromacro"),
+        "textsift scut cv=5": lambda: svm(threshold="scut", cv=5),
+        "textsift micromacro cv=5": lambda: svm(threshold="micromacro", cv=5),
         "textsift chi2 10% ovr": lambda: selected(None),
         "textsift chi2 10% scut cv=3": lambda: selected("scut", cv=3),
         "textsift chi2 10% micromacro": lambda: selected("micromacro"),

@@ -418,3 +418,14 @@ def test_cost_with_a_label_an_inner_fold_lacks():
     cost = CostSensitiveClassifier(_svm_pipeline()).fit(X, Y)
     assert cost.weights_[4] in COST_WEIGHTS
     assert cost.predict(X).shape == Y.shape
+
+
+def test_a_fraction_of_cv_is_one_validation_part():
+    """cv = 0.25 (scikit-learn's TunedThresholdClassifierCV convention) holds out one
+    validation part of a quarter: the thresholds of cv=None with val_size=0.25."""
+    X, Y = multilabel()
+    a = TunedThresholdClassifier(svm(), cv=0.25).fit(X, Y)
+    b = TunedThresholdClassifier(svm(), cv=None, val_size=0.25).fit(X, Y)
+    np.testing.assert_array_equal(a.thresholds_, b.thresholds_)
+    c = make_learner("linear_svm", multilabel=True, threshold="scut", cv=0.25)
+    assert c.cv == 0.25
