@@ -55,7 +55,7 @@ from textsift.lasso import (
     stratified_bootstrap,
 )
 from textsift.lasso.adabag import BOOTSTRAP_STAGES, BootstrapTask, bootstrap_seconds
-from textsift.vectorize import VectorizerOptions, vectorize
+from textsift.text.vectorize import VectorizerOptions, vectorize
 
 SKGLM_RECORDED = (28.9, 1.20, 2.6)  # skglm s, glmnet s, load: docs/reproductions.md section 4
 REPO = Path(__file__).resolve().parents[1]

@@ -1,6 +1,6 @@
 """What checking the corpus costs a run: the SHA-256 of every input file (the record a run
 directory keeps of its data, :class:`textsift.experiment.validity.DataKey`) against reading the
-same corpus (:func:`textsift.corpus.read_corpus`, the anchor, in the same run), and against
+same corpus (:func:`textsift.reading.corpus.read_corpus`, the anchor, in the same run), and against
 the cheaper check a run could make instead (size and 16 blocks of 64 KiB).
 
     TEXTSIFT_DATA=../shared/data .venv/bin/python bench/corpus_digest.py
@@ -23,9 +23,9 @@ from pathlib import Path
 
 from _common import add_data_option, best_of  # bench/ is the script's path
 
-from textsift.corpus import read_corpus
 from textsift.experiment import parse_config
 from textsift.experiment.validity import DataKey
+from textsift.reading.corpus import read_corpus
 
 
 def sampled(paths, blocks: int = 16, block: int = 1 << 16) -> list[str]:

@@ -22,7 +22,7 @@ In one run it prints, with the load average beside every figure:
   the analyser's time included);
 * on 20 Newsgroups (train + test, 18,846 messages) and IMDb (train + test, 50,000 reviews),
   default options: documents per second of ``CountVectorizer().fit_transform`` and of
-  ``textsift.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
+  ``textsift.text.vectorize.vectorize``, the ratio (goal >= 5), and whether vocabulary, order and
   matrix are identical;
 * the same stemmed: ``CountVectorizer`` with an analyzer that stems every token with
   ``snowballstemmer.stemmer("english")`` (what ``--stem`` did before, one call per token; the
@@ -59,7 +59,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import CountVectorizer
 
-from textsift.vectorize import VectorizerOptions, build_vectorizer, vectorize
+from textsift.text.vectorize import VectorizerOptions, build_vectorizer, vectorize
 
 BEFORE = {"cpu_seconds": 586.38, "seconds": 1204.89, "digest": "dde3e0045118e252",
           "load_average": 11.1, "n_docs": 1_000_000}
@@ -141,7 +141,7 @@ def candidates(name: str, texts: list[str]) -> None:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    from textsift.tokens import _pattern
+    from textsift.text.tokens import _pattern
 
     def cpu(fn):
         c = time.process_time()
@@ -192,7 +192,7 @@ def old_count_exact(src):
     ``CountVectorizer`` over the chunks twice, vocabulary first, then counts against it."""
     from collections import Counter
 
-    from textsift.counts import Counts
+    from textsift.counting.counts import Counts
     from textsift.engines.stream import DocumentFrequencies
 
     total = DocumentFrequencies()

@@ -36,9 +36,9 @@ import numpy as np
 from _common import add_data_option
 
 from textsift import Counts
-from textsift.corpus import read_corpus
+from textsift.reading.corpus import read_corpus
 from textsift.scores import compute, pvalues, with_pvalues
-from textsift.vectorize import VectorizerOptions, vectorize
+from textsift.text.vectorize import VectorizerOptions, vectorize
 
 
 def timed(fn, repeat=5):
@@ -129,7 +129,7 @@ def _peak_mb(pid) -> float:
 
 
 def section_3(X, y, n_permutations: int, n_jobs: int) -> None:
-    from textsift.permutation import permutation_pvalues
+    from textsift.evidence.permutation import permutation_pvalues
 
     print(f"\n3. {n_permutations} permutations, every nominal method, {n_jobs} processes "
           f"({load()} at the start)")

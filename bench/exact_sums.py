@@ -2,7 +2,8 @@
 
     python bench/exact_sums.py [--data ../shared/data] [--repeat 5]
 
-``textsift.policies.globalise`` adds a term's scores over the classes exactly where the order
+``textsift.selection.policies.globalise`` adds a term's scores over the classes exactly where the
+order
 of two terms could depend on rounding (``math.fsum`` of the terms in doubt, numpy's sum of
 the others), so that terms whose scores are the same numbers in another order tie and go by
 index. The anchor is the former rule, numpy's sum of every row (``np.where(scored, table,
@@ -25,9 +26,9 @@ from functools import partial
 import numpy as np
 from _common import add_data_option
 
-from textsift.counts import Counts
-from textsift.policies import globalise, order
+from textsift.counting.counts import Counts
 from textsift.scores import compute
+from textsift.selection.policies import globalise, order
 
 
 def numpy_sums(table: np.ndarray, aggregate: str, weights) -> np.ndarray:

@@ -21,8 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from textsift.corpus import read_corpus
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
+from textsift.reading.corpus import read_corpus
 from textsift.report.explore import page_html
 from textsift.report.explore_data import CAP, SNIPPET_TOP, explore_data
 

@@ -60,8 +60,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import MultiLabelBinarizer
 
 from textsift.learners import make_learner
-from textsift.selectors import TermSelector
-from textsift.vectorize import vectorize
+from textsift.selection.selectors import TermSelector
+from textsift.text.vectorize import vectorize
 
 #: liblinear's options of both sides (``-e``: ``--eps``, LinearSVC's ``tol``).
 OPTIONS = "-s 1 -B 1 -m 1"
@@ -163,9 +163,9 @@ def _progress(name, row):
 def local_columns(X, Y, share: float = 0.1):
     """Each label's own top ``share`` of the terms by its chi2 (textsift's local scope,
     Forman 2003's one-against-all selection), from the training counts."""
-    from textsift.classwise import top_many
-    from textsift.counts import Counts
+    from textsift.counting.counts import Counts
     from textsift.scores import compute
+    from textsift.selection.classwise import top_many
 
     counts = Counts.from_matrix(X, Y, classes=np.arange(Y.shape[1]))
     table = compute(counts, "chi2", dense=False)

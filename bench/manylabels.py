@@ -88,8 +88,8 @@ def scipy_top10(X, Y):
 
 
 def textsift_top10(X, Y):
-    from textsift.counts import Counts
-    from textsift.ranking import rank_per_class
+    from textsift.counting.counts import Counts
+    from textsift.selection.ranking import rank_per_class
 
     counts = Counts.from_matrix(X, Y, term_freq=False)
     # two-sided, as the baseline's chi2 (the views' default keeps over-represented terms)
@@ -108,7 +108,7 @@ def one_run(kind: str, folder: str, m: int) -> dict:
     X = sp.load_npz(Path(folder) / "X.npz")
     Y = sp.load_npz(Path(folder) / f"Y{m}.npz")
     if kind == "textsift":
-        import textsift.ranking  # noqa: F401  (imports out of the timing, as for scipy)
+        import textsift.selection.ranking  # noqa: F401  (imports out of the timing, as for scipy)
     loaded = _peak_rss()
     t0, c0 = time.perf_counter(), time.process_time()
     if kind == "scipy":
@@ -153,7 +153,7 @@ def same_tops(folder: str, m: int) -> tuple[int, int, int]:
 
 
 def build(data: Path, folder: Path, sizes: list[int]) -> tuple[int, int]:
-    from textsift.vectorize import vectorize
+    from textsift.text.vectorize import vectorize
 
     texts = []
     for split in ("train", "test"):

@@ -37,9 +37,9 @@ from _common import add_data_option  # bench/ is the script's path
 from sklearn.feature_selection import chi2
 from sklearn.preprocessing import MultiLabelBinarizer
 
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.scores import compute, compute_many
-from textsift.vectorize import vectorize
+from textsift.text.vectorize import vectorize
 
 
 def race(fns: dict, repeat: int) -> dict:

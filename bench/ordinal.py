@@ -5,7 +5,7 @@ relative to the core's ``chi2`` on the same counts.
 
 The corpus is the largest ordinal one, Women's E-Commerce Clothing Reviews (23,486 reviews,
 all rows, 1-5 stars), vectorized once and counted once; every method then starts from the
-same :class:`~textsift.counts.Counts`. Two timings per method, best of ``--repeat`` runs:
+same :class:`~textsift.counting.counts.Counts`. Two timings per method, best of ``--repeat`` runs:
 
 * ``score`` -- ``compute(counts, method)``, the (V, G) table;
 * ``select 10%`` -- the table plus its ranking under the method's default policy, cut at 10%
@@ -24,11 +24,11 @@ import time
 
 from _common import add_data_option, best_of  # bench/ is the script's path
 
-from textsift.corpus import read_corpus
-from textsift.counts import Counts
-from textsift.policies import n_from_ratio
-from textsift.ranking import ranking_of
+from textsift.counting.counts import Counts
+from textsift.reading.corpus import read_corpus
 from textsift.scores import compute, get_method
+from textsift.selection.policies import n_from_ratio
+from textsift.selection.ranking import ranking_of
 
 METHODS = ["var", "rr_var", "var_idf", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp"]
 BALANCED = ["rr_var", "rr_var_idf", "rr_nc_idf", "prp"]  # also with balanced=True

@@ -121,7 +121,7 @@ def _worker_stats():
 
 
 def measure(kind: str, n: int, data: str, chunk_size: int, workers: int) -> dict:
-    from textsift.counts import Counts
+    from textsift.counting.counts import Counts
     from textsift.engines import count_exact, count_hashed
 
     pool(data)

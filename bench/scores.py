@@ -40,7 +40,7 @@ import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.feature_selection import chi2, mutual_info_classif
 
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.scores import REGISTRY, compute, compute_many
 
 
@@ -183,7 +183,7 @@ def one_ranking(kind: str, npz: str, traced: bool) -> dict:
     whose fit counts and ranks the whole vocabulary under ``max``)."""
     import scipy.sparse as sp
 
-    from textsift.selectors import TermSelector
+    from textsift.selection.selectors import TermSelector
 
     X, y = sp.load_npz(npz), np.load(npz.replace(".npz", "-y.npy"))
 
@@ -312,7 +312,7 @@ def main():
     texts, y = [r["text"] for r in rows], np.array([r["label"] for r in rows])
     t0 = time.perf_counter()
     X = CountVectorizer().fit_transform(texts).tocsr()
-    X.sort_indices()  # canonical CSR, as textsift.vectorize returns it (chi2 does not care)
+    X.sort_indices()  # canonical CSR, as textsift.text.vectorize returns it (chi2 does not care)
     t_vec = time.perf_counter() - t0
     nnz_mb = (X.data.nbytes + X.indices.nbytes + X.indptr.nbytes) / 2**20
     print(f"20NG train: {X.shape[0]} docs x {X.shape[1]} terms, {X.nnz} non-zeros "

@@ -27,12 +27,12 @@ from pathlib import Path
 from PIL import Image
 
 from textsift.cli.demo import DEMO
-from textsift.corpus import read_corpus
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.experiment import parse_config, run_experiment
+from textsift.reading.corpus import read_corpus
 from textsift.report.explore import explore
 from textsift.report.html import write_report
-from textsift.vectorize import VectorizerOptions
+from textsift.text.vectorize import VectorizerOptions
 
 sys.path.insert(0, str(Path(__file__).parent))
 from explore_libs import driver  # noqa: E402

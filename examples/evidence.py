@@ -20,13 +20,13 @@ from pathlib import Path
 import numpy as np
 
 from textsift import Counts, rank
-from textsift.corpus import read_corpus
-from textsift.evidence import evidence, significant_counts
-from textsift.permutation import permutation_pvalues
-from textsift.reference import against
+from textsift.evidence.permutation import permutation_pvalues
+from textsift.evidence.reference import against
+from textsift.evidence.terms import evidence, significant_counts
+from textsift.reading.corpus import read_corpus
 from textsift.scores import pvalues
 from textsift.scores.direction import direction
-from textsift.vectorize import VectorizerOptions, vectorize
+from textsift.text.vectorize import VectorizerOptions, vectorize
 
 DATA = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
 TESTS = ("fisher", "g2", "chi2")
@@ -72,7 +72,7 @@ def _goemotions_permutations(X, labels, counts, n_permutations: int) -> None:
     print(f"\n### The permutation test of BNS and IG ({n_permutations} permutations, the "
           f"smallest p-value {low:.3g}; {wall:.0f} s on 2 processes at load "
           f"{os.getloadavg()[0]:.0f})\n")
-    from textsift.corrections import adjust_table
+    from textsift.evidence.corrections import adjust_table
 
     rows = []
     for name in ("bns", "ig", "fisher"):
@@ -108,7 +108,7 @@ def newsgroups() -> None:
 def _pitfalls(X, y, counts) -> None:
     from sklearn.feature_selection import chi2 as sk_chi2
 
-    from textsift.corrections import adjust_table
+    from textsift.evidence.corrections import adjust_table
 
     print("### Pitfalls, in numbers\n")
     chi2 = pvalues(counts, "chi2").values

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from textsift import rank
 from textsift.engines import count_file
-from textsift.vectorize import VectorizerOptions
+from textsift.text.vectorize import VectorizerOptions
 
 
 def main(top: int = 8) -> None:

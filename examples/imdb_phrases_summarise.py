@@ -41,9 +41,9 @@ def main(words: Path, bigrams: Path) -> None:
 def pairs() -> None:
     import os
 
-    from textsift.corpus import read_corpus
-    from textsift.counts import Counts
-    from textsift.ranking import rank
+    from textsift.counting.counts import Counts
+    from textsift.reading.corpus import read_corpus
+    from textsift.selection.ranking import rank
 
     data = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
     train = read_corpus(data / "imdb/train.jsonl.gz")

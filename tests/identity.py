@@ -4,7 +4,7 @@ vocabulary, order, dtype and matrix (imported by test_vectorize and test_ngrams)
 import numpy as np
 import scipy.sparse as sp
 
-from textsift.vectorize import VectorizerOptions, build_vectorizer, vectorize
+from textsift.text.vectorize import VectorizerOptions, build_vectorizer, vectorize
 
 
 def reference(texts, opts):

@@ -201,9 +201,9 @@ def test_loess_reproduces_a_quadratic():
 
 
 def test_stability_selection_of_a_filter_score():
-    from textsift.corpus import load_sample
-    from textsift.selectors import TermSelector
-    from textsift.vectorize import vectorize
+    from textsift.reading.corpus import load_sample
+    from textsift.selection.selectors import TermSelector
+    from textsift.text.vectorize import vectorize
 
     corpus = load_sample("20ng", "train")
     keep = np.isin(corpus.labels, ["rec.autos", "sci.space"])

@@ -13,10 +13,10 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils import estimator_checks
 
 import textsift
-from textsift.corpus import load_sample
 from textsift.errors import TextsiftError
 from textsift.lasso import AdaBagClassifier, simulate
 from textsift.lasso.estimator import EXPECTED_FAILED_CHECKS
+from textsift.reading.corpus import load_sample
 
 
 @pytest.fixture(scope="module")

@@ -9,11 +9,11 @@ import scipy.sparse as sp
 from sklearn.metrics import balanced_accuracy_score
 
 import textsift.lasso.estimator as estimator
-from textsift.corpus import load_sample
 from textsift.errors import TextsiftError
 from textsift.lasso import AdaBagClassifier, holdout_run
 from textsift.lasso.final import PENALTIES, midpoint
-from textsift.vectorize import VectorizerOptions, vectorize
+from textsift.reading.corpus import load_sample
+from textsift.text.vectorize import VectorizerOptions, vectorize
 
 SKEW = dict(a=2, b=4, n_bootstraps=4, random_state=0, class_weight="balanced",
             criterion="balanced_error")

@@ -16,8 +16,8 @@ from sklearn.metrics import balanced_accuracy_score
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import load_sample
 from textsift.errors import DataWarning, TextsiftError
+from textsift.labels.ranks import class_thresholds
 from textsift.lasso import (
     CRITERIA,
     AdaBagClassifier,
@@ -29,8 +29,8 @@ from textsift.lasso import (
 )
 from textsift.lasso.final import PENALTIES
 from textsift.lasso.skew import check_class_weight
-from textsift.ranks import class_thresholds
-from textsift.vectorize import VectorizerOptions, vectorize
+from textsift.reading.corpus import load_sample
+from textsift.text.vectorize import VectorizerOptions, vectorize
 
 
 @pytest.fixture(scope="module")

@@ -15,10 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import read_corpus
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file
 from textsift.errors import CorpusError, DataWarning, TextsiftError
+from textsift.reading.corpus import read_corpus
 
 distributed = pytest.importorskip("distributed")
 runner = CliRunner()
@@ -345,7 +345,7 @@ def test_a_truncated_gzip_names_the_last_whole_line(tmp_path):
     ({"stem": "yes"}, r"stem must be true or false"),
 ])
 def test_preprocessing_options_are_checked_where_they_are_set(options, message):
-    from textsift.vectorize import VectorizerOptions
+    from textsift.text.vectorize import VectorizerOptions
 
     with pytest.raises(TextsiftError, match=message):
         VectorizerOptions(**options)
@@ -407,7 +407,7 @@ def test_a_directory_is_listed_in_one_pass(tmp_path, monkeypatch):
     # whatever the number of files; the files sorted by name
     from pathlib import PurePath
 
-    from textsift.sources import data_files
+    from textsift.reading.sources import data_files
 
     names = [f"part-{i:04d}.jsonl" for i in range(300)]
     for name in reversed(names):

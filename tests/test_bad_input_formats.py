@@ -11,11 +11,11 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import read_corpus, strip_header
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file
 from textsift.errors import DataWarning
-from textsift.vectorize import vectorize
+from textsift.reading.corpus import read_corpus, strip_header
+from textsift.text.vectorize import vectorize
 
 distributed = pytest.importorskip("distributed")
 runner = CliRunner()

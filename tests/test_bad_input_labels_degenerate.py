@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file
 from textsift.errors import DataWarning
 from textsift.experiment import parse_config
 from textsift.experiment.folds import fold_indices
+from textsift.reading.corpus import load_sample, sample_path
 
 runner = CliRunner()
 

@@ -14,12 +14,12 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import read_corpus
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file
 from textsift.errors import CorpusError, DataWarning
 from textsift.experiment import parse_config, run_experiment
 from textsift.labels import check_label_spelling, similar_labels, strip_labels
+from textsift.reading.corpus import read_corpus
 from textsift.report.html import write_report
 
 runner = CliRunner()

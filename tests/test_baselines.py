@@ -6,9 +6,9 @@ import scipy.sparse as sp
 from sklearn.decomposition import PCA
 from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
 
-from textsift.baselines import fisher_lda, pca_lda, pca_lda_holdout, standardise
 from textsift.errors import TextsiftError
 from textsift.lasso import simulate, split_211
+from textsift.learners.baselines import fisher_lda, pca_lda, pca_lda_holdout, standardise
 
 
 @pytest.fixture(scope="module")

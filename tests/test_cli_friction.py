@@ -12,7 +12,7 @@ import sys
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import sample_path
+from textsift.reading.corpus import sample_path
 from textsift.scores import REGISTRY
 
 runner = CliRunner()

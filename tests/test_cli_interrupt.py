@@ -123,7 +123,7 @@ def test_a_limit_of_open_files_too_low_for_a_local_cluster_is_one_error_line(cor
 TOKENISING = """
 import sys
 from textsift.engines import count_file
-from textsift.vectorize import VectorizerOptions
+from textsift.text.vectorize import VectorizerOptions
 
 def progress(stage, done, total):
     print(stage, done, flush=True)
@@ -140,7 +140,7 @@ def test_ctrl_c_stops_the_korean_tokenizer_within_a_batch_of_documents(real_data
     now, and the counting threads stop between batches: after the signal, at most a batch per
     thread (and the one being reported) is tokenised -- counted in documents, not seconds."""
     pytest.importorskip("kiwipiepy")
-    from textsift.tokenizers import KoreanTokenizer
+    from textsift.text.tokenizers import KoreanTokenizer
 
     proc = subprocess.Popen([sys.executable, "-c", TOKENISING,
                              str(real_data / "nsmc_korean" / "all.jsonl.gz")],

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from textsift import __version__
 from textsift.cli import app
-from textsift.corpus import sample_path
+from textsift.reading.corpus import sample_path
 
 runner = CliRunner()
 GROUP = typer.main.get_command(app)

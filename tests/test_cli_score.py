@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from textsift import Counts, rank
 from textsift.cli import app
-from textsift.corpus import load_sample, sample_path
-from textsift.vectorize import VectorizerOptions
+from textsift.reading.corpus import load_sample, sample_path
+from textsift.text.vectorize import VectorizerOptions
 
 runner = CliRunner()
 SAMPLE = str(sample_path("20ng"))

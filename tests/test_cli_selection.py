@@ -14,11 +14,11 @@ from typer.testing import CliRunner
 
 from textsift.cli import app
 from textsift.cli._app import reflow
-from textsift.corpus import load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
-from textsift.ranking import rank
+from textsift.reading.corpus import load_sample, sample_path
 from textsift.scores import compute
+from textsift.selection.ranking import rank
 
 runner = CliRunner()
 NEWS = str(sample_path("20ng"))

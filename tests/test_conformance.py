@@ -2,11 +2,11 @@
 table gives the same answer on both layouts, or the same documented refusal.
 
 The grid is generated: the label kinds are :class:`textsift.labels.LabelKind`'s members, the
-layouts ``textsift._counting.LAYOUTS`` (less ``auto``), the methods each view runs are read
+layouts ``textsift.counting._tables.LAYOUTS`` (less ``auto``), the methods each view runs are read
 from the scoring registry (every method serving the kind; the tested ones for the views of
 p-values), so a new kind, layout or method joins it without editing it. A new view is one
 entry of :data:`VIEWS`. The layout is forced where every view's counts are made
-(``textsift._counting.choose_layout`` reads its thresholds at each call), so a view that
+(``textsift.counting._tables.choose_layout`` reads its thresholds at each call), so a view that
 counts for itself -- a selector's ``fit``, the command line -- runs on the forced layout too;
 each case checks that the counts it made are in that layout.
 
@@ -24,14 +24,14 @@ import pytest
 import scipy.sparse as sp
 from typer.testing import CliRunner
 
-import textsift._counting as counting
+import textsift.counting._tables as counting
 from textsift import Counts, TermSelector, rank
 from textsift.errors import TextsiftError
-from textsift.evidence import evidence, significant_counts, significant_terms
+from textsift.evidence.reference import against_corpus
+from textsift.evidence.terms import evidence, significant_counts, significant_terms
 from textsift.labels import LabelKind
-from textsift.ranking import rank_per_class
-from textsift.reference import against_corpus
 from textsift.scores import REGISTRY
+from textsift.selection.ranking import rank_per_class
 
 LAYOUTS = [layout for layout in counting.LAYOUTS if layout != "auto"]
 KINDS = list(LabelKind)
@@ -189,7 +189,7 @@ def view_selector(kind, layout):
 
 
 def view_permutation(kind, layout):
-    from textsift.permutation import permutation_pvalues
+    from textsift.evidence.permutation import permutation_pvalues
 
     X, _, y = corpus(kind)
     methods = [m for m in ("chi2", "g2") if m in serving(kind)]

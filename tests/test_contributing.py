@@ -32,7 +32,7 @@ def registered():
     """Run the recipes of a learner, a measure and a method; afterwards, the registries as
     they were."""
     from textsift.learners import LEARNERS
-    from textsift.metrics import MEASURES
+    from textsift.learners.metrics import MEASURES
     from textsift.scores import REGISTRY
 
     before = {id(r): set(r) for r in (LEARNERS, MEASURES, REGISTRY)}
@@ -132,7 +132,7 @@ def test_a_preprocessing_option_is_one_entry(tmp_path):
         from textsift.cli import options as cli
         from textsift.experiment import ConfigError, parse_config
         from textsift.experiment.schema import SCHEMA
-        from textsift.vectorize import VectorizerOptions
+        from textsift.text.vectorize import VectorizerOptions
 
         table = {"corpus": {"sample": "20ng"}, "selection": {"methods": ["chi2"],
                  "sizes": [5]}, "learners": [{"name": "nb"}]}

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from textsift.corpus import CorpusError, iter_jsonl, load_sample, read_corpus, strip_header
-from textsift.vectorize import VectorizerOptions, vectorize
+from textsift.reading.corpus import CorpusError, iter_jsonl, load_sample, read_corpus, strip_header
+from textsift.text.vectorize import VectorizerOptions, vectorize
 
 ROWS = [
     {"text": "good film", "label": "pos", "split": "train"},

@@ -6,8 +6,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from textsift.corrections import adjust, adjust_table, check_alpha
 from textsift.errors import TextsiftError
+from textsift.evidence.corrections import adjust, adjust_table, check_alpha
 
 multipletests = pytest.importorskip("statsmodels.stats.multitest").multipletests
 STATSMODELS = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh", "by": "fdr_by"}

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 
 
 def test_counts_match_brute_force():
@@ -140,7 +140,7 @@ def test_counts_without_term_frequencies():
 
 
 def test_count_type_is_the_narrowest_that_holds_the_documents():
-    from textsift.counts import count_dtype
+    from textsift.counting.counts import count_dtype
 
     assert count_dtype(2**31 - 1) is np.int32 and count_dtype(2**31) is np.int64
 
@@ -153,7 +153,7 @@ def test_counting_by_blocks_is_counting_at_once(n_docs, n_terms, n_classes, bloc
     """Above DIRECT_CELLS a table is counted by blocks of terms (in column order): the same
     counts, term frequencies to the bit (float weights, stored zeros, multiplicities), and the
     same non-zero cells found by blocks."""
-    import textsift._counting as counts_module
+    import textsift.counting._tables as counts_module
 
     rng = np.random.default_rng(seed)
     X = sp.random(n_docs, n_terms, density=0.3, random_state=rng, format="csr",

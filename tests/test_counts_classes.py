@@ -8,8 +8,8 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textsift.counts import Counts
-from textsift.selectors import TermSelector
+from textsift.counting.counts import Counts
+from textsift.selection.selectors import TermSelector
 
 X = sp.csr_matrix(np.array([[2, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 3], [0, 0, 1, 1]]))
 Y = np.array(["a", "b", "a", "b"])

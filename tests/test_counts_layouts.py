@@ -10,14 +10,14 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import textsift._counting as counting
-import textsift.classwise as classwise
-from textsift.counts import Counts
+import textsift.counting._tables as counting
+import textsift.selection.classwise as classwise
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
 from textsift.labels import LabelKind
-from textsift.policies import globalise, order
-from textsift.ranking import ranking_of
 from textsift.scores import REGISTRY, PerClass, compute
+from textsift.selection.policies import globalise, order
+from textsift.selection.ranking import ranking_of
 
 #: every method that scores label sets (one-vs-rest, or one score per term)
 LABEL_SETS = sorted(n for n, m in REGISTRY.items() if LabelKind.MULTILABEL.serves(m))

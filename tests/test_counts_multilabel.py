@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from sklearn.feature_selection import chi2 as sklearn_chi2
 from sklearn.preprocessing import MultiLabelBinarizer
 
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
 from textsift.scores import REGISTRY, compute, compute_many
 

@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 from textsift import Counts, rank
 from textsift.cli import app
 from textsift.errors import TextsiftError
-from textsift.ranking import class_terms, rank_per_class
 from textsift.report.explore_data import explore_data
 from textsift.scores.direction import direction, representation
+from textsift.selection.ranking import class_terms, rank_per_class
 
 DOCS = (["apple pie", "apple tart", "pie", "tart"]
         + ["common pie", "common tart", "common", "common pie"]
@@ -146,11 +146,11 @@ def test_each_class_terms_of_a_direction_come_from_its_cells_not_its_column(monk
     holds most terms, where it costs less than the walk)."""
     import scipy.sparse as sp
 
-    from textsift.policies import rank_scores
-    from textsift.ranking import _directed_column, rank_per_class
     from textsift.scores import compute
     from textsift.scores._tables import PerClass
     from textsift.scores.direction import direction as direction_table
+    from textsift.selection.policies import rank_scores
+    from textsift.selection.ranking import _directed_column, rank_per_class
 
     rng = np.random.default_rng(3)
     X = sp.random(300, 80, density=0.06, random_state=3, format="csr")
@@ -180,7 +180,7 @@ def test_rank_and_score_class_share_one_default_direction():
     terms earn's documents lack); a policy's ranking keeps both by default. The worked
     example of the README: earn's documents are "profit up" and "merger and profit"."""
     from textsift import Counts, rank
-    from textsift.ranking import shown_direction
+    from textsift.selection.ranking import shown_direction
 
     texts = ["profit up", "merger and profit", "no news today"]
     counts = Counts.from_texts(texts, [["earn"], ["acq", "earn"], []])

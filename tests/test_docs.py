@@ -110,8 +110,8 @@ def site(tmp_path_factory) -> Path:
 def test_the_site_builds_with_an_api_page_per_estimator_and_rendered_formulas(site):
     assert (site / "index.html").is_file()
     pages = {p.name: p for p in (site / "api" / "generated").glob("*.html")}
-    for name in ("textsift.selectors.TermSelector", "textsift.selectors.OrdinalSelector",
-                 "textsift.counts.Counts", "textsift.lasso.estimator.AdaBagClassifier"):
+    for name in ("textsift.selection.selectors.TermSelector", "textsift.selection.selectors.OrdinalSelector",
+                 "textsift.counting.counts.Counts", "textsift.lasso.estimator.AdaBagClassifier"):
         assert f"{name}.html" in pages, name
     scores = (site / "guide" / "scores.html").read_text(encoding="utf-8")
     assert scores.count("<math") > 20          # formulas rendered to MathML at build time

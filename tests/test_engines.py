@@ -15,8 +15,7 @@ from sklearn.feature_extraction import FeatureHasher
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import CorpusError, load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import (
     Chunk,
     count_exact,
@@ -26,7 +25,8 @@ from textsift.engines import (
     name_buckets,
     recover_terms,
 )
-from textsift.vectorize import VectorizerOptions
+from textsift.reading.corpus import CorpusError, load_sample, sample_path
+from textsift.text.vectorize import VectorizerOptions
 
 runner = CliRunner()
 
@@ -268,7 +268,7 @@ def test_streamed_frame_records_match_read_corpus(tmp_path, sample20):
 # --------------------------------------------------------------------------- 20 Newsgroups
 @pytest.mark.real_data
 def test_stream_exact_equals_in_memory_on_20ng(real_data):
-    from textsift.corpus import read_corpus
+    from textsift.reading.corpus import read_corpus
 
     path = real_data / "20newsgroups" / "test.jsonl.gz"  # 7,532 messages, 20 newsgroups
     opts = VectorizerOptions(min_df=2)
@@ -293,7 +293,7 @@ def test_hashing_counts_equal_sklearns_hashing_vectorizer(opts):
     from sklearn.feature_extraction.text import HashingVectorizer
 
     from textsift.engines.stream import hashing_vectorizer
-    from textsift.vectorize import build_vectorizer
+    from textsift.text.vectorize import build_vectorizer
 
     texts = load_sample("reviews").texts[:500] + ["", "Ünïcode wörds ΣΑΣ"]
     ours = hashing_vectorizer(opts, 2**10).transform(texts)

@@ -11,12 +11,12 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import CorpusError, load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file, file_parts
 from textsift.engines.dask import count_dask, joblib_on_cluster
 from textsift.errors import TextsiftError
-from textsift.ranking import rank
+from textsift.reading.corpus import CorpusError, load_sample, sample_path
+from textsift.selection.ranking import rank
 
 distributed = pytest.importorskip("distributed")
 runner = CliRunner()

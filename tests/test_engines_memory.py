@@ -2,10 +2,10 @@
 
 import warnings
 
-from textsift.corpus import load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file
-from textsift.vectorize import VectorizerOptions
+from textsift.reading.corpus import load_sample, sample_path
+from textsift.text.vectorize import VectorizerOptions
 
 
 def test_memory_engine_equals_counting_the_read_corpus_and_the_stream_engine():

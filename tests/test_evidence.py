@@ -1,4 +1,4 @@
-"""``textsift score --evidence`` and :func:`textsift.evidence.evidence` (issue 29 item 7)."""
+"""``textsift score --evidence`` and :func:`textsift.evidence.terms.evidence` (issue 29 item 7)."""
 
 import io
 import json
@@ -12,13 +12,13 @@ from typer.testing import CliRunner
 
 from textsift import Counts, rank
 from textsift.cli import app
-from textsift.corpus import load_sample, sample_path
-from textsift.corrections import adjust
 from textsift.errors import TextsiftError
-from textsift.evidence import evidence, significant_counts
+from textsift.evidence.corrections import adjust
+from textsift.evidence.terms import evidence, significant_counts
+from textsift.reading.corpus import load_sample, sample_path
 from textsift.scores import pvalues
 from textsift.scores.effects import log_ratio
-from textsift.vectorize import VectorizerOptions
+from textsift.text.vectorize import VectorizerOptions
 
 SAMPLE = str(sample_path("20ng"))
 
@@ -146,7 +146,7 @@ def test_per_class_evidence_counts_a_test_of_the_whole_table_once():
     ``significant_counts`` counts its passing terms once, under the test's one group, and
     that count is the number of terms selection by the same alpha keeps (it raised a pandas
     length error, 4 counts for 1 group)."""
-    from textsift.evidence import significant_counts, significant_terms
+    from textsift.evidence.terms import significant_counts, significant_terms
 
     rng = np.random.default_rng(3)
     y = rng.choice(["a", "b", "c", "d"], 80)

@@ -15,12 +15,12 @@ import pytest
 from sklearn.metrics import f1_score
 from sklearn.naive_bayes import MultinomialNB
 
-from textsift.evidence import significant_terms
+from textsift.evidence.terms import significant_terms
 from textsift.experiment import ConfigError, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
 from textsift.learners import PerLabelClassifier
 from textsift.report.html import passing_table, write_report
-from textsift.selectors import TermSelector
+from textsift.selection.selectors import TermSelector
 
 BASE = {"experiment": {"name": "alphas", "seed": 0},
         "corpus": {"sample": "20ng", "dataset": "ng"},

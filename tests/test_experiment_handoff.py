@@ -11,11 +11,11 @@ import dataclasses
 import numpy as np
 import pytest
 
-import textsift.corpus as corpus_module
 import textsift.experiment.cells as cells
 import textsift.experiment.folds as folds
 import textsift.experiment.validity as validity
 import textsift.learners._registry as learners
+import textsift.reading.corpus as corpus_module
 import textsift.scores._registry as scores
 from textsift.experiment import parse_config, run_experiment
 from textsift.report.html import write_report
@@ -91,7 +91,7 @@ def _label_sets():
     """60 documents over 40 terms, 5 labels: counts in each layout."""
     import scipy.sparse as sp
 
-    from textsift.counts import Counts
+    from textsift.counting.counts import Counts
 
     X = sp.random(60, 40, density=0.1, format="csr", random_state=0)
     X.data[:] = 1
@@ -118,7 +118,7 @@ def test_a_fold_of_counts_in_the_sparse_layout_is_read_back_as_it_was_written(tm
 def test_the_terms_of_each_class_are_the_same_on_either_layout(method, own_column):
     """chi2 ranks each label's own column; df, one score per term, is cut by the labels'
     shares of each term's documents: the sparse layout's shares are the dense ones."""
-    from textsift.ranking import class_terms
+    from textsift.selection.ranking import class_terms
 
     _, _, counts = _label_sets()
     dense, sparse = (class_terms(counts[lay], method, "max", 3) for lay in ("dense", "sparse"))

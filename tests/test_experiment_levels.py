@@ -14,12 +14,12 @@ from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.model_selection import GridSearchCV, train_test_split
 from sklearn.pipeline import Pipeline
 
-from textsift.corpus import sample_path
 from textsift.experiment import load_config, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
 from textsift.learners import RankSVR
-from textsift.metrics import mae_macro, mae_macro_scorer
-from textsift.selectors import TermSelector
+from textsift.learners.metrics import mae_macro, mae_macro_scorer
+from textsift.reading.corpus import sample_path
+from textsift.selection.selectors import TermSelector
 
 CV = {"experiment": {"name": "cv-all", "seed": 0},
       "corpus": {"sample": "20ng", "dataset": "ng"},

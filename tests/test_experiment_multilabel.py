@@ -25,7 +25,7 @@ from textsift.cli import app
 from textsift.experiment import ConfigError, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
 from textsift.learners import PerLabelClassifier, make_learner
-from textsift.metrics import MEASURES
+from textsift.learners.metrics import MEASURES
 from textsift.scores import compute
 
 runner = CliRunner()

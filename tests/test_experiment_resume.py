@@ -12,8 +12,8 @@ import time
 import pandas as pd
 import pytest
 
-from textsift.corpus import load_sample
 from textsift.experiment import load_config, run_experiment
+from textsift.reading.corpus import load_sample
 
 CONFIG = """
 [experiment]

@@ -11,11 +11,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.naive_bayes import MultinomialNB
 
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.experiment import COLUMNS, StoreError, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
 from textsift.experiment.plan import resolve_levels
-from textsift.selectors import TermSelector
+from textsift.selection.selectors import TermSelector
 
 SMALL = {
     "experiment": {"name": "small", "seed": 1},
@@ -199,7 +199,7 @@ def test_fold_matrices_are_countvectorizer_fitted_on_the_training_part(tmp_path)
     training part keeps -- exactly a CountVectorizer (stemming included) fitted on the
     training documents and applied to the test documents."""
     from textsift.experiment.folds import fold_indices, prepare_folds, read_documents
-    from textsift.vectorize import build_vectorizer
+    from textsift.text.vectorize import build_vectorizer
 
     cfg = {**SMALL, "evaluation": {"protocol": "cv", "folds": 3},
            "preprocessing": {"stop_words": "english", "min_df": 3, "max_df": 0.4,
@@ -283,8 +283,8 @@ def test_a_directory_left_by_a_failed_configuration_is_taken_over(tmp_path):
                        tmp_path).results
     assert len(r) == 1
     vocab = load_fold(str(tmp_path / "cache" / "fold-0.npz")).n_terms
-    from textsift.corpus import load_sample
-    from textsift.vectorize import vectorize
+    from textsift.reading.corpus import load_sample
+    from textsift.text.vectorize import vectorize
     X, _, _ = vectorize(load_sample("20ng", "train").texts, min_df=4)
     assert vocab == X.shape[1]
 
@@ -297,7 +297,7 @@ def test_a_new_learner_and_a_new_measure_are_one_registry_entry_each(tmp_path, m
     from sklearn.metrics import balanced_accuracy_score
 
     from textsift.learners import LEARNERS, Learner
-    from textsift.metrics import MEASURES, Measure
+    from textsift.learners.metrics import MEASURES, Measure
 
     monkeypatch.setitem(LEARNERS, "ridge", Learner(
         "ridge", lambda seed, ranks, **p: RidgeClassifier(**p), "ridge classifier",

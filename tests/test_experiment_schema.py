@@ -7,11 +7,11 @@ import dataclasses
 
 import pytest
 
-from textsift.corpus import sample_path
 from textsift.experiment import parse_config
 from textsift.experiment._keys import TABLES
 from textsift.experiment.schema import LEARNER_KEYS, SCHEMA, TUNING_KEYS
-from textsift.vectorize import VectorizerOptions
+from textsift.reading.corpus import sample_path
+from textsift.text.vectorize import VectorizerOptions
 
 MINIMAL = {"corpus": {"sample": "20ng"},
            "selection": {"methods": ["chi2"], "sizes": [10]},

@@ -64,8 +64,8 @@ def test_rcut_in_the_local_scope_is_the_wrapper_over_each_label_own_columns(cut)
     PerLabelClassifier, fitted here by hand."""
     exp, out, summary = cut
     fold = load_fold(out / "cache" / "fold-0.npz")
-    from textsift.classwise import top_many
     from textsift.scores import compute
+    from textsift.selection.classwise import top_many
 
     table = compute(fold.counts, "chi2", dense=False)
     cols = [np.sort(t) for t, _ in top_many(table, range(4), 6)]

@@ -15,10 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import load_sample
 from textsift.experiment import StoreError, parse_config, run_experiment
 from textsift.experiment.specs import ALL, Cell, FoldRef, LearnerSpec, Level
 from textsift.experiment.validity import RESULTS_VERSION, DataKey, cell_key
+from textsift.reading.corpus import load_sample
 
 BASE = {
     "experiment": {"name": "base", "seed": 3, "n_jobs": 1},

@@ -21,15 +21,15 @@ from hypothesis.extra.numpy import arrays
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
-from textsift.ranking import rank
+from textsift.reading.corpus import load_sample, sample_path
 from textsift.report.explore import explore, page_html
 from textsift.report.explore_data import explore_data, rounded, spread
 from textsift.report.snippets import find_snippets
 from textsift.scores import compute
-from textsift.vectorize import VectorizerOptions
+from textsift.selection.ranking import rank
+from textsift.text.vectorize import VectorizerOptions
 
 OPTS = VectorizerOptions(stop_words="english", strip_headers=True, min_df=2)
 
@@ -416,7 +416,7 @@ def test_alpha_keeps_what_significant_terms_keeps_in_every_class(sample, alpha_d
     evidence.significant_terms (what `score --class C --alpha` prints), in its order; the one
     class with more passing terms than --cap 500 (talk.politics.mideast: 566 by chi2) keeps
     the first 500 of them, the whole embedded list."""
-    from textsift.evidence import significant_terms
+    from textsift.evidence.terms import significant_terms
 
     _, counts = sample
     cut = 0

@@ -18,7 +18,7 @@ from browser import CHROMIUM, DRIVER
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.corpus import sample_path
+from textsift.reading.corpus import sample_path
 from textsift.scores import REGISTRY
 
 webdriver = pytest.importorskip("selenium.webdriver")

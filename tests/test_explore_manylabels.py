@@ -15,11 +15,11 @@ from test_manylabels_doors import tagged
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.counts import Counts
-from textsift.ranking import rank
+from textsift.counting.counts import Counts
 from textsift.report.explore import explore, labels_folder
 from textsift.report.explore_data import page_parts
 from textsift.report.explore_labels import LABEL_CAP, MANY, SHARD
+from textsift.selection.ranking import rank
 
 runner = CliRunner()
 
@@ -106,9 +106,9 @@ def test_the_command_line_writes_the_page_and_its_labels_folder(tmp_path):
 def test_each_label_shard_carries_the_evidence_of_its_lists(counts):
     """A shard's label: the p and q of its chi2 lists (BH over the label's terms, 3 digits)
     and the log ratio of their terms (3 digits) are what `score --class LABEL --evidence` prints
-    (:func:`textsift.evidence.evidence`); the page names the tests, and its lists fill from
+    (:func:`textsift.evidence.terms.evidence`); the page names the tests, and its lists fill from
     the shards."""
-    from textsift.evidence import evidence
+    from textsift.evidence.terms import evidence
 
     data, shards = page_parts(counts)
     ev = data["evidence"]
@@ -139,7 +139,7 @@ def test_alpha_keeps_in_each_label_what_score_alpha_selects(counts):
     evidence.significant_terms keeps for the label (`score --class LABEL --alpha`), in its
     order, up to the label's list of LABEL_CAP terms; on this corpus each label keeps
     from 6 to 27 terms in the first shard (so the check is not empty)."""
-    from textsift.evidence import significant_terms
+    from textsift.evidence.terms import significant_terms
 
     data, shards = page_parts(counts, alpha=0.05, correction="bonferroni")
     assert (data["evidence"]["alpha"], data["evidence"]["rule"]) == (0.05, "<")

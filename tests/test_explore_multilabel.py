@@ -13,11 +13,11 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
-from textsift.ranking import rank
 from textsift.report.explore_data import explore_data, page_methods
 from textsift.report.snippets import find_snippets
+from textsift.selection.ranking import rank
 
 runner = CliRunner()
 # "shared" is in every document of label a: with b in the first three, with c in two more,
@@ -53,7 +53,7 @@ def test_evidence_of_a_label_is_against_the_documents_without_it(counts):
     """Label a, term "shared": A = 5 of a's 5 documents, B = 2 of the 4 without a: the log
     ratio is log2((5/5) / (2/4)) = 1; chi2_sklearn's p-value needs one label per document,
     and the page says why it has none."""
-    from textsift.evidence import evidence
+    from textsift.evidence.terms import evidence
 
     data = explore_data(counts, methods=["chi2", "chi2_sklearn"])
     ev, a = data["evidence"], data["classes"].index("a")

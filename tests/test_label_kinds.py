@@ -6,7 +6,7 @@ import pytest
 from textsift.errors import TextsiftError
 from textsift.labels import LabelKind, decide_kind
 from textsift.learners import LEARNERS
-from textsift.metrics import MEASURES
+from textsift.learners.metrics import MEASURES
 from textsift.scores import REGISTRY
 
 NOMINAL, ORDINAL, MULTILABEL = LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL

@@ -7,7 +7,7 @@ import scipy.sparse as sp
 from sklearn.base import clone
 
 from textsift.learners import LEARNERS, RankSVR
-from textsift.metrics import mae_macro
+from textsift.learners.metrics import mae_macro
 
 
 def imbalanced(n_per_rank=(30, 30, 30, 60, 450), seed=0):

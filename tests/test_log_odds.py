@@ -10,10 +10,10 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
-from textsift.ranking import rank
 from textsift.scores import compute
+from textsift.selection.ranking import rank
 
 # terms (bad, good); class p: "good good bad", class n: "bad bad good bad"
 X = sp.csr_matrix(np.array([[1, 2], [3, 1]]))

@@ -14,10 +14,10 @@ import scipy.sparse as sp
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
-from textsift.ranking import rank, rank_per_class
-from textsift.selectors import TermSelector
+from textsift.selection.ranking import rank, rank_per_class
+from textsift.selection.selectors import TermSelector
 
 runner = CliRunner()
 
@@ -76,7 +76,7 @@ def corpus_file(tmp_path_factory):
         for d, ts in enumerate(tags):
             words = " ".join(f"w{j}" for j in X[d].indices)
             fh.write(json.dumps({"text": words, "labels": [f"tag{t}" for t in ts]}) + "\n")
-    from textsift.corpus import read_corpus
+    from textsift.reading.corpus import read_corpus
 
     corpus = read_corpus(path, label_field="labels")
     return path, Counts.from_texts(corpus.texts, corpus.labels)

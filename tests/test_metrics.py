@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, mean_absolute_error
 
-from textsift.metrics import (
+from textsift.labels.ranks import trivial_rank
+from textsift.learners.metrics import (
     mae_macro,
     mae_macro_scorer,
     mae_micro,
     misclassification_error,
 )
-from textsift.ranks import trivial_rank
 
 TRUE = [1, 2, 2, 3, 5, 5, 5, 5]  # worked by hand: mae_macro's docstring example
 PRED = [2, 2, 3, 3, 4, 5, 5, 5]
@@ -106,7 +106,7 @@ def test_every_measure_s_direction_agrees_with_its_values_on_perfect_and_worst_p
     strictly better than one wrong on every decision, in the direction the registry states
     (what the tuning and the report read). Read from the registry, so a measure added later
     is checked without editing this test."""
-    from textsift.metrics import MEASURES, lower_is_better
+    from textsift.learners.metrics import MEASURES, lower_is_better
 
     for name, m in MEASURES.items():
         assert lower_is_better(name) is m.lower_is_better
@@ -123,7 +123,7 @@ def test_a_measure_registered_after_import_is_read_by_the_report():
     errors, read by the report, made it the largest)."""
     import pandas as pd
 
-    from textsift.metrics import MEASURES, register_measure
+    from textsift.learners.metrics import MEASURES, register_measure
     from textsift.report.html import best_per_size
     from textsift.report.terms import best_method
 
@@ -142,7 +142,7 @@ def test_a_measure_reads_its_context_from_its_signature():
     """The registry's worked values: F1 of a class as scikit-learn's, MAE^M on its scale."""
     from sklearn.metrics import f1_score
 
-    from textsift.metrics import MEASURES, get_measure
+    from textsift.learners.metrics import MEASURES, get_measure
 
     assert MEASURES["misclassification_error"].func is misclassification_error
     assert MEASURES["mae_macro"].context == ("ranks",) and MEASURES["f1_pos"].positive

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file
 from textsift.errors import CorpusError
 

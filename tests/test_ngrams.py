@@ -3,8 +3,8 @@ scikit-learn's ``CountVectorizer`` with the same options, in every engine.
 
 The reference is ``build_vectorizer(opts)`` -- ``CountVectorizer`` itself, with
 ``ngram_range``, ``analyzer``, stop words and tokenizer passed through (stemming is a callable
-analyzer that stems between scikit-learn's steps). The fast path (``textsift.tokens``,
-``textsift.chars``) must equal it entry for entry.
+analyzer that stems between scikit-learn's steps). The fast path (``textsift.text.tokens``,
+``textsift.text.chars``) must equal it entry for entry.
 """
 
 import gzip
@@ -18,17 +18,17 @@ from hypothesis import strategies as st
 from identity import assert_identical, reference
 from typer.testing import CliRunner
 
-import textsift.chars as tc
-import textsift.ngrams as tn
-import textsift.tokens as tt
-import textsift.vectorize as tv
+import textsift.text.chars as tc
+import textsift.text.ngrams as tn
+import textsift.text.tokens as tt
+import textsift.text.vectorize as tv
 from textsift.cli import app
-from textsift.corpus import load_sample, sample_path
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.engines import count_file
 from textsift.errors import TextsiftError
-from textsift.languages import LANGUAGES, stop_list
-from textsift.vectorize import VectorizerOptions, build_vectorizer, vectorize
+from textsift.reading.corpus import load_sample, sample_path
+from textsift.text.languages import LANGUAGES, stop_list
+from textsift.text.vectorize import VectorizerOptions, build_vectorizer, vectorize
 
 runner = CliRunner()
 KOREAN = Path(__file__).parent / "data" / "nsmc_sample.jsonl.gz"  # 402 NSMC reviews (CC0)

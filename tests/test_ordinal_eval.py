@@ -176,7 +176,7 @@ def test_ordinal_eval_fills_the_experiment_with_every_preprocessing_option(corpu
 
     from textsift.cli import experiment as cli_experiment
     from textsift.cli.options import CorpusOptions
-    from textsift.vectorize import VectorizerOptions
+    from textsift.text.vectorize import VectorizerOptions
 
     @dataclasses.dataclass(frozen=True)
     class Later(VectorizerOptions):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from sklearn.metrics import mutual_info_score
 
 from textsift import Counts, compute, rank
-from textsift.ranks import check_ranks, nearest_rank
+from textsift.labels.ranks import check_ranks, nearest_rank
 from textsift.scores import REGISTRY
 from textsift.scores.information import ig_multi_from_counts
 from textsift.scores.ordinal import rank_stats

@@ -8,10 +8,10 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import check_estimator
 from test_ordinal_scores import DOCS, Y, toy_counts
 
-from textsift.corpus import load_sample
 from textsift.learners import RankSVR
-from textsift.metrics import mae_macro_scorer
-from textsift.selectors import OrdinalSelector
+from textsift.learners.metrics import mae_macro_scorer
+from textsift.reading.corpus import load_sample
+from textsift.selection.selectors import OrdinalSelector
 
 
 def toy_matrix():

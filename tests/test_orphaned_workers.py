@@ -18,8 +18,8 @@ import pytest
 from _procs import PARENT, live
 
 from textsift._lock import _running, check_held, hold
-from textsift.corpus import load_sample
 from textsift.errors import OutputError
+from textsift.reading.corpus import load_sample
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
                                 reason="finds the workers in /proc")
@@ -113,9 +113,9 @@ def test_a_cell_is_written_only_while_its_run_holds_the_folder(tmp_path):
 
 
 PERMUTATIONS = """
-from textsift.corpus import load_sample
-from textsift.permutation import permutation_pvalues
-from textsift.vectorize import vectorize
+from textsift.reading.corpus import load_sample
+from textsift.evidence.permutation import permutation_pvalues
+from textsift.text.vectorize import vectorize
 s = load_sample("20ng").frame
 X = vectorize(s["text"].tolist(), min_df=2)[0]
 permutation_pvalues(X, s["label"].tolist(), ["chi2"], n_permutations=10**6, n_jobs=2)

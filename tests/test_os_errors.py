@@ -23,9 +23,9 @@ from typer.testing import CliRunner
 import textsift._io as textsift_io
 from textsift._io import atomic_write_text, os_error, write_npz
 from textsift.cli import app
-from textsift.corpus import sample_path
 from textsift.errors import OutputError
 from textsift.experiment import parse_config, run_experiment
+from textsift.reading.corpus import sample_path
 
 TOML = """
 [experiment]

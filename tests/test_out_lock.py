@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from textsift._lock import LOCK_NAME, hold, lock_path
 from textsift.cli import app
-from textsift.corpus import load_sample, sample_path
+from textsift.reading.corpus import load_sample, sample_path
 
 CONFIG = """
 [experiment]

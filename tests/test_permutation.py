@@ -7,7 +7,7 @@ import scipy.stats as ss
 
 from textsift import Counts
 from textsift.errors import DataWarning, TextsiftError
-from textsift.permutation import permutation_pvalues, smallest_pvalue
+from textsift.evidence.permutation import permutation_pvalues, smallest_pvalue
 from textsift.scores import compute
 
 #: Under the null every labelling draws its own labels independently of X.

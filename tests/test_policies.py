@@ -1,4 +1,4 @@
-"""Ranking, globalisation and round robin: the rules written in textsift.policies (ties by
+"""Ranking, globalisation and round robin: the rules written in textsift.selection.policies (ties by
 ascending index, unseen terms last; JaTeCS's max/sum/wavg policies and round robin)."""
 
 import math
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from textsift.policies import globalise, n_from_ratio, order, rank_terms, round_robin
+from textsift.selection.policies import globalise, n_from_ratio, order, rank_terms, round_robin
 
 NEG = -np.inf
 
@@ -142,8 +142,8 @@ def test_sum_ties_are_decided_on_exact_values():
     are 3.5999999999999996 and 3.6, which ranked t1 first; their exact sum, correctly
     rounded, is 3.5999999999999996 for both, a tie, which goes to the lower index: t0
     (policies' tie rule)."""
-    from textsift.counts import Counts
-    from textsift.ranking import rank
+    from textsift.counting.counts import Counts
+    from textsift.selection.ranking import rank
 
     X = np.array([[0, 0], [0, 0], [0, 0], [0, 1], [0, 0], [1, 0]])
     counts = Counts.from_matrix(X, ["a", "a", "b", "b", "c", "c"])
@@ -160,7 +160,7 @@ def test_sum_and_wavg_order_terms_as_their_exact_sums_do(data):
     ranking of the exact sums (math.fsum of each term's scored addends): equal exact sums tie
     (by index), whatever order rounding would give them -- rows drawn as permutations of a
     few rows of awkward decimals, with -inf cells."""
-    from textsift.policies import globalise_blocks
+    from textsift.selection.policies import globalise_blocks
 
     g = data.draw(st.integers(3, 7))
     values = st.sampled_from([0.1, 0.2, 0.3, 0.6, 2.4, 1 / 3, 1e-17, 7.0, NEG])

@@ -10,9 +10,9 @@ from typer.testing import CliRunner
 from textsift import Counts, rank
 from textsift.cli import app
 from textsift.errors import TextsiftError
-from textsift.reference import against, against_corpus, count_reference
+from textsift.evidence.reference import against, against_corpus, count_reference
 from textsift.scores import pvalues
-from textsift.vectorize import VectorizerOptions
+from textsift.text.vectorize import VectorizerOptions
 
 DOCS = ["rocket orbit", "rocket", "orbit launch", "doctor pill", "pill", "doctor rocket",
         "game score", "score"]

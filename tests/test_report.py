@@ -19,9 +19,8 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.experiment import StoreError, parse_config, run_experiment
-from textsift.ranking import class_terms
 from textsift.report.html import best_per_size, write_report
 from textsift.report.terms import (
     best_method,
@@ -29,6 +28,7 @@ from textsift.report.terms import (
     rare_terms_note,
     top_terms_table,
 )
+from textsift.selection.ranking import class_terms
 
 
 class Page(HTMLParser):

@@ -18,9 +18,9 @@ import json
 import pandas as pd
 import pytest
 
-from textsift.corpus import load_sample
 from textsift.experiment import parse_config, run_experiment
 from textsift.experiment.validity import RESULTS_DIGESTS, RESULTS_VERSION
+from textsift.reading.corpus import load_sample
 
 NEWSGROUPS = ["comp.graphics", "rec.autos", "sci.space", "talk.politics.guns"]
 

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 from lecture_example import LABELS, LECTURE  # noqa: E402
 
-from textsift.counts import Counts
+from textsift.counting.counts import Counts
 from textsift.scores import compute
 from textsift.scores.association import relative_contribution
 from textsift.scores.forman import (

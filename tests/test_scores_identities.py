@@ -10,9 +10,9 @@ from scipy.stats import chi2_contingency
 from sklearn.feature_selection import chi2 as sk_chi2
 from sklearn.feature_selection import mutual_info_classif
 
-from textsift.counts import Counts
-from textsift.ranking import rank
+from textsift.counting.counts import Counts
 from textsift.scores import REGISTRY, compute, compute_many
+from textsift.selection.ranking import rank
 
 NOMINAL = sorted(n for n, m in REGISTRY.items() if m.kind == "nominal")
 
@@ -49,7 +49,7 @@ def test_chi2_sklearn_sum_equals_sklearn(binary):
     if binary:
         X = (X > 0).astype(float)
     counts = Counts.from_matrix(X, y)
-    from textsift.policies import globalise
+    from textsift.selection.policies import globalise
 
     table = compute(counts, "chi2_sklearn")
     ours = globalise(table.values, "sum")
@@ -276,10 +276,10 @@ def test_rows_columns_and_blocked_rankings_are_the_dense_tables_bit_for_bit(data
     one column at a time, exactly the dense table's values; so the rankings by blocks (any
     block size) equal those of the dense table under max, sum, wavg and one class's column:
     the same order and the same scores, to the bit."""
-    import textsift.classwise as ranking  # where the blocks are
-    from textsift.policies import rank_terms
-    from textsift.ranking import ranking_of
+    import textsift.selection.classwise as ranking  # where the blocks are
     from textsift.scores import SIGNED_POLICIES, PerClass
+    from textsift.selection.policies import rank_terms
+    from textsift.selection.ranking import ranking_of
 
     X, seed = data
     y = _labels(X.shape[0], seed)

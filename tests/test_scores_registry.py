@@ -9,9 +9,9 @@ from textsift.errors import TextsiftError
 from textsift.experiment import parse_config
 from textsift.experiment.plan import Selection, selections
 from textsift.labels import REQUIREMENTS, check_requirement
-from textsift.ranking import rank
 from textsift.scores import REGISTRY, compute, register
 from textsift.scores.forman import pow_
+from textsift.selection.ranking import rank
 
 ORDINAL = {"var", "var_idf", "rr_var", "rr_var_idf", "rr_igor", "rr_nc_idf", "prp",
            "mann_whitney"}

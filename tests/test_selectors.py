@@ -11,7 +11,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
 from textsift import Counts, TermSelector, rank
-from textsift.corpus import load_sample
+from textsift.reading.corpus import load_sample
 
 
 @pytest.fixture(scope="module")
@@ -193,13 +193,13 @@ def test_set_params_after_fit_changes_the_selection_without_scoring_again(sample
     y = sample.labels
     sel = TermSelector("chi2", k=10).fit(X, y)
     ranking = sel.ranking_
-    import textsift.ranking
+    import textsift.selection.ranking
 
     def no_scoring(*args, **kw):
         raise AssertionError("scored again")
 
     for params in ({"k": 300}, {"k": 1}, {"ratio": 0.05}, {"threshold": 50.0}):
-        monkeypatch.setattr(textsift.ranking, "compute", no_scoring)
+        monkeypatch.setattr(textsift.selection.ranking, "compute", no_scoring)
         sel.set_params(**{"k": None, "ratio": None, "threshold": None, **params})
         got = sel.selected_
         assert sel.ranking_ is ranking

@@ -12,7 +12,7 @@ from sklearn.pipeline import make_pipeline
 from statsmodels.stats.multitest import multipletests
 
 from textsift.errors import TextsiftError
-from textsift.selectors import OrdinalSelector, TermSelector
+from textsift.selection.selectors import OrdinalSelector, TermSelector
 
 SKLEARN = {"none": SelectFpr, "bh": SelectFdr, "bonferroni": SelectFwe}
 
@@ -163,8 +163,8 @@ def test_alpha_in_the_commands_selects_what_the_selectors_select():
 
     from textsift import Counts
     from textsift.cli import app
-    from textsift.corpus import load_sample, sample_path
-    from textsift.vectorize import VectorizerOptions
+    from textsift.reading.corpus import load_sample, sample_path
+    from textsift.text.vectorize import VectorizerOptions
 
     def terms(args):
         res = CliRunner().invoke(app, [*args, "--min-df", "3", "-f", "csv"])

@@ -9,8 +9,8 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import Pipeline
 
 from textsift import Counts, TermSelector, load_sample
-from textsift.ranking import rank, score_all
 from textsift.scores import compute
+from textsift.selection.ranking import rank, score_all
 
 
 @pytest.fixture(scope="module")

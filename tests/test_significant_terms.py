@@ -10,7 +10,7 @@ from sklearn.feature_selection import SelectFdr, SelectFpr, SelectFwe, chi2
 
 from textsift import Counts
 from textsift.errors import TextsiftError
-from textsift.evidence import adjusted_pvalues, passing_scores, significant_terms
+from textsift.evidence.terms import adjusted_pvalues, passing_scores, significant_terms
 from textsift.scores import PerClass
 
 SKLEARN = {"none": SelectFpr, "bh": SelectFdr, "bonferroni": SelectFwe}
@@ -67,8 +67,8 @@ def test_cli_alpha_selects_what_significant_terms_keeps():
     from typer.testing import CliRunner
 
     from textsift.cli import app
-    from textsift.corpus import load_sample, sample_path
-    from textsift.vectorize import VectorizerOptions
+    from textsift.reading.corpus import load_sample, sample_path
+    from textsift.text.vectorize import VectorizerOptions
 
     sample = str(sample_path("20ng"))
     res = CliRunner().invoke(app, ["score", sample, "--method", "g2", "--alpha", "0.01",
@@ -95,10 +95,10 @@ def _dense_reference(counts, method, alpha, correction, family, direction, class
     the cells whose q passes alpha (and have the direction; in class_label's column), a term
     kept if any cell is, ordered by a round robin of the scores over those cells; each term's
     smallest p-value."""
-    from textsift.evidence import passes, smallest_pvalues
-    from textsift.policies import rank_terms
+    from textsift.evidence.terms import passes, smallest_pvalues
     from textsift.scores import compute
     from textsift.scores.direction import direction as direction_table
+    from textsift.selection.policies import rank_terms
 
     p, q = adjusted_pvalues(counts, method, correction, family)
     kept = passes(q, alpha, correction)
@@ -135,7 +135,7 @@ def test_the_sparse_selection_is_the_dense_one(seed, method, alpha, correction, 
     of classes at a time."""
     from unittest import mock
 
-    from textsift.corrections import adjust_table
+    from textsift.evidence.corrections import adjust_table
     from textsift.labels import Labels
     from textsift.scores import pvalues
 
@@ -177,7 +177,7 @@ def test_a_class_without_documents_and_the_counts_per_class(per_cell, direction)
     worked on a 5-class corpus declared with a sixth, empty class."""
     from unittest import mock
 
-    from textsift.evidence import passes, significant_counts
+    from textsift.evidence.terms import passes, significant_counts
     from textsift.scores.direction import direction as direction_table
 
     X, y = _corpus(7, n=300, v=120, m=5)

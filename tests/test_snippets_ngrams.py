@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from textsift.report.snippets import find_snippets
-from textsift.vectorize import VectorizerOptions, build_vectorizer, count_terms
+from textsift.text.vectorize import VectorizerOptions, build_vectorizer, count_terms
 
 
 def _one(docs, terms, opts, words=2):

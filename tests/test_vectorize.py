@@ -1,7 +1,7 @@
 """vectorize gives CountVectorizer's counts: the same vocabulary, order and matrix.
 
 The reference in every test is scikit-learn's own ``CountVectorizer`` with the same options
-(``build_vectorizer``); the fast path (``textsift.tokens``) must equal it entry for entry.
+(``build_vectorizer``); the fast path (``textsift.text.tokens``) must equal it entry for entry.
 """
 
 import gzip
@@ -14,10 +14,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from identity import assert_identical, reference
 
-import textsift.vectorize as tv
+import textsift.text.vectorize as tv
 from textsift.errors import TextsiftError
-from textsift.tokens import word_class
-from textsift.vectorize import Vectorizer, VectorizerOptions, build_vectorizer, vectorize
+from textsift.text.tokens import word_class
+from textsift.text.vectorize import Vectorizer, VectorizerOptions, build_vectorizer, vectorize
 
 
 # ----------------------------------------------------------------------------- where engines differ
@@ -118,7 +118,7 @@ def test_blocks_are_merged_exactly(monkeypatch):
     """Many small blocks (vocabularies merged, rows stacked) give the one-block result."""
     texts = [f"w{i % 7} common text{i % 3} {'rare' if i == 5 else ''}" for i in range(50)]
     one = vectorize(texts)
-    monkeypatch.setattr("textsift.tokens.MAX_BLOCK_CHARS", 40)
+    monkeypatch.setattr("textsift.text.tokens.MAX_BLOCK_CHARS", 40)
     many = vectorize(texts)
     assert one[1].tolist() == many[1].tolist() and (one[0] != many[0]).nnz == 0
     assert_identical(texts)
@@ -168,7 +168,7 @@ def test_stems_are_snowballstemmers_on_every_word_type_of_the_shared_corpora(rea
     module: the package itself hands out PyStemmer when it is installed)."""
     from snowballstemmer.english_stemmer import EnglishStemmer
 
-    from textsift.tokens import stem_words
+    from textsift.text.tokens import stem_words
 
     words = set()
     for name in CORPORA:

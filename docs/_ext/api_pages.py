@@ -17,17 +17,12 @@ from pathlib import Path
 
 #: Section of the reference index -> module prefixes, in the order the data flows.
 SECTIONS = {
-    "Corpora and counts": ["textsift", "textsift.corpus", "textsift.labels", "textsift.sources",
-                           "textsift.layouts",
-                           "textsift.tokens", "textsift.tokenizers", "textsift.vectorize",
-                           "textsift.counts",
-                           "textsift.engines", "textsift.errors"],
-    "Scores, policies and selectors": ["textsift.scores", "textsift.corrections",
-                                       "textsift.evidence", "textsift.reference",
-                                       "textsift.permutation",
-                                       "textsift.policies", "textsift.selectors",
-                                       "textsift.ranks"],
-    "Learners and measures": ["textsift.learners", "textsift.metrics", "textsift.baselines"],
+    "Reading, tokenising, counting": ["textsift", "textsift.reading", "textsift.labels",
+                                      "textsift.text", "textsift.counting", "textsift.engines",
+                                      "textsift.errors"],
+    "Scores and evidence": ["textsift.scores", "textsift.evidence"],
+    "Selection: policies, rankings, selectors": ["textsift.selection"],
+    "Learners and measures": ["textsift.learners"],
     "AdaBag and the lasso": ["textsift.lasso"],
     "Experiments and reports": ["textsift.experiment", "textsift.report"],
     "Command line": ["textsift.cli"],

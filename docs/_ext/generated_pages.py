@@ -4,7 +4,7 @@ build into ``docs/_generated/`` (git-ignored) and included by the guide pages.
 * ``experiment_schema.md``: every table and key of an experiment file, from
   :mod:`textsift.experiment.schema` (the table the validation reads), and every learner and
   evaluation measure, from their registries (:data:`textsift.learners.LEARNERS`,
-  :data:`textsift.metrics.MEASURES`);
+  :data:`textsift.learners.metrics.MEASURES`);
 * ``methods_nominal.rst``, ``methods_ordinal.rst``: every registered scoring method with its
   formula and paper, from :data:`textsift.scores.REGISTRY` (in the API page of
   :mod:`textsift.scores` and in the guide);
@@ -52,7 +52,7 @@ def _key_table(keys) -> list[str]:
 def experiment_schema() -> str:
     from textsift.experiment.schema import CLASS_WEIGHT, LEARNER_KEYS, SCHEMA, TUNING_KEYS
     from textsift.learners import LEARNERS
-    from textsift.metrics import MEASURES
+    from textsift.learners.metrics import MEASURES
 
     out = []
     for table, keys in SCHEMA.items():

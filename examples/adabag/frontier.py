@@ -29,7 +29,7 @@ import pandas as pd
 
 from textsift._io import atomic_write_text
 from textsift.lasso import AdaBagClassifier, choose_cutoff, holdout_run, load_polarity
-from textsift.vectorize import VectorizerOptions, vectorize
+from textsift.text.vectorize import VectorizerOptions, vectorize
 
 VARIANTS = {
     "imdb": {},

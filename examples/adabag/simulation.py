@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from textsift.baselines import pca_lda_holdout
 from textsift.lasso import AdaBagClassifier, holdout_run, simulate
+from textsift.learners.baselines import pca_lda_holdout
 
 
 def one(seed: int, variant: str, B: int, patience) -> dict:

@@ -21,8 +21,8 @@ from pathlib import Path
 import numpy as np
 
 from textsift.engines import count_file
-from textsift.ranking import rank_per_class
-from textsift.vectorize import VectorizerOptions
+from textsift.selection.ranking import rank_per_class
+from textsift.text.vectorize import VectorizerOptions
 
 
 def sample(sizes: np.ndarray, n: int = 8) -> list[int]:

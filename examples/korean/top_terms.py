@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import sys
 
-from textsift.corpus import read_corpus
-from textsift.counts import Counts
-from textsift.ranking import rank
-from textsift.vectorize import VectorizerOptions
+from textsift.counting.counts import Counts
+from textsift.reading.corpus import read_corpus
+from textsift.selection.ranking import rank
+from textsift.text.vectorize import VectorizerOptions
 
 REPRESENTATIONS = {"words": VectorizerOptions(min_df=5),
                    "morphemes (Kiwi)": VectorizerOptions(min_df=5, tokenizer="korean"),

@@ -40,8 +40,8 @@ import pandas as pd
 from textsift import Counts, rank
 from textsift._io import atomic_write
 from textsift.experiment import parse_config, run_experiment
-from textsift.policies import n_from_ratio
-from textsift.vectorize import VectorizerOptions
+from textsift.selection.policies import n_from_ratio
+from textsift.text.vectorize import VectorizerOptions
 
 HERE = Path(__file__).parent
 CORPORA = ["amazon_alexa", "amazon_multidomain", "womens_clothing_reviews", "pang_lee_scale"]

@@ -9,12 +9,12 @@ from importlib import import_module
 
 #: Each public name -> the module it lives in.
 _HOMES = {
-    "Corpus": "corpus", "load_sample": "corpus", "read_corpus": "corpus",
-    "Counts": "counts",
+    "Corpus": "reading.corpus", "load_sample": "reading.corpus", "read_corpus": "reading.corpus",
+    "Counts": "counting.counts",
     "AdaBagClassifier": "lasso",
     "REGISTRY": "scores", "compute": "scores",
-    "OrdinalSelector": "selectors", "TermSelector": "selectors",
-    "rank": "ranking",
+    "OrdinalSelector": "selection.selectors", "TermSelector": "selection.selectors",
+    "rank": "selection.ranking",
 }
 
 __all__ = sorted(_HOMES)

@@ -7,12 +7,13 @@ library cannot disagree.
 
 #: Counting engines (:func:`textsift.engines.count_file`).
 ENGINES = ("memory", "stream", "dask")
-#: The policies that turn a (V, G) score table into one ranking (:mod:`textsift.policies`).
+#: The policies that turn a (V, G) score table into one ranking
+#: (:mod:`textsift.selection.policies`).
 AGGREGATES = ("max", "sum", "wavg", "rr")
 #: Which terms of a class a view or a selector keeps: over-represented in the class, under-
 #: represented, or both (:mod:`textsift.scores.direction`).
 DIRECTIONS = ("over", "under", "both")
-#: Multiple-testing corrections (:mod:`textsift.corrections`), each with how its adjusted
+#: Multiple-testing corrections (:mod:`textsift.evidence.corrections`), each with how its adjusted
 #: p-value ``q`` passes a level ``alpha``: ``q <= alpha`` for the false discovery rate
 #: procedures (scikit-learn's ``SelectFdr``), ``q < alpha`` for the others (``SelectFpr``,
 #: ``SelectFwe``). A new correction is one entry here and its procedure in
@@ -24,7 +25,7 @@ FAMILIES = ("class", "all")
 #: The defaults of every view, selector and experiment that corrects p-values.
 CORRECTION, FAMILY = "bh", "class"
 #: What a term is: a word (token) n-gram, a character n-gram, or a character n-gram inside
-#: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.vectorize`).
+#: a word (padded with spaces), as scikit-learn's ``analyzer`` (:mod:`textsift.text.vectorize`).
 ANALYZERS = ("word", "char", "char_wb")
 
 #: Lasso path backends (:func:`textsift.lasso.lasso_path`).

@@ -1,10 +1,10 @@
 """The preprocessing options, each defined once: name, type, default, help and choices.
 
-:class:`~textsift.vectorize.VectorizerOptions` (its fields, defaults and checks), the command
+:class:`~textsift.text.vectorize.VectorizerOptions` (its fields, defaults and checks), the command
 line's corpus options (``--min-df``, ``--ngrams``, ...: :mod:`textsift.cli.options`) and the
 experiment file's ``[preprocessing]`` table (:mod:`textsift.experiment.schema`: its keys,
 types, defaults and reference) are all made from :data:`PREPROCESSING`, so a new option is one
-:class:`Option` here (and what it does, in :mod:`textsift.vectorize`). This module imports
+:class:`Option` here (and what it does, in :mod:`textsift.text.vectorize`). This module imports
 nothing heavy: the command line builds its options from it at start-up.
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ._choices import ANALYZERS
-from .tokenizers import TOKENIZERS
+from .text.tokenizers import TOKENIZERS
 
 #: scikit-learn's token pattern: words of two or more word characters.
 DEFAULT_TOKEN_PATTERN = r"(?u)\b\w\w+\b"

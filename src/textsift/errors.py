@@ -83,7 +83,7 @@ def lookup(registry: dict, name, what: str):
 
 def missing_path(path) -> CorpusError:
     """The error for a corpus path that does not exist (checked at once by the command line,
-    before anything heavy is imported, and by :func:`textsift.sources.data_files`). A
+    before anything heavy is imported, and by :func:`textsift.reading.sources.data_files`). A
     symbolic link that leads nowhere says so: a loop of links (``a -> b -> a``: the system's
     "too many levels of symbolic links") or a link to a path that does not exist."""
     import errno

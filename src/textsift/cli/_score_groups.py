@@ -63,7 +63,7 @@ def significance_options(**values) -> Significance:
 @dataclass(frozen=True)
 class Reference:
     """``score``'s reference (:data:`REFERENCE`): a class (``label``) or a corpus (``corpus``)
-    the target is compared with instead of the rest (:mod:`textsift.reference`)."""
+    the target is compared with instead of the rest (:mod:`textsift.evidence.reference`)."""
 
     label: str | None
     corpus: Path | None

@@ -1,8 +1,9 @@
 """``textsift adabag`` and ``textsift pca-lda``: the AdaBag lasso (the paper's 2:1:1 protocol,
 :func:`textsift.lasso.holdout_run`) and its PCA + LDA baseline
-(:func:`textsift.baselines.pca_lda_holdout`). Every check runs before anything is written to
+(:func:`textsift.learners.baselines.pca_lda_holdout`). Every check runs before anything is written
+to
 --out. Without --low/--high the classes come from the rating scale found in the data
-(:func:`textsift.ranks.class_thresholds`: 1-5 stars 2 and 4, 1-10 the paper's 4 and 7);
+(:func:`textsift.labels.ranks.class_thresholds`: 1-5 stars 2 and 4, 1-10 the paper's 4 and 7);
 without --polarity AdaBag is the plain lasso."""
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ class _Bar:
 
 def _load(corpus: CorpusOptions, group_field: str | None):
     """Read the corpus, take its labels as ratings and vectorise it (binary presence)."""
-    from ..corpus import numeric_labels
-    from ..vectorize import vectorize
+    from ..reading.corpus import numeric_labels
+    from ..text.vectorize import vectorize
 
     frame = corpus.read(ranks=True).frame
     y = numeric_labels(frame[corpus.label_field], corpus.label_field)
@@ -74,7 +75,7 @@ def _data_or_simulation(corpus: CorpusOptions, group_field, simulate, seed,
 def _thresholds(y, low, high) -> tuple[float, float, str]:
     """``(a, b, how)``: --low/--high as given, else from the ratings found (and which);
     checked against the ratings found."""
-    from ..ranks import check_thresholds, class_thresholds, describe_ratings
+    from ..labels.ranks import check_thresholds, class_thresholds, describe_ratings
 
     if low is not None and high is not None:
         check_thresholds(y, low, high)
@@ -347,7 +348,7 @@ def pca_lda_command(
     import numpy as np
 
     from .._io import atomic_write, atomic_write_text
-    from ..baselines import pca_lda_holdout
+    from ..learners.baselines import pca_lda_holdout
 
     if max_components < 1:
         raise TextsiftError(f"--max-components must be >= 1, got {max_components}")

@@ -100,11 +100,11 @@ def score(
     Example: textsift score reviews.jsonl.gz --label-field rating --method ig -k 30
     """
     from ..labels import check_class, check_requirement
+    from ..reading.sources import describe
     from ..scores import get_method
-    from ..sources import describe
 
     agg = aggregate.value if aggregate else None
-    from ..ranking import shown_direction
+    from ..selection.ranking import shown_direction
 
     view = shown_direction(direction.value if direction else None, class_label, per_class)
     _check_score(significance)
@@ -146,8 +146,8 @@ def _all_methods(counts, agg, class_label, top, fmt, view: str) -> None:
     ``view`` keeps one direction), said."""
     import sys
 
-    from ..ranking import score_all
     from ..scores import SIGNED_POLICIES, policy_refusal
+    from ..selection.ranking import score_all
 
     if top is None and fmt in (None, "table") and sys.stdout.isatty():
         top = TOP
@@ -164,11 +164,11 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
                     family: str | None, direction: str, top, fmt, params=None) -> None:
     """``--alpha`` without ``-k``: the terms whose p-value adjusted by ``correction``
     (default bh) over ``family`` (default class) passes alpha, as a selector keeps them
-    (:func:`textsift.evidence.significant_terms`; ``class_label``: that class's column of a
+    (:func:`textsift.evidence.terms.significant_terms`; ``class_label``: that class's column of a
     per-class test). ``score --alpha`` and ``ordinal --alpha``."""
     import pandas as pd
 
-    from ..evidence import rule, significant_terms
+    from ..evidence.terms import rule, significant_terms
     from ..scores import with_pvalues
 
     if m.pvalue is None:
@@ -191,16 +191,16 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
 
 
 def _referenced(corpus, counts, m, class_label, reference: Reference):
-    """The two-group counts of a chosen reference (:mod:`textsift.reference`) and the
+    """The two-group counts of a chosen reference (:mod:`textsift.evidence.reference`) and the
     target's class."""
-    from ..reference import against, against_corpus, count_reference
+    from ..evidence.reference import against, against_corpus, count_reference
 
     if m is not None and m.kind == "ordinal":
         raise TextsiftError(f"{m.name} is an ordinal method: it reads the whole rating scale, "
                             "which a target and a reference are not; choose a nominal method")
     if reference.label is not None:
         return against(counts, class_label, reference.label), class_label
-    from ..corpus import read_corpus
+    from ..reading.corpus import read_corpus
 
     texts = read_corpus(reference.corpus, corpus.text_field, None).frame[corpus.text_field]
     ref = count_reference(texts, counts, corpus.vectorizer())
@@ -212,8 +212,8 @@ def _permuted(ev, m):
     """The permutation test of ``m`` (``--permutations``), on the corpus read in memory."""
     if "permutations" not in ev:
         return None
-    from ..permutation import permutation_pvalues
-    from ..vectorize import vectorize
+    from ..evidence.permutation import permutation_pvalues
+    from ..text.vectorize import vectorize
 
     corpus = ev["corpus"]
     read = corpus.read()
@@ -240,8 +240,8 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
     """The ranking's best ``top`` terms, or the ``k`` selected (at most ``top`` printed)."""
     import numpy as np
 
-    from ..policies import resolve_k, size_note
-    from ..ranking import rank
+    from ..selection.policies import resolve_k, size_note
+    from ..selection.ranking import rank
 
     n = None if k is None else resolve_k(counts.n_terms, int(counts.seen.sum()), k)
     shown = top or TOP if n is None else min(n, top or n)
@@ -259,7 +259,7 @@ def _ranked(counts, m, agg, class_label, k, top, fmt, direction, ev=None) -> Non
     if ev is None:
         emit(ranked.to_frame(), fmt, title)
         return
-    from ..evidence import evidence
+    from ..evidence.terms import evidence
 
     ev["names"] = counts.feature_names
     frame = evidence(counts, ranked, m, ev["correction"], ev["family"], ev["level"],
@@ -274,7 +274,7 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
     classes), or a row per class and position with the score (csv, json, and any format beyond
     :data:`WIDE` classes: tags, headings); with both directions, each term marked (``+``
     over-, ``-`` under-represented; a ``direction`` column in csv and json)."""
-    from ..ranking import direction_words, rank_per_class
+    from ..selection.ranking import direction_words, rank_per_class
 
     rankings = rank_per_class(counts, m, top=top, direction=direction)
     marked = direction == "both" and all(r.signs is not None for r in rankings)
@@ -304,9 +304,9 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None) -> None:
 def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev) -> None:
     """Each class's top terms with their p and q (a row per class and position), and each
     class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
-    otherwise: :func:`textsift.evidence.passes`; a last row of the table; a column of csv and
+    otherwise: :func:`textsift.evidence.terms.passes`; a last row of the table; a column of csv and
     json)."""
-    from ..evidence import significant_counts
+    from ..evidence.terms import significant_counts
     from ..scores import pvalues
 
     p = pvalues(counts, m)

@@ -57,10 +57,10 @@ def explore(
     from contextlib import nullcontext
 
     from ..labels import check_requirement
+    from ..reading.sources import describe
     from ..report.explore import check_out
     from ..report.explore import explore as write_page
     from ..scores import get_method
-    from ..sources import describe
 
     check_out(out)  # before the long work
     names = [m.strip() for m in methods.split(",") if m.strip()] if methods else None

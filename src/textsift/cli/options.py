@@ -37,7 +37,7 @@ from ..errors import check_n_jobs
 from ._app import Format
 
 if TYPE_CHECKING:
-    from ..vectorize import VectorizerOptions
+    from ..text.vectorize import VectorizerOptions
 
 CORPUS = "Corpus"
 ENGINE = "Engine"
@@ -217,7 +217,7 @@ class CorpusOptions:
 
     def vectorizer(self, **kw) -> VectorizerOptions:
         """The preprocessing options (``kw`` override them, e.g. ``binary=True``)."""
-        from ..vectorize import VectorizerOptions
+        from ..text.vectorize import VectorizerOptions
 
         return VectorizerOptions(**{**self.preprocessing, **kw})
 
@@ -268,8 +268,8 @@ class CorpusOptions:
         return counts
 
     def read(self, ranks: bool = False):
-        """The whole corpus in memory (:func:`textsift.corpus.read_corpus`)."""
-        from ..corpus import read_corpus
+        """The whole corpus in memory (:func:`textsift.reading.corpus.read_corpus`)."""
+        from ..reading.corpus import read_corpus
 
         return read_corpus(self.source, self.text_field, self.label_field, self.split_field,
                            self.split, self.on_bad_line, [], self.label_sep, self.strip_labels,

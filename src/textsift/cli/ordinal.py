@@ -175,8 +175,8 @@ def ordinal(
 
     Example: textsift ordinal reviews.jsonl.gz --label-field rating -k 200 --top 20
     """
-    from ..policies import resolve_k, size_note
-    from ..ranking import rank
+    from ..selection.policies import resolve_k, size_note
+    from ..selection.ranking import rank
 
     m = _method(method)
     _check_params(m, params)
@@ -210,7 +210,7 @@ def ordinal(
 def _rating_counts(corpus: CorpusOptions, ranks: str | None):
     """The corpus's counts over its ratings (``--ranks``: the full scale), read as numbers in
     every format and checked: integers, at least two ranks."""
-    from ..ranks import check_ranks
+    from ..labels.ranks import check_ranks
 
     scale = _numbers(ranks, "--ranks")
     counts = corpus.count(classes=scale, ranks=True)  # "4", CSV's 04: the rank 4

@@ -15,13 +15,13 @@ from contextlib import contextmanager
 from functools import partial
 
 from .._choices import ENGINES
-from ..corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import as_labels, check_label_counts, check_label_spelling, no_labels
-from ..sources import describe
-from ..tokens import reporting
-from ..vectorize import VectorizerOptions
+from ..reading.corpus import EmptyCorpusError, EmptyTextError, no_text, read_corpus
+from ..reading.sources import describe
+from ..text.tokens import reporting
+from ..text.vectorize import VectorizerOptions
 from .readers import Chunk, FilePart, file_parts, iter_chunks, no_documents
 from .stream import (
     DocumentFrequencies,
@@ -59,14 +59,15 @@ def count_file(path, text_field: str = "text", label_field: str = "label",
     """Exact counts of a corpus file, directory or glob pattern; whatever the engine, equal to
     ``Counts.from_texts`` on the corpus ``read_corpus`` loads.
 
-    ``engine="memory"`` reads the whole corpus (:func:`textsift.corpus.read_corpus`) and counts
+    ``engine="memory"`` reads the whole corpus (:func:`textsift.reading.corpus.read_corpus`) and
+    counts
     one matrix; ``engine="stream"`` reads ``chunk_size`` documents (default 10,000) at a time
     and counts in this process in two passes (:func:`count_exact`);
     ``engine="dask"`` runs the same passes on a Dask cluster, one partition per file or Parquet
     row group: the scheduler at ``scheduler`` (an error if it does not answer within
     ``timeout`` seconds), an existing ``client``, or a local cluster started for the call.
-    ``path`` means the same for every engine and for :func:`textsift.corpus.read_corpus`
-    (:func:`textsift.sources.data_files`), and the records are checked alike.
+    ``path`` means the same for every engine and for :func:`textsift.reading.corpus.read_corpus`
+    (:func:`textsift.reading.sources.data_files`), and the records are checked alike.
     ``on_bad_line="skip"`` skips malformed JSONL lines, appends ``(file, line)`` to
     ``bad_lines`` and warns with their number. ``progress(stage, done, total)``, when given,
     is told how far the stream and dask engines are (``textsift.engines.stream.Progress``:

@@ -37,11 +37,11 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, nullcontext
 from functools import reduce
 
-from ..corpus import no_text
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import OutputError, TextsiftError
 from ..labels import LabelTypes, label_type_of
-from ..vectorize import VectorizerOptions
+from ..reading.corpus import no_text
+from ..text.vectorize import VectorizerOptions
 from .stream import (
     DocumentFrequencies,
     Progress,

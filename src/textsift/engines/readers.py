@@ -2,11 +2,13 @@
 documents, never the whole table at once.
 
 A source is a file, a directory or a glob pattern, exactly as for
-:func:`textsift.corpus.read_corpus` (:func:`textsift.sources.data_files`: the same files, the
-same errors), read through the same :func:`textsift.sources.iter_frames` (JSONL line by line,
+:func:`textsift.reading.corpus.read_corpus` (:func:`textsift.reading.sources.data_files`: the same
+files, the
+same errors), read through the same :func:`textsift.reading.sources.iter_frames` (JSONL line by
+line,
 CSV through ``pandas.read_csv(chunksize=...)``, Parquet through
 ``pyarrow.parquet.ParquetFile.iter_batches``, the directory trees file by file). Each chunk is
-checked by :func:`textsift.corpus.select_records`, and the label type of every chunk against
+checked by :func:`textsift.reading.corpus.select_records`, and the label type of every chunk against
 the first one's, so the streamed documents and labels -- and the errors -- are exactly the
 in-memory ones.
 """
@@ -18,8 +20,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..corpus import Records, no_records
-from ..sources import data_files, describe, file_kind, iter_frames, parquet_row_groups
+from ..reading.corpus import Records, no_records
+from ..reading.sources import data_files, describe, file_kind, iter_frames, parquet_row_groups
 
 __all__ = ["Chunk", "FilePart", "data_files", "file_parts", "iter_chunks", "iter_frames"]
 
@@ -41,8 +43,9 @@ def iter_chunks(path, text_field: str = "text", label_field: str = "label",
                 row_groups=None, label_sep: str | None = None, strip_labels: bool = False,
                 whole: bool = True, ranks: bool = False) -> Iterator[Chunk]:
     """Yield the (selected) documents and labels of a source, ``chunk_size`` at a time,
-    checked as :func:`textsift.corpus.read_corpus` checks them
-    (:class:`~textsift.corpus.Records`: one label type and the fields seen, across chunks and
+    checked as :func:`textsift.reading.corpus.read_corpus` checks them
+    (:class:`~textsift.reading.corpus.Records`: one label type and the fields seen, across chunks
+    and
     files). ``label_sep`` splits CSV labels into label lists (multi-label); ``strip_labels``
     removes the white space around each label; ``ranks`` reads the labels as numbers. After
     the last chunk of a ``whole`` source (not a Dask partition), texts that are all empty

@@ -3,11 +3,11 @@
 Two vocabulary modes:
 
 * **exact** (:func:`count_exact`) -- one pass. Each chunk is tokenised and counted
-  (:func:`textsift.vectorize.count_terms`: every term, no pruning) into per-class counts
+  (:func:`textsift.text.vectorize.count_terms`: every term, no pruning) into per-class counts
   (:meth:`Counts.from_matrix`), which :class:`TermTotals` adds up term by term, over the union
   of the chunks' vocabularies and classes. At the end the vocabulary is sorted and pruned
   exactly as scikit-learn's ``CountVectorizer.fit`` prunes it
-  (:func:`textsift.vectorize.term_mask`: ``min_df``, ``max_df``, then ``max_features`` by
+  (:func:`textsift.text.vectorize.term_mask`: ``min_df``, ``max_df``, then ``max_features`` by
   total count). Every count is an integer (exact in float64), so the result equals
   ``Counts.from_texts`` on the whole corpus whatever the chunking. Memory: the counts of every
   term seen, ``V_all x m x 16`` bytes (before pruning) and their names, and one chunk of
@@ -44,10 +44,10 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 
-from ..corpus import EmptyCorpusError
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
-from ..vectorize import Vectorizer, VectorizerOptions, count_terms, select_columns, term_mask
+from ..reading.corpus import EmptyCorpusError
+from ..text.vectorize import Vectorizer, VectorizerOptions, count_terms, select_columns, term_mask
 from .readers import Chunk
 
 __all__ = [
@@ -80,7 +80,7 @@ class DocumentFrequencies:
 
     @classmethod
     def of_texts(cls, texts: list[str], opts: VectorizerOptions | None = None):
-        """Frequencies of one chunk (:func:`textsift.vectorize.count_terms`)."""
+        """Frequencies of one chunk (:func:`textsift.text.vectorize.count_terms`)."""
         X, names = count_terms(texts, opts)
         names = names.tolist()
         df = np.bincount(X.indices, minlength=len(names))
@@ -99,7 +99,7 @@ class DocumentFrequencies:
 
     def vocabulary(self, opts: VectorizerOptions | None = None) -> np.ndarray:
         """The sorted terms ``CountVectorizer(min_df, max_df, max_features).fit`` keeps on the
-        same documents (:func:`textsift.vectorize.term_mask`)."""
+        same documents (:func:`textsift.text.vectorize.term_mask`)."""
         names = np.array(sorted(self.df), dtype=object)
         df = np.fromiter((self.df[t] for t in names), np.int64, len(names))
         tf = np.fromiter((self.tf[t] for t in names), np.int64, len(names))
@@ -386,7 +386,7 @@ def hashing_vectorizer(opts: VectorizerOptions | None = None,
 
 
 class HashingCounter:
-    """``HashingVectorizer``'s counts from :func:`textsift.vectorize.count_terms`: each
+    """``HashingVectorizer``'s counts from :func:`textsift.text.vectorize.count_terms`: each
     distinct term of a chunk hashed once (scikit-learn's ``FeatureHasher``, the hasher inside
     ``HashingVectorizer``), the term counts pooled by bucket."""
 

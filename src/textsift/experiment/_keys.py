@@ -76,7 +76,7 @@ def resolve_path(raw: str, base: Path, what: str, src: str) -> str:
         # a path that starts with a variable (TEXTSIFT_DATA=../shared/data) is relative to
         # the working directory, where the variable was set; a literal one to the TOML
         path = (Path.cwd() if _VAR.match(raw) else base) / path
-    if has_magic(str(path)):  # a glob pattern: the files it matches (textsift.sources)
+    if has_magic(str(path)):  # a glob pattern: the files it matches (textsift.reading.sources)
         if not glob(str(path)):
             raise ConfigError(f"{src}: {what} {str(path)!r} matches no file; check the path")
         return str(path.absolute())

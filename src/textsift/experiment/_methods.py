@@ -9,11 +9,11 @@ import importlib
 import numpy as np
 from sklearn.utils._param_validation import InvalidParameterError
 
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..learners import class_weight_codes
-from ..policies import AGGREGATES
 from ..scores import compute, get_method, with_pvalues
+from ..selection.policies import AGGREGATES
 from ._keys import ConfigError, typed
 
 __all__ = ["check_alpha_levels", "check_class_weights", "check_learner", "check_method_params",
@@ -22,7 +22,7 @@ __all__ = ["check_alpha_levels", "check_class_weights", "check_learner", "check_
 
 
 def resolve_method(name: str):
-    """What :class:`~textsift.selectors.TermSelector` takes for a method of the file: the
+    """What :class:`~textsift.selection.selectors.TermSelector` takes for a method of the file: the
     registered name, or the function ``"package.module:function"`` names."""
     if ":" not in name:
         return name

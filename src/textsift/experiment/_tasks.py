@@ -11,7 +11,7 @@ from dataclasses import replace
 from ..errors import TextsiftError
 from ..labels import LabelKind, refuse_label_lists
 from ..learners import LEARNERS
-from ..metrics import MEASURES
+from ..learners.metrics import MEASURES
 from ..scores import get_method
 from ._keys import ConfigError, choice
 from .schema import default

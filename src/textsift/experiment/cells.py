@@ -37,7 +37,7 @@ import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import precision_recall_fscore_support
 
-from ..metrics import MEASURES
+from ..learners.metrics import MEASURES
 from .learn import binary_labels, encode, trivial_prediction
 from .loaded import LoadedFold, open_fold
 from .schema import default

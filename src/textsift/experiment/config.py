@@ -25,10 +25,11 @@ starts with a variable is relative to the working directory (where the variable 
 ``TEXTSIFT_DATA=../shared/data textsift run examples/x.toml`` means what it says.
 
 A method is a registered name (``textsift methods``) or ``"package.module:function"``, a
-scoring function of :class:`~textsift.counts.Counts` (see
-:class:`~textsift.selectors.TermSelector`), imported when the file is read. From Python, the
+scoring function of :class:`~textsift.counting.counts.Counts` (see
+:class:`~textsift.selection.selectors.TermSelector`), imported when the file is read. From Python,
+the
 function itself may be put in the list, and ``preprocessing`` may be a
-:class:`~textsift.vectorize.VectorizerOptions` (every field of it, as the command line builds
+:class:`~textsift.text.vectorize.VectorizerOptions` (every field of it, as the command line builds
 them).
 
 The task is the kind of the labels (:class:`~textsift.labels.LabelKind`): what the file says
@@ -45,12 +46,12 @@ from pathlib import Path
 
 from .._choices import CORRECTIONS, FAMILIES
 from .._options import PREPROCESSING
-from ..corpus import SAMPLES
 from ..errors import TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
 from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
-from ..policies import AGGREGATES
-from ..vectorize import VectorizerOptions
+from ..reading.corpus import SAMPLES
+from ..selection.policies import AGGREGATES
+from ..text.vectorize import VectorizerOptions
 from ._keys import TABLES, ConfigError, choice, fraction, resolve_path, typed, unknown
 from ._methods import (
     check_alpha_levels,
@@ -218,7 +219,7 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
 
 def preprocessing_section(t, src: str) -> VectorizerOptions:
     """``[preprocessing]``: every key of its schema table (given, or its default) passed to
-    :class:`~textsift.vectorize.VectorizerOptions`; from Python, the options themselves."""
+    :class:`~textsift.text.vectorize.VectorizerOptions`; from Python, the options themselves."""
     if isinstance(t, VectorizerOptions):
         return t
     unknown(t, SCHEMA["preprocessing"], "[preprocessing]", src)

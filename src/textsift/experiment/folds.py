@@ -1,5 +1,6 @@
 """Folds of an experiment: read the corpus once, tokenise it once, and for every fold build the
-document-term matrices and the :class:`~textsift.counts.Counts` of its training part, cached on
+document-term matrices and the :class:`~textsift.counting.counts.Counts` of its training part,
+cached on
 disk (one ``.npz`` per fold, written atomically) so that cells -- and a resumed run -- reuse them.
 
 The vocabulary of a fold is fitted on that fold's training documents only (``min_df`` and
@@ -12,10 +13,10 @@ no multi-label stratification (iterative stratification, Sechidis et al. 2011, i
 so cross-validation uses shuffled :class:`~sklearn.model_selection.KFold`, a random test part
 ``train_test_split`` without ``stratify``, and the runner says so in a note.
 
-The corpus is tokenised and counted once (:func:`textsift.vectorize.count_terms`: lowercasing,
+The corpus is tokenised and counted once (:func:`textsift.text.vectorize.count_terms`: lowercasing,
 header stripping, the token pattern, stop words, each distinct word stemmed once), into one
 matrix over every term; a fold's matrices are its rows and the columns its training part
-keeps (:func:`textsift.vectorize.term_mask`) -- what a ``CountVectorizer`` fitted on the
+keeps (:func:`textsift.text.vectorize.term_mask`) -- what a ``CountVectorizer`` fitted on the
 training documents and applied to the test documents gives.
 """
 
@@ -33,8 +34,7 @@ from joblib import effective_n_jobs
 from sklearn.model_selection import KFold, StratifiedKFold, train_test_split
 
 from .._io import atomic_write_text, write_npz
-from ..corpus import CorpusError, load_sample, numeric_labels, read_corpus
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import DataWarning, TextsiftError
 from ..labels import (
     LabelKind,
@@ -47,8 +47,9 @@ from ..labels import (
     holds_label_lists,
     unseen_classes,
 )
-from ..ranks import check_ranks
-from ..vectorize import count_terms, term_mask
+from ..labels.ranks import check_ranks
+from ..reading.corpus import CorpusError, load_sample, numeric_labels, read_corpus
+from ..text.vectorize import count_terms, term_mask
 from ._keys import ConfigError
 from ._methods import check_class_weights
 from ._tasks import for_labels

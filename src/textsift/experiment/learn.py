@@ -1,12 +1,12 @@
 """The labels a cell learns and is measured on: a one-vs-rest task's, integer codes for
 nominal classes, and the trivial answer. (Learners and measures are the registries of
-:mod:`textsift.learners` and :mod:`textsift.metrics`.)"""
+:mod:`textsift.learners` and :mod:`textsift.learners.metrics`.)"""
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..ranks import trivial_rank
+from ..labels.ranks import trivial_rank
 
 __all__ = ["binary_labels", "encode", "trivial_prediction"]
 

@@ -4,13 +4,16 @@ binary counts of one-vs-rest tasks, the rankings of the selections to the experi
 level (a smaller level is a prefix), each label's own terms (scope ``"local"``), the terms that
 pass an alpha level, and on fold 0 what the report shows of the scores its cells computed.
 
-The ranking is the one a :class:`~textsift.selectors.TermSelector` keeps -- the method's scores
-of the fold's :class:`~textsift.counts.Counts` (nothing is re-counted) under the policy
-(:func:`textsift.ranking.ranking_of`). Taking a prefix is exact for every policy: top-k is a
+The ranking is the one a :class:`~textsift.selection.selectors.TermSelector` keeps -- the method's
+scores
+of the fold's :class:`~textsift.counting.counts.Counts` (nothing is re-counted) under the policy
+(:func:`textsift.selection.ranking.ranking_of`). Taking a prefix is exact for every policy: top-k
+is a
 prefix of the order, and a round robin stopped after ``k`` picks is the prefix of a longer one
-(:func:`textsift.policies.round_robin`). At an alpha level the terms kept are those whose
+(:func:`textsift.selection.policies.round_robin`). At an alpha level the terms kept are those whose
 p-value adjusted by the experiment's correction over its family passes alpha
-(:func:`textsift.evidence.passes`, the rule of :func:`~textsift.evidence.significant_terms`
+(:func:`textsift.evidence.terms.passes`, the rule of
+:func:`~textsift.evidence.terms.significant_terms`
 and ``TermSelector(alpha=...)``), from adjusted p-values computed once for all the alphas
 (:meth:`LoadedFold.passing`).
 """
@@ -24,12 +27,12 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from ..counts import Counts
-from ..evidence import passing_scores, passing_terms
+from ..counting.counts import Counts
+from ..evidence.terms import passing_scores, passing_terms
 from ..labels import Labels, evaluated_labels
-from ..policies import Ranking
-from ..ranking import class_terms, default_aggregate, ranking_of
 from ..scores import compute, pvalues
+from ..selection.policies import Ranking
+from ..selection.ranking import class_terms, default_aggregate, ranking_of
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
@@ -46,7 +49,7 @@ REPORT_TOP, CLASS_TOP = 20, 10
 class FoldTerms:
     """What the report shows of a method's scores on a fold: its ranking under a policy
     (``index``, ``scores``: the first :data:`REPORT_TOP` terms) and each class's terms
-    (``classes``: :func:`textsift.ranking.class_terms`)."""
+    (``classes``: :func:`textsift.selection.ranking.class_terms`)."""
 
     index: np.ndarray
     scores: np.ndarray
@@ -107,7 +110,7 @@ class LoadedFold:
         robin rule and task, with the method's ``params``) on the part, to at least ``limit``
         terms: the whole vocabulary, or for a round robin its first ``limit`` (a round robin
         stopped after ``k`` picks is the prefix of a longer one:
-        :func:`textsift.policies.round_robin`). Computed once per ranking, to the cell's
+        :func:`textsift.selection.policies.round_robin`). Computed once per ranking, to the cell's
         largest level."""
         key = _ranking(holdout, cell, params)
         found = self._ranked.get(key)
@@ -183,7 +186,7 @@ class LoadedFold:
         class (``class_label``'s column only, when the cell has one), in column order; in the
         scope ``"local"`` a list, for each label of :meth:`label_columns`, of the columns
         passing in its own column (none for a label without one: no training documents).
-        From :func:`textsift.evidence.passing_scores` (sparse for the 2 x 2 tests: no (V, m)
+        From :func:`textsift.evidence.terms.passing_scores` (sparse for the 2 x 2 tests: no (V, m)
         table for thousands of labels), the adjusted p-values and the scores computed once
         per part, task, method and parameters for every alpha, each alpha's terms once for
         its learners."""
@@ -244,8 +247,8 @@ class LoadedFold:
 
 
 def _kept(table, j: int | None = None) -> np.ndarray:
-    """The terms with a cell above ``-inf`` in :func:`~textsift.evidence.passing_scores`'
-    table (sparse or dense): in any column (:func:`~textsift.evidence.passing_terms`), or
+    """The terms with a cell above ``-inf`` in :func:`~textsift.evidence.terms.passing_scores`'
+    table (sparse or dense): in any column (:func:`~textsift.evidence.terms.passing_terms`), or
     in column ``j``."""
     if j is None:
         return passing_terms(table)
@@ -254,7 +257,8 @@ def _kept(table, j: int | None = None) -> np.ndarray:
 
 def _own_terms(table, classes: np.ndarray, labels: np.ndarray, k: int) -> dict:
     """Label ``j``'s (of ``labels``, indices of ``classes``) first ``k`` terms by its own
-    column of ``table``: from its non-zero cells (:func:`textsift.classwise.top_many`), for
+    column of ``table``: from its non-zero cells (:func:`textsift.selection.classwise.top_many`),
+    for
     the labels with a column (those with documents)."""
     groups = np.asarray(table.groups)
     labels = np.asarray(labels)

@@ -39,8 +39,8 @@ from joblib import delayed
 from .._io import atomic_write
 from .._lock import hold, parallel
 from ..errors import check_n_jobs
-from ..metrics import MEASURES
-from ..ranking import default_aggregate
+from ..learners.metrics import MEASURES
+from ..selection.ranking import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
 from ._tasks import for_labels
@@ -85,7 +85,8 @@ def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
     scores its cells computed in this process (computed here for the others): the first
     :data:`~.loaded.REPORT_TOP` terms of every selection's ranking, with their training
     document frequency ``df`` (``terms.csv``), and the terms of each class
-    (``class_terms.csv``: :func:`textsift.ranking.class_terms`) -- of the multi-class task,
+    (``class_terms.csv``: :func:`textsift.selection.ranking.class_terms`) -- of the multi-class
+    task,
     under the method's own policy for a selection by a column (one-vs-rest tasks, the scope
     "local")."""
     counts = fold.data.counts

@@ -5,10 +5,11 @@ accepts, and a key left out takes the default written here: the parser has no de
 own) and what the documentation prints (the experiment reference is generated from it), so
 the two cannot drift; a test checks that every literal default here is the one a minimal file
 gets. The learners (:data:`textsift.learners.LEARNERS`) and the evaluation measures
-(:data:`textsift.metrics.MEASURES`) are read from their registries where they are checked and
+(:data:`textsift.learners.metrics.MEASURES`) are read from their registries where they are checked
+and
 documented (never copied here at import); the policies are
-:data:`textsift.policies.AGGREGATES`; the ``[preprocessing]`` keys are the preprocessing
-options' one definition, from which :class:`~textsift.vectorize.VectorizerOptions` and the
+:data:`textsift.selection.policies.AGGREGATES`; the ``[preprocessing]`` keys are the preprocessing
+options' one definition, from which :class:`~textsift.text.vectorize.VectorizerOptions` and the
 command line's options are made too.
 """
 
@@ -19,7 +20,7 @@ from typing import NamedTuple
 from .._choices import CORRECTION, CORRECTIONS, FAMILY
 from .._options import PREPROCESSING
 from ..learners import WEIGHTINGS
-from ..policies import AGGREGATES
+from ..selection.policies import AGGREGATES
 
 __all__ = ["BASELINES", "CLASS_WEIGHT", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key",
            "default"]

@@ -18,11 +18,11 @@ from typing import NamedTuple
 import numpy as np
 import scipy.sparse as sp
 
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..labels import LabelKind
 from ..learners import LEARNERS, STRATEGY_KEYS, make_learner
-from ..policies import n_from_ratio
-from ..vectorize import VectorizerOptions
+from ..selection.policies import n_from_ratio
+from ..text.vectorize import VectorizerOptions
 
 __all__ = ["Cell", "CellTuning", "CorpusSpec", "Experiment", "FoldRef", "LearnerSpec", "Level",
            "TrainTest", "Tuning"]
@@ -103,7 +103,7 @@ class Experiment:
     or ``ratios`` (fractions of each fold's training vocabulary), and ``alphas``
     (significance levels of the p-values adjusted by ``correction`` over ``family``); one of
     the three at least.
-    ``metrics`` are the evaluation measures (:data:`textsift.metrics.MEASURES`), the first
+    ``metrics`` are the evaluation measures (:data:`textsift.learners.metrics.MEASURES`), the first
     deciding the tuning. The fields keep the file's names: ``experiment.json`` and the
     fingerprint are written from them."""
 
@@ -183,7 +183,7 @@ class Level(NamedTuple):
     same in every fold), ``Level("ratio", 0.1)`` a fraction of the fold's training vocabulary,
     ``Level("all", None)`` every term of the fold's own vocabulary, whatever the method;
     ``Level("alpha", 0.05)`` the terms whose adjusted p-value passes 0.05 in the fold, as many
-    as pass (:func:`textsift.evidence.significant_terms`)."""
+    as pass (:func:`textsift.evidence.terms.significant_terms`)."""
 
     kind: str
     value: int | float | None

@@ -21,7 +21,7 @@ Layout of ``DIR``::
     timings.csv           seconds per cell (selection, learner) -- not part of the results
     terms.csv             top terms of every selection on fold 0, for the report
     class_terms.csv       the terms of each class under every selection on fold 0, for the
-                          report (:func:`textsift.ranking.class_terms`)
+                          report (:func:`textsift.selection.ranking.class_terms`)
     run.json              the run's seconds, cells and fold 0's training documents
     labels.csv/.parquet   label sets only: each label's F1, precision and recall, and its
                           training and test documents, per row of the results (LABEL_COLUMNS)

@@ -35,10 +35,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._io import differences
-from ..corpus import sample_path
 from ..errors import CorpusError
-from ..layouts import tree_files
-from ..sources import data_files
+from ..reading.corpus import sample_path
+from ..reading.sources import data_files
+from ..reading.trees import tree_files
 from .specs import Cell, Experiment
 from .store import Store, StoreError
 

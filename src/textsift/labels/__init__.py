@@ -11,7 +11,7 @@ A labelling of ``n`` documents over ``m`` sorted classes is one of:
     it counts in ``N`` and is a negative for every label. A method compares each label with the
     documents *without* it (one-vs-rest), so ``N_c`` need not sum to ``N``;
 * **ordinal ranks** -- a single-label labelling whose classes are integer ranks of a scale
-  (:func:`check_ranks`; :mod:`textsift.ranks` rounds to them).
+  (:func:`check_ranks`; :mod:`textsift.labels.ranks` rounds to them).
 
 :func:`as_labels` reads every encoding into a :class:`Labels`: a sequence of single labels; a
 sequence of label lists, tuples or sets (multi-label); a scikit-learn indicator matrix, dense

@@ -12,7 +12,8 @@ from ._labelling import check_ranks
 
 def check_requirement(requires, counts, method: str, source=None) -> None:
     """The one check of a method against a labelling: refuse ``counts`` (anything with
-    ``multilabel`` and ``classes``: a :class:`~textsift.counts.Counts` or a :class:`Labels`)
+    ``multilabel`` and ``classes``: a :class:`~textsift.counting.counts.Counts` or a
+    :class:`Labels`)
     if a method that ``requires`` these (``Method.requires``) cannot score it, in one message
     naming ``source``, the corpus, when given: label lists for any requirement (each needs
     one label per document); labels that are not integer ranks for ``"ranks"``

@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from threadpoolctl import threadpool_limits
 
 from ..errors import TextsiftError
-from ..ranks import check_thresholds
+from ..labels.ranks import check_thresholds
 from .classifier import NestedOLS, predict_class
 from .path import lambda_grid, lasso_path
 from .skew import CRITERIA

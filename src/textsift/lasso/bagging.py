@@ -170,14 +170,15 @@ def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs=1, store=None,
 
 
 class _SelectorTask:
-    """One bootstrap of a :class:`~textsift.selectors.TermSelector`: the counts of the sample
+    """One bootstrap of a :class:`~textsift.selection.selectors.TermSelector`: the counts of the
+    sample
     are those of ``X`` with multiplicities (``Counts.from_matrix(..., multiplicity=m)``), so
     no row is copied."""
 
     def __init__(self, selector, X, y):
         from sklearn.base import clone
 
-        from ..counts import encode_labels
+        from ..counting.counts import encode_labels
 
         self.selector = clone(selector)
         self.X = sp.csr_matrix(X, copy=True)
@@ -186,7 +187,7 @@ class _SelectorTask:
         self.classes, self.codes = encode_labels(y)
 
     def __call__(self, m):
-        from ..counts import Counts
+        from ..counting.counts import Counts
 
         counts = Counts.from_matrix(self.X, self.y, classes=self.classes,
                                     multiplicity=np.asarray(m, dtype=np.int64))
@@ -196,7 +197,8 @@ class _SelectorTask:
 
 def stability_selection(selector, X, y, B: int = 100, seed: int = 0, n_jobs=1,
                         store=None, progress=None) -> np.ndarray:
-    """Bagging frequencies of a :class:`~textsift.selectors.TermSelector` over ``B`` class-
+    """Bagging frequencies of a :class:`~textsift.selection.selectors.TermSelector` over ``B``
+    class-
     stratified bootstraps of ``(X, y)``: ``f(j) / B`` is the selection probability of term
     ``j`` (stability selection, Meinshausen and Buehlmann 2010)."""
     y = np.asarray(y)

@@ -34,7 +34,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from ..errors import TextsiftError
-from ..metrics import misclassification_error
+from ..learners.metrics import misclassification_error
 
 __all__ = ["NestedOLS", "OLSFit", "misclassification", "ols_fit", "predict_class"]
 
@@ -318,5 +318,5 @@ def predict_class(decision: np.ndarray, a: float, b: float) -> np.ndarray:
 
 
 #: ME = mean ``|theta - y_hat|``, the misclassification rate: the one measure of
-#: :mod:`textsift.metrics`, under the paper's name.
+#: :mod:`textsift.learners.metrics`, under the paper's name.
 misclassification = misclassification_error

@@ -12,7 +12,8 @@ and weight the OLS refits: along each path, of the nested models ``A_c`` and of 
 chooses the lambda of every bootstrap and the cutoff ``c*`` (and the threshold, below). The
 paper uses the misclassification error, and chose a validation set over cross-validation so
 that "different types of performance criteria such as precision and recall" could choose
-lambda. Named criteria, each an evaluation measure of :data:`textsift.metrics.MEASURES` (the
+lambda. Named criteria, each an evaluation measure of :data:`textsift.learners.metrics.MEASURES`
+(the
 one registry of measures, whose functions are :mod:`sklearn.metrics`'s) as a loss -- the
 measure itself when lower is better, ``1 -`` it otherwise:
 
@@ -68,7 +69,7 @@ from .._choices import ADABAG_CHOICES
 from ..errors import TextsiftError, did_you_mean
 from ..learners import check_class_weight as check_weights
 from ..learners import class_weight_codes
-from ..metrics import MEASURES
+from ..learners.metrics import MEASURES
 from .classifier import misclassification
 
 __all__ = ["CRITERIA", "THRESHOLDS", "Criterion", "check_class_weight", "choose_threshold",

@@ -30,8 +30,8 @@ from sklearn.utils.validation import (
 )
 
 from ..errors import TextsiftError
-from ..metrics import mae_macro
-from ..ranks import check_ranks, nearest_rank
+from ..labels.ranks import check_ranks, nearest_rank
+from .metrics import mae_macro
 
 
 class PerLabelClassifier(ClassifierMixin, BaseEstimator):

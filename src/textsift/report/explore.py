@@ -62,9 +62,9 @@ from importlib import resources
 from pathlib import Path
 
 from .._io import atomic_write, check_out_dir
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
-from ..vectorize import VectorizerOptions
+from ..text.vectorize import VectorizerOptions
 from .explore_data import CAP, SNIPPET_TOP, explore_data, page_parts
 from .explore_evidence import CORRECTION, FAMILY
 from .explore_labels import shard_script
@@ -274,9 +274,9 @@ def explore(counts: Counts, out, documents: Iterable[tuple[str, object]] | None 
     alpha : float, optional
         A significance level: a class's own ranking by a method with p-values starts with
         the terms whose q passes it, as ``textsift score --class C --alpha`` selects them
-        (:func:`textsift.evidence.significant_terms`); the other views keep ``k`` terms.
+        (:func:`textsift.evidence.terms.significant_terms`); the other views keep ``k`` terms.
     correction, family : str
-        How q is adjusted, over which tests (:mod:`textsift.corrections`; default
+        How q is adjusted, over which tests (:mod:`textsift.evidence.corrections`; default
         Benjamini-Hochberg over each class's terms).
     progress : callable, optional
         Called with a short message as each stage starts.

@@ -1,11 +1,11 @@
 """What the explore page embeds: the rankings, the terms' counts and their snippets, as one
-JSON-ready dict (:func:`explore_data`), computed from :class:`~textsift.counts.Counts`.
+JSON-ready dict (:func:`explore_data`), computed from :class:`~textsift.counting.counts.Counts`.
 
 For every method the page offers (every nominal method that applies to the labels; the
 ordinal ones too when the labels are integer ratings) it keeps the top ``cap`` terms of each
 *view*: each class's one-vs-rest column (for the ordinal RR methods, each rank's list; a
 single-column method has one list) and each globalisation policy the method allows
-(:func:`textsift.ranking.ranking_of`, the ranking ``textsift score`` prints). Only the
+(:func:`textsift.selection.ranking.ranking_of`, the ranking ``textsift score`` prints). Only the
 terms of some view are embedded, with their document counts per class and in all (their
 ``df``: with label sets, a label is a class and "the rest" the documents without it, so the
 rest's counts are ``df - A`` and ``N - N_c``); for ratings also the statistics behind Var,
@@ -29,15 +29,15 @@ from functools import partial
 import numpy as np
 
 from .._choices import EXPLORE_CAP, EXPLORE_SNIPPET_TOP
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import LabelKind, check_requirement
-from ..ranking import ranking_of
-from ..ranks import check_ranks
+from ..labels.ranks import check_ranks
 from ..scores import REGISTRY, PerClass, compute_many
 from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
-from ..vectorize import VectorizerOptions
+from ..selection.ranking import ranking_of
+from ..text.vectorize import VectorizerOptions
 from .explore_evidence import (
     CORRECTION,
     EVIDENCE_TOP,
@@ -249,7 +249,8 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
 
 def _check(counts: Counts, **sizes) -> None:
     if not isinstance(counts, Counts):
-        raise TextsiftError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+        raise TextsiftError("expected textsift.counting.counts.Counts, got "
+                            f"{type(counts).__name__}")
     if counts.n_terms == 0 or not counts.seen.any():
         raise TextsiftError("the vocabulary is empty: no term to show; lower --min-df, raise "
                             "--max-df or check the text field")
@@ -265,7 +266,7 @@ def _check(counts: Counts, **sizes) -> None:
 
 def _significance(alpha, correction, family) -> dict:
     """The evidence's ``alpha``, ``correction`` and ``family``, checked."""
-    from ..corrections import check_alpha, check_correction, check_family
+    from ..evidence.corrections import check_alpha, check_correction, check_family
 
     return {"alpha": None if alpha is None else check_alpha(alpha),
             "correction": check_correction(correction), "family": check_family(family)}

@@ -1,6 +1,6 @@
 """The evidence the explore page shows beside a class's terms: each term's p-value, its
 adjusted p-value ``q`` and its log ratio with the interval, as ``textsift score --class C
---evidence`` prints them (:func:`textsift.evidence.evidence`; ``q`` by the chosen correction
+--evidence`` prints them (:func:`textsift.evidence.terms.evidence`; ``q`` by the chosen correction
 over the chosen family, by default Benjamini-Hochberg over the class's terms; the interval at
 95%).
 
@@ -8,8 +8,8 @@ Only the methods with a p-value (:func:`textsift.scores.with_pvalues`) and a ran
 class have it, and only for the first ``top`` terms of each class's lists (over- and
 under-represented: :func:`.explore_labels.class_lists`), which keeps the page small; with
 ``alpha`` (``textsift explore --alpha``), deeper where needed: down to the last term of the
-list (at most ``cap`` long) whose ``q`` passes alpha (:func:`textsift.evidence.passes`, the
-rule of :func:`textsift.evidence.significant_terms`), so that the page's filter shows
+list (at most ``cap`` long) whose ``q`` passes alpha (:func:`textsift.evidence.terms.passes`, the
+rule of :func:`textsift.evidence.terms.significant_terms`), so that the page's filter shows
 every term that ``textsift score --class C --alpha`` selects within the embedded lists. The
 log ratio is the class's against the rest's, whatever the method: it is kept once per
 (class, term).
@@ -22,9 +22,9 @@ import math
 import numpy as np
 
 from .._choices import CORRECTION, FAMILY
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
-from ..evidence import passes, rule
+from ..evidence.terms import passes, rule
 from ..scores import REGISTRY
 from ..scores.effects import log_ratio
 from ..scores.significance import pvalues
@@ -75,7 +75,7 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, r
     a p-value -- with ``alpha``, down to the list's last term whose q passes it, if deeper
     -- aligned with the lists, and the log ratio of each of those terms in the class
     (``ids``: the page's term ids; ``rounded`` writes the numbers). ``rule``: how q passes
-    alpha, ``"<="`` or ``"<"`` (:func:`textsift.evidence.rule`). ``None`` when
+    alpha, ``"<="`` or ``"<"`` (:func:`textsift.evidence.terms.rule`). ``None`` when
     no method has both. ``"untested"``: why a method with a p-value has none here (a test
     of the whole table; chi2_sklearn's p-value needs one label per document)."""
     per_class = {name for name, v in views.items() if "c" in v}
@@ -193,7 +193,7 @@ def _depth(q: np.ndarray, top: int, alpha: float | None, correction: str) -> int
 
 def _log_ratios(counts: Counts, c: int, ids: set, page_id: np.ndarray, rounded):
     """``[ids, log ratio, low, high]`` of the terms ``ids`` in class ``c`` against the
-    documents without it (the cells of :func:`textsift.evidence.evidence`)."""
+    documents without it (the cells of :func:`textsift.evidence.terms.evidence`)."""
     if not ids:
         return None
     ids = np.array(sorted(ids), dtype=np.intp)

@@ -25,8 +25,8 @@ from collections.abc import Iterator
 import numpy as np
 
 from .._choices import EXPLORE_LABEL_CAP, EXPLORE_MANY, EXPLORE_SHARD
-from ..counts import Counts
-from ..ranking import ranking_of
+from ..counting.counts import Counts
+from ..selection.ranking import ranking_of
 
 __all__ = ["LABEL_CAP", "MANY", "SHARD", "class_lists", "shard_script", "shards"]
 

@@ -28,7 +28,7 @@ from .._io import atomic_write
 from ..errors import TextsiftError
 from ..experiment.store import Store, by_level, level_columns
 from ..labels import LabelKind
-from ..metrics import lower_is_better
+from ..learners.metrics import lower_is_better
 from .plots import (
     BASELINES,
     curve_figures,

@@ -22,7 +22,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from .._io import atomic_write  # noqa: E402
-from ..metrics import lower_is_better  # noqa: E402
+from ..learners.metrics import lower_is_better  # noqa: E402
 from ..scores import REGISTRY  # noqa: E402
 
 __all__ = ["BASELINES", "Figure", "curve_figures", "label_of", "learner_title", "metric_name",

@@ -1,7 +1,7 @@
 """Terms in context: short snippets of training documents around chosen terms.
 
 :func:`find_snippets` reads the documents once, in order, and finds each wanted term where the
-vectorizer (:class:`~textsift.vectorize.VectorizerOptions`) formed it, so that its surface form
+vectorizer (:class:`~textsift.text.vectorize.VectorizerOptions`) formed it, so that its surface form
 is what is highlighted:
 
 * words and word n-grams -- header stripping, the token pattern (or the tokenizer), lowercasing,
@@ -36,11 +36,11 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ..corpus import strip_header
 from ..errors import TextsiftError
-from ..languages import stop_list
-from ..tokenizers import resolve_tokenizer
-from ..vectorize import DEFAULT_TOKEN_PATTERN, VectorizerOptions, build_vectorizer
+from ..reading.corpus import strip_header
+from ..text.languages import stop_list
+from ..text.tokenizers import resolve_tokenizer
+from ..text.vectorize import DEFAULT_TOKEN_PATTERN, VectorizerOptions, build_vectorizer
 
 __all__ = ["find_snippets"]
 
@@ -244,11 +244,11 @@ class _CharFinder:
 
 def _token_key(opts: VectorizerOptions):
     """Lowercased token -> the term the vocabulary holds: its Snowball stem in the options'
-    language with ``stem=True`` (:func:`textsift.tokens.stem_words`, cached: a corpus has far
+    language with ``stem=True`` (:func:`textsift.text.tokens.stem_words`, cached: a corpus has far
     fewer distinct tokens than tokens), else None (the token itself)."""
     if not opts.stem:
         return None
-    from ..tokens import stem_words
+    from ..text.tokens import stem_words
 
     cache: dict[str, str] = {}
 

@@ -10,7 +10,7 @@ import math
 
 import pandas as pd
 
-from ..metrics import lower_is_better
+from ..learners.metrics import lower_is_better
 from .plots import BASELINES, label_of, one_policy_each
 
 __all__ = ["best_method", "min_df_documents", "rare_df", "rare_terms_note", "top_terms_table"]

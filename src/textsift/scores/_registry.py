@@ -1,10 +1,12 @@
-"""The method registry: canonical name -> scoring function over :class:`~textsift.counts.Counts`.
+"""The method registry: canonical name -> scoring function over
+:class:`~textsift.counting.counts.Counts`.
 
 A scoring function is pure: it reads counts and returns a :class:`ScoreTable`, a (V, G) array
 with one column per group (a class for one-vs-rest scores, a rank or an ordinal split for the
 ordinal methods, a single column for global scores), or, for a per-class score, the same
 table in sparse form (:class:`PerClass`), which :func:`compute` writes out (the two forms:
-:mod:`textsift.scores._tables`). Selection policies (:mod:`textsift.policies`) turn a table
+:mod:`textsift.scores._tables`). Selection policies (:mod:`textsift.selection.policies`) turn a
+table
 into a ranking. :func:`compute_many` scores one :class:`Counts` with many methods.
 """
 
@@ -15,11 +17,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .._counting import check_fits
-from ..counts import Counts
+from ..counting._tables import check_fits
+from ..counting.counts import Counts
 from ..errors import TextsiftError, did_you_mean
 from ..labels import REQUIREMENTS, LabelKind, check_requirement
-from ..policies import AGGREGATES
+from ..selection.policies import AGGREGATES
 from ._tables import (  # noqa: F401  (the scoring modules import them from here too)
     PerClass,
     ScoreTable,
@@ -210,7 +212,7 @@ def compute(counts: Counts, method, *, dense: bool = True, **params) -> ScoreTab
     when asked for: a ranking by blocks of rows never holds the (V, m) table). Several
     methods at once are :func:`compute_many`'s (a list here is an error that says so)."""
     if not isinstance(counts, Counts):
-        raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+        raise TypeError(f"expected textsift.counting.counts.Counts, got {type(counts).__name__}")
     if isinstance(method, list | tuple | set | frozenset):
         raise TextsiftError(
             f"compute scores with one method, got {len(method)}: {', '.join(map(str, method))}; "
@@ -291,7 +293,7 @@ def compute_many(counts: Counts, methods=None, params: dict | None = None,
     the method made it (:class:`PerClass`, as ``compute(..., dense=False)``), never written.
     """
     if not isinstance(counts, Counts):
-        raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+        raise TypeError(f"expected textsift.counting.counts.Counts, got {type(counts).__name__}")
     if methods is None:
         labels = LabelKind.MULTILABEL if counts.multilabel else LabelKind.NOMINAL
         methods = sorted(n for n, m in REGISTRY.items() if labels.serves(m))

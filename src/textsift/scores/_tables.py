@@ -5,7 +5,7 @@ NaN; unseen terms ``-inf``).
 Per-class scores cost one pass over the cells that differ: a cell with ``A = 0`` (most of
 the (V, m) table) depends only on ``(df, class)``, so a score is evaluated once per distinct
 ``(df, class)`` and once per non-zero cell, in one vectorised call
-(:attr:`~textsift.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
+(:attr:`~textsift.counting.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
 shared by every method), and the table is written by one gather and one scatter -- whole, or
 a block of rows or one column at a time. NaN and unseen terms are turned into ``-inf`` on
 those few values, before any table exists.
@@ -18,8 +18,8 @@ from functools import cached_property
 
 import numpy as np
 
-from .._counting import check_fits
-from ..counts import Counts
+from ..counting._tables import check_fits
+from ..counting.counts import Counts
 from ..labels import check_labelled
 from ._absent import Absent, Grid
 
@@ -78,8 +78,8 @@ class ScoreTable:
     # way its storage allows; callers never ask which type they hold)
     def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
         """``(terms, scores)`` of each column of ``classes``: its first ``k`` terms (every
-        term: ``None``) by :func:`textsift.policies.order`."""
-        from ..policies import order
+        term: ``None``) by :func:`textsift.selection.policies.order`."""
+        from ..selection.policies import order
 
         out = []
         for j in np.asarray(classes, dtype=np.intp).reshape(-1):
@@ -90,15 +90,15 @@ class ScoreTable:
 
     def reduce(self, aggregate: str) -> np.ndarray:
         """One score per term under ``max``, ``sum`` or ``wavg``
-        (:func:`textsift.policies.globalise`, by blocks of rows)."""
-        from ..classwise import by_blocks
+        (:func:`textsift.selection.policies.globalise`, by blocks of rows)."""
+        from ..selection.classwise import by_blocks
 
         return by_blocks(self, aggregate)
 
     def rank_rr(self, variant: str = "skip", limit: int | None = None):
-        """The round robin's :class:`~textsift.policies.Ranking` of the columns
-        (:func:`textsift.policies.rank_terms`)."""
-        from ..policies import rank_terms
+        """The round robin's :class:`~textsift.selection.policies.Ranking` of the columns
+        (:func:`textsift.selection.policies.rank_terms`)."""
+        from ..selection.policies import rank_terms
 
         return rank_terms(self.values, "rr", self.seen, self.weights, variant, limit)
 
@@ -124,7 +124,7 @@ class ScoreTable:
 def clean(table: ScoreTable) -> ScoreTable:
     """The table with NaN and unseen terms as ``-inf``: the one rule every :class:`ScoreTable`
     follows, applied where a table is made (a full pass only when there is something to
-    change). Policies (:mod:`textsift.policies`) rely on it and never clean again."""
+    change). Policies (:mod:`textsift.selection.policies`) rely on it and never clean again."""
     values = table.values
     if np.isnan(values).any() or not table.seen.all():
         values = np.where(np.isnan(values) | ~table.seen[:, None], -np.inf, values)
@@ -157,7 +157,7 @@ class PerClass:
     to globalise a (V, m) table of any size in a buffer of a few megabytes) or one column
     (:meth:`column`). Each gives the same values, to the bit. A class's best terms and the
     policies over the classes are found without them, from the non-zero cells and the rule
-    (:mod:`textsift.classwise`)."""
+    (:mod:`textsift.selection.classwise`)."""
 
     counts: Counts
     tables: np.ndarray | None = None
@@ -203,7 +203,7 @@ class PerClass:
         c = self.counts
         if out is None:
             check_fits(c.n_terms, c.n_classes, 8, "a dense score table",
-                       "rank the terms (textsift.ranking.rank, rank_per_class) or read one "
+                       "rank the terms (textsift.selection.ranking.rank, rank_per_class) or read one "
                        "class's column, which never write it")
         values = self.rows(0, c.n_terms, out)
         return ScoreTable(values, c.classes, c.seen, c.priors, self.signed)
@@ -236,7 +236,7 @@ class PerClass:
         return values
 
     # the policies' operations (those of ScoreTable): from the non-zero cells and the absent
-    # rule (textsift.classwise) when the counts are in the sparse layout, else from the
+    # rule (textsift.selection.classwise) when the counts are in the sparse layout, else from the
     # dense rows, as the dense table gives them -- chosen here, once, by the storage
     @property
     def _cellwise(self) -> bool:
@@ -245,9 +245,9 @@ class PerClass:
     def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
         """``(terms, scores)`` of each class of ``classes``: its first ``k`` terms (every
         term: ``None``), exactly ``policies.order`` of its column
-        (:func:`textsift.classwise.top_many`)."""
-        from ..classwise import top_many
-        from ..policies import order
+        (:func:`textsift.selection.classwise.top_many`)."""
+        from ..selection.classwise import top_many
+        from ..selection.policies import order
 
         if k is None:  # every term: each column, read whole
             return [(index := order(column := self.column(j), self.seen), column[index])
@@ -256,17 +256,18 @@ class PerClass:
 
     def reduce(self, aggregate: str) -> np.ndarray:
         """One score per term under ``max``, ``sum`` or ``wavg``
-        (:func:`textsift.classwise.reduce` or the dense rows by blocks)."""
-        from ..classwise import by_blocks, reduce
+        (:func:`textsift.selection.classwise.reduce` or the dense rows by blocks)."""
+        from ..selection.classwise import by_blocks, reduce
 
         return reduce(self, aggregate) if self._cellwise else by_blocks(self, aggregate)
 
     def rank_rr(self, variant: str = "skip", limit: int | None = None):
-        """The round robin's :class:`~textsift.policies.Ranking`: each class asked for the
-        terms its turns reach (:func:`textsift.classwise.round_robin`), or that of the dense
+        """The round robin's :class:`~textsift.selection.policies.Ranking`: each class asked for the
+        terms its turns reach (:func:`textsift.selection.classwise.round_robin`), or that of the
+        dense
         table -- the same picks."""
-        from ..classwise import reduce, round_robin
-        from ..policies import after_round_robin
+        from ..selection.classwise import reduce, round_robin
+        from ..selection.policies import after_round_robin
 
         if not self._cellwise:
             return self.table().rank_rr(variant, limit)
@@ -276,8 +277,8 @@ class PerClass:
 
     def values_at(self, terms, classes) -> np.ndarray:
         """The scores of the cells ``(terms[i], classes[i])``
-        (:func:`textsift.classwise.values_at`)."""
-        from ..classwise import values_at
+        (:func:`textsift.selection.classwise.values_at`)."""
+        from ..selection.classwise import values_at
 
         return values_at(self, terms, classes)
 
@@ -360,7 +361,8 @@ def binary_scores(counts: Counts, binary_score, **params) -> PerClass:
     Exact and sparse: with ``B = df - A``, ``C = N_c - A``, ``D = N - N_c - df + A``, a cell's
     table depends only on ``(A, df, N_c)``; the score, an elementwise function, is evaluated
     once per distinct ``(df, N_c)`` for the cells with ``A = 0``, and once per distinct table
-    of the non-zero cells (:attr:`~textsift._cells.SparseCells.evaluation_set`) -- or, beyond
+    of the non-zero cells (:attr:`~textsift.counting._cells.SparseCells.evaluation_set`) -- or,
+    beyond
     :data:`DISTINCT_CELLS` non-zero cells, once per cell, by blocks, unless the distinct
     tables are known already (:func:`compute_many` finds them for several methods): finding
     them costs more than a cheap score of every cell. The values are the same either way, on

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._choices import DIRECTIONS as _DIRECTIONS
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import choose
 from ._tables import PerClass, binary_scores
 

@@ -1,5 +1,5 @@
 """Effect sizes with confidence intervals, for a class (the target) against its reference (the
-documents without it, or a chosen reference: :func:`textsift.reference.against`).
+documents without it, or a chosen reference: :func:`textsift.evidence.reference.against`).
 
 A p-value says whether a difference is there; an effect size says how large it is. Each is a
 pure function of the one-vs-rest cells ``A, B, C, D`` (the target's documents with and without
@@ -28,7 +28,7 @@ confidence level ``level`` (default 0.95, ``alpha = 1 - level``). Proportions ar
   (1927) 209-212), which stays inside [-1, 1] and behaves at zero counts.
 
 The intervals are each at ``level`` on its own; for many terms at once, a Bonferroni level
-``1 - alpha / n`` gives simultaneous coverage (:mod:`textsift.corrections`).
+``1 - alpha / n`` gives simultaneous coverage (:mod:`textsift.evidence.corrections`).
 """
 
 from __future__ import annotations

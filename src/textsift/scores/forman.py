@@ -1,7 +1,7 @@
 """Forman's scores of a binary (one-vs-rest) task (his "feature selection metrics").
 
 Each score is a vectorised function of the contingency cells ``A = tp``, ``B = fp``,
-``C = fn``, ``D = tn`` (:class:`~textsift.counts.Counts`), with ``pos = A + C``,
+``C = fn``, ``D = tn`` (:class:`~textsift.counting.counts.Counts`), with ``pos = A + C``,
 ``neg = B + D``, ``df = A + B``, ``tpr = A/pos`` and ``fpr = B/neg``. Definitions follow G.
 Forman, "An extensive empirical study of feature selection metrics for text classification",
 JMLR 3 (2003) 1289-1305, as taught in P. Kang's Text Analytics lecture 6.

@@ -30,7 +30,8 @@ containing a term. ``eps`` is the one smoothing constant of ``var_idf``, ``rr_va
 best possible score 0 -- literal, and the reason to tune ``a``.
 
 The RR methods return a (V, G) table with ``-inf`` outside a term's group, and declare
-``default_aggregate="rr"``: :func:`textsift.policies.round_robin` does the picking, so a rank
+``default_aggregate="rr"``: :func:`textsift.selection.policies.round_robin` does the picking, so a
+rank
 (or split) takes turns exactly as a class does in the nominal ``rr`` policy. The groups are
 the ranks of the scale, except for ``rr_igor``, whose groups are the cuts, labelled
 ``"<=r"``.
@@ -61,9 +62,9 @@ from typing import Literal, get_args
 
 import numpy as np
 
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
-from ..ranks import check_ranks, nearest_index
+from ..labels.ranks import check_ranks, nearest_index
 from ._registry import ScoreTable, global_table, register
 from .information import ig_multi_from_counts
 
@@ -118,7 +119,7 @@ def rank_stats(counts: Counts, balanced: bool = False) -> RankStats:
     the term's total weight ``mass`` instead of ``df``.
     """
     if not isinstance(counts, Counts):
-        raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+        raise TypeError(f"expected textsift.counting.counts.Counts, got {type(counts).__name__}")
     _, scale = check_ranks(counts.classes)
     n = counts.presence_table().astype(np.float64)
     df = mass = n.sum(axis=1)

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..counts import Counts
-from ..ranks import check_ranks
+from ..counting.counts import Counts
+from ..labels.ranks import check_ranks
 from ._registry import global_table, register
 
 __all__ = ["mann_whitney_u", "mann_whitney_z"]

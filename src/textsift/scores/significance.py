@@ -40,7 +40,7 @@ from typing import Literal
 import numpy as np
 
 from .._choices import CORRECTION, FAMILY
-from ..counts import Counts
+from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import check_requirement
 from ._absent import Grid
@@ -109,7 +109,7 @@ class PValues:
         return values
 
     def adjusted(self, correction: str = CORRECTION, family: str = FAMILY, dense: bool = True):
-        """The adjusted p-values (:mod:`textsift.corrections`; NaN where there is no test):
+        """The adjusted p-values (:mod:`textsift.evidence.corrections`; NaN where there is no test):
         the (V, G) array, or with ``dense=False`` a :class:`PValues` whose ``table`` holds
         them in the scores' sparse form (written out when its ``values`` are read).
 
@@ -119,7 +119,7 @@ class PValues:
         held cell by cell (many labels: ``binary_scores`` past ``DISTINCT_CELLS``), once per
         ``(df, class)`` of its ``A = 0`` cells and once per non-zero cell
         (``_adjusted_cells``). Neither writes the (V, m) table."""
-        from ..corrections import adjust_table, check_correction, check_family
+        from ..evidence.corrections import adjust_table, check_correction, check_family
 
         check_correction(correction)
         check_family(family)
@@ -151,7 +151,8 @@ def from_table(table, method: str, test: str) -> PValues:
 @dataclass(frozen=True, eq=False)
 class _Pairs:
     """The families of a per-class test's p-values held once per distinct one-vs-rest table
-    (:attr:`~textsift._cells.SparseCells.evaluation_set`): each *pair* is a distinct table of
+    (:attr:`~textsift.counting._cells.SparseCells.evaluation_set`): each *pair* is a distinct table
+    of
     one class, with ``weight`` the class's terms that have it. First the ``A = 0`` grid,
     ``(df, class)`` row-major -- its table the grid's ``(df, N_c)``, its weight the terms of
     that ``df`` without a document in the class (none for ``df = 0``: untested) -- then the
@@ -205,9 +206,9 @@ def _adjusted_tables(p: PerClass, correction: str, family: str) -> PerClass:
     """The adjusted p-values of a per-class test held once per distinct one-vs-rest table
     (``p.tables``), in the same sparse form: each family (a class, or every class) is its
     distinct (table, class) pairs (:class:`_Pairs`), each a distinct p-value weighted by
-    its number of terms, corrected as :func:`textsift.corrections.adjust_distinct` corrects
+    its number of terms, corrected as :func:`textsift.evidence.corrections.adjust_distinct` corrects
     distinct p-values; the ``A = 0`` cells as a (df, class) grid, the others per cell."""
-    from ..corrections import adjust_families
+    from ..evidence.corrections import adjust_families
 
     counts = p.counts
     cells, m = counts.cells, counts.n_classes
@@ -237,7 +238,7 @@ def _adjusted_cells(p: PerClass, correction: str, family: str) -> PerClass:
     without a document in the class, and its non-zero cells, one test each. Each class its
     own family, the classes are corrected a block at a time (about :data:`FAMILY_BLOCK`
     entries): the memory is the result's and one block's, whatever the number of labels."""
-    from ..corrections import adjust_families
+    from ..evidence.corrections import adjust_families
 
     counts, cells, m = p.counts, p.counts.cells, p.counts.n_classes
     zero, nz = p.parts
@@ -418,7 +419,7 @@ def pvalues(counts: Counts, method, **params) -> PValues:
     ``fisher``). A method without a test is refused with the names of those that have one
     and of the permutation test, which gives any method a p-value."""
     if not isinstance(counts, Counts):
-        raise TypeError(f"expected textsift.counts.Counts, got {type(counts).__name__}")
+        raise TypeError(f"expected textsift.counting.counts.Counts, got {type(counts).__name__}")
     m = get_method(method) if isinstance(method, str) else method
     if m.pvalue is None:
         raise TextsiftError(

@@ -1,7 +1,8 @@
 """The evidence behind each ranked term: its counts, its p-value and adjusted p-value, its
 effect size with a confidence interval (``textsift score --evidence``).
 
-:func:`evidence` takes a :class:`~textsift.ranking.TermRanking` and writes, for each ranked
+:func:`evidence` takes a :class:`~textsift.selection.ranking.TermRanking` and writes, for each
+ranked
 term and the class it was ranked for (the ranking's class; under ``max`` the class that gave
 the term its score; under ``rr`` the class that took it):
 
@@ -10,7 +11,7 @@ the term its score; under ``rr`` the class that took it):
   reads term frequencies also ``TF`` and ``TF_rest``, its summed weight in the class and in
   the reference;
 * ``p`` -- the method's own p-value (:func:`textsift.scores.pvalues`), and ``q`` -- the
-  p-value adjusted by ``correction`` over ``family`` (:mod:`textsift.corrections`; the
+  p-value adjusted by ``correction`` over ``family`` (:mod:`textsift.evidence.corrections`; the
   family is the whole vocabulary of the class, or of every class, not only the terms shown);
 * the effect sizes of :mod:`textsift.scores.effects` with their intervals at ``level``.
 
@@ -24,14 +25,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._choices import CORRECTION, FAMILY, PASS_RULES
+from .._choices import CORRECTION, FAMILY, PASS_RULES
+from ..counting.counts import Counts
+from ..errors import TextsiftError
+from ..scores import Grid, PerClass, ScoreTable, compute, get_method
+from ..scores.effects import check_level, effect_sizes
+from ..scores.significance import pvalues
+from ..selection.ranking import TermRanking, group_index
 from .corrections import adjust_table, check_correction, check_family
-from .counts import Counts
-from .errors import TextsiftError
-from .ranking import TermRanking, group_index
-from .scores import Grid, PerClass, ScoreTable, compute, get_method
-from .scores.effects import check_level, effect_sizes
-from .scores.significance import pvalues
 
 __all__ = ["adjusted_pvalues", "evidence", "passes", "passing_scores", "passing_terms",
            "rule", "significant_counts", "significant_terms", "smallest_pvalues"]
@@ -40,7 +41,7 @@ __all__ = ["adjusted_pvalues", "evidence", "passes", "passing_scores", "passing_
 def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, family: str = FAMILY,
                      **params):
     """``(PValues, q)``: the method's p-values and the adjusted ones, ``q`` of the same
-    (V, G) shape (:func:`textsift.corrections.adjust_table`)."""
+    (V, G) shape (:func:`textsift.evidence.corrections.adjust_table`)."""
     p = pvalues(counts, method, **params)
     return p, p.adjusted(correction, family)
 
@@ -75,7 +76,7 @@ def evidence(counts: Counts, ranking: TermRanking, method, correction: str = COR
              **params) -> pd.DataFrame:
     """The ranking's frame (:meth:`TermRanking.to_frame`) with the evidence of each term
     (module docstring). A method without a p-value has no ``p`` and ``q`` columns, unless
-    ``permuted`` (its :class:`~textsift.permutation.PermutationResult`) gives them: the
+    ``permuted`` (its :class:`~textsift.evidence.permutation.PermutationResult`) gives them: the
     permutation p-values then stand for the method's own."""
     check_level(level)
     m = get_method(method) if isinstance(method, str) else method
@@ -165,9 +166,9 @@ def significant_terms(counts: Counts, method, alpha: float = 0.05, correction: s
     scikit-learn's ``pvalues_`` -- a term's smallest p-value over the classes (NaN where it
     has no test; ``class_label``'s own). Zero terms kept is an empty ``index``, not an
     error."""
+    from ..scores.direction import check_direction
+    from ..selection.policies import rank_terms
     from .corrections import check_alpha
-    from .policies import rank_terms
-    from .scores.direction import check_direction
 
     alpha = check_alpha(alpha)
     check_direction(direction)
@@ -203,7 +204,7 @@ def passing_scores(counts: Counts, method, alpha: float, correction: str = CORRE
     ``adjusted`` and ``scores``: the adjusted p-values (``pvalues(...).adjusted(correction,
     family, dense=False)``) and the scores (``compute(..., dense=False)``) when at hand (one
     of each for several alphas)."""
-    from .scores.direction import direction as direction_table
+    from ..scores.direction import direction as direction_table
 
     if adjusted is None:
         adjusted = pvalues(counts, method, **params).adjusted(correction, family, dense=False)
@@ -270,7 +271,7 @@ def _significant_sparse(table: PerClass, p: PerClass, class_label, rr_variant: s
     """:func:`significant_terms` from :func:`passing_scores`' sparse table: the kept terms
     (those with a cell above ``-inf``) by a round robin over the classes (or ``class_label``'s
     column's order), and each term's smallest p-value (``p``: the p-values, sparse)."""
-    from . import classwise
+    from ..selection import classwise
 
     counts = table.counts
     n = len(passing_terms(table))

@@ -24,7 +24,8 @@ the single-step max-T procedure): the adjusted p-value of a cell is the share of
 permutations whose *largest* score over the family beats it, ``(1 + #{b: max_family S_b >=
 s}) / (B + 1)``. It controls the family-wise error and follows the dependence between terms
 (which Bonferroni ignores); it is never below the raw p-value. The family is each group's
-terms (``family="class"``, as :mod:`textsift.corrections`) or every cell (``"all"``). Scores
+terms (``family="class"``, as :mod:`textsift.evidence.corrections`) or every cell (``"all"``).
+Scores
 are not on one scale across terms of very different frequency, so max-T favours the terms
 whose null distribution is widest; for scores with a textbook test, the test's own p-values
 with a correction are the better tool (docs/guide/evidence.md).
@@ -42,11 +43,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from ..counting.counts import Counts, _as_csr
+from ..errors import DataWarning, TextsiftError
+from ..labels import as_labels
+from ..scores import REGISTRY, PerClass, compute_many
 from .corrections import check_alpha, check_family
-from .counts import Counts, _as_csr
-from .errors import DataWarning, TextsiftError
-from .labels import as_labels
-from .scores import REGISTRY, PerClass, compute_many
 
 __all__ = ["PermutationResult", "permutation_pvalues", "smallest_pvalue"]
 
@@ -112,8 +113,8 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     ``progress(done, total)`` is called as blocks of permutations finish."""
     from joblib import delayed
 
-    from ._lock import parallel
-    from .errors import check_n_jobs
+    from .._lock import parallel
+    from ..errors import check_n_jobs
 
     X = _as_csr(X)
     family = check_family(family)
@@ -211,7 +212,7 @@ def _absent_beats(counts: Counts, observed: dict, params) -> dict:
     permutation keeps every term's ``df`` and every class's size, so a cell without a
     document of its class has the same score in every permutation (the ``(df, N_c)`` grid's):
     a permutation changes the count only at its own non-zero cells (:meth:`_Job.compare`)."""
-    from .scores import compute
+    from ..scores import compute
 
     out = {}
     for name, values in observed.items():
@@ -277,7 +278,7 @@ class _Job:
 
 
 def _groups(counts: Counts, name: str, params) -> np.ndarray:
-    from .scores import compute
+    from ..scores import compute
 
     return np.asarray(compute(counts, name, dense=False, **((params or {}).get(name, {})))
                       .groups)

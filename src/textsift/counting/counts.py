@@ -47,8 +47,10 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import TextsiftError
+from ..labels import as_labels, encode_labels
 from ._cells import SparseCells
-from ._counting import (  # noqa: F401  (BLOCK_CELLS: the block size of the rankings too)
+from ._tables import (  # noqa: F401  (BLOCK_CELLS: the block size of the rankings too)
     BLOCK_CELLS,
     LAYOUTS,
     check_fits,
@@ -57,8 +59,6 @@ from ._counting import (  # noqa: F401  (BLOCK_CELLS: the block size of the rank
     count_sparse,
     count_table,
 )
-from .errors import TextsiftError
-from .labels import as_labels, encode_labels
 
 __all__ = ["LAYOUTS", "Counts", "SparseCells", "count_dtype", "encode_labels"]
 
@@ -231,9 +231,9 @@ class Counts:
 
     @classmethod
     def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> Counts:
-        """Vectorize ``texts`` (:func:`textsift.vectorize.vectorize` with ``opts``/``kw``) and
+        """Vectorize ``texts`` (:func:`textsift.text.vectorize.vectorize` with ``opts``/``kw``) and
         count them against ``y``."""
-        from .vectorize import vectorize
+        from ..text.vectorize import vectorize
 
         texts = list(texts)
         n_labels = y.shape[0] if hasattr(y, "shape") else len(y)
@@ -268,7 +268,8 @@ class Counts:
 
     @cached_property
     def seen(self) -> np.ndarray:
-        """Terms with ``df > 0``; the others are never ranked (:mod:`textsift.policies`)."""
+        """Terms with ``df > 0``; the others are never ranked
+        (:mod:`textsift.selection.policies`)."""
         return _frozen(self.df > 0)
 
     def contingency(self):
@@ -320,7 +321,7 @@ class Counts:
     @cached_property
     def cells(self) -> SparseCells:
         """The non-zero presence cells and the distinct document frequencies and class sizes
-        (:class:`~textsift._cells.SparseCells`), computed once per :class:`Counts` (a cache
+        (:class:`~textsift.counting._cells.SparseCells`), computed once per :class:`Counts` (a cache
         of derived values; the counts themselves never change), the same on both layouts.
 
         Per-class scores use it to evaluate a metric once per distinct ``(df, N_c)`` for the
@@ -492,7 +493,7 @@ def _count_by_product(X: sp.csr_matrix, labels, feature_names, multiplicity, wit
     """The counts of any labelling by sparse products (:meth:`Counts.from_matrix`): ``N``,
     ``df`` and ``TF(t)`` from one pass over the non-zeros of ``X``, the (V, m) cells from the
     products ``Y^T P`` and ``Y^T X`` of the indicator ``Y`` (weighted by ``multiplicity``;
-    ``textsift._counting.count_sparse``), kept sparse or written dense by ``layout``."""
+    ``textsift.counting._tables.count_sparse``), kept sparse or written dense by ``layout``."""
     n_docs, n_terms = X.shape
     Y = labels.indicator
     weight = None

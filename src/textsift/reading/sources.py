@@ -44,9 +44,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import CorpusError, DataWarning, missing_path
-from .labels import csv_labels
-from .layouts import is_aclimdb, iter_20news, iter_aclimdb
+from ..errors import CorpusError, DataWarning, missing_path
+from ..labels import csv_labels
+from .trees import is_aclimdb, iter_20news, iter_aclimdb
 
 __all__ = ["DATA_SUFFIXES", "data_files", "describe", "file_kind", "iter_frames", "iter_jsonl",
            "record_unit"]

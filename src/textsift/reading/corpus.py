@@ -1,6 +1,6 @@
 """A corpus: records with a text and a label, read from a source (a file, a directory or a
 glob pattern of JSONL, CSV or Parquet files, or an aclImdb / 20news-bydate tree; see
-:mod:`textsift.sources`), checked, and the small real samples shipped with the package.
+:mod:`textsift.reading.sources`), checked, and the small real samples shipped with the package.
 
 A :class:`Corpus` is a table of records (a pandas DataFrame) plus the names of its text and
 label fields. Every problem raises a :class:`CorpusError` that names the file (and line or
@@ -26,8 +26,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .errors import CorpusError
-from .labels import (
+from ..errors import CorpusError
+from ..labels import (
     LabelTypes,
     check_label_spelling,
     distinct_labels,
@@ -115,7 +115,8 @@ def read_corpus(
     ranks: bool = False,
     check_spelling: bool = True,
 ) -> Corpus:
-    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.sources`), or a
+    """Read a corpus -- a file, a directory or a glob pattern (:mod:`textsift.reading.sources`), or
+    a
     list of them -- and check the fields a scorer needs (:func:`select_records`).
 
     ``split`` keeps the records whose ``split_field`` (default ``"split"``) equals it; for the
@@ -285,7 +286,8 @@ class Records:
     def read(self, path, chunk_size: int | None = None, on_bad_line: str = "error",
              bad_lines: list | None = None, row_groups=None,
              split_values: set | None = None) -> Iterator[pd.DataFrame]:
-        """The selected records of every file of ``path`` (:func:`~textsift.sources.data_files`),
+        """The selected records of every file of ``path``
+        (:func:`~textsift.reading.sources.data_files`),
         frame by frame (at most ``chunk_size`` records each; ``None``: one frame per file), as
         every engine reads a corpus. The values of the split field met on the way go into
         ``split_values`` when it is given (for the message of an empty split)."""

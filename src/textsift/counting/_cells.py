@@ -1,5 +1,6 @@
 """The non-zero cells of a (V, m) presence table and the distinct one-vs-rest tables they make:
-what every per-class score reads (:attr:`textsift.counts.Counts.cells`), the same for a dense
+what every per-class score reads (:attr:`textsift.counting.counts.Counts.cells`), the same for a
+dense
 and a sparse table of the same counts.
 
 A cell's one-vs-rest table ``(A, B, C, D)`` is fixed by ``(A, df, N_c)`` (with ``B = df - A``,
@@ -18,7 +19,7 @@ from functools import cached_property
 import numpy as np
 import scipy.sparse as sp
 
-from ._counting import nonzero_cells
+from ._tables import nonzero_cells
 
 __all__ = ["SparseCells", "distinct"]
 

@@ -24,8 +24,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ._choices import AGGREGATES
-from .errors import TextsiftError
+from .._choices import AGGREGATES
+from ..errors import TextsiftError
 
 __all__ = [
     "AGGREGATES",
@@ -311,7 +311,8 @@ class Ranking:
     ``index[i]`` (the globalised score, or for ``rr`` the score in the group it was picked
     from); ``groups[i]`` is that group's column for ``rr`` and -1 otherwise; ``policy`` is
     the policy (``max``, ``sum``, ``wavg`` or ``rr``). (A
-    :class:`~textsift.ranking.TermRanking` names the same fields, ``groups`` by the groups'
+    :class:`~textsift.selection.ranking.TermRanking` names the same fields, ``groups`` by the
+    groups'
     names.)
     """
 

@@ -6,7 +6,7 @@ callable ``text -> tokens``; a name picks one of :data:`TOKENIZERS`). Each entry
 :func:`register_tokenizer` here: the vectorizer, the snippets of the report, the command
 line's choices and help and the experiment file's reference all read the registry, so a new
 tokenizer is its entry (and the extra that installs its library). A tokenizer with a
-``batch(texts)`` method is given many texts at a time (:func:`textsift.tokens.count_tokens`).
+``batch(texts)`` method is given many texts at a time (:func:`textsift.text.tokens.count_tokens`).
 
 * ``korean`` -- Korean morphemes with Kiwi (``kiwipiepy``, Apache-2.0; the ``korean`` extra,
   ``pip install "textsift[korean]"``, whose model package is about 100 MB): eojeol (a word
@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .errors import TextsiftError, lookup
+from ..errors import TextsiftError, lookup
 
 __all__ = ["TOKENIZERS", "KoreanTokenizer", "Tokenizer", "register_tokenizer",
            "resolve_tokenizer"]

@@ -3,7 +3,7 @@
 :func:`count_tokens` gives, for a list of texts, the matrix of token (or token n-gram) counts
 over the sorted vocabulary of every term -- what ``CountVectorizer(token_pattern=r"(?u)\\b\\w
 \\w+\\b", ngram_range=...)`` (lowercasing, stop words, no pruning) gives, value for value --
-several times faster; n-grams are counted as packed integers by :mod:`textsift.ngrams`.
+several times faster; n-grams are counted as packed integers by :mod:`textsift.text.ngrams`.
 
 **Why the tokens are exact.** A match of ``\\b\\w\\w+\\b`` is a maximal run of two or more
 word characters, so the matches are those of ``[W]{2,}`` (leftmost, greedy), ``W`` being the
@@ -29,13 +29,13 @@ that grows with every corpus), the distinct words sorted, stemmed and mapped onc
 documents run on a thread pool: Polars, PyArrow, NumPy and scipy release the GIL.
 
 **N-grams.** With the words numbered ``1..V`` in sorted order, an n-gram is packed into one
-integer (:mod:`textsift.ngrams`), whose order is Python's order of the strings
+integer (:mod:`textsift.text.ngrams`), whose order is Python's order of the strings
 ``"w_1 ... w_k"`` as long as no word holds a character at or below the space (the joining
 character; checked, and the strings sorted when one does). Stop words go before the n-grams
 are formed, as scikit-learn removes them, and stems are paired. Packing needs ``n b`` bits
 (``2^b > V``) plus those of a part's document numbers within 63: n-grams of up to 3 words on a
 100k-word vocabulary; longer ones are left to ``CountVectorizer``
-(:class:`~textsift.ngrams.NotPackable`).
+(:class:`~textsift.text.ngrams.NotPackable`).
 
 **Stemming** (:func:`stem_words`): each distinct word of a block is stemmed once with
 PyStemmer, the C build of the Snowball stemmers (English: Porter 2, the stems of the
@@ -120,10 +120,10 @@ def count_tokens(texts: list[str], preprocess=None, stop_words=None, stem: bool 
     ``language``), ``ngram_range`` forms the n-grams of the tokens left, ``tokenize`` (a
     callable: text -> tokens, optionally with a ``batch(texts)`` method) replaces the token
     pattern; ``split="spaces"`` takes the runs of non-white-space characters as tokens
-    (``str.split``: what :mod:`textsift.chars` needs). Returns ``(X, names)``: ``X`` a
+    (``str.split``: what :mod:`textsift.text.chars` needs). Returns ``(X, names)``: ``X`` a
     canonical CSR matrix (documents x terms, int32 counts) and ``names`` the terms, sorted
     as Python sorts strings -- every term of the texts, no pruning; an empty vocabulary
-    gives zero columns. :class:`~textsift.ngrams.NotPackable` when the n-grams do not fit
+    gives zero columns. :class:`~textsift.text.ngrams.NotPackable` when the n-grams do not fit
     the packing.
     """
     threads = n_threads or os.cpu_count() or 1
@@ -220,7 +220,7 @@ def reporting(progress):
 
 def _tokenized(tokenize, texts) -> list[list[str]]:
     """Each text's tokens by ``tokenize`` (its ``batch`` if it has one), as lists; it stops
-    between documents when the count is interrupted (:func:`textsift.ngrams.stopping`)."""
+    between documents when the count is interrupted (:func:`textsift.text.ngrams.stopping`)."""
     docs = tokenize.batch(texts) if hasattr(tokenize, "batch") else map(tokenize, texts)
     out, report = [], _REPORT
     for doc in docs:

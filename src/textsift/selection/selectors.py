@@ -1,6 +1,7 @@
 """scikit-learn compatible term selectors over the scoring registry.
 
-:class:`TermSelector` keeps a :class:`~textsift.ranking.TermRanking` (:func:`textsift.ranking.rank`:
+:class:`TermSelector` keeps a :class:`~textsift.selection.ranking.TermRanking`
+(:func:`textsift.selection.ranking.rank`:
 the terms best first, with their scores and the policy used) as an estimator (``fit``/
 ``transform``, ``get_feature_names_out``) and derives its selection from it, usable in
 ``Pipeline`` and ``GridSearchCV``::
@@ -19,14 +20,14 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_selection import SelectorMixin
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
-from ._choices import CORRECTION
-from .counts import Counts
-from .errors import TextsiftError
-from .labels import as_labels, check_requirement
+from .._choices import CORRECTION
+from ..counting.counts import Counts
+from ..errors import TextsiftError
+from ..labels import as_labels, check_requirement
+from ..labels.ranks import check_ranks
+from ..scores import REGISTRY, Method, get_method
 from .policies import resolve_k, size_note
 from .ranking import TermRanking, default_aggregate, rank, score_table
-from .ranks import check_ranks
-from .scores import REGISTRY, Method, get_method
 
 __all__ = ["OrdinalSelector", "TermSelector", "resolve_k"]
 
@@ -61,7 +62,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
     method : str or callable
         A canonical method name (``textsift methods`` lists them), e.g. ``"chi2"``, ``"bns"``,
         ``"rc"``, ``"ig_multi"``; or your own scoring function ``f(counts, **method_params)``
-        of a :class:`~textsift.counts.Counts`, returning one score per term or per term and
+        of a :class:`~textsift.counting.counts.Counts`, returning one score per term or per term and
         class (the policy then globalises them), higher is better -- no registration needed::
 
             def doc_share(counts):  # share of a term's documents in each class
@@ -75,7 +76,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         given (two are refused rather than one silently winning).
     ratio : float in (0, 1], optional
         Keep ``max(1, ceil(ratio * n_ranked))`` terms (the reduction level:
-        :func:`textsift.policies.n_from_ratio`).
+        :func:`textsift.selection.policies.n_from_ratio`).
     threshold : float, optional
         Keep every term whose (globalised) score, ``scores_``, is ``>= threshold``; not with
         ``rr``.
@@ -84,7 +85,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
     class_label : optional
         Rank by this class's one-vs-rest scores only.
     rr_variant : {"skip", "turn_consumed"}
-        Round-robin duplicate rule (:func:`textsift.policies.round_robin`).
+        Round-robin duplicate rule (:func:`textsift.selection.policies.round_robin`).
     classes : array-like, optional
         The full label set (e.g. the whole rating scale), when ``y`` may miss some of it; for
         an indicator matrix ``y``, the name of each of its columns.
@@ -104,11 +105,11 @@ class TermSelector(SelectorMixin, BaseEstimator):
         counts a term no document has in its family, textsift does not: it has no test). A
         per-class test keeps a term if any class keeps it (of ``direction`` in that class;
         only ``class_label``'s column when given), in the order of a round robin over the
-        classes (:func:`textsift.evidence.significant_terms`). Not with ``k``, ``ratio`` or
+        classes (:func:`textsift.evidence.terms.significant_terms`). Not with ``k``, ``ratio`` or
         ``threshold``. No term passing is an empty selection (``transform`` warns, as
         scikit-learn's selectors do), not an error.
     correction : {"bh", "by", "holm", "bonferroni", "none"}, default="bh"
-        The multiple-testing correction of ``alpha`` (:mod:`textsift.corrections`).
+        The multiple-testing correction of ``alpha`` (:mod:`textsift.evidence.corrections`).
     family : {"class", "all"}, default="class"
         The tests corrected together: each class's terms, or every term-class cell.
 
@@ -293,7 +294,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
     def _significant(self, counts: Counts, p: dict) -> np.ndarray:
         """The terms that pass ``alpha`` after ``correction`` over ``family``, in round-robin
         order (cut again when one of the three changed since the last read)."""
-        from .evidence import significant_terms
+        from ..evidence.terms import significant_terms
 
         key = (self.alpha, self.correction, self.family)
         if self._passing is None or self._passing[0] != key:
@@ -305,8 +306,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     @property
     def pvalues_(self) -> np.ndarray:
-        from .evidence import smallest_pvalues
-        from .scores import pvalues
+        from ..evidence.terms import smallest_pvalues
+        from ..scores import pvalues
 
         p = self._check_unchanged()
         if "pvalues" not in self._fit_cache:  # computed once per fit, on first read

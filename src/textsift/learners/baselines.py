@@ -33,7 +33,7 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.decomposition import PCA
 
-from .errors import TextsiftError
+from ..errors import TextsiftError
 
 __all__ = ["LEVELS", "fisher_lda", "pca_lda", "pca_lda_holdout", "standardise"]
 
@@ -125,7 +125,7 @@ def pca_lda_holdout(X, y, a, b, groups=None, seed: int = 0, **options) -> pd.Dat
     """:func:`pca_lda` on AdaBag's 2:1:1 split of the rows outside ``(a, b)`` (class
     ``1[y >= b]``): fitted on core + validation, tested on the test part; pooled, and per group
     when ``groups`` are given (column ``group``). ``options`` go to :func:`pca_lda`."""
-    from .lasso.adabag import label_rows, split_211
+    from ..lasso.adabag import label_rows, split_211
 
     keep, theta, labels, gcode = label_rows(y, a, b, groups)
     X = sp.csr_matrix(X)[keep]

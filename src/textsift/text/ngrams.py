@@ -4,8 +4,8 @@ An n-gram of items numbered ``1..A`` (``A`` below ``2^b``) is one integer: ``b``
 the first item highest, a shorter n-gram padded with zeros --
 ``r_1 2^{b(n-1)} + ... + r_k 2^{b(n-k)}`` for ``k <= n`` items. When the items are numbered in
 the order of their strings, integer order is the order of the n-grams' strings with a prefix
-first: Python's order of joined words (:mod:`textsift.tokens`) or of substrings
-(:mod:`textsift.chars`). :func:`window_keys` forms the keys of every window of a document;
+first: Python's order of joined words (:mod:`textsift.text.tokens`) or of substrings
+(:mod:`textsift.text.chars`). :func:`window_keys` forms the keys of every window of a document;
 :func:`tally` counts them into a document-term matrix by sorting integers, not strings.
 Everything must fit 63 bits: the key's ``n b`` and a part's document numbers;
 :class:`NotPackable` otherwise (the caller falls back to ``CountVectorizer``).

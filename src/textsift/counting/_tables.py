@@ -1,4 +1,5 @@
-"""How the (V, m) tables of :class:`~textsift.counts.Counts` are counted and scanned: in one
+"""How the (V, m) tables of :class:`~textsift.counting.counts.Counts` are counted and scanned: in
+one
 pass over a matrix's entries for a small table, by blocks of terms for a large one, so that
 no temporary of the table's size is made on the way (the table itself is the only array of
 that size), and the narrowest exact integer type for the counts; or, for a table whose cells
@@ -133,7 +134,7 @@ def choose_layout(layout: str, n_cells: int, n_nonzero: int) -> str:
     table of more than :data:`SMALL_TABLE` cells with fewer than :data:`SPARSE_BELOW` of them
     non-zero."""
     if layout not in LAYOUTS:
-        from .errors import TextsiftError
+        from ..errors import TextsiftError
 
         raise TextsiftError(f"unknown layout {layout!r}; choose one of {', '.join(LAYOUTS)}")
     if layout != "auto":
@@ -169,7 +170,7 @@ def check_fits(n_terms: int, n_classes: int, bytes_per_cell: int, what: str, fix
     need = n_terms * n_classes * bytes_per_cell
     free = available_memory()
     if free is not None and need > free:
-        from .errors import TextsiftError
+        from ..errors import TextsiftError
 
         raise TextsiftError(
             f"{what} of {n_terms:,} terms x {n_classes:,} classes would need "
@@ -206,7 +207,8 @@ def count_sparse(X: sp.csr_matrix, Y: sp.csr_matrix, dtype, with_tf: bool):
 
 def _no_duplicates(table):
     """Mark a sparse product's cells as distinct (each is one sum of the product), though
-    not sorted within a column: :class:`~textsift.counts.Counts` then keeps them as they are
+    not sorted within a column: :class:`~textsift.counting.counts.Counts` then keeps them as they
+    are
     (sorting them, which nothing needs, costs as much as the product)."""
     table.textsift_distinct = True
     return table

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .counts import Counts
-from .errors import TextsiftError
+from ..counting.counts import Counts
+from ..errors import TextsiftError
 
 __all__ = ["REFERENCE", "against", "against_corpus", "count_reference"]
 
@@ -62,10 +62,10 @@ def against(counts: Counts, target, reference) -> Counts:
 
 def count_reference(texts, target: Counts, opts=None) -> Counts:
     """The counts of a reference corpus's ``texts`` against the vocabulary of ``target``,
-    under ``opts`` (the :class:`~textsift.vectorize.VectorizerOptions` the target was counted
+    under ``opts`` (the :class:`~textsift.text.vectorize.VectorizerOptions` the target was counted
     with; the vocabulary's own pruning, ``min_df`` and the like, is the target's), as one
     group named :data:`REFERENCE`."""
-    from .vectorize import Vectorizer
+    from ..text.vectorize import Vectorizer
 
     if target.feature_names is None:
         raise TextsiftError("the target's counts have no term names; count it from texts "
@@ -88,7 +88,7 @@ def against_corpus(target: Counts, reference: Counts, target_class=None) -> Coun
             target.feature_names, reference.feature_names):
         raise TextsiftError(
             "the reference corpus was counted over another vocabulary (other preprocessing, or "
-            "its own vocabulary): count it with the target's (textsift.reference."
+            "its own vocabulary): count it with the target's (textsift.evidence.reference."
             "count_reference), so that a term means the same in both")
     if not (reference.df > 0).any():
         raise TextsiftError("the reference corpus has no term in common with the target: "

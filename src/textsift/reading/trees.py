@@ -1,5 +1,5 @@
 """The directory layouts of two public corpora, read record by record: aclImdb (Maas et al.
-2011) and 20news-bydate (the scikit-learn / Jason Rennie layout). :mod:`textsift.sources`
+2011) and 20news-bydate (the scikit-learn / Jason Rennie layout). :mod:`textsift.reading.sources`
 reads them as it reads a data file, in every engine."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import CorpusError
+from ..errors import CorpusError
 
 __all__ = ["is_aclimdb", "iter_20news", "iter_aclimdb", "tree_files"]
 

@@ -1,5 +1,5 @@
 """Character n-grams with scikit-learn's rules (``analyzer="char"`` and ``"char_wb"``), counted
-as packed integers by :func:`textsift.ngrams.tally`.
+as packed integers by :func:`textsift.text.ngrams.tally`.
 
 scikit-learn's rules, which :func:`count_chars` follows exactly:
 
@@ -22,7 +22,7 @@ are counted once (a words x n-grams matrix ``W``) and the documents' counts are 
 form on IMDb. The names are made back from the packed integers (NumPy's fixed-width UTF-32
 strings). A lone surrogate cannot be encoded (nor held by the stream engine's tables), and a
 code point ``U+0000`` inside an n-gram is fixed by hand; n-grams too long for 63 bits
-(``n b`` and a part's document bits) are :class:`~textsift.ngrams.NotPackable`.
+(``n b`` and a part's document bits) are :class:`~textsift.text.ngrams.NotPackable`.
 """
 
 from __future__ import annotations

@@ -47,9 +47,9 @@ from sklearn.metrics import (
 )
 from sklearn.utils.class_weight import compute_sample_weight
 
-from .errors import TextsiftError, lookup
-from .labels import LabelKind
-from .ranks import check_ranks
+from ..errors import TextsiftError, lookup
+from ..labels import LabelKind
+from ..labels.ranks import check_ranks
 
 __all__ = [
     "MEASURES",
@@ -267,7 +267,7 @@ def mae_macro(y_true, y_pred, ranks=None) -> float:
 
     The MAE of each true rank, averaged over the ranks that occur in ``y_true``; ranks with
     no test documents are left out (our choice, as JaTeCS does). ``ranks``, when given, is the
-    declared scale: a true rank outside it is an error (:func:`textsift.ranks.check_ranks`).
+    declared scale: a true rank outside it is an error (:func:`textsift.labels.ranks.check_ranks`).
 
     Below, ranks 1, 2, 3 and 5 have errors 1, 0.5, 0 and 0.25 and rank 4 has no test
     document, so ``MAE^M = 1.75 / 4``:

@@ -1,10 +1,11 @@
 """Terms ranked by a method under a policy: the step from counts to an ordered vocabulary.
 
 :func:`rank` scores the counts (:func:`textsift.scores.compute`) and ranks them under a policy
-(:mod:`textsift.policies`) into a :class:`TermRanking` -- the terms best first, with their
+(:mod:`textsift.selection.policies`) into a :class:`TermRanking` -- the terms best first, with their
 scores, the groups a round robin took them from and the policy actually used. It ranks a
 per-class table without writing it whole (:func:`ranking_of`), so its memory does not grow
-with the number of classes. :class:`~textsift.selectors.TermSelector` keeps one such ranking.
+with the number of classes. :class:`~textsift.selection.selectors.TermSelector` keeps one such
+ranking.
 """
 
 from __future__ import annotations
@@ -15,11 +16,9 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import classwise
-from .counts import Counts
-from .errors import TextsiftError
-from .policies import AGGREGATES, Ranking, rank_scores
-from .scores import (
+from ..counting.counts import Counts
+from ..errors import TextsiftError
+from ..scores import (
     REGISTRY,
     SIGNED_POLICIES,
     Method,
@@ -30,8 +29,10 @@ from .scores import (
     get_method,
     policy_refusal,
 )
-from .scores.direction import check_direction
-from .scores.direction import direction as direction_table
+from ..scores.direction import check_direction
+from ..scores.direction import direction as direction_table
+from . import classwise
+from .policies import AGGREGATES, Ranking, rank_scores
 
 __all__ = ["TermRanking", "class_terms", "default_aggregate", "rank", "rank_per_class",
            "ranking_of", "score_all", "score_table", "shown_direction"]
@@ -40,7 +41,7 @@ __all__ = ["TermRanking", "class_terms", "default_aggregate", "rank", "rank_per_
 @dataclass(frozen=True, eq=False, repr=False)
 class TermRanking:
     """Terms ranked by one method under one policy: what :func:`rank` returns and what a
-    fitted :class:`~textsift.selectors.TermSelector` keeps (``ranking_``).
+    fitted :class:`~textsift.selection.selectors.TermSelector` keeps (``ranking_``).
 
     Attributes
     ----------
@@ -159,11 +160,14 @@ def ranking_of(
     ``table`` is a :class:`~textsift.scores.ScoreTable` or a per-class table in sparse form
     (``compute(..., dense=False)``), which is never written whole: a column is read alone
     (or, for its first ``limit`` terms, found from the class's non-zero cells:
-    :func:`textsift.classwise.top`); ``max``, ``sum`` and ``wavg`` globalise it by blocks of
-    rows (``textsift.counts.BLOCK_CELLS`` cells), or, on counts of the sparse layout, from its
-    non-zero cells (:func:`textsift.classwise.reduce`); a round robin reads whole columns of
+    :func:`textsift.selection.classwise.top`); ``max``, ``sum`` and ``wavg`` globalise it by blocks
+    of
+    rows (``textsift.counting.counts.BLOCK_CELLS`` cells), or, on counts of the sparse layout, from
+    its
+    non-zero cells (:func:`textsift.selection.classwise.reduce`); a round robin reads whole columns
+    of
     a dense layout's table and asks each class of a sparse one for the terms its turns
-    reach (:func:`textsift.classwise.round_robin`). The memory of a ranking does not grow
+    reach (:func:`textsift.selection.classwise.round_robin`). The memory of a ranking does not grow
     with the number of classes.
 
     ``signs`` (:func:`textsift.scores.direction.direction` of the same counts) and

@@ -8,7 +8,8 @@ Each reads the non-zero cells (``A > 0``: few, for thousands of labels with a fe
 each) and the rule of the others (:class:`~textsift.scores.Grid`,
 :class:`~textsift.scores.Absent`): a class's best absent terms are found without scanning the
 vocabulary, and a term's best absent class without scanning the classes. The results are those
-of :mod:`textsift.policies` on the dense table -- exactly for a class's ranking, ``max`` and
+of :mod:`textsift.selection.policies` on the dense table -- exactly for a class's ranking, ``max``
+and
 the round robin; ``sum`` and ``wavg`` add the same values in another order (every class's
 absent value, less those of the term's own classes, plus its non-zero cells), so they agree to
 rounding, and exactly for a term found in more than half of the classes (summed as the dense
@@ -21,10 +22,10 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .counts import BLOCK_CELLS
+from ..counting.counts import BLOCK_CELLS
+from ..scores import PerClass
+from ..scores._absent import slices
 from .policies import addends_of, globalise, globalise_blocks, order, settle
-from .scores import PerClass
-from .scores._absent import slices
 
 __all__ = ["by_blocks", "local_selection", "reduce", "round_robin", "top", "top_many",
            "values_at"]
@@ -159,7 +160,8 @@ def _first_others(seen: np.ndarray, taken: np.ndarray, n: int) -> np.ndarray:
 
 
 def reduce(table: PerClass, aggregate: str) -> np.ndarray:
-    """One score per term under ``max``, ``sum`` or ``wavg`` (:func:`textsift.policies.globalise`'s
+    """One score per term under ``max``, ``sum`` or ``wavg``
+    (:func:`textsift.selection.policies.globalise`'s
     rule) from the non-zero cells and the absent rule (module docstring); from the dense
     rows, by blocks, where the rule does not say enough."""
     counts, cells = table.counts, table.counts.cells
@@ -215,7 +217,8 @@ def _sums(table: PerClass, aggregate: str, start: np.ndarray) -> np.ndarray | No
 def _settled(table: PerClass, aggregate: str, total: np.ndarray, scale: np.ndarray
              ) -> np.ndarray:
     """``total`` with the terms whose order rounding could decide summed exactly from their
-    dense rows (:func:`textsift.policies.settle`, as the dense table's sums are). A total of
+    dense rows (:func:`textsift.selection.policies.settle`, as the dense table's sums are). A total
+    of
     the absent rule over the ``m`` classes, less a term's ``k`` own cells' absent values,
     plus their scores, is within ``(m + 2k + 2) u`` (``scale``) times the magnitudes of the
     three (``u`` the unit roundoff) of the exact sum when the addends have one sign -- as
@@ -231,8 +234,9 @@ def _settled(table: PerClass, aggregate: str, total: np.ndarray, scale: np.ndarr
 
 
 def by_blocks(table, aggregate: str) -> np.ndarray:
-    """:func:`~textsift.policies.globalise` of the dense rows by blocks, into one small
-    buffer (:func:`~textsift.policies.globalise_blocks`): the same values, to the bit, as on
+    """:func:`~textsift.selection.policies.globalise` of the dense rows by blocks, into one small
+    buffer (:func:`~textsift.selection.policies.globalise_blocks`): the same values, to the bit, as
+    on
     the whole table."""
     n_terms, m = len(table.seen), len(table.groups)
     step = max(1, BLOCK_CELLS // m)
@@ -258,7 +262,7 @@ def values_at(table: PerClass, terms: np.ndarray, classes: np.ndarray) -> np.nda
 
 
 def round_robin(table: PerClass, n_select: int, variant: str = "skip"):
-    """:func:`textsift.policies.round_robin` of the table, each class asked (:func:`top`)
+    """:func:`textsift.selection.policies.round_robin` of the table, each class asked (:func:`top`)
     only for as many of its best terms as its turns reach (doubling when they run out):
     ``(selected, group)``, the same picks."""
     from .policies import round_robin_lists

@@ -11,7 +11,7 @@
   (stopwords-iso 679 entries, stop-words 595); stopwords-iso is chosen for its coverage.
   A language is named in English (``"german"``) or by its ISO 639-1 code (``"de"``).
 * **Korean morphemes**: not a stemmer nor a stop list but a tokenizer, ``tokenizer="korean"``
-  (:mod:`textsift.tokenizers`).
+  (:mod:`textsift.text.tokenizers`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import threading
 from functools import cache
 
-from .errors import TextsiftError, did_you_mean
+from ..errors import TextsiftError, did_you_mean
 
 __all__ = ["LANGUAGES", "check_language", "check_stop_words", "stemmer", "stop_list"]
 

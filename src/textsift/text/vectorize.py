@@ -5,18 +5,18 @@ vocabulary, in the same order, and the same matrix -- for the options of
 :class:`VectorizerOptions` (lowercasing, stop words, ``min_df``, ``max_df``,
 ``max_features``, ``binary``, ``ngram_range``, ``analyzer``, header stripping, stemming, a
 tokenizer). Word tokens (scikit-learn's default token pattern, or a tokenizer's) and their
-n-grams are counted by :func:`textsift.tokens.count_tokens` (Polars' string kernels with
+n-grams are counted by :func:`textsift.text.tokens.count_tokens` (Polars' string kernels with
 Python's own word characters and lowercasing, every distinct word stemmed once, n-grams as
-sorted integers); character n-grams by :func:`textsift.chars.count_chars`. Any other token
+sorted integers); character n-grams by :func:`textsift.text.chars.count_chars`. Any other token
 pattern, a document that is not a string, or n-grams too long to pack are handed to
 ``CountVectorizer`` itself (:func:`build_vectorizer`). Either way the vocabulary is pruned by
 :func:`term_mask`, scikit-learn's rule restated for counts that arrive in chunks.
 
 The matrix holds term counts; presence is derived from it when counting
-(:meth:`textsift.counts.Counts.from_matrix`), so one matrix serves both the document-level
+(:meth:`textsift.counting.counts.Counts.from_matrix`), so one matrix serves both the document-level
 scores and the term-frequency ones (RC, AM). Stemming is Snowball (Porter 2 for English, as
 the RC paper stemmed) through PyStemmer, in any of its languages
-(:mod:`textsift.languages`); stop words come before n-grams are formed, and stems too.
+(:mod:`textsift.text.languages`); stop words come before n-grams are formed, and stems too.
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import scipy.sparse as sp
 
-from ._choices import ANALYZERS
-from ._options import DEFAULT_TOKEN_PATTERN, PREPROCESSING
+from .._choices import ANALYZERS
+from .._options import DEFAULT_TOKEN_PATTERN, PREPROCESSING
+from ..errors import TextsiftError, did_you_mean
+from ..reading.corpus import strip_header
 from .chars import count_chars
-from .corpus import strip_header
-from .errors import TextsiftError, did_you_mean
 from .languages import check_language, check_stop_words, stemmer, stop_list
 from .ngrams import NotPackable
 from .tokenizers import resolve_tokenizer
@@ -241,7 +241,7 @@ def _stop_words(opts: VectorizerOptions):
 
 
 def _fast(opts: VectorizerOptions, texts) -> bool:
-    """Whether :mod:`textsift.tokens` / :mod:`textsift.chars` give ``CountVectorizer``'s
+    """Whether :mod:`textsift.text.tokens` / :mod:`textsift.text.chars` give ``CountVectorizer``'s
     terms: any analyzer, words from the default token pattern or a tokenizer, strings."""
     return ((opts.analyzer != "word" or opts.tokenizer is not None
              or opts.token_pattern == DEFAULT_TOKEN_PATTERN)

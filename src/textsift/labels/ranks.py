@@ -3,7 +3,7 @@
 Ordinal labels are integer ranks on a declared or observed scale (e.g. 1-5 stars), checked by
 :func:`check_ranks` (:mod:`textsift.labels`, with every other labelling). The scores
 (:mod:`textsift.scores.ordinal`), the learner (:class:`textsift.learners.RankSVR`), the
-measures (:mod:`textsift.metrics`) and the experiment harness all read the scale through
+measures (:mod:`textsift.learners.metrics`) and the experiment harness all read the scale through
 these functions, so "a valid rank", "the nearest rank" and "the middle rank" mean one thing.
 AdaBag's low and high classes of a rating scale (:func:`class_thresholds`) are read here too.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import TextsiftError
-from .labels import check_ranks  # ordinal labels are checked with the other labels
+from ..errors import TextsiftError
+from . import check_ranks  # ordinal labels are checked with the other labels
 
 __all__ = ["check_ranks", "check_thresholds", "class_thresholds", "describe_ratings",
            "nearest_index", "nearest_rank", "trivial_rank"]

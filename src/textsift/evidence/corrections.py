@@ -40,10 +40,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._choices import CORRECTION, FAMILY
-from ._choices import CORRECTIONS as _CORRECTIONS
-from ._choices import FAMILIES as _FAMILIES
-from .errors import TextsiftError, choose
+from .._choices import CORRECTION, FAMILY
+from .._choices import CORRECTIONS as _CORRECTIONS
+from .._choices import FAMILIES as _FAMILIES
+from ..errors import TextsiftError, choose
 
 #: The corrections by name (``none`` leaves the p-values as they are).
 CORRECTIONS = _CORRECTIONS
