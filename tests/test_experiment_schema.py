@@ -107,12 +107,13 @@ def test_tuning_and_learner_keys_are_the_ones_read():
     exp = parse_config({**MINIMAL, "learners": [{"name": "nb", "label": "NB", "weighting":
                                                  "binary"}]})
     assert set(LEARNER_KEYS) == {"name", "label", "weighting", "threshold", "fbr", "fallback",
-                                 "rank"}
+                                 "cv", "rank", "proportion"}
     assert (exp.learners[0].label, exp.learners[0].weighting) == ("NB", "binary")
     # the thresholds' keys default to the estimator's own (one place: its signature)
     cut = parse_config({**MINIMAL, "learners": [{"name": "nb", "threshold": "scut"}]})
     assert cut.learners[0].params == (("threshold", "scut"),)
     assert cut.learners[0].pipeline(0, multilabel=True).fbr == 0.1
+    assert cut.learners[0].pipeline(0, multilabel=True).cv == 3
 
 
 def test_the_validated_tables_are_the_documented_ones():

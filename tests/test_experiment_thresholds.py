@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 from textsift.cli import app
 from textsift.experiment import ConfigError, run_experiment
 from textsift.experiment.folds import load_fold
-from textsift.learners import ThresholdClassifier, make_learner
+from textsift.learners import TunedThresholdClassifier, make_learner
 
 runner = CliRunner()
 
@@ -38,7 +38,7 @@ def test_a_threshold_learner_is_a_row_of_its_own(cut):
 
 def test_scut_in_the_experiment_is_the_estimator_wrapper_on_the_same_columns(cut):
     """Global scope, wavg's top 6 columns: the cell's micro- and macro-F1 are those of
-    ThresholdClassifier(strategy="scut", val_size=0.25: the [tuning] default, random_state =
+    TunedThresholdClassifier(strategy="scut", 3 inner folds, random_state =
     the seed) over the learner's pipeline, fitted here by hand."""
     exp, out, summary = cut
     fold = load_fold(out / "cache" / "fold-0.npz")
@@ -49,7 +49,7 @@ def test_scut_in_the_experiment_is_the_estimator_wrapper_on_the_same_columns(cut
     cols = np.sort(np.argsort(-wavg, kind="stable")[:6])
     Y_train, Y_test = fold.y_train.toarray(), fold.y_test.toarray()
     model = make_learner("linear_svm", multilabel=True, threshold="scut", val_size=0.25)
-    assert isinstance(model, ThresholdClassifier)
+    assert isinstance(model, TunedThresholdClassifier)
     pred = model.fit(fold.X_train[:, cols], Y_train).predict(fold.X_test[:, cols])
     rows = summary.results[(summary.results["learner"] == "linear_svm+scut")
                            & (summary.results["aggregate"] == "wavg")]
@@ -60,7 +60,7 @@ def test_scut_in_the_experiment_is_the_estimator_wrapper_on_the_same_columns(cut
 
 def test_rcut_in_the_local_scope_is_the_wrapper_over_each_label_own_columns(cut):
     """Local scope, each label's own top 6 chi2 terms: nb+rcut (rank 2) gives every test
-    document its two best-scoring labels -- ThresholdClassifier("rcut") over a
+    document its two best-scoring labels -- FixedThresholdClassifier("rcut") over a
     PerLabelClassifier, fitted here by hand."""
     exp, out, summary = cut
     fold = load_fold(out / "cache" / "fold-0.npz")
@@ -79,13 +79,13 @@ def test_rcut_in_the_local_scope_is_the_wrapper_over_each_label_own_columns(cut)
 
 
 @pytest.mark.parametrize(("learner", "message"), [
-    ({"name": "linear_svm", "threshold": "pcut"}, "threshold"),
+    ({"name": "linear_svm", "threshold": "qcut"}, "threshold"),
     ({"name": "linear_svm", "threshold": "scut", "fbr": 1.5}, "fbr"),
     ({"name": "nb", "threshold": "rcut", "rank": 0}, "rank"),
     ({"name": "nb", "fbr": 0.2}, "fbr set the labels' thresholds; give threshold"),
     # a key of the other strategy did nothing: refused, naming the strategy's own keys
     ({"name": "nb", "threshold": "scut", "rank": 2},
-     "rank is not a key of threshold = 'scut', which reads fbr, fallback; drop rank"),
+     "rank is not a key of threshold = 'scut', which reads fbr, fallback, cv; drop rank"),
     ({"name": "nb", "threshold": "rcut", "fbr": 0.1, "fallback": "never"},
      "fbr, fallback are not keys of threshold = 'rcut', which reads rank"),
 ])

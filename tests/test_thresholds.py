@@ -10,7 +10,12 @@ from sklearn.naive_bayes import MultinomialNB
 from sklearn.svm import LinearSVC
 
 from textsift.errors import TextsiftError
-from textsift.learners import PerLabelClassifier, ThresholdClassifier, make_learner
+from textsift.learners import (
+    FixedThresholdClassifier,
+    PerLabelClassifier,
+    TunedThresholdClassifier,
+    make_learner,
+)
 from textsift.learners._thresholds import label_scores, scut_threshold
 
 
@@ -59,8 +64,8 @@ def test_scut_thresholds_are_each_label_best_cut_on_the_validation_part():
     from sklearn.model_selection import train_test_split
 
     X, Y = multilabel()
-    clf = ThresholdClassifier(OneVsRestClassifier(LinearSVC(random_state=0)), fbr=0.0,
-                              refit=False).fit(X, Y)
+    clf = TunedThresholdClassifier(OneVsRestClassifier(LinearSVC(random_state=0)), fbr=0.0,
+                                   refit=False, cv=None).fit(X, Y)
     _, val = train_test_split(np.arange(len(Y)), test_size=0.2, random_state=0)
     pred = clf.predict(X[val])
     for j in range(Y.shape[1]):
@@ -76,15 +81,15 @@ def test_scut_raises_the_macro_f1_of_rare_labels_over_the_default_cut():
     train, test = np.arange(900), np.arange(900, 1200)
     svm = OneVsRestClassifier(LinearSVC(random_state=0))
     plain = clone(svm).fit(X[train], Y[train]).predict(X[test])
-    tuned = ThresholdClassifier(svm).fit(X[train], Y[train]).predict(X[test])
+    tuned = TunedThresholdClassifier(svm).fit(X[train], Y[train]).predict(X[test])
     assert (f1_score(Y[test], tuned, average="macro")
             >= f1_score(Y[test], plain, average="macro"))
 
 
 def test_rcut_gives_each_document_its_best_labels():
     X, Y = multilabel()
-    clf = ThresholdClassifier(OneVsRestClassifier(LinearSVC(random_state=0)), "rcut",
-                              rank=2).fit(X, Y)
+    clf = FixedThresholdClassifier(OneVsRestClassifier(LinearSVC(random_state=0)), "rcut",
+                                   rank=2).fit(X, Y)
     pred, scores = clf.predict(X), clf.decision_function(X)
     assert (pred.sum(axis=1) == 2).all()
     second = np.sort(scores, axis=1)[:, -2]
@@ -95,7 +100,7 @@ def test_a_learner_without_a_decision_function_is_cut_on_its_probabilities():
     X, Y = multilabel()
     nb = OneVsRestClassifier(MultinomialNB()).fit(X, Y)
     np.testing.assert_array_equal(label_scores(nb, X), nb.predict_proba(X))
-    clf = ThresholdClassifier(OneVsRestClassifier(MultinomialNB())).fit(X, Y)
+    clf = TunedThresholdClassifier(OneVsRestClassifier(MultinomialNB())).fit(X, Y)
     assert ((0 <= clf.thresholds_) | np.isinf(clf.thresholds_)).all()
 
 
@@ -110,7 +115,7 @@ def test_per_label_columns_give_per_label_scores():
     own = LinearSVC(random_state=0).fit(X[:, cols[1]], Y[:, 1]).decision_function(X[:, cols[1]])
     np.testing.assert_array_equal(scores[:, 1], own)
     assert (scores[:, 5] == -np.inf).all()
-    pred = ThresholdClassifier(PerLabelClassifier(LinearSVC(random_state=0), cols)).fit(
+    pred = TunedThresholdClassifier(PerLabelClassifier(LinearSVC(random_state=0), cols)).fit(
         X, Y).predict(X)
     assert not pred[:, 5].any()
 
@@ -119,7 +124,7 @@ def test_every_multilabel_learner_takes_a_threshold():
     X, Y = multilabel()
     for name in ("linear_svm", "logreg", "nb"):
         model = make_learner(name, multilabel=True, threshold="scut").fit(X, Y)
-        assert isinstance(model, ThresholdClassifier) and model.predict(X).shape == Y.shape
+        assert isinstance(model, TunedThresholdClassifier) and model.predict(X).shape == Y.shape
         assert make_learner(name, multilabel=True, threshold="rcut",
                             rank=1).fit(X, Y).predict(X).sum(axis=1).max() == 1
 
@@ -129,9 +134,9 @@ def test_thresholds_for_one_label_per_document_are_refused():
     X, Y = multilabel()
     with pytest.raises(TextsiftError, match="scut sets per-label thresholds for label sets.*"
                                             "one label per document is a single-label task"):
-        ThresholdClassifier(LinearSVC()).fit(X, Y[:, 0])
+        TunedThresholdClassifier(LinearSVC()).fit(X, Y[:, 0])
     with pytest.raises(TextsiftError, match="0/1 indicator"):
-        ThresholdClassifier(LinearSVC()).fit(X, 2 * Y)
+        TunedThresholdClassifier(LinearSVC()).fit(X, 2 * Y)
     with pytest.raises(TextsiftError, match="threshold is for label sets"):
         make_learner("linear_svm", threshold="scut")
 
@@ -145,15 +150,36 @@ def test_rcut_with_a_rank_of_every_label_warns():
     from sklearn.multiclass import OneVsRestClassifier
 
     from textsift.errors import DataWarning
-    from textsift.learners import ThresholdClassifier
-
     rng = np.random.default_rng(0)
     X = rng.random((30, 4))
     Y = np.eye(3, dtype=int)[rng.integers(0, 3, 30)]
-    model = ThresholdClassifier(OneVsRestClassifier(LogisticRegression()), "rcut", rank=1000)
+    model = FixedThresholdClassifier(OneVsRestClassifier(LogisticRegression()), "rcut", rank=1000)
     with pytest.warns(DataWarning, match="every one of the 3 labels; choose a rank below 3"):
         model.fit(X, Y)
     assert (model.predict(X) == 1).all()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        ThresholdClassifier(OneVsRestClassifier(LogisticRegression()), "rcut", rank=2).fit(X, Y)
+        FixedThresholdClassifier(OneVsRestClassifier(LogisticRegression()), "rcut",
+                                 rank=2).fit(X, Y)
+
+
+def test_a_label_the_fit_part_lacks_is_not_given_to_every_document():
+    """Label 2 has one positive document, in the validation part: the fit part's
+    PerLabelClassifier answers a constant "no" (scores -inf), whose top score was the
+    fallback threshold -inf -- and the refit learner's finite scores gave the label to all
+    100 documents. Now it falls back to never (inf), with one validation part, with inner
+    folds (the fold's cut left out of the mean) and under micromacro."""
+    from sklearn.model_selection import train_test_split
+
+    rng = np.random.default_rng(0)
+    X, Y = rng.random((100, 6)), (rng.random((100, 3)) < 0.4).astype(int)
+    _, val = train_test_split(np.arange(100), test_size=0.2, random_state=0)
+    Y[:, 2] = 0
+    Y[val[0], 2] = 1
+    cols = [np.arange(6)] * 3
+    assert scut_threshold(np.full(4, -np.inf), np.array([0, 1, 0, 0])) == (np.inf, 0.0)
+    for clf in (TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), cv=None),
+                TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), cv=3),
+                TunedThresholdClassifier(PerLabelClassifier(LinearSVC(), cols), "micromacro")):
+        pred = clf.fit(X, Y).predict(X)
+        assert pred[:, 2].sum() <= 1, type(clf).__name__

@@ -363,7 +363,7 @@ def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
         return None
     typed(t, dict, "[tuning]", src)
     method_keys = {p for m in selection["methods"] for p in method_param_names(m)}
-    learner_keys = {p for lr in learners for p in LEARNERS[lr.name].keys}
+    learner_keys = {p for lr in learners for p in lr.tunable}
     unknown(t, {"val_size"} | method_keys | learner_keys, "[tuning] (val_size, or a "
             "parameter of a listed method or learner)", src)
     grids = []
@@ -381,7 +381,7 @@ def tuning_section(t, selection: dict, learners, src: str) -> Tuning | None:
                               "two")
         for value in values:  # each value the grid will try, checked now
             for lr in learners:
-                if key in LEARNERS[lr.name].keys:
+                if key in lr.tunable:
                     check_learner(lr, f"[tuning] {key} = {value!r} ({lr.label})", src,
                                   **{key: value})
             for m in selection["methods"]:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
-from ..learners import LEARNERS
 from ..scores import SIGNED_POLICIES, get_method, policy_refusal, with_pvalues
 from ._methods import method_param_names, offered_aggregates, untested
 from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
@@ -163,7 +162,7 @@ def _tuning(exp: Experiment, method: str | None, learner: LearnerSpec) -> CellTu
     if exp.tuning is None:
         return None
     own = set(method_param_names(method)) if method else set()
-    accepted = set(LEARNERS[learner.name].keys)
+    accepted = set(learner.tunable)
     grid = [(k, v) for k, v in exp.tuning.grids if k in own]
     grid += [(k, v) for k, v in exp.tuning.grids if k in accepted]
     return CellTuning(exp.tuning.val_size, tuple(grid), tuple(k for k, _ in grid if k in own))

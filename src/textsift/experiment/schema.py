@@ -159,12 +159,15 @@ TUNING_KEYS = {
 }
 
 def _cut(name: str):
-    """The default of a parameter of Yang's thresholds: the estimator's own."""
+    """The default of a parameter of the thresholds: the estimator's own."""
     import inspect
 
-    from ..learners import ThresholdClassifier
+    from ..learners import FixedThresholdClassifier, TunedThresholdClassifier
 
-    return inspect.signature(ThresholdClassifier).parameters[name].default
+    for estimator in (TunedThresholdClassifier, FixedThresholdClassifier):
+        if name in inspect.signature(estimator).parameters:
+            return inspect.signature(estimator).parameters[name].default
+    raise KeyError(name)
 
 
 #: Keys of each ``[[learners]]`` table, besides the learner's own parameters
@@ -177,16 +180,29 @@ LEARNER_KEYS = {
                      f"{_choices(WEIGHTINGS)}; default the learner's own (see below)."),
     "threshold": Key("string", None, "Label sets only: how each label is decided, instead "
                      'of each binary learner\'s own cut: "scut" (a threshold per label tuned '
-                     "on the validation part, [tuning] val_size of the training part, to the "
-                     "label's best F1 there; Yang 2001) or \"rcut\" (each document's `rank` "
-                     "best labels); default none. The label in the results defaults to "
-                     '"name+threshold".'),
-    "fbr": Key("fraction", None, "SCut: a label whose best validation F1 is below it falls "
+                     "on held-out training documents to the label's best F1 there: `cv` inner "
+                     "folds of the training part, or one validation part; Yang 2001, Fan and "
+                     'Lin 2007), "micromacro" (per-label '
+                     "thresholds on `cv` inner folds, default 3, maximising micro-F1 plus the "
+                     "label's share of macro-F1, LibMultiLabel's thresholding; Lin et al. 2023), "
+                     '"rcut" (each document\'s `rank` best labels), "pcut" (each label to its '
+                     "`proportion` x training share of the test documents; Yang 2001) or "
+                     '"cost" (each label\'s positive-class weight chosen on `cv` inner folds, '
+                     "default 3, among 1 to 13; Fan and Lin 2007); default none. The label "
+                     'in the results defaults to "name+threshold".'),
+    "fbr": Key("fraction", None, "SCut: a label whose best held-out F1 is below it falls "
                f"back (Yang's SCutFBR) to `fallback`; default {_cut('fbr')}."),
     "fallback": Key("string", None, 'SCut\'s fallback: "top" (the label\'s highest '
-                    'validation score, SCutFBR.1) or "never" (SCutFBR.0); default '
+                    'held-out score, SCutFBR.1) or "never" (SCutFBR.0); default '
                     f"{_cut('fallback')!r}."),
+    "cv": Key("integer or fraction", None, "scut, micromacro and cost: inner folds of the "
+              "training part (at least 2), each label's threshold the mean of its folds' (Fan "
+              "and Lin's SCutFBR.1 with cross-validation); for scut and micromacro a fraction "
+              "(e.g. 0.25) holds out one validation part of that share instead (Yang's SCut); "
+              f"default {_cut('cv')}."),
     "rank": Key("integer", None, f"RCut: the labels each document gets; default {_cut('rank')}."),
+    "proportion": Key("number", None, "PCut: the factor on each label's training share of "
+                      f"the documents; default {_cut('proportion')}."),
 }
 
 

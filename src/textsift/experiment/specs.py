@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import LabelKind
-from ..learners import make_learner
+from ..learners import LEARNERS, STRATEGY_KEYS, make_learner
 from ..selection.policies import n_from_ratio
 from ..text.vectorize import VectorizerOptions
 
@@ -64,8 +64,16 @@ class LearnerSpec:
 
     @property
     def threshold(self) -> str | None:
-        """``"scut"``, ``"rcut"`` or None: how its labels are decided (label sets)."""
+        """A strategy of :data:`textsift.learners.STRATEGIES` (``"scut"``, ``"rcut"``, ...)
+        or None: how its labels are decided (label sets)."""
         return dict(self.params).get("threshold")
+
+    @property
+    def tunable(self) -> tuple[str, ...]:
+        """The keys ``[tuning]`` may try for it: the learner's own
+        (:attr:`~textsift.learners.Learner.keys`) and those of its threshold
+        (:data:`textsift.learners.STRATEGY_KEYS`)."""
+        return (*LEARNERS[self.name].keys, *STRATEGY_KEYS.get(self.threshold, ()))
 
     def pipeline(self, seed: int, ranks=None, classes=None, *, multilabel: bool = False,
                  columns=None, **params):

@@ -53,7 +53,10 @@ __all__ = ["RESULTS_DIGESTS", "RESULTS_VERSION", "Claim", "DataKey", "cell_key",
 #: and ``wavg`` (terms of equal scores in the order of the vocabulary, not of float rounding).
 #: 4: every key in the fingerprint and every field in the cell key (an experiment without
 #: alphas kept its fingerprint by leaving out their keys, a cell its key by leaving out its
-#: fields at their defaults; the numbers are version 3's).
+#: fields at their defaults); SCut's fallback is "never" where the learner of the fit part
+#: was a constant "no" (a label with no positive document there, in the local scope), whose
+#: top score of ``-inf`` gave the label to every test document; ``threshold = "scut"`` tunes
+#: on 3 inner folds.
 RESULTS_VERSION = 4
 #: The digest of the results of the two small experiments ``tests/test_results_pin.py`` runs,
 #: for each :data:`RESULTS_VERSION`: a change of their numbers without a new version fails

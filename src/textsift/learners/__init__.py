@@ -23,21 +23,27 @@ epsilon-support vector regressor on the rank values, whose real-valued output is
 the nearest rank of the scale (which also clips it to the scale). The regression itself is
 scikit-learn's :class:`~sklearn.svm.LinearSVR` (liblinear, L1 epsilon-insensitive loss).
 
-Every multi-label learner may decide its labels by per-label thresholds instead of each
-estimator's own cut (:class:`ThresholdClassifier`: Yang's SCut, tuned on a validation part,
-and RCut), which lifts the macro-F1 of rare labels.
+Every multi-label learner may decide its labels otherwise than by each estimator's own cut,
+which lifts the macro-F1 of rare labels: by per-label thresholds tuned on the training part
+(:class:`TunedThresholdClassifier`: Yang's SCut and Fan and Lin's SCutFBR, on a validation
+part or inner folds, and LibMultiLabel's micro+macro cut), by a fixed cut
+(:class:`FixedThresholdClassifier`: given thresholds, RCut, PCut), or by each label's
+positive-class weight chosen on inner folds (:class:`CostSensitiveClassifier`).
 
-Inside the package: ``_estimators`` (the estimators written here and the class-weight checks),
-``_thresholds`` (SCut and RCut), ``_registry`` (the registry, the weightings and the registered
-learners), which imports them.
+Inside the package: ``_estimators`` (the estimators written here, the class-weight checks and
+:func:`label_scores`), ``_thresholds`` (the cuts) and ``_costs`` (the cost-sensitive
+learner), which import ``_estimators`` only, and ``_registry`` (the registry, the weightings
+and the registered learners), which imports them.
 """
 
+from ._costs import COST_WEIGHTS, CostSensitiveClassifier
 from ._estimators import (
     ClassWeighted,
     PerLabelClassifier,
     RankSVR,
     check_class_weight,
     class_weight_codes,
+    label_scores,
 )
 from ._registry import (
     LEARNERS,
@@ -48,8 +54,15 @@ from ._registry import (
     make_learner,
     register_learner,
 )
-from ._thresholds import STRATEGIES, ThresholdClassifier
+from ._thresholds import (
+    STRATEGIES,
+    STRATEGY_KEYS,
+    FixedThresholdClassifier,
+    TunedThresholdClassifier,
+)
 
-__all__ = ["LEARNERS", "STRATEGIES", "THRESHOLD_KEYS", "WEIGHTINGS", "ClassWeighted", "Learner",
-           "PerLabelClassifier", "RankSVR", "ThresholdClassifier", "check_class_weight",
-           "class_weight_codes", "get_learner", "make_learner", "register_learner"]
+__all__ = ["COST_WEIGHTS", "LEARNERS", "STRATEGIES", "STRATEGY_KEYS", "THRESHOLD_KEYS",
+           "WEIGHTINGS", "ClassWeighted", "CostSensitiveClassifier", "FixedThresholdClassifier",
+           "Learner", "PerLabelClassifier", "RankSVR", "TunedThresholdClassifier",
+           "check_class_weight", "class_weight_codes", "get_learner", "label_scores",
+           "make_learner", "register_learner"]

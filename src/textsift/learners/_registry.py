@@ -11,7 +11,6 @@ from functools import cached_property
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import TfidfTransformer
 from sklearn.linear_model import LogisticRegression
-from sklearn.multiclass import OneVsRestClassifier
 from sklearn.naive_bayes import MultinomialNB
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import Binarizer
@@ -20,14 +19,22 @@ from sklearn.utils.validation import has_fit_parameter
 
 from ..errors import TextsiftError, lookup
 from ..labels import LabelKind
+from ._costs import CostSensitiveClassifier
 from ._estimators import (
     ClassWeighted,
+    OneVsRest,
     PerLabelClassifier,
     RankSVR,
     check_class_weight,
     class_weight_codes,
 )
-from ._thresholds import STRATEGIES, STRATEGY_KEYS, ThresholdClassifier
+from ._thresholds import (
+    FIXED,
+    STRATEGIES,
+    STRATEGY_KEYS,
+    FixedThresholdClassifier,
+    TunedThresholdClassifier,
+)
 
 
 @dataclass(frozen=True)
@@ -147,9 +154,13 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
     weighting, then one binary estimator per label
     (:class:`~sklearn.multiclass.OneVsRestClassifier`); with ``columns`` (one array of column
     indices per label), a :class:`PerLabelClassifier` of that pipeline, each label's on its
-    own columns. ``threshold`` (``"scut"`` or ``"rcut"``, label sets only) decides the labels
-    by Yang's thresholds (:class:`ThresholdClassifier`, whose ``rank``, ``fbr``,
-    ``fallback`` and ``val_size`` ``params`` may give; its seed is ``seed``)."""
+    own columns. ``threshold`` (label sets only) decides the labels otherwise
+    (:mod:`textsift.learners`' thresholds; its seed is ``seed``): ``"scut"`` or
+    ``"micromacro"`` tuned on the training part (:class:`TunedThresholdClassifier`, reading
+    ``fbr``, ``fallback``, ``cv`` and ``val_size`` from ``params``), ``"rcut"`` or
+    ``"pcut"`` (:class:`FixedThresholdClassifier`, reading ``rank`` or ``proportion``), or
+    ``"cost"``: each label's positive weight chosen on ``cv`` inner folds
+    (:class:`CostSensitiveClassifier`)."""
     cut = {key: params.pop(key) for key in THRESHOLD_KEYS if key in params}
     if threshold is None and cut:
         raise TextsiftError(f"{', '.join(cut)} set the labels' thresholds; give threshold = "
@@ -169,14 +180,43 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
         raise TextsiftError(f"threshold is for label sets (one decision per label): "
                             f"{threshold!r} asked for on a single-label task, where the learner "
                             "picks one class per document; drop it")
+    if threshold == "cost":
+        return _cost_sensitive(name, weighting, seed, ranks, classes, columns, params,
+                               cut.get("cv"))
     model = _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params)
     if threshold is None:
         return model
-    return ThresholdClassifier(model, threshold, random_state=seed, **cut)
+    if threshold in FIXED:
+        return FixedThresholdClassifier(model, threshold, **{k: v for k, v in cut.items()
+                                                              if k != "val_size"})
+    return TunedThresholdClassifier(model, threshold, random_state=seed, **cut)
 
 
-#: The keys of Yang's thresholds (:class:`ThresholdClassifier`) a learner may be given.
-THRESHOLD_KEYS = ("rank", "fbr", "fallback", "val_size")
+#: The keys of the thresholds (:data:`STRATEGY_KEYS`) a learner may be given, and
+#: ``val_size``, the validation part of a tuned threshold without ``cv``.
+THRESHOLD_KEYS = ("rank", "fbr", "fallback", "cv", "proportion", "val_size")
+
+
+def _cost_sensitive(name, weighting, seed, ranks, classes, columns, params, cv):
+    """:class:`CostSensitiveClassifier` over the learner's binary pipeline (its
+    ``class_weight`` is the one each label's weight is set through)."""
+    learner = get_learner(name)
+    if not learner.weights_classes or "class_weight" in params:
+        raise TextsiftError(f"threshold = \"cost\" chooses each label's class_weight: "
+                            f"learner {name!r} " + ("is given one; drop class_weight" if
+                                                     learner.weights_classes else
+                                                     "does not weight classes"))
+    weighting = weighting or learner.weighting
+    if weighting not in WEIGHTINGS:
+        raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
+                            f"{', '.join(WEIGHTINGS)}")
+    estimator = learner.build(seed, ranks, classes=classes, **params)
+    if not learner.class_weight:
+        estimator = ClassWeighted(estimator, None)
+    binary = make_pipeline(*WEIGHTINGS[weighting](), estimator)
+    return CostSensitiveClassifier(binary, cv=3 if cv is None else cv,
+                                   columns=None if columns is None else list(columns),
+                                   random_state=seed)
 
 
 def _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params):
@@ -189,7 +229,7 @@ def _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params
     if columns is not None:
         return PerLabelClassifier(make_pipeline(*WEIGHTINGS[weighting](), estimator), columns)
     if multilabel:
-        estimator = OneVsRestClassifier(estimator)
+        estimator = OneVsRest(estimator)
     return make_pipeline(*WEIGHTINGS[weighting](), estimator)
 
 
