@@ -38,6 +38,8 @@ def _attribute_docs() -> dict[str, str]:
     modules = ["textsift"] + [m.name for m in pkgutil.walk_packages(textsift.__path__,
                                                                      "textsift.")]
     for module in modules:
+        if module == "textsift._count":  # the compiled kernel: no source to read
+            continue
         for (scope, name), lines in ModuleAnalyzer.for_module(module).find_attr_docs(
         ).items():
             if scope == "" and "".join(lines).strip():

@@ -83,7 +83,7 @@ def test_proportion_difference_is_newcombes_interval(a, b, n1, n2, level):
 def test_effect_sizes_give_every_column_and_a_level_is_checked():
     out = effect_sizes(np.array([40.0]), np.array([10.0]), np.array([60.0]),
                        np.array([190.0]), 0.9)
-    assert set(out) == {"log_ratio", "log_ratio_low", "log_ratio_high", "lrc", "haldane_odds_ratio",
+    assert set(out) == {"log_ratio", "log_ratio_low", "log_ratio_high", "lrc", "or_haldane",
                         "or_haldane_low", "or_haldane_high", "prop_diff", "prop_diff_low",
                         "prop_diff_high"}
     assert out["log_ratio_low"][0] > log_ratio(40, 10, 60, 190, 0.95)[1]  # narrower at 90%
