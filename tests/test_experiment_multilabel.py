@@ -287,7 +287,7 @@ def test_what_label_sets_cannot_take_is_refused_before_anything_is_written(tmp_p
     """Declared (label_kind = "multilabel"), the file is refused when read; found in the data,
     when the corpus is read: either way before --out is touched."""
     tables, message = REFUSED[case]
-    if declared and "task" not in tables.get("corpus", {}):
+    if declared and "label_kind" not in tables.get("corpus", {}):
         tables = {**tables, "corpus": {**tables.get("corpus", {}), "label_kind": "multilabel"}}
     path = write(tmp_path, corpus(n=40))
     with pytest.raises(ConfigError, match=f"ml.toml: {message}".replace("[", r"\[").replace(
