@@ -147,7 +147,7 @@ def test_positive_class_measures_on_other_labels(tmp_path, out):
 def test_method_parameter_out_of_range(tmp_path, out):
     corpus = write_corpus(tmp_path / "c.jsonl", ["a", "b"])
     toml = tmp_path / "exp.toml"
-    toml.write_text(f'[corpus]\npath = "{corpus}"\ntask = "ordinal"\nlabel_field = "rating"\n'
+    toml.write_text(f'[corpus]\npath = "{corpus}"\nlabel_kind = "ordinal"\nlabel_field = "rating"\n'
                     '[evaluation]\nmetrics = ["mae_macro"]\n[selection]\nmethods = ["var_idf"]\n'
                     "sizes = [3]\n[selection.method_params.var_idf]\na = -1\n"
                     '[[learners]]\nname = "svr"\n')

@@ -145,7 +145,7 @@ def test_class_weights_in_the_experiment_file_are_checked_before_anything_is_wri
                                           "weight of class 'spam' is -2"):
         parse_config(config(path, {"name": "logreg", "class_weight": {"spam": -2}}))
     with pytest.raises(ConfigError, match="unknown key 'class_weight' in .*svr"):
-        parse_config({"corpus": {"sample": "reviews", "task": "ordinal"},
+        parse_config({"corpus": {"sample": "reviews", "label_kind": "ordinal"},
                       "selection": {"methods": ["var"], "sizes": [5]},
                       "learners": [{"name": "svr", "class_weight": "balanced"}]})
     exp = parse_config(config(path, {"name": "nb", "class_weight": {"sapm": 3}}))

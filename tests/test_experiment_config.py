@@ -50,7 +50,7 @@ def test_fingerprint_ignores_n_jobs_but_not_the_seed():
 
 
 ORDINAL = {"experiment": {"name": "ord", "n_jobs": 2},
-           "corpus": {"sample": "reviews", "task": "ordinal", "ranks": [1, 2, 3, 4, 5]},
+           "corpus": {"sample": "reviews", "label_kind": "ordinal", "ranks": [1, 2, 3, 4, 5]},
            "evaluation": {"metrics": ["mae_macro", "mae_micro", "accuracy"]},
            "preprocessing": {"min_df": 2, "stem": True},
            "selection": {"methods": ["rr_var_idf", "var_idf", "rr_igor", "ig", "prp"],
@@ -128,7 +128,7 @@ def test_svr_on_nominal_task_is_an_error():
 
 
 def test_ordinal_task_accepts_ordinal_metrics_and_svr():
-    exp = parse_config(cfg(corpus={"sample": "reviews", "task": "ordinal",
+    exp = parse_config(cfg(corpus={"sample": "reviews", "label_kind": "ordinal",
                                    "ranks": [1, 2, 3, 4, 5]},
                            evaluation__metrics=["mae_macro", "mae_micro"],
                            learners=[{"name": "svr", "epsilon": 0.1}]))
@@ -145,7 +145,7 @@ def test_ordinal_task_accepts_ordinal_metrics_and_svr():
     ({"experiment__n_jobs": 0}, "n_jobs must be a positive number of workers"),
     ({"preprocessing__stem": "yes"}, "stem must be bool"),
     ({"corpus": {"sample": "20ng", "path": "x"}}, "exactly one of 'path'"),
-    ({"corpus": {"sample": "20ng", "ranks": [1, 2]}}, "ranks is only for task = 'ordinal'"),
+    ({"corpus": {"sample": "20ng", "ranks": [1, 2]}}, "ranks is only for label_kind = 'ordinal'"),
     ({"selection__method_params": {"bns": {"x": 1}}}, r"unknown key 'bns' in \[selection"),
 ])
 def test_bad_values(changes, message):
@@ -263,7 +263,7 @@ ROUND_TRIPS = [
                    "correction": "holm", "method_params": {"ig": {"base": 10}}},
      "learners": [{"name": "nb"}, {"name": "linear_svm", "class_weight": {"sci.space": 2.0}}],
      "tuning": {"C": [0.1, 1.0], "val_size": 0.3}},
-    {"corpus": {"sample": "reviews", "task": "ordinal", "ranks": [1, 2, 3, 4, 5],
+    {"corpus": {"sample": "reviews", "label_kind": "ordinal", "ranks": [1, 2, 3, 4, 5],
                 "label_field": "rating"}, "evaluation": {"metrics": ["mae_macro"]},
      "selection": {"methods": ["var"], "ratios": [0.1], "baselines": ["triv"]},
      "learners": [{"name": "svr", "balanced": True}]},

@@ -53,7 +53,7 @@ ISSUE_TOML = '''
 path = "${TEXTSIFT_DATA}/reviews.jsonl.gz"
 label_field = "rating"
 split_field = "split"
-task = "ordinal"
+label_kind = "ordinal"
 ranks = [1, 2, 3, 4, 5]
 [evaluation]
 protocol = "split"

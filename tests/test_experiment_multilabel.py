@@ -100,9 +100,9 @@ def svm():
 # --------------------------------------------------------------------------- the task
 def test_label_lists_make_a_multilabel_experiment_with_both_scopes(both_scopes):
     exp, out, summary = both_scopes
-    assert exp.corpus.task == "nominal"  # as written; the labels made it multilabel
+    assert exp.corpus.label_kind == "nominal"  # as written; the labels made it multilabel
     config_written = json.loads((out / "experiment.json").read_text())["config"]
-    assert config_written["corpus"]["task"] == "multilabel"
+    assert config_written["corpus"]["label_kind"] == "multilabel"
     results = summary.results
     assert set(results["aggregate"]) == {"wavg", "max", "rr", "local", "none"}
     # chi2 x (3 policies + local) x 2 sizes x 2 learners, FFS per learner, Triv
@@ -249,8 +249,8 @@ def test_cross_validation_on_label_sets_is_plain_kfold_with_a_note(tmp_path):
 
 def test_declared_and_found_multilabel_are_one_experiment(tmp_path):
     path = write(tmp_path, corpus())
-    found, declared = config(path), config(path, corpus={"task": "multilabel"})
-    assert declared.corpus.task == "multilabel" and found.corpus.task == "nominal"
+    found, declared = config(path), config(path, corpus={"label_kind": "multilabel"})
+    assert declared.corpus.label_kind == "multilabel" and found.corpus.label_kind == "nominal"
     assert found.fingerprint == declared.fingerprint
 
 
@@ -263,10 +263,10 @@ REFUSED = {
         {"evaluation": {"metrics": ["micro_f1", "f1_pos"]}},
         "metric 'f1_pos' (F1 of the positive class of a binary task) is for nominal tasks; "
         "this task is multilabel"),
-    "an ordinal task": ({"corpus": {"task": "ordinal"}, "selection": {"methods": ["var"]},
+    "an ordinal task": ({"corpus": {"label_kind": "ordinal"}, "selection": {"methods": ["var"]},
                          "evaluation": {"metrics": ["mae_macro"]},
                          "learners": [{"name": "svr"}]},
-                        "[corpus] task = 'ordinal' reads one rating per document, but the "
+                        "[corpus] label_kind = 'ordinal' reads one rating per document, but the "
                         "label field 'labels' holds lists"),
     "one-vs-rest tasks": ({"evaluation": {"tasks": "one_vs_rest"},
                            "selection": {"aggregates": ["default"]}},
@@ -284,11 +284,11 @@ REFUSED = {
 @pytest.mark.parametrize("declared", [False, True])
 def test_what_label_sets_cannot_take_is_refused_before_anything_is_written(tmp_path, case,
                                                                           declared):
-    """Declared (task = "multilabel"), the file is refused when read; found in the data,
+    """Declared (label_kind = "multilabel"), the file is refused when read; found in the data,
     when the corpus is read: either way before --out is touched."""
     tables, message = REFUSED[case]
-    if declared and "task" not in tables.get("corpus", {}):
-        tables = {**tables, "corpus": {**tables.get("corpus", {}), "task": "multilabel"}}
+    if declared and "label_kind" not in tables.get("corpus", {}):
+        tables = {**tables, "corpus": {**tables.get("corpus", {}), "label_kind": "multilabel"}}
     path = write(tmp_path, corpus(n=40))
     with pytest.raises(ConfigError, match=f"ml.toml: {message}".replace("[", r"\[").replace(
             "(", r"\(").replace(")", r"\)")):
@@ -297,9 +297,9 @@ def test_what_label_sets_cannot_take_is_refused_before_anything_is_written(tmp_p
 
 
 SINGLE = {
-    "task multilabel": ({"corpus": {"task": "multilabel"}},
-                        "[corpus] task = 'multilabel', but the label field 'labels' holds one "
-                        "label per record, not a list"),
+    "task multilabel": ({"corpus": {"label_kind": "multilabel"}},
+                        "[corpus] label_kind = 'multilabel', but the label field 'labels' "
+                        "holds one label per record, not a list"),
     "scope local": ({"selection": {"scope": ["global", "local"]}},
                     "[selection] scope = 'local' is for label sets (a multilabel task)"),
     "label_set": ({"evaluation": {"label_set": "all"}},

@@ -175,7 +175,7 @@ def test_ordinal_task_with_rank_svr_and_mae(tmp_path):
     set with every rank present (the identity (2 + 1 + 0 + 1 + 2) / 5 of Baccianella et al.'s
     Triv); selected terms must beat it."""
     cfg = {"experiment": {"name": "ordinal"},
-           "corpus": {"sample": "reviews", "task": "ordinal", "ranks": [1, 2, 3, 4, 5]},
+           "corpus": {"sample": "reviews", "label_kind": "ordinal", "ranks": [1, 2, 3, 4, 5]},
            "evaluation": {"metrics": ["mae_macro", "mae_micro", "accuracy"]},
            "preprocessing": {"min_df": 2},
            "selection": {"methods": ["rr_var_idf", "ig"], "aggregates": ["default"],

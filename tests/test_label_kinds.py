@@ -21,13 +21,13 @@ def test_the_labels_decide_between_the_kinds_a_declaration_may_be(declared, list
 
 
 @pytest.mark.parametrize(("declared", "lists", "message"), [
-    ("ordinal", True, "[corpus] task = 'ordinal' reads one rating per document, but the label "
-                      "field 'stars' holds lists (a multi-label corpus); set task = "
+    ("ordinal", True, "[corpus] label_kind = 'ordinal' reads one rating per document, but the "
+                      "label field 'stars' holds lists (a multi-label corpus); set label_kind = "
                       "'multilabel' or 'nominal'"),
-    ("multilabel", False, "[corpus] task = 'multilabel', but the label field 'stars' holds one "
-                          "label per record, not a list; write each record's labels as a list "
-                          "(or a CSV field with [corpus] label_sep), or set task = 'nominal' or "
-                          "'ordinal'")])
+    ("multilabel", False, "[corpus] label_kind = 'multilabel', but the label field 'stars' holds "
+                          "one label per record, not a list; write each record's labels as a "
+                          "list (or a CSV field with [corpus] label_sep), or set label_kind = "
+                          "'nominal' or 'ordinal'")])
 def test_a_declaration_the_labels_do_not_fit_names_the_field_and_the_fix(declared, lists,
                                                                          message):
     with pytest.raises(TextsiftError) as err:

@@ -45,7 +45,7 @@ def _ordinal(tmp_path) -> dict:
     frame = load_sample("reviews").frame.head(400)
     return {"experiment": {"name": "pin-ordinal"},
             "corpus": {"path": _write(frame[["text", "rating", "split"]], tmp_path / "o.jsonl"),
-                       "label_field": "rating", "task": "ordinal", "ranks": [1, 2, 3, 4, 5]},
+                       "label_field": "rating", "label_kind": "ordinal", "ranks": [1, 2, 3, 4, 5]},
             "evaluation": {"metrics": ["mae_macro", "mae_micro"]},
             "preprocessing": {"min_df": 2},
             "selection": {"methods": ["rr_nc_idf", "var"], "ratios": [0.05, 0.2]},

@@ -284,7 +284,7 @@ def ordinal_eval(
 def _corpus_table(corpus: CorpusOptions, ranks: str | None) -> dict:
     """The ``[corpus]`` table of ``ordinal-eval``'s experiment."""
     source = {"path": [str(p.absolute()) for p in corpus.data], "label_field": corpus.label_field,
-              "task": "ordinal", "text_field": corpus.text_field,
+              "label_kind": "ordinal", "text_field": corpus.text_field,
               "skip_bad_lines": corpus.skip_bad_lines, "strip_labels": corpus.strip_labels}
     if corpus.split_field:
         source["split_field"] = corpus.split_field

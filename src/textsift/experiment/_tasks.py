@@ -22,13 +22,13 @@ __all__ = ["check_learner_task", "check_measure", "check_method_kind", "for_labe
 
 def for_labels(exp: Experiment, kind) -> Experiment:
     """The experiment for labels of ``kind`` (decided by
-    :func:`~textsift.labels.decide_kind` from the file's ``[corpus] task`` and the labels
+    :func:`~textsift.labels.decide_kind` from the file's ``[corpus] label_kind`` and the labels
     read): its task set to ``kind``, and every key checked against it -- a measure, learner
     or method that does not serve it, a scope, ``label_set``, binary tasks or a
     ``class_weight`` table it does not take -- each refused with one message naming the file
     and the fix."""
     src, kind = exp.source, LabelKind(kind)
-    exp = replace(exp, corpus=replace(exp.corpus, task=kind))
+    exp = replace(exp, corpus=replace(exp.corpus, label_kind=kind))
     for measure in exp.metrics:
         check_measure(measure, (kind,), src)
     for learner in exp.learners:
@@ -57,7 +57,7 @@ def for_labels(exp: Experiment, kind) -> Experiment:
                 "with label sets each label is already a binary task, and [selection] scope = "
                 "'local' gives each its own terms" if kind.label_sets else
                 f"the {kind.unit}s of a {kind} task are not learned one against the rest: set "
-                "[corpus] task = 'nominal', or remove tasks"))
+                "[corpus] label_kind = 'nominal', or remove tasks"))
     if exp.scope == ("local",) and exp.aggregates != ("default",):
         raise ConfigError(f"{src}: [selection] aggregates are the policies of scope 'global'; "
                           "add \"global\" to scope, or remove aggregates")
@@ -90,7 +90,7 @@ def check_method_kind(name: str, kinds: tuple[LabelKind, ...], src: str) -> None
         return
     if not any(m.kind in k.scored_by for k in kinds):
         fits = dict.fromkeys(str(k.declared) for k in LabelKind if k.serves(m))
-        raise ConfigError(f"{src}: method {name!r} is {m.kind}; set [corpus] task = "
+        raise ConfigError(f"{src}: method {name!r} is {m.kind}; set [corpus] label_kind = "
                           f"{' or '.join(map(repr, fits))}")
     try:
         refuse_label_lists(m.requires, name, src)
@@ -121,5 +121,6 @@ def check_learner_task(spec: LearnerSpec, kinds: tuple[LabelKind, ...], where: s
 
 def _task_is(kinds) -> str:
     if len(kinds) == 1 and kinds[0].declared is not kinds[0]:  # the labels decided it
-        return f"{kinds[0]} (label lists, or [corpus] task)"
-    return f"{' or '.join(kinds)} ([corpus] task{', and the labels' if len(kinds) > 1 else ''})"
+        return f"{kinds[0]} (label lists, or [corpus] label_kind)"
+    labels = ", and the labels" if len(kinds) > 1 else ""
+    return f"{' or '.join(kinds)} ([corpus] label_kind{labels})"

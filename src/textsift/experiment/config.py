@@ -7,7 +7,7 @@ takes the schema's default, read here through :func:`~.schema.default`::
 
     [experiment]     name, seed, n_jobs
     [corpus]         path | sample, dataset, test_path, text_field, label_field, split_field,
-                     train_split, test_split, task ("nominal" | "ordinal" | "multilabel"),
+                     train_split, test_split, label_kind ("nominal" | "ordinal" | "multilabel"),
                      ranks, skip_bad_lines, strip_labels, label_sep
     [evaluation]     protocol ("split" | "cv"), folds, stratified, test_size, metrics, tasks,
                      label_set
@@ -32,7 +32,7 @@ function itself may be put in the list, and ``preprocessing`` may be a
 :class:`~textsift.text.vectorize.VectorizerOptions` (every field of it, as the command line builds
 them).
 
-The task is the kind of the labels (:class:`~textsift.labels.LabelKind`): what the file says
+``label_kind`` is the kind of the labels (:class:`~textsift.labels.LabelKind`): what the file says
 or, for a nominal file over label lists, ``"multilabel"`` (:func:`~textsift.labels.decide_kind`).
 ``_tasks.for_labels`` turns the experiment into the one for that kind and checks every key
 against it, when the file is read (a kind the labels cannot change: ``"ordinal"``,
@@ -94,8 +94,8 @@ def parse_config(data: dict, base: Path = Path("."), src: str = "<config>") -> E
         raise ConfigError(f"{src}: missing the [selection] table (methods, and sizes, ratios "
                           "or alphas)")
     evaluation = evaluation_section(data.get("evaluation", {}), data["selection"], corpus, src)
-    selection = selection_section(data["selection"], corpus.task, src)
-    learners = learners_section(data.get("learners"), corpus.task, src)
+    selection = selection_section(data["selection"], corpus.label_kind, src)
+    learners = learners_section(data.get("learners"), corpus.label_kind, src)
     tuning = tuning_section(data.get("tuning"), selection, learners, src)
     seed = typed(_get(exp, "experiment", "seed"), int, "[experiment] seed", src)
     if not 0 <= seed <= SEED_MAX:  # numpy RandomState's bounds: the folds and the learners
@@ -152,11 +152,12 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     test_path = t.get("test_path")
     if test_path is not None:
         test_path = resolve_path(test_path, base, "[corpus] test_path", src)
-    task = LabelKind(choice(_get(t, "corpus", "task"), tuple(LabelKind), "[corpus] task", src))
+    kind = LabelKind(choice(_get(t, "corpus", "label_kind"), tuple(LabelKind),
+                            "[corpus] label_kind", src))
     ranks = t.get("ranks")
     if ranks is not None:
-        if not task.ranks:
-            raise ConfigError(f"{src}: [corpus] ranks is only for task = 'ordinal'")
+        if not kind.ranks:
+            raise ConfigError(f"{src}: [corpus] ranks is only for label_kind = 'ordinal'")
         if not (isinstance(ranks, list) and len(ranks) >= 2
                 and all(isinstance(r, int) and not isinstance(r, bool) for r in ranks)):
             raise ConfigError(f"{src}: [corpus] ranks must be a list of at least two integers")
@@ -178,7 +179,7 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
     except CorpusError as exc:
         raise ConfigError(f"{src}: [corpus] {exc}") from None
     return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
-                      sample=sample, test_path=test_path, task=task, ranks=ranks,
+                      sample=sample, test_path=test_path, label_kind=kind, ranks=ranks,
                       label_sep=label_sep, **flags, **fields, **reading)
 
 
@@ -214,7 +215,7 @@ def evaluation_section(ev: dict, selection: dict, corpus: CorpusSpec, src: str) 
     if not isinstance(measures, list) or not measures:
         raise ConfigError(f"{src}: [evaluation] metrics must be a non-empty list")
     for m in measures:
-        check_measure(m, LabelKind.possible(corpus.task), src)
+        check_measure(m, LabelKind.possible(corpus.label_kind), src)
     stratified = typed(_get(ev, "evaluation", "stratified"), bool, "[evaluation] stratified",
                        src)
     label_set = choice(_get(ev, "evaluation", "label_set"), LABEL_SETS,
@@ -269,14 +270,14 @@ def _levels(t: dict, src: str) -> tuple[list, list, list]:
     return given[0], given[1], given[2]
 
 
-def selection_section(t: dict, task: str, src: str) -> dict:
+def selection_section(t: dict, kind: str, src: str) -> dict:
     unknown(t, SCHEMA["selection"], "[selection]", src)
     methods = t.get("methods")
     if not isinstance(methods, list) or not methods:
         raise ConfigError(f"{src}: [selection] methods must be a non-empty list of method names")
     methods = [method_name(m, src) for m in methods]
     for m in methods:
-        check_method_kind(m, LabelKind.possible(task), src)
+        check_method_kind(m, LabelKind.possible(kind), src)
     aggregates = _get(t, "selection", "aggregates")
     if not isinstance(aggregates, list) or not aggregates:
         raise ConfigError(f"{src}: [selection] aggregates must be a list, e.g. [\"max\", \"rr\"]")
@@ -284,7 +285,7 @@ def selection_section(t: dict, task: str, src: str) -> dict:
         choice(a, ("default",) + AGGREGATES, "[selection] aggregates entry", src)
     sizes, ratios, alphas = _levels(t, src)
     if alphas and not sizes and not ratios:
-        check_alpha_levels(methods, LabelKind.possible(task), src)
+        check_alpha_levels(methods, LabelKind.possible(kind), src)
     baselines = _get(t, "selection", "baselines")
     if not isinstance(baselines, list):
         raise ConfigError(f"{src}: [selection] baselines must be a list, e.g. [\"ffs\", \"triv\"]")
@@ -328,7 +329,7 @@ def selection_section(t: dict, task: str, src: str) -> dict:
 THRESHOLD_CONFIG_KEYS = ("threshold", *(k for k in THRESHOLD_KEYS if k != "val_size"))
 
 
-def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
+def learners_section(items, kind: str, src: str) -> tuple[LearnerSpec, ...]:
     if not isinstance(items, list) or not items:
         raise ConfigError(f"{src}: add at least one [[learners]] table, e.g. name = \"nb\"")
     out = []
@@ -346,7 +347,7 @@ def learners_section(items, task: str, src: str) -> tuple[LearnerSpec, ...]:
         label = name if cut is None else f"{name}+{cut}"
         spec = LearnerSpec(name, typed(t.get("label", label), str, f"{where} label", src),
                            weighting, params)
-        check_learner_task(spec, LabelKind.possible(task), where, src)
+        check_learner_task(spec, LabelKind.possible(kind), where, src)
         check_learner(spec, f"{where} ({name})", src)
         out.append(spec)
     labels = [lr.label for lr in out]

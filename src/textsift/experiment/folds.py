@@ -68,7 +68,8 @@ def _frame(exp: Experiment, path: str | None, bad: list, forms: LabelForms) -> p
         path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
         bad_lines=bad, strip_labels=c.strip_labels, label_sep=c.label_sep,
         encoding=c.encoding, sep=c.sep,
-        ranks=c.task == "ordinal", check_spelling=False,  # every file's labels checked together
+        ranks=c.label_kind == "ordinal",
+        check_spelling=False,  # every file's labels checked together
         forms=forms)
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
@@ -156,7 +157,7 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray | Labels:
                           f"{exp.corpus.label_field!r}; drop or fill them")
     if holds_label_lists(column):  # (whether the declared kind takes them: kind_of)
         return as_labels(column.tolist())
-    if not LabelKind(exp.corpus.task).ranks:
+    if not LabelKind(exp.corpus.label_kind).ranks:
         return column.astype(str).to_numpy(dtype=str)
     try:
         y, _ = check_ranks(numeric_labels(column, exp.corpus.label_field), exp.corpus.ranks)
@@ -167,9 +168,9 @@ def _labels(exp: Experiment, column: pd.Series) -> np.ndarray | Labels:
 
 def kind_of(exp: Experiment, label_lists: bool) -> LabelKind:
     """The kind of the experiment's labels, label lists (``label_lists``) or one label per
-    record, as :func:`~textsift.labels.decide_kind` decides it from ``[corpus] task``."""
+    record, as :func:`~textsift.labels.decide_kind` decides it from ``[corpus] label_kind``."""
     try:
-        return decide_kind(exp.corpus.task, label_lists, exp.corpus.label_field)
+        return decide_kind(exp.corpus.label_kind, label_lists, exp.corpus.label_field)
     except TextsiftError as exc:
         raise ConfigError(f"{exp.source}: {exc}") from None
 

@@ -73,7 +73,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "train_split": Key("string", "train", "Value of the split field for training "
                            "records."),
         "test_split": Key("string", "test", "Value of the split field for test records."),
-        "task": Key("string", "nominal", 'Kind of labels: "nominal" (classes), "ordinal" '
+        "label_kind": Key("string", "nominal", 'Kind of labels: "nominal" (classes), "ordinal" '
                     '(ordered integer ranks such as 1-5 stars) or "multilabel" (a set of labels '
                     "per document: label lists in the data). A nominal corpus whose label "
                     "field holds lists is read as multilabel."),

@@ -43,7 +43,7 @@ class CorpusSpec:
     split_field: str
     train_split: str
     test_split: str
-    task: LabelKind
+    label_kind: LabelKind
     ranks: tuple[int, ...] | None
     skip_bad_lines: bool
     strip_labels: bool
@@ -139,9 +139,9 @@ class Experiment:
 
     @property
     def kind(self) -> LabelKind:
-        """The kind of the labels (``[corpus] task``, as written or, once the labels are read,
+        """The kind of the labels (``[corpus] label_kind``, as written or, once the labels are read,
         as they make it: :func:`~textsift.labels.decide_kind`)."""
-        return LabelKind(self.corpus.task)
+        return LabelKind(self.corpus.label_kind)
 
     @property
     def n_folds(self) -> int:
@@ -167,7 +167,7 @@ class Experiment:
             raise TextsiftError(f"{source} lacks {', '.join(missing)}: it was written by an "
                              "earlier textsift; run the experiment again (textsift run "
                              "CONFIG.toml --out DIR)")
-        corpus = {**d["corpus"], "task": LabelKind(d["corpus"]["task"]),
+        corpus = {**d["corpus"], "label_kind": LabelKind(d["corpus"]["label_kind"]),
                   "paths": tuple(d["corpus"]["paths"]),
                   "ranks": None if d["corpus"]["ranks"] is None else tuple(d["corpus"]["ranks"])}
         tuning = d["tuning"] and Tuning(d["tuning"]["val_size"],
@@ -192,7 +192,7 @@ class Experiment:
         spellings are one experiment."""
         d = self.as_dict()
         d.pop("n_jobs")
-        d["corpus"]["task"] = str(self.kind.declared)
+        d["corpus"]["label_kind"] = str(self.kind.declared)
         return d
 
     @property

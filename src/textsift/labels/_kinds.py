@@ -25,7 +25,7 @@ REQUIREMENTS = ("ranks", "single_label", "two_classes")
 class LabelKind(StrEnum):
     """The kind of a labelling: ``nominal`` (one class per document), ``ordinal`` (one rank of
     an ordered integer scale per document, such as 1-5 stars) or ``multilabel`` (a set of
-    labels per document, possibly empty). A member is its name as a string (``[corpus] task``,
+    labels per document, possibly empty). A member is its name as a string (``[corpus] label_kind``,
     ``experiment.json``), and its rules are its properties (module docstring)."""
 
     NOMINAL = "nominal"
@@ -47,7 +47,7 @@ class LabelKind(StrEnum):
 
     @property
     def declared(self) -> LabelKind:
-        """The kind a file declares to get this one (``[corpus] task``): itself, or the kind
+        """The kind a file declares to get this one (``[corpus] label_kind``): itself, or the kind
         the labels then decide between (a nominal file over label lists is multilabel):
         the two spellings are one experiment."""
         return _RULES[self].declared
@@ -174,7 +174,7 @@ def requirements(requires) -> tuple[str, ...]:
     return requires
 
 
-def decide_kind(declared, label_lists: bool, field: str, what: str = "[corpus] task"
+def decide_kind(declared, label_lists: bool, field: str, what: str = "[corpus] label_kind"
                 ) -> LabelKind:
     """The kind of a corpus's labels: the one of the kinds ``declared`` may turn out to be
     (:meth:`LabelKind.possible <textsift.labels.LabelKind.possible>`) that the labels read
@@ -190,8 +190,8 @@ def decide_kind(declared, label_lists: bool, field: str, what: str = "[corpus] t
     if label_lists:
         raise TextsiftError(f"{what} = {str(declared)!r} reads {declared.each_document}, but "
                             f"the label field {field!r} holds lists (a multi-label corpus); "
-                            f"set task = {named}, or choose another label field")
+                            f"set label_kind = {named}, or choose another label field")
     raise TextsiftError(
         f"{what} = {str(declared)!r}, but the label field {field!r} holds one label per "
         "record, not a list; write each record's labels as a list (or a CSV field with "
-        f"[corpus] label_sep), or set task = {named}")
+        f"[corpus] label_sep), or set label_kind = {named}")
