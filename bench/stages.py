@@ -24,8 +24,9 @@ def main(path: str) -> None:
         from textsift.evidence.terms import significant_terms
         from textsift.selection.ranking import rank, rank_per_class
     except ImportError:  # a checkout from before it
-        from textsift.evidence import significant_terms
         from textsift.ranking import rank, rank_per_class
+
+        from textsift.evidence import significant_terms
 
     counts = count_file(path, engine="memory")
     sparse = counts.to_layout("sparse")
