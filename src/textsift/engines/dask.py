@@ -172,12 +172,19 @@ def _files_error() -> Iterator[None]:
 
 def _abandon(clusters) -> None:
     """Leave ``clusters``, interrupted as they started, to end with this process (their
-    workers watch it): closed at exit they would fail on the workers not started yet, and
-    their start tasks, failing as this process ends, would be logged as never retrieved --
-    tracebacks after the one line a Ctrl-C gets."""
+    workers watch it; those still starting are killed now): closed at exit they would fail
+    on the workers not started yet, and their start tasks, failing as this process ends,
+    would be logged as never retrieved -- tracebacks after the one line a Ctrl-C gets."""
+    import multiprocessing
+
     for cluster in clusters:
         cluster.shutdown_on_close = False
     logging.getLogger("asyncio").setLevel(logging.CRITICAL)
+    # a worker process still starting reads its state from this one (a semaphore among it):
+    # after this process ends it would fail and print a traceback, so it ends here, killed
+    # (SIGKILL: no handler, nothing printed); the started ones end with this process
+    for child in multiprocessing.active_children():
+        child.kill()
 
 
 @contextmanager
