@@ -32,11 +32,14 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         print_version()
         return
-    from ._signals import CONSOLE_SCRIPT, stop_at_once
+    from ._signals import CONSOLE_SCRIPT, finish, stop_at_once
 
     CONSOLE_SCRIPT.append(True)
     stop_at_once()  # until the command's body starts, and once it has ended
-    application()()
+    try:
+        application()()
+    finally:
+        finish()
 
 
 def __getattr__(name: str):

@@ -16,7 +16,7 @@ import os
 import signal
 import sys
 
-__all__ = ["CONSOLE_SCRIPT", "command_body", "interrupted_in_body", "said", "say",
+__all__ = ["CONSOLE_SCRIPT", "command_body", "finish", "interrupted_in_body", "said", "say",
            "stop_at_once"]
 
 #: Whether the command line runs as the console script (:func:`textsift.cli.main`), which
@@ -91,3 +91,11 @@ def command_body() -> None:
     so that the command's clean-up runs; SIGTERM is the command line's."""
     sys.unraisablehook = _unraisable
     signal.signal(signal.SIGINT, _interrupt)
+
+
+def finish() -> None:
+    """The console script ends: a SIGINT that reached the command's body and that Python
+    swallowed after the command looked (in a finaliser as the command returned) still ends
+    the process with its one line and exit code 130."""
+    if _BODY_SIGINT and not _SAID:
+        _stop(signal.SIGINT, None)
