@@ -283,7 +283,25 @@ def parallel(n_jobs, **kwargs):
     from joblib import Parallel
 
     _workers_block_sigint()
+    _quiet_tracker()
     return Parallel(n_jobs=n_jobs, initializer=end_with, initargs=(os.getpid(),), **kwargs)
+
+
+#: The warnings filter the worker processes and loky's resource tracker start with.
+TRACKER_QUIET = "ignore:resource_tracker:UserWarning"
+
+
+def _quiet_tracker() -> None:
+    """loky's resource tracker (a process of its own) warns, as it ends, of the semaphores
+    of a pool whose command was interrupted ("There appear to be 1 leaked semlock objects",
+    then "FileNotFoundError" for the one already gone) -- two tracebacks-like lines after
+    the one line a Ctrl-C gets, about what it cleans up itself. The processes it and the
+    workers start inherit this process's environment: ``PYTHONWARNINGS`` there ignores the
+    warnings whose message starts with ``resource_tracker`` (added to a user's own
+    filters), set before the first pool starts the tracker."""
+    current = os.environ.get("PYTHONWARNINGS", "")
+    if TRACKER_QUIET not in current.split(","):
+        os.environ["PYTHONWARNINGS"] = ",".join(filter(None, [current, TRACKER_QUIET]))
 
 
 def _workers_block_sigint() -> None:
