@@ -138,11 +138,11 @@ class Documents:
         """The documents of the count matrix ``X`` labelled ``labels`` (anything
         :func:`textsift.labels.as_labels` reads), their classes ordered as ``classes`` (the
         counts')."""
-        from ..labels import as_labels
+        from ..labels import as_labels, group_index
 
         X = _csr(X)
         read = as_labels(labels, classes)
-        order = [list(map(str, read.classes)).index(str(c)) for c in classes]
+        order = [group_index(read.classes, c) for c in classes]
         member = sp.csr_matrix(read.indicator, dtype=bool)[:, order]
         if member.shape[0] != X.shape[0]:
             raise TextsiftError(f"{member.shape[0]} labels for {X.shape[0]} documents")

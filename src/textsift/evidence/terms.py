@@ -375,7 +375,7 @@ def check_expected_counts(counts: Counts, index, p, alpha: float, class_label=No
         row = np.asarray(p.table.rows(rare, rare + 1), dtype=np.float64).ravel()
         row = np.where(np.isneginf(row), np.inf, row)  # -inf: no test
         best = groups[int(np.argmin(row))] if len(groups) > 1 else None
-        cls = None if best is None else [str(c) for c in counts.classes].index(best)
+        cls = None if best is None else group_index(counts.classes, best)
     example = ""
     if cls is not None:
         A, B, C, D = counts.tables_at(rare, cls)
