@@ -117,11 +117,11 @@ def keyness(texts, groups=None, *, target=None, reference=None, data=None,
         counts = against_corpus(counts, ref, target)
         docs = Documents.two_groups(X[rows], X_ref)
     elif reference is not None:
-        from ..labels import group_indices
+        from ..labels import group_index
         from .reference import against
 
         two = against(counts, target, reference)
-        docs = docs.select_classes(group_indices(counts.classes, two.classes))
+        docs = docs.select_classes([group_index(counts.classes, c) for c in two.classes])
         counts = two
     label = counts.classes[0] if frequency is not None or corpus is not None else target
     ranked = rank(counts, m, class_label=label, direction=direction)
