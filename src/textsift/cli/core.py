@@ -286,7 +286,7 @@ def _referenced(corpus, counts, m, class_label, reference: Reference, docs=None)
 
     from ..evidence.dispersion import Documents
     from ..evidence.reference import against, against_corpus, count_reference
-    from ..labels import group_index, group_indices
+    from ..labels import group_index
 
     if m is not None and m.kind == "ordinal":
         raise TextsiftError(f"{m.name} is an ordinal method: it reads the whole rating scale, "
@@ -294,7 +294,7 @@ def _referenced(corpus, counts, m, class_label, reference: Reference, docs=None)
     if reference.label is not None:
         two = against(counts, class_label, reference.label)
         if docs is not None:
-            docs = docs.select_classes(group_indices(counts.classes, two.classes))
+            docs = docs.select_classes([group_index(counts.classes, c) for c in two.classes])
         return two, class_label, docs
     from ..reading.corpus import read_corpus
 
