@@ -77,6 +77,10 @@ __all__ = ["count_tokens", "stem_words", "unicode_tables"]
 MIN_BLOCK_CHARS = 1_000_000
 MAX_BLOCK_CHARS = 32_000_000
 
+#: Code points probed at a time by :func:`unicode_tables` (all 1.1 million at once held
+#: about 110 MB of probe strings at the peak of every command's start; a block holds 1 MB)
+_PROBE_BLOCK = 1 << 16
+
 
 
 def _every_code_point() -> np.ndarray:
@@ -127,31 +131,33 @@ def unicode_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     case-ignorable. Surrogates are neither word characters nor white space, lowercase to
     themselves and affect no sigma.
     """
-    codes = _every_code_point()
     flags = np.zeros(0x110000, np.uint8)
-    every = _string(codes)
-    for bit, pattern in ((1, r"\w+"), (2, r"\s+")):
-        for m in re.finditer(pattern, every):
-            flags[codes[m.start():m.end()]] |= bit
-    probed = codes[1:]  # NUL closes the probes; it is neither cased nor case-ignorable
-    low, ends = _probe(probed, [], [0x3A3])
-    cased = low[ends - 1] == 0x3C2
-    low, ends = _probe(probed, [ord("a")], [0x3A3])
-    either = low[ends - 1] == 0x3C2
-    flags[probed[cased]] |= 4
-    flags[probed[either & ~cased]] |= 8
-
-    low, ends = _probe(probed, [], [])
-    starts = np.r_[0, ends[:-1] + 1]
-    sizes = ends - starts
     lower = np.arange(0x110000, dtype=np.int32)
-    one = sizes == 1
-    lower[probed[one]] = low[starts[one]]
     expansions: list[int] = []
-    for c, a, k in zip(probed[~one].tolist(), starts[~one].tolist(), sizes[~one].tolist(),
-                       strict=True):
-        lower[c] = -(len(expansions) + 1)
-        expansions += [k, *low[a:a + k].tolist()]
+    every = _every_code_point()
+    for first in range(0, len(every), _PROBE_BLOCK):  # in blocks: a few MB at a time
+        codes = every[first:first + _PROBE_BLOCK]
+        text = _string(codes)
+        for bit, pattern in ((1, r"\w+"), (2, r"\s+")):
+            for m in re.finditer(pattern, text):
+                flags[codes[m.start():m.end()]] |= bit
+        probed = codes[codes != 0]  # NUL closes the probes; neither cased nor case-ignorable
+        low, ends = _probe(probed, [], [0x3A3])
+        cased = low[ends - 1] == 0x3C2
+        low, ends = _probe(probed, [ord("a")], [0x3A3])
+        either = low[ends - 1] == 0x3C2
+        flags[probed[cased]] |= 4
+        flags[probed[either & ~cased]] |= 8
+
+        low, ends = _probe(probed, [], [])
+        starts = np.r_[0, ends[:-1] + 1]
+        sizes = ends - starts
+        one = sizes == 1
+        lower[probed[one]] = low[starts[one]]
+        for c, a, k in zip(probed[~one].tolist(), starts[~one].tolist(),
+                           sizes[~one].tolist(), strict=True):
+            lower[c] = -(len(expansions) + 1)
+            expansions += [k, *low[a:a + k].tolist()]
     return flags, lower, np.array(expansions, "<u4")
 
 
