@@ -14,18 +14,26 @@ import functools
 import inspect
 
 
-def option_group(param: str, options: dict, make):
+def option_group(param: str, options: dict, make, *, lead: tuple[str, ...] = (),
+                 trailing: bool = False):
     """A decorator: the command's parameter ``param`` becomes the options ``options`` (name ->
-    ``(annotation, default)``), in its place, and the command receives
-    ``make(**values)`` of the values given."""
+    ``(annotation, default)``), in its place (``trailing``: after the command's own
+    parameters) -- but for those named in ``lead`` (an argument such as DATA), which come
+    before the command's own parameters -- and the command receives
+    ``make(**values)`` of the values given. The one place where a command's signature is
+    rewritten: every group of options (the corpus options, the method parameters, the
+    estimator options) is declared as such a dict beside the command that takes it."""
 
     def decorate(func):
         signature = inspect.signature(func, eval_str=True)  # real types, not strings
-        added = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                   annotation=annotation, default=default)
-                 for name, (annotation, default) in options.items()]
-        params = [q for p in signature.parameters.values()
-                  for q in (added if p.name == param else [p])]
+        added = {name: inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                         annotation=annotation, default=default)
+                 for name, (annotation, default) in options.items()}
+        first = [added.pop(name) for name in lead]
+        group = list(added.values())
+        own = [q for p in signature.parameters.values()
+               for q in (([] if trailing else group) if p.name == param else [p])]
+        params = first + own + (group if trailing else [])
 
         @functools.wraps(func)
         def command(**kw):

@@ -21,7 +21,6 @@ Where the same name could mean two things, it is settled here:
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
@@ -38,6 +37,7 @@ from .._choices import ENGINE as DEFAULT_ENGINE
 from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
 from ._app import Format
+from ._groups import option_group
 
 if TYPE_CHECKING:
     from ..text.vectorize import VectorizerOptions
@@ -428,28 +428,19 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
     ``--min-df``; ``data_required=False`` where DATA may be left out (a simulation);
     ``stdin=False`` where DATA ``-`` (standard input: :func:`_from_stdin`) is refused."""
     leave_out = (set(ENGINE_PARAMS) if not engine else set()) | (set() if split else {"split"})
+    defaults = {"min_df": min_df, "data": inspect.Parameter.empty if data_required else None}
+    options = {name: (OptionalData if name == "data" and not data_required else annotation,
+                      defaults.get(name, default))
+               for name, (annotation, default) in _CORPUS_PARAMS.items()
+               if name not in leave_out}
 
     def decorate(func):
-        signature = inspect.signature(func, eval_str=True)  # real types, not strings
-        own = [p for p in signature.parameters.values() if p.name != "corpus"]
-        defaults = {"min_df": min_df, "data": inspect.Parameter.empty if data_required
-                    else None}
-        added = [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                   annotation=OptionalData if name == "data" and not
-                                   data_required else annotation,
-                                   default=defaults.get(name, default))
-                 for name, (annotation, default) in _CORPUS_PARAMS.items()
-                 if name not in leave_out]
-        # the DATA argument first, then the command's own parameters, then the corpus options
-        params = [added[0], *own, *added[1:]]
+        command_name = func.__name__.replace("_", "-")
 
-        @functools.wraps(func)
-        def command(**kw):
-            given = {name: kw.pop(name) for name in _CORPUS_PARAMS if name in kw}
+        def make(**given) -> CorpusOptions:
             given["data"] = tuple(given["data"] or ())
             if any(str(p) == STDIN for p in given["data"]):
-                given["data"] = (_from_stdin(given["data"], stdin, func.__name__.replace(
-                    "_", "-")),)
+                given["data"] = (_from_stdin(given["data"], stdin, command_name),)
             _check_paths(given["data"])  # first: before the options' checks import much
             valid = {f.name for f in fields(CorpusOptions)}
             corpus = CorpusOptions(
@@ -458,11 +449,9 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
                                for k, v in given.items()
                                if k in _PREPROCESSING_PARAMS and v is not None})
             corpus.vectorizer()  # options that cannot go together: an error before any work
-            return func(corpus=corpus, **kw)
+            return corpus
 
-        command.__signature__ = signature.replace(parameters=params)
-        command.__annotations__ = {p.name: p.annotation for p in params}
-        del command.__wrapped__  # typer must read the new signature, not the function's
-        return command
+        # the DATA argument first, then the command's own parameters, then the corpus options
+        return option_group("corpus", options, make, lead=("data",), trailing=True)(func)
 
     return decorate

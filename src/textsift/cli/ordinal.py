@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import functools
-import inspect
 from typing import Annotated
 
 import typer
@@ -12,6 +10,7 @@ import typer
 from ..errors import TextsiftError
 from . import _catalog
 from ._app import app, console, emit, plain, print_note, writes_out
+from ._groups import option_group
 from .core import TOP
 from .options import (
     Alpha,
@@ -112,21 +111,14 @@ def method_options(func):
     from the registry (so that a parameter such as PRP's ``s`` can be set as soon as the method
     has it); the command receives the ones given as one dict, ``params``."""
     takers = _ordinal_params()
-    signature = inspect.signature(func, eval_str=True)
-    own = [p for p in signature.parameters.values() if p.name != "params"]
-    added = [inspect.Parameter(f"param_{n}", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None,
-                               annotation=_param_option(n, ms)) for n, ms in takers.items()]
+    options = {f"param_{n}": (_param_option(n, ms), None) for n, ms in takers.items()}
 
-    @functools.wraps(func)
-    def command(**kw):
-        given = {n: kw.pop(f"param_{n}") for n in takers}
-        params = {n: getattr(v, "value", v) for n, v in given.items() if v is not None}
-        return func(params=params, **kw)
+    def make(**given) -> dict:
+        return {n: getattr(v, "value", v) for n, v in
+                ((name.removeprefix("param_"), v) for name, v in given.items())
+                if v is not None}
 
-    command.__signature__ = signature.replace(parameters=[*own, *added])
-    command.__annotations__ = {p.name: p.annotation for p in [*own, *added]}
-    del command.__wrapped__
-    return command
+    return option_group("params", options, make)(func)
 
 
 def _check_params(m, params: dict) -> None:
