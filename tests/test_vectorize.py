@@ -266,3 +266,42 @@ def test_stems_are_snowballstemmers_on_every_word_type_of_the_shared_corpora(rea
     words = sorted(words)
     assert len(words) > 250_000
     assert stem_words(words) == EnglishStemmer().stemWords(words)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ctrl_c_inside_the_kernel_stops_it_and_the_next_count_is_exact(threads):
+    """The kernel runs Python's signal handlers every 2,048 documents of the calling thread: a
+    SIGINT sent while the main thread is inside ``_kernel().count`` (seen from a watcher
+    thread through ``sys._current_frames``, as the kernel runs without the GIL) ends the call
+    with KeyboardInterrupt -- every thread stopped, every buffer freed -- and the next count is
+    CountVectorizer's."""
+    import os
+    import signal
+    import sys
+    import threading
+
+    texts = [f"w{i % 9973} alpha Beta γάμμα {i}" for i in range(400_000)]
+    main = threading.main_thread().ident
+    seen = []
+
+    def watch():
+        for _ in range(20_000):
+            frame = sys._current_frames().get(main)
+            if frame is not None and frame.f_code.co_name == "_kernel_counts":
+                seen.append(True)
+                os.kill(os.getpid(), signal.SIGINT)
+                return
+            threading.Event().wait(0.0005)
+
+    watcher = threading.Thread(target=watch)
+    watcher.start()
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            tv.count_terms(texts, n_threads=threads)
+    finally:
+        watcher.join()
+    assert seen == [True]
+    few = texts[:3000] + ["ΟΔΟΣ straße İstanbul"]
+    X, names = tv.count_terms(few, n_threads=threads)
+    Y, want = reference(few, VectorizerOptions())
+    assert names.tolist() == want and (X != Y).nnz == 0

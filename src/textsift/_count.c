@@ -228,7 +228,9 @@ typedef struct {
     uint64_t *toks;      /* each token's offset in tok, length and hash */
     size_t toks_cap;
     uint16_t latin1[256]; /* latin1_tokens' table */
-    int failed;          /* out of memory */
+    int failed;          /* out of memory, or stopped */
+    volatile int *stop;  /* shared: set when a signal handler raised (Ctrl-C) */
+    int calling;         /* the calling thread: it runs the signal handlers */
     /* phase 2 */
     const uint32_t *rank; /* final term of each of the thread's ids */
     size_t V;            /* the number of terms */
@@ -551,6 +553,21 @@ static int sort_vocab(const Vocab *v, uint32_t *order, uint64_t *keys) {
     return 0;
 }
 
+/* Every SIGNAL_EVERY documents the calling thread takes the GIL back for a moment and runs
+   Python's signal handlers (PyErr_CheckSignals: a no-op outside the main thread); a handler
+   that raises (Ctrl-C's KeyboardInterrupt) stops every thread, and count() returns with its
+   exception, instead of the interrupt waiting for the whole corpus. */
+#define SIGNAL_EVERY 2048
+
+static int stopped(Work *w) {
+    if (w->calling && !*w->stop) {
+        PyGILState_STATE g = PyGILState_Ensure();
+        if (PyErr_CheckSignals() < 0) *w->stop = 1;
+        PyGILState_Release(g);
+    }
+    return *w->stop;
+}
+
 static void *tokenise(void *arg) {
     Work *w = arg;
     for (int c = 0; c < 256; c++) {
@@ -559,6 +576,7 @@ static void *tokenise(void *arg) {
         w->latin1[c] = (uint16_t)(l | (in ? 0x100 : 0));
     }
     for (Py_ssize_t d = w->d0; d < w->d1; d++) {
+        if (((d - w->d0) & (SIGNAL_EVERY - 1)) == SIGNAL_EVERY - 1 && stopped(w)) goto fail;
         size_t before = w->n, nt = 0;
         uint32_t doc = (uint32_t)(d - w->d0);
         const Doc *dd = &w->docs[d];
@@ -829,7 +847,10 @@ static PyObject *count(PyObject *self, PyObject *args) {
             w[t].d1 = d;
         }
     }
+    volatile int stop = 0;
     for (int t = 0; t < n_threads; t++) {
+        w[t].stop = &stop;
+        w[t].calling = t == 0; /* run_threads runs w[0] in this thread */
         w[t].docs = docs;
         w[t].lower = lower;
         w[t].spaces = spaces;
@@ -893,7 +914,7 @@ static PyObject *count(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     if (failed) {
-        PyErr_NoMemory();
+        if (!stop) PyErr_NoMemory(); /* stopped: the handler's exception is set */
         goto done;
     }
     for (int t = 0; t < n_threads; t++) {
