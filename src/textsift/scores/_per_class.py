@@ -190,6 +190,19 @@ class Cells:
                     for j in classes]
         return top_many(self, classes, k)
 
+    def top_signs(self, classes, k: int):
+        """:meth:`top_many` with each term's direction in its class
+        (:func:`textsift.scores.direction.signs_at` of the cells found), from the non-zero
+        cells (sparse layout); None on dense counts."""
+        from ..selection.classwise import top_many
+        from .direction import signs_at
+
+        if not self._cellwise:
+            return None
+        return [(t, v, signs_at(self.counts.cells, t, j, at))
+                for j, (t, v, at) in zip(classes, top_many(self, classes, k, with_cells=True),
+                                         strict=True)]
+
     def reduce(self, aggregate: str) -> np.ndarray:
         from ..selection.classwise import by_blocks, reduce
 

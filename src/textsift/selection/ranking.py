@@ -29,6 +29,7 @@ from ..scores import (
     get_method,
     policy_refusal,
 )
+from ..scores._per_class import nonempty_classes
 from ..scores.direction import check_direction
 from ..scores.direction import direction as direction_table
 from .policies import AGGREGATES, Ranking, rank_scores
@@ -330,13 +331,23 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
         raise TextsiftError(f"{_name(method)} gives one score per term, not one per class, so "
                             "every class would have the same ranking; choose a method that "
                             "scores each class (chi2, ig, bns, ...: `textsift methods`)")
+    name = _name(method)
+    classes = np.arange(len(groups))
+    # both directions from a table held by its cells: each term's mark read from the cell
+    # it was found in, no direction table
+    found = (table.top_signs(classes, top) if direction == "both" and top is not None
+             and _same_groups(groups, nonempty_classes(counts).classes) else None)
+    if found is not None:
+        kept = [(t[v > -np.inf], v[v > -np.inf], s[v > -np.inf]) for t, v, s in found]
+        return [TermRanking(terms, score, None, "max", name, group, counts.feature_names,
+                            direction, mark)
+                for group, (terms, score, mark) in zip(groups, kept, strict=True)]
     signs = direction_table(counts)
     if not _same_groups(groups, signs.groups):
         signs = None  # groups that are not classes (an ordinal method's cuts)
     if signs is not None and direction != "both":
         table = table.directed(signs, 1 if direction == "over" else -1)
-    best = table.top_many(np.arange(len(groups)), top)  # each class's best terms
-    name = _name(method)
+    best = table.top_many(classes, top)  # each class's best terms
     kept = [(index[score > -np.inf], score[score > -np.inf]) for index, score in best]
     marks = [None] * len(kept)
     if signs is not None:  # every class's marks in one search
