@@ -199,9 +199,14 @@ class Cells:
 
         if not self._cellwise:
             return None
-        return [(t, v, signs_at(self.counts.cells, t, j, at))
-                for j, (t, v, at) in zip(classes, top_many(self, classes, k, with_cells=True),
-                                         strict=True)]
+        found = top_many(self, classes, k, with_cells=True)
+        if not found:
+            return []
+        sizes = [len(t) for t, _, _ in found]
+        signs = signs_at(self.counts.cells, np.concatenate([t for t, _, _ in found]),
+                         np.repeat(classes, sizes), np.concatenate([at for _, _, at in found]))
+        return [(t, v, s) for (t, v, _), s in zip(found, np.split(signs, np.cumsum(sizes)[:-1]),
+                                                 strict=True)]
 
     def reduce(self, aggregate: str) -> np.ndarray:
         from ..selection.classwise import by_blocks, reduce

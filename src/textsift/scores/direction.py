@@ -49,22 +49,24 @@ def direction(counts: Counts) -> ScoreTable:
     return binary_scores(counts, representation)
 
 
-def signs_at(cells, terms: np.ndarray, j: int, at: np.ndarray) -> np.ndarray:
-    """The direction of ``terms`` in class ``j`` of the counts whose non-zero cells are
-    ``cells`` (:class:`~textsift.counting._cells.SparseCells`), ``at`` each term's cell
-    there (``-1``: ``A = 0``): :func:`representation` of the cell's table, formed as
-    :func:`direction` forms it (the non-zero cells' ``(A, df - A, N_c - A, N - N_c - B)``,
-    the absent cells' ``(0, df, N_c, N - N_c - df)``), so the same values, to the bit;
+def signs_at(cells, terms: np.ndarray, classes: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The direction of each term ``terms[i]`` in class ``classes[i]`` of the counts whose
+    non-zero cells are ``cells`` (:class:`~textsift.counting._cells.SparseCells`), ``at[i]``
+    its cell there (``-1``: ``A = 0``): :func:`representation` of the cell's table, formed
+    as :func:`direction` forms it (a non-zero cell's ``(A, df - A, N_c - A, N - N_c - B)``,
+    an absent cell's ``(0, df, N_c, N - N_c - df)``), so the same values, to the bit;
     ``-inf`` for an unseen term, as the table has it."""
     at = np.asarray(at, dtype=np.int64)
     held = at >= 0
-    a = np.where(held, cells.a[np.where(held, at, 0)], 0.0) if len(cells.a) else np.zeros(
-        len(at))
+    a = cells.a[at[held]]
     df = cells.df_values[cells.df_index[terms]]
-    pos = cells.pos[j]
-    b = np.where(held, df - a, df)
-    d = np.where(held, cells.n - pos - b, cells.n - pos - df)
-    out = representation(a, b, pos - a, d).astype(np.float64)
+    pos = cells.pos[classes]
+    b, d = df.copy(), cells.n - pos - df
+    b[held] = df[held] - a
+    d[held] = cells.n - pos[held] - b[held]
+    a_all = np.zeros(len(at))
+    a_all[held] = a
+    out = representation(a_all, b, pos - a_all, d).astype(np.float64)
     out[df == 0] = -np.inf
     return out
 
