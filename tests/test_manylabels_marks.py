@@ -1,7 +1,9 @@
-"""Each class's two-sided top terms on the sparse layout carry their directions read from the
-cells they were found in (``ScoreTable.top_signs``), not from a direction table searched
-term by term: the same terms, scores and marks, to the bit, as the definition -- each class's
-column ranked (``policies.order``) and the direction table's value at each term.
+"""Each class's top terms on the sparse layout carry their directions read from the cells
+they were found in (``ScoreTable.top_signs``), not from a direction table searched term by
+term (and for both directions, with no direction table at all): the same terms, scores and
+marks, to the bit, as the definition -- each class's column (the other direction's cells
+``-inf`` for one direction) ranked (``policies.order``) and the direction table's value at
+each term.
 
 The property runs on small random label sets with every path of a class's top ``k``: its
 non-zero cells alone, merged with its best absent terms, a class holding most terms (its
@@ -35,21 +37,26 @@ def _counts(seed: int, n_docs: int, n_terms: int, m: int, density: float) -> Cou
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), n_docs=st.integers(9, 60), n_terms=st.integers(2, 40),
        m=st.integers(3, 9), density=st.floats(0.02, 0.6), k=st.integers(1, 45),
-       method=st.sampled_from(["chi2", "bns", "ig", "log_odds_dirichlet"]))
+       method=st.sampled_from(["chi2", "bns", "ig", "log_odds_dirichlet"]),
+       direction=st.sampled_from(["both", "over", "under"]))
 def test_marks_from_the_cells_are_the_direction_tables(seed, n_docs, n_terms, m, density, k,
-                                                       method):
+                                                       method, direction):
     counts = _counts(seed, n_docs, n_terms, m, density)
     table, signs = compute(counts, method, dense=False), direction_table(counts)
     assert counts.layout == "sparse" and table.storage == "cells"
     expected = []
     for j in range(len(table.groups)):
-        column = table.column(j)
+        column, marks = table.column(j), signs.column(j)
+        if direction != "both":  # the definition: the other direction's cells -inf
+            column[marks != (1 if direction == "over" else -1)] = -np.inf
         index = order(column, table.seen, k)
         kept = column[index] > -np.inf
-        expected.append((index[kept], column[index][kept], signs.column(j)[index[kept]]))
-    with pytest.MonkeyPatch.context() as patch:  # the marks come from the cells: no direction table
-        patch.setattr(ranking, "direction_table", lambda c: pytest.fail("direction table"))
-        got = ranking.rank_per_class(counts, method, top=k, direction="both")
+        expected.append((index[kept], column[index][kept], marks[index[kept]]))
+    with pytest.MonkeyPatch.context() as patch:  # the marks come from the cells
+        patch.setattr(type(signs), "values_at", lambda *a: pytest.fail("a term-major search"))
+        if direction == "both":  # and no direction table at all
+            patch.setattr(ranking, "direction_table", lambda c: pytest.fail("direction table"))
+        got = ranking.rank_per_class(counts, method, top=k, direction=direction)
     assert [str(r.class_label) for r in got] == [str(g) for g in table.groups]
     assert len(got) == m - 1  # the empty label is left out
     for r, (index, scores, marks) in zip(got, expected, strict=True):

@@ -333,20 +333,19 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
                             "scores each class (chi2, ig, bns, ...: `textsift methods`)")
     name = _name(method)
     classes = np.arange(len(groups))
-    # both directions from a table held by its cells: each term's mark read from the cell
-    # it was found in, no direction table
-    found = (table.top_signs(classes, top) if direction == "both" and top is not None
-             and _same_groups(groups, nonempty_classes(counts).classes) else None)
-    if found is not None:
-        kept = [(t[v > -np.inf], v[v > -np.inf], s[v > -np.inf]) for t, v, s in found]
-        return [TermRanking(terms, score, None, "max", name, group, counts.feature_names,
-                            direction, mark)
-                for group, (terms, score, mark) in zip(groups, kept, strict=True)]
-    signs = direction_table(counts)
-    if not _same_groups(groups, signs.groups):
-        signs = None  # groups that are not classes (an ordinal method's cuts)
-    if signs is not None and direction != "both":
-        table = table.directed(signs, 1 if direction == "over" else -1)
+    signs = None
+    if _same_groups(groups, nonempty_classes(counts).classes):  # else not classes (cuts)
+        if direction != "both":
+            signs = direction_table(counts)
+            table = table.directed(signs, 1 if direction == "over" else -1)
+        # a table held by its cells: each term's mark read from the cell it was found in
+        found = table.top_signs(classes, top) if top is not None else None
+        if found is not None:
+            return [TermRanking(t[v > -np.inf], v[v > -np.inf], None, "max", name, group,
+                                counts.feature_names, direction, s[v > -np.inf])
+                    for group, (t, v, s) in zip(groups, found, strict=True)]
+        if signs is None:
+            signs = direction_table(counts)
     best = table.top_many(classes, top)  # each class's best terms
     kept = [(index[score > -np.inf], score[score > -np.inf]) for index, score in best]
     marks = [None] * len(kept)
