@@ -24,3 +24,21 @@ def add_data_option(ap: argparse.ArgumentParser) -> None:
     """``--data DIR``: the folder of the shared corpora."""
     ap.add_argument("--data", type=Path,
                     default=Path(os.environ.get("TEXTSIFT_DATA", "../shared/data")))
+
+
+def blas_threads() -> str:
+    """The BLAS libraries loaded in this process and their threads (threadpoolctl), e.g.
+    ``"openblas 2"``; ``"none loaded"`` before numpy's BLAS is."""
+    from threadpoolctl import threadpool_info
+
+    found = [f"{i.get('internal_api', i['user_api'])} {i['num_threads']}"
+             for i in threadpool_info() if i["user_api"] == "blas"]
+    return ", ".join(found) or "none loaded"
+
+
+def conditions() -> str:
+    """The machine's conditions of a measurement: load average (1, 5 min), cores, BLAS
+    threads."""
+    one, five, _ = os.getloadavg()
+    return (f"load average {one:.1f} (1 min) / {five:.1f} (5 min), {os.cpu_count()} cores, "
+            f"BLAS threads: {blas_threads()}")

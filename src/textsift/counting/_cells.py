@@ -86,7 +86,14 @@ class SparseCells:
                                          _row_pointer(row, n_terms))
         else:
             cells.__dict__["by_class"] = by_class
+            cells.__dict__["class_major"] = True
         return cells
+
+    @property
+    def class_major(self) -> bool:
+        """Whether the cells are stored class by class (a sparse table's): ``by_class``'s
+        order is then the identity, and a run of classes is a run of cells."""
+        return self.__dict__.get("class_major", False)
 
     @property
     def n_classes(self) -> int:

@@ -79,6 +79,20 @@ def _labels(cell: Cell, loaded: LoadedFold, p: TrainTest):
     return binary_labels(p.y_train, cell.positive), binary_labels(p.y_test, cell.positive)
 
 
+def _coded(cell: Cell, loaded: LoadedFold, p: TrainTest):
+    """``(y_train, y_test, positive, names)``: the part's labels of the cell's task, nominal
+    ones as integer codes (``names[code]``; ``positive`` the code of ``"pos"``), ordinal ranks
+    as the numbers they are (``names`` None); read-only."""
+    y_train, y_test = _labels(cell, loaded, p)
+    pos, names = "pos", None
+    if y_train.dtype.kind == "U":
+        y_train, y_test, names = encode(y_train, y_test)
+        pos = int(np.searchsorted(names, "pos"))
+    for y in (y_train, y_test):  # shared by the task's cells: no learner may change them
+        y.flags.writeable = False
+    return y_train, y_test, pos, names
+
+
 def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock):
     """Fit the cell's learner on its terms of the part ``holdout`` with the parameters
     ``choice``; return ``(y_true, prediction, terms used, positive label, scale)`` -- the
@@ -105,11 +119,7 @@ def _predict(cell: Cell, loaded: LoadedFold, holdout, choice: dict, clock: Clock
             k = round(float(np.mean(used)))
             if not any(used):
                 return _labels(cell, loaded, p)[1], None, 0, "pos", None
-    y_train, y_test, pos = *_labels(cell, loaded, p), "pos"
-    names = None
-    if y_train.dtype.kind == "U":  # nominal labels (ordinal ranks stay the numbers they are)
-        y_train, y_test, names = encode(y_train, y_test)
-        pos = int(np.searchsorted(names, "pos"))
+    y_train, y_test, pos, names = loaded.learned(holdout, cell, lambda: _coded(cell, loaded, p))
     scale = list(p.counts.classes) if cell.label_kind.ranks else None
     if cell.learner.threshold is not None:  # tuned on the validation part tuning uses
         choice = {**choice, "val_size": (cell.tuning.val_size if cell.tuning else

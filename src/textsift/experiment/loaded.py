@@ -100,6 +100,16 @@ class _Columns:
 
 
 @dataclass(frozen=True)
+class _Learned:
+    """-> the labels a part's learners fit and are measured on (a task, or a label set's
+    columns), as codes: ``(train, test, positive code, names)``."""
+
+    holdout: tuple | None
+    positive: object
+    label_set: str | None
+
+
+@dataclass(frozen=True)
 class _LabelColumns:
     """-> the labels a cell of label sets learns and measures."""
 
@@ -207,6 +217,12 @@ class LoadedFold:
             return counts if positive is None else counts.one_vs_rest(positive)
 
         return self._derived.get(_TaskCounts(holdout, positive), make)
+
+    def learned(self, holdout, cell: Cell, make):
+        """The labels the part's learners of ``cell``'s task fit and are measured on,
+        ``make()`` once per part and task (every cell of a task shares them)."""
+        return self._derived.get(_Learned(holdout, cell.positive,
+                                          cell.label_set if cell.multilabel else None), make)
 
     def _scores(self, holdout, cell: Cell, params: tuple, positive=None):
         """The scores of the part's counts (of the task ``positive``) under the cell's method

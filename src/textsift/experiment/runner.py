@@ -139,7 +139,7 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
         if log is not None:
             log(message)
 
-    t0 = time.perf_counter()
+    t0 = time.perf_counter(), time.process_time()
     n_jobs = check_n_jobs(exp.n_jobs if n_jobs is None else n_jobs, "n_jobs (--n-jobs)")
     with hold(out, note=lambda message: say(f"note: {message}")):
         return _run(exp, Store(out), resume, n_jobs, progress, say, t0)
@@ -182,7 +182,7 @@ def _set_aside(damaged: dict) -> None:
 
 
 def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say,
-         t0: float) -> RunSummary:
+         t0: tuple[float, float]) -> RunSummary:
     # every check of the data and the configuration runs before the first file is written:
     # a run refused for bad input leaves --out as it found it
     data = DataKey.of(exp)
@@ -197,7 +197,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         _set_aside(damaged)
     paths = prepare_folds(exp, store.cache, log=say, n_jobs=n_jobs, prepared=prepared)
     summaries = fold_summaries(store.cache)
-    prepare_s = time.perf_counter() - t0
+    prepare_s, prepare_cpu_s = time.perf_counter() - t0[0], time.process_time() - t0[1]
     refs = [FoldRef.of(p) for p in paths]
     fold0 = keep_open(refs[0], first, hand_on=True)  # its cells, here, hand on their scores
     levels, notes = resolve_levels(exp, [s["n_terms"] for s in summaries])
@@ -234,8 +234,9 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         say(f"note: {empty}")
         notes.append(empty)
         atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
-    wall = time.perf_counter() - t0
-    run = {"wall_s": wall, "prepare_s": prepare_s, "n_jobs": n_jobs, "cells": len(cells),
+    wall = time.perf_counter() - t0[0]
+    run = {"wall_s": wall, "prepare_s": prepare_s, "prepare_cpu_s": prepare_cpu_s,
+           "n_jobs": n_jobs, "cells": len(cells),
            "cells_run": len(pending), "fold_0_documents": int(first.counts.n_docs)}
     atomic_write(store.root / "run.json", lambda fh: fh.write(json.dumps(run).encode()))
     return RunSummary(results, len(cells), len(pending), wall, notes)

@@ -162,6 +162,8 @@ _ALL_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 @register_measure("accuracy", "fraction of correct predictions (for label sets: of documents "
                   "whose label set is predicted exactly)", tasks=_ALL_TASKS)
 def _accuracy(y_true, y_pred) -> float:
+    if _class_counts(y_true, y_pred) is not None:  # integer codes: the same value, to the bit
+        return float(np.mean(np.asarray(y_true) == np.asarray(y_pred)))
     return accuracy_score(y_true, y_pred)
 
 
@@ -173,13 +175,48 @@ def _balanced_accuracy(y_true, y_pred) -> float:
 @register_measure("micro_f1", "F1 over every decision (micro-average; accuracy for one "
                   "label per document)", tasks=_ALL_TASKS)
 def _micro_f1(y_true, y_pred) -> float:
+    counts = _class_counts(y_true, y_pred)
+    if counts is not None:
+        tp, true, pred = (np.array([c.sum()]) for c in counts)
+        return _f1(tp, true, pred)
     return f1_score(y_true, y_pred, average="micro", zero_division=0)
 
 
 @register_measure("macro_f1", "F1 of each class (label), averaged over the classes",
                   tasks=_ALL_TASKS)
 def _macro_f1(y_true, y_pred) -> float:
+    counts = _class_counts(y_true, y_pred)
+    if counts is not None:
+        return _f1(*counts)
     return f1_score(y_true, y_pred, average="macro", zero_division=0)
+
+
+def _class_counts(y_true, y_pred):
+    """``(tp, true, predicted)`` documents of each label present in ``y_true`` or ``y_pred``
+    (ascending: scikit-learn's labels) for one integer label per document (what an
+    experiment's cells measure: the classes' codes), by three ``bincount``; None for any other
+    input (label sets, names, numbers that are not integers), which scikit-learn measures
+    and checks. An experiment measures each of its cells' predictions with three measures:
+    scikit-learn's checks of the labels cost more than the measures."""
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if (y_true.ndim != 1 or y_pred.shape != y_true.shape or not len(y_true)
+            or y_true.dtype.kind not in "iu" or y_pred.dtype.kind not in "iu"):
+        return None
+    labels, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
+    truth, guess = codes[:len(y_true)], codes[len(y_true):]
+    m = len(labels)
+    return (np.bincount(truth[truth == guess], minlength=m), np.bincount(truth, minlength=m),
+            np.bincount(guess, minlength=m))
+
+
+def _f1(tp, true, pred) -> float:
+    """The mean over the labels of ``F1 = 2 TP / (2 TP + FP + FN) = 2 TP / (true + predicted)``,
+    each label's and the mean formed as scikit-learn's ``precision_recall_fscore_support``
+    forms them (``(1 + beta^2) TP / (beta^2 true + predicted)``, ``numpy.nanmean``), so the
+    same value, to the bit; every label here has a document, true or predicted: no zero
+    division."""
+    denom = 1 * true.astype(np.float64) + pred.astype(np.float64)
+    return float(np.nanmean((1 + 1) * tp.astype(np.float64) / denom))
 
 
 @register_measure("micro_precision", "precision over every decision (micro-average): for "

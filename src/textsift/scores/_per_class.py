@@ -190,6 +190,24 @@ class Cells:
                     for j in classes]
         return top_many(self, classes, k)
 
+    def top_signs(self, classes, k: int):
+        """:meth:`top_many` with each term's direction in its class
+        (:func:`textsift.scores.direction.signs_at` of the cells found), from the non-zero
+        cells (sparse layout); None on dense counts."""
+        from ..selection.classwise import top_many
+        from .direction import signs_at
+
+        if not self._cellwise:
+            return None
+        found = top_many(self, classes, k, with_cells=True)
+        if not found:
+            return []
+        sizes = [len(t) for t, _, _ in found]
+        signs = signs_at(self.counts.cells, np.concatenate([t for t, _, _ in found]),
+                         np.repeat(classes, sizes), np.concatenate([at for _, _, at in found]))
+        return [(t, v, s) for (t, v, _), s in zip(found, np.split(signs, np.cumsum(sizes)[:-1]),
+                                                 strict=True)]
+
     def reduce(self, aggregate: str) -> np.ndarray:
         from ..selection.classwise import by_blocks, reduce
 

@@ -156,6 +156,13 @@ class ScoreTable:
         term: ``None``) by :func:`textsift.selection.policies.order` (descending, ties by index)."""
         return self._store.top_many(np.asarray(groups, dtype=np.intp).reshape(-1), k)
 
+    def top_signs(self, groups, k: int):
+        """:meth:`top_many` (``k`` terms) with each listed term's direction in its group,
+        ``(terms, scores, signs)`` per group (:func:`textsift.scores.direction.direction`'s
+        values, read from the cells the terms were found in): from a table held by the
+        cells of counts in the sparse layout; None from any other storage."""
+        return self._store.top_signs(np.asarray(groups, dtype=np.intp).reshape(-1), k)
+
     def reduce(self, aggregate: str) -> np.ndarray:
         """One score per term under ``max``, ``sum`` or ``wavg``
         (:func:`textsift.selection.policies.globalise`)."""
@@ -257,6 +264,9 @@ class _Dense:
 
         return [(index := order(column := self.array[:, j], self.seen, k), column[index])
                 for j in groups]
+
+    def top_signs(self, groups, k):
+        return None
 
     def reduce(self, aggregate: str) -> np.ndarray:
         from ..selection.classwise import by_blocks

@@ -28,7 +28,7 @@ from ..errors import choose
 from ._per_class import binary_scores
 from ._tables import ScoreTable
 
-__all__ = ["DIRECTIONS", "check_direction", "direction", "representation"]
+__all__ = ["DIRECTIONS", "check_direction", "direction", "representation", "signs_at"]
 
 #: Which terms of a class a view or a selector keeps: over-represented in it, under-
 #: represented, or both.
@@ -47,6 +47,28 @@ def direction(counts: Counts) -> ScoreTable:
     ``-1`` or ``0``, a per-class table in sparse form like the scores' (unseen terms
     ``-inf``)."""
     return binary_scores(counts, representation)
+
+
+def signs_at(cells, terms: np.ndarray, classes: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """The direction of each term ``terms[i]`` in class ``classes[i]`` of the counts whose
+    non-zero cells are ``cells`` (:class:`~textsift.counting._cells.SparseCells`), ``at[i]``
+    its cell there (``-1``: ``A = 0``): :func:`representation` of the cell's table, formed
+    as :func:`direction` forms it (a non-zero cell's ``(A, df - A, N_c - A, N - N_c - B)``,
+    an absent cell's ``(0, df, N_c, N - N_c - df)``), so the same values, to the bit;
+    ``-inf`` for an unseen term, as the table has it."""
+    at = np.asarray(at, dtype=np.int64)
+    held = at >= 0
+    a = cells.a[at[held]]
+    df = cells.df_values[cells.df_index[terms]]
+    pos = cells.pos[classes]
+    b, d = df.copy(), cells.n - pos - df
+    b[held] = df[held] - a
+    d[held] = cells.n - pos[held] - b[held]
+    a_all = np.zeros(len(at))
+    a_all[held] = a
+    out = representation(a_all, b, pos - a_all, d).astype(np.float64)
+    out[df == 0] = -np.inf
+    return out
 
 
 def check_direction(value) -> str:

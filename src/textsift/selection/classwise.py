@@ -52,8 +52,10 @@ TOP_BLOCK = 2**18
 WHOLE_COLUMN = 8
 
 
-def top_many(table: Cells, classes, k: int) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`top` of each class of ``classes`` (column indices), in that order.
+def top_many(table: Cells, classes, k: int, with_cells: bool = False) -> list[tuple]:
+    """:func:`top` of each class of ``classes`` (column indices), in that order; with
+    ``with_cells``, ``(terms, scores, cells)``: each listed term's non-zero cell (its index in
+    ``counts.cells``), ``-1`` where no document of the class has the term.
 
     A class's first ``k`` terms are the best of its non-zero cells (the ``k``-th and every
     term tied with it kept) and of its best absent terms (:meth:`Grid.best_terms
@@ -61,18 +63,27 @@ def top_many(table: Cells, classes, k: int) -> list[tuple[np.ndarray, np.ndarray
     the absent terms are asked for only when they could rank: fewer than ``k`` non-zero
     cells, or an absent score (:meth:`~textsift.scores.Grid.bounds`) as high as the
     ``k``-th. The non-zero cells of classes with about as many are ranked together, a row
-    each of a padded block (one ``partition`` and one ``lexsort`` for thousands of classes)."""
+    each of a padded block (one ``partition`` and one ``lexsort`` for thousands of classes);
+    classes whose cells lie in one run of the cells' own order (every class of the sparse
+    layout, in order) are read in place, not gathered."""
     counts, cells = table.counts, table.counts.cells
     absent, nz = table.parts
     k = min(int(k), counts.n_terms)
     classes = np.asarray(classes, dtype=np.int64).reshape(-1)
     order, start = cells.by_class
     size = start[classes + 1] - start[classes]
-    first = np.zeros(len(classes), dtype=np.int64)  # the classes' cells, gathered once
+    first = np.zeros(len(classes), dtype=np.int64)  # where each class's cells begin
     np.cumsum(size[:-1], out=first[1:])
-    mine = order[slices(start[classes], size)]
-    values, terms = nz[mine], cells.row[mine]
-    del mine
+    if cells.class_major and (np.diff(classes) == 1).all():  # one run, as stored
+        mine = None
+        if len(classes):
+            first += start[classes[0]]
+        values, terms = nz, cells.row
+    else:  # the classes' cells, gathered once
+        mine = order[slices(start[classes], size)]
+        values, terms = nz[mine], cells.row[mine]
+        if not with_cells:
+            mine = None
     width = 2 ** np.ceil(np.log2(np.maximum(size, 1))).astype(np.int64)
     out: list = [None] * len(classes)
     for w in np.unique(width):
@@ -82,22 +93,23 @@ def top_many(table: Cells, classes, k: int) -> list[tuple[np.ndarray, np.ndarray
             part = todo[lo:lo + step]
             for i, found in zip(part, _best_cells(values, terms, first[part], size[part],
                                                   int(w), k), strict=True):
-                out[i] = found
+                out[i] = found if mine is None else (*found[:2], mine[found[2]])
+    del values, terms, mine
     bounds = absent.bounds(classes)
-    need = [i for i, (_, v) in enumerate(out)  # an absent term could rank
-            if len(v) < k or v[k - 1] <= bounds[i]]
-    for i in need:
-        out[i] = _with_absent(table, int(classes[i]), k, *out[i])
-    for i in set(range(len(out))) - set(need):
-        out[i] = out[i][0][:k], out[i][1][:k]
-    return out
+    for i, (t, v, c) in enumerate(out):
+        if len(v) < k or v[k - 1] <= bounds[i]:  # an absent term could rank
+            out[i] = _with_absent(table, int(classes[i]), k, t, v, c)
+        else:
+            out[i] = t[:k], v[:k], c[:k]
+    return out if with_cells else [(t, v) for t, v, _ in out]
 
 
 def _best_cells(values, terms, first, size, width: int, k: int):
     """For classes whose non-zero cells' scores and terms are ``values[first[i]:first[i] +
     size[i]]`` and ``terms[...]`` (at most ``width`` each): their best ``k`` cells by
     descending score, ties by term, and every cell tied with the ``k``-th after them --
-    ``(terms, scores)`` each (only scores above ``-inf``)."""
+    ``(terms, scores, positions)`` each (positions in ``values``; only scores above
+    ``-inf``)."""
     n = len(first)
     at = np.arange(width)
     valid = at[None, :] < size[:, None]
@@ -110,23 +122,27 @@ def _best_cells(values, terms, first, size, width: int, k: int):
     else:
         chosen = scores > -np.inf
     r, c = np.nonzero(chosen)
-    v, t = scores[r, c], terms[cell[r, c]]
+    v, p = scores[r, c], cell[r, c]
+    t = terms[p]
     ranked = np.lexsort((t, -v, r))
-    r, v, t = r[ranked], v[ranked], t[ranked].astype(np.intp)
+    r, v, t, p = r[ranked], v[ranked], t[ranked].astype(np.intp), p[ranked]
     ends = np.searchsorted(r, np.arange(n + 1))
-    return [(t[ends[i]:ends[i + 1]], v[ends[i]:ends[i + 1]]) for i in range(n)]
+    return [(t[ends[i]:ends[i + 1]], v[ends[i]:ends[i + 1]], p[ends[i]:ends[i + 1]])
+            for i in range(n)]
 
 
-def _with_absent(table: Cells, j: int, k: int, terms: np.ndarray, values: np.ndarray):
+def _with_absent(table: Cells, j: int, k: int, terms: np.ndarray, values: np.ndarray,
+                 at: np.ndarray):
     """Class ``j``'s first ``k`` terms from its best non-zero cells (``terms``, ``values``,
-    ranked) and its best absent terms; every other term scores ``-inf`` when too few score
-    above it (then the seen ones by index, then the unseen)."""
+    ranked; ``at`` their cells) and its best absent terms; every other term scores ``-inf``
+    when too few score above it (then the seen ones by index, then the unseen):
+    ``(terms, scores, cells)``, ``-1`` for a term absent from the class."""
     counts, cells = table.counts, table.counts.cells
     absent, _ = table.parts
     mine = table.cells_of(j)
     if (len(values) >= k and hasattr(absent, "best_absent")
             and absent.best_absent(j, cells.row[mine]) < values[k - 1]):
-        return terms[:k], values[:k]  # no absent term reaches the k-th: the bound was loose
+        return terms[:k], values[:k], at[:k]  # no absent term reaches the k-th: loose bound
     found = None
     if WHOLE_COLUMN * len(mine) < counts.n_terms:  # else the whole column costs less
         members = _members(table)
@@ -138,15 +154,26 @@ def _with_absent(table: Cells, j: int, k: int, terms: np.ndarray, values: np.nda
     if found is None:  # no known order, or a class with most terms: the whole column
         column = table.column(j)
         index = order(column, counts.seen, k)
-        return index, column[index]
+        return index, column[index], _cells_at(table, j, index)
     terms, values = np.concatenate([terms, found[0]]), np.concatenate([values, found[1]])
+    at = np.concatenate([at, np.full(len(found[0]), -1, dtype=at.dtype)])
     best = np.lexsort((terms, -values))[:k]
-    terms, values = terms[best].astype(np.intp), values[best]
+    terms, values, at = terms[best].astype(np.intp), values[best], at[best]
     if len(terms) < k:  # then every other term scores -inf
         rest = _first_others(counts.seen, terms, k - len(terms))
         terms = np.concatenate([terms, rest])
         values = np.concatenate([values, np.full(len(rest), -np.inf)])
-    return terms, values
+        at = np.concatenate([at, _cells_at(table, j, rest)])
+    return terms, values, at
+
+
+def _cells_at(table: Cells, j: int, terms: np.ndarray) -> np.ndarray:
+    """The non-zero cell of each of ``terms`` in class ``j`` (index in ``counts.cells``),
+    ``-1`` where the class has none of its documents."""
+    mine = table.cells_of(j)
+    where = np.full(table.counts.n_terms, -1, dtype=np.int64)
+    where[table.counts.cells.row[mine]] = mine
+    return where[terms]
 
 
 def _first_others(seen: np.ndarray, taken: np.ndarray, n: int) -> np.ndarray:

@@ -29,6 +29,7 @@ from ..scores import (
     get_method,
     policy_refusal,
 )
+from ..scores._per_class import nonempty_classes
 from ..scores.direction import check_direction
 from ..scores.direction import direction as direction_table
 from .policies import AGGREGATES, Ranking, rank_scores
@@ -330,13 +331,22 @@ def rank_per_class(counts: Counts, method, top: int | None = None, direction: st
         raise TextsiftError(f"{_name(method)} gives one score per term, not one per class, so "
                             "every class would have the same ranking; choose a method that "
                             "scores each class (chi2, ig, bns, ...: `textsift methods`)")
-    signs = direction_table(counts)
-    if not _same_groups(groups, signs.groups):
-        signs = None  # groups that are not classes (an ordinal method's cuts)
-    if signs is not None and direction != "both":
-        table = table.directed(signs, 1 if direction == "over" else -1)
-    best = table.top_many(np.arange(len(groups)), top)  # each class's best terms
     name = _name(method)
+    classes = np.arange(len(groups))
+    signs = None
+    if _same_groups(groups, nonempty_classes(counts).classes):  # else not classes (cuts)
+        if direction != "both":
+            signs = direction_table(counts)
+            table = table.directed(signs, 1 if direction == "over" else -1)
+        # a table held by its cells: each term's mark read from the cell it was found in
+        found = table.top_signs(classes, top) if top is not None else None
+        if found is not None:
+            return [TermRanking(t[v > -np.inf], v[v > -np.inf], None, "max", name, group,
+                                counts.feature_names, direction, s[v > -np.inf])
+                    for group, (t, v, s) in zip(groups, found, strict=True)]
+        if signs is None:
+            signs = direction_table(counts)
+    best = table.top_many(classes, top)  # each class's best terms
     kept = [(index[score > -np.inf], score[score > -np.inf]) for index, score in best]
     marks = [None] * len(kept)
     if signs is not None:  # every class's marks in one search
