@@ -257,7 +257,7 @@ def adabag(
     estimator = model.classifier(seed, n_jobs, out / "bootstraps")
     estimator.check_params()  # the options (and the backend) before reading data
     # the bootstrap workers start (and import) while this process reads the corpus
-    workers_up = start_workers(n_jobs) if corpus.data and not simulate else lambda: None
+    workers_up = start_workers(n_jobs) if corpus.data and not simulate else list
     try:
         X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate,
                                                              seed, variant.value)

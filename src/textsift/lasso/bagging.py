@@ -176,21 +176,28 @@ def start_workers(n_jobs):
     :func:`run_bootstraps` starts it) in a background thread, each importing what a lasso
     bootstrap needs (about a second of CPU each), while the caller does other work: the
     command line reads and vectorises the corpus meanwhile, on the core that would idle.
-    Returns a function that waits until they are up; :func:`run_bootstraps` then reuses them
-    (joblib keeps its pool for the same settings). With one job, or a backend other than
-    the local processes, nothing starts. A failure to start is not raised here: the
-    bootstraps' own pool then meets it, and says it."""
+    Returns a function that waits until they are up and returns their process ids;
+    :func:`run_bootstraps` then reuses them (joblib keeps its pool for the same settings).
+    With one job, or a backend other than the local processes, nothing starts (``[]``). A
+    failure to start is not raised here (``[]``): the bootstraps' own pool meets it, and
+    says it."""
     n = effective_n_jobs(n_jobs)
     if n < 2 or type(get_active_backend()[0]).__name__ != "LokyBackend":
-        return lambda: None
+        return list
+    pids: list[int] = []
 
     def start():
         with contextlib.suppress(Exception):
-            parallel(n_jobs)(delayed(_warm)() for _ in range(n))
+            pids.extend(parallel(n_jobs)(delayed(_warm)() for _ in range(n)))
 
     thread = threading.Thread(target=start, name="textsift-start-workers", daemon=True)
     thread.start()
-    return thread.join
+
+    def wait() -> list[int]:
+        thread.join()
+        return pids
+
+    return wait
 
 
 def stop_workers() -> None:
