@@ -21,9 +21,20 @@ and the README's whole run before and after a change, each figure with the load 
    the stages of the fit (from its summary.json). ``--against REV`` (e.g. ``7ca310e^1``, the
    commit before the class-weight merge) runs the same command on REV's code (``git archive``
    into a temporary folder) right before, so that both run at the same load; the last line
-   is the ratio.
+   is the ratio. The check: the result beside the expected one (test error 0.1208 with
+   1,194 words, reproductions section 4.2), the CPU seconds per bootstrap, the cores and
+   the load, the CPU outside the bootstraps (reading, vectorising, the workers' start-up,
+   the cutoff and final stages, the pictures) and what the run takes on a quiet machine
+   with these cores: that CPU plus the bootstraps' CPU shared by the cores.
+4. ``--bootstrap-cpu N``: the CPU seconds per bootstrap of the run's first N bootstraps, in
+   a fresh process per measurement; with ``--against REV``, REV's code and this code
+   alternately (``--rounds`` each, the order swapped every round), so that both see the
+   same load, and whether their selections are the same. The full run's time at a
+   quiet machine is extrapolated from it (part 3's CPU outside the bootstraps, given by
+   ``--outside``).
 
     TEXTSIFT_DATA=/path/to/shared/data python bench/adabag.py [--full [--against REV]]
+    python bench/adabag.py --no-stages --no-paths --bootstrap-cpu 5 --against bc5bd5a
 """
 
 from __future__ import annotations
@@ -57,7 +68,9 @@ from textsift.lasso import (
 from textsift.lasso.adabag import BOOTSTRAP_STAGES, BootstrapTask, bootstrap_seconds
 from textsift.text.vectorize import VectorizerOptions, vectorize
 
-SKGLM_RECORDED = (28.9, 1.20, 2.6)  # skglm s, glmnet s, load: docs/reproductions.md section 4
+SKGLM_RECORDED = (28.9, 1.20, 2.6)
+#: The README run's result (docs/reproductions.md section 4.2): test error, words.
+EXPECTED = (0.1208, 1194)  # skglm s, glmnet s, load: docs/reproductions.md section 4
 REPO = Path(__file__).resolve().parents[1]
 README_RUN = ["adabag", "imdb/train.jsonl.gz", "imdb/test.jsonl.gz", "--label-field", "rating",
               "--polarity", "imdb", "--patience", "10", "--max-active", "0", "--bootstraps",
@@ -69,6 +82,11 @@ WORKER = ("import sys, time, joblib; from textsift.lasso.path import _import_ade
 
 def load() -> str:
     return "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
 
 
 def load_imdb(root: Path, splits=("train", "test")):
@@ -208,36 +226,138 @@ def full(root: Path, against: str | None):
     for name, r in runs.items():
         print(f"  {name:12s} {r['wall']:6.1f} s wall, {r['cpu']:6.1f} s CPU ({r['loads']}): "
               f"{r['stdout']}")
-    stage = runs["this code"]["summary"].get("stage_seconds", {})
-    cpu = stage.get("bootstrap_cpu", {})
-    if cpu.get("bootstraps"):
-        n = cpu["bootstraps"]
-        print("  this code, CPU seconds per bootstrap: " + ", ".join(
-            f"{k} {cpu[k] / n:.3f}" for k in BOOTSTRAP_STAGES) + "; wall seconds of the "
-            "fit's stages: " + ", ".join(f"{k} {v:.1f}" for k, v in stage.items()
-                                        if k != "bootstrap_cpu"))
     if against:
         old, new = runs[against], runs["this code"]
         print(f"  this code / {against}: wall {new['wall'] / old['wall']:.2f}, CPU "
-              f"{new['cpu'] / old['cpu']:.2f} (goal: <= 90 s wall on a quiet 2-core machine)")
+              f"{new['cpu'] / old['cpu']:.2f}")
+    return check(runs["this code"])
+
+
+def check(run: dict) -> float | None:
+    """Part 3's check of one run: its result beside the expected, its CPU per bootstrap and
+    outside the bootstraps, and the wall time that CPU takes on a quiet machine."""
+    summary, n_cores = run["summary"], cores()
+    error, words = summary["test_error"], summary["model_size"]
+    same = (round(error, 4), words) == EXPECTED
+    print(f"  check ({n_cores} cores, {run['loads']}): test error {error:.4f} (expected "
+          f"{EXPECTED[0]:.4f}), {words:,} words (expected {EXPECTED[1]:,}): "
+          f"{'the same' if same else 'DIFFERENT'}")
+    stage = summary.get("stage_seconds", {})
+    cpu = stage.get("bootstrap_cpu", {})
+    n = cpu.get("bootstraps", 0)
+    print(f"  wall {run['wall']:.1f} s, CPU {run['cpu']:.1f} s (the command and its workers); "
+          "the fit's stages, wall seconds: " + ", ".join(
+              f"{k} {v:.1f}" for k, v in stage.items() if k != "bootstrap_cpu"))
+    if not n:
+        return None
+    boot = sum(cpu[k] for k in BOOTSTRAP_STAGES)
+    outside = run["cpu"] - boot
+    print(f"  CPU per bootstrap ({n}): " + ", ".join(
+        f"{k} {cpu[k] / n:.3f}" for k in BOOTSTRAP_STAGES) + f"; total {boot / n:.3f} s")
+    print(f"  CPU outside the bootstraps (reading, vectorising, the workers' start-up, "
+          f"cutoff, final, pictures): {outside:.1f} s; on a quiet machine with {n_cores} "
+          f"cores about {outside:.1f} + {boot:.1f} / {n_cores} = "
+          f"{outside + boot / n_cores:.1f} s wall (goal: <= 90 s)")
+    return outside
+
+
+#: Part 4's child: the first N bootstraps of the IMDb task, on the code of its PYTHONPATH.
+CHILD = """
+import hashlib, json, sys, time
+import numpy as np, scipy.sparse as sp
+from threadpoolctl import threadpool_limits
+sys.path.insert(0, sys.argv[1])
+from adabag import imdb_task
+from textsift.lasso import lasso_path, stratified_bootstrap
+from textsift.lasso.adabag import BOOTSTRAP_STAGES, bootstrap_seconds
+X = sp.load_npz(sys.argv[2] + "/X.npz").tocsr()
+z = np.load(sys.argv[2] + "/y.npz")
+task, strata = imdb_task(X, z["y"], z["pol"])
+lasso_path(X[:40], z["y"][:40], n_lambdas=3)  # adelie imported outside the timing
+n = int(sys.argv[3])
+with threadpool_limits(1):
+    t0 = time.process_time()
+    res = [task(stratified_bootstrap(strata, np.random.default_rng(s)))
+           for s in np.random.SeedSequence(0).spawn(n)]
+    cpu = time.process_time() - t0
+stages = bootstrap_seconds(res)
+digest = hashlib.sha1(b"".join(r["selected"].tobytes() + np.int64(r["k"]).tobytes()
+                               for r in res)).hexdigest()[:12]
+print(json.dumps({"cpu": cpu / n, "digest": digest,
+                  **{k: stages[k] / n for k in BOOTSTRAP_STAGES}}))
+"""
+
+
+def bootstrap_cpu(X, y, pol, n: int, rounds: int, against: str | None, outside):
+    """Part 4: CPU seconds per bootstrap, this code (and ``against``'s) in fresh processes."""
+    import scipy.sparse as sp
+
+    print(f"4. CPU seconds per bootstrap, the run's first {n} bootstraps, one fresh process "
+          f"per measurement ({cores()} cores)")
+    with tempfile.TemporaryDirectory(prefix="textsift-bench-") as tmp:
+        sp.save_npz(f"{tmp}/X.npz", X)
+        np.savez(f"{tmp}/y.npz", y=y, pol=pol)
+        codes = {"this code": REPO / "src"}
+        if against:
+            (Path(tmp) / "old").mkdir()
+            archive = subprocess.run(["git", "-C", str(REPO), "archive", against, "src"],
+                                     capture_output=True, check=True).stdout
+            subprocess.run(["tar", "-x", "-C", f"{tmp}/old"], input=archive, check=True)
+            codes = {against: Path(tmp) / "old" / "src", **codes}
+        seen = {name: [] for name in codes}
+        for r in range(rounds):
+            for name in (list(codes) if r % 2 == 0 else list(codes)[::-1]):
+                env = {**os.environ, "PYTHONPATH": str(codes[name])}
+                before = load()
+                done = subprocess.run([sys.executable, "-c", CHILD, str(REPO / "bench"), tmp,
+                                       str(n)], env=env, capture_output=True, text=True,
+                                      check=True)
+                got = json.loads(done.stdout.strip().splitlines()[-1])
+                seen[name].append(got)
+                print(f"  round {r + 1}, {name:10s}: {got['cpu']:.3f} s (" + ", ".join(
+                    f"{k} {got[k]:.3f}" for k in BOOTSTRAP_STAGES) + f"; selections "
+                    f"{got['digest']}; {before})", flush=True)
+    for name, runs in seen.items():
+        med = float(np.median([g["cpu"] for g in runs]))
+        print(f"  {name}: median {med:.3f} s per bootstrap; 100 bootstraps {100 * med:.0f} s "
+              "CPU" + ("" if outside is None else f"; with {outside:.1f} s outside them, about "
+                       f"{outside + 100 * med / cores():.1f} s wall on a quiet machine with "
+                       f"{cores()} cores"))
+    if against:
+        old, new = ([float(np.median([g["cpu"] for g in seen[k]])) for k in seen])
+        digests = {g["digest"] for runs in seen.values() for g in runs}
+        print(f"  this code / {against}: {new / old:.3f} CPU per bootstrap; selections "
+              f"{'the same' if len(digests) == 1 else 'DIFFERENT'}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stage-bootstraps", type=int, default=6)
+    ap.add_argument("--no-stages", action="store_true", help="skip part 1")
     ap.add_argument("--no-paths", action="store_true", help="skip part 2")
+    ap.add_argument("--bootstrap-cpu", type=int, default=0, metavar="N",
+                    help="part 4: CPU per bootstrap of the first N bootstraps")
+    ap.add_argument("--rounds", type=int, default=3, help="part 4's measurements of each")
+    ap.add_argument("--outside", type=float, help="part 4: the run's CPU seconds outside "
+                    "the bootstraps (part 3's, when part 3 runs too)")
     ap.add_argument("--full", action="store_true", help="also the README's whole run (part 3)")
-    ap.add_argument("--against", help="with --full: first the same run on this git revision")
+    ap.add_argument("--against", help="with --full or --bootstrap-cpu: the same on this git "
+                    "revision")
     add_data_option(ap)
     args = ap.parse_args()
+    os.environ.setdefault("TEXTSIFT_DATA", str(args.data))  # the imdb polarity's lexicon
     texts, y = load_imdb(args.data)
     X, names, _ = vectorize(texts, VectorizerOptions(binary=True, min_df=5))
     pol = load_polarity("imdb", names)
-    stages(X, y, pol, args.stage_bootstraps)
+    if not args.no_stages:
+        stages(X, y, pol, args.stage_bootstraps)
     if not args.no_paths:
         paths(args.data, X, y, pol)
+    outside = args.outside
     if args.full:
-        full(args.data, args.against)
+        outside = full(args.data, args.against) or outside
+    if args.bootstrap_cpu:
+        bootstrap_cpu(X, y, pol, args.bootstrap_cpu, args.rounds, args.against, outside)
 
 
 if __name__ == "__main__":

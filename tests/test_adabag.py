@@ -3,6 +3,8 @@ bootstraps that resume, bagging frequencies, cutoffs, the paper's 2:1:1 protocol
 selection and the CLI. The scikit-learn estimator itself: tests/test_adabag_estimator.py."""
 
 import json
+import os
+import time
 
 import numpy as np
 import pandas as pd
@@ -26,7 +28,7 @@ from textsift.lasso import (
     stability_selection,
     stratified_bootstrap,
 )
-from textsift.lasso.bagging import run_bootstraps
+from textsift.lasso.bagging import run_bootstraps, start_workers, stop_workers
 
 B = 8
 
@@ -319,3 +321,33 @@ def test_cli_missing_glmnet_writes_nothing(tmp_path, monkeypatch):
     # and the same folder then runs with the default backend (nothing blocks it)
     res = CliRunner().invoke(app, ["adabag", "--simulate", "-B", "2", "--out", str(out)])
     assert res.exit_code == 0, res.output
+
+
+class _Pid:
+    def __call__(self, m):
+        return {"selected": np.array([os.getpid()])}
+
+
+def test_started_workers_run_the_bootstraps_and_stop_at_once():
+    """start_workers starts the pool that run_bootstraps then uses (joblib reuses it: the
+    command line's workers import adelie while it reads the corpus), one warmed worker per
+    job; stop_workers ends them (a command that fails while reading does not wait for
+    them). One job starts nothing."""
+    assert start_workers(1)() == []
+    warm = start_workers(2)()
+    assert len(set(warm)) == 2
+    ran = run_bootstraps(_Pid(), 8, np.zeros(10, int), n_jobs=2)
+    assert {int(r["selected"][0]) for r in ran} <= set(warm)
+    stop_workers()
+    deadline = time.monotonic() + 30
+    while any(os.path.exists(f"/proc/{pid}") and _alive(pid) for pid in warm):
+        assert time.monotonic() < deadline, "the started workers did not end"
+        time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"

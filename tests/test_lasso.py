@@ -165,6 +165,26 @@ def test_adelie_leaves_the_process_on_every_cpu():
     assert out.strip() == str(sorted(os.sched_getaffinity(0)))
 
 
+def test_the_vector_of_absent_constraints_solves_the_same_path(monkeypatch):
+    """adelie gets its vector of absent constraints built once per width (it built one from
+    p Nones at every path, 2% of an IMDb bootstrap): the same object for every path of that
+    width, and the same path to the bit as with ``constraints=None``."""
+    import textsift.lasso.path as lasso_module
+
+    rng = np.random.default_rng(3)
+    X = sp.random(60, 25, density=0.3, random_state=3, format="csc")
+    y = X @ rng.normal(size=25) + rng.normal(0, 0.1, 60)
+    w = rng.integers(0, 3, 60).astype(float)
+    ad = lasso_module._import_adelie()
+    assert lasso_module._unconstrained(ad, 25) is lasso_module._unconstrained(ad, 25)
+    vector = lasso_path(X, y, None, w, n_lambdas=30)
+    monkeypatch.setattr(lasso_module, "_unconstrained", lambda ad, p: None)
+    none = lasso_path(X, y, None, w, n_lambdas=30)
+    assert vector.coef.shape[1] == none.coef.shape[1] == 30
+    assert (vector.coef != none.coef).nnz == 0
+    np.testing.assert_array_equal(vector.intercept, none.intercept)
+
+
 def test_callback_errors_reach_the_caller():
     # adelie runs the callback inside its C++ loop, which would swallow the exception
     X, y, _ = _data()

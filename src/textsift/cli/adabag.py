@@ -252,18 +252,27 @@ def adabag(
     if low is not None and high is not None and not low < high:
         raise TextsiftError(f"the class thresholds need --low < --high, got {low:g} and "
                             f"{high:g}")
+    from ..lasso.bagging import start_workers, stop_workers
+
     estimator = model.classifier(seed, n_jobs, out / "bootstraps")
     estimator.check_params()  # the options (and the backend) before reading data
-    X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate, seed,
-                                                         variant.value)
-    extra = {**model.record(), "seed": seed}
-    if simulate:
-        extra.update(polarity=f"simulation ({variant.value})", data="simulation",
-                     thresholds="the simulation's")
-    else:
-        a, b, extra["thresholds"] = _thresholds(y, low, high)
-        pol, extra["polarity"] = _polarity(polarity, names)
-        extra["data"] = [str(p) for p in corpus.data]
+    # the bootstrap workers start (and import) while this process reads the corpus
+    workers_up = start_workers(n_jobs) if corpus.data and not simulate else list
+    try:
+        X, y, groups, names, pol, a, b = _data_or_simulation(corpus, group_field, simulate,
+                                                             seed, variant.value)
+        extra = {**model.record(), "seed": seed}
+        if simulate:
+            extra.update(polarity=f"simulation ({variant.value})", data="simulation",
+                         thresholds="the simulation's")
+        else:
+            a, b, extra["thresholds"] = _thresholds(y, low, high)
+            pol, extra["polarity"] = _polarity(polarity, names)
+            extra["data"] = [str(p) for p in corpus.data]
+    except BaseException:
+        stop_workers()  # bad data or Ctrl-C: no waiting for the workers' imports
+        raise
+    workers_up()
     estimator.set_params(a=a, b=b, polarity=pol)
     with task_progress("AdaBag bootstraps", "bootstraps") as progress:
         estimator.set_params(progress=progress)

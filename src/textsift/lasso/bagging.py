@@ -18,7 +18,9 @@ import contextlib
 import functools
 import hashlib
 import json
+import os
 import tempfile
+import threading
 from pathlib import Path
 
 import joblib
@@ -33,7 +35,7 @@ from .._lock import parallel
 from ..errors import TextsiftError
 
 __all__ = ["BootstrapStore", "bagging_frequencies", "run_bootstraps", "stability_selection",
-           "stratified_bootstrap"]
+           "start_workers", "stop_workers", "stratified_bootstrap"]
 
 
 def stratified_bootstrap(strata, rng) -> np.ndarray:
@@ -158,6 +160,57 @@ def _shared(task, n_jobs, n_tasks: int):
         path = str(Path(tmp) / "task.joblib")
         joblib.dump(task, path)
         yield _TaskFile(path)
+
+
+def _warm() -> int:
+    """What a lasso bootstrap worker imports before its first bootstrap: the lasso's modules
+    (scikit-learn with them) and adelie (matplotlib with it)."""
+    from .path import _import_adelie
+
+    _import_adelie()
+    return os.getpid()
+
+
+def start_workers(n_jobs):
+    """Start the worker processes of ``n_jobs`` (joblib's local pool, as
+    :func:`run_bootstraps` starts it) in a background thread, each importing what a lasso
+    bootstrap needs (about a second of CPU each), while the caller does other work: the
+    command line reads and vectorises the corpus meanwhile, on the core that would idle.
+    Returns a function that waits until they are up and returns their process ids;
+    :func:`run_bootstraps` then reuses them (joblib keeps its pool for the same settings).
+    With one job, or a backend other than the local processes, nothing starts (``[]``). A
+    failure to start is not raised here (``[]``): the bootstraps' own pool meets it, and
+    says it."""
+    n = effective_n_jobs(n_jobs)
+    if n < 2 or type(get_active_backend()[0]).__name__ != "LokyBackend":
+        return list
+    pids: list[int] = []
+
+    def start():
+        with contextlib.suppress(Exception):
+            pids.extend(parallel(n_jobs)(delayed(_warm)() for _ in range(n)))
+
+    thread = threading.Thread(target=start, name="textsift-start-workers", daemon=True)
+    thread.start()
+
+    def wait() -> list[int]:
+        thread.join()
+        return pids
+
+    return wait
+
+
+def stop_workers() -> None:
+    """End the workers that :func:`start_workers` started, at once (a command that fails or
+    is interrupted before its bootstraps does not wait for them to finish importing). Reads
+    joblib's private pool (loky's reusable executor, vendored by joblib); where it is
+    missing, nothing happens and the workers end with their imports."""
+    with contextlib.suppress(Exception):
+        from joblib.externals.loky import reusable_executor
+
+        executor = reusable_executor._executor
+        if executor is not None:
+            executor.shutdown(wait=False, kill_workers=True)
 
 
 def run_bootstraps(task, B: int, strata, seed: int = 0, n_jobs=1, store=None,

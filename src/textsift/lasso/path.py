@@ -189,6 +189,20 @@ def _import_adelie():
     return adelie
 
 
+_UNCONSTRAINED: dict = {}
+
+
+def _unconstrained(ad, p: int):
+    """adelie's vector of ``p`` absent constraints (one per feature), built once per size and
+    process: given ``constraints=None``, adelie builds it from a list of ``p`` Nones at every
+    path, a Python-level conversion of 20 ms at IMDb's 37,099 words (2% of a bootstrap); given
+    the vector, it copies it in C++. The problem solved is the same (no constraint)."""
+    if p not in _UNCONSTRAINED:
+        _UNCONSTRAINED.clear()  # one size at a time: a run's paths share their width
+        _UNCONSTRAINED[p] = ad.adelie_core.constraint.VectorConstraintBase64([None] * p)
+    return _UNCONSTRAINED[p]
+
+
 class _Stop:
     """adelie's ``exit_cond``: records each solution, applies ``max_active`` and the callback.
     An exception inside it would be swallowed by adelie's C++ loop into a log line, so it is
@@ -227,6 +241,7 @@ def _adelie_path(X, y, pf, w, lambdas, tol, max_active, callback, n_threads) -> 
     stop = _Stop(X.shape[1], max_active, callback)
     state = ad.grpnet(ad.matrix.sparse(X, n_threads=n_threads),
                       ad.glm.gaussian(y, weights=w / w.sum()),
+                      constraints=_unconstrained(ad, X.shape[1]),
                       penalty=pf, lmda_path=lambdas, tol=tol, early_exit=False,
                       screen_rule="strong", progress_bar=False, n_threads=n_threads,
                       exit_cond=stop)
