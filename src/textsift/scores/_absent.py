@@ -31,6 +31,10 @@ import numpy as np
 
 __all__ = ["Absent", "Grid", "slices"]
 
+#: Cells of an :class:`Absent` rule evaluated at once when a block of the dense table is
+#: written: temporaries of a few hundred kilobytes, in the cache.
+BLOCK_CELLS = 2**15
+
 
 def slices(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The indices ``starts[i] .. starts[i] + lengths[i] - 1`` of every ``i``, concatenated."""
@@ -233,8 +237,18 @@ class Absent:
         return out
 
     def block(self, start: int, stop: int, out: np.ndarray) -> None:
-        out[...] = self.values(np.arange(start, stop)[:, None],
-                               np.arange(self.n_classes)[None, :])
+        """Rows ``start:stop`` of the dense table into ``out``, :data:`BLOCK_CELLS` cells at
+        a time: ``fn``'s temporaries stay in the cache, and each value is written once into
+        ``out`` and cleaned there."""
+        classes = np.arange(self.n_classes)[None, :]
+        rows = max(1, BLOCK_CELLS // max(self.n_classes, 1))
+        for lo in range(start, stop, rows):
+            hi = min(stop, lo + rows)
+            part = out[lo - start:hi - start]
+            with np.errstate(all="ignore"):
+                part[...] = self.fn(np.arange(lo, hi)[:, None], classes)
+            np.copyto(part, -np.inf, where=np.isnan(part))
+            part[~self.seen[lo:hi]] = -np.inf
 
     def column(self, j: int) -> np.ndarray:
         return self.values(np.arange(len(self.seen)), j)

@@ -118,6 +118,9 @@ class Cells:
         values = np.empty((stop - start, m)) if out is None else out[:stop - start]
         absent, nz = self.parts
         absent.block(start, stop, values)
+        if start == 0 and stop == c.n_terms:  # the whole table: every cell where it lies
+            np.put(values, cells.flat, nz)
+            return values
         order, first = cells.by_term
         mine = order[first[start]:first[stop]]
         np.put(values, (cells.row[mine].astype(np.int64) - start) * m + cells.col[mine],
@@ -290,7 +293,7 @@ def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
                 return np.zeros(V), np.zeros(V, dtype=np.int64)
             return np.full(V, value * np.sum(w))
 
-        return Absent(lambda t, c: full[t, c], counts.seen, m, np.zeros(V), np.zeros(m), total)
+        return Absent(lambda t, c: value, counts.seen, m, np.zeros(V), np.zeros(m), total)
     return Absent(lambda t, c: full[t, c], counts.seen, m)
 
 

@@ -111,7 +111,9 @@ def _log_odds_parts(counts, prior_scale):
 def _absent(counts, s: float, n, n_rest, a0) -> Absent:
     """The scores of the cells with ``TF(w, c) = 0``: on the grid of distinct ``TF(w)`` by
     class when that is small (up to 2**22 values), else where asked for."""
-    tf_values, at = np.unique(counts.tf, return_inverse=True)
+    import pandas as pd
+
+    at, tf_values = pd.factorize(counts.tf)  # hashed, not sorted: the grid's order is free
     m = counts.n_classes
     totals = None
     if len(tf_values) * m <= 2**22:
