@@ -80,10 +80,27 @@ def walk(order_slice, score, members: np.ndarray, k: int, total: int):
 
 class Grid:
     """The ``A = 0`` scores of a one-vs-rest metric: ``grid[df_index[t], size_index[c]]``
-    (distinct ``df`` by distinct class size, clean: the row of ``df = 0`` is ``-inf``)."""
+    (distinct ``df`` by distinct class size, clean: the row of ``df = 0`` is ``-inf``).
+
+    A row may stand for another per-term key than the distinct ``df`` (a term-frequency
+    method's distinct ``TF(t)``, say, whose ``A = 0`` score depends on it and the class
+    alone): ``df_index`` is then each term's row by that key, with the unseen terms on a row
+    of ``-inf``; everything below holds for any key."""
 
     def __init__(self, grid: np.ndarray, df_index: np.ndarray, size_index: np.ndarray):
         self.grid, self.df_index, self.size_index = grid, df_index, size_index
+
+    def absent_counts(self, cells) -> np.ndarray:
+        """(rows x m): how many terms of each row have no document in each class (the ``A =
+        0`` cells the row's value stands for), ``cells`` the counts' non-zero cells:
+        ``cells.absent_by_df`` for the distinct ``df``, else counted."""
+        if self.df_index is cells.df_index:
+            return cells.absent_by_df
+        n_rows, m = self.grid.shape[0], cells.n_classes
+        per_row = np.bincount(self.df_index, minlength=n_rows).astype(np.int32)
+        nz = np.bincount(self.df_index[cells.row].astype(np.int64) * m + cells.col,
+                         minlength=n_rows * m).reshape(n_rows, m)
+        return np.subtract(per_row[:, None], nz, dtype=np.int32)
 
     def values(self, terms, classes) -> np.ndarray:
         return self.grid[self.df_index[terms], self.size_index[classes]]

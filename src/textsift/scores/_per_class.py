@@ -156,9 +156,9 @@ class Cells:
         found = np.bincount(cells.row[nz > -np.inf], minlength=counts.n_terms) > 0
         if isinstance(zero, Grid):
             grid = zero.by_class() > -np.inf
-            own = grid[cells.df_index[cells.row], cells.col]  # a cell's class scores absent
+            own = grid[zero.df_index[cells.row], cells.col]  # a cell's class scores absent
             covered = np.bincount(cells.row[own], minlength=counts.n_terms)
-            found |= grid.sum(axis=1)[cells.df_index] > covered
+            found |= grid.sum(axis=1)[zero.df_index] > covered
         else:
             found |= (self.values() > -np.inf).any(axis=1)
         return np.flatnonzero(found & counts.seen)
@@ -166,12 +166,13 @@ class Cells:
     def n_scored(self) -> np.ndarray:
         """How many terms score above ``-inf`` in each class: the absent cells' from the
         (df, class) grid times the terms of each df absent from each class
-        (``SparseCells.absent_by_df``), plus the non-zero cells'."""
+        (:meth:`Grid.absent_counts`), plus the non-zero cells'."""
         zero, nz = self.parts
         cells = self.counts.cells
         if not isinstance(zero, Grid):
             return (self.values() > -np.inf).sum(axis=0)
-        return ((zero.by_class() > -np.inf) * cells.absent_by_df).sum(axis=0) + np.bincount(
+        absent = zero.absent_counts(cells)
+        return ((zero.by_class() > -np.inf) * absent).sum(axis=0) + np.bincount(
             cells.col[nz > -np.inf], minlength=self.counts.n_classes)
 
     # ------------------------------------------------------------------ the policies: from
@@ -225,12 +226,15 @@ class Cells:
 
     def _grids(self, others):
         """The parts of this table and ``others`` when all are held by cells of the same
-        counts with a (df, class) grid for their absent cells, else None."""
+        counts with a grid of the same rows (a (df, class) grid) for their absent cells, else
+        None."""
         stores = [self, *others]
         if not all(isinstance(s, Cells) and s.counts.cells is self.counts.cells for s in stores):
             return None
         parts = [s.parts for s in stores]
-        return parts if all(isinstance(zero, Grid) for zero, _ in parts) else None
+        key = parts[0][0].df_index if isinstance(parts[0][0], Grid) else None
+        return parts if all(isinstance(zero, Grid) and zero.df_index is key
+                            for zero, _ in parts) else None
 
     def combine(self, func, others) -> Cells:
         parts = self._grids(others)
