@@ -32,8 +32,8 @@ import numpy as np
 __all__ = ["Absent", "Grid", "slices"]
 
 #: Cells of an :class:`Absent` rule evaluated at once when a block of the dense table is
-#: written: temporaries of a few hundred kilobytes, in the cache.
-BLOCK_CELLS = 2**15
+#: written: temporaries of half a megabyte, in the cache.
+BLOCK_CELLS = 2**16
 
 
 def slices(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -244,6 +244,18 @@ class Absent:
                  totals=None):
         self.fn, self.seen, self.n_classes = fn, seen, n_classes
         self.term_key, self.class_key, self._totals = term_key, class_key, totals
+        self._outer = None
+
+    @classmethod
+    def outer(cls, ufunc, per_term: np.ndarray, per_class: np.ndarray, seen: np.ndarray,
+              **keys) -> Absent:
+        """The rule ``ufunc(per_term[t], per_class[c])`` (a numpy binary ufunc), which a block
+        of the dense table takes straight into its rows (no temporary); ``keys`` as the
+        constructor's."""
+        rule = cls(lambda t, c: ufunc(per_term[t], per_class[c]), seen, len(per_class),
+                   **keys)
+        rule._outer = (ufunc, per_term, per_class)
+        return rule
 
     def values(self, terms, classes) -> np.ndarray:
         with np.errstate(all="ignore"):
@@ -263,9 +275,16 @@ class Absent:
             hi = min(stop, lo + rows)
             part = out[lo - start:hi - start]
             with np.errstate(all="ignore"):
-                part[...] = self.fn(np.arange(lo, hi)[:, None], classes)
-            np.copyto(part, -np.inf, where=np.isnan(part))
-            part[~self.seen[lo:hi]] = -np.inf
+                if self._outer is not None:
+                    ufunc, per_term, per_class = self._outer
+                    ufunc(per_term[lo:hi, None], per_class[None, :], out=part)
+                else:
+                    part[...] = self.fn(np.arange(lo, hi)[:, None], classes)
+                if np.isnan(np.add.reduce(part, axis=None)):  # a NaN (or +inf and -inf)
+                    np.copyto(part, -np.inf, where=np.isnan(part))
+            unseen = ~self.seen[lo:hi]
+            if unseen.any():
+                part[unseen] = -np.inf
 
     def column(self, j: int) -> np.ndarray:
         return self.values(np.arange(len(self.seen)), j)
