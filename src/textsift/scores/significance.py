@@ -104,9 +104,11 @@ class PValues:
 
     @cached_property
     def values(self) -> np.ndarray:
-        dense = self.table.table()
-        values = np.array(dense.values, dtype=np.float64)
-        values[np.isneginf(values)] = np.nan
+        dense = self.table.table()  # a table held by its cells: written here, once
+        values = dense.values
+        if dense is self.table or values.dtype != np.float64:  # the table's own array
+            values = np.array(values, dtype=np.float64)
+        np.copyto(values, np.nan, where=np.isneginf(values))
         return values
 
     def at(self, terms, groups) -> np.ndarray:
