@@ -24,3 +24,18 @@ def add_data_option(ap: argparse.ArgumentParser) -> None:
     """``--data DIR``: the folder of the shared corpora."""
     ap.add_argument("--data", type=Path,
                     default=Path(os.environ.get("TEXTSIFT_DATA", "../shared/data")))
+
+
+def conditions() -> str:
+    """The conditions of a run, to print beside its figures: the cores, the load average
+    (1, 5 and 15 minutes) and the BLAS libraries' threads (threadpoolctl)."""
+    try:
+        from threadpoolctl import threadpool_info
+
+        blas = ", ".join(f"{i['internal_api']} {i['num_threads']} thread"
+                         f"{'s' if i['num_threads'] != 1 else ''}"
+                         for i in threadpool_info() if i.get("user_api") == "blas") or "none"
+    except ImportError:
+        blas = "unknown (threadpoolctl missing)"
+    return ("{} cores, load average {:.1f} {:.1f} {:.1f}, BLAS: {}"
+            .format(os.cpu_count(), *os.getloadavg(), blas))

@@ -277,7 +277,8 @@ class Absent:
             with np.errstate(all="ignore"):
                 if self._outer is not None:
                     ufunc, per_term, per_class = self._outer
-                    ufunc(per_term[lo:hi, None], per_class[None, :], out=part)
+                    part[...] = per_term[lo:hi, None]  # then the class's value on each
+                    ufunc(part, per_class[None, :], out=part)
                 else:
                     part[...] = self.fn(np.arange(lo, hi)[:, None], classes)
                 if np.isnan(np.add.reduce(part, axis=None)):  # a NaN (or +inf and -inf)
