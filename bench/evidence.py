@@ -161,6 +161,9 @@ def main(argv=None) -> int:
                     help="BLAS threads (default 1: spinning threads would be charged to the "
                          "next timing)")
     args = ap.parse_args(argv)
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(args.blas_threads)  # the permutations' workers too
+    import sklearn.feature_selection  # noqa: F401  (its BLAS loaded before the limit is set)
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(args.blas_threads, user_api="blas"):
