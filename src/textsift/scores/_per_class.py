@@ -119,7 +119,10 @@ class Cells:
         absent, nz = self.parts
         absent.block(start, stop, values)
         if start == 0 and stop == c.n_terms:  # the whole table: every cell where it lies
-            np.put(values, cells.flat, nz)
+            if values.flags.c_contiguous:  # a flat view: an assignment, faster than put
+                values.reshape(-1)[cells.flat] = nz
+            else:
+                np.put(values, cells.flat, nz)
             return values
         order, first = cells.by_term
         mine = order[first[start]:first[stop]]
