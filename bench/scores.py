@@ -48,11 +48,12 @@ from textsift.scores import REGISTRY, compute, compute_many
 
 
 def best_of(fn, repeat=3):
+    """The least CPU time of ``repeat`` calls of ``fn`` (seconds), and its last result."""
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return min(times), out
 
 
@@ -108,8 +109,9 @@ def race_cold(X, y, repeat: int) -> dict:
 
 
 def stages(X, y, names, repeat: int) -> None:
-    """Where the time of ``compute_many(reuse=True)`` goes: each stage timed apart (best of
-    ``repeat``), with the minor page faults of its best run (a first touch of fresh memory)."""
+    """Where the time of ``compute_many(reuse=True)`` goes: each stage's CPU time apart (best
+    of ``repeat``: on a shared machine the wall time says more of the load than of the
+    stage), with the minor page faults of its best run (a first touch of fresh memory)."""
     import resource
 
     from textsift.scores import get_method
@@ -124,32 +126,32 @@ def stages(X, y, names, repeat: int) -> None:
             best[key] = [t, f]
 
     for _ in range(repeat):
-        t0, f0 = time.perf_counter(), faults()
+        t0, f0 = time.process_time(), faults()
         counts = Counts.from_matrix(X, y)
-        note("count pass (Counts.from_matrix)", time.perf_counter() - t0, faults() - f0)
-        t0, f0 = time.perf_counter(), faults()
+        note("count pass (Counts.from_matrix)", time.process_time() - t0, faults() - f0)
+        t0, f0 = time.process_time(), faults()
         _ = counts.cells.evaluation_set, counts.cells.nz_table
-        note("df, non-zero cells, distinct tables", time.perf_counter() - t0, faults() - f0)
-        t0, f0 = time.perf_counter(), faults()
+        note("df, non-zero cells, distinct tables", time.process_time() - t0, faults() - f0)
+        t0, f0 = time.process_time(), faults()
         buffer = np.empty(counts.doc_counts.shape)
         buffer.fill(0.0)
-        note("first touch of the (V, m) buffer", time.perf_counter() - t0, faults() - f0)
+        note("first touch of the (V, m) buffer", time.process_time() - t0, faults() - f0)
         metric = table = 0.0
         per_class = 0
         f0 = faults()
         for n in names:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             out = get_method(n).func(counts)
-            t1 = time.perf_counter()
+            t1 = time.process_time()
             if out.storage == "cells":  # a per-class table held by its cells: written out
                 out.table(buffer)
                 per_class += 1
-            metric, table = metric + t1 - t0, table + time.perf_counter() - t1
+            metric, table = metric + t1 - t0, table + time.process_time() - t1
         note(f"the metrics on the distinct tables ({len(names)} methods)", metric, None)
         note(f"writing {per_class} per-class tables (a gather and a scatter each)", table,
              faults() - f0)
-    print(f"where the time goes (stages apart, best of {repeat}, load average "
-          f"{os.getloadavg()[0]:.1f}): ms, minor page faults")
+    print(f"where the time goes (stages apart, best of {repeat}, {conditions()}): "
+          "CPU ms, minor page faults")
     for k, (t, f) in best.items():
         print(f"  {k:<60s} {t * 1e3:7.1f}   {'' if f is None else f}")
 
@@ -374,7 +376,7 @@ def run(args):
           f"in one process, {ratio:.2f}x in fresh processes; goal <= 1.5x: "
           f"{'met' if max(ratio, in_process) <= 1.5 else 'not met'} ({conditions()})")
     stages(X, y, names, max(3, args.repeat // 2))
-    print("one method alone, its table on fresh memory:")
+    print("one method alone, its table on fresh memory (CPU ms):")
     for n in names:
         t, _ = best_of(lambda n=n: compute(counts, n), repeat=3)
         print(f"    {n:15s} {t * 1e3:7.1f} ms")
@@ -387,14 +389,14 @@ def run(args):
     k = min(args.mi_columns, X.shape[1])
     cols = np.random.default_rng(0).choice(X.shape[1], k, replace=False)
     Xb = (X[:, cols] > 0).astype(np.int64)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     sk_mi = mutual_info_classif(Xb, y, discrete_features=True)
-    t_sk_mi = (time.perf_counter() - t0) / k * X.shape[1]
+    t_sk_mi = (time.process_time() - t0) / k * X.shape[1]
     t_mi, _ = best_of(lambda: compute(Counts.from_matrix(X, y), "ig_multi", base=np.e))
     our_mi = compute(counts, "ig_multi", base=np.e).values[cols, 0]
     print(f"\nmutual_info_classif on {k} random columns, scaled to all {X.shape[1]}: "
-          f"{t_sk_mi:8.1f} s")
-    print(f"textsift ig_multi (count pass included), all columns: {t_mi * 1e3:8.1f} ms   "
+          f"{t_sk_mi:8.1f} s (CPU)")
+    print(f"textsift ig_multi (count pass included), all columns: {t_mi * 1e3:8.1f} CPU ms   "
           f"ratio {t_sk_mi / t_mi:,.0f}x faster (goal >= 1000x); max |diff| on the subset "
           f"{np.max(np.abs(our_mi - sk_mi)):.1e}")
 
