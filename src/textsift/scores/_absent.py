@@ -266,7 +266,7 @@ class Absent:
         return out
 
     def block(self, start: int, stop: int, out: np.ndarray) -> None:
-        """Rows ``start:stop`` of the dense table into ``out``, :data:`BLOCK_CELLS` cells at
+        """Rows ``start:stop`` of the dense table into ``out``, ``BLOCK_CELLS`` cells at
         a time: ``fn``'s temporaries stay in the cache, and each value is written once into
         ``out`` and cleaned there."""
         classes = np.arange(self.n_classes)[None, :]
