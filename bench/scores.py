@@ -293,7 +293,7 @@ def main():
     ap.add_argument("--mi-columns", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=9, help="interleaved runs of each timing")
     ap.add_argument("--classes", default="2,20,200,2000,4000",
-                    help="numbers of classes of the classes axis (comma-separated)")
+                    help="numbers of classes of the classes axis (comma-separated; \"\": none)")
     ap.add_argument("--classes-repeat", type=int, default=3,
                     help="fresh-process runs of each contender per number of classes")
     ap.add_argument("--classes-only", action="store_true", help="run only the classes axis")
