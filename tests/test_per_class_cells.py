@@ -88,3 +88,31 @@ def test_a_rule_written_by_blocks_of_rows_is_its_values(monkeypatch, block, name
     zero.block(2, V, out)
     np.testing.assert_array_equal(out, expected[2:])
     assert (out[:2] == -np.inf).all()  # terms 2 and 3: unseen
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from(["bh", "holm"]), st.sampled_from(["class", "all"]))
+def test_a_grid_of_any_per_term_key_answers_as_its_dense_table(seed, correction, family):
+    """A table held by cells whose absent rule is a grid of an arbitrary per-term key (4 keys
+    drawn at random, the unseen terms on a fifth row of -inf; grid entries and non-zero cells
+    -inf here and there): its n_scored, scored_terms and corrected values (read as p-values)
+    are those of its dense table."""
+    from textsift.scores import ScoreTable
+
+    counts = _counts(seed)
+    rng = np.random.default_rng(seed)
+    V, m = counts.n_terms, counts.n_classes
+    key = rng.integers(0, 4, V)
+    key[~counts.seen] = 4
+    grid = rng.choice([-np.inf, 0.01, 0.2, 1.0], (5, m))
+    grid[4] = -np.inf
+    nz = rng.choice([-np.inf, 0.03, 0.5], len(counts.cells.row))
+    table = ScoreTable.of_cells(counts, zero=Grid(grid, key, np.arange(m)), nz=nz)
+    values = table.table().values
+    np.testing.assert_array_equal(table.n_scored(), (values > -np.inf).sum(axis=0))
+    np.testing.assert_array_equal(table.scored_terms(),
+                                  np.flatnonzero((values > -np.inf).any(axis=1)))
+    p = np.where(values > -np.inf, values, np.nan)
+    expected = adjust_table(p, correction, family)
+    got = table.adjusted(correction, family).table().values
+    np.testing.assert_allclose(np.where(got > -np.inf, got, np.nan), expected, rtol=1e-12)
