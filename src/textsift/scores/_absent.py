@@ -31,6 +31,10 @@ import numpy as np
 
 __all__ = ["Absent", "Grid", "slices"]
 
+#: Cells of an :class:`Absent` rule evaluated at once when a block of the dense table is
+#: written: temporaries of half a megabyte, in the cache.
+BLOCK_CELLS = 2**16
+
 
 def slices(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """The indices ``starts[i] .. starts[i] + lengths[i] - 1`` of every ``i``, concatenated."""
@@ -76,10 +80,27 @@ def walk(order_slice, score, members: np.ndarray, k: int, total: int):
 
 class Grid:
     """The ``A = 0`` scores of a one-vs-rest metric: ``grid[df_index[t], size_index[c]]``
-    (distinct ``df`` by distinct class size, clean: the row of ``df = 0`` is ``-inf``)."""
+    (distinct ``df`` by distinct class size, clean: the row of ``df = 0`` is ``-inf``).
+
+    A row may stand for another per-term key than the distinct ``df`` (a term-frequency
+    method's distinct ``TF(t)``, say, whose ``A = 0`` score depends on it and the class
+    alone): ``df_index`` is then each term's row by that key, with the unseen terms on a row
+    of ``-inf``; everything below holds for any key."""
 
     def __init__(self, grid: np.ndarray, df_index: np.ndarray, size_index: np.ndarray):
         self.grid, self.df_index, self.size_index = grid, df_index, size_index
+
+    def absent_counts(self, cells) -> np.ndarray:
+        """(rows x m): how many terms of each row have no document in each class (the ``A =
+        0`` cells the row's value stands for), ``cells`` the counts' non-zero cells:
+        ``cells.absent_by_df`` for the distinct ``df``, else counted."""
+        if self.df_index is cells.df_index:
+            return cells.absent_by_df
+        n_rows, m = self.grid.shape[0], cells.n_classes
+        per_row = np.bincount(self.df_index, minlength=n_rows).astype(np.int32)
+        nz = np.bincount(self.df_index[cells.row].astype(np.int64) * m + cells.col,
+                         minlength=n_rows * m).reshape(n_rows, m)
+        return np.subtract(per_row[:, None], nz, dtype=np.int32)
 
     def values(self, terms, classes) -> np.ndarray:
         return self.grid[self.df_index[terms], self.size_index[classes]]
@@ -223,6 +244,18 @@ class Absent:
                  totals=None):
         self.fn, self.seen, self.n_classes = fn, seen, n_classes
         self.term_key, self.class_key, self._totals = term_key, class_key, totals
+        self._outer = None
+
+    @classmethod
+    def outer(cls, ufunc, per_term: np.ndarray, per_class: np.ndarray, seen: np.ndarray,
+              **keys) -> Absent:
+        """The rule ``ufunc(per_term[t], per_class[c])`` (a numpy binary ufunc), which a block
+        of the dense table takes straight into its rows (no temporary); ``keys`` as the
+        constructor's."""
+        rule = cls(lambda t, c: ufunc(per_term[t], per_class[c]), seen, len(per_class),
+                   **keys)
+        rule._outer = (ufunc, per_term, per_class)
+        return rule
 
     def values(self, terms, classes) -> np.ndarray:
         with np.errstate(all="ignore"):
@@ -233,8 +266,26 @@ class Absent:
         return out
 
     def block(self, start: int, stop: int, out: np.ndarray) -> None:
-        out[...] = self.values(np.arange(start, stop)[:, None],
-                               np.arange(self.n_classes)[None, :])
+        """Rows ``start:stop`` of the dense table into ``out``, ``BLOCK_CELLS`` cells at
+        a time: ``fn``'s temporaries stay in the cache, and each value is written once into
+        ``out`` and cleaned there."""
+        classes = np.arange(self.n_classes)[None, :]
+        rows = max(1, BLOCK_CELLS // max(self.n_classes, 1))
+        for lo in range(start, stop, rows):
+            hi = min(stop, lo + rows)
+            part = out[lo - start:hi - start]
+            with np.errstate(all="ignore"):
+                if self._outer is not None:
+                    ufunc, per_term, per_class = self._outer
+                    part[...] = per_term[lo:hi, None]  # then the class's value on each
+                    ufunc(part, per_class[None, :], out=part)
+                else:
+                    part[...] = self.fn(np.arange(lo, hi)[:, None], classes)
+                if np.isnan(np.add.reduce(part, axis=None)):  # a NaN (or +inf and -inf)
+                    np.copyto(part, -np.inf, where=np.isnan(part))
+            unseen = ~self.seen[lo:hi]
+            if unseen.any():
+                part[unseen] = -np.inf
 
     def column(self, j: int) -> np.ndarray:
         return self.values(np.arange(len(self.seen)), j)

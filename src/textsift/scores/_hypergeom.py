@@ -163,7 +163,7 @@ def _drawn_term(n, total, p, q):
     """``log b(n; total, p)``, the denominator of :func:`log_pmf`: one value per distinct
     ``(n, total)``, found by counting when the tables share ``total`` (as the one-vs-rest
     tables of a corpus do: ``total = N``)."""
-    if len(n) > 64 and total.min(initial=0) == total.max(initial=0) and n.max() < 2**24:
+    if len(n) > 64 and total.min() == total.max() and n.max() < 2**24:
         occurs = np.bincount(n.astype(np.intp)) > 0
         values = np.flatnonzero(occurs).astype(np.float64)
         where = (np.cumsum(occurs) - 1)[n.astype(np.intp)]

@@ -118,6 +118,12 @@ class Cells:
         values = np.empty((stop - start, m)) if out is None else out[:stop - start]
         absent, nz = self.parts
         absent.block(start, stop, values)
+        if start == 0 and stop == c.n_terms:  # the whole table: every cell where it lies
+            if values.flags.c_contiguous:  # a flat view: an assignment, faster than put
+                values.reshape(-1)[cells.flat] = nz
+            else:
+                np.put(values, cells.flat, nz)
+            return values
         order, first = cells.by_term
         mine = order[first[start]:first[stop]]
         np.put(values, (cells.row[mine].astype(np.int64) - start) * m + cells.col[mine],
@@ -153,9 +159,9 @@ class Cells:
         found = np.bincount(cells.row[nz > -np.inf], minlength=counts.n_terms) > 0
         if isinstance(zero, Grid):
             grid = zero.by_class() > -np.inf
-            own = grid[cells.df_index[cells.row], cells.col]  # a cell's class scores absent
+            own = grid[zero.df_index[cells.row], cells.col]  # a cell's class scores absent
             covered = np.bincount(cells.row[own], minlength=counts.n_terms)
-            found |= grid.sum(axis=1)[cells.df_index] > covered
+            found |= grid.sum(axis=1)[zero.df_index] > covered
         else:
             found |= (self.values() > -np.inf).any(axis=1)
         return np.flatnonzero(found & counts.seen)
@@ -163,12 +169,13 @@ class Cells:
     def n_scored(self) -> np.ndarray:
         """How many terms score above ``-inf`` in each class: the absent cells' from the
         (df, class) grid times the terms of each df absent from each class
-        (``SparseCells.absent_by_df``), plus the non-zero cells'."""
+        (:meth:`Grid.absent_counts`), plus the non-zero cells'."""
         zero, nz = self.parts
         cells = self.counts.cells
         if not isinstance(zero, Grid):
             return (self.values() > -np.inf).sum(axis=0)
-        return ((zero.by_class() > -np.inf) * cells.absent_by_df).sum(axis=0) + np.bincount(
+        absent = zero.absent_counts(cells)
+        return ((zero.by_class() > -np.inf) * absent).sum(axis=0) + np.bincount(
             cells.col[nz > -np.inf], minlength=self.counts.n_classes)
 
     # ------------------------------------------------------------------ the policies: from
@@ -240,12 +247,15 @@ class Cells:
 
     def _grids(self, others):
         """The parts of this table and ``others`` when all are held by cells of the same
-        counts with a (df, class) grid for their absent cells, else None."""
+        counts with a grid of the same rows (a (df, class) grid) for their absent cells, else
+        None."""
         stores = [self, *others]
         if not all(isinstance(s, Cells) and s.counts.cells is self.counts.cells for s in stores):
             return None
         parts = [s.parts for s in stores]
-        return parts if all(isinstance(zero, Grid) for zero, _ in parts) else None
+        key = parts[0][0].df_index if isinstance(parts[0][0], Grid) else None
+        return parts if all(isinstance(zero, Grid) and zero.df_index is key
+                            for zero, _ in parts) else None
 
     def combine(self, func, others) -> Cells:
         parts = self._grids(others)
@@ -308,7 +318,7 @@ def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
                 return np.zeros(V), np.zeros(V, dtype=np.int64)
             return np.full(V, value * np.sum(w))
 
-        return Absent(lambda t, c: full[t, c], counts.seen, m, np.zeros(V), np.zeros(m), total)
+        return Absent(lambda t, c: value, counts.seen, m, np.zeros(V), np.zeros(m), total)
     return Absent(lambda t, c: full[t, c], counts.seen, m)
 
 

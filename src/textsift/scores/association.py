@@ -111,7 +111,8 @@ def _rc(counts, normalize=True, smooth=True):
     row_sum = p0.sum() + np.bincount(cells.row, weights=pnz - p0[cells.col], minlength=n_terms)
     mp0 = m * p0
     # where TF(t, c) = 0: m p0(c) - sum_j p(t|c_j), increasing in p0(c), decreasing in the sum
-    absent = Absent(lambda t, c: mp0[c] - row_sum[t], counts.seen, m, term_key=-row_sum,
-                    class_key=p0, totals=lambda w: w @ mp0 - np.sum(w) * row_sum)
+    # (-row_sum[t] + mp0[c]: the same double as mp0[c] - row_sum[t], negation being exact)
+    absent = Absent.outer(np.add, -row_sum, mp0, counts.seen, term_key=-row_sum,
+                          class_key=p0, totals=lambda w: w @ mp0 - np.sum(w) * row_sum)
     return sparse_tf_table(counts, lambda c: absent,
                            lambda c, cells: m * pnz - row_sum[cells.row])

@@ -251,8 +251,8 @@ def _expected(counts) -> Absent:
     """``E = P(c) TF(t)``, the score of a cell with ``O = 0``: non-decreasing in ``TF(t)`` and
     in ``P(c)`` (both non-negative)."""
     tf, priors = counts.tf, counts.priors
-    return Absent(lambda t, c: tf[t] * priors[c], counts.seen, counts.n_classes,
-                  term_key=tf, class_key=priors, totals=lambda w: tf * (w @ priors))
+    return Absent.outer(np.multiply, tf, priors, counts.seen, term_key=tf, class_key=priors,
+                        totals=lambda w: tf * (w @ priors))
 
 
 def _chi2_sklearn_pvalue(counts):

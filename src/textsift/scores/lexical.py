@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import TextsiftError
-from ._absent import Absent
+from ._absent import Absent, Grid
 from ._registry import ScoreTable, nonempty_classes, register
 
 __all__ = ["log_odds_dirichlet"]
@@ -59,9 +59,12 @@ def _log_odds_pvalue(counts, prior_scale=1.0):
     """The two-sided normal p-value of the z-score, ``2 Phi(-|z|)`` (Monroe et al. read
     their z-scores against the normal law)."""
     counts, zero, nz = _log_odds_parts(counts, prior_scale)
-    return ScoreTable.of_cells(counts, zero=Absent(lambda t, c: _z_pvalue(zero.fn(t, c)),
-                                                   zero.seen, zero.n_classes),
-                               nz=_z_pvalue(nz))
+    if isinstance(zero, Grid):  # unseen terms stay untested (-inf)
+        p = np.where(zero.grid > -np.inf, _z_pvalue(zero.grid), -np.inf)
+        absent = Grid(p, zero.df_index, zero.size_index)
+    else:
+        absent = Absent(lambda t, c: _z_pvalue(zero.fn(t, c)), zero.seen, zero.n_classes)
+    return ScoreTable.of_cells(counts, zero=absent, nz=_z_pvalue(nz))
 
 
 @register("log_odds_dirichlet", "nominal",
@@ -108,26 +111,25 @@ def _log_odds_parts(counts, prior_scale):
     return counts, _absent(counts, s, n, n_rest, a0), nz
 
 
-def _absent(counts, s: float, n, n_rest, a0) -> Absent:
-    """The scores of the cells with ``TF(w, c) = 0``: on the grid of distinct ``TF(w)`` by
-    class when that is small (up to 2**22 values), else where asked for."""
-    tf_values, at = np.unique(counts.tf, return_inverse=True)
-    m = counts.n_classes
-    totals = None
-    if len(tf_values) * m <= 2**22:
-        v = tf_values[:, None]
-        grid = log_odds_dirichlet(0.0, v, s * v, n, n_rest, a0)
+def _absent(counts, s: float, n, n_rest, a0) -> Grid | Absent:
+    """The scores of the cells with ``TF(w, c) = 0``: a :class:`Grid` of distinct ``TF(w)``
+    by class when that is small (up to 2**22 values; the unseen terms on a row of
+    ``-inf``), else an :class:`Absent` evaluated where asked for."""
+    import pandas as pd
 
-        def fn(t, c):
-            return grid[at[t], c]
+    seen, m = counts.seen, counts.n_classes
+    at, tf_values = pd.factorize(counts.tf[seen])  # hashed, not sorted: any order serves
+    if (len(tf_values) + 1) * m <= 2**22:
+        v = np.asarray(tf_values, dtype=np.float64)[:, None]
+        grid = np.full((len(v) + 1, m), -np.inf)
+        grid[:-1] = log_odds_dirichlet(0.0, v, s * v, n, n_rest, a0)
+        np.copyto(grid, -np.inf, where=np.isnan(grid))
+        key = np.full(counts.n_terms, len(v), dtype=np.intp)
+        key[seen] = at
+        return Grid(grid, key, np.arange(m))
+    tf = counts.tf
 
-        def totals(w):
-            scored = grid > -np.inf
-            return ((np.where(scored, grid, 0.0) @ w)[at],
-                    (scored @ np.ones(m, dtype=np.int64))[at])
-    else:
-        tf = counts.tf
+    def fn(t, c):
+        return log_odds_dirichlet(0.0, tf[t], s * tf[t], n[c], n_rest[c], a0)
 
-        def fn(t, c):
-            return log_odds_dirichlet(0.0, tf[t], s * tf[t], n[c], n_rest[c], a0)
-    return Absent(fn, counts.seen, m, term_key=-counts.tf, class_key=-n, totals=totals)
+    return Absent(fn, counts.seen, m, term_key=-counts.tf, class_key=-n)

@@ -104,9 +104,11 @@ class PValues:
 
     @cached_property
     def values(self) -> np.ndarray:
-        dense = self.table.table()
-        values = np.array(dense.values, dtype=np.float64)
-        values[np.isneginf(values)] = np.nan
+        dense = self.table.table()  # a table held by its cells: written here, once
+        values = dense.values
+        if dense is self.table or values.dtype != np.float64:  # the table's own array
+            values = np.array(values, dtype=np.float64)
+        np.copyto(values, np.nan, where=np.isneginf(values))
         return values
 
     def at(self, terms, groups) -> np.ndarray:
@@ -245,7 +247,7 @@ def adjusted_cells(p: Cells, correction: str, family: str) -> Cells:
 
     counts, cells, m = p.counts, p.counts.cells, p.counts.n_classes
     zero, nz = p.parts
-    n_df = len(cells.df_values)
+    n_df, absent = zero.grid.shape[0], zero.absent_counts(cells)
     order, start = cells.by_class
     grid_q, nz_q = np.empty((n_df, m)), np.empty(len(nz))
     step = max(1, FAMILY_BLOCK // max(n_df, 1)) if family == "class" else m
@@ -254,7 +256,7 @@ def adjusted_cells(p: Cells, correction: str, family: str) -> Cells:
         mine = order[start[c0]:start[c1]]  # the block's non-zero cells, class by class
         values = np.concatenate([zero.grid[:, zero.size_index[c0:c1]].T.ravel(), nz[mine]])
         values[np.isneginf(values)] = np.nan  # no test (the unseen terms' row)
-        weight = np.concatenate([cells.absent_by_df[:, c0:c1].T.ravel(), np.ones(len(mine))])
+        weight = np.concatenate([absent[:, c0:c1].T.ravel(), np.ones(len(mine))])
         cls = np.concatenate([np.repeat(np.arange(c1 - c0), n_df), cells.col[mine] - c0])
         tested = np.flatnonzero((weight > 0) & ~np.isnan(values))
         members = tested[np.argsort(cls[tested], kind="stable")]
@@ -266,7 +268,7 @@ def adjusted_cells(p: Cells, correction: str, family: str) -> Cells:
         nz_q[mine] = q[n_grid:]
     grid_q[np.isnan(grid_q)] = -np.inf
     nz_q[np.isnan(nz_q)] = -np.inf
-    return Cells(counts, zero=Grid(grid_q, cells.df_index, np.arange(m)), nz=nz_q)
+    return Cells(counts, zero=Grid(grid_q, zero.df_index, np.arange(m)), nz=nz_q)
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
