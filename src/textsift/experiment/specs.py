@@ -54,7 +54,7 @@ class CorpusSpec:
     label_sep: str | None
     encoding: str | None
     sep: str | None
-    table: object = field(default=None, compare=False, repr=False)
+    table: object = field(compare=False, repr=False)
 
 
 #: What ``experiment.json`` says of a corpus read from a table in memory.
@@ -181,7 +181,8 @@ class Experiment:
             raise TextsiftError(f"{source} lacks {', '.join(missing)}: it was written by an "
                              "earlier textsift; run the experiment again (textsift run "
                              "CONFIG.toml --out DIR)")
-        corpus = {**d["corpus"], "label_kind": LabelKind(d["corpus"]["label_kind"]),
+        corpus = {**d["corpus"], "table": d["corpus"].get("table"),
+                  "label_kind": LabelKind(d["corpus"]["label_kind"]),
                   "paths": tuple(d["corpus"]["paths"]),
                   "ranks": None if d["corpus"]["ranks"] is None else tuple(d["corpus"]["ranks"])}
         tuning = d["tuning"] and Tuning(d["tuning"]["val_size"],

@@ -1,0 +1,69 @@
+"""The evidence and the dispersion of the terms the report shows, computed on fold 0's
+training part as the run ends and handed on (``term_evidence.csv``): the report reads them
+and opens no fold.
+
+For each selection's top terms (``terms.csv``) and the class that gave each term its best
+score (its ``max`` class: :func:`textsift.evidence.terms.evidence` under ``max``, whatever
+policy ranked it), the row :func:`~textsift.evidence.terms.evidence` writes -- ``A``, ``B``,
+``C``, ``D``, the method's ``p`` and ``q`` (Benjamini-Hochberg over the class's terms: ``score
+--evidence``'s defaults), the effect sizes with their 95% intervals -- and the term's counts
+and dispersion in the class's documents and in the others'
+(:func:`~textsift.evidence.terms.document_columns`: range, Gries' DP, DPnorm, the coefficient
+of variation). A score with one column (an ordinal method's, ``ig_multi``'s) has no class: its
+rows have ``df`` and ``p``/``q`` only. The document-level tests are not computed here (one per
+class over the whole vocabulary: ``textsift score --evidence`` gives them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ..evidence.dispersion import Documents
+from ..evidence.terms import document_columns, evidence
+from ..labels import group_indices
+from ..selection.ranking import TermRanking
+from ._methods import resolve_method
+from .specs import Experiment, TrainTest
+
+__all__ = ["fold_documents", "term_evidence"]
+
+
+def fold_documents(data: TrainTest) -> Documents:
+    """The documents of a fold's training part, their classes those of its counts: the
+    indicator matrix of label sets as it is (a label may have no training document), one
+    label per document read against the counts' classes."""
+    if sp.issparse(data.y_train):
+        X = sp.csr_matrix(data.X_train)
+        member = sp.csr_matrix(data.y_train, dtype=bool)
+        return Documents(X, member, np.asarray(X.sum(axis=1), dtype=np.float64).ravel())
+    return Documents.of(data.X_train, data.y_train, data.counts.classes)
+
+
+def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, object]]
+                  ) -> pd.DataFrame:
+    """The evidence rows (module docstring) of each selection's shown terms: ``shown`` holds
+    ``((method, aggregate), terms)`` pairs, ``terms`` a selection's
+    :class:`~.loaded.FoldTerms` (its ``index`` and ``scores``, best first); the rows carry
+    ``method``, ``aggregate``, ``position`` and ``term``."""
+    counts = data.counts
+    documents = fold_documents(data)
+    dispersions: dict = {}  # each class's, computed once for every selection
+    frames = []
+    for (method, aggregate), terms in shown:
+        m = resolve_method(method)
+        ranking = TermRanking(np.asarray(terms.index), np.asarray(terms.scores), None, "max",
+                              str(m), feature_names=counts.feature_names)
+        frame = evidence(counts, ranking, m, **exp.params_of(method))
+        cls = np.full(len(frame), -1, dtype=np.intp)
+        if "class" in frame:  # the term's class; none for a score of the whole table
+            named = frame["class"].notna().to_numpy()
+            cls[named] = group_indices(counts.classes,
+                                       frame["class"].to_numpy(dtype=object)[named])
+        if (cls >= 0).any():
+            frame = frame.assign(**document_columns(documents, ranking.index, cls, dispersions))
+        frame.insert(0, "aggregate", aggregate)
+        frame.insert(0, "method", method)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

@@ -1,0 +1,72 @@
+"""The report links each top term to its evidence and dispersion, which the run computed on
+fold 0's training part and handed on (``term_evidence.csv``): checked on a run small enough
+to count by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+import scipy.stats as ss
+
+from textsift.experiment import parse_config, run_experiment
+from textsift.report.html import write_report
+
+#: Six training documents (three of class a, three of b) and two test documents.
+TRAIN = [("apple apple pear", "a"), ("apple kiwi", "a"), ("apple", "a"),
+         ("pear kiwi", "b"), ("pear", "b"), ("kiwi kiwi", "b")]
+TEST = [("apple pear", "a"), ("kiwi pear", "b")]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    frame = pd.DataFrame([{"text": t, "label": c, "split": "train"} for t, c in TRAIN]
+                         + [{"text": t, "label": c, "split": "test"} for t, c in TEST])
+    out = tmp_path_factory.mktemp("run")
+    cfg = {"experiment": {"name": "fruit", "seed": 0}, "corpus": {"path": frame},
+           "evaluation": {"protocol": "split", "metrics": ["accuracy"]},
+           "preprocessing": {"min_df": 1},
+           "selection": {"methods": ["chi2"], "sizes": [2], "baselines": []},
+           "learners": [{"name": "nb"}]}
+    run_experiment(parse_config(cfg), out)
+    return out
+
+
+def test_the_top_terms_evidence_is_counted_on_fold_0s_training_part(run):
+    ev = pd.read_csv(run / "term_evidence.csv", keep_default_na=False, na_values=[""])
+    top = ev[(ev["method"] == "chi2") & (ev["position"] == 1)].iloc[0]
+    # apple: in the 3 documents of a, in none of b's; with two classes chi2 is the same in
+    # both, and the first (a) is the class of the best score
+    assert (top["term"], top["class"]) == ("apple", "a")
+    assert [int(top[c]) for c in "ABCD"] == [3, 0, 0, 3]
+    # chi2 = N (AD - BC)^2 / ((A+B)(C+D)(A+C)(B+D)) = 6 * 81 / 81 = 6; q: Benjamini-Hochberg
+    # over the class's 3 terms, apple's p the smallest (pear's and kiwi's chi2 is 2/3)
+    assert top["p"] == pytest.approx(ss.chi2.sf(6, 1), rel=1e-12)
+    assert top["q"] == pytest.approx(3 * ss.chi2.sf(6, 1), rel=1e-12)
+    # tokens 2 + 1 + 1 in a, none in b; range 3 and 0
+    assert (top["n_target"], top["n_reference"]) == (4, 0)
+    assert (top["range_target"], top["range_reference"]) == (3, 0)
+    # a's documents have 3, 2 and 1 tokens (s = 6), apple 2, 1 and 1 of them (f = 4):
+    # DP = (|2/4 - 3/6| + |1/4 - 2/6| + |1/4 - 1/6|) / 2 = 1/12, DPnorm = DP / (1 - 1/6) = 0.1
+    assert top["dp_target"] == pytest.approx(1 / 12, rel=1e-12)
+    assert top["dp_norm_target"] == pytest.approx(0.1, rel=1e-12)
+    # relative frequencies 2/3, 1/2, 1: mean 13/18, population variance 7/162
+    assert top["cv_target"] == pytest.approx(math.sqrt(7 / 162) / (13 / 18), rel=1e-12)
+    assert math.isnan(top["dp_reference"]) and math.isnan(top["cv_reference"])  # absent in b
+
+
+def test_the_page_links_each_top_term_to_its_evidence_row(run):
+    page = write_report(run).read_text(encoding="utf-8")
+    ev = pd.read_csv(run / "term_evidence.csv", keep_default_na=False, na_values=[""])
+    assert len(ev) == 3  # chi2's ranking of the 3 terms
+    for position, term in zip(ev["position"], ev["term"], strict=True):
+        assert f'<a href="#ev-0-{position}">{term}</a>' in page
+        assert f'<tr id="ev-0-{position}"><td>{position}</td><td>{term}</td>' in page
+    row = page[page.index('<tr id="ev-0-1">'):]
+    row = row[:row.index("</tr>")]
+    # class, A-D, p, q, the effect sizes, tokens, range, DP, DPnorm and CV as written
+    assert "<td>a</td><td>3</td><td>0</td><td>0</td><td>3</td>" in row
+    assert "<td>0.0833</td>" in row and "<td>0.1</td>" in row and "<td>0.288</td>" in row
+    assert "Evidence and dispersion of the top terms (fold 0)" in page
+    assert "<a href='term_evidence.csv'>" in page
