@@ -54,10 +54,10 @@ from ..scores.significance import pvalues
 from ..selection.ranking import TermRanking
 from .corrections import adjust_table, check_correction, check_family
 
-__all__ = ["MIN_EXPECTED", "SMALL_COUNT_TESTS", "adjusted_pvalues", "check_expected_counts",
-           "document_columns", "evidence", "expected_minimum", "keep_range", "passes",
-           "passing_scores", "passing_terms", "rule", "significant_counts", "significant_terms",
-           "smallest_pvalues"]
+__all__ = ["MIN_EXPECTED", "SMALL_COUNT_TESTS", "adjusted_pvalues", "best_classes",
+           "check_expected_counts", "document_columns", "evidence", "expected_minimum",
+           "keep_range", "passes", "passing_scores", "passing_terms", "rule",
+           "significant_counts", "significant_terms", "smallest_pvalues"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, family: str = FAMILY,
@@ -85,10 +85,16 @@ def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndar
             f"the evidence of a term is that of one class; under the {ranking.policy} policy "
             "a term's score is several classes': rank by a class (--class C) or by max or rr "
             "(the class that gave each term its score, or that took it)")
-    rows = np.vstack([table.rows(int(t), int(t) + 1) for t in ranking.index]) if n else (
-        np.zeros((0, len(groups))))
-    best = np.argmax(rows, axis=1)
-    return group_indices(counts.classes, np.asarray(table.groups, dtype=object)[best])
+    return group_indices(counts.classes, best_classes(table, ranking.index))
+
+
+def best_classes(table, index) -> np.ndarray:
+    """The group of each term of ``index`` whose score in ``table`` (a
+    :class:`~textsift.scores.ScoreTable`) is its best: the class that gives it its score under
+    ``max`` (the first of tied ones)."""
+    rows = np.vstack([table.rows(int(t), int(t) + 1) for t in index]) if len(index) else (
+        np.zeros((0, len(table.groups))))
+    return np.asarray(table.groups, dtype=object)[np.argmax(rows, axis=1)]
 
 
 def evidence(counts: Counts, ranking: TermRanking, method, correction: str = CORRECTION,

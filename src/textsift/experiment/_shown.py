@@ -45,7 +45,8 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
                   ) -> pd.DataFrame:
     """The evidence rows (module docstring) of each selection's shown terms: ``shown`` holds
     ``((method, aggregate), terms)`` pairs, ``terms`` a selection's
-    :class:`~.loaded.FoldTerms` (its ``index`` and ``scores``, best first); the rows carry
+    :class:`~.loaded.FoldTerms` (its ``index``, ``scores``, best first, and ``best``, each
+    term's class, so that no score is computed again); the rows carry
     ``method``, ``aggregate``, ``position`` and ``term``."""
     counts = data.counts
     documents = fold_documents(data)
@@ -53,9 +54,11 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
     frames = []
     for (method, aggregate), terms in shown:
         m = resolve_method(method)
-        ranking = TermRanking(np.asarray(terms.index), np.asarray(terms.scores), None, "max",
-                              str(m), feature_names=counts.feature_names)
-        frame = evidence(counts, ranking, m, **exp.params_of(method))
+        # each term's class given as a round robin's groups: the class of its best score,
+        # found as the cell ranked it (none for a score of one column)
+        ranking = TermRanking(np.asarray(terms.index), np.asarray(terms.scores), terms.best,
+                              "rr", str(m), feature_names=counts.feature_names)
+        frame = evidence(counts, ranking, m, **exp.params_of(method)).drop(columns="group")
         cls = np.full(len(frame), -1, dtype=np.intp)
         if "class" in frame:  # the term's class; none for a score of the whole table
             named = frame["class"].notna().to_numpy()
