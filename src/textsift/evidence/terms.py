@@ -183,8 +183,9 @@ def document_columns(documents, index, cls, dispersions: dict | None = None) -> 
     ``index`` in its class ``cls`` (a column of the counts' classes; -1: none, NaN) against
     the documents without it, from the :class:`~textsift.evidence.dispersion.Documents`
     ``documents``. Counts and ranges are integers when every row has a class.
-    ``dispersions`` (class -> the pair :meth:`Documents.dispersion` returns) keeps each
-    class's dispersion for the next call (several rankings of one fold)."""
+    ``dispersions`` (class -> the pair
+    :meth:`~textsift.evidence.dispersion.Documents.dispersion` returns) keeps each class's
+    dispersion for the next call (several rankings of one fold)."""
     from .dispersion import DISPERSION_COLUMNS
 
     index, cls = np.asarray(index, dtype=np.intp), np.asarray(cls, dtype=np.intp)

@@ -92,7 +92,7 @@ def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
     task,
     under the method's own policy for a selection by a column (one-vs-rest tasks, the scope
     "local") --, and the evidence and dispersion of the first terms of every selection in
-    their class (``term_evidence.csv``: :func:`._shown.term_evidence`)."""
+    their class (``term_evidence.csv``: ``_shown.term_evidence``)."""
     counts = fold.data.counts
     tops, classes, shown_terms = [], [], []
     for sel in chosen:

@@ -34,7 +34,7 @@ __all__ = ["Cell", "CellTuning", "CorpusSpec", "Experiment", "FoldRef", "Learner
 class CorpusSpec:
     """``[corpus]``: where the documents are and what their fields mean. ``table`` is a
     table in memory given as ``path`` from Python (a pandas or Polars DataFrame, a Hugging
-    Face ``Dataset``: :func:`textsift.reading.corpus.is_table`), read instead of ``paths``;
+    Face ``Dataset``: ``textsift.reading.corpus.is_table``), read instead of ``paths``;
     ``experiment.json`` says ``"table": "in memory"`` for it (its content is in the data key,
     :class:`~.validity.DataKey`), and an experiment of files has no such key."""
 

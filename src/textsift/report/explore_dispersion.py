@@ -5,9 +5,9 @@ others' (:mod:`textsift.evidence.dispersion`; the columns of ``textsift score --
 
 The counts hold no documents, so the documents are counted as they are read for the snippets
 (:class:`Tally`: one reading serves both; what the snippets leave unread is read after them),
-against the counts' vocabulary under their options (:class:`~textsift.text.vectorize.
-Vectorizer`), in chunks, keeping each document's size (its counted tokens, the whole
-vocabulary's) and its counts of the page's terms only.
+against the counts' vocabulary under their options (``Vectorizer``), in chunks, keeping each
+document's size (its counted tokens, the whole vocabulary's) and its counts of the page's
+terms only.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ CHUNK = 2000
 
 class Tally:
     """``(text, label)`` pairs passed on as they are read, each chunk counted against the
-    counts' vocabulary; :meth:`documents` reads the rest and gives the
+    counts' vocabulary; ``documents()`` reads the rest and gives the
     :class:`~textsift.evidence.dispersion.Documents` of the page's terms ``sel``."""
 
     def __init__(self, documents, counts: Counts, sel: np.ndarray,

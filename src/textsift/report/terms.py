@@ -2,7 +2,7 @@
 cells ranked on fold 0: :mod:`textsift.experiment.runner`): the top terms of every method side
 by side, a note naming the methods whose top terms are rare words, and the best method, whose
 terms of each class the report shows; and from ``term_evidence.csv`` (computed by the run on
-fold 0 and handed on: :mod:`textsift.experiment._shown`), each top term's evidence and
+fold 0 and handed on: ``textsift.experiment._shown``), each top term's evidence and
 dispersion in its class, which the side-by-side table links to (:func:`evidence_tables`).
 """
 
