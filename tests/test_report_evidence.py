@@ -70,3 +70,21 @@ def test_the_page_links_each_top_term_to_its_evidence_row(run):
     assert "<td>0.0833</td>" in row and "<td>0.1</td>" in row and "<td>0.288</td>" in row
     assert "Evidence and dispersion of the top terms (fold 0)" in page
     assert "<a href='term_evidence.csv'>" in page
+
+
+def test_a_p_value_the_labels_do_not_allow_leaves_its_terms_without_evidence(tmp_path):
+    """chi2_sklearn's p-value needs one label per document: on label sets the run still ends,
+    its top terms shown without evidence, chi2's with theirs."""
+    rows = [("apple pear plum", ["a", "b"]), ("apple kiwi", ["a"]), ("apple plum", ["a"]),
+            ("pear kiwi", ["b"]), ("pear plum", ["b"]), ("kiwi kiwi plum", ["b", "c"]),
+            ("kiwi plum", ["c"]), ("apple plum kiwi", ["c"])] * 3
+    frame = pd.DataFrame({"text": [t for t, _ in rows], "label": [y for _, y in rows]})
+    cfg = {"corpus": {"path": frame}, "preprocessing": {"min_df": 1},
+           "evaluation": {"protocol": "cv", "folds": 2},
+           "selection": {"methods": ["chi2_sklearn", "chi2"], "sizes": [2], "baselines": []},
+           "learners": [{"name": "linear_svm"}]}
+    run_experiment(parse_config(cfg), tmp_path)
+    ev = pd.read_csv(tmp_path / "term_evidence.csv")
+    assert set(ev["method"]) == {"chi2"} and len(ev) == 4  # the 4 terms of the vocabulary
+    page = write_report(tmp_path).read_text(encoding="utf-8")
+    assert page.count('<a href="#ev-') == 4  # chi2's column linked, chi2_sklearn's not

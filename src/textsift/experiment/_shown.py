@@ -10,8 +10,9 @@ policy ranked it), the row :func:`~textsift.evidence.terms.evidence` writes -- `
 and dispersion in the class's documents and in the others'
 (:func:`~textsift.evidence.terms.document_columns`: range, Gries' DP, DPnorm, the coefficient
 of variation). A score with one column (an ordinal method's, ``ig_multi``'s) has no class: its
-rows have ``df`` and ``p``/``q`` only. The document-level tests are not computed here (one per
-class over the whole vocabulary: ``textsift score --evidence`` gives them).
+rows have ``df`` and ``p``/``q`` only; a method whose p-value the labels do not allow
+(``chi2_sklearn``'s on label sets) has no rows. The document-level tests are not computed here
+(one per class over the whole vocabulary: ``textsift score --evidence`` gives them).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from ..errors import TextsiftError
 from ..evidence.dispersion import Documents
 from ..evidence.terms import document_columns, evidence
 from ..labels import group_indices
@@ -58,7 +60,11 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
         # found as the cell ranked it (none for a score of one column)
         ranking = TermRanking(np.asarray(terms.index), np.asarray(terms.scores), terms.best,
                               "rr", str(m), feature_names=counts.feature_names)
-        frame = evidence(counts, ranking, m, **exp.params_of(method)).drop(columns="group")
+        try:
+            frame = evidence(counts, ranking, m, **exp.params_of(method))
+        except TextsiftError:  # a p-value these labels do not allow (chi2_sklearn's on label
+            continue           # sets): its terms are shown without their evidence
+        frame = frame.drop(columns="group")
         cls = np.full(len(frame), -1, dtype=np.intp)
         if "class" in frame:  # the term's class; none for a score of the whole table
             named = frame["class"].notna().to_numpy()
