@@ -35,7 +35,7 @@ def run(tmp_path_factory):
 
 def test_the_top_terms_evidence_is_counted_on_fold_0s_training_part(run):
     ev = pd.read_csv(run / "term_evidence.csv", keep_default_na=False, na_values=[""])
-    top = ev[(ev["method"] == "chi2") & (ev["position"] == 1)].iloc[0]
+    top = ev[(ev["list"] == "top") & (ev["position"] == 1)].iloc[0]
     # apple: in the 3 documents of a, in none of b's; with two classes chi2 is the same in
     # both, and the first (a) is the class of the best score
     assert (top["term"], top["class"]) == ("apple", "a")
@@ -56,9 +56,25 @@ def test_the_top_terms_evidence_is_counted_on_fold_0s_training_part(run):
     assert math.isnan(top["dp_reference"]) and math.isnan(top["cv_reference"])  # absent in b
 
 
+def test_a_class_terms_are_in_their_class(run):
+    ev = pd.read_csv(run / "term_evidence.csv", keep_default_na=False, na_values=[""])
+    own = ev[ev["list"] == "class"]
+    # chi2's own column of each class, over-represented terms: apple in a (3 of 3 documents
+    # against 0 of 3), kiwi and pear in b (2 of 3 against 1 of 3)
+    assert sorted(zip(own["class"], own["term"], strict=True)) == [
+        ("a", "apple"), ("b", "kiwi"), ("b", "pear")]
+    kiwi = own[own["term"] == "kiwi"].iloc[0]
+    # A, B: the documents with kiwi in b and in a; C, D: those without it
+    assert [int(kiwi[c]) for c in "ABCD"] == [2, 1, 1, 2]
+    # b's documents: "pear kiwi", "pear", "kiwi kiwi" (s = 5), kiwi 1, 0, 2 times (f = 3):
+    # DP = (|1/3 - 2/5| + |0 - 1/5| + |2/3 - 2/5|) / 2 = 4/15
+    assert kiwi["dp_target"] == pytest.approx(4 / 15, rel=1e-12)
+
+
 def test_the_page_links_each_top_term_to_its_evidence_row(run):
     page = write_report(run).read_text(encoding="utf-8")
     ev = pd.read_csv(run / "term_evidence.csv", keep_default_na=False, na_values=[""])
+    ev = ev[ev["list"] == "top"]
     assert len(ev) == 3  # chi2's ranking of the 3 terms
     for position, term in zip(ev["position"], ev["term"], strict=True):
         assert f'<a href="#ev-0-{position}">{term}</a>' in page
@@ -70,6 +86,10 @@ def test_the_page_links_each_top_term_to_its_evidence_row(run):
     assert "<td>0.0833</td>" in row and "<td>0.1</td>" in row and "<td>0.288</td>" in row
     assert "Evidence and dispersion of the top terms (fold 0)" in page
     assert "<a href='term_evidence.csv'>" in page
+    # the class table's terms link to their rows in their class
+    assert '<td><a href="#cev-0-1">apple</a></td>' in page
+    assert '<tr id="cev-0-1"><td>a</td><td>1</td><td>apple</td>' in page
+    assert page.count('<a href="#cev-1-') == 2 and page.count('<tr id="cev-1-') == 2
 
 
 def test_a_p_value_the_labels_do_not_allow_leaves_its_terms_without_evidence(tmp_path):
@@ -85,6 +105,7 @@ def test_a_p_value_the_labels_do_not_allow_leaves_its_terms_without_evidence(tmp
            "learners": [{"name": "linear_svm"}]}
     run_experiment(parse_config(cfg), tmp_path)
     ev = pd.read_csv(tmp_path / "term_evidence.csv")
-    assert set(ev["method"]) == {"chi2"} and len(ev) == 4  # the 4 terms of the vocabulary
+    assert set(ev["method"]) == {"chi2"}
+    assert (ev["list"] == "top").sum() == 4  # the 4 terms of the vocabulary
     page = write_report(tmp_path).read_text(encoding="utf-8")
     assert page.count('<a href="#ev-') == 4  # chi2's column linked, chi2_sklearn's not

@@ -2,15 +2,17 @@
 training part as the run ends and handed on (``term_evidence.csv``): the report reads them
 and opens no fold.
 
-For each selection's top terms (``terms.csv``) and the class that gave each term its best
+For each selection's top terms (``terms.csv``) in the class that gave each term its best
 score (its ``max`` class: :func:`textsift.evidence.terms.evidence` under ``max``, whatever
-policy ranked it), the row :func:`~textsift.evidence.terms.evidence` writes -- ``A``, ``B``,
-``C``, ``D``, the method's ``p`` and ``q`` (Benjamini-Hochberg over the class's terms: ``score
---evidence``'s defaults), the effect sizes with their 95% intervals -- and the term's counts
-and dispersion in the class's documents and in the others'
-(:func:`~textsift.evidence.terms.document_columns`: range, Gries' DP, DPnorm, the coefficient
-of variation). A score with one column (an ordinal method's, ``ig_multi``'s) has no class: its
-rows have ``df`` and ``p``/``q`` only; a method whose p-value the labels do not allow
+policy ranked it), and for each class's terms (``class_terms.csv``) in that class, the row
+:func:`~textsift.evidence.terms.evidence` writes -- ``A``, ``B``, ``C``, ``D``, the method's
+``p`` and ``q`` (Benjamini-Hochberg over the class's terms: ``score --evidence``'s
+defaults), the effect sizes with their 95% intervals -- and the term's counts and dispersion
+in the class's documents and in the others'
+(:func:`~textsift.evidence.terms.document_columns`: range, Gries' DP, DPnorm, the
+coefficient of variation). A score with one column (an ordinal method's, ``ig_multi``'s)
+gives its top terms no class: their rows have
+``df`` and ``p``/``q`` only; a method whose p-value the labels do not allow
 (``chi2_sklearn``'s on label sets) has no rows. The document-level tests are not computed here
 (one per class over the whole vocabulary: ``textsift score --evidence`` gives them).
 """
@@ -47,19 +49,27 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
                   ) -> pd.DataFrame:
     """The evidence rows (module docstring) of each selection's shown terms: ``shown`` holds
     ``((method, aggregate), terms)`` pairs, ``terms`` a selection's
-    :class:`~.loaded.FoldTerms` (its ``index``, ``scores``, best first, and ``best``, each
-    term's class, so that no score is computed again); the rows carry
-    ``method``, ``aggregate``, ``position`` and ``term``."""
+    :class:`~.loaded.FoldTerms` -- its ``index``, ``scores``, best first, and ``best``, each
+    term's class, so that no score is computed again, and ``classes``, each class's terms
+    (their indices in ``attrs["index"]``). The rows carry ``method``, ``aggregate``,
+    ``list`` (``"top"``: the selection's top terms, in its order; ``"class"``: a class's
+    terms, in the class the list is of), ``position`` (in the list) and ``term``."""
     counts = data.counts
     documents = fold_documents(data)
     dispersions: dict = {}  # each class's, computed once for every selection
     frames = []
     for (method, aggregate), terms in shown:
         m = resolve_method(method)
-        # each term's class given as a round robin's groups: the class of its best score,
-        # found as the cell ranked it (none for a score of one column)
-        ranking = TermRanking(np.asarray(terms.index), np.asarray(terms.scores), terms.best,
-                              "rr", str(m), feature_names=counts.feature_names)
+        lists = [np.asarray(ix, dtype=np.intp) for ix in terms.classes.attrs.get("index", [])]
+        index = np.concatenate([np.asarray(terms.index, dtype=np.intp), *lists])
+        # each term's class given as a round robin's groups: for a top term the class of its
+        # best score, found as the cell ranked it (none for a score of one column)
+        groups = np.concatenate([np.asarray(terms.best, dtype=object),
+                                 *(np.full(len(ix), c, dtype=object)
+                                   for c, ix in zip(terms.classes.index, lists, strict=True))])
+        ranking = TermRanking(index, np.r_[terms.scores, np.full(len(index) - len(terms.index),
+                                                                 np.nan)],
+                              groups, "rr", str(m), feature_names=counts.feature_names)
         try:
             frame = evidence(counts, ranking, m, **exp.params_of(method))
         except TextsiftError:  # a p-value these labels do not allow (chi2_sklearn's on label
@@ -72,6 +82,10 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
                                        frame["class"].to_numpy(dtype=object)[named])
         if (cls >= 0).any():
             frame = frame.assign(**document_columns(documents, ranking.index, cls, dispersions))
+        frame["position"] = np.concatenate([np.arange(1, len(ix) + 1)
+                                            for ix in (terms.index, *lists)])
+        frame.insert(0, "list", ["top"] * len(terms.index) + ["class"] * (
+            len(index) - len(terms.index)))
         frame.insert(0, "aggregate", aggregate)
         frame.insert(0, "method", method)
         frames.append(frame)

@@ -42,6 +42,7 @@ from .plots import (
 )
 from .terms import (
     best_method,
+    class_evidence,
     evidence_tables,
     linked_terms_table,
     rare_terms_note,
@@ -320,6 +321,9 @@ def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> lis
     terms_path = store.root / "terms.csv"
     run_path = store.root / "run.json"
     run = json.loads(run_path.read_text()) if run_path.exists() else {}
+    evidence_path = store.root / "term_evidence.csv"
+    evidence = None if not evidence_path.exists() else pd.read_csv(  # none: an earlier run's
+        evidence_path, keep_default_na=False, na_values=[""], dtype={"class": str, "term": str})
     if terms_path.exists():
         out.append("<h2>Top terms of each method (fold 0)</h2>")
         terms = pd.read_csv(terms_path, keep_default_na=False)
@@ -327,12 +331,9 @@ def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> lis
         note = rare_terms_note(terms, min_df)
         if note:
             out.append(f"<p class='note'>{html.escape(note)}</p>")
-        evidence_path = store.root / "term_evidence.csv"
-        if not evidence_path.exists():  # a run of an earlier textsift
+        if evidence is None:
             out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
         else:
-            evidence = pd.read_csv(evidence_path, keep_default_na=False, na_values=[""],
-                                   dtype={"class": str, "term": str})
             out.append(linked_terms_table(terms, evidence).to_html(escape=False,
                                                                     index_names=False))
             out += _evidence_section(terms, evidence)
@@ -358,7 +359,21 @@ def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> lis
                + metric_name(metric, "html", direction=False) + html.escape(
                    f" of {learner_title(learner)} over the levels below all. A {what}'s "
                    f"terms are {how}.") + "</p>")
-    out.append(table.to_html(escape=True))
+    mine = None if evidence is None else evidence[(evidence["method"] == method)
+                                                  & (evidence["aggregate"] == aggregate)]
+    if mine is None or mine.empty:
+        out.append(table.to_html(escape=True))
+        return out
+    cells, rows = class_evidence(table.index, mine)
+    linked = table.assign(terms=[cell or html.escape(str(t)) for cell, t in
+                                 zip(cells, table["terms"], strict=True)])
+    out.append(linked.to_html(escape=False))
+    if rows:
+        out.append(f"<h3>Evidence and dispersion of each {what}'s terms: "
+                   f"{html.escape(name)}</h3>")
+        out.append("<p>" + html.escape(f"Each term in the {what} whose list it is, with the "
+                                       "columns above.") + "</p>")
+        out.append(rows)
     return out
 
 
@@ -369,8 +384,8 @@ def _evidence_section(terms: pd.DataFrame, evidence: pd.DataFrame) -> list[str]:
     if not tables:
         return []
     text = ("Each top term in the class that gives it its best score, on fold 0's training "
-            "part: A and B, the documents of the class with and without it, C and D those "
-            "of the rest; the method's p and q (Benjamini-Hochberg over the class's terms), "
+            "part: A and B, the documents with it in the class and in the rest, C and D "
+            "those without it; the method's p and q (Benjamini-Hochberg over the class's terms), "
             "the effect sizes with 95% intervals; its tokens, range (documents with it), "
             "Gries' DP and DPnorm (0: spread over the documents in proportion to their "
             "sizes, near 1: held by a few) and the coefficient of variation of its relative "

@@ -16,7 +16,8 @@ import pandas as pd
 from ..learners.metrics import lower_is_better
 from .plots import BASELINES, label_of, one_policy_each
 
-__all__ = ["EVIDENCE_SHOWN", "best_method", "evidence_tables", "linked_terms_table",
+__all__ = ["EVIDENCE_SHOWN", "best_method", "class_evidence", "evidence_tables",
+           "linked_terms_table",
            "rare_df", "rare_terms_note", "top_terms_table"]
 
 #: The columns of ``term_evidence.csv`` the report shows, with their headers: the counts, the
@@ -52,6 +53,7 @@ def linked_terms_table(terms: pd.DataFrame, evidence: pd.DataFrame, top: int = 1
     """:func:`top_terms_table` as HTML cells: each term (escaped) a link to its row of
     :func:`evidence_tables` where ``evidence`` has one."""
     table = top_terms_table(terms, top)
+    evidence = _top(evidence)
     has = set(zip(evidence["method"], evidence["aggregate"], evidence["position"],
                   strict=True))
     keys = list(terms.groupby(["method", "aggregate"], sort=False).groups)
@@ -73,7 +75,7 @@ def _written(row: pd.Series, name: str) -> str:
         return html.escape(value)
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    if name in ("A", "B", "C", "D") or name.startswith(("n_", "range_")):
+    if name in ("A", "B", "C", "D", "position") or name.startswith(("n_", "range_")):
         return f"{int(value):,}"
     text = f"{value:.3g}".replace("inf", "\u221e")
     if f"{name}_low" in row.index:
@@ -83,29 +85,59 @@ def _written(row: pd.Series, name: str) -> str:
     return text
 
 
+def _table(rows: pd.DataFrame, anchors: list[str], first: tuple = ("position",)) -> str:
+    """The evidence ``rows`` as an HTML table, row ``i`` with the id ``anchors[i]``: the
+    columns ``first``, the term, then those of :data:`EVIDENCE_SHOWN` that have a value."""
+    shown = [c for c in EVIDENCE_SHOWN if c in rows.columns and rows[c].notna().any()
+             and c not in first]
+    head = "".join(f"<th>{html.escape(x)}</th>"
+                   for x in (*first, "term", *(EVIDENCE_SHOWN[c] for c in shown)))
+    body = "".join(
+        f'<tr id="{anchor}">' + "".join(f"<td>{_written(row, c)}</td>" for c in first)
+        + f"<td>{html.escape(str(row['term']))}</td>"
+        + "".join(f"<td>{_written(row, c)}</td>" for c in shown) + "</tr>"
+        for anchor, (_, row) in zip(anchors, rows.iterrows(), strict=True))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _top(evidence: pd.DataFrame) -> pd.DataFrame:
+    """The evidence rows of the selections' top terms."""
+    return evidence[evidence["list"] == "top"]
+
+
 def evidence_tables(terms: pd.DataFrame, evidence: pd.DataFrame, top: int = 15) -> list[str]:
     """For each selection of ``terms`` (in its order), a table of its first ``top`` terms'
     evidence rows (:data:`EVIDENCE_SHOWN`), each row with the id the side-by-side table links
     to (:func:`linked_terms_table`)."""
     single = one_policy_each(terms)
     out = []
+    evidence = _top(evidence)
     keys = list(terms.groupby(["method", "aggregate"], sort=False).groups)
     for k, (m, a) in enumerate(keys):
         rows = evidence[(evidence["method"] == m) & (evidence["aggregate"] == a)
                         & (evidence["position"] <= top)]
-        if rows.empty:
-            continue
-        shown = [c for c in EVIDENCE_SHOWN if c in rows.columns and rows[c].notna().any()]
-        head = "".join(f"<th>{html.escape(EVIDENCE_SHOWN[c])}</th>" for c in shown)
-        body = "".join(
-            f'<tr id="{_anchor(k, row["position"])}"><td>{int(row["position"])}</td>'
-            f"<td>{html.escape(str(row['term']))}</td>"
-            + "".join(f"<td>{_written(row, c)}</td>" for c in shown) + "</tr>"
-            for _, row in rows.iterrows())
-        out.append(f"<h3>{html.escape(label_of(m, a, single))}</h3>"
-                   f"<table><thead><tr><th>position</th><th>term</th>{head}</tr></thead>"
-                   f"<tbody>{body}</tbody></table>")
+        if not rows.empty:
+            out.append(f"<h3>{html.escape(label_of(m, a, single))}</h3>"
+                       + _table(rows, [_anchor(k, p) for p in rows["position"]]))
     return out
+
+
+def class_evidence(classes: pd.Series, evidence: pd.DataFrame) -> tuple[list[str], str]:
+    """For the classes of a class-terms table (``classes``, in its rows' order) and one
+    selection's ``evidence`` rows: each class's terms as links to their rows (one HTML cell
+    per class, ``", "``-joined), and the table of those rows, grouped by class."""
+    rows = evidence[evidence["list"] == "class"]
+    cells, parts, anchors = [], [], []
+    for i, c in enumerate(classes):
+        own = rows[rows["class"].astype(str) == str(c)].sort_values("position")
+        ids = [f"cev-{i}-{int(p)}" for p in own["position"]]
+        cells.append(", ".join(f'<a href="#{a}">{html.escape(str(t))}</a>'
+                               for a, t in zip(ids, own["term"], strict=True)))
+        parts.append(own)
+        anchors += ids
+    if not anchors:
+        return cells, ""
+    return cells, _table(pd.concat(parts), anchors, first=("class", "position"))
 
 
 def rare_df(min_df: int) -> int:

@@ -601,7 +601,8 @@
     if (!d && !lr) return null;
     const box = el("div", null, "evidence");
     const a = countIn(id, c), nc = D.class_sizes[c], b = df[id] - a;
-    const cells = [["A", a], ["B", nc - a], ["C", b], ["D", N - nc - b]];
+    // A, B: the documents with the term in the class and in the rest; C, D: those without
+    const cells = [["A", a], ["B", b], ["C", nc - a], ["D", N - nc - b]];
     const view = viewOf(S.method);
     const r = hasEvidence(view) ? view.ids.indexOf(id) : -1;
     if (r >= 0 && view.pq[1][r] !== null && view.pq[1][r] !== undefined)
