@@ -13,8 +13,9 @@ in the class's documents and in the others'
 coefficient of variation). A score with one column (an ordinal method's, ``ig_multi``'s)
 gives its top terms no class: their rows have
 ``df`` and ``p``/``q`` only; a method whose p-value the labels do not allow
-(``chi2_sklearn``'s on label sets) has no rows. The document-level tests are not computed here
-(one per class over the whole vocabulary: ``textsift score --evidence`` gives them).
+(``chi2_sklearn``'s on label sets) has no rows, nor has a user's scoring function. The
+document-level tests are not computed here (one per class over the whole vocabulary:
+``textsift score --evidence`` gives them).
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
     frames = []
     for (method, aggregate), terms in shown:
         m = resolve_method(method)
+        if not isinstance(m, str):  # a user's scoring function: no registered cells, no test
+            continue
         lists = [np.asarray(ix, dtype=np.intp) for ix in terms.classes.attrs.get("index", [])]
         index = np.concatenate([np.asarray(terms.index, dtype=np.intp), *lists])
         # each term's class given as a round robin's groups: for a top term the class of its
