@@ -191,8 +191,8 @@ def test_a_failed_check_then_a_good_run(tmp_path):
     assert sorted(os.listdir(out)) == ["cache", "cells", "class_terms.csv", "experiment.json",
                                        "notes.json",
                                        "results.csv", "results.parquet", "run.json",
-                                       "summary.csv", "summary.parquet", "terms.csv",
-                                       "timings.csv"]
+                                       "summary.csv", "summary.parquet", "term_evidence.csv",
+                                       "terms.csv", "timings.csv"]
 
 
 def test_report_of_a_file_says_it_is_not_a_runs_folder(tmp_path):

@@ -36,13 +36,16 @@ class Page(HTMLParser):
     def __init__(self):
         super().__init__()
         self.images, self.external, self.links = [], [], []
+        self.anchors, self.ids = [], set()
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if "id" in a:
+            self.ids.add(a["id"])
         if tag == "img":
             self.images.append(a)
-        if tag == "a":
-            self.links.append(a["href"])
+        if tag == "a":  # a link to a run's file, or within the page (a term's evidence)
+            (self.anchors if a["href"].startswith("#") else self.links).append(a["href"])
         for key in ("src", "href"):
             if key in a and tag not in ("img", "a") and not a[key].startswith("#"):
                 self.external.append((tag, a[key]))
@@ -52,10 +55,12 @@ class Page(HTMLParser):
 
 def check_self_contained(html: str, directory=None) -> list[bytes]:
     """Every image is an inline PNG and nothing is fetched on load; the links (to the
-    run's files) point at files of ``directory``. Return the decoded images."""
+    run's files) point at files of ``directory``, those within the page at an element of
+    it. Return the decoded images."""
     page = Page()
     page.feed(html)
     assert page.external == []
+    assert all(link[1:] in page.ids for link in page.anchors)
     if directory is not None:
         assert page.links and all((directory / link).is_file() for link in page.links)
     pngs = []

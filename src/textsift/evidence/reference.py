@@ -38,7 +38,8 @@ def _index(counts: Counts, label, role: str) -> int:
     j = int(group_indices(counts.classes, [label])[0])
     if j < 0:
         raise TextsiftError(f"the {role} class {label!r} is not a class of the counts; the "
-                            f"classes are {', '.join(map(str, counts.classes))}")
+                            f"classes are {', '.join(map(str, counts.classes))}: choose one "
+                            "of them")
     if counts.class_sizes[j] == 0:
         raise TextsiftError(f"the {role} class {label!r} has no documents; choose a class "
                             "with documents")

@@ -54,10 +54,10 @@ from ..scores.significance import pvalues
 from ..selection.ranking import TermRanking
 from .corrections import adjust_table, check_correction, check_family
 
-__all__ = ["MIN_EXPECTED", "SMALL_COUNT_TESTS", "adjusted_pvalues", "check_expected_counts",
-           "evidence", "expected_minimum", "keep_range", "passes", "passing_scores",
-           "passing_terms", "rule", "significant_counts", "significant_terms",
-           "smallest_pvalues"]
+__all__ = ["MIN_EXPECTED", "SMALL_COUNT_TESTS", "adjusted_pvalues", "best_classes",
+           "check_expected_counts", "document_columns", "evidence", "expected_minimum",
+           "keep_range", "passes", "passing_scores", "passing_terms", "rule",
+           "significant_counts", "significant_terms", "smallest_pvalues"]
 
 
 def adjusted_pvalues(counts: Counts, method, correction: str = CORRECTION, family: str = FAMILY,
@@ -85,10 +85,16 @@ def _classes_of(ranking: TermRanking, counts: Counts, method, params) -> np.ndar
             f"the evidence of a term is that of one class; under the {ranking.policy} policy "
             "a term's score is several classes': rank by a class (--class C) or by max or rr "
             "(the class that gave each term its score, or that took it)")
-    rows = np.vstack([table.rows(int(t), int(t) + 1) for t in ranking.index]) if n else (
-        np.zeros((0, len(groups))))
-    best = np.argmax(rows, axis=1)
-    return group_indices(counts.classes, np.asarray(table.groups, dtype=object)[best])
+    return group_indices(counts.classes, best_classes(table, ranking.index))
+
+
+def best_classes(table, index) -> np.ndarray:
+    """The group of each term of ``index`` whose score in ``table`` (a
+    :class:`~textsift.scores.ScoreTable`) is its best: the class that gives it its score under
+    ``max`` (the first of tied ones)."""
+    rows = np.vstack([table.rows(int(t), int(t) + 1) for t in index]) if len(index) else (
+        np.zeros((0, len(table.groups))))
+    return np.asarray(table.groups, dtype=object)[np.argmax(rows, axis=1)]
 
 
 def evidence(counts: Counts, ranking: TermRanking, method, correction: str = CORRECTION,
@@ -135,18 +141,9 @@ def _add_documents(frame, counts: Counts, documents, index, cls, correction: str
                    family: str, n_resamples: int, random_state) -> None:
     """The columns of the ``documents`` (module docstring) for each row's class (NaN for a
     row of no class); the document-level tests of the classes the family needs."""
-    from .dispersion import DISPERSION_COLUMNS
     from .document_tests import bootstrap, wilcoxon
 
-    if documents.X.shape[1] != counts.n_terms or documents.member.shape[1] != (
-            counts.n_classes):
-        raise TextsiftError(
-            f"the documents have {documents.X.shape[1]} terms and "
-            f"{documents.member.shape[1]} classes, the counts {counts.n_terms} and "
-            f"{counts.n_classes}: give the documents the counts were made from")
-    n = len(index)
-    names = [f"{c}_{g}" for c in ("n", *DISPERSION_COLUMNS) for g in ("target", "reference")]
-    columns = {name: np.full(n, np.nan) for name in names}
+    _check_documents(documents, counts)
     shown = sorted(set(int(c) for c in cls if c >= 0))
     tested = list(range(counts.n_classes)) if family == "all" else shown
     tests = {"wilcoxon": np.full((counts.n_terms, len(tested)), np.nan)}
@@ -160,26 +157,56 @@ def _add_documents(frame, counts: Counts, documents, index, cls, correction: str
         if n_resamples:
             tests["bootstrap"][:, k] = bootstrap(documents.X, target, reference, n_resamples,
                                                  rng, documents.sizes)
-        if c not in shown:
-            continue
-        rows = np.flatnonzero(cls == c)
-        terms = index[rows]
-        for group, mask in (("target", target), ("reference", reference)):
-            columns[f"n_{group}"][rows] = np.asarray(
-                documents.X[mask][:, terms].sum(axis=0)).ravel()
-        for group, d in zip(("target", "reference"), documents.dispersion(c), strict=True):
-            for measure in DISPERSION_COLUMNS:
-                columns[f"{measure}_{group}"][rows] = getattr(d, measure)[terms]
+    for name, values in document_columns(documents, index, cls).items():
+        frame[name] = values
     has = cls >= 0
-    for name, values in columns.items():
-        integral = name.startswith(("n_", "range_")) and has.all()
-        frame[name] = values.astype(np.int64) if integral else values
     where = {c: k for k, c in enumerate(tested)}
     at = np.array([where.get(int(c), 0) for c in cls], dtype=np.intp)
     for test, p in tests.items():
         q = adjust_table(p, correction, family) if (~np.isnan(p)).any() else p  # no test
         frame[f"p_{test}"] = np.where(has, p[index, at], np.nan) if len(tested) else np.nan
         frame[f"q_{test}"] = np.where(has, q[index, at], np.nan) if len(tested) else np.nan
+
+
+def _check_documents(documents, counts: Counts) -> None:
+    if documents.X.shape[1] != counts.n_terms or documents.member.shape[1] != (
+            counts.n_classes):
+        raise TextsiftError(
+            f"the documents have {documents.X.shape[1]} terms and "
+            f"{documents.member.shape[1]} classes, the counts {counts.n_terms} and "
+            f"{counts.n_classes}: give the documents the counts were made from")
+
+
+def document_columns(documents, index, cls, dispersions: dict | None = None) -> dict:
+    """``{name: values}``: ``n_target``, ``n_reference`` and the dispersion columns
+    (``range_*``, ``dp_*``, ``dp_norm_*``, ``cv_*``; module docstring) of each term of
+    ``index`` in its class ``cls`` (a column of the counts' classes; -1: none, NaN) against
+    the documents without it, from the :class:`~textsift.evidence.dispersion.Documents`
+    ``documents``. Counts and ranges are integers when every row has a class.
+    ``dispersions`` (class -> the pair
+    :meth:`~textsift.evidence.dispersion.Documents.dispersion` returns) keeps each class's
+    dispersion for the next call (several rankings of one fold)."""
+    from .dispersion import DISPERSION_COLUMNS
+
+    index, cls = np.asarray(index, dtype=np.intp), np.asarray(cls, dtype=np.intp)
+    kept = {} if dispersions is None else dispersions
+    names = [f"{c}_{g}" for c in ("n", *DISPERSION_COLUMNS) for g in ("target", "reference")]
+    columns = {name: np.full(len(index), np.nan) for name in names}
+    for c in sorted(set(cls[cls >= 0].tolist())):
+        rows = np.flatnonzero(cls == c)
+        terms = index[rows]
+        target, reference = documents.groups(c)
+        for group, mask in (("target", target), ("reference", reference)):
+            columns[f"n_{group}"][rows] = np.asarray(
+                documents.X[mask][:, terms].sum(axis=0)).ravel()
+        if c not in kept:
+            kept[c] = documents.dispersion(c)
+        for group, d in zip(("target", "reference"), kept[c], strict=True):
+            for measure in DISPERSION_COLUMNS:
+                columns[f"{measure}_{group}"][rows] = getattr(d, measure)[terms]
+    every = bool((cls >= 0).all())
+    return {name: values.astype(np.int64) if every and name.startswith(("n_", "range_"))
+            else values for name, values in columns.items()}
 
 
 def keep_range(counts: Counts, ranking: TermRanking, method, min_range: int,

@@ -8,7 +8,8 @@ meanings), :mod:`.specs` (the value types), :mod:`.store` (the results directory
 ``_tasks`` (checks), :mod:`.config` (the parser), :mod:`.folds` (reading, splitting, counting,
 the fold cache), :mod:`.plan` (levels and cells), :mod:`.learn` (a cell's labels),
 :mod:`.loaded` (a fold as its cells use it: its rankings, each label's terms, the terms that
-pass an alpha), :mod:`.cells` (running one cell), :mod:`.runner` (running them all). The
+pass an alpha), :mod:`.cells` (running one cell), ``_shown`` (the evidence of the terms the
+report shows), :mod:`.runner` (running them all). The
 names below are imported on first use, so importing one module does not import the others.
 """
 

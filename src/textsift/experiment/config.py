@@ -50,7 +50,7 @@ from .._options import PREPROCESSING
 from ..errors import CorpusError, TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
 from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
-from ..reading.corpus import SAMPLES
+from ..reading.corpus import SAMPLES, is_table
 from ..reading.sources import check_reading
 from ..selection.policies import AGGREGATES
 from ..text.vectorize import VectorizerOptions
@@ -141,8 +141,10 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
         raise ConfigError(f"{src}: [corpus] needs exactly one of 'path' (a file or a list of "
                           f"files) or 'sample' ({', '.join(SAMPLES)})")
     paths: tuple[str, ...] = ()
-    sample = None
-    if "path" in t:
+    sample = table = None
+    if "path" in t and is_table(t["path"]):  # from Python: a DataFrame or a Dataset
+        table = t["path"]
+    elif "path" in t:
         raw = t["path"] if isinstance(t["path"], list) else [t["path"]]
         paths = tuple(resolve_path(p, base, "[corpus] path", src) for p in raw)
         if not paths:
@@ -166,7 +168,8 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
         "text_field", "label_field", "split_field", "train_split", "test_split")}
     if sample and "label_field" not in t:
         fields["label_field"] = SAMPLES[sample][2]  # the sample's own field
-    dataset = t.get("dataset", sample or _dataset_name(Path(paths[0])))
+    dataset = t.get("dataset", sample or (type(table).__name__ if table is not None
+                                          else _dataset_name(Path(paths[0]))))
     flags = {k: typed(_get(t, "corpus", k), bool, f"[corpus] {k}", src)
              for k in ("skip_bad_lines", "strip_labels")}
     label_sep = _get(t, "corpus", "label_sep")
@@ -180,7 +183,7 @@ def corpus_section(t: dict, base: Path, src: str) -> CorpusSpec:
         raise ConfigError(f"{src}: [corpus] {exc}") from None
     return CorpusSpec(dataset=typed(dataset, str, "[corpus] dataset", src), paths=paths,
                       sample=sample, test_path=test_path, label_kind=kind, ranks=ranks,
-                      label_sep=label_sep, **flags, **fields, **reading)
+                      label_sep=label_sep, **flags, **fields, **reading, table=table)
 
 
 def _dataset_name(path: Path) -> str:

@@ -49,7 +49,14 @@ from ..labels import (
     unseen_classes,
 )
 from ..labels.ranks import check_ranks
-from ..reading.corpus import CorpusError, load_sample, numeric_labels, read_corpus
+from ..reading.corpus import (
+    TABLE,
+    CorpusError,
+    is_table,
+    load_sample,
+    numeric_labels,
+    read_corpus,
+)
 from ..text.vectorize import count_terms, term_mask
 from ._keys import ConfigError
 from ._methods import check_class_weights
@@ -62,7 +69,8 @@ __all__ = ["SUMMARY", "Prepared", "fold_notes", "fold_paths", "fold_summaries", 
 
 
 # --------------------------------------------------------------------------- documents
-def _frame(exp: Experiment, path: str | None, bad: list, forms: LabelForms) -> pd.DataFrame:
+def _frame(exp: Experiment, path, bad: list, forms: LabelForms) -> pd.DataFrame:
+    """The records of one source: a file's path, a table in memory, or None (the sample)."""
     c = exp.corpus
     corpus = load_sample(c.sample, check_spelling=False) if path is None else read_corpus(
         path, c.text_field, c.label_field, on_bad_line="skip" if c.skip_bad_lines else "error",
@@ -74,9 +82,14 @@ def _frame(exp: Experiment, path: str | None, bad: list, forms: LabelForms) -> p
     frame = corpus.frame
     for f in (c.text_field, c.label_field):
         if f not in frame.columns:
-            raise ConfigError(f"{exp.source}: [corpus] field {f!r} is not in {path or c.sample}; "
+            raise ConfigError(f"{exp.source}: [corpus] field {f!r} is not in {_name(exp, path)}; "
                               f"fields are {list(frame.columns)}")
     return frame
+
+
+def _name(exp: Experiment, source) -> str:
+    """A source in messages: its path, the sample's name, or ``the DataFrame``."""
+    return TABLE if is_table(source) else str(source or exp.corpus.sample)
 
 
 def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray | Labels,
@@ -108,7 +121,7 @@ def read_documents(exp: Experiment, log=None) -> tuple[list[str], np.ndarray | L
 
 def _documents(exp: Experiment, bad: list):
     c = exp.corpus
-    sources = [None] if c.sample else list(c.paths)
+    sources = [c.table] if c.table is not None else [None] if c.sample else list(c.paths)
     forms = LabelForms()  # the spellings of every file's labels: one warning for them all
     frames = [_frame(exp, p, bad, forms) for p in sources]
     n_train = sum(len(f) for f in frames)
@@ -146,8 +159,8 @@ def _same_kind_of_labels(exp: Experiment, frames, sources) -> None:
     if len(set(kinds)) > 1:
         a, b = kinds.index(True), kinds.index(False)
         raise CorpusError(
-            f"{exp.source}: the label {field!r} is a list in {sources[a] or exp.corpus.sample} "
-            f"and a single label in {sources[b] or exp.corpus.sample}; give every record of "
+            f"{exp.source}: the label {field!r} is a list in {_name(exp, sources[a])} "
+            f"and a single label in {_name(exp, sources[b])}; give every record of "
             'every file a list of labels (["x"]; [] for none) or every record one label')
 
 

@@ -28,7 +28,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from ..counting.counts import Counts
-from ..evidence.terms import passing_scores, passing_terms
+from ..evidence.terms import best_classes, passing_scores, passing_terms
 from ..labels import Labels, evaluated_labels
 from ..scores import compute, pvalues
 from ..selection.policies import Ranking
@@ -180,11 +180,14 @@ class _Derived:
 class FoldTerms:
     """What the report shows of a method's scores on a fold: its ranking under a policy
     (``index``, ``scores``: the first :data:`REPORT_TOP` terms) and each class's terms
-    (``classes``: :func:`textsift.selection.ranking.class_terms`)."""
+    (``classes``: :func:`textsift.selection.ranking.class_terms`); ``best``, the class of
+    each ranked term's best score (:func:`textsift.evidence.terms.best_classes`; ``None`` for
+    each term of a table of one column), whose evidence the report shows."""
 
     index: np.ndarray
     scores: np.ndarray
     classes: pd.DataFrame
+    best: np.ndarray
 
 
 class LoadedFold:
@@ -374,8 +377,10 @@ class LoadedFold:
         classes = class_terms(counts.with_documents if counts.multilabel else counts,
                               resolve_method(method), policy, CLASS_TOP, table=table,
                               order=ranked.index if full else None)
-        self._derived.put(key, FoldTerms(ranked.index[:REPORT_TOP],
-                                         ranked.scores[:REPORT_TOP], classes))
+        index = ranked.index[:REPORT_TOP]
+        best = (best_classes(table, index) if len(table.groups) > 1 else
+                np.full(len(index), None, dtype=object))
+        self._derived.put(key, FoldTerms(index, ranked.scores[:REPORT_TOP], classes, best))
 
 
 def _kept(table, j: int | None = None) -> np.ndarray:

@@ -44,6 +44,7 @@ from ..learners.metrics import MEASURES
 from ..selection.ranking import default_aggregate
 from ._keys import ConfigError
 from ._methods import resolve_method
+from ._shown import term_evidence
 from ._tasks import for_labels
 from .cells import run_cell
 from .folds import (
@@ -82,22 +83,24 @@ def _run_and_store(cell: Cell, root, data_key: str, owner: int) -> str:
 
 
 def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
-                 ) -> tuple[pd.DataFrame, pd.DataFrame]:
+                 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """What the report shows of fold 0 (``fold``, kept open with ``hand_on``), from the
     scores its cells computed in this process (computed here for the others): the first
     :data:`~.loaded.REPORT_TOP` terms of every selection's ranking, with their training
-    document frequency ``df`` (``terms.csv``), and the terms of each class
+    document frequency ``df`` (``terms.csv``), the terms of each class
     (``class_terms.csv``: :func:`textsift.selection.ranking.class_terms`) -- of the multi-class
     task,
     under the method's own policy for a selection by a column (one-vs-rest tasks, the scope
-    "local")."""
+    "local") --, and the evidence and dispersion of the first terms of every selection in
+    their class (``term_evidence.csv``: ``_shown.term_evidence``)."""
     counts = fold.data.counts
-    tops, classes = [], []
+    tops, classes, shown_terms = [], [], []
     for sel in chosen:
         policy = sel.aggregate or default_aggregate(resolve_method(sel.method))
         params = tuple(sorted(exp.params_of(sel.method).items()))
         shown = fold.report_terms(sel.method, params, policy, exp.rr_variant)
         method, aggregate = sel.row
+        shown_terms.append((sel.row, shown))
         tops.append(pd.DataFrame({"method": method, "aggregate": aggregate,
                                   "position": np.arange(1, len(shown.index) + 1),
                                   "term": counts.feature_names[shown.index],
@@ -106,7 +109,8 @@ def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
             method=method, aggregate=aggregate, own_column=shown.classes.attrs["own_column"]))
     order = ["method", "aggregate", "class", "training documents", "terms", "own_column"]
     return (pd.concat(tops, ignore_index=True),
-            pd.concat(classes, ignore_index=True)[order])
+            pd.concat(classes, ignore_index=True)[order],
+            term_evidence(exp, fold.data, shown_terms))
 
 
 def _nothing_passed(results: pd.DataFrame) -> str | None:

@@ -59,11 +59,14 @@ SCHEMA: dict[str, dict[str, Key]] = {
                     ".parquet), a directory of them, a glob, or a list of these. Exactly one "
                     "of path and sample. A path starting with a variable "
                     "(``${TEXTSIFT_DATA}/...``) is relative to the working directory; any "
-                    "other relative path to the TOML file."),
+                    "other relative path to the TOML file. From Python "
+                    "(``parse_config``), a table in memory too: a pandas or Polars "
+                    "DataFrame, or a Hugging Face Dataset (resuming hashes its texts, "
+                    "labels and split values)."),
         "sample": Key("string", None, "A corpus shipped with textsift instead of path: "
                       '"20ng" or "reviews".'),
         "dataset": Key("string", None, "Name of the data set in the results; default the "
-                       "file's (or its folder's) name."),
+                       "file's (or its folder's) name, or the table's type (DataFrame)."),
         "test_path": Key("string", None, "A separate test file; without it the split field "
                          "decides (protocol = \"split\")."),
         "text_field": Key("string", "text", "Field holding the text."),

@@ -12,7 +12,7 @@ import hashlib
 import itertools
 import json
 import os
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import NamedTuple
 
 import numpy as np
@@ -32,7 +32,11 @@ __all__ = ["Cell", "CellTuning", "CorpusSpec", "Experiment", "FoldRef", "Learner
 # --------------------------------------------------------------------------- the file
 @dataclass(frozen=True)
 class CorpusSpec:
-    """``[corpus]``: where the documents are and what their fields mean."""
+    """``[corpus]``: where the documents are and what their fields mean. ``table`` is a
+    table in memory given as ``path`` from Python (a pandas or Polars DataFrame, a Hugging
+    Face ``Dataset``: ``textsift.reading.corpus.is_table``), read instead of ``paths``;
+    ``experiment.json`` says ``"table": "in memory"`` for it (its content is in the data key,
+    :class:`~.validity.DataKey`), and an experiment of files has no such key."""
 
     dataset: str
     paths: tuple[str, ...]
@@ -50,6 +54,11 @@ class CorpusSpec:
     label_sep: str | None
     encoding: str | None
     sep: str | None
+    table: object = field(compare=False, repr=False)
+
+
+#: What ``experiment.json`` says of a corpus read from a table in memory.
+IN_MEMORY = "in memory"
 
 
 @dataclass(frozen=True)
@@ -151,9 +160,14 @@ class Experiment:
         return dict(dict(self.method_params).get(method, ()))
 
     def as_dict(self) -> dict:
-        """The experiment as plain data, every key (``experiment.json`` holds it)."""
-        d = asdict(self)
+        """The experiment as plain data, every key (``experiment.json`` holds it); a table in
+        memory as ``"table": "in memory"`` (:class:`CorpusSpec`)."""
+        table = self.corpus.table
+        d = asdict(replace(self, corpus=replace(self.corpus, table=None)))
         d.pop("source")
+        d["corpus"].pop("table")
+        if table is not None:
+            d["corpus"]["table"] = IN_MEMORY
         return d
 
     @classmethod
@@ -167,7 +181,8 @@ class Experiment:
             raise TextsiftError(f"{source} lacks {', '.join(missing)}: it was written by an "
                              "earlier textsift; run the experiment again (textsift run "
                              "CONFIG.toml --out DIR)")
-        corpus = {**d["corpus"], "label_kind": LabelKind(d["corpus"]["label_kind"]),
+        corpus = {**d["corpus"], "table": d["corpus"].get("table"),
+                  "label_kind": LabelKind(d["corpus"]["label_kind"]),
                   "paths": tuple(d["corpus"]["paths"]),
                   "ranks": None if d["corpus"]["ranks"] is None else tuple(d["corpus"]["ranks"])}
         tuning = d["tuning"] and Tuning(d["tuning"]["val_size"],

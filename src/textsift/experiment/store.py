@@ -23,6 +23,8 @@ Layout of ``DIR``::
     terms.csv             top terms of every selection on fold 0, for the report
     class_terms.csv       the terms of each class under every selection on fold 0, for the
                           report (:func:`textsift.selection.ranking.class_terms`)
+    term_evidence.csv     the evidence and dispersion of the top terms of every selection
+                          on fold 0, in their class, for the report
     run.json              the run's seconds, cells and fold 0's training documents
     labels.csv/.parquet   label sets only: each label's F1, precision and recall, and its
                           training and test documents, per row of the results (LABEL_COLUMNS)
@@ -290,9 +292,10 @@ class Store:
 
     # ------------------------------------------------------------------ tables
     def write_tables(self, cells: list[Cell], terms: pd.DataFrame | None = None,
-                     class_terms: pd.DataFrame | None = None) -> pd.DataFrame:
+                     class_terms: pd.DataFrame | None = None,
+                     term_evidence: pd.DataFrame | None = None) -> pd.DataFrame:
         """Assemble ``results``, ``summary`` and ``timings`` from the files of ``cells``;
-        write the report's ``terms`` and ``class_terms`` when given."""
+        write the report's ``terms``, ``class_terms`` and ``term_evidence`` when given."""
         results, timings, labels = self.read_cells(cells)
         summary = summarise(results)
         for name, frame in (("results", results), ("summary", summary)):
@@ -300,7 +303,8 @@ class Store:
             atomic_write(self.root / f"{name}.parquet",
                          lambda fh, f=frame: f.to_parquet(fh, index=False))
         atomic_write(self.root / "timings.csv", lambda fh: timings.to_csv(fh, index=False))
-        for name, frame in (("terms", terms), ("class_terms", class_terms)):
+        for name, frame in (("terms", terms), ("class_terms", class_terms),
+                            ("term_evidence", term_evidence)):
             if frame is not None:
                 atomic_write(self.root / f"{name}.csv",
                              lambda fh, f=frame: f.to_csv(fh, index=False))

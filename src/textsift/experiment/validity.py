@@ -36,7 +36,7 @@ from pathlib import Path
 
 from .._io import differences
 from ..errors import CorpusError
-from ..reading.corpus import sample_path
+from ..reading.corpus import TABLE, sample_path
 from ..reading.sources import data_files
 from ..reading.trees import tree_files
 from .specs import Cell, Experiment
@@ -133,6 +133,9 @@ class DataKey:
         sources = [("train", p) for p in ([sample_path(c.sample)] if c.sample else c.paths)]
         sources += [("test", c.test_path)] if c.test_path else []
         corpus = []
+        if c.table is not None:
+            fields = (c.text_field, c.label_field, c.split_field)
+            corpus.append({"role": "train", **table_digest(c.table, fields)})
         for role, source in sources:
             for f in data_files(source):
                 files = tree_files(f) if f.is_dir() else [f]
@@ -158,7 +161,9 @@ class DataKey:
         old, new = record.get("corpus", []), list(self.corpus)
         for a, b in zip(old, new, strict=False):
             if (a["files"], a["bytes"], a["sha256"]) != (b["files"], b["bytes"], b["sha256"]):
-                out.append(f"{b['path']}: {_size(a)} when the run was made, {_size(b)} now")
+                out.append(f"{b['path']}: {_size(a)} when the run was made, {_size(b)} now"
+                           + ("; pass the table the run was made from" if "rows" in b
+                              else ""))
         if len(old) != len(new):
             out.append(f"the corpus was {len(old)} file(s) when the run was made, "
                        f"{len(new)} now")
@@ -166,8 +171,48 @@ class DataKey:
 
 
 def _size(entry: dict) -> str:
+    if "rows" in entry:
+        return (f"{entry['rows']:,} rows whose texts and labels encode to {entry['bytes']:,} "
+                f"bytes (sha256 {entry['sha256'][:12]})")
     files = f"{entry['files']:,} files, " if entry["files"] > 1 else ""
     return f"{files}{entry['bytes']:,} bytes (sha256 {entry['sha256'][:12]})"
+
+
+def table_digest(table, fields) -> dict:
+    """The entry of a table in memory in the data key: ``path`` (``the DataFrame``), its
+    ``rows``, and the size and SHA-256 of its content's canonical encoding -- for each of
+    ``fields`` the table has (the text, label and split fields), in that order, its name and
+    its values in row order as one JSON array (UTF-8, numpy scalars and arrays as the Python
+    numbers and lists they hold). So the same texts and labels in a pandas or Polars
+    DataFrame or a Dataset have one digest, and a changed text, label or row order another;
+    the other columns, the index and the dtypes are not hashed."""
+    h, size = hashlib.sha256(), 0
+    for name in dict.fromkeys(fields):
+        if name not in table_columns(table):
+            continue
+        column = table[name]
+        values = (column.to_list() if hasattr(column, "to_list") else
+                  column.tolist() if hasattr(column, "tolist") else list(column))
+        blob = json.dumps([name, values], ensure_ascii=False, default=_json_value).encode()
+        h.update(blob + b"\n")
+        size += len(blob) + 1
+    return {"path": TABLE, "files": 1, "rows": len(table), "bytes": size,
+            "sha256": h.hexdigest()}
+
+
+def table_columns(table) -> list[str]:
+    """The names of a table's columns (a Dataset's ``column_names``)."""
+    names = getattr(table, "column_names", None)
+    return list(table.columns if names is None else names)
+
+
+def _json_value(value):
+    """A numpy scalar or array (a list label of a pandas column) as the Python value it
+    holds, a missing value (``pd.NA``, ``NaT``) as null, anything else as its text (the
+    reading refuses it with the fix)."""
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    return None if value is None or str(value) in ("<NA>", "NaT") else str(value)
 
 
 #: Fields of a cell that are not part of what it computed: its file name, where its fold's

@@ -14,7 +14,9 @@ Var*IDF and NC (:func:`textsift.scores.ordinal.rank_stats`). Snippets are kept f
 first terms of each class's lists have their p, q and log ratio with its interval, as
 ``textsift score --evidence`` gives them (:mod:`.explore_evidence`; ``correction`` and
 ``family`` choose q, and ``alpha`` the page's first filter of a class's terms, as ``textsift
-score --alpha`` selects them).
+score --alpha`` selects them); with the documents, those terms' dispersion in the class and
+in the rest too (range, DP, DPnorm, CV: :mod:`.explore_dispersion`, the documents counted as
+the snippets read them).
 
 Size: ``cap`` bounds the rankings (two numbers per entry, about ``n_methods x (n_classes + 4)
 x cap`` entries), ``snippet_top`` the snippets; docs/explore.md gives the page sizes.
@@ -39,6 +41,7 @@ from ..scores.direction import direction
 from ..scores.ordinal import idf, nc_at_best, rank_stats
 from ..selection.ranking import ranking_of
 from ..text.vectorize import VectorizerOptions
+from .explore_dispersion import Tally, class_dispersion
 from .explore_evidence import (
     CORRECTION,
     EVIDENCE_TOP,
@@ -241,8 +244,13 @@ def page_parts(counts: Counts, documents=None, *, opts=None, methods=None, metho
                  significance=significance)
     if documents is not None and not many:
         say("finding the terms in context")
-        data["snippets"] = _snippets(counts, views, sel, documents, opts, snippet_top,
-                                     np.asarray(data["terms"], dtype=object))
+        tally = Tally(documents, counts, sel, opts) if data.get("evidence") and (
+            counts.feature_names is not None) else None
+        data["snippets"] = _snippets(counts, views, sel, documents if tally is None else tally,
+                                     opts, snippet_top, np.asarray(data["terms"], dtype=object))
+        read = tally.documents() if tally is not None else None
+        if read is not None:  # each class's evidence terms' dispersion
+            data["evidence"]["disp"] = class_dispersion(read, data["evidence"]["lr"], rounded)
     if not many:
         return data, None
     label_cap = min(LABEL_CAP, cap)

@@ -40,7 +40,14 @@ from .plots import (
     one_policy_each,
     spread_caption,
 )
-from .terms import best_method, rare_terms_note, top_terms_table
+from .terms import (
+    best_method,
+    class_evidence,
+    evidence_tables,
+    linked_terms_table,
+    rare_terms_note,
+    top_terms_table,
+)
 from .trap import TRAP_GAP, majority_class_trap
 
 if TYPE_CHECKING:
@@ -55,11 +62,12 @@ h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #dd
 table{border-collapse:collapse;font-size:.85em;margin:.5em 0}
 td,th{border:1px solid #ddd;padding:.25em .5em;text-align:left}th{background:#f4f4f4}
 img{width:100%;display:block;margin:1em 0}.note{color:#8a5a00}code{background:#f4f4f4}
-summary{cursor:pointer;margin:.4em 0}ul.files{columns:3}
+summary{cursor:pointer;margin:.4em 0}ul.files{columns:3}h3{font-size:1em}
+tr:target{background:#fff3c4}
 """
 _FILES = ("results.csv", "results.parquet", "summary.csv", "summary.parquet", "terms.csv",
-          "class_terms.csv", "labels.csv", "labels.parquet", "timings.csv", "notes.json",
-          "run.json", "experiment.json")
+          "class_terms.csv", "term_evidence.csv", "labels.csv", "labels.parquet", "timings.csv",
+          "notes.json", "run.json", "experiment.json")
 
 
 def _column(summary: pd.DataFrame, name: str) -> pd.Series:
@@ -313,6 +321,9 @@ def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> lis
     terms_path = store.root / "terms.csv"
     run_path = store.root / "run.json"
     run = json.loads(run_path.read_text()) if run_path.exists() else {}
+    evidence_path = store.root / "term_evidence.csv"
+    evidence = None if not evidence_path.exists() else pd.read_csv(  # none: an earlier run's
+        evidence_path, keep_default_na=False, na_values=[""], dtype={"class": str, "term": str})
     if terms_path.exists():
         out.append("<h2>Top terms of each method (fold 0)</h2>")
         terms = pd.read_csv(terms_path, keep_default_na=False)
@@ -320,7 +331,12 @@ def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> lis
         note = rare_terms_note(terms, min_df)
         if note:
             out.append(f"<p class='note'>{html.escape(note)}</p>")
-        out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
+        if evidence is None:
+            out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
+        else:
+            out.append(linked_terms_table(terms, evidence).to_html(escape=False,
+                                                                    index_names=False))
+            out += _evidence_section(terms, evidence)
     learner, metric = exp.learners[0], exp.metrics[0]
     best = best_method(summary, learner.label, metric)
     classes_path = store.root / "class_terms.csv"
@@ -343,8 +359,40 @@ def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> lis
                + metric_name(metric, "html", direction=False) + html.escape(
                    f" of {learner_title(learner)} over the levels below all. A {what}'s "
                    f"terms are {how}.") + "</p>")
-    out.append(table.to_html(escape=True))
+    mine = None if evidence is None else evidence[(evidence["method"] == method)
+                                                  & (evidence["aggregate"] == aggregate)]
+    if mine is None or mine.empty:
+        out.append(table.to_html(escape=True))
+        return out
+    cells, rows = class_evidence(table.index, mine)
+    linked = table.assign(terms=[cell or html.escape(str(t)) for cell, t in
+                                 zip(cells, table["terms"], strict=True)])
+    out.append(linked.to_html(escape=False))
+    if rows:
+        out.append(f"<h3>Evidence and dispersion of each {what}'s terms: "
+                   f"{html.escape(name)}</h3>")
+        out.append("<p>" + html.escape(f"Each term in the {what} whose list it is, with the "
+                                       "columns above.") + "</p>")
+        out.append(rows)
     return out
+
+
+def _evidence_section(terms: pd.DataFrame, evidence: pd.DataFrame) -> list[str]:
+    """Each top term's evidence and dispersion in its class, as the run computed them on
+    fold 0 (``term_evidence.csv``), a table per method: the terms above link to their rows."""
+    tables = evidence_tables(terms, evidence)
+    if not tables:
+        return []
+    text = ("Each top term in the class that gives it its best score, on fold 0's training "
+            "part: A and B, the documents with it in the class and in the rest, C and D "
+            "those without it; the method's p and q (Benjamini-Hochberg over the class's terms), "
+            "the effect sizes with 95% intervals; its tokens, range (documents with it), "
+            "Gries' DP and DPnorm (0: spread over the documents in proportion to their "
+            "sizes, near 1: held by a few) and the coefficient of variation of its relative "
+            "frequency, in the class and in the rest. `textsift score --evidence` gives the "
+            "same columns and the document-level tests.")
+    return ["<h2>Evidence and dispersion of the top terms (fold 0)</h2>",
+            f"<p>{html.escape(text)}</p>", *tables]
 
 
 def write_report(directory, out=None) -> Path:

@@ -1,17 +1,37 @@
 """The report's tables of terms, from the run's ``terms.csv`` and ``class_terms.csv`` (what its
 cells ranked on fold 0: :mod:`textsift.experiment.runner`): the top terms of every method side
 by side, a note naming the methods whose top terms are rare words, and the best method, whose
-terms of each class the report shows.
+terms of each class the report shows; and from ``term_evidence.csv`` (computed by the run on
+fold 0 and handed on: ``textsift.experiment._shown``), each top term's evidence and
+dispersion in its class, which the side-by-side table links to (:func:`evidence_tables`).
 """
 
 from __future__ import annotations
+
+import html
+import math
 
 import pandas as pd
 
 from ..learners.metrics import lower_is_better
 from .plots import BASELINES, label_of, one_policy_each
 
-__all__ = ["best_method", "rare_df", "rare_terms_note", "top_terms_table"]
+__all__ = ["EVIDENCE_SHOWN", "best_method", "class_evidence", "evidence_tables",
+           "linked_terms_table",
+           "rare_df", "rare_terms_note", "top_terms_table"]
+
+#: The columns of ``term_evidence.csv`` the report shows, with their headers: the counts, the
+#: test, the effect sizes (with their intervals, ``_low`` and ``_high``), the tokens and the
+#: dispersion of the term in its class (target) and in the other documents (reference).
+EVIDENCE_SHOWN = {
+    "class": "class", "A": "A", "B": "B", "C": "C", "D": "D", "p": "p", "q": "q",
+    "log_ratio": "log2 ratio [95%]", "lrc": "LRC", "or_haldane": "odds ratio [95%]",
+    "prop_diff": "difference of proportions [95%]",
+    "n_target": "tokens in class", "n_reference": "tokens in rest",
+    "range_target": "range in class", "range_reference": "range in rest",
+    "dp_target": "DP in class", "dp_reference": "DP in rest",
+    "dp_norm_target": "DPnorm in class", "dp_norm_reference": "DPnorm in rest",
+    "cv_target": "CV in class", "cv_reference": "CV in rest"}
 
 
 def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
@@ -21,6 +41,103 @@ def top_terms_table(terms: pd.DataFrame, top: int = 15) -> pd.DataFrame:
     cols = {label_of(m, a, single): g.set_index("position")["term"]
             for (m, a), g in terms.groupby(["method", "aggregate"], sort=False)}
     return pd.DataFrame(cols).rename_axis("position")
+
+
+def _anchor(k: int, position) -> str:
+    """The id of the evidence row of selection ``k``'s term at ``position``."""
+    return f"ev-{k}-{int(position)}"
+
+
+def linked_terms_table(terms: pd.DataFrame, evidence: pd.DataFrame, top: int = 15
+                       ) -> pd.DataFrame:
+    """:func:`top_terms_table` as HTML cells: each term (escaped) a link to its row of
+    :func:`evidence_tables` where ``evidence`` has one."""
+    table = top_terms_table(terms, top)
+    evidence = _top(evidence)
+    has = set(zip(evidence["method"], evidence["aggregate"], evidence["position"],
+                  strict=True))
+    keys = list(terms.groupby(["method", "aggregate"], sort=False).groups)
+    out = table.copy().astype(object)
+    for k, (column, (m, a)) in enumerate(zip(table.columns, keys, strict=True)):
+        out[column] = [
+            "" if not isinstance(term, str) else
+            f'<a href="#{_anchor(k, pos)}">{html.escape(term)}</a>' if (m, a, pos) in has
+            else html.escape(term) for pos, term in zip(table.index, table[column],
+                                                        strict=True)]
+    return out
+
+
+def _written(row: pd.Series, name: str) -> str:
+    """A value of the evidence as the report writes it: counts as integers, the rest to 3
+    significant digits, an effect size with its interval, nothing for a missing value."""
+    value = row.get(name)
+    if isinstance(value, str):
+        return html.escape(value)
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if name in ("A", "B", "C", "D", "position") or name.startswith(("n_", "range_")):
+        return f"{int(value):,}"
+    text = f"{value:.3g}".replace("inf", "\u221e")
+    if f"{name}_low" in row.index:
+        low, high = (f"{row[f'{name}_{e}']:.3g}".replace("inf", "\u221e")
+                     for e in ("low", "high"))
+        text += f" [{low}, {high}]"
+    return text
+
+
+def _table(rows: pd.DataFrame, anchors: list[str], first: tuple = ("position",)) -> str:
+    """The evidence ``rows`` as an HTML table, row ``i`` with the id ``anchors[i]``: the
+    columns ``first``, the term, then those of :data:`EVIDENCE_SHOWN` that have a value."""
+    shown = [c for c in EVIDENCE_SHOWN if c in rows.columns and rows[c].notna().any()
+             and c not in first]
+    head = "".join(f"<th>{html.escape(x)}</th>"
+                   for x in (*first, "term", *(EVIDENCE_SHOWN[c] for c in shown)))
+    body = "".join(
+        f'<tr id="{anchor}">' + "".join(f"<td>{_written(row, c)}</td>" for c in first)
+        + f"<td>{html.escape(str(row['term']))}</td>"
+        + "".join(f"<td>{_written(row, c)}</td>" for c in shown) + "</tr>"
+        for anchor, (_, row) in zip(anchors, rows.iterrows(), strict=True))
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _top(evidence: pd.DataFrame) -> pd.DataFrame:
+    """The evidence rows of the selections' top terms."""
+    return evidence[evidence["list"] == "top"]
+
+
+def evidence_tables(terms: pd.DataFrame, evidence: pd.DataFrame, top: int = 15) -> list[str]:
+    """For each selection of ``terms`` (in its order), a table of its first ``top`` terms'
+    evidence rows (:data:`EVIDENCE_SHOWN`), each row with the id the side-by-side table links
+    to (:func:`linked_terms_table`)."""
+    single = one_policy_each(terms)
+    out = []
+    evidence = _top(evidence)
+    keys = list(terms.groupby(["method", "aggregate"], sort=False).groups)
+    for k, (m, a) in enumerate(keys):
+        rows = evidence[(evidence["method"] == m) & (evidence["aggregate"] == a)
+                        & (evidence["position"] <= top)]
+        if not rows.empty:
+            out.append(f"<h3>{html.escape(label_of(m, a, single))}</h3>"
+                       + _table(rows, [_anchor(k, p) for p in rows["position"]]))
+    return out
+
+
+def class_evidence(classes: pd.Series, evidence: pd.DataFrame) -> tuple[list[str], str]:
+    """For the classes of a class-terms table (``classes``, in its rows' order) and one
+    selection's ``evidence`` rows: each class's terms as links to their rows (one HTML cell
+    per class, ``", "``-joined), and the table of those rows, grouped by class."""
+    rows = evidence[evidence["list"] == "class"]
+    cells, parts, anchors = [], [], []
+    for i, c in enumerate(classes):
+        own = rows[rows["class"].astype(str) == str(c)].sort_values("position")
+        ids = [f"cev-{i}-{int(p)}" for p in own["position"]]
+        cells.append(", ".join(f'<a href="#{a}">{html.escape(str(t))}</a>'
+                               for a, t in zip(ids, own["term"], strict=True)))
+        parts.append(own)
+        anchors += ids
+    if not anchors:
+        return cells, ""
+    return cells, _table(pd.concat(parts), anchors, first=("class", "position"))
 
 
 def rare_df(min_df: int) -> int:

@@ -371,7 +371,8 @@ def class_terms(counts: Counts, method, policy: str | None = None, top: int = 10
     ``"both"`` every term, each marked ``+`` or ``-``. ``table`` is the method's scores when
     they are at hand (:func:`textsift.scores.compute`, either form; of counts with the same
     terms), ``order`` that whole ranking. Index: the classes; columns ``training documents``
-    (the class's) and ``terms`` (comma-separated, best first); ``attrs["own_column"]`` says
+    (the class's) and ``terms`` (comma-separated, best first; ``attrs["index"]``: their
+    indices, a list per class); ``attrs["own_column"]`` says
     which of the two it is."""
     if table is None:
         table = compute(counts, method, dense=False, **params)
@@ -379,25 +380,27 @@ def class_terms(counts: Counts, method, policy: str | None = None, top: int = 10
     groups = [str(g) for g in table.groups]
     own_column = len(groups) > 1 and set(classes) <= set(groups)
     if own_column:
-        lists = _own_terms(counts, table, classes, top, direction)
+        lists, indices = _own_terms(counts, table, classes, top, direction)
     else:
         if order is None:
             order = ranking_of(table, policy or default_aggregate(method)).index
         home = _most_frequent_class(counts, order)
-        lists = [counts.feature_names[order[home == j][:top]] for j in range(len(classes))]
+        indices = [order[home == j][:top] for j in range(len(classes))]
+        lists = [counts.feature_names[index] for index in indices]
     out = pd.DataFrame({"training documents": counts.class_sizes,
                         "terms": [", ".join(map(str, t)) for t in lists]},
                        index=pd.Index(classes, name=None))
     out.attrs["own_column"] = bool(own_column)
+    out.attrs["index"] = [np.asarray(index, dtype=np.intp).tolist() for index in indices]
     return out
 
 
 def _own_terms(counts: Counts, table, classes: list[str], top: int, direction: str) -> list:
     """Each class's first ``top`` terms of its own column of ``table``, of ``direction``
-    (marked ``+`` or ``-`` for both)."""
+    (marked ``+`` or ``-`` for both), and their indices: ``(lists, indices)``."""
     signs = direction_table(counts)
     signed = [str(g) for g in signs.groups]
-    lists = []
+    lists, indices = [], []
     for c in classes:
         r = ranking_of(table, "max", c, limit=top, signs=signs, direction=direction)
         index = r.index[r.scores > -np.inf]
@@ -407,7 +410,8 @@ def _own_terms(counts: Counts, table, classes: list[str], top: int, direction: s
             marks = np.select([column > 0, column < 0], [" +", " -"], "")
             terms = [f"{t}{mark}" for t, mark in zip(terms, marks, strict=True)]
         lists.append(terms)
-    return lists
+        indices.append(index)
+    return lists, indices
 
 
 def _most_frequent_class(counts: Counts, terms: np.ndarray) -> np.ndarray:

@@ -582,12 +582,65 @@
     }
     return ol;
   }
+  // A term's evidence and dispersion in class c, where the page embeds them (a class's first
+  // terms): A-D, p and q by the method shown, the log ratio, and range, DP, DPnorm and CV in
+  // the class's documents and in the rest, as `textsift score --evidence` gives them.
+  const dispCache = new Map();
+  function dispersionOf(id, c) {
+    let m = dispCache.get(c);
+    if (!m) {
+      m = new Map();
+      const d = D.evidence && D.evidence.disp && D.evidence.disp[c];
+      if (d) d[0].forEach((t, i) => m.set(t, d.slice(1).map((x) => x[i])));
+      dispCache.set(c, m);
+    }
+    return m.get(id) || null;
+  }
+  function evidenceBlock(id, c) {
+    const d = dispersionOf(id, c), lr = logRatio(id, c);
+    if (!d && !lr) return null;
+    const box = el("div", null, "evidence");
+    const a = countIn(id, c), nc = D.class_sizes[c], b = df[id] - a;
+    // A, B: the documents with the term in the class and in the rest; C, D: those without
+    const cells = [["A", a], ["B", b], ["C", nc - a], ["D", N - nc - b]];
+    const view = viewOf(S.method);
+    const r = hasEvidence(view) ? view.ids.indexOf(id) : -1;
+    if (r >= 0 && view.pq[1][r] !== null && view.pq[1][r] !== undefined)
+      cells.push(["p (" + D.methods[S.method].name + ")", fmt(view.pq[0][r])], ["q", fmt(view.pq[1][r])]);
+    if (lr) cells.push(["log2 ratio [" + Math.round(100 * D.evidence.level) + "%]", interval(lr)]);
+    const dl = el("dl", null, "stats");
+    for (const [k, v] of cells) {
+      const x = el("div");
+      x.appendChild(el("dt", k)); x.appendChild(el("dd", String(v)));
+      dl.appendChild(x);
+    }
+    box.appendChild(dl);
+    if (d) {
+      const t = el("table", null, "dispersion");
+      const h = t.createTHead().insertRow();
+      for (const x of ["", "documents with it (range)", "DP", "DPnorm", "CV"]) h.appendChild(el("th", x));
+      const body = t.createTBody();
+      [[D.classes[c], 0], ["the rest", 1]].forEach(([name, g]) => {
+        const tr = body.insertRow();
+        tr.appendChild(el("td", String(name)));
+        tr.appendChild(el("td", d[g] === null ? "" : String(d[g])));
+        for (const k of [2, 4, 6]) tr.appendChild(el("td", fmt(num(d[k + g]))));
+      });
+      box.appendChild(t);
+      box.appendChild(el("p", "DP (Gries): 0 when the term is spread over the documents in " +
+        "proportion to their sizes, near 1 when a few hold it; DPnorm: DP over its largest " +
+        "value; CV: the coefficient of variation of its relative frequency over the documents.", "muted"));
+    }
+    return box;
+  }
   function renderTerm(id) {
     const c = S.cls;
     $("picked").textContent = D.terms[id];
     const stats = $("term-stats");
     stats.textContent = "";
     stats.appendChild(el("p", countsLine(id)));
+    const ev = D.many ? null : evidenceBlock(id, c);
+    if (ev) stats.appendChild(ev);
     if (D.rank_stats) {
       const R = D.rank_stats, dl = el("dl", null, "stats");
       for (const [k, v] of [["mean rank", fmt(R.mean[id])], ["rank variance (Var)", fmt(R.var[id])],

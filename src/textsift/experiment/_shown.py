@@ -1,0 +1,95 @@
+"""The evidence and the dispersion of the terms the report shows, computed on fold 0's
+training part as the run ends and handed on (``term_evidence.csv``): the report reads them
+and opens no fold.
+
+For each selection's top terms (``terms.csv``) in the class that gave each term its best
+score (its ``max`` class: :func:`textsift.evidence.terms.evidence` under ``max``, whatever
+policy ranked it), and for each class's terms (``class_terms.csv``) in that class, the row
+:func:`~textsift.evidence.terms.evidence` writes -- ``A``, ``B``, ``C``, ``D``, the method's
+``p`` and ``q`` (Benjamini-Hochberg over the class's terms: ``score --evidence``'s
+defaults), the effect sizes with their 95% intervals -- and the term's counts and dispersion
+in the class's documents and in the others'
+(:func:`~textsift.evidence.terms.document_columns`: range, Gries' DP, DPnorm, the
+coefficient of variation). A score with one column (an ordinal method's, ``ig_multi``'s)
+gives its top terms no class: their rows have
+``df`` and ``p``/``q`` only; a method whose p-value the labels do not allow
+(``chi2_sklearn``'s on label sets) has no rows, nor has a user's scoring function. The
+document-level tests are not computed here (one per class over the whole vocabulary:
+``textsift score --evidence`` gives them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from ..errors import TextsiftError
+from ..evidence.dispersion import Documents
+from ..evidence.terms import document_columns, evidence
+from ..labels import group_indices
+from ..selection.ranking import TermRanking
+from ._methods import resolve_method
+from .specs import Experiment, TrainTest
+
+__all__ = ["fold_documents", "term_evidence"]
+
+
+def fold_documents(data: TrainTest) -> Documents:
+    """The documents of a fold's training part, their classes those of its counts: the
+    indicator matrix of label sets as it is (a label may have no training document), one
+    label per document read against the counts' classes."""
+    if sp.issparse(data.y_train):
+        X = sp.csr_matrix(data.X_train)
+        member = sp.csr_matrix(data.y_train, dtype=bool)
+        return Documents(X, member, np.asarray(X.sum(axis=1), dtype=np.float64).ravel())
+    return Documents.of(data.X_train, data.y_train, data.counts.classes)
+
+
+def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, object]]
+                  ) -> pd.DataFrame:
+    """The evidence rows (module docstring) of each selection's shown terms: ``shown`` holds
+    ``((method, aggregate), terms)`` pairs, ``terms`` a selection's
+    :class:`~.loaded.FoldTerms` -- its ``index``, ``scores``, best first, and ``best``, each
+    term's class, so that no score is computed again, and ``classes``, each class's terms
+    (their indices in ``attrs["index"]``). The rows carry ``method``, ``aggregate``,
+    ``list`` (``"top"``: the selection's top terms, in its order; ``"class"``: a class's
+    terms, in the class the list is of), ``position`` (in the list) and ``term``."""
+    counts = data.counts
+    documents = fold_documents(data)
+    dispersions: dict = {}  # each class's, computed once for every selection
+    frames = []
+    for (method, aggregate), terms in shown:
+        m = resolve_method(method)
+        if not isinstance(m, str):  # a user's scoring function: no registered cells, no test
+            continue
+        lists = [np.asarray(ix, dtype=np.intp) for ix in terms.classes.attrs.get("index", [])]
+        index = np.concatenate([np.asarray(terms.index, dtype=np.intp), *lists])
+        # each term's class given as a round robin's groups: for a top term the class of its
+        # best score, found as the cell ranked it (none for a score of one column)
+        groups = np.concatenate([np.asarray(terms.best, dtype=object),
+                                 *(np.full(len(ix), c, dtype=object)
+                                   for c, ix in zip(terms.classes.index, lists, strict=True))])
+        ranking = TermRanking(index, np.r_[terms.scores, np.full(len(index) - len(terms.index),
+                                                                 np.nan)],
+                              groups, "rr", str(m), feature_names=counts.feature_names)
+        try:
+            frame = evidence(counts, ranking, m, **exp.params_of(method))
+        except TextsiftError:  # a p-value these labels do not allow (chi2_sklearn's on label
+            continue           # sets): its terms are shown without their evidence
+        frame = frame.drop(columns="group")
+        cls = np.full(len(frame), -1, dtype=np.intp)
+        if "class" in frame:  # the term's class; none for a score of the whole table
+            named = frame["class"].notna().to_numpy()
+            cls[named] = group_indices(counts.classes,
+                                       frame["class"].to_numpy(dtype=object)[named])
+        if (cls >= 0).any():
+            frame = frame.assign(**document_columns(documents, ranking.index, cls, dispersions))
+        frame["position"] = np.concatenate([np.arange(1, len(ix) + 1)
+                                            for ix in (terms.index, *lists)])
+        frame.insert(0, "list", ["top"] * len(terms.index) + ["class"] * (
+            len(index) - len(terms.index)))
+        frame.insert(0, "aggregate", aggregate)
+        frame.insert(0, "method", method)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
