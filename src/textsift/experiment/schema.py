@@ -51,7 +51,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "name": Key("string", None, "Name shown in the report; default the file's name."),
         "seed": Key("integer", 0, "Seed of every random choice (folds, validation parts, "
                     "learners): the same seed gives the same table."),
-        "n_jobs": Key("integer", 1, "Cells run in parallel (joblib); -1 uses every core. "
+        "n_jobs": Key("integer", 1, "Trials run in parallel (joblib); -1 uses every core. "
                       "The table does not depend on it."),
     },
     "corpus": {
