@@ -261,8 +261,8 @@ REFUSED = {
                  "documents have label lists"),
     "a measure of one label per document": (
         {"evaluation": {"metrics": ["micro_f1", "f1_pos"]}},
-        "metric 'f1_pos' (F1 of the positive class of a binary task) is for nominal tasks; "
-        "this task is multilabel"),
+        "metric 'f1_pos' (F1 of the positive class of a binary task) is for the label kind "
+        "nominal; these labels are multilabel"),
     "an ordinal task": ({"corpus": {"label_kind": "ordinal"}, "selection": {"methods": ["var"]},
                          "evaluation": {"metrics": ["mae_macro"]},
                          "learners": [{"name": "svr"}]},
@@ -307,8 +307,8 @@ SINGLE = {
     "a measure of label sets": ({"evaluation": {"metrics": ["samples_f1"]}},
                                 "metric 'samples_f1' (F1 of each document's predicted label "
                                 "set, averaged over the documents (1 for a document without "
-                                "labels predicted without)) is for multilabel tasks; this "
-                                "task is nominal"),
+                                "labels predicted without)) is for the label kind multilabel; "
+                                "these labels are nominal"),
 }
 
 

@@ -212,7 +212,7 @@ def test_ordinal_eval_learners_are_the_registry_s_learners_of_ranks():
     from textsift.learners import LEARNERS
 
     for name, learner in LEARNERS.items():
-        if "ordinal" in learner.tasks:
+        if "ordinal" in learner.label_kinds:
             assert _learner(name) == {"name": name, "label": name}
         else:
             with pytest.raises(TextsiftError, match="not a learner of ranks"):

@@ -9,7 +9,7 @@ Layout of ``DIR``::
     trials/*.json         one file per finished trial, written atomically: its rows, its
                           timing, its key and what the key was taken from (:mod:`.validity`),
                           and the SHA-256 of all that (``sha256``, its last key); results
-                          version 4 and earlier wrote them to ``cells/`` (:data:`FORMER_TRIALS`),
+                          version 4 and earlier wrote them to ``cells/`` (``FORMER_TRIALS``),
                           which a run refuses with what to do (:func:`.validity.claim`)
     .textsift.lock        while a run writes here: its lock (``textsift._lock``)
     results.csv/.parquet  the long-form table, one row per (trial row, metric): COLUMNS, then
@@ -193,8 +193,9 @@ class Store:
         finished no trial is taken over (its manifest and fold cache removed)."""
         for path in [*self.cache.glob("*"), *self.root.glob("*.json")]:
             path.unlink()
-        if (self.root / FORMER_TRIALS).is_dir():  # an earlier textsift's, with none finished
-            (self.root / FORMER_TRIALS).rmdir()
+        former = self.root / FORMER_TRIALS
+        if former.is_dir() and not any(former.iterdir()):  # an earlier textsift's, empty
+            former.rmdir()
         self.trials.mkdir(parents=True, exist_ok=True)
         self.write_manifest(config, fingerprint, data)
 
@@ -216,7 +217,7 @@ class Store:
 
     def former_trials(self) -> int:
         """How many finished trials an earlier textsift left in ``cells/``
-        (:data:`FORMER_TRIALS`)."""
+        (``FORMER_TRIALS``)."""
         return len(list((self.root / FORMER_TRIALS).glob("*.json")))
 
     def trial_records(self) -> dict[str, dict]:

@@ -101,11 +101,11 @@ class LabelKind(StrEnum):
         return _RULES[self].method_kinds
 
     def serves(self, entry) -> bool:
-        """Whether a registered learner or measure (``entry.tasks``: the kinds it declares)
+        """Whether a registered learner or measure (``entry.label_kinds``: the kinds it declares)
         or scoring method (``entry.kind``, what its scores read, and ``entry.requires``)
         serves labels of this kind."""
-        if hasattr(entry, "tasks"):
-            return self in entry.tasks
+        if hasattr(entry, "label_kinds"):
+            return self in entry.label_kinds
         return entry.kind in self.scored_by and self.meets(entry.requires)
 
     @classmethod
