@@ -4,7 +4,8 @@ table gives the same answer on both layouts, or the same documented refusal.
 The grid is generated: the label kinds are :class:`textsift.labels.LabelKind`'s members, the
 layouts ``textsift.counting._tables.LAYOUTS`` (less ``auto``), the methods each view runs are read
 from the scoring registry (every method serving the kind; the tested ones for the views of
-p-values; the ordinal ones for ``OrdinalSelector``), the learner and measure of an experiment
+p-values; the ordinal ones for ``OrdinalSelector``; each policy a method takes; every
+correction and family), the learner and measure of an experiment
 from theirs, so a new kind, layout or method joins it without editing it. A new view is one
 ``view_...`` function. The layout is forced where every view's counts choose theirs
 (``choose_layout``, asked for ``auto``, answers the layout of the case: :func:`force_layout`),
@@ -17,6 +18,7 @@ are compared term for term."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -29,6 +31,7 @@ import textsift.counting._tables as counting
 import textsift.counting.counts as counts_stage
 from textsift import Counts, OrdinalSelector, TermSelector, rank
 from textsift.errors import TextsiftError
+from textsift.evidence.corrections import CORRECTIONS, FAMILIES
 from textsift.evidence.reference import against_corpus
 from textsift.evidence.terms import evidence, significant_counts, significant_terms
 from textsift.experiment import parse_config, run_experiment
@@ -115,8 +118,17 @@ def _first_class(counts) -> str:
 
 
 def view_score(kind, layout):
+    """``score``: each method's ranking under each policy it takes (its registry entry's
+    ``aggregates``), or the refusal."""
     counts = _counts(kind, layout)
-    return {m: _ranking(rank(counts, m, top=15)) for m in serving(kind)}
+    out = {}
+    for m in serving(kind):
+        for policy in REGISTRY[m].aggregates:
+            try:
+                out[m, policy] = _ranking(rank(counts, m, policy, top=15))
+            except TextsiftError as e:
+                out[m, policy] = ("refused", str(e))
+    return out
 
 
 def view_score_class(kind, layout):
@@ -156,14 +168,18 @@ def view_evidence(kind, layout):
 
 
 def view_alpha(kind, layout):
+    """``score --alpha``: each tested method under each correction of the registry
+    (``CORRECTIONS``) and family."""
     counts = _counts(kind, layout)
     out = {}
-    for m in serving(kind, tested=True):
+    for m, correction, family in itertools.product(serving(kind, tested=True), CORRECTIONS,
+                                                   FAMILIES):
         try:
-            index, p = significant_terms(counts, m, alpha=0.5)
-            out[m] = (list(index), np.round(p, 12).tolist())
+            index, p = significant_terms(counts, m, alpha=0.5, correction=correction,
+                                         family=family)
+            out[m, correction, family] = (list(index), np.round(p, 12).tolist())
         except TextsiftError as e:
-            out[m] = ("refused", str(e))
+            out[m, correction, family] = ("refused", str(e))
     return out
 
 
