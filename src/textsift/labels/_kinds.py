@@ -6,7 +6,7 @@ the kind is declared as, which scoring methods serve it (the methods declare wha
 :attr:`Method.kind <textsift.scores.Method>`, and what they require of a labelling, from
 :data:`REQUIREMENTS`), how its folds are split, which selection scopes and binary tasks it
 offers and how the report speaks of it. Learners and measures declare the kinds they serve
-(``tasks``: members of :class:`LabelKind`); :meth:`LabelKind.serves` reads either
+(``label_kinds``: members of :class:`LabelKind`); :meth:`LabelKind.serves` reads either
 declaration. A new kind is a new member and its line of rules.
 """
 
