@@ -27,6 +27,7 @@ import pytest
 import scipy.sparse as sp
 from typer.testing import CliRunner
 
+import textsift.counting._making as making
 import textsift.counting._tables as counting
 import textsift.counting.counts as counts_stage
 from textsift import Counts, OrdinalSelector, TermSelector, rank
@@ -69,13 +70,14 @@ def corpus(kind: LabelKind, seed: int = 0, n_docs: int = 60, n_terms: int = 40):
 def force_layout(mp, layout: str) -> list[str]:
     """Every per-label table whose layout is chosen (``auto``) counted in ``layout``; the list
     returned receives each layout so chosen."""
-    choose, chosen = counts_stage.choose_layout, []
+    choose, chosen = counting.choose_layout, []
 
     def forced(asked, n_cells, n_nonzero):
         chosen.append(choose(layout if asked == "auto" else asked, n_cells, n_nonzero))
         return chosen[-1]
 
-    mp.setattr(counts_stage, "choose_layout", forced)
+    for module in (counting, counts_stage, making):  # where it is called from
+        mp.setattr(module, "choose_layout", forced)
     return chosen
 
 
