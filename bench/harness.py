@@ -5,13 +5,13 @@
 Runs the RC paper's experiment on 20 Newsgroups bydate (11,314 train / 7,532 test; stop words,
 Snowball stemming, header stripping, min_df 2) with 5 methods (rc, ig, mi, odds_ratio, dia;
 max policy) x 8 sizes (100 ... 2,000 terms) x 2 learners (multinomial NB on counts, LinearSVC
-on tf-idf) = 80 cells, from an empty output directory, serially by default so that the
-learners' own seconds (fit + predict, measured inside each cell) can be subtracted from the
+on tf-idf) = 80 trials, from an empty output directory, serially by default so that the
+learners' own seconds (fit + predict, measured inside each trial) can be subtracted from the
 wall time. The anchor is the learners' time in the same run: the harness's overhead is
 everything else -- reading, tokenising and stemming the corpus, vectorising, counting,
-scoring and ranking, column slicing, metrics, writing the cells and the tables, and the
+scoring and ranking, column slicing, metrics, writing the trials and the tables, and the
 report -- reported as a share of the wall time (goal: under 15%); also without the
-one-off corpus preparation (which the fold cache saves a resumed run), inside the cells alone, and
+one-off corpus preparation (which the fold cache saves a resumed run), inside the trials alone, and
 (serial runs) as a share of CPU time, which a busy shared machine does not distort -- with
 the CPU seconds of the corpus preparation (``run.json``'s ``prepare_cpu_s``) and of the report,
 so that every part outside the learners is measured in CPU seconds too. The load average,
@@ -73,9 +73,9 @@ def main() -> None:
     learner = timings["learner_s"].sum()
     select = timings["select_s"].sum()
     metrics = timings["metrics_s"].sum()
-    cells = timings["select_s"].add(timings["learner_s"]).add(timings["metrics_s"]).sum()
+    trials = timings["select_s"].add(timings["learner_s"]).add(timings["metrics_s"]).sum()
     rows = [
-        ("cells", f"{run.n_cells}"),
+        ("trials", f"{run.n_trials}"),
         ("load average (1 min), start / end", f"{load0:.1f} / {os.getloadavg()[0]:.1f} "
                                               f"({os.cpu_count()} cores)"),
         ("wall time, run + report", f"{wall:8.1f} s"),
@@ -83,14 +83,14 @@ def main() -> None:
         ("  of which selection + column slicing", f"{select:8.1f} s"),
         ("  of which metrics", f"{metrics:8.1f} s"),
         ("  of which reading, tokenising, vectorising, counting", f"{prepare:8.1f} s"),
-        ("  of which store, tables, top terms", f"{t_run - prepare - cells / args.n_jobs:8.1f} s"),
+        ("  of which store, tables, top terms", f"{t_run - prepare - trials / args.n_jobs:8.1f} s"),
         ("  of which report", f"{wall - t_run:8.1f} s"),
         ("share outside the learners",
          f"{1 - learner / args.n_jobs / wall:8.1%} (goal < {GOAL:.0%})"),
         ("  same, without the one-off corpus preparation",
          f"{1 - learner / args.n_jobs / (wall - prepare):8.1%}"),
-        ("  same, inside the cells only (selection + metrics)",
-         f"{(select + metrics) / cells:8.1%}"),
+        ("  same, inside the trials only (selection + metrics)",
+         f"{(select + metrics) / trials:8.1%}"),
     ]
     width = max(len(k) for k, _ in rows)
     for k, v in rows:

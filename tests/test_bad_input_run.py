@@ -88,7 +88,7 @@ def test_n_jobs_in_the_toml(tmp_path, out, n_jobs):
 def test_a_seed_numpy_does_not_take_is_refused_when_the_file_is_read(tmp_path, out, seed):
     """A seed outside numpy RandomState's [0, 2**32 - 1], with scut (whose validation split
     takes it): one error line, --out as it was -- where scikit-learn's InvalidParameterError
-    came as a traceback after cache/, cells/ and experiment.json were written."""
+    came as a traceback after cache/, trials/ and experiment.json were written."""
     from test_experiment_multilabel import corpus, write
 
     path = write(tmp_path, corpus(n=80))
@@ -188,11 +188,11 @@ def test_a_failed_check_then_a_good_run(tmp_path):
     toml = write_toml(tmp_path, corpus)
     res = runner.invoke(app, ["run", str(toml), "--out", str(out), "--no-report"])
     assert res.exit_code == 0, res.output
-    assert sorted(os.listdir(out)) == ["cache", "cells", "class_terms.csv", "experiment.json",
-                                       "notes.json",
-                                       "results.csv", "results.parquet", "run.json",
-                                       "summary.csv", "summary.parquet", "term_evidence.csv",
-                                       "terms.csv", "timings.csv"]
+    assert sorted(os.listdir(out)) == ["cache", "class_terms.csv", "experiment.json",
+                                       "notes.json", "results.csv", "results.parquet",
+                                       "run.json", "summary.csv", "summary.parquet",
+                                       "term_evidence.csv", "terms.csv", "timings.csv",
+                                       "trials"]
 
 
 def test_report_of_a_file_says_it_is_not_a_runs_folder(tmp_path):

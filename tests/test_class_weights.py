@@ -34,7 +34,7 @@ def skewed(n_major=90, n_minor=10, seed=0):
 @pytest.mark.parametrize("name", sorted(LEARNERS))
 def test_a_learner_that_takes_class_weight_predicts_the_rare_class_more_with_it(name):
     """For every registered learner (a learner added later too): one with the class_weight
-    key (a learner of nominal tasks whose estimator weights classes or samples) predicts the
+    key (a learner of nominal labels whose estimator weights classes or samples) predicts the
     rare class of the 9:1 toy at least as often with "balanced" as without, and more often
     with the rare class weighted 50; one without it refuses class_weight."""
     learner = LEARNERS[name]

@@ -232,7 +232,7 @@ def test_results_on_stdout_messages_on_stderr(tmp_path):
     res = runner.invoke(app, ["run", str(toml), "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines() == [str(out / "results.csv"), str(out / "report.html")]
-    assert "cells run" in res.stderr
+    assert "trials run" in res.stderr
     res = runner.invoke(app, ["report", str(out)])
     assert res.exit_code == 0 and res.stdout == f"{out / 'report.html'}\n"
 

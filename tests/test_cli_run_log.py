@@ -1,5 +1,5 @@
 """``textsift run`` with stderr not a terminal (nohup, CI, a pipe): where a bar draws
-nothing, a plain line per finished cell (per 5% of the cells in a run of more than 20), so
+nothing, a plain line per finished trial (per 5% of the trials in a run of more than 20), so
 that a log shows how far the run is. Before, such a run wrote nothing for minutes."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from textsift.cli.experiment import _cell_lines
+from textsift.cli.experiment import _trial_lines
 
 CONFIG = """
 [experiment]
@@ -30,7 +30,7 @@ name = "nb"
 """
 
 
-def test_a_run_under_nohup_logs_a_line_per_cell(tmp_path):
+def test_a_run_under_nohup_logs_a_line_per_trial(tmp_path):
     (tmp_path / "logged.toml").write_text(CONFIG)
     with open(tmp_path / "nohup.out", "w") as log:  # what nohup does with stderr
         done = subprocess.run([sys.executable, "-c", "from textsift.cli import main; main()",
@@ -39,24 +39,24 @@ def test_a_run_under_nohup_logs_a_line_per_cell(tmp_path):
                               timeout=600)
     assert done.returncode == 0
     lines = (tmp_path / "nohup.out").read_text().splitlines()
-    cells = [line for line in lines if line.startswith("cells: ")]
-    # a few cells (a ranking per method, the full vocabulary, the trivial predictor): a line
-    # before the first cell and one after each, with its share of the cells
-    n = int(cells[0].split()[3])  # "cells: 0 of N (0%), ..."
-    assert 3 <= n <= 20 and len(cells) == n + 1
-    assert [re.match(r"cells: (\d+) of (\d+) \((\d+)%\), \d+:\d\d:\d\d so far", line).groups()
-            for line in cells] == [(str(k), str(n), str(round(100 * k / n))) for k in range(n + 1)]
-    assert "left" in cells[1] and "left" not in cells[-1]  # nothing is left at the end
+    trials = [line for line in lines if line.startswith("trials: ")]
+    # a few trials (a ranking per method, the full vocabulary, the trivial predictor): a line
+    # before the first trial and one after each, with its share of the trials
+    n = int(trials[0].split()[3])  # "trials: 0 of N (0%), ..."
+    assert 3 <= n <= 20 and len(trials) == n + 1
+    assert [re.match(r"trials: (\d+) of (\d+) \((\d+)%\), \d+:\d\d:\d\d so far", line).groups()
+            for line in trials] == [(str(k), str(n), str(round(100 * k / n))) for k in range(n + 1)]
+    assert "left" in trials[1] and "left" not in trials[-1]  # nothing is left at the end
     assert not any("\x1b" in line or "━" in line for line in lines)  # no bar, no colour
-    assert lines[-1].startswith(f"{n} of {n} cells run in ")
+    assert lines[-1].startswith(f"{n} of {n} trials run in ")
 
 
-def test_a_long_run_logs_every_twentieth_of_its_cells(capsys):
-    progress = _cell_lines()
+def test_a_long_run_logs_every_twentieth_of_its_trials(capsys):
+    progress = _trial_lines()
     for done in range(0, 201):
         progress(done, 200)
-    shown = [int(line.split()[1]) for line in capsys.readouterr().err.splitlines()]  # cells: k
-    assert shown == list(range(0, 201, 10))  # 0, 5%, 10%, ... 100%: 21 lines of 200 cells
+    shown = [int(line.split()[1]) for line in capsys.readouterr().err.splitlines()]  # trials: k
+    assert shown == list(range(0, 201, 10))  # 0, 5%, 10%, ... 100%: 21 lines of 200 trials
 
 
 def test_an_error_after_the_corpus_is_read_is_the_one_line_on_stderr(tmp_path):

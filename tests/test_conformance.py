@@ -4,11 +4,13 @@ table gives the same answer on both layouts, or the same documented refusal.
 The grid is generated: the label kinds are :class:`textsift.labels.LabelKind`'s members, the
 layouts ``textsift.counting._tables.LAYOUTS`` (less ``auto``), the methods each view runs are read
 from the scoring registry (every method serving the kind; the tested ones for the views of
-p-values), so a new kind, layout or method joins it without editing it. A new view is one
-entry of :data:`VIEWS`. The layout is forced where every view's counts are made
-(``textsift.counting._tables.choose_layout`` reads its thresholds at each call), so a view that
-counts for itself -- a selector's ``fit``, the command line -- runs on the forced layout too;
-each case checks that the counts it made are in that layout.
+p-values; the ordinal ones for ``OrdinalSelector``; each policy a method takes; every
+correction and family), the learner and measure of an experiment
+from theirs, so a new kind, layout or method joins it without editing it. A new view is one
+``view_...`` function. The layout is forced where every view's counts choose theirs
+(``choose_layout``, asked for ``auto``, answers the layout of the case: :func:`force_layout`),
+so a view that counts for itself -- a selector's ``fit``, the command line, an experiment's
+folds -- runs on the forced layout too; each case checks that its counts took that layout.
 
 The identity of the two layouts is exact for everything but ``sum``/``wavg`` globalised
 scores, which add the same values in another order (to rounding: ``rtol=1e-12``); rankings
@@ -16,6 +18,7 @@ are compared term for term."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import numpy as np
@@ -24,12 +27,18 @@ import pytest
 import scipy.sparse as sp
 from typer.testing import CliRunner
 
+import textsift.counting._making as making
 import textsift.counting._tables as counting
-from textsift import Counts, TermSelector, rank
+import textsift.counting.counts as counts_stage
+from textsift import Counts, OrdinalSelector, TermSelector, rank
 from textsift.errors import TextsiftError
+from textsift.evidence.corrections import CORRECTIONS, FAMILIES
 from textsift.evidence.reference import against_corpus
 from textsift.evidence.terms import evidence, significant_counts, significant_terms
+from textsift.experiment import parse_config, run_experiment
 from textsift.labels import LabelKind
+from textsift.learners import LEARNERS
+from textsift.learners.metrics import MEASURES
 from textsift.scores import REGISTRY
 from textsift.selection.ranking import rank_per_class
 
@@ -58,14 +67,24 @@ def corpus(kind: LabelKind, seed: int = 0, n_docs: int = 60, n_terms: int = 40):
     return X, names, _labels(kind, n_docs, rng)
 
 
+def force_layout(mp, layout: str) -> list[str]:
+    """Every per-label table whose layout is chosen (``auto``) counted in ``layout``; the list
+    returned receives each layout so chosen."""
+    choose, chosen = counting.choose_layout, []
+
+    def forced(asked, n_cells, n_nonzero):
+        chosen.append(choose(layout if asked == "auto" else asked, n_cells, n_nonzero))
+        return chosen[-1]
+
+    for module in (counting, counts_stage, making):  # where it is called from
+        mp.setattr(module, "choose_layout", forced)
+    return chosen
+
+
 @pytest.fixture(params=LAYOUTS)
 def layout(request, monkeypatch):
     """Every per-label table counted in this layout (``choose_layout``'s ``auto``)."""
-    if request.param == "sparse":
-        monkeypatch.setattr(counting, "SMALL_TABLE", -1)
-        monkeypatch.setattr(counting, "SPARSE_BELOW", np.inf)
-    else:
-        monkeypatch.setattr(counting, "SMALL_TABLE", 2**62)
+    force_layout(monkeypatch, request.param)
     return request.param
 
 
@@ -101,8 +120,17 @@ def _first_class(counts) -> str:
 
 
 def view_score(kind, layout):
+    """``score``: each method's ranking under each policy it takes (its registry entry's
+    ``aggregates``), or the refusal."""
     counts = _counts(kind, layout)
-    return {m: _ranking(rank(counts, m, top=15)) for m in serving(kind)}
+    out = {}
+    for m in serving(kind):
+        for policy in REGISTRY[m].aggregates:
+            try:
+                out[m, policy] = _ranking(rank(counts, m, policy, top=15))
+            except TextsiftError as e:
+                out[m, policy] = ("refused", str(e))
+    return out
 
 
 def view_score_class(kind, layout):
@@ -142,14 +170,18 @@ def view_evidence(kind, layout):
 
 
 def view_alpha(kind, layout):
+    """``score --alpha``: each tested method under each correction of the registry
+    (``CORRECTIONS``) and family."""
     counts = _counts(kind, layout)
     out = {}
-    for m in serving(kind, tested=True):
+    for m, correction, family in itertools.product(serving(kind, tested=True), CORRECTIONS,
+                                                   FAMILIES):
         try:
-            index, p = significant_terms(counts, m, alpha=0.5)
-            out[m] = (list(index), np.round(p, 12).tolist())
+            index, p = significant_terms(counts, m, alpha=0.5, correction=correction,
+                                         family=family)
+            out[m, correction, family] = (list(index), np.round(p, 12).tolist())
         except TextsiftError as e:
-            out[m] = ("refused", str(e))
+            out[m, correction, family] = ("refused", str(e))
     return out
 
 
@@ -207,27 +239,84 @@ def view_explore_data(kind, layout):
     return json.loads(json.dumps(data, sort_keys=True, default=str))
 
 
+def write_corpus(kind, path, split: bool = False) -> str:
+    """:func:`corpus` as a JSON Lines file of texts (each term repeated its count) and labels;
+    with ``split``, the first two thirds the training part, the rest the test part."""
+    X, names, y = corpus(kind)
+    rows = []
+    for d in range(X.shape[0]):
+        text = " ".join(" ".join([names[t]] * int(X[d, t])) for t in X[d].indices)
+        rows.append({"text": text, "label": y[d]} |
+                    ({"split": "train" if 3 * d < 2 * X.shape[0] else "test"} if split else {}))
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return str(path)
+
+
 def view_cli_class_evidence(kind, layout, tmp_path):
     """``textsift score FILE --class C --evidence`` (in this process, so the layout holds)."""
     from textsift.cli import app
 
-    X, names, y = corpus(kind)
-    rows = []
-    for d in range(X.shape[0]):
-        cols = X[d].indices
-        text = " ".join(" ".join([names[t]] * int(X[d, t])) for t in cols)
-        rows.append({"text": text, "label": y[d]})
-    path = tmp_path / "c.jsonl"
-    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    path = write_corpus(kind, tmp_path / "c.jsonl")
     counts = _counts(kind, layout)
     c = _first_class(counts)
     out = {}
     for m in serving(kind, per_class=True)[:8]:
-        res = CliRunner().invoke(app, ["score", str(path), "--method", m, "--class", c,
+        res = CliRunner().invoke(app, ["score", path, "--method", m, "--class", c,
                                        "--evidence", "--top", "5", "-f", "json"])
         out[m] = (res.exit_code, res.stdout if res.exit_code == 0 else res.stderr)
         assert res.exit_code in (0, 2), res.output
         assert "Traceback" not in res.output
+    return out
+
+
+def view_ordinal_selector(kind, layout):
+    """``OrdinalSelector`` with each ordinal method of the registry: the kept columns, the
+    transformed matrix and ``pvalues_`` (refused for a method without a test); labels that
+    are not ranks are refused at ``fit``."""
+    X, _, y = corpus(kind)
+    out = {}
+    for m in sorted(n for n, method in REGISTRY.items() if method.kind.ranks):
+        try:
+            sel = OrdinalSelector(m, k=7).fit(X, y)
+        except TextsiftError as e:
+            out[m] = ("refused", str(e))
+            continue
+        out[m] = [sel.get_support(indices=True).tolist(),
+                  np.round(sel.transform(X).toarray(), 12).tolist()]
+        try:
+            out[m].append(np.round(sel.pvalues_, 12).tolist())
+        except TextsiftError as e:
+            out[m].append(("refused", str(e)))
+    return out
+
+
+def _first_serving(registry: dict, kind: LabelKind) -> str:
+    return next(name for name, entry in registry.items() if kind.serves(entry))
+
+
+def view_run(kind, layout, tmp_path):
+    """``textsift run``: an experiment on a train/test split at 5 and 10 terms of two
+    methods, with the first learner and measure of the registries serving the kind, in the
+    scope ``global`` and ``local`` (each label's own terms: label sets only, refused for the
+    other kinds). The answer is the results table."""
+    out = {}
+    for scope in ("global", "local"):
+        where = tmp_path / f"{layout}-{scope}"
+        where.mkdir()
+        table = {"corpus": {"path": write_corpus(kind, where / "c.jsonl", split=True),
+                            "label_kind": str(kind.declared)},
+                 "evaluation": {"metrics": [_first_serving(MEASURES, kind)]},
+                 "selection": {"methods": serving(kind)[:2], "sizes": [5, 10],
+                               "scope": [scope]},
+                 "learners": [{"name": _first_serving(LEARNERS, kind)}]}
+        if kind.ranks:
+            table["corpus"]["ranks"] = [1, 2, 3, 4, 5]
+        try:
+            results = run_experiment(parse_config(table), where / "out").results
+        except TextsiftError as e:
+            out[scope] = ("refused", str(e).replace(str(where), "DIR"))
+            continue
+        out[scope] = results.drop(columns="dataset").round(10).astype(str).to_dict("list")
     return out
 
 
@@ -243,11 +332,7 @@ def test_every_view_is_the_same_on_every_layout(view, kind, tmp_path, monkeypatc
     answers = {}
     for layout_name in LAYOUTS:
         with monkeypatch.context() as mp:
-            if layout_name == "sparse":
-                mp.setattr(counting, "SMALL_TABLE", -1)
-                mp.setattr(counting, "SPARSE_BELOW", np.inf)
-            else:
-                mp.setattr(counting, "SMALL_TABLE", 2**62)
+            chosen = force_layout(mp, layout_name)
             fn = VIEWS[view]
             args = (kind, layout_name) + ((tmp_path,) if "tmp_path" in fn.__code__.co_varnames
                                           else ())
@@ -255,9 +340,18 @@ def test_every_view_is_the_same_on_every_layout(view, kind, tmp_path, monkeypatc
                 answers[layout_name] = fn(*args)
             except TextsiftError as e:
                 answers[layout_name] = ("refused", str(e))
+        # the view counted in the layout, unless it was refused before any counting
+        assert layout_name in chosen or _refused(answers[layout_name]), (view, kind, chosen)
     reference = answers[LAYOUTS[0]]
     for layout_name in LAYOUTS[1:]:
         assert _same(answers[layout_name], reference), (view, kind, layout_name)
+
+
+def _refused(answer) -> bool:
+    """Whether every part of a view's answer is a refusal."""
+    if isinstance(answer, dict):
+        return bool(answer) and all(_refused(v) for v in answer.values())
+    return isinstance(answer, tuple) and answer[:1] == ("refused",)
 
 
 def _same(a, b) -> bool:

@@ -43,7 +43,7 @@ def run(tmp_path_factory):
 
 
 def test_an_alpha_level_keeps_what_the_selector_keeps_on_each_fold(run):
-    """Fold by fold, the columns an alpha cell reads are TermSelector(alpha, correction)'s
+    """Fold by fold, the columns an alpha trial reads are TermSelector(alpha, correction)'s
     selection on the fold's training counts, n_features is their number, and the value is
     naive Bayes fitted on those columns (the identity, recomputed here)."""
     exp, out, summary = run
@@ -167,15 +167,15 @@ def test_an_experiment_of_alphas_only_and_one_vs_rest(tmp_path):
     assert "<h2>Curves</h2>" not in page and "<th>g2 (the class's own)</th>" in page
 
 
-def test_growing_an_experiment_by_alphas_runs_only_their_cells(tmp_path):
-    """Adding alphas to an experiment later with --resume runs only the new cells (the
+def test_growing_an_experiment_by_alphas_runs_only_their_trials(tmp_path):
+    """Adding alphas to an experiment later with --resume runs only the new trials (the
     fingerprint holds every key, alphas, correction and family too)."""
     plain = config(alphas=[], methods=["chi2"], aggregates=["max"])
     assert plain.as_dict()["alphas"] == () and "correction" in plain.identity()
     first = run_experiment(plain, tmp_path)
     grown = config(alphas=[0.05], methods=["chi2"], aggregates=["max"])
     again = run_experiment(grown, tmp_path, resume=True)
-    assert (first.n_cells, again.n_cells, again.n_run) == (2, 4, 2)  # a fold: 1 cell, +1
+    assert (first.n_trials, again.n_trials, again.n_run) == (2, 4, 2)  # a fold: 1 trial, +1
 
 
 @pytest.mark.parametrize("selection, message", [
@@ -193,7 +193,7 @@ def test_bad_alphas_are_refused_when_the_file_is_read(selection, message):
 
 
 def test_alphas_alone_with_no_tested_method_are_refused_when_the_file_is_read():
-    """Alphas as the only levels and ig, not a test: no cell could run (the run wrote 12 files
+    """Alphas as the only levels and ig, not a test: no trial could run (the run wrote 12 files
     and stopped on an empty results table), so the file is refused, naming the registry's
     methods with a p-value for these (nominal) labels; with a size level ig runs its sizes."""
     with pytest.raises(ConfigError, match=re.escape(

@@ -118,12 +118,14 @@ def test_unknown_learner():
 
 
 def test_ordinal_metric_on_nominal_task_is_an_error():
-    with pytest.raises(ConfigError, match="'mae_macro' .*for ordinal tasks; this task is nominal"):
+    with pytest.raises(ConfigError, match="'mae_macro' .*is for the label kind ordinal; "
+                                          "these labels are nominal"):
         parse_config(cfg(evaluation__metrics=["accuracy", "mae_macro"]))
 
 
 def test_svr_on_nominal_task_is_an_error():
-    with pytest.raises(ConfigError, match="'svr' .*serves ordinal tasks; this task is nominal"):
+    with pytest.raises(ConfigError, match="'svr' .*serves the label kind ordinal; "
+                                          "these labels are nominal"):
         parse_config(cfg(learners=[{"name": "svr"}]))
 
 

@@ -1,4 +1,4 @@
-"""The runner hands on what it computed: a run of one cell and its report score fold 0 once,
+"""The runner hands on what it computed: a run of one trial and its report score fold 0 once,
 open no fold file (fold 0 stays open as it was built), read the corpus once besides hashing it,
 check the labels' spelling once and build the learner once besides the registry's one look at
 it; a resumed run opens each fold file once. (Before: 3 scores of the table, 4 openings of
@@ -11,8 +11,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-import textsift.experiment.cells as cells
 import textsift.experiment.folds as folds
+import textsift.experiment.trials as trials
 import textsift.experiment.validity as validity
 import textsift.learners._registry as learners
 import textsift.reading.corpus as corpus_module
@@ -20,11 +20,11 @@ import textsift.scores._registry as scores
 from textsift.experiment import parse_config, run_experiment
 from textsift.report.html import write_report
 
-ONE_CELL = {"experiment": {"name": "one", "n_jobs": 1}, "corpus": {"sample": "20ng"},
-            "preprocessing": {"stop_words": "english", "min_df": 2},
-            "selection": {"methods": ["chi2"], "aggregates": ["max"], "sizes": [100],
-                          "baselines": []},
-            "learners": [{"name": "nb"}]}
+ONE_TRIAL = {"experiment": {"name": "one", "n_jobs": 1}, "corpus": {"sample": "20ng"},
+             "preprocessing": {"stop_words": "english", "min_df": 2},
+             "selection": {"methods": ["chi2"], "aggregates": ["max"], "sizes": [100],
+                           "baselines": []},
+             "learners": [{"name": "nb"}]}
 
 
 @pytest.fixture
@@ -60,14 +60,14 @@ def calls(monkeypatch):
     for learner in learners.LEARNERS.values():  # as in a new process
         for cached in ("_weights", "weights_classes"):
             learner.__dict__.pop(cached, None)
-    cells.open_fold.cache_clear()
+    trials.open_fold.cache_clear()
     return counted
 
 
-def test_one_cell_and_its_report_do_each_piece_of_work_once(tmp_path, calls):
-    summary = run_experiment(parse_config(ONE_CELL), tmp_path / "run")
-    assert summary.n_cells == summary.n_run == 1
-    # the cell's scores of fold 0 are the report's; fold 0 is read from memory, as built
+def test_one_trial_and_its_report_do_each_piece_of_work_once(tmp_path, calls):
+    summary = run_experiment(parse_config(ONE_TRIAL), tmp_path / "run")
+    assert summary.n_trials == summary.n_run == 1
+    # the trial's scores of fold 0 are the report's; fold 0 is read from memory, as built
     assert calls == {"chi2": 1, "fold_read": 0, "corpus_read": 1, "hash": 1, "spelling": 1,
                      "build": 2}  # build: the registry's look at nb's parameters, the fit
     write_report(tmp_path / "run")
@@ -76,15 +76,15 @@ def test_one_cell_and_its_report_do_each_piece_of_work_once(tmp_path, calls):
 
 
 def test_a_resumed_run_opens_each_fold_file_once(tmp_path, calls):
-    """3 folds, a learner added: fold 0 is read by the runner and kept open for its cells,
-    folds 1 and 2 by their cells."""
-    cfg = {**ONE_CELL, "evaluation": {"protocol": "cv", "folds": 3}}
+    """3 folds, a learner added: fold 0 is read by the runner and kept open for its trials,
+    folds 1 and 2 by their trials."""
+    cfg = {**ONE_TRIAL, "evaluation": {"protocol": "cv", "folds": 3}}
     run_experiment(parse_config(cfg), tmp_path / "run")
     reads = calls["fold_read"]
     grown = {**cfg, "learners": [{"name": "nb"}, {"name": "logreg"}]}
-    cells.open_fold.cache_clear()
+    trials.open_fold.cache_clear()
     assert run_experiment(parse_config(grown), tmp_path / "run", resume=True).n_run == 3
-    assert (reads, calls["fold_read"] - reads) == (2, 3)  # a fresh run: folds 1, 2 in cells
+    assert (reads, calls["fold_read"] - reads) == (2, 3)  # a fresh run: folds 1, 2 in trials
 
 
 def _label_sets():

@@ -115,7 +115,7 @@ def test_the_issue_toml_gives_baselines_and_every_method_at_every_ratio(issue_ru
         # ceil(ratio x the training vocabulary), every term of which occurs in training
         assert got["n_features"].tolist() == [int(np.ceil(q * data.n_terms)) for q in
                                               (0.01, 0.1)]
-    # a is tuned for the IDF methods only; C for every cell but Triv
+    # a is tuned for the IDF methods only; C for every trial but Triv
     assert mae.loc[mae["method"] == "rr_igor", "a"].isna().all()
     assert set(mae.loc[mae["method"].isin(["rr_nc_idf", "var_idf"]), "a"]) <= {1, 16}
     assert set(mae.loc[mae["method"] != "triv", "C"]) <= {0.3, 3}
@@ -124,12 +124,12 @@ def test_the_issue_toml_gives_baselines_and_every_method_at_every_ratio(issue_ru
                                "val_mae_macro"]
 
 
-def test_a_tuned_cell_is_scikit_learns_grid_search_on_the_same_validation_part(issue_run):
-    """Identity with scikit-learn: ``GridSearchCV`` over the pipeline the cell stands for
+def test_a_tuned_trial_is_scikit_learns_grid_search_on_the_same_validation_part(issue_run):
+    """Identity with scikit-learn: ``GridSearchCV`` over the pipeline the trial stands for
     (var_idf keeping 10% of the training terms, sublinear tf-idf, balanced RankSVR), with the
-    stratified quarter the cell holds out as its one split, scored by
-    MAE^M and refitted on the whole training part, chooses the cell's (a, C), with the cell's
-    validation MAE^M, and predicts the test part with the cell's MAE^M. (The split is given
+    stratified quarter the trial holds out as its one split, scored by
+    MAE^M and refitted on the whole training part, chooses the trial's (a, C), with the trial's
+    validation MAE^M, and predicts the test part with the trial's MAE^M. (The split is given
     as its index arrays, in ``train_test_split``'s order, since liblinear's solution depends a
     little on the order of the rows.)"""
     out, _, r = issue_run

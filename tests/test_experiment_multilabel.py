@@ -106,7 +106,7 @@ def test_label_lists_make_a_multilabel_experiment_with_both_scopes(both_scopes):
     results = summary.results
     assert set(results["aggregate"]) == {"wavg", "max", "rr", "local", "none"}
     # chi2 x (3 policies + local) x 2 sizes x 2 learners, FFS per learner, Triv
-    assert summary.n_cells == 4 * 2 * 2 + 2 + 1
+    assert summary.n_trials == 4 * 2 * 2 + 2 + 1
     assert set(results["metric"]) == {"micro_f1", "macro_f1", "samples_f1", "hamming_loss",
                                       "accuracy"}
 
@@ -261,8 +261,8 @@ REFUSED = {
                  "documents have label lists"),
     "a measure of one label per document": (
         {"evaluation": {"metrics": ["micro_f1", "f1_pos"]}},
-        "metric 'f1_pos' (F1 of the positive class of a binary task) is for nominal tasks; "
-        "this task is multilabel"),
+        "metric 'f1_pos' (F1 of the positive class of a binary task) is for the label kind "
+        "nominal; these labels are multilabel"),
     "an ordinal task": ({"corpus": {"label_kind": "ordinal"}, "selection": {"methods": ["var"]},
                          "evaluation": {"metrics": ["mae_macro"]},
                          "learners": [{"name": "svr"}]},
@@ -307,8 +307,8 @@ SINGLE = {
     "a measure of label sets": ({"evaluation": {"metrics": ["samples_f1"]}},
                                 "metric 'samples_f1' (F1 of each document's predicted label "
                                 "set, averaged over the documents (1 for a document without "
-                                "labels predicted without)) is for multilabel tasks; this "
-                                "task is nominal"),
+                                "labels predicted without)) is for the label kind multilabel; "
+                                "these labels are nominal"),
 }
 
 
@@ -393,7 +393,7 @@ def test_per_label_classifier_is_one_estimator_per_label_on_its_columns():
         X, Y).predict(X))
 
 
-def test_the_goemotions_example_plans_its_122_cells(tmp_path, monkeypatch):
+def test_the_goemotions_example_plans_its_122_trials(tmp_path, monkeypatch):
     """examples/goemotions.toml: 4 methods x (3 policies + local) x 4 sizes x 2 learners, but
     log_odds_dirichlet's signed scores refuse wavg (skipped, with the reason), and every term
     once per learner (its data stood in by empty files: only the plan is read)."""
@@ -401,7 +401,7 @@ def test_the_goemotions_example_plans_its_122_cells(tmp_path, monkeypatch):
 
     from textsift.experiment import load_config
     from textsift.experiment._tasks import for_labels
-    from textsift.experiment.plan import Selection, plan_cells, selections
+    from textsift.experiment.plan import Selection, plan_trials, selections
     from textsift.experiment.specs import FoldRef, Level
 
     (tmp_path / "goemotions").mkdir()
@@ -414,13 +414,13 @@ def test_the_goemotions_example_plans_its_122_cells(tmp_path, monkeypatch):
     assert len(pairs) == 15 and Selection("bns", None, "local") in pairs
     assert Selection("log_odds_dirichlet", "wavg") not in pairs and [n[:61] for n in notes] == [
         "log_odds_dirichlet has no 'wavg' policy (it offers max, rr); "]
-    cells = plan_cells(exp, [FoldRef("f", 0, 0)], [Level("n", s) for s in exp.sizes], pairs)
-    assert len(cells) == 120 + 2 and all(c.label_set == "train_and_test" for c in cells)
+    trials = plan_trials(exp, [FoldRef("f", 0, 0)], [Level("n", s) for s in exp.sizes], pairs)
+    assert len(trials) == 120 + 2 and all(c.label_set == "train_and_test" for c in trials)
 
 
 def test_local_scope_of_a_score_of_the_term_alone_is_the_global_selection(tmp_path):
     # df scores a term, not a term and a label: each label's own top k is the global top k,
-    # so the local cells equal the global ones (one OneVsRestClassifier against one binary
+    # so the local trials equal the global ones (one OneVsRestClassifier against one binary
     # learner per label on the same columns)
     exp = config(write(tmp_path, corpus()), selection={"methods": ["df"], "aggregates": ["max"],
                                                        "scope": ["global", "local"]})

@@ -1,5 +1,5 @@
-"""A run killed mid-way resumes from its finished cells and ends with the same table as an
-uninterrupted run (the store writes each cell atomically as soon as it finishes)."""
+"""A run killed mid-way resumes from its finished trials and ends with the same table as an
+uninterrupted run (the store writes each trial atomically as soon as it finishes)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ name = "nb"
 [[learners]]
 name = "linear_svm"
 """
-N_CELLS = 4 * 4 * 2
+N_TRIALS = 4 * 4 * 2
 
 
 def _cli(*args) -> list[str]:
@@ -58,17 +58,17 @@ def test_killed_run_resumes_to_the_identical_table(tmp_path):
     out = tmp_path / "killed"
     proc = subprocess.Popen(_cli("run", str(config), "--out", str(out), "--no-report"),
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    cells = out / "cells"
+    trials = out / "trials"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        if cells.is_dir() and len(list(cells.glob("*.json"))) >= 4:
+        if trials.is_dir() and len(list(trials.glob("*.json"))) >= 4:
             break
         time.sleep(0.01)
     os.kill(proc.pid, signal.SIGKILL)  # no clean-up of any kind: as if the machine died
     proc.wait()
-    before = {p.name: p.read_bytes() for p in cells.glob("*.json")}
+    before = {p.name: p.read_bytes() for p in trials.glob("*.json")}
     assert proc.returncode == -signal.SIGKILL
-    assert 4 <= len(before) < N_CELLS, "the run should have been killed mid-way"
+    assert 4 <= len(before) < N_TRIALS, "the run should have been killed mid-way"
     assert not (out / "results.csv").exists()
 
     refused = subprocess.run(_cli("run", str(config), "--out", str(out)), capture_output=True,
@@ -78,13 +78,13 @@ def test_killed_run_resumes_to_the_identical_table(tmp_path):
     resumed = subprocess.run(_cli("run", str(config), "--out", str(out), "--resume",
                                   "--no-report"), capture_output=True, text=True)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"resuming: {len(before)} of {N_CELLS} cells already done" in \
+    assert f"resuming: {len(before)} of {N_TRIALS} trials already done" in \
         " ".join(resumed.stderr.split())
     assert not list(out.rglob("*.tmp"))  # partial writes of the killed run are cleared
-    # finished cells were not redone
-    assert all((cells / name).read_bytes() == data for name, data in before.items())
+    # finished trials were not redone
+    assert all((trials / name).read_bytes() == data for name, data in before.items())
 
     clean = run_experiment(load_config(config), tmp_path / "clean")
-    assert clean.n_run == N_CELLS
+    assert clean.n_run == N_TRIALS
     assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
     pd.testing.assert_frame_equal(pd.read_parquet(out / "results.parquet"), clean.results)

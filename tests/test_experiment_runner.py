@@ -1,4 +1,4 @@
-"""The runner: cells, sizes, the results store, determinism, and the errors of a bad --out."""
+"""The runner: trials, sizes, the results store, determinism, and the errors of a bad --out."""
 
 from __future__ import annotations
 
@@ -34,14 +34,14 @@ def small_run(tmp_path_factory):
     return out, run_experiment(parse_config(SMALL), out)
 
 
-def test_table_has_the_long_form_columns_and_every_cell(small_run):
+def test_table_has_the_long_form_columns_and_every_trial(small_run):
     out, summary = small_run
     results = pd.read_csv(out / "results.csv")
     assert list(results.columns) == COLUMNS + ["ratio"]
     # ig and rc under max and rr, ig_multi under max only (it is global): 5 rankings;
-    # 3 sizes (10**6 keeps every term: one cell per learner serves every method); 2
+    # 3 sizes (10**6 keeps every term: one trial per learner serves every method); 2
     # learners; 3 metrics
-    assert summary.n_cells == 5 * 2 * 2 + 2 and len(results) == 5 * 3 * 2 * 3
+    assert summary.n_trials == 5 * 2 * 2 + 2 and len(results) == 5 * 3 * 2 * 3
     assert set(results["aggregate"]) == {"max", "rr"}
     assert not ((results["method"] == "ig_multi") & (results["aggregate"] == "rr")).any()
     pd.testing.assert_frame_equal(pd.read_parquet(out / "results.parquet"), results)
@@ -92,7 +92,7 @@ def test_the_full_vocabulary_is_each_learner_fitted_by_hand_on_every_column(smal
                                        rtol=0, atol=1e-12)
 
 
-def test_a_cell_equals_the_same_pipeline_built_by_hand(small_run):
+def test_a_trial_equals_the_same_pipeline_built_by_hand(small_run):
     """Identity with scikit-learn: NB on IG's top-300 terms of the fold's training matrix."""
     out, summary = small_run
     data = load_fold(str(out / "cache" / "fold-0.npz"))
@@ -133,7 +133,7 @@ def test_same_seed_same_table_and_n_jobs_does_not_matter(small_run, tmp_path):
 def test_output_dir_of_another_experiment_is_refused(small_run):
     out, _ = small_run
     other = {**SMALL, "experiment": {"name": "other", "seed": 2}}
-    with pytest.raises(StoreError, match=r"finished cells of another experiment \('small'\) "
+    with pytest.raises(StoreError, match=r"finished trials of another experiment \('small'\) "
                        r"whose data or folds differ from this one's \(seed: 1 -> 2\)"):
         run_experiment(parse_config(other), out, resume=True)
 
@@ -143,7 +143,7 @@ def test_existing_results_need_resume(small_run):
     with pytest.raises(StoreError, match="pass --resume"):
         run_experiment(parse_config(SMALL), out)
     again = run_experiment(parse_config(SMALL), out, resume=True)
-    assert again.n_run == 0 and again.n_cells == 22
+    assert again.n_run == 0 and again.n_trials == 22
 
 
 def test_non_empty_foreign_directory_is_refused(tmp_path):
@@ -271,7 +271,7 @@ def test_positive_class_metrics_need_a_binary_pos_neg_task(tmp_path):
 
 
 def test_a_directory_left_by_a_failed_configuration_is_taken_over(tmp_path):
-    """A run stopped by a configuration error before any cell finished does not lock its
+    """A run stopped by a configuration error before any trial finished does not lock its
     directory: the corrected experiment takes it over (with a fresh fold cache)."""
     bad = {**OVR, "evaluation": {"metrics": ["f1_pos"]}}
     with pytest.raises(ValueError, match="need binary"):

@@ -37,7 +37,7 @@ def test_a_threshold_learner_is_a_row_of_its_own(cut):
 
 
 def test_scut_in_the_experiment_is_the_estimator_wrapper_on_the_same_columns(cut):
-    """Global scope, wavg's top 6 columns: the cell's micro- and macro-F1 are those of
+    """Global scope, wavg's top 6 columns: the trial's micro- and macro-F1 are those of
     TunedThresholdClassifier(strategy="scut", 3 inner folds, random_state =
     the seed) over the learner's pipeline, fitted here by hand."""
     exp, out, summary = cut

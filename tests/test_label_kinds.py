@@ -60,9 +60,9 @@ def test_learners_and_measures_serve_the_kinds_they_declare():
     LabelKind), whatever is registered: svr, a regression on the ranks, serves ranks and not
     label sets; MAE^M measures ranks, samples_f1 label sets."""
     for entry in [*LEARNERS.values(), *MEASURES.values()]:
-        assert entry.tasks and all(isinstance(k, LabelKind) for k in entry.tasks)
+        assert entry.label_kinds and all(isinstance(k, LabelKind) for k in entry.label_kinds)
         assert [k for k in LabelKind if k.serves(entry)] == [
-            k for k in LabelKind if k in entry.tasks]
+            k for k in LabelKind if k in entry.label_kinds]
     assert ORDINAL.serves(LEARNERS["svr"]) and not MULTILABEL.serves(LEARNERS["svr"])
     assert ORDINAL.serves(MEASURES["mae_macro"]) and not NOMINAL.serves(MEASURES["mae_macro"])
     assert MULTILABEL.serves(MEASURES["samples_f1"]) and not NOMINAL.serves(

@@ -114,7 +114,7 @@ def test_every_registered_learner_builds_fits_a_toy_and_round_trips_its_paramete
     from textsift.learners import WEIGHTINGS, make_learner
 
     learner = LEARNERS[name]
-    for task in learner.tasks:
+    for task in learner.label_kinds:
         X, y, kw = TOYS[task]
         pipe = make_learner(name, seed=1, **kw)
         assert len(pipe) == len(WEIGHTINGS[learner.weighting]()) + 1

@@ -110,7 +110,7 @@ def test_every_measure_s_direction_agrees_with_its_values_on_perfect_and_worst_p
 
     for name, m in MEASURES.items():
         assert lower_is_better(name) is m.lower_is_better
-        for task in m.tasks:
+        for task in m.label_kinds:
             y, worst = TOYS[task]
             perfect, bad = m(y, y, ranks=[1, 2, 3, 4, 5], pos_label=1), m(
                 y, worst, ranks=[1, 2, 3, 4, 5], pos_label=1)

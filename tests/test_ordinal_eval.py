@@ -57,12 +57,12 @@ def test_ordinal_eval_rows_baselines_and_resume(corpus, tmp_path):
     assert tuned.value.item() < 0.6  # the cue words carry the rank: far better than Triv
     assert (tmp_path / "report.html").exists() and (tmp_path / "figures").is_dir()
     assert "dropped 1 documents with an empty text" in res.output
-    # resume: drop a finished cell as if the run had been killed; re-running restores it
-    sorted((tmp_path / "cells").glob("*.json"))[-1].unlink()
+    # resume: drop a finished trial as if the run had been killed; re-running restores it
+    sorted((tmp_path / "trials").glob("*.json"))[-1].unlink()
     again = runner.invoke(app, eval_args(corpus, tmp_path))
     assert again.exit_code == 0, again.output
     pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "results.csv"), r)
-    # another tuning grid changes every tuned cell: refused, with the reason
+    # another tuning grid changes every tuned trial: refused, with the reason
     other = runner.invoke(app, eval_args(corpus, tmp_path, "--c-grid", "3"))
     said = " ".join(other.output.split())
     assert other.exit_code == 2 and "is not valid under this experiment (tuning.grid: " in said
@@ -212,7 +212,7 @@ def test_ordinal_eval_learners_are_the_registry_s_learners_of_ranks():
     from textsift.learners import LEARNERS
 
     for name, learner in LEARNERS.items():
-        if "ordinal" in learner.tasks:
+        if "ordinal" in learner.label_kinds:
             assert _learner(name) == {"name": name, "label": name}
         else:
             with pytest.raises(TextsiftError, match="not a learner of ranks"):

@@ -1,7 +1,7 @@
 """A run killed with ``kill -TERM`` or ``kill -KILL`` leaves no worker behind: its worker
-processes end with it (``textsift._lock.end_with``) and write a cell only while their run
+processes end with it (``textsift._lock.end_with``) and write a trial only while their run
 holds the ``--out`` lock (``textsift._lock.check_held``). Before, the workers of a killed run
-went on for minutes and re-created a folder the user had removed, with stale cells that made
+went on for minutes and re-created a folder the user had removed, with stale trials that made
 the next run refuse it. Two real processes (the run and its workers) and a real ``kill``."""
 
 from __future__ import annotations
@@ -50,8 +50,8 @@ name = "logreg"
 
 @pytest.fixture(scope="module")
 def config(tmp_path_factory) -> Path:
-    """54 cells of 3 folds of 840 newsgroup posts (6 groups): many seconds of work for two
-    workers, so that a kill after the first cell finds both busy."""
+    """54 trials of 3 folds of 840 newsgroup posts (6 groups): many seconds of work for two
+    workers, so that a kill after the first trial finds both busy."""
     root = tmp_path_factory.mktemp("orphans")
     sample = load_sample("20ng").frame
     sample[sample["label"].isin(sorted(sample["label"].unique())[:6])].to_json(
@@ -74,9 +74,9 @@ def test_the_workers_of_a_killed_run_end_with_it_and_write_nothing(config, tmp_p
                            text=True)
     try:
         deadline = time.monotonic() + 300
-        while not list((out / "cells").glob("*.json")):  # the workers are computing cells
+        while not list((out / "trials").glob("*.json")):  # the workers are computing trials
             assert run.poll() is None, run.communicate()
-            assert time.monotonic() < deadline, "no cell finished"
+            assert time.monotonic() < deadline, "no trial finished"
             time.sleep(0.02)
         workers = _children(run.pid)
         assert len(workers) >= 2  # joblib's two workers (and its resource tracker)
@@ -91,14 +91,14 @@ def test_the_workers_of_a_killed_run_end_with_it_and_write_nothing(config, tmp_p
         assert time.monotonic() - killed < 5, f"workers left running: {workers}"
         time.sleep(0.05)
     time.sleep(1.0)
-    assert not out.exists()  # no worker re-created it with a stale cell
+    assert not out.exists()  # no worker re-created it with a stale trial
     if sig == signal.SIGTERM:  # the command's own clean-up, then one line
         assert (run.returncode, err.splitlines()[-1]) == (143, "terminated")
     else:
         assert run.returncode == -signal.SIGKILL
 
 
-def test_a_cell_is_written_only_while_its_run_holds_the_folder(tmp_path):
+def test_a_trial_is_written_only_while_its_run_holds_the_folder(tmp_path):
     out = tmp_path / "out"
     with hold(out):
         check_held(out, os.getpid())  # this process holds it: a write may go ahead

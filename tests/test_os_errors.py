@@ -147,7 +147,7 @@ def test_a_file_size_limit_stops_the_run_cleanly_and_it_resumes(tmp_path, toml):
     assert errors == [
         f"error: {out / 'cache' / 'fold-0.npz'}: the file is too large for this process's "
         "file-size limit (200,000 bytes: ulimit -f); raise the limit (ulimit -f unlimited) or "
-        "write less, then run the command again with --resume, which keeps the finished cells"]
+        "write less, then run the command again with --resume, which keeps the finished trials"]
     assert "Traceback" not in res.stderr and "Exception ignored" not in res.stderr
     assert not list(out.rglob("*.tmp")) and not (out / "cache" / "fold-0.npz").exists()
     again = subprocess.run(_cli("run", toml, "--out", out, "--resume", "--no-report"),
@@ -155,7 +155,7 @@ def test_a_file_size_limit_stops_the_run_cleanly_and_it_resumes(tmp_path, toml):
     assert again.returncode == 0, again.stderr
     clean = run_experiment(parse_config(TOML_DICT), tmp_path / "clean")
     assert (out / "results.csv").read_bytes() == (tmp_path / "clean" / "results.csv").read_bytes()
-    assert clean.n_cells == 4
+    assert clean.n_trials == 4
 
 
 def test_a_file_size_limit_in_explore_offers_no_resume(tmp_path):
@@ -195,7 +195,7 @@ def test_a_full_disk(tmp_path, toml):
                                     "left on the device (")
         assert errors[0].endswith("MiB free); free some space or write the output to another "
                                   "device, then run the command again with --resume, which "
-                                  "keeps the finished cells")
+                                  "keeps the finished trials")
         assert "Exception ignored" not in first.stderr and not list(disk.rglob("*.tmp"))
         fd = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT)  # fill the rest
         try:

@@ -63,12 +63,12 @@ def experiment_schema() -> str:
     out += ["| learner | what it is | tasks | its own parameters | default weighting |",
             "|---|---|---|---|---|"]
     for name, lr in LEARNERS.items():
-        out.append(f"| `{name}` | {_cell(lr.summary)} | {', '.join(lr.tasks)} | "
+        out.append(f"| `{name}` | {_cell(lr.summary)} | {', '.join(lr.label_kinds)} | "
                    f"{', '.join(f'`{p}`' for p in lr.params)} | `{lr.weighting}` |")
     out += ["", "### Evaluation measures (`metrics`)", "",
             "| measure | what it is | tasks | better |", "|---|---|---|---|"]
     for name, m in MEASURES.items():
-        out.append(f"| `{name}` | {_cell(m.summary)} | {', '.join(m.tasks)} | "
+        out.append(f"| `{name}` | {_cell(m.summary)} | {', '.join(m.label_kinds)} | "
                    f"{'lower' if m.lower_is_better else 'higher'} |")
     return "\n".join(out) + "\n"
 

@@ -276,7 +276,7 @@ def end_with(owner: int, interval: float = 0.2) -> None:
 def parallel(n_jobs, **kwargs):
     """``joblib.Parallel(n_jobs, **kwargs)`` whose worker processes end with this process
     (:func:`end_with` as the pool's initializer): the workers of a killed command (an
-    experiment's cells, AdaBag's bootstraps, the permutations of ``score --evidence``) do not
+    experiment's trials, AdaBag's bootstraps, the permutations of ``score --evidence``) do not
     go on computing for minutes after it. Backends without worker processes (threads, Dask)
     ignore the initializer. The workers are started with SIGINT blocked
     (:func:`_workers_block_sigint`): Ctrl-C stops this process alone, which stops them."""

@@ -3,7 +3,7 @@
 Runs a small experiment through the harness (six methods, seven sizes, naive Bayes and a
 linear SVM, on the sample's own train/test split) and writes the HTML report and the explore
 page of the sample's training split (``explore.html``); prints where they are. Re-running it
-in the same directory reuses the finished cells.
+in the same directory reuses the finished trials.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ DEMO = {
 @writes_out()
 def demo(out: OutDir = Path("textsift-demo")):
     """Compare six selection methods on the bundled 20 Newsgroups sample; write a report and
-    an explore page. Re-running it in the same directory reuses the finished cells.
+    an explore page. Re-running it in the same directory reuses the finished trials.
 
     The pages' paths go to stdout, progress and the accuracies (a small table) to stderr.
 

@@ -13,8 +13,8 @@ from .options import NJobs, OutDir
 
 
 def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None = None):
-    """:func:`textsift.experiment.run_experiment` with its news on stderr and its cells as a
-    rich progress bar on a terminal, or as plain lines elsewhere (:func:`_cell_lines`: a log
+    """:func:`textsift.experiment.run_experiment` with its news on stderr and its trials as a
+    rich progress bar on a terminal, or as plain lines elsewhere (:func:`_trial_lines`: a log
     under nohup or CI); the library only calls back."""
     from ..experiment import run_experiment
 
@@ -25,7 +25,7 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
                       highlight=False, soft_wrap=True)
 
     if not console.is_terminal:
-        return run_experiment(exp, out, resume=resume, n_jobs=n_jobs, progress=_cell_lines(),
+        return run_experiment(exp, out, resume=resume, n_jobs=n_jobs, progress=_trial_lines(),
                               log=log)
     from rich.progress import (
         BarColumn,
@@ -50,13 +50,13 @@ def run_with_progress(exp, out: Path, resume: bool = False, n_jobs: int | None =
                               log=log)
 
 
-def _cell_lines(steps: int = 20):
-    """A ``progress(done, total)`` that prints a plain line on stderr -- ``cells: 12 of 54
-    (22%), 0:00:14 so far, about 0:00:49 left`` -- for every cell of a run of at most
-    ``steps`` cells, and for every ``1/steps`` of the cells (5%) of a longer one: what a
+def _trial_lines(steps: int = 20):
+    """A ``progress(done, total)`` that prints a plain line on stderr -- ``trials: 12 of 54
+    (22%), 0:00:14 so far, about 0:00:49 left`` -- for every trial of a run of at most
+    ``steps`` trials, and for every ``1/steps`` of the trials (5%) of a longer one: what a
     log file shows (stderr not a terminal: nohup, CI, a pipe), where a bar draws nothing.
     The time is counted from the first call (the folds are built), and the time left from
-    the cells run so far (not those a resumed run found done)."""
+    the trials run so far (not those a resumed run found done)."""
     import time
     from datetime import timedelta
 
@@ -72,7 +72,7 @@ def _cell_lines(steps: int = 20):
         shown, spent, ran = step, time.monotonic() - start, done - first
         left = (f", about {timedelta(seconds=round(spent / ran * (total - done)))} left"
                 if ran and done < total else "")
-        console.print(f"cells: {done:,} of {total:,} ({done / max(total, 1):.0%}), "
+        console.print(f"trials: {done:,} of {total:,} ({done / max(total, 1):.0%}), "
                       f"{timedelta(seconds=round(spent))} so far{left}", highlight=False,
                       soft_wrap=True)
 
@@ -89,7 +89,7 @@ def run(
     n_jobs: NJobs = None,
     report: bool = typer.Option(True, "--report/--no-report", help="Write OUT/report.html"),
 ):
-    """Run an experiment: every (fold, method, policy, size or alpha, learner) cell, resumable.
+    """Run an experiment: every (fold, method, policy, size or alpha, learner) trial, resumable.
     Every check of the file and the data runs before anything is written to --out.
 
     The paths of the results table and the report go to stdout, progress to stderr.
@@ -104,7 +104,7 @@ def run(
 
     with _resumable():
         summary = run_with_progress(load_config(config), out, resume, n_jobs)
-    console.print(f"{summary.n_run} of {summary.n_cells} cells run in {summary.wall_s:.1f} s",
+    console.print(f"{summary.n_run} of {summary.n_trials} trials run in {summary.wall_s:.1f} s",
                   highlight=False)
     print(out / "results.csv")
     if report:
@@ -125,7 +125,7 @@ def _resumable():
     except OutputError as exc:
         if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
             raise
-        raise OutputError(f"{exc} with --resume, which keeps the finished cells",
+        raise OutputError(f"{exc} with --resume, which keeps the finished trials",
                           exc.errno) from None
 
 

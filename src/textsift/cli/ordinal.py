@@ -38,7 +38,7 @@ def _learner(text: str) -> dict:
 
     tables = {}
     for name, learner in LEARNERS.items():
-        if LabelKind.ORDINAL in learner.tasks:
+        if LabelKind.ORDINAL in learner.label_kinds:
             tables[name] = {"name": name, "label": name}
             if "balanced" in learner.params:
                 tables[f"{name}-balanced"] = {"name": name, "label": f"{name}-balanced",

@@ -24,7 +24,7 @@ the order of the sums. An empty partition contributes nothing; a partition that 
 label grows the class axis (``Counts.__add__``).
 
 The workers must be able to open the files (a shared filesystem, or the same paths on every
-machine). :func:`joblib_on_cluster` runs any joblib work (AdaBag bootstraps, harness cells) on
+machine). :func:`joblib_on_cluster` runs any joblib work (AdaBag bootstraps, harness trials) on
 the same cluster through joblib's Dask backend.
 """
 

@@ -46,7 +46,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._bounds import POSITIVE
-from ..counting.counts import Counts, _as_csr
+from ..counting._making import as_csr
+from ..counting.counts import Counts
 from ..errors import DataWarning, TextsiftError
 from ..labels import as_labels
 from ..scores import REGISTRY, compute_many
@@ -134,7 +135,7 @@ def permutation_pvalues(X, y, methods=None, n_permutations: int = 999, random_st
     from .._lock import parallel
     from ..errors import check_n_jobs
 
-    X = _as_csr(X)
+    X = as_csr(X)
     family = check_family(family)
     observed_counts = Counts.from_matrix(X, y, classes=classes)
     labels = as_labels(y, classes)

@@ -1,4 +1,4 @@
-"""Declarative experiments: TOML config, plan, cells (with tuning and baselines), runner
+"""Declarative experiments: TOML config, plan, trials (with tuning and baselines), runner
 (cache, resume), results store.
 
 The modules, each importing only those before it in this list (so none imports a later
@@ -6,9 +6,9 @@ one, and there is no import circle): :mod:`.schema` (the keys of a file, their d
 meanings), :mod:`.specs` (the value types), :mod:`.store` (the results directory),
 :mod:`.validity` (which finished results a run may keep), ``_keys``, ``_methods`` and
 ``_tasks`` (checks), :mod:`.config` (the parser), :mod:`.folds` (reading, splitting, counting,
-the fold cache), :mod:`.plan` (levels and cells), :mod:`.learn` (a cell's labels),
-:mod:`.loaded` (a fold as its cells use it: its rankings, each label's terms, the terms that
-pass an alpha), :mod:`.cells` (running one cell), ``_shown`` (the evidence of the terms the
+the fold cache), :mod:`.plan` (levels and trials), :mod:`.learn` (a trial's labels),
+:mod:`.loaded` (a fold as its trials use it: its rankings, each label's terms, the terms that
+pass an alpha), :mod:`.trials` (running one trial), ``_shown`` (the evidence of the terms the
 report shows), :mod:`.runner` (running them all). The
 names below are imported on first use, so importing one module does not import the others.
 """

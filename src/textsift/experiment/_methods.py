@@ -1,6 +1,6 @@
 """The methods of an experiment file: a registered name or a user's scoring function
 (``"package.module:function"``), their policies and parameters, and the checks of the
-parameters a file gives methods and learners before any cell runs."""
+parameters a file gives methods and learners before any trial runs."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def untested(name: str, kind) -> str | None:
 
 def check_alpha_levels(methods, kinds, src: str) -> None:
     """Alphas as the only levels select by p-values: refused when no method of ``methods``
-    has one for labels of any of ``kinds`` (:func:`untested`), as no cell would run and the
+    has one for labels of any of ``kinds`` (:func:`untested`), as no trial would run and the
     results table would be empty; the message names the methods that have one."""
     if any(untested(name, k) is None for name in methods for k in kinds):
         return
@@ -104,7 +104,7 @@ def method_name(entry, src: str) -> str:
 def check_learner(spec, where: str, src: str, **params) -> None:
     """The estimator's own parameter check (scikit-learn's constraints: ``C = "one"``,
     ``alpha = -1``; ``class_weight``: :func:`~textsift.learners.check_class_weight`) of a
-    :class:`~.specs.LearnerSpec` now, rather than when the first cell fits it (a learner
+    :class:`~.specs.LearnerSpec` now, rather than when the first trial fits it (a learner
     given no parameter is the registry's own estimator: nothing to check)."""
     if not spec.params and not params:
         return
@@ -139,8 +139,8 @@ def check_class_weights(exp, labels) -> None:
 
 def check_method_params(name: str, params: dict, where: str, src: str) -> None:
     """A registered method's parameters, tried on a two-document corpus: a value it refuses
-    (``a = -1``, ``a = "x"``) is an error now, not in a cell. (A user's own function is
-    called as it is, when its cells run.)"""
+    (``a = -1``, ``a = "x"``) is an error now, not in a trial. (A user's own function is
+    called as it is, when its trials run.)"""
     if ":" in name or not params:
         return
     tiny = Counts.from_matrix(np.eye(2, dtype=np.int64), np.array([1, 2]),

@@ -105,8 +105,8 @@ def check_measure(name, kinds: tuple[LabelKind, ...], src: str) -> None:
     if not any(k.serves(measure) for k in kinds):
         fits = [n for n, m in MEASURES.items() if any(k.serves(m) for k in kinds)]
         raise ConfigError(f"{src}: metric {name!r} ({measure.summary}) is for "
-                          f"{' and '.join(measure.tasks)} tasks; this task is "
-                          f"{_task_is(kinds)}: choose among {', '.join(fits)}")
+                          f"{_kinds(measure.label_kinds)}; these labels are "
+                          f"{_kind_is(kinds)}: choose among {', '.join(fits)}")
 
 
 def check_learner_task(spec: LearnerSpec, kinds: tuple[LabelKind, ...], where: str,
@@ -115,11 +115,15 @@ def check_learner_task(spec: LearnerSpec, kinds: tuple[LabelKind, ...], where: s
     learner = LEARNERS[spec.name]
     if not any(k.serves(learner) for k in kinds):
         raise ConfigError(f"{src}: {where}: {spec.name!r} ({learner.summary}) serves "
-                          f"{' and '.join(learner.tasks)} tasks; this task is "
-                          f"{_task_is(kinds)}")
+                          f"{_kinds(learner.label_kinds)}; these labels are {_kind_is(kinds)}")
 
 
-def _task_is(kinds) -> str:
+def _kinds(kinds) -> str:
+    """``the label kind ordinal``, ``the label kinds nominal and ordinal``."""
+    return f"the label kind{'s' if len(kinds) > 1 else ''} {' and '.join(kinds)}"
+
+
+def _kind_is(kinds) -> str:
     if len(kinds) == 1 and kinds[0].declared is not kinds[0]:  # the labels decided it
         return f"{kinds[0]} (label lists, or [corpus] label_kind)"
     labels = ", and the labels" if len(kinds) > 1 else ""

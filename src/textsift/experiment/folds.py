@@ -1,7 +1,7 @@
 """Folds of an experiment: read the corpus once, tokenise it once, and for every fold build the
 document-term matrices and the :class:`~textsift.counting.counts.Counts` of its training part,
 cached on
-disk (one ``.npz`` per fold, written atomically) so that cells -- and a resumed run -- reuse them.
+disk (one ``.npz`` per fold, written atomically) so that trials -- and a resumed run -- reuse them.
 
 The vocabulary of a fold is fitted on that fold's training documents only (``min_df`` and
 ``max_df`` apply to them), as in any honest evaluation.
@@ -288,7 +288,7 @@ def save_fold(data: TrainTest, path: Path) -> None:
 
 def load_fold(ref) -> TrainTest:
     """Read a cached fold: a :class:`~.specs.FoldRef` (the file must still be that version of
-    it: a rebuilt file is refused, so that no cell mixes two experiments' folds), or a path."""
+    it: a rebuilt file is refused, so that no trial mixes two experiments' folds), or a path."""
     if isinstance(ref, FoldRef) and FoldRef.of(ref.path) != ref:
         raise StoreError(f"{ref.path} changed while the run was using it (another run in the "
                          "same --out?); run again with --resume")
@@ -396,7 +396,7 @@ def _unseen_labels(data: TrainTest, where: str) -> list[str]:
 
 
 def _summary(data: TrainTest, k: int, n_folds: int) -> dict:
-    """What the runner needs of a fold besides its cells: its vocabulary size and its notes."""
+    """What the runner needs of a fold besides its trials: its vocabulary size and its notes."""
     return {"n_terms": data.n_terms,
             "notes": fold_notes(data, f" of fold {k}" if n_folds > 1 else "")}
 

@@ -1,4 +1,4 @@
-"""The labels a cell learns and is measured on: a one-vs-rest task's, integer codes for
+"""The labels a trial learns and is measured on: a one-vs-rest task's, integer codes for
 nominal classes, and the trivial answer. (Learners and measures are the registries of
 :mod:`textsift.learners` and :mod:`textsift.learners.metrics`.)"""
 

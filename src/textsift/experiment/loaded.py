@@ -1,8 +1,8 @@
-"""A fold as its cells use it: loaded once per process (:func:`open_fold`), and what its cells
+"""A fold as its trials use it: loaded once per process (:func:`open_fold`), and what its trials
 derive from it, each computed once (:class:`LoadedFold`): the validation part of tuning, the
 binary counts of one-vs-rest tasks, the rankings of the selections to the experiment's largest
 level (a smaller level is a prefix), each label's own terms (scope ``"local"``), the terms that
-pass an alpha level, and on fold 0 what the report shows of the scores its cells computed.
+pass an alpha level, and on fold 0 what the report shows of the scores its trials computed.
 
 The ranking is the one a :class:`~textsift.selection.selectors.TermSelector` keeps -- the method's
 scores
@@ -36,7 +36,7 @@ from ..selection.ranking import class_terms, default_aggregate, ranking_of
 from ._keys import ConfigError
 from ._methods import resolve_method
 from .folds import load_fold
-from .specs import Cell, FoldRef, TrainTest
+from .specs import FoldRef, TrainTest, Trial
 
 __all__ = ["CLASS_TOP", "REPORT_TOP", "FoldTerms", "LoadedFold", "keep_open", "open_fold"]
 
@@ -45,7 +45,7 @@ __all__ = ["CLASS_TOP", "REPORT_TOP", "FoldTerms", "LoadedFold", "keep_open", "o
 REPORT_TOP, CLASS_TOP = 20, 10
 
 
-# ------------------------------------------------------------ what a fold's cells derive
+# ------------------------------------------------------------ what a fold's trials derive
 # One cache (:class:`_Derived`), its values under typed keys: a key's type says what its value
 # is, and two kinds of values never share a key (frozen dataclasses compare their type).
 @dataclass(frozen=True)
@@ -77,9 +77,9 @@ class _Ranked:
     params: tuple
 
     @classmethod
-    def of(cls, holdout, cell: Cell, params: tuple) -> _Ranked:
-        return cls(holdout, cell.positive, cell.method, cell.aggregate, cell.scope,
-                   cell.class_label, cell.rr_variant, params)
+    def of(cls, holdout, trial: Trial, params: tuple) -> _Ranked:
+        return cls(holdout, trial.positive, trial.method, trial.aggregate, trial.scope,
+                   trial.class_label, trial.rr_variant, params)
 
 
 @dataclass(frozen=True)
@@ -111,7 +111,7 @@ class _Learned:
 
 @dataclass(frozen=True)
 class _LabelColumns:
-    """-> the labels a cell of label sets learns and measures."""
+    """-> the labels a trial of label sets learns and measures."""
 
     label_set: str
 
@@ -150,7 +150,7 @@ class _ReportTerms:
 
 
 class _Derived:
-    """What a fold's cells derive from it, each value computed once and kept under its
+    """What a fold's trials derive from it, each value computed once and kept under its
     typed key (the classes above)."""
 
     def __init__(self):
@@ -191,7 +191,7 @@ class FoldTerms:
 
 
 class LoadedFold:
-    """A loaded fold (``data``) and what its cells derive from it, each computed once and kept
+    """A loaded fold (``data``) and what its trials derive from it, each computed once and kept
     as long as the fold is: the validation split of tuning, the binary counts of one-vs-rest
     tasks, the rankings, and the columns of the last number of terms asked for (which the
     learners of one level share). A *holdout* names the part: ``None`` for the fold itself,
@@ -200,7 +200,7 @@ class LoadedFold:
     The fold whose terms the report shows (``hand_on``: fold 0, opened by the runner) also
     keeps, for each method and policy it scores the multi-class task of its training part
     with, what the report shows of those scores (:meth:`report_terms`), taken from the scores
-    the cell computed."""
+    the trial computed."""
 
     def __init__(self, data: TrainTest, hand_on: bool = False):
         self.data = data
@@ -221,51 +221,51 @@ class LoadedFold:
 
         return self._derived.get(_TaskCounts(holdout, positive), make)
 
-    def learned(self, holdout, cell: Cell, make):
-        """The labels the part's learners of ``cell``'s task fit and are measured on,
-        ``make()`` once per part and task (every cell of a task shares them)."""
-        return self._derived.get(_Learned(holdout, cell.positive,
-                                          cell.label_set if cell.multilabel else None), make)
+    def learned(self, holdout, trial: Trial, make):
+        """The labels the part's learners of ``trial``'s task fit and are measured on,
+        ``make()`` once per part and task (every trial of a task shares them)."""
+        return self._derived.get(_Learned(holdout, trial.positive,
+                                          trial.label_set if trial.multilabel else None), make)
 
-    def _scores(self, holdout, cell: Cell, params: tuple, positive=None):
-        """The scores of the part's counts (of the task ``positive``) under the cell's method
+    def _scores(self, holdout, trial: Trial, params: tuple, positive=None):
+        """The scores of the part's counts (of the task ``positive``) under the trial's method
         (the sparse form of a per-class table: :func:`textsift.scores.compute`)."""
-        return compute(self.counts(holdout, positive), resolve_method(cell.method),
+        return compute(self.counts(holdout, positive), resolve_method(trial.method),
                        dense=False, **dict(params))
 
     def _hands_on(self, holdout, positive) -> bool:
         """Whether scores of this part and task are the ones the report shows."""
         return self.hand_on and holdout is None and positive is None
 
-    def ranking(self, holdout, cell: Cell, params: tuple, limit: int) -> Ranking:
-        """The ranking of the cell's selection (its method, policy or class column, round-
+    def ranking(self, holdout, trial: Trial, params: tuple, limit: int) -> Ranking:
+        """The ranking of the trial's selection (its method, policy or class column, round-
         robin rule and task, with the method's ``params``) on the part, to at least ``limit``
         terms: the whole vocabulary, or for a round robin its first ``limit`` (a round robin
         stopped after ``k`` picks is the prefix of a longer one:
-        :func:`textsift.selection.policies.round_robin`). Computed once per ranking, to the cell's
+        :func:`textsift.selection.policies.round_robin`). Computed once per ranking, to the trial's
         largest level."""
-        key = _Ranked.of(holdout, cell, params)
+        key = _Ranked.of(holdout, trial, params)
         found = self._derived.peek(key)
         if found is None or len(found.index) < min(limit, self.part(holdout).n_terms):
-            policy = cell.aggregate or default_aggregate(resolve_method(cell.method))
-            table = self._scores(holdout, cell, params, cell.positive)
-            top = limit if policy == "rr" and cell.class_label is None else None
-            found = self._derived.put(key, ranking_of(table, policy, cell.class_label,
-                                                      cell.rr_variant, limit=top))
-            if self._hands_on(holdout, cell.positive):
-                self._keep_terms(table, cell.method, params, policy, cell.rr_variant,
-                                 None if cell.class_label is not None else found)
+            policy = trial.aggregate or default_aggregate(resolve_method(trial.method))
+            table = self._scores(holdout, trial, params, trial.positive)
+            top = limit if policy == "rr" and trial.class_label is None else None
+            found = self._derived.put(key, ranking_of(table, policy, trial.class_label,
+                                                      trial.rr_variant, limit=top))
+            if self._hands_on(holdout, trial.positive):
+                self._keep_terms(table, trial.method, params, policy, trial.rr_variant,
+                                 None if trial.class_label is not None else found)
         return found
 
-    def kept(self, holdout, cell: Cell, params: tuple, k: int) -> np.ndarray:
-        """The columns of the first ``k`` terms of the cell's ranking (:meth:`ranking`), in
+    def kept(self, holdout, trial: Trial, params: tuple, k: int) -> np.ndarray:
+        """The columns of the first ``k`` terms of the trial's ranking (:meth:`ranking`), in
         column order."""
-        counts = self.counts(holdout, cell.positive)
-        longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
-        return np.sort(self.ranking(holdout, cell, params, max(longest, k)).index[:k])
+        counts = self.counts(holdout, trial.positive)
+        longest = trial.max_level.k(int(counts.seen.sum()), counts.n_terms)
+        return np.sort(self.ranking(holdout, trial, params, max(longest, k)).index[:k])
 
     def label_columns(self, label_set: str) -> np.ndarray:
-        """The labels a cell of label sets learns and measures (``label_set``,
+        """The labels a trial of label sets learns and measures (``label_set``,
         :func:`~textsift.labels.evaluated_labels` on the fold's training and test parts), as
         indices of its classes: the same in the fold and in its validation split."""
         def make():
@@ -279,67 +279,67 @@ class LoadedFold:
 
         return self._derived.get(_LabelColumns(label_set), make)
 
-    def kept_by_label(self, holdout, cell: Cell, params: tuple, k: int) -> list[np.ndarray]:
+    def kept_by_label(self, holdout, trial: Trial, params: tuple, k: int) -> list[np.ndarray]:
         """Scope "local": for each label of :meth:`label_columns`, the columns of the first
         ``k`` terms of its own column of the scores (its one-vs-rest scores, the ranking
         ``TermSelector(class_label=...)`` gives), in column order; none for a label without
         training documents (its learner is the constant "no"). The table is scored once and
-        each column ranked once, to the cell's largest level."""
+        each column ranked once, to the trial's largest level."""
         def make() -> dict:
             counts = self.counts(holdout, None)
-            longest = cell.max_level.k(int(counts.seen.sum()), counts.n_terms)
-            table = self._scores(holdout, cell, params)
+            longest = trial.max_level.k(int(counts.seen.sum()), counts.n_terms)
+            table = self._scores(holdout, trial, params)
             if self._hands_on(holdout, None):
-                self._keep_terms(table, cell.method, params,
-                                 default_aggregate(resolve_method(cell.method)), cell.rr_variant)
-            labels = self.label_columns(cell.label_set)
+                self._keep_terms(table, trial.method, params,
+                                 default_aggregate(resolve_method(trial.method)), trial.rr_variant)
+            labels = self.label_columns(trial.label_set)
             if len(table.groups) == 1:  # a score of the term alone: one list for all
-                one = ranking_of(table, "max", None, cell.rr_variant, limit=longest).index
+                one = ranking_of(table, "max", None, trial.rr_variant, limit=longest).index
                 return dict.fromkeys(labels, one)
             return _own_terms(table, counts.classes, labels, longest)
 
-        ranked = self._derived.get(_LabelRanked(_Ranked.of(holdout, cell, params)), make)
+        ranked = self._derived.get(_LabelRanked(_Ranked.of(holdout, trial, params)), make)
         return [np.sort(ranked[j][:k]) if j in ranked else np.zeros(0, np.intp)
-                for j in self.label_columns(cell.label_set)]
+                for j in self.label_columns(trial.label_set)]
 
-    def columns(self, holdout, cell: Cell, params: tuple, k: int):
+    def columns(self, holdout, trial: Trial, params: tuple, k: int):
         """The part's training and test matrices restricted to :meth:`kept` columns (at an
         alpha level, :meth:`passing`'s)."""
-        key = _Columns(_Ranked.of(holdout, cell, params), cell.level, k)
+        key = _Columns(_Ranked.of(holdout, trial, params), trial.level, k)
         found = self._derived.peek(key)
         if found is None:
             p = self.part(holdout)
-            idx = (self.passing(holdout, cell, params) if cell.level.kind == "alpha" else
-                   self.kept(holdout, cell, params, k))
+            idx = (self.passing(holdout, trial, params) if trial.level.kind == "alpha" else
+                   self.kept(holdout, trial, params, k))
             found = self._derived.put(key, (p.X_train[:, idx], p.X_test[:, idx]), alone=True)
         return found
 
-    def passing(self, holdout, cell: Cell, params: tuple):
-        """At the cell's alpha level: the columns whose adjusted p-value passes it in any
-        class (``class_label``'s column only, when the cell has one), in column order; in the
+    def passing(self, holdout, trial: Trial, params: tuple):
+        """At the trial's alpha level: the columns whose adjusted p-value passes it in any
+        class (``class_label``'s column only, when the trial has one), in column order; in the
         scope ``"local"`` a list, for each label of :meth:`label_columns`, of the columns
         passing in its own column (none for a label without one: no training documents).
         From :func:`textsift.evidence.terms.passing_scores` (sparse for the 2 x 2 tests: no (V, m)
         table for thousands of labels), the adjusted p-values and the scores computed once
         per part, task, method and parameters for every alpha, each alpha's terms once for
         its learners."""
-        counts, method = self.counts(holdout, cell.positive), resolve_method(cell.method)
-        tested = _Tested(holdout, cell.positive, cell.method, params, cell.correction,
-                         cell.family)
+        counts, method = self.counts(holdout, trial.positive), resolve_method(trial.method)
+        tested = _Tested(holdout, trial.positive, trial.method, params, trial.correction,
+                         trial.family)
         adjusted, scores = self._derived.get(tested, lambda: (
-            pvalues(counts, method, **dict(params)).adjusted(cell.correction, cell.family,
+            pvalues(counts, method, **dict(params)).adjusted(trial.correction, trial.family,
                                                              dense=False),
-            self._scores(holdout, cell, params, cell.positive)))
+            self._scores(holdout, trial, params, trial.positive)))
 
         def make():  # the learners of one level share it
-            table = passing_scores(counts, method, cell.level.alpha, cell.correction,
-                                   cell.family, class_label=cell.class_label,
+            table = passing_scores(counts, method, trial.level.alpha, trial.correction,
+                                   trial.family, class_label=trial.class_label,
                                    adjusted=adjusted, scores=scores, **dict(params))
-            return (_kept(table) if cell.scope != "local" else
-                    self._kept_by_label(table, counts, adjusted.groups, cell.label_set))
+            return (_kept(table) if trial.scope != "local" else
+                    self._kept_by_label(table, counts, adjusted.groups, trial.label_set))
 
-        return self._derived.get(_Passing(tested, cell.level, cell.scope, cell.class_label,
-                                          cell.label_set), make)
+        return self._derived.get(_Passing(tested, trial.level, trial.scope, trial.class_label,
+                                          trial.label_set), make)
 
     def _kept_by_label(self, table, counts: Counts, groups, label_set: str) -> list:
         """Scope "local" at an alpha level: each label's passing terms (:meth:`passing`)."""
@@ -354,7 +354,7 @@ class LoadedFold:
     def report_terms(self, method: str, params: tuple, policy: str, rr_variant: str
                      ) -> FoldTerms:
         """What the report shows of ``method``'s scores on the fold's training part under
-        ``policy`` (:class:`FoldTerms`): kept when a cell scored them, computed otherwise."""
+        ``policy`` (:class:`FoldTerms`): kept when a trial scored them, computed otherwise."""
         key = _ReportTerms(method, params, policy, rr_variant)
         if self._derived.peek(key) is None:
             table = compute(self.data.counts, resolve_method(method), dense=False,
@@ -411,7 +411,7 @@ _OPEN: OrderedDict = OrderedDict()
 
 def open_fold(ref: FoldRef) -> LoadedFold:
     """The fold ``ref`` names, read from its cache file once per process (a worker runs a
-    fold's cells one after another: see :func:`~.plan.plan_cells`), or the one the runner
+    fold's trials one after another: see :func:`~.plan.plan_trials`), or the one the runner
     keeps open (:func:`keep_open`)."""
     if ref in _OPEN:
         _OPEN.move_to_end(ref)

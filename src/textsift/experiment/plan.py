@@ -1,12 +1,12 @@
-"""The plan of an experiment: its levels, its selections and its cells.
+"""The plan of an experiment: its levels, its selections and its trials.
 
-A *level* (:class:`~.specs.Level`) says how many terms a cell keeps, per fold: a number, a
+A *level* (:class:`~.specs.Level`) says how many terms a trial keeps, per fold: a number, a
 fraction of the vocabulary, every term, or those whose adjusted p-value passes an alpha. A
 *selection*
-(:class:`Selection`) says how a cell ranks the terms it keeps: a method, and a policy over
+(:class:`Selection`) says how a trial ranks the terms it keeps: a method, and a policy over
 every class's scores (the scope ``global``) or a column of the scores -- each label's own
-(the scope ``local``, label sets) or the positive class's of a one-vs-rest task. A *cell*
-(:class:`~.specs.Cell`) is one of three kinds:
+(the scope ``local``, label sets) or the positive class's of a one-vs-rest task. A *trial*
+(:class:`~.specs.Trial`) is one of three kinds:
 
 * ``select``: (fold, binary task, selection, level, learner) -- select, fit, measure; at an
   alpha level (fold, binary task, method and scope or class column, alpha, learner), its rows
@@ -18,7 +18,7 @@ every class's scores (the scope ``global``) or a column of the scores -- each la
 
 (The binary task, in one-vs-rest experiments, is named by its positive class; otherwise
 there is one, multi-class, task. Label sets are one task of a binary learner per label; their
-cells carry the experiment's ``label_set``.)
+trials carry the experiment's ``label_set``.)
 
 The results name a selection's rows by its method and, in the ``aggregate`` column, its
 policy, or ``local`` (each label's own column), ``pos`` (the positive class's column) or
@@ -32,9 +32,9 @@ from typing import NamedTuple
 
 from ..scores import SIGNED_POLICIES, get_method, policy_refusal, with_pvalues
 from ._methods import method_param_names, offered_aggregates, untested
-from .specs import ALL, Cell, CellTuning, Experiment, FoldRef, LearnerSpec, Level
+from .specs import ALL, Experiment, FoldRef, LearnerSpec, Level, Trial, TrialTuning
 
-__all__ = ["NO_SELECTION", "Selection", "cell_name", "plan_cells", "resolve_levels",
+__all__ = ["NO_SELECTION", "Selection", "trial_name", "plan_trials", "resolve_levels",
            "selections"]
 
 #: The ``aggregate`` of the rows of a baseline that selects nothing (FFS, Triv).
@@ -42,7 +42,7 @@ NO_SELECTION = "none"
 
 
 class Selection(NamedTuple):
-    """How a cell ranks the terms it keeps: ``method`` and ``aggregate``, the policy over
+    """How a trial ranks the terms it keeps: ``method`` and ``aggregate``, the policy over
     every class's scores (``None`` when one column ranks), in the ``scope`` ``"global"``; or
     each label's own column of the scores, in the scope ``"local"`` (label sets); or the
     column of ``class_label``, the positive class ``"pos"`` of a one-vs-rest task."""
@@ -145,8 +145,8 @@ def _safe(text) -> str:
     return "".join(c if c.isalnum() or c in "._" else "-" for c in str(text))
 
 
-def cell_name(fold: int, method, aggregate, level: Level | None, learner, positive=None) -> str:
-    """The file name of a cell: unique per key, the same in every run of the experiment."""
+def trial_name(fold: int, method, aggregate, level: Level | None, learner, positive=None) -> str:
+    """The file name of a trial: unique per key, the same in every run of the experiment."""
     prefix = "" if positive is None else "t" + _safe(positive)
     if method == "triv":
         return f"{prefix}f{fold}__triv.json"
@@ -156,8 +156,8 @@ def cell_name(fold: int, method, aggregate, level: Level | None, learner, positi
             f"{_safe(learner)}.json")
 
 
-def _tuning(exp: Experiment, method: str | None, learner: LearnerSpec) -> CellTuning | None:
-    """The tuning grid of one cell: the method's own parameters (none at level "all"), then
+def _tuning(exp: Experiment, method: str | None, learner: LearnerSpec) -> TrialTuning | None:
+    """The tuning grid of one trial: the method's own parameters (none at level "all"), then
     the learner's, in the order of the file."""
     if exp.tuning is None:
         return None
@@ -165,7 +165,7 @@ def _tuning(exp: Experiment, method: str | None, learner: LearnerSpec) -> CellTu
     accepted = set(learner.tunable)
     grid = [(k, v) for k, v in exp.tuning.grids if k in own]
     grid += [(k, v) for k, v in exp.tuning.grids if k in accepted]
-    return CellTuning(exp.tuning.val_size, tuple(grid), tuple(k for k, _ in grid if k in own))
+    return TrialTuning(exp.tuning.val_size, tuple(grid), tuple(k for k, _ in grid if k in own))
 
 
 def _tested(exp: Experiment, chosen: list[Selection]) -> dict:
@@ -179,10 +179,10 @@ def _tested(exp: Experiment, chosen: list[Selection]) -> dict:
     return out
 
 
-def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
-               chosen: list[Selection], positives=(None,)) -> list[Cell]:
-    """Every cell of the experiment, ordered fold by fold and ranking by ranking (so the
-    cells a worker runs in a row share its fold and its ranking). ``chosen`` are the
+def plan_trials(exp: Experiment, folds: list[FoldRef], levels: list[Level],
+                chosen: list[Selection], positives=(None,)) -> list[Trial]:
+    """Every trial of the experiment, ordered fold by fold and ranking by ranking (so the
+    trials a worker runs in a row share its fold and its ranking). ``chosen`` are the
     selections (:func:`selections`), ``positives`` the positive classes of one-vs-rest
     tasks (``None``: the multi-class task)."""
     selected = [lv for lv in levels if lv.kind in ("n", "ratio")]
@@ -192,7 +192,7 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
     at_all = (*([s.row for s in chosen] if ALL in levels else []),
               *([("ffs", NO_SELECTION)] if "ffs" in exp.baselines else []))
     names = tuple(lr.label for lr in exp.learners)  # the results' learner names
-    cells = []
+    trials = []
     for (fold, ref), positive in itertools.product(enumerate(folds), positives):
         dataset = exp.corpus.dataset if positive is None else f"{exp.corpus.dataset}:{positive}"
         base = {"fold": fold, "fold_ref": ref, "dataset": dataset, "positive": positive,
@@ -200,30 +200,30 @@ def plan_cells(exp: Experiment, folds: list[FoldRef], levels: list[Level],
                 "label_kind": exp.kind,
                 "label_set": exp.label_set if exp.kind.label_sets else None}
         if "triv" in exp.baselines:
-            cells.append(Cell(kind="triv", rows=(("triv", NO_SELECTION),), learner_names=names,
-                              name=cell_name(fold, "triv", None, None, None, positive), **base))
+            trials.append(Trial(kind="triv", rows=(("triv", NO_SELECTION),), learner_names=names,
+                                name=trial_name(fold, "triv", None, None, None, positive), **base))
         for learner in exp.learners if at_all else ():
-            cells.append(Cell(kind="all", rows=at_all, learner_names=(learner.label,),
-                              learner=learner, tuning=_tuning(exp, None, learner),
-                              name=cell_name(fold, None, None, ALL, learner.label, positive),
-                              **base))
+            trials.append(Trial(kind="all", rows=at_all, learner_names=(learner.label,),
+                                learner=learner, tuning=_tuning(exp, None, learner),
+                                name=trial_name(fold, None, None, ALL, learner.label, positive),
+                                **base))
         for sel, level, learner in itertools.product(chosen, selected, exp.learners):
-            cells.append(Cell(kind="select", rows=(sel.row,), learner_names=(learner.label,),
-                              learner=learner, method=sel.method, aggregate=sel.aggregate,
-                              scope=sel.scope, class_label=sel.class_label,
-                              params=tuple(sorted(exp.params_of(sel.method).items())),
-                              rr_variant=exp.rr_variant, level=level, max_level=longest,
-                              tuning=_tuning(exp, sel.method, learner),
-                              name=cell_name(fold, *sel.row, level, learner.label, positive),
-                              **base))
+            trials.append(Trial(kind="select", rows=(sel.row,), learner_names=(learner.label,),
+                                learner=learner, method=sel.method, aggregate=sel.aggregate,
+                                scope=sel.scope, class_label=sel.class_label,
+                                params=tuple(sorted(exp.params_of(sel.method).items())),
+                                rr_variant=exp.rr_variant, level=level, max_level=longest,
+                                tuning=_tuning(exp, sel.method, learner),
+                                name=trial_name(fold, *sel.row, level, learner.label, positive),
+                                **base))
         for ((method, scope, column), rows), level, learner in itertools.product(
                 tested.items(), alphas, exp.learners):
-            cells.append(Cell(kind="select", rows=tuple(rows), learner_names=(learner.label,),
-                              learner=learner, method=method, scope=scope, class_label=column,
-                              params=tuple(sorted(exp.params_of(method).items())), level=level,
-                              tuning=_tuning(exp, method, learner), correction=exp.correction,
-                              family=exp.family,
-                              name=cell_name(fold, method, column or scope, level,
-                                             learner.label, positive),
-                              **base))
-    return cells
+            trials.append(Trial(kind="select", rows=tuple(rows), learner_names=(learner.label,),
+                                learner=learner, method=method, scope=scope, class_label=column,
+                                params=tuple(sorted(exp.params_of(method).items())), level=level,
+                                tuning=_tuning(exp, method, learner), correction=exp.correction,
+                                family=exp.family,
+                                name=trial_name(fold, method, column or scope, level,
+                                               learner.label, positive),
+                                **base))
+    return trials

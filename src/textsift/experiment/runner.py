@@ -1,26 +1,26 @@
-"""Run an experiment: plan its cells (:mod:`.plan`), run the missing ones, assemble the table.
+"""Run an experiment: plan its trials (:mod:`.plan`), run the missing ones, assemble the table.
 
-Every (fold, method, policy, level, learner) cell, plus the FFS and Triv baselines, is
+Every (fold, method, policy, level, learner) trial, plus the FFS and Triv baselines, is
 independent given its fold's cached matrices and counts. Folds are prepared once and cached
-(:mod:`.folds`); cells run under joblib, each written to the store by the worker that ran it
+(:mod:`.folds`); trials run under joblib, each written to the store by the worker that ran it
 as soon as it finishes (:mod:`.store`). The table depends only on the configuration and the
-seed -- not on ``n_jobs``, on the order cells finish in, or on how many times the run was
-interrupted -- because every cell is a pure function of its fold's cache and its own key, and
-the table is assembled from the cell files in sorted order.
+seed -- not on ``n_jobs``, on the order trials finish in, or on how many times the run was
+interrupted -- because every trial is a pure function of its fold's cache and its own key, and
+the table is assembled from the trial files in sorted order.
 
 A run holds its directory's lock (``textsift._lock``: one writer per directory) from
-its first check to its last file, and keeps the finished cells that are still valid for the
+its first check to its last file, and keeps the finished trials that are still valid for the
 experiment and its data (:mod:`.validity`): a changed corpus or preprocessing is refused, an
-experiment that grew (methods, sizes, learners added) computes only its new cells.
+experiment that grew (methods, sizes, learners added) computes only its new trials.
 
 The runner hands on what it computed: fold 0 stays open in its process as it was built (the
-cells run here read it without opening its file), the fold cache's summary gives every fold's
-vocabulary size and notes, and the report's terms are taken from the scores fold 0's cells
+trials run here read it without opening its file), the fold cache's summary gives every fold's
+vocabulary size and notes, and the report's terms are taken from the scores fold 0's trials
 computed (:func:`report_terms`); the report reads them (``terms.csv``, ``class_terms.csv``,
 ``run.json``) and opens no fold.
 
 The runner never prints: it reports through two optional callbacks, ``log(message)`` (one
-line of news: folds built, notes, a resumed run) and ``progress(done, total)`` (cells), which
+line of news: folds built, notes, a resumed run) and ``progress(done, total)`` (trials), which
 the command line draws with rich.
 """
 
@@ -46,7 +46,6 @@ from ._keys import ConfigError
 from ._methods import resolve_method
 from ._shown import term_evidence
 from ._tasks import for_labels
-from .cells import run_cell
 from .folds import (
     SUMMARY,
     fold_paths,
@@ -57,10 +56,11 @@ from .folds import (
     prepare_folds,
 )
 from .loaded import LoadedFold, keep_open
-from .plan import Selection, plan_cells, resolve_levels, selections
-from .specs import Cell, Experiment, FoldRef
+from .plan import Selection, plan_trials, resolve_levels, selections
+from .specs import Experiment, FoldRef, Trial
 from .store import Store
-from .validity import DataKey, cell_key, cell_spec, claim, reusable
+from .trials import run_trial
+from .validity import DataKey, claim, reusable, trial_key, trial_spec
 
 __all__ = ["RunSummary", "report_terms", "run_experiment"]
 
@@ -68,24 +68,24 @@ __all__ = ["RunSummary", "report_terms", "run_experiment"]
 @dataclass
 class RunSummary:
     results: pd.DataFrame
-    n_cells: int
+    n_trials: int
     n_run: int
     wall_s: float
     notes: list[str] = field(default_factory=list)
 
 
-def _run_and_store(cell: Cell, root, data_key: str, owner: int) -> str:
-    """Run a cell and write it (in a worker: only while the run ``owner`` holds ``root``)."""
-    out = run_cell(cell)
-    Store(root).write_cell(out.name, out.rows, out.timing, cell_key(cell, data_key),
-                           cell_spec(cell), out.labels, owner=owner)
+def _run_and_store(trial: Trial, root, data_key: str, owner: int) -> str:
+    """Run a trial and write it (in a worker: only while the run ``owner`` holds ``root``)."""
+    out = run_trial(trial)
+    Store(root).write_trial(out.name, out.rows, out.timing, trial_key(trial, data_key),
+                            trial_spec(trial), out.labels, owner=owner)
     return out.name
 
 
 def report_terms(exp: Experiment, fold: LoadedFold, chosen: list[Selection]
                  ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """What the report shows of fold 0 (``fold``, kept open with ``hand_on``), from the
-    scores its cells computed in this process (computed here for the others): the first
+    scores its trials computed in this process (computed here for the others): the first
     :data:`~.loaded.REPORT_TOP` terms of every selection's ranking, with their training
     document frequency ``df`` (``terms.csv``), the terms of each class
     (``class_terms.csv``: :func:`textsift.selection.ranking.class_terms`) -- of the multi-class
@@ -137,8 +137,8 @@ def run_experiment(exp: Experiment, out, resume: bool = False, n_jobs: int | Non
     """Run (or resume) ``exp`` into the directory ``out``; return the results table.
 
     ``log(message)`` receives a line for each step and note (``"note: ..."``);
-    ``progress(done, total)`` is called with the number of finished cells, once before the
-    first cell runs and after each one."""
+    ``progress(done, total)`` is called with the number of finished trials, once before the
+    first trial runs and after each one."""
     def say(message: str) -> None:
         if log is not None:
             log(message)
@@ -178,7 +178,7 @@ def _set_aside(damaged: dict) -> None:
     """Remove the damaged files of a resumed run, each said in a warning
     (:class:`~textsift.errors.DataWarning`): the run computes them again."""
     for path, reason in damaged.items():
-        what = "fold" if path.suffix == ".npz" else "cell" if path.parent.name == "cells" \
+        what = "fold" if path.suffix == ".npz" else "trial" if path.parent.name == "trials" \
             else "summary of the folds"
         warnings.warn(f"{path} is damaged ({reason}); the {what} is computed again",
                       DataWarning, stacklevel=3)
@@ -203,7 +203,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
     summaries = fold_summaries(store.cache)
     prepare_s, prepare_cpu_s = time.perf_counter() - t0[0], time.process_time() - t0[1]
     refs = [FoldRef.of(p) for p in paths]
-    fold0 = keep_open(refs[0], first, hand_on=True)  # its cells, here, hand on their scores
+    fold0 = keep_open(refs[0], first, hand_on=True)  # its trials, here, hand on their scores
     levels, notes = resolve_levels(exp, [s["n_terms"] for s in summaries])
     chosen, skipped = selections(exp)
     notes += skipped + [note for s in summaries for note in s["notes"]]
@@ -211,28 +211,28 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         notes.append("the folds of label sets are not stratified (scikit-learn has no "
                      "multi-label stratification): shuffled KFold, or a random test part")
     positives = list(classes) if exp.tasks == "one_vs_rest" else [None]
-    cells = plan_cells(exp, refs, levels, chosen, positives)
-    done = reusable(store, claimed, cells, data)  # refuses finished cells no longer valid
+    trials = plan_trials(exp, refs, levels, chosen, positives)
+    done = reusable(store, claimed, trials, data)  # refuses finished trials no longer valid
     if not claimed.fresh:
         store.write_manifest(exp.as_dict(), exp.fingerprint, data.record())
     for note in notes:
         say(f"note: {note}")
     atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
-    pending = [c for c in cells if c.name not in done]
+    pending = [c for c in trials if c.name not in done]
     if done:
         grown = (f"; the experiment changed ({'; '.join(claimed.changes)}): "
-                 f"{len(pending)} new cells to run" if claimed.changes else "")
-        say(f"resuming: {len(done)} of {len(cells)} cells already done{grown}")
+                 f"{len(pending)} new trials to run" if claimed.changes else "")
+        say(f"resuming: {len(done)} of {len(trials)} trials already done{grown}")
     finished = len(done)
     if progress is not None:
-        progress(finished, len(cells))
+        progress(finished, len(trials))
     owner = os.getpid()  # its workers end with it (parallel) and write only while it holds root
     jobs = parallel(n_jobs, return_as="generator_unordered")
     for _ in jobs(delayed(_run_and_store)(c, store.root, data.key, owner) for c in pending):
         finished += 1
         if progress is not None:
-            progress(finished, len(cells))
-    results = store.write_tables(cells, *report_terms(exp, fold0, chosen))
+            progress(finished, len(trials))
+    results = store.write_tables(trials, *report_terms(exp, fold0, chosen))
     empty = _nothing_passed(results)
     if empty:
         say(f"note: {empty}")
@@ -240,7 +240,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
     wall = time.perf_counter() - t0[0]
     run = {"wall_s": wall, "prepare_s": prepare_s, "prepare_cpu_s": prepare_cpu_s,
-           "n_jobs": n_jobs, "cells": len(cells),
-           "cells_run": len(pending), "fold_0_documents": int(first.counts.n_docs)}
+           "n_jobs": n_jobs, "trials": len(trials),
+           "trials_run": len(pending), "fold_0_documents": int(first.counts.n_docs)}
     atomic_write(store.root / "run.json", lambda fh: fh.write(json.dumps(run).encode()))
-    return RunSummary(results, len(cells), len(pending), wall, notes)
+    return RunSummary(results, len(trials), len(pending), wall, notes)

@@ -51,7 +51,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "name": Key("string", None, "Name shown in the report; default the file's name."),
         "seed": Key("integer", 0, "Seed of every random choice (folds, validation parts, "
                     "learners): the same seed gives the same table."),
-        "n_jobs": Key("integer", 1, "Cells run in parallel (joblib); -1 uses every core. "
+        "n_jobs": Key("integer", 1, "Trials run in parallel (joblib); -1 uses every core. "
                       "The table does not depend on it."),
     },
     "corpus": {
@@ -209,13 +209,13 @@ LEARNER_KEYS = {
 }
 
 
-#: The key every learner of nominal tasks takes besides its own parameters
+#: The key every learner of nominal labels takes besides its own parameters
 #: (:attr:`textsift.learners.Learner.keys`); a ``[tuning]`` list may try its values.
 CLASS_WEIGHT = Key("string or table", None, 'Weight of each class in the fit: "balanced" '
                    "(class c weighs n / (m n_c): every class weighs as much in total) or a table "
                    "class -> positive weight (a class left out weighs 1; with tasks = "
                    '"one_vs_rest" the classes are "pos" and "neg"); default none, every document '
-                   "weighs 1. The same for every learner of nominal tasks: linear_svm and logreg "
+                   "weighs 1. The same for every learner of nominal labels: linear_svm and logreg "
                    "take it as their class_weight, nb as sample weights in its fit.")
 
 

@@ -1,6 +1,6 @@
 """The value types of an experiment: what a file is read into (:class:`Experiment` and its
 parts, built by :func:`~textsift.experiment.parse_config`), and what the runner hands from
-stage to stage (:class:`Level`, :class:`FoldRef`, :class:`TrainTest`, :class:`Cell`).
+stage to stage (:class:`Level`, :class:`FoldRef`, :class:`TrainTest`, :class:`Trial`).
 
 Frozen dataclasses without defaults of their own: a key's default is the schema's
 (:mod:`.schema`), which the parser writes into every field.
@@ -25,7 +25,7 @@ from ..learners import LEARNERS, STRATEGY_KEYS, make_learner
 from ..selection.policies import n_from_ratio
 from ..text.vectorize import VectorizerOptions
 
-__all__ = ["Cell", "CellTuning", "CorpusSpec", "Experiment", "FoldRef", "LearnerSpec", "Level",
+__all__ = ["Trial", "TrialTuning", "CorpusSpec", "Experiment", "FoldRef", "LearnerSpec", "Level",
            "TrainTest", "Tuning"]
 
 
@@ -219,7 +219,7 @@ class Experiment:
 
 # --------------------------------------------------------------------------- the run
 class Level(NamedTuple):
-    """How many terms a cell keeps in each fold: ``Level("n", 300)`` a number of terms (the
+    """How many terms a trial keeps in each fold: ``Level("n", 300)`` a number of terms (the
     same in every fold), ``Level("ratio", 0.1)`` a fraction of the fold's training vocabulary,
     ``Level("all", None)`` every term of the fold's own vocabulary, whatever the method;
     ``Level("alpha", 0.05)`` the terms whose adjusted p-value passes 0.05 in the fold, as many
@@ -230,7 +230,7 @@ class Level(NamedTuple):
 
     @property
     def name(self) -> str:
-        """How the level reads in cell names: ``"all"``, a number of terms, ``r<ratio>`` or
+        """How the level reads in trial names: ``"all"``, a number of terms, ``r<ratio>`` or
         ``a<alpha>``."""
         kind, value = self
         return ("all" if kind == "all" else str(value) if kind == "n" else
@@ -265,7 +265,7 @@ ALL = Level("all", None)
 class FoldRef:
     """The identity of a cached fold: its file, and the version of the file (modification
     time and size), so that a file rebuilt under the same name (a directory taken over by
-    another experiment) is never mistaken for the one a cell was planned on."""
+    another experiment) is never mistaken for the one a trial was planned on."""
 
     path: str
     mtime_ns: int
@@ -297,8 +297,8 @@ class TrainTest:
 
 
 @dataclass(frozen=True)
-class CellTuning:
-    """The tuning of one cell: ``grid`` is (parameter, values) in the order tried, the
+class TrialTuning:
+    """The tuning of one trial: ``grid`` is (parameter, values) in the order tried, the
     method's parameters (``method_params``) first, then the learner's."""
 
     val_size: float
@@ -313,7 +313,7 @@ class CellTuning:
 
 
 @dataclass(frozen=True)
-class Cell:
+class Trial:
     """One unit of work of a run (see :mod:`.plan`): small, frozen and cheap to send to a
     worker -- the fold travels as its :class:`FoldRef`.
 
@@ -329,9 +329,9 @@ class Cell:
     largest level, to which the ranking is computed (a smaller level is its prefix).
     ``label_set`` is, for label sets, which labels are learned and measured
     (``[evaluation] label_set``; ``None`` for one label per document). At an alpha ``level``
-    a ``select`` cell keeps the terms that pass it after ``correction`` over ``family``: in
+    a ``select`` trial keeps the terms that pass it after ``correction`` over ``family``: in
     any class for the rows of every policy of ``method`` (the same terms pass whatever the
-    policy: one fit, as an ``all`` cell's), by each label's own column in the scope
+    policy: one fit, as an ``all`` trial's), by each label's own column in the scope
     ``"local"``, or by ``class_label``'s column."""
 
     kind: str
@@ -354,7 +354,7 @@ class Cell:
     rr_variant: str | None = None
     level: Level = ALL
     max_level: Level | None = None
-    tuning: CellTuning | None = None
+    tuning: TrialTuning | None = None
     label_set: str | None = None
     correction: str | None = None
     family: str | None = None

@@ -6,11 +6,13 @@ Layout of ``DIR``::
                           data (the data key, the corpus files' sizes and hashes: see
                           :mod:`.validity`)
     cache/fold-K.npz      matrices and counts of fold K (see :mod:`.folds`)
-    cells/*.json          one file per finished cell, written atomically: its rows, its
+    trials/*.json         one file per finished trial, written atomically: its rows, its
                           timing, its key and what the key was taken from (:mod:`.validity`),
-                          and the SHA-256 of all that (``sha256``, its last key)
+                          and the SHA-256 of all that (``sha256``, its last key); results
+                          version 4 and earlier wrote them to ``cells/`` (``FORMER_TRIALS``),
+                          which a run refuses with what to do (:func:`.validity.claim`)
     .textsift.lock        while a run writes here: its lock (``textsift._lock``)
-    results.csv/.parquet  the long-form table, one row per (cell row, metric): COLUMNS, then
+    results.csv/.parquet  the long-form table, one row per (trial row, metric): COLUMNS, then
                           ``ratio`` (the fraction of the vocabulary asked for; 1 for "all"
                           and FFS, empty for a number of terms), with [selection] alphas
                           ``alpha`` (the significance level of the row, empty for the other
@@ -19,26 +21,26 @@ Layout of ``DIR``::
     summary.csv/.parquet  mean and std of each metric over folds (a level asked as a ratio,
                           an alpha or "all" has the folds' mean number of terms; ``folds``
                           counts the folds with a value: none where no term passed alpha)
-    timings.csv           seconds per cell (selection, learner) -- not part of the results
+    timings.csv           seconds per trial (selection, learner) -- not part of the results
     terms.csv             top terms of every selection on fold 0, for the report
     class_terms.csv       the terms of each class under every selection on fold 0, for the
                           report (:func:`textsift.selection.ranking.class_terms`)
     term_evidence.csv     the evidence and dispersion of the top terms of every selection
                           on fold 0, in their class, for the report
-    run.json              the run's seconds, cells and fold 0's training documents
+    run.json              the run's seconds, trials and fold 0's training documents
     labels.csv/.parquet   label sets only: each label's F1, precision and recall, and its
                           training and test documents, per row of the results (LABEL_COLUMNS)
 
-A cell file is complete or absent (temporary file + ``os.replace``), so a run killed at any
-point resumes from the cells on disk, and the table -- assembled from the files of the
-experiment's cells and sorted by its key columns -- is the same as that of an uninterrupted
+A trial file is complete or absent (temporary file + ``os.replace``), so a run killed at any
+point resumes from the trials on disk, and the table -- assembled from the files of the
+experiment's trials and sorted by its key columns -- is the same as that of an uninterrupted
 run. What may be resumed is decided by :mod:`.validity`; the store only reads and writes.
 
 A file damaged after it was written -- cut short by a copy or a full disk, or altered -- is
-found by :meth:`Store.damaged` before a resumed run uses it: a cell file that is not JSON,
+found by :meth:`Store.damaged` before a resumed run uses it: a trial file that is not JSON,
 lacks a part or whose ``sha256`` does not match its content; a fold file that is not a whole
 zip archive or whose members fail their CRC-32 (the checksum every zip member carries); a
-fold summary that is not JSON. The run says which, removes them and computes those cells and
+fold summary that is not JSON. The run says which, removes them and computes those trials and
 folds again (a fold is rebuilt as it was: from the same data and seed).
 """
 
@@ -57,12 +59,12 @@ from .._lock import LOCK_NAME, check_held
 from ..errors import OutputError, no_experiment
 
 if TYPE_CHECKING:
-    from .specs import Cell, Experiment
+    from .specs import Experiment, Trial
 
 __all__ = ["COLUMNS", "KEY", "LABEL_COLUMNS", "DamagedFile", "Store", "StoreError", "by_level",
            "level_columns", "summarise"]
 
-#: The columns that identify a cell of the results table.
+#: The columns that identify a trial of the results table.
 KEY = ["dataset", "fold", "method", "aggregate", "n_features", "learner"]
 #: The first columns of ``results.csv``: the key, the metric and its value.
 COLUMNS = KEY + ["metric", "value"]
@@ -83,13 +85,16 @@ class DamagedFile(StoreError):
         self.path, self.reason = path, reason
 
 
-#: The parts of a cell file.
-CELL_PARTS = ("key", "spec", "rows", "timing")
+#: Where results version 4 and earlier kept the trial files: a directory holding them is an
+#: earlier textsift's, which no run resumes (:func:`.validity.claim` says so).
+FORMER_TRIALS = "cells"
+#: The parts of a trial file.
+TRIAL_PARTS = ("key", "spec", "rows", "timing")
 
 
-def _digest(cell: dict) -> str:
-    """The SHA-256 of a cell as written (its JSON, without the checksum)."""
-    return hashlib.sha256(json.dumps(cell).encode("utf-8")).hexdigest()
+def _digest(trial: dict) -> str:
+    """The SHA-256 of a trial as written (its JSON, without the checksum)."""
+    return hashlib.sha256(json.dumps(trial).encode("utf-8")).hexdigest()
 
 
 def _short_reason(exc: Exception) -> str:
@@ -150,7 +155,7 @@ class Store:
 
     def __init__(self, root):
         self.root = Path(root)
-        self.cells = self.root / "cells"
+        self.trials = self.root / "trials"
         self.cache = self.root / "cache"
 
     # ------------------------------------------------------------------ the manifest
@@ -187,10 +192,13 @@ class Store:
 
     def claim(self, config: dict, fingerprint: str, data: dict) -> None:
         """Make the directory the experiment's: a directory of another experiment that
-        finished no cell is taken over (its manifest and fold cache removed)."""
+        finished no trial is taken over (its manifest and fold cache removed)."""
         for path in [*self.cache.glob("*"), *self.root.glob("*.json")]:
             path.unlink()
-        self.cells.mkdir(parents=True, exist_ok=True)
+        former = self.root / FORMER_TRIALS
+        if former.is_dir() and not any(former.iterdir()):  # an earlier textsift's, empty
+            former.rmdir()
+        self.trials.mkdir(parents=True, exist_ok=True)
         self.write_manifest(config, fingerprint, data)
 
     def write_manifest(self, config: dict, fingerprint: str, data: dict) -> None:
@@ -203,41 +211,46 @@ class Store:
         for tmp in self.root.rglob("*.tmp"):
             tmp.unlink(missing_ok=True)
 
-    # ------------------------------------------------------------------ cells
+    # ------------------------------------------------------------------ trials
     def finished(self) -> set[str]:
-        if not self.cells.exists():
+        if not self.trials.exists():
             return set()
-        return {p.name for p in self.cells.glob("*.json")}
+        return {p.name for p in self.trials.glob("*.json")}
 
-    def cell_records(self) -> dict[str, dict]:
-        """Every finished cell's key and the spec it was taken from."""
+    def former_trials(self) -> int:
+        """How many finished trials an earlier textsift left in ``cells/``
+        (``FORMER_TRIALS``)."""
+        return len(list((self.root / FORMER_TRIALS).glob("*.json")))
+
+    def trial_records(self) -> dict[str, dict]:
+        """Every finished trial's key and the spec it was taken from."""
         out = {}
-        for p in sorted(self.cells.glob("*.json")) if self.cells.exists() else ():
-            cell = self.read_cell(p.name)
-            out[p.name] = {"key": cell["key"], "spec": cell["spec"]}
+        for p in sorted(self.trials.glob("*.json")) if self.trials.exists() else ():
+            trial = self.read_trial(p.name)
+            out[p.name] = {"key": trial["key"], "spec": trial["spec"]}
         return out
 
-    def read_cell(self, name: str) -> dict:
-        """The cell file ``name``, checked whole (:class:`DamagedFile` otherwise)."""
-        path = self.cells / name
+    def read_trial(self, name: str) -> dict:
+        """The trial file ``name``, checked whole (:class:`DamagedFile` otherwise)."""
+        path = self.trials / name
         try:
-            cell = json.loads(path.read_text(encoding="utf-8"))
+            trial = json.loads(path.read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError) as exc:
             raise DamagedFile(path, f"not readable JSON: {_short_reason(exc)}") from None
-        if not isinstance(cell, dict) or not all(k in cell for k in CELL_PARTS):
-            raise DamagedFile(path, f"a cell file has {', '.join(CELL_PARTS)}")
-        digest = cell.pop("sha256", None)  # files of earlier versions have none
-        if digest is not None and digest != _digest(cell):
+        if not isinstance(trial, dict) or not all(k in trial for k in TRIAL_PARTS):
+            raise DamagedFile(path, f"a trial file has {', '.join(TRIAL_PARTS)}")
+        digest = trial.pop("sha256", None)  # files of earlier versions have none
+        if digest is not None and digest != _digest(trial):
             raise DamagedFile(path, "its content does not match its SHA-256 checksum")
-        return cell
+        return trial
 
     def damaged(self) -> dict[Path, str]:
-        """The damaged files a resumed run would use -- cells, folds and the folds' summary
+        """The damaged files a resumed run would use -- trials, folds and the folds' summary
         -- each with what is wrong with it (module docstring); nothing is changed."""
         found = {}
         for name in sorted(self.finished()):
             try:
-                self.read_cell(name)
+                self.read_trial(name)
             except DamagedFile as exc:
                 found[exc.path] = exc.reason
         for path in sorted(self.cache.glob("fold-*.npz")) if self.cache.is_dir() else ():
@@ -253,30 +266,30 @@ class Store:
                 found[summary] = f"not readable JSON: {_short_reason(exc)}"
         return found
 
-    def write_cell(self, name: str, rows: list[dict], timing: dict, key: str,
-                   spec: dict, labels: list[dict] | None = None,
-                   owner: int | None = None) -> None:
-        """Write a finished cell: its key and spec, its rows and timing, and for label sets
+    def write_trial(self, name: str, rows: list[dict], timing: dict, key: str,
+                    spec: dict, labels: list[dict] | None = None,
+                    owner: int | None = None) -> None:
+        """Write a finished trial: its key and spec, its rows and timing, and for label sets
         its per-label rows (``LABEL_COLUMNS``). A worker passes the pid of the run it works
-        for (``owner``): the cell is written only while that run holds the directory's lock
+        for (``owner``): the trial is written only while that run holds the directory's lock
         (``textsift._lock.check_held``), so a worker outliving its run writes nothing."""
-        cell = {"key": key, "spec": spec, "rows": rows, "timing": timing,
-                **({"labels": labels} if labels else {})}
-        cell["sha256"] = _digest(cell)
+        trial = {"key": key, "spec": spec, "rows": rows, "timing": timing,
+                 **({"labels": labels} if labels else {})}
+        trial["sha256"] = _digest(trial)
         check = None if owner is None else lambda: check_held(self.root, owner)
-        atomic_write_text(self.cells / name, json.dumps(cell), check)
+        atomic_write_text(self.trials / name, json.dumps(trial), check)
 
-    def read_cells(self, cells: list[Cell]
-                   ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    def read_trials(self, trials: list[Trial]
+                    ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         """The rows, timings and per-label rows (empty unless the labels are label sets) of
-        ``cells``, from their files; the per-label rows sorted by their key and label."""
+        ``trials``, from their files; the per-label rows sorted by their key and label."""
         rows, timings, per_label = [], [], []
-        for cell in sorted(cells, key=lambda c: c.name):
-            stored = self.read_cell(cell.name)
-            rows.extend(_rows_of(cell, stored["rows"]))
-            timings.append({"cell": cell.name, **stored["timing"]})
+        for trial in sorted(trials, key=lambda c: c.name):
+            stored = self.read_trial(trial.name)
+            rows.extend(_rows_of(trial, stored["rows"]))
+            timings.append({"trial": trial.name, **stored["timing"]})
             if stored.get("labels"):
-                per_label.extend(_rows_of(cell, stored["labels"]))
+                per_label.extend(_rows_of(trial, stored["labels"]))
         results = pd.DataFrame(rows, columns=None if rows else COLUMNS + ["ratio"])
         levels = level_columns(results)
         extra = sorted(c for c in results.columns if c not in COLUMNS + levels)
@@ -291,12 +304,12 @@ class Store:
                 labels.reset_index(drop=True))
 
     # ------------------------------------------------------------------ tables
-    def write_tables(self, cells: list[Cell], terms: pd.DataFrame | None = None,
+    def write_tables(self, trials: list[Trial], terms: pd.DataFrame | None = None,
                      class_terms: pd.DataFrame | None = None,
                      term_evidence: pd.DataFrame | None = None) -> pd.DataFrame:
-        """Assemble ``results``, ``summary`` and ``timings`` from the files of ``cells``;
+        """Assemble ``results``, ``summary`` and ``timings`` from the files of ``trials``;
         write the report's ``terms``, ``class_terms`` and ``term_evidence`` when given."""
-        results, timings, labels = self.read_cells(cells)
+        results, timings, labels = self.read_trials(trials)
         summary = summarise(results)
         for name, frame in (("results", results), ("summary", summary)):
             atomic_write(self.root / f"{name}.csv", lambda fh, f=frame: f.to_csv(fh, index=False))
@@ -322,20 +335,20 @@ class Store:
         return pd.read_parquet(path)
 
 
-def _rows_of(cell: Cell, rows: list[dict]) -> list[dict]:
-    """A cell's rows under the names the experiment gives them now: its dataset's name (when
-    its rows have one), and for an ``all`` cell (every method at level "all", and FFS), a
-    ``triv`` cell (a row per learner) and a cell at an alpha level (a row per policy), whose
+def _rows_of(trial: Trial, rows: list[dict]) -> list[dict]:
+    """A trial's rows under the names the experiment gives them now: its dataset's name (when
+    its rows have one), and for an ``all`` trial (every method at level "all", and FFS), a
+    ``triv`` trial (a row per learner) and a trial at an alpha level (a row per policy), whose
     rows are one measurement under several names, the names of an experiment that grew (a
     method, a learner, a baseline, a policy added)."""
     named = {r["dataset"] for r in rows}
-    if len(named) == 1 and named != {cell.dataset}:  # the dataset was renamed
-        rows = [{**r, "dataset": cell.dataset} for r in rows]
+    if len(named) == 1 and named != {trial.dataset}:  # the dataset was renamed
+        rows = [{**r, "dataset": trial.dataset} for r in rows]
     names = {(r["method"], r["aggregate"], r["learner"]) for r in rows}
-    wanted = {(m, a, lb) for m, a in cell.rows for lb in cell.learner_names}
-    if cell.kind == "select" and cell.level.kind != "alpha" or names == wanted:
+    wanted = {(m, a, lb) for m, a in trial.rows for lb in trial.learner_names}
+    if trial.kind == "select" and trial.level.kind != "alpha" or names == wanted:
         return rows
     first = min(names)
     one = [r for r in rows if (r["method"], r["aggregate"], r["learner"]) == first]
     return [{**r, "method": m, "aggregate": a, "learner": lb}
-            for m, a in cell.rows for lb in cell.learner_names for r in one]
+            for m, a in trial.rows for lb in trial.learner_names for r in one]

@@ -1,27 +1,27 @@
 """Which results in a run directory are still valid: the key of the data an experiment's folds
-are built from, the key of each cell, and the decision, as a run starts, of which finished
-cells it keeps.
+are built from, the key of each trial, and the decision, as a run starts, of which finished
+trials it keeps.
 
-Two keys (``CONTRIBUTING.md``, "What a finished cell is valid for"):
+Two keys (``CONTRIBUTING.md``, "What a finished trial is valid for"):
 
 * the **data key** (:class:`DataKey`) of an experiment: the bytes of every corpus file it reads
   (a SHA-256 of each file; of every file of an aclImdb or 20news tree), how they are read
   ([corpus] fields, task, ranks, split), the preprocessing, the protocol, the folds, the test
   part, the seed, and :data:`RESULTS_VERSION`. The fold cache is a function of it. Not the
   paths, nor the dataset's name: a corpus moved elsewhere is the same data;
-* the **cell key** (:func:`cell_key`): the data key and the cell's own parameters
-  (:func:`cell_spec`: its kind, fold, task, method, policy, parameters, level, learner,
-  measures, seed, tuning). A finished cell is a pure function of it, so it is valid under any
-  experiment that plans a cell of the same name and key.
+* the **trial key** (:func:`trial_key`): the data key and the trial's own parameters
+  (:func:`trial_spec`: its kind, fold, task, method, policy, parameters, level, learner,
+  measures, seed, tuning). A finished trial is a pure function of it, so it is valid under any
+  experiment that plans a trial of the same name and key.
 
 A run in a directory that holds results (:func:`claim`, before anything is written) is refused
 when they were written by another version of the code's results (:data:`RESULTS_VERSION`; a
 directory of an earlier textsift, which did not record its data, among them), and when the
 data key differs -- the message says what changed (a file's size and hash, a
-preprocessing key) and how to start afresh -- and, without ``resume``, whenever cells are
+preprocessing key) and how to start afresh -- and, without ``resume``, whenever trials are
 finished. With ``resume`` and the same data, the experiment may have grown: every finished
-cell must be a cell of the new plan with the same key (:func:`reusable`); the new cells are
-computed and the others kept. A finished cell the new experiment does not have (a method
+trial must be a trial of the new plan with the same key (:func:`reusable`); the new trials are
+computed and the others kept. A finished trial the new experiment does not have (a method
 dropped), or one whose key changed (another measure, a learner's parameter), is refused with
 the reason: resuming never mixes results of two experiments in one table.
 """
@@ -39,30 +39,33 @@ from ..errors import CorpusError
 from ..reading.corpus import TABLE, sample_path
 from ..reading.sources import data_files
 from ..reading.trees import tree_files
-from .specs import Cell, Experiment
-from .store import Store, StoreError
+from .specs import Experiment, Trial
+from .store import FORMER_TRIALS, Store, StoreError
 
-__all__ = ["RESULTS_DIGESTS", "RESULTS_VERSION", "Claim", "DataKey", "cell_key", "cell_spec",
+__all__ = ["RESULTS_DIGESTS", "RESULTS_VERSION", "Claim", "DataKey", "trial_key", "trial_spec",
            "claim", "reusable"]
 
 #: The version of the code's results: raise it when a change of textsift changes the numbers
 #: of an unchanged experiment on unchanged data (a tokeniser, a score or a learner fixed), or
 #: what a run directory holds, so that directories computed before are not resumed into a
-#: table that mixes the two (they are refused: :func:`claim`). 2: cells keyed by their label
+#: table that mixes the two (they are refused: :func:`claim`). 2: trials keyed by their label
 #: kind, scope and ranking column, the fingerprint of every key. 3: exact sums under ``sum``
 #: and ``wavg`` (terms of equal scores in the order of the vocabulary, not of float rounding).
-#: 4: every key in the fingerprint and every field in the cell key (an experiment without
-#: alphas kept its fingerprint by leaving out their keys, a cell its key by leaving out its
+#: 4: every key in the fingerprint and every field in the trial key (an experiment without
+#: alphas kept its fingerprint by leaving out their keys, a trial its key by leaving out its
 #: fields at their defaults); SCut's fallback is "never" where the learner of the fit part
 #: was a constant "no" (a label with no positive document there, in the local scope), whose
 #: top score of ``-inf`` gave the label to every test document; ``threshold = "scut"`` tunes
-#: on 3 inner folds.
-RESULTS_VERSION = 4
+#: on 3 inner folds. 5: a run's units of work are *trials* (they were *cells*, a name the
+#: per-label tables keep): their files are in ``trials/`` (no longer ``cells/``), ``run.json``
+#: counts ``trials`` and ``trials_run``, ``timings.csv``'s column is ``trial``, and a trial's
+#: key hashes its spec under ``"trial"``; the numbers are version 4's (the same digest).
+RESULTS_VERSION = 5
 #: The digest of the results of the two small experiments ``tests/test_results_pin.py`` runs,
 #: for each :data:`RESULTS_VERSION`: a change of their numbers without a new version fails
 #: that test (the change then raises the version and records the new digest here).
 RESULTS_DIGESTS = {1: "0058ab722c8fb3ca", 2: "0058ab722c8fb3ca", 3: "724f5a040bec5a27",
-                   4: "724f5a040bec5a27"}
+                   4: "724f5a040bec5a27", 5: "724f5a040bec5a27"}
 
 #: [corpus] keys that do not change what is read: where the files are (their bytes are hashed
 #: instead) and the name the results carry (the table takes it from the experiment).
@@ -215,32 +218,32 @@ def _json_value(value):
     return None if value is None or str(value) in ("<NA>", "NaT") else str(value)
 
 
-#: Fields of a cell that are not part of what it computed: its file name, where its fold's
+#: Fields of a trial that are not part of what it computed: its file name, where its fold's
 #: cache is (the data key stands for its content), the largest level (a ranking computed
 #: further has the same prefix), and the names its rows are written under -- the dataset's,
-#: and an ``all`` or ``triv`` cell's rows, which are one measurement under several names --,
-#: which the table takes from the experiment as it is now (:meth:`~.store.Store.read_cells`).
+#: and an ``all`` or ``triv`` trial's rows, which are one measurement under several names --,
+#: which the table takes from the experiment as it is now (:meth:`~.store.Store.read_trials`).
 _NOT_COMPUTED = ("name", "fold_ref", "max_level", "rows", "learner_names", "dataset")
 
 
-def cell_spec(cell: Cell) -> dict:
-    """What a cell's result depends on besides its data (module docstring), as plain data:
-    every field of :class:`~.specs.Cell` but those of ``_NOT_COMPUTED``."""
-    return _plain({k: v for k, v in dataclasses.asdict(cell).items()
+def trial_spec(trial: Trial) -> dict:
+    """What a trial's result depends on besides its data (module docstring), as plain data:
+    every field of :class:`~.specs.Trial` but those of ``_NOT_COMPUTED``."""
+    return _plain({k: v for k, v in dataclasses.asdict(trial).items()
                    if k not in _NOT_COMPUTED})
 
 
-def cell_key(cell: Cell, data_key: str) -> str:
-    """The key of a cell's result: its data key and :func:`cell_spec`."""
-    return _hash({"data": data_key, "cell": cell_spec(cell)})
+def trial_key(trial: Trial, data_key: str) -> str:
+    """The key of a trial's result: its data key and :func:`trial_spec`."""
+    return _hash({"data": data_key, "trial": trial_spec(trial)})
 
 
 # --------------------------------------------------------------------------- the decision
 @dataclass(frozen=True)
 class Claim:
     """What a run may keep of its directory: ``fresh`` (nothing: the directory is empty, or
-    another experiment's that finished no cell, taken over), or the fold cache and the
-    finished cells of the same data -- ``changes`` says how the experiment differs from the
+    another experiment's that finished no trial, taken over), or the fold cache and the
+    finished trials of the same data -- ``changes`` says how the experiment differs from the
     one it was made for."""
 
     fresh: bool
@@ -263,15 +266,18 @@ def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
             raise StoreError(f"{root} is not empty and holds no experiment; choose a new or "
                              "empty --out directory")
         return Claim(fresh=True)
-    done = len(store.finished())
+    former = store.former_trials()
+    done = len(store.finished()) or former
     record = old.get("data") or {}
     version = record.get("spec", {}).get("results_version")
-    if version != RESULTS_VERSION:
+    if version != RESULTS_VERSION or former:
         if not done:
             return Claim(fresh=True)  # nothing finished: taken over
         written = (f"results version {version}" if version else
                    "which did not record its corpus")
-        raise StoreError(f"{root} holds {done} finished cells of an earlier textsift "
+        if former:
+            written += f", its trials in {FORMER_TRIALS}/"
+        raise StoreError(f"{root} holds {done} finished trials of an earlier textsift "
                          f"({written}; this one writes results version {RESULTS_VERSION}), "
                          f"which this version does not resume; {_afresh(root)}")
     name = old.get("config", {}).get("name")
@@ -279,16 +285,16 @@ def claim(store: Store, exp: Experiment, data: DataKey, resume: bool) -> Claim:
     if changed:
         if not done:
             return Claim(fresh=True)  # nothing finished from the other data: taken over
-        raise StoreError(f"{root} holds {done} finished cells of another experiment "
+        raise StoreError(f"{root} holds {done} finished trials of another experiment "
                          f"({name!r}) whose data or folds differ from this one's "
-                         f"({'; '.join(changed)}); its cells and fold cache cannot be reused: "
+                         f"({'; '.join(changed)}); its trials and fold cache cannot be reused: "
                          f"{_afresh(root)}")
     config = _config_changes(old, exp)
     if done and not resume:
         if old.get("fingerprint") == exp.fingerprint:
-            raise StoreError(f"{root} already holds {done} finished cells of this experiment; "
+            raise StoreError(f"{root} already holds {done} finished trials of this experiment; "
                              "pass --resume to continue it, or choose a new --out directory")
-        raise StoreError(f"{root} holds {done} finished cells of the experiment {name!r} on "
+        raise StoreError(f"{root} holds {done} finished trials of the experiment {name!r} on "
                          f"the same data ({'; '.join(config)}); pass --resume to keep those "
                          "that are still valid and compute only the new ones, or choose a new "
                          "--out directory")
@@ -303,31 +309,31 @@ def _config_changes(old: dict, exp: Experiment) -> list[str]:
     return differences(was, new)
 
 
-def reusable(store: Store, claimed: Claim, cells: list[Cell], data: DataKey) -> set[str]:
-    """The names of the finished cells of ``cells`` that the run keeps: every finished cell
-    in the directory, each checked to be one of ``cells`` with the same key. A finished cell
+def reusable(store: Store, claimed: Claim, trials: list[Trial], data: DataKey) -> set[str]:
+    """The names of the finished trials of ``trials`` that the run keeps: every finished trial
+    in the directory, each checked to be one of ``trials`` with the same key. A finished trial
     that is not (the experiment dropped it, or changed what it computes) is an error naming
     it, what differs and the fix."""
     if claimed.fresh:
         return set()
-    planned = {c.name: c for c in cells}
-    records = store.cell_records()
+    planned = {c.name: c for c in trials}
+    records = store.trial_records()
     grown = f" (the experiment changed: {'; '.join(claimed.changes)})" if claimed.changes \
         else ""
     for name, record in sorted(records.items()):
-        cell = planned.get(name)
-        if cell is None:
+        trial = planned.get(name)
+        if trial is None:
             raise StoreError(
-                f"{store.root}: the finished cell {name} ({_describe(record['spec'])}) is not "
-                f"a cell of this experiment{grown}; --resume only adds cells (methods, sizes, "
+                f"{store.root}: the finished trial {name} ({_describe(record['spec'])}) is not "
+                f"a trial of this experiment{grown}; --resume only adds trials (methods, sizes, "
                 "ratios, policies, learners): keep what the experiment had, or "
                 f"{_afresh(store.root)}")
-        if record["key"] != cell_key(cell, data.key):
-            diff = differences(record["spec"], cell_spec(cell))
+        if record["key"] != trial_key(trial, data.key):
+            diff = differences(record["spec"], trial_spec(trial))
             what = "; ".join(diff) if diff else "it was computed by another version of the code"
             raise StoreError(
-                f"{store.root}: the finished cell {name} is not valid under this "
-                f"experiment ({what}){grown}; --resume keeps only cells whose corpus, "
+                f"{store.root}: the finished trial {name} is not valid under this "
+                f"experiment ({what}){grown}; --resume keeps only trials whose corpus, "
                 "preprocessing, protocol, seed, measures and parameters are unchanged: "
                 f"undo the change, or {_afresh(store.root)}")
     return set(records)
@@ -336,7 +342,7 @@ def reusable(store: Store, claimed: Claim, cells: list[Cell], data: DataKey) -> 
 def _describe(spec: dict) -> str:
     learner = (spec.get("learner") or {}).get("label")
     level = spec.get("level")
-    parts = [f"{spec.get('kind')} cell", f"fold {spec.get('fold')}",
+    parts = [f"{spec.get('kind')} trial", f"fold {spec.get('fold')}",
              spec.get("method") and f"method {spec['method']}",
              spec.get("aggregate") and f"policy {spec['aggregate']}",
              level and f"level {level[1] if level[0] != 'all' else 'all'}",

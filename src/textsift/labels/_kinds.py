@@ -6,7 +6,7 @@ the kind is declared as, which scoring methods serve it (the methods declare wha
 :attr:`Method.kind <textsift.scores.Method>`, and what they require of a labelling, from
 :data:`REQUIREMENTS`), how its folds are split, which selection scopes and binary tasks it
 offers and how the report speaks of it. Learners and measures declare the kinds they serve
-(``tasks``: members of :class:`LabelKind`); :meth:`LabelKind.serves` reads either
+(``label_kinds``: members of :class:`LabelKind`); :meth:`LabelKind.serves` reads either
 declaration. A new kind is a new member and its line of rules.
 """
 
@@ -101,11 +101,11 @@ class LabelKind(StrEnum):
         return _RULES[self].method_kinds
 
     def serves(self, entry) -> bool:
-        """Whether a registered learner or measure (``entry.tasks``: the kinds it declares)
+        """Whether a registered learner or measure (``entry.label_kinds``: the kinds it declares)
         or scoring method (``entry.kind``, what its scores read, and ``entry.requires``)
         serves labels of this kind."""
-        if hasattr(entry, "tasks"):
-            return self in entry.tasks
+        if hasattr(entry, "label_kinds"):
+            return self in entry.label_kinds
         return entry.kind in self.scored_by and self.meets(entry.requires)
 
     @classmethod

@@ -45,7 +45,7 @@ class Learner:
     ``ranks`` the rank scale of an ordinal task (``None`` for a nominal one), ``params`` its
     own parameters (the names in ``params``, which an experiment file may set in
     ``[[learners]]`` or tune in ``[tuning]``, with ``class_weight``: :attr:`keys`).
-    ``tasks`` are the label kinds it serves (:class:`~textsift.labels.LabelKind`: ``nominal``
+    ``label_kinds`` are the label kinds it serves (:class:`~textsift.labels.LabelKind`: ``nominal``
     classes, ``ordinal`` ranks, ``multilabel`` label sets: a binary classifier, fitted once
     per label) and
     ``weighting`` its default input (a key of :data:`WEIGHTINGS`)."""
@@ -53,7 +53,7 @@ class Learner:
     name: str
     factory: Callable[..., BaseEstimator]
     summary: str
-    tasks: tuple[LabelKind, ...]
+    label_kinds: tuple[LabelKind, ...]
     weighting: str
     params: tuple[str, ...]
 
@@ -70,7 +70,7 @@ class Learner:
             return estimator
         if not self.weights_classes:
             raise TextsiftError(f"learner {self.name!r} ({self.summary}) does not weight "
-                                "classes: class_weight is for the learners of nominal tasks")
+                                "classes: class_weight is for the learners of nominal labels")
         class_weight = class_weight_codes(check_class_weight(class_weight), classes)
         if self.class_weight:
             return estimator.set_params(class_weight=class_weight)
@@ -84,9 +84,9 @@ class Learner:
 
     @cached_property
     def weights_classes(self) -> bool:
-        """Whether the learner takes ``class_weight``: a learner of nominal tasks whose
+        """Whether the learner takes ``class_weight``: a learner of nominal labels whose
         estimator has a ``class_weight`` parameter or a ``fit`` that takes ``sample_weight``."""
-        return LabelKind.NOMINAL in self.tasks and (self.class_weight or self.sample_weight)
+        return LabelKind.NOMINAL in self.label_kinds and (self.class_weight or self.sample_weight)
 
     @property
     def class_weight(self) -> bool:
@@ -122,7 +122,7 @@ WEIGHTINGS: dict[str, Callable[[], list]] = {
 
 
 def register_learner(name: str, summary: str, *,
-                     tasks=(LabelKind.NOMINAL, LabelKind.ORDINAL),
+                     label_kinds=(LabelKind.NOMINAL, LabelKind.ORDINAL),
                      weighting: str, params: tuple[str, ...]):
     """Decorator adding the factory ``func(seed, ranks, **params)`` to :data:`LEARNERS`."""
 
@@ -131,7 +131,7 @@ def register_learner(name: str, summary: str, *,
             raise RuntimeError(f"learner {name!r} is registered twice")
         if weighting not in WEIGHTINGS:
             raise RuntimeError(f"learner {name!r}: unknown weighting {weighting!r}")
-        LEARNERS[name] = Learner(name, func, summary, tuple(map(LabelKind, tasks)), weighting,
+        LEARNERS[name] = Learner(name, func, summary, tuple(map(LabelKind, label_kinds)), weighting,
                                  tuple(params))
         return func
 
@@ -233,30 +233,30 @@ def _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params
     return make_pipeline(*WEIGHTINGS[weighting](), estimator)
 
 
-#: The tasks of a classifier: classes, ranks as classes, and label sets (once per label).
-_CLASSIFIER_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
+#: The label kinds a classifier serves: classes, ranks as classes, and label sets (once per label).
+_CLASSIFIER_KINDS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 
 
 @register_learner("nb", "multinomial naive Bayes (sklearn MultinomialNB)", weighting="counts",
-                  tasks=_CLASSIFIER_TASKS, params=("alpha",))
+                  label_kinds=_CLASSIFIER_KINDS, params=("alpha",))
 def _nb(seed, ranks, **params):
     return MultinomialNB(**params)
 
 
 @register_learner("linear_svm", "linear SVM, one-vs-rest (sklearn LinearSVC)",
-                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
+                  label_kinds=_CLASSIFIER_KINDS, weighting="tfidf", params=("C", "max_iter", "tol"))
 def _linear_svm(seed, ranks, **params):
     return LinearSVC(random_state=seed, **params)
 
 
 @register_learner("logreg", "logistic regression (sklearn LogisticRegression)",
-                  tasks=_CLASSIFIER_TASKS, weighting="tfidf", params=("C", "max_iter", "tol"))
+                  label_kinds=_CLASSIFIER_KINDS, weighting="tfidf", params=("C", "max_iter", "tol"))
 def _logreg(seed, ranks, **params):
     return LogisticRegression(random_state=seed, **{"max_iter": 1000, **params})
 
 
 @register_learner("svr", "epsilon-SVR on ranks, rounded (textsift.learners.RankSVR)",
-                  tasks=(LabelKind.ORDINAL,), weighting="sublinear_tfidf",
+                  label_kinds=(LabelKind.ORDINAL,), weighting="sublinear_tfidf",
                   params=("C", "epsilon", "balanced", "max_iter", "tol"))
 def _svr(seed, ranks, **params):
     return RankSVR(random_state=seed, ranks=ranks, **params)

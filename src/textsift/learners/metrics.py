@@ -3,7 +3,7 @@ Esuli & Sebastiani 2010; the misclassification error of the AdaBag paper).
 
 An *evaluation measure* scores predictions against the true labels; it is not a *term score*
 (:mod:`textsift.scores`), which scores a word. Every measure an experiment may report is one
-entry of :data:`MEASURES`, which records its function, the tasks it applies to and whether
+entry of :data:`MEASURES`, which records its function, the label kinds it applies to and whether
 lower is better; the experiment file's validation, its documented schema, the tuning (which
 way the first measure is optimised) and the report all read it.
 
@@ -74,7 +74,7 @@ class Measure:
 
     ``func(y_true, y_pred, **context)`` takes those of the keywords ``ranks`` (the rank scale
     of an ordinal task) and ``pos_label`` it declares (``context``, read from its signature);
-    ``tasks`` are the label kinds it applies to (:class:`~textsift.labels.LabelKind`:
+    ``label_kinds`` are the label kinds it applies to (:class:`~textsift.labels.LabelKind`:
     ``nominal`` classes, ``ordinal`` ranks, ``multilabel`` label sets, given as indicator
     matrices);
     a measure that takes ``pos_label`` measures the positive class of a binary task."""
@@ -82,7 +82,7 @@ class Measure:
     name: str
     func: Callable[..., float]
     summary: str
-    tasks: tuple[LabelKind, ...]
+    label_kinds: tuple[LabelKind, ...]
     lower_is_better: bool
     context: tuple[str, ...]
 
@@ -101,7 +101,7 @@ MEASURES: dict[str, Measure] = {}
 
 
 def register_measure(name: str, summary: str,
-                     tasks=(LabelKind.NOMINAL, LabelKind.ORDINAL),
+                     label_kinds=(LabelKind.NOMINAL, LabelKind.ORDINAL),
                      lower_is_better: bool = False):
     """Decorator adding ``func(y_true, y_pred[, ranks][, pos_label])`` to :data:`MEASURES`."""
 
@@ -110,7 +110,7 @@ def register_measure(name: str, summary: str,
             raise RuntimeError(f"measure {name!r} is registered twice")
         params = list(inspect.signature(func).parameters)[2:]
         context = tuple(p for p in params if p in _CONTEXT)
-        MEASURES[name] = Measure(name, func, summary, tuple(map(LabelKind, tasks)),
+        MEASURES[name] = Measure(name, func, summary, tuple(map(LabelKind, label_kinds)),
                                  lower_is_better, context)
         return func
 
@@ -155,12 +155,12 @@ def _check_lengths(y_true: np.ndarray, y_pred: np.ndarray, what: str) -> None:
 
 
 # --------------------------------------------------------------------------- nominal
-#: The tasks of a measure of classes that also reads label sets.
-_ALL_TASKS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
+#: The label kinds of a measure of classes that also reads label sets.
+_ALL_KINDS = (LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL)
 
 
 @register_measure("accuracy", "fraction of correct predictions (for label sets: of documents "
-                  "whose label set is predicted exactly)", tasks=_ALL_TASKS)
+                  "whose label set is predicted exactly)", label_kinds=_ALL_KINDS)
 def _accuracy(y_true, y_pred) -> float:
     if _class_counts(y_true, y_pred) is not None:  # integer codes: the same value, to the bit
         return float(np.mean(np.asarray(y_true) == np.asarray(y_pred)))
@@ -173,7 +173,7 @@ def _balanced_accuracy(y_true, y_pred) -> float:
 
 
 @register_measure("micro_f1", "F1 over every decision (micro-average; accuracy for one "
-                  "label per document)", tasks=_ALL_TASKS)
+                  "label per document)", label_kinds=_ALL_KINDS)
 def _micro_f1(y_true, y_pred) -> float:
     counts = _class_counts(y_true, y_pred)
     if counts is not None:
@@ -183,7 +183,7 @@ def _micro_f1(y_true, y_pred) -> float:
 
 
 @register_measure("macro_f1", "F1 of each class (label), averaged over the classes",
-                  tasks=_ALL_TASKS)
+                  label_kinds=_ALL_KINDS)
 def _macro_f1(y_true, y_pred) -> float:
     counts = _class_counts(y_true, y_pred)
     if counts is not None:
@@ -221,25 +221,25 @@ def _f1(tp, true, pred) -> float:
 
 @register_measure("micro_precision", "precision over every decision (micro-average): for "
                   "label sets with one label predicted per document (RCut, rank 1), the "
-                  "precision at 1", tasks=_ALL_TASKS)
+                  "precision at 1", label_kinds=_ALL_KINDS)
 def _micro_precision(y_true, y_pred) -> float:
     return precision_score(y_true, y_pred, average="micro", zero_division=0)
 
 
 @register_measure("precision", "precision of each class (label), averaged over the classes",
-                  tasks=_ALL_TASKS)
+                  label_kinds=_ALL_KINDS)
 def _precision(y_true, y_pred) -> float:
     return precision_score(y_true, y_pred, average="macro", zero_division=0)
 
 
 @register_measure("recall", "recall of each class (label), averaged over the classes",
-                  tasks=_ALL_TASKS)
+                  label_kinds=_ALL_KINDS)
 def _recall(y_true, y_pred) -> float:
     return recall_score(y_true, y_pred, average="macro", zero_division=0)
 
 
 @register_measure("misclassification_error", "fraction of wrong predictions, 1 - accuracy",
-                  tasks=_ALL_TASKS, lower_is_better=True)
+                  label_kinds=_ALL_KINDS, lower_is_better=True)
 def misclassification_error(y_true, y_pred) -> float:
     """Fraction of wrong predictions, ``1 - accuracy``: the AdaBag paper's
     ``ME = mean |theta - y_hat|`` for 0/1 classes, computed as that mean (the lasso evaluates
@@ -254,34 +254,34 @@ def misclassification_error(y_true, y_pred) -> float:
 # --------------------------------------------------------------------------- label sets
 @register_measure("samples_f1", "F1 of each document's predicted label set, averaged over "
                   "the documents (1 for a document without labels predicted without)",
-                  tasks=(LabelKind.MULTILABEL,))
+                  label_kinds=(LabelKind.MULTILABEL,))
 def _samples_f1(y_true, y_pred) -> float:
     # zero_division=1: a document with no label and none predicted is answered right
     return f1_score(y_true, y_pred, average="samples", zero_division=1)
 
 
 @register_measure("hamming_loss", "fraction of wrong (document, label) decisions",
-                  tasks=(LabelKind.MULTILABEL,), lower_is_better=True)
+                  label_kinds=(LabelKind.MULTILABEL,), lower_is_better=True)
 def _hamming_loss(y_true, y_pred) -> float:
     return hamming_loss(y_true, y_pred)
 
 
 # --------------------------------------------------------------------------- positive class
 @register_measure("f1_pos", "F1 of the positive class of a binary task",
-                  tasks=(LabelKind.NOMINAL,))
+                  label_kinds=(LabelKind.NOMINAL,))
 def _f1_pos(y_true, y_pred, pos_label) -> float:
     return f1_score(y_true, y_pred, pos_label=pos_label, average="binary", zero_division=0)
 
 
 @register_measure("precision_pos", "precision of the positive class of a binary task",
-                  tasks=(LabelKind.NOMINAL,))
+                  label_kinds=(LabelKind.NOMINAL,))
 def _precision_pos(y_true, y_pred, pos_label) -> float:
     return precision_score(y_true, y_pred, pos_label=pos_label, average="binary",
                            zero_division=0)
 
 
 @register_measure("recall_pos", "recall of the positive class of a binary task",
-                  tasks=(LabelKind.NOMINAL,))
+                  label_kinds=(LabelKind.NOMINAL,))
 def _recall_pos(y_true, y_pred, pos_label) -> float:
     return recall_score(y_true, y_pred, pos_label=pos_label, average="binary",
                         zero_division=0)
@@ -289,7 +289,7 @@ def _recall_pos(y_true, y_pred, pos_label) -> float:
 
 # --------------------------------------------------------------------------- ordinal
 @register_measure("mae_micro", "MAE^mu, the mean absolute error over documents",
-                  tasks=(LabelKind.ORDINAL,), lower_is_better=True)
+                  label_kinds=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_micro(y_true, y_pred) -> float:
     """Plain (micro-averaged) mean absolute error, ``MAE^mu`` (Baccianella, Esuli & Sebastiani
     2010)."""
@@ -298,7 +298,7 @@ def mae_micro(y_true, y_pred) -> float:
 
 
 @register_measure("mae_macro", "MAE^M, the mean absolute error of each true rank, averaged "
-                  "over the ranks", tasks=(LabelKind.ORDINAL,), lower_is_better=True)
+                  "over the ranks", label_kinds=(LabelKind.ORDINAL,), lower_is_better=True)
 def mae_macro(y_true, y_pred, ranks=None) -> float:
     """Macroaveraged mean absolute error ``MAE^M`` (Baccianella, Esuli & Sebastiani 2010).
 

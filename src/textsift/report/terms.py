@@ -1,5 +1,5 @@
 """The report's tables of terms, from the run's ``terms.csv`` and ``class_terms.csv`` (what its
-cells ranked on fold 0: :mod:`textsift.experiment.runner`): the top terms of every method side
+trials ranked on fold 0: :mod:`textsift.experiment.runner`): the top terms of every method side
 by side, a note naming the methods whose top terms are rare words, and the best method, whose
 terms of each class the report shows; and from ``term_evidence.csv`` (computed by the run on
 fold 0 and handed on: ``textsift.experiment._shown``), each top term's evidence and

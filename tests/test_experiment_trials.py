@@ -1,4 +1,4 @@
-"""A cell opens its fold once, and a process reads each fold from disk once: what a cell
+"""A trial opens its fold once, and a process reads each fold from disk once: what a trial
 derives (the validation split, the rankings, the columns) is kept with the open fold."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pickle
 import numpy as np
 import pytest
 
-from textsift.experiment import StoreError, cells, loaded, parse_config
+from textsift.experiment import StoreError, loaded, parse_config, trials
 from textsift.experiment.folds import load_fold, prepare_folds
-from textsift.experiment.plan import plan_cells, resolve_levels, selections
+from textsift.experiment.plan import plan_trials, resolve_levels, selections
 from textsift.experiment.specs import FoldRef
 
 CONFIG = {"corpus": {"sample": "20ng"},
@@ -23,18 +23,18 @@ CONFIG = {"corpus": {"sample": "20ng"},
           "learners": [{"name": "nb"}, {"name": "nb", "label": "nb-bin", "weighting": "binary"}]}
 
 
-def test_each_cell_opens_its_fold_once_and_each_fold_is_read_once(tmp_path, monkeypatch):
-    """2 folds x (triv + ig at 2 sizes x 2 learners, each tuned on 2 values): 10 cells, 10
-    openings (one per cell), 2 reads from disk and one ``os.stat`` of each fold file (its
-    version checked when it is read). Before the cells were typed, 4 cells made 7 to 16
+def test_each_trial_opens_its_fold_once_and_each_fold_is_read_once(tmp_path, monkeypatch):
+    """2 folds x (triv + ig at 2 sizes x 2 learners, each tuned on 2 values): 10 trials, 10
+    openings (one per trial), 2 reads from disk and one ``os.stat`` of each fold file (its
+    version checked when it is read). Before the trials were typed, 4 trials made 7 to 16
     ``load_part`` calls and 11 to 12 ``os.stat`` calls."""
     exp = parse_config(CONFIG)
     paths = prepare_folds(exp, tmp_path, log=lambda _: None)
     refs = [FoldRef.of(p) for p in paths]
     levels, _ = resolve_levels(exp, [load_fold(r).n_terms for r in refs])
-    plan = plan_cells(exp, refs, levels, selections(exp)[0])
+    plan = plan_trials(exp, refs, levels, selections(exp)[0])
     assert len(plan) == 10 and [c.fold for c in plan] == [0] * 5 + [1] * 5
-    cells.open_fold.cache_clear()
+    trials.open_fold.cache_clear()
     calls = {"open": 0, "read": 0, "stat": 0}
 
     def counted(name, func):
@@ -49,29 +49,29 @@ def test_each_cell_opens_its_fold_once_and_each_fold_is_read_once(tmp_path, monk
         calls["stat"] += str(path) in folds
         return real_stat(path, *args, **kwargs)
 
-    monkeypatch.setattr(cells, "open_fold", counted("open", cells.open_fold))
+    monkeypatch.setattr(trials, "open_fold", counted("open", trials.open_fold))
     monkeypatch.setattr(loaded, "load_fold", counted("read", loaded.load_fold))
     monkeypatch.setattr(os, "stat", stat)
-    results = [cells.run_cell(c) for c in plan]
+    results = [trials.run_trial(c) for c in plan]
     assert calls == {"open": 10, "read": 2, "stat": 2}
     tuned = [r.rows[0] for r in results if r.rows[0]["method"] == "ig"]
     assert {row["base"] for row in tuned} <= {2.0, 10.0} and len(tuned) == 8
 
 
-def test_a_cell_is_small_and_frozen():
+def test_a_trial_is_small_and_frozen():
     """What goes to a worker: a frozen value whose fold is its reference, not its data."""
     exp = parse_config({**CONFIG, "evaluation": {"metrics": ["accuracy"]}})
     ref = FoldRef("/nowhere/fold-0.npz", 1, 2)
-    cell = plan_cells(exp, [ref], resolve_levels(exp, [1000])[0],
-                      selections(exp)[0])[-1]
-    assert cell.kind == "select" and cell.fold_ref == ref and cell.level.value == 50
-    assert len(pickle.dumps(cell)) < 1500
+    trial = plan_trials(exp, [ref], resolve_levels(exp, [1000])[0],
+                        selections(exp)[0])[-1]
+    assert trial.kind == "select" and trial.fold_ref == ref and trial.level.value == 50
+    assert len(pickle.dumps(trial)) < 1500
     with pytest.raises(dataclasses.FrozenInstanceError):
-        cell.fold = 3
+        trial.fold = 3
 
 
 def test_a_rebuilt_fold_file_is_refused(tmp_path):
-    """A cell planned on one version of a fold file never reads another (a directory taken
+    """A trial planned on one version of a fold file never reads another (a directory taken
     over by another experiment rebuilds it under the same name)."""
     exp = parse_config({**CONFIG, "evaluation": {"metrics": ["accuracy"]}})
     (path,) = prepare_folds(exp, tmp_path, log=lambda _: None)
