@@ -69,7 +69,7 @@ def first_run(frame, tmp_path_factory):
 
 def test_a_dataframe_experiment_runs_and_says_its_table(first_run, frame):
     out, summary = first_run
-    assert summary.n_cells == summary.n_run == 1  # one method at one size, no baseline
+    assert summary.n_trials == summary.n_run == 1  # one method at one size, no baseline
     assert set(summary.results["dataset"]) == {"DataFrame"}  # the table's type names it
     manifest = json.loads((out / "experiment.json").read_text())
     assert manifest["config"]["corpus"]["table"] == "in memory"
@@ -84,7 +84,7 @@ def test_the_same_content_resumes_whatever_the_table(first_run, frame, kind):
     table = {"pandas": frame.copy(), "polars": pl.from_pandas(frame),
              "dataset": FakeDataset(frame)}[kind]
     again = run_experiment(parse_config(config(table)), out, resume=True)
-    assert again.n_run == 0  # every cell kept
+    assert again.n_run == 0  # every trial kept
     # the rows are named after the table's type as the experiment now names it
     assert set(again.results["dataset"]) == {"Dataset" if kind == "dataset" else "DataFrame"}
     pd.testing.assert_frame_equal(again.results.drop(columns="dataset"),
@@ -134,13 +134,15 @@ def test_label_lists_of_pandas_and_polars_have_one_digest():
 
 
 def test_an_experiment_of_files_keeps_its_fingerprint_and_data_key():
-    """The sample's experiment hashes as before tables were read (the values of the code
-    this change started from)."""
+    """The sample's experiment hashes as before tables were read: the fingerprint of the code
+    this change started from, and the data key of results version 5 (the key holds
+    RESULTS_VERSION, moved from 4 when a run's trials went from ``cells/`` to ``trials/``;
+    version 4's was 4044e8d2771dc582)."""
     exp = parse_config({**config(None), "corpus": {"sample": "20ng"},
                         "selection": {"methods": ["chi2"], "sizes": [20]},
                         "experiment": {"name": "pin", "seed": 0}})
     assert "table" not in exp.as_dict()["corpus"]
-    assert (exp.fingerprint, DataKey.of(exp).key) == ("a62f66f7fa57782d", "4044e8d2771dc582")
+    assert (exp.fingerprint, DataKey.of(exp).key) == ("a62f66f7fa57782d", "8ead345bafd2f02d")
 
 
 def test_a_table_without_the_text_field_is_one_error_naming_the_fields(frame, tmp_path):

@@ -66,7 +66,7 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
         lists = [np.asarray(ix, dtype=np.intp) for ix in terms.classes.attrs.get("index", [])]
         index = np.concatenate([np.asarray(terms.index, dtype=np.intp), *lists])
         # each term's class given as a round robin's groups: for a top term the class of its
-        # best score, found as the cell ranked it (none for a score of one column)
+        # best score, found as the trial ranked it (none for a score of one column)
         groups = np.concatenate([np.asarray(terms.best, dtype=object),
                                  *(np.full(len(ix), c, dtype=object)
                                    for c, ix in zip(terms.classes.index, lists, strict=True))])
