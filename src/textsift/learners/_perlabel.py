@@ -9,7 +9,7 @@ its few words with a strong regularisation while a frequent one takes thousands 
 (Forman 2003 gives each one-against-all task its own terms; Fan and Lin 2007 tune each
 label's cost). For each label ``j``, each size ``k`` of ``sizes`` and each point ``p`` of
 ``param_grid``, the estimator is fitted on ``cv - 1`` inner folds of the training part, on
-the fold's ``k`` best terms of label ``j`` by ``method`` (in column order) (a textsift scoring method, scored on
+the fold's ``k`` best terms of label ``j`` by ``method`` (a textsift scoring method, scored on
 the fold's own training documents: the held-out fold never ranks a term), and scores the
 held-out fold. The criterion of ``(k, p)`` is the label's held-out F1: with ``threshold``
 ``"scut"`` or ``"micromacro"`` the best F1 of any cut of each fold's scores (SCut's F1, the
@@ -30,6 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.model_selection import KFold, ParameterGrid
+from sklearn.pipeline import Pipeline
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -174,11 +175,13 @@ class PerLabelSearchClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimato
                     held[i][1][:, j] = np.inf if Y[0, j] else -np.inf
                 continue
             best, best_f1, best_scores = 0, -1.0, None
-            for c, (k, point) in enumerate(configs):
-                fold_scores = [self._held_scores(f, Y[:, j], k, point, j) for f in folds]
-                f1 = self._criterion(fold_scores, folds, Y[:, j])
-                if f1 > best_f1:
-                    best, best_f1, best_scores = c, f1, fold_scores
+            for at, k in enumerate(sizes):  # the configurations in order: k, then the grid
+                for p, fold_scores in enumerate(self._held_scores(folds, Y[:, j], int(k),
+                                                                  points, j)):
+                    f1 = self._criterion(fold_scores, folds, Y[:, j])
+                    if f1 > best_f1:
+                        best, best_f1 = at * len(points) + p, f1
+                        best_scores = fold_scores
             chosen.append(configs[best])
             f1s[j] = best_f1
             for i, s in enumerate(best_scores):
@@ -205,17 +208,31 @@ class PerLabelSearchClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimato
                 Xc[:, cols].tocsr(), Y[:, j]))
         return self
 
-    def _held_scores(self, fold, y, k: int, point: dict, j: int) -> np.ndarray:
-        """The held-out scores of label ``j``'s learner with ``k`` terms and ``point`` fitted
-        on the fold's training part (a constant ``-inf``/``inf`` where the label is constant
-        there, as :class:`~textsift.learners.PerLabelClassifier` answers)."""
-        fit, val, X_fit, X_val, ranks = fold
-        y_fit = y[fit]
-        if y_fit.min() == y_fit.max():
-            return np.full(len(val), np.inf if y_fit[0] else -np.inf)
-        cols = np.sort(ranks[j][:k])
-        model = clone(self.estimator).set_params(**point).fit(X_fit[:, cols].tocsr(), y_fit)
-        return label_scores(model, X_val[:, cols].tocsr())[:, -1]
+    def _held_scores(self, folds, y, k: int, points: list, j: int) -> list[list]:
+        """For each point of the grid, the held-out scores of each fold of label ``j``'s
+        learner on its ``k`` terms, fitted on the fold's training part (a constant
+        ``-inf``/``inf`` where the label is constant there, as
+        :class:`~textsift.learners.PerLabelClassifier` answers). The steps of a pipeline
+        before its last (an input weighting, fitted without the labels) run once per fold
+        when the grid sets the last step's parameters only."""
+        pre, final, grid = _split(self.estimator, points)
+        out = [[] for _ in points]
+        for fit, val, X_fit, X_val, ranks in folds:
+            y_fit = y[fit]
+            if y_fit.min() == y_fit.max():
+                for row in out:
+                    row.append(np.full(len(val), np.inf if y_fit[0] else -np.inf))
+                continue
+            cols = np.sort(ranks[j][:k])
+            A, B = X_fit[:, cols].tocsr(), X_val[:, cols].tocsr()
+            if pre is not None:
+                step = clone(pre)
+                A = step.fit_transform(A)
+                B = step.transform(B)
+            for row, point in zip(out, grid, strict=True):
+                model = clone(final).set_params(**point).fit(A, y_fit)
+                row.append(label_scores(model, B)[:, -1])
+        return out
 
     def _criterion(self, fold_scores, folds, y) -> float:
         """The label's held-out F1: SCut's best over cuts (mean over the folds) with a
@@ -258,3 +275,14 @@ class PerLabelSearchClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimato
 
     def __sklearn_tags__(self):
         return sparse_tags(super().__sklearn_tags__(), multi_output=True)
+
+
+def _split(estimator, points: list):
+    """``(steps before the last, the last, the points on it)`` of a pipeline whose grid sets
+    its last step's parameters only; else ``(None, estimator, points)``."""
+    if isinstance(estimator, Pipeline) and len(estimator.steps) > 1:
+        name = estimator.steps[-1][0] + "__"
+        if all(key.startswith(name) for point in points for key in point):
+            return (Pipeline(estimator.steps[:-1]), estimator.steps[-1][1],
+                    [{key[len(name):]: v for key, v in point.items()} for point in points])
+    return None, estimator, points
