@@ -15,18 +15,21 @@ The features are ``bench/libmultilabel.py``'s (textsift's ``vectorize`` of the t
   terms, chosen once on the training part);
 
 each at the learner's own cut and under ``threshold = "scut"`` (SCutFBR.1 on 3 inner folds,
-the default); and **per label**: each label's own share (among the ratios up to 10%, or all
-of them) and its own ``C`` (0.25, 1, 4) chosen on 3 inner folds, its SCut threshold tuned on
-the same folds (``PerLabelSearchClassifier``), placed at the mean number of terms its labels
-read. Last, SCut's defaults: from one set of held-out scores (every term, 3 inner folds, the
-folds of ``threshold = "scut"``), the test micro- and macro-F1 of the thresholds of each
-``fbr`` and ``fallback``. It prints the load average and the cores.
+the default); and with ``--per-label`` **per label**: each label's own share (among the
+ratios up to 10%, or all of them) and its own ``C`` (0.25, 1, 4) chosen on 3 inner folds, its
+SCut threshold tuned on the same folds (``PerLabelSearchClassifier``), placed at the mean
+number of terms its labels read (``bench/libmultilabel.py`` measures them beside
+LibMultiLabel; ``--points`` adds its figures to the curve). Last, SCut's defaults: from one
+set of held-out scores (every term, 3 inner folds, the folds of ``threshold = "scut"``), the
+test micro- and macro-F1 of the thresholds of each ``fbr`` and ``fallback``. It prints the
+load average and the cores.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import json
 import os
 import pathlib
 
@@ -54,7 +57,7 @@ load, scores, timed, KnownLabels = (lml_bench.load, lml_bench.scores, lml_bench.
 C_GRID = [0.25, 1.0, 4.0]
 
 
-def curve(X, T, Y, Yt, ratios, eps, say):
+def curve(X, T, Y, Yt, ratios, eps, say, per_label: bool):
     """Rows ``(scope, cut, ratio, mean terms per label, micro, macro, CPU s)``."""
     Yd, V = Y.toarray(), X.shape[1]
     rows = []
@@ -89,7 +92,7 @@ def curve(X, T, Y, Yt, ratios, eps, say):
 
             add("local", cut or "own", ratio, k, fit_local)
     for name, shares in (("per label <= 10%", [r for r in ratios if r <= 0.1]),
-                         ("per label", list(ratios))):
+                         ("per label", list(ratios))) if per_label else ():
         def fit_search(shares=shares):
             return make_learner("linear_svm", multilabel=True, threshold="scut",
                                 label_ratios=shares, label_C=C_GRID, tol=eps).fit(X, Yd)
@@ -135,11 +138,11 @@ def plot(results, path):
                 pts.append((V, every[cut]))
                 ax.plot(*zip(*pts, strict=True), style, marker="o", color=color,
                         label=f"{scope}, {'own cut' if cut == 'own' else 'SCut'}")
-        for scope, marker in (("per label <= 10%", "*"), ("per label", "P")):
-            for s, _, _, t, _, macro, _ in rows:
-                if s == scope:
-                    ax.plot([t], [macro], marker, color="tab:red", markersize=12,
-                            label=f"{scope} (terms and C), SCut")
+        shown = {"global wavg", "local", "every term"}
+        for (s, _, _, t, _, macro, _), marker in zip(
+                [r for r in rows if r[0] not in shown], "*PXD^v", strict=False):
+            ax.plot([t], [macro], marker, color="tab:red", markersize=11, linestyle="none",
+                    label=f"{s}, SCut")
         ax.set_xscale("log")
         ax.set_xlabel("terms per label (mean for the per-label choices)")
         ax.set_ylabel("macro-F1 (test)")
@@ -158,10 +161,23 @@ def main() -> None:
     ap.add_argument("--ratios", nargs="+", type=float, default=[0.01, 0.03, 0.1, 0.3, 1.0])
     ap.add_argument("--eps", type=float, default=0.1)
     ap.add_argument("--png", default="docs/multilabel_curve.png")
+    ap.add_argument("--per-label", action="store_true")
+    ap.add_argument("--json", default="bench/results/multilabel_curve.json",
+                    help="the rows of every data set run, kept (a data set run again "
+                         "replaces its own), the curve drawn from them all")
+    ap.add_argument("--points", nargs="*", default=[],
+                    help="figures measured elsewhere, DATASET:NAME:TERMS:MICRO:MACRO:CPU "
+                         "(e.g. bench/libmultilabel.py's per-label choices), drawn as points")
+    ap.add_argument("--plot-only", action="store_true")
     args = ap.parse_args()
     load_avg = [os.getloadavg()[0]]
-    results = {}
-    for name in args.data_sets:
+    store = pathlib.Path(args.json)
+    results = json.loads(store.read_text()) if store.exists() else {}
+    for point in args.points:
+        name, scope, terms, mi, ma, cpu = point.split(":")
+        results.setdefault(name, [])[:] = [r for r in results[name] if r[0] != scope] + [
+            [scope, "scut", 0.0, float(terms), float(mi), float(ma), float(cpu)]]
+    for name in [] if args.plot_only else args.data_sets:
         X, T, Y, Yt = load(args.data, name)
         print(f"\n{name}: {X.shape[0]:,} train / {T.shape[0]:,} test, {X.shape[1]:,} terms, "
               f"{Y.shape[1]} labels", flush=True)
@@ -173,11 +189,12 @@ def main() -> None:
             print(f"{scope:18s} {cut:5s} {ratio:6.2f} {terms:7.0f} {mi:9.4f} {ma:9.4f} "
                   f"{cpu:7.1f}   (load {os.getloadavg()[0]:.1f})", flush=True)
 
-        results[name] = curve(X, T, Y, Yt, sorted(args.ratios), args.eps, say)
+        results[name] = curve(X, T, Y, Yt, sorted(args.ratios), args.eps, say, args.per_label)
         print("SCut's defaults (every term, 3 inner folds): fbr fallback micro-F1 macro-F1")
         for fbr, fallback, mi, ma in scut_defaults(X, T, Y, Yt, args.eps):
             print(f"  {fbr:4.2f} {fallback:6s} {mi:.4f} {ma:.4f}", flush=True)
         load_avg.append(os.getloadavg()[0])
+    store.write_text(json.dumps(results, indent=1))
     if args.png:
         plot(results, args.png)
         print(f"curve written to {args.png}")
