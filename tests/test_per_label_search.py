@@ -124,6 +124,9 @@ def test_make_learner_builds_it_and_refuses_what_does_not_apply():
             make_learner("linear_svm", **kw)
     with pytest.raises(TextsiftError, match="has no C"):
         make_learner("nb", multilabel=True, label_C=[1.0])
+    X, Y = planted()
+    with pytest.raises(TextsiftError, match="one score per term, not one per label"):
+        PerLabelSearchClassifier(svm(), method="df").fit(X, Y)  # df: the term's alone
 
 
 def test_inner_choices_never_see_the_test_part(tmp_path, monkeypatch):
