@@ -129,13 +129,13 @@ def plot(results, path):
 
     fig, axes = plt.subplots(1, len(results), figsize=(6 * len(results), 4.2), squeeze=False)
     for ax, (name, rows) in zip(axes[0], results.items(), strict=True):
-        every = {cut: macro for scope, cut, _, _, _, macro, _ in rows if scope == "every term"}
-        V = next(t for scope, _, _, t, *_ in rows if scope == "every term")
+        every = {cut: (t, macro) for scope, cut, _, t, _, macro, _ in rows
+                 if scope == "every term"}
         for scope, style in (("global wavg", "-"), ("local", "--")):
             for cut, color in (("own", "tab:gray"), ("scut", "tab:blue")):
                 pts = sorted((t, macro) for s, c, _, t, _, macro, _ in rows
                              if s == scope and c == cut)
-                pts.append((V, every[cut]))
+                pts += [every[cut]] if cut in every else []
                 ax.plot(*zip(*pts, strict=True), style, marker="o", color=color,
                         label=f"{scope}, {'own cut' if cut == 'own' else 'SCut'}")
         shown = {"global wavg", "local", "every term"}
