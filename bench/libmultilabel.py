@@ -31,7 +31,11 @@ the stopping tolerance ``--eps`` (``-e``, ``LinearSVC``'s ``tol``; default libli
   and the same behind a selection of 10% of the terms (``TermSelector("chi2", ratio=0.1,
   aggregate="wavg")``, refitted inside every inner fold), and each label's own 10% by its
   chi2 (the local scope: :class:`~textsift.learners.PerLabelClassifier`, the columns chosen
-  once on the training part), for the best of them.
+  once on the training part), for the best of them; and each label's own share of the terms
+  (1%, 3%, 10%, 30% or every term; at most 10%) and its own C (0.25, 1 or 4), chosen on 3
+  inner folds with its SCut or micromacro threshold tuned on the same folds
+  (``label_ratios``, ``label_C``: :class:`~textsift.learners.PerLabelSearchClassifier`), and
+  every term with each label's own C.
 
 It prints each mode's micro/macro-F1, training CPU seconds, and the ratios to LibMultiLabel's
 best mode (by macro-F1), with the load average and the cores; the goal (issue 37): textsift's
@@ -62,6 +66,11 @@ from sklearn.preprocessing import MultiLabelBinarizer
 from textsift.learners import make_learner
 from textsift.selection.selectors import TermSelector
 from textsift.text.vectorize import vectorize
+
+#: The per-label choices (``PerLabelSearchClassifier``): each label's share of the terms
+#: and its C, on 3 inner folds.
+LABEL_SHARES = [0.01, 0.03, 0.1, 0.3, 1.0]
+LABEL_C = [0.25, 1.0, 4.0]
 
 #: liblinear's options of both sides (``-e``: ``--eps``, LinearSVC's ``tol``).
 OPTIONS = "-s 1 -B 1 -m 1"
@@ -209,6 +218,15 @@ def textsift_models(eps):
         "textsift chi2 10% cost": lambda: selected("cost"),
         "textsift chi2 local 10% scut cv=3": lambda: ("local", "scut", {"cv": 3}),
         "textsift chi2 local 10% micromacro": lambda: ("local", "micromacro", {}),
+        "textsift per-label terms+C scut": lambda: svm(
+            threshold="scut", label_ratios=LABEL_SHARES, label_C=LABEL_C),
+        "textsift per-label terms+C micromacro": lambda: svm(
+            threshold="micromacro", label_ratios=LABEL_SHARES, label_C=LABEL_C),
+        "textsift per-label <=10% terms+C scut": lambda: svm(
+            threshold="scut", label_ratios=[r for r in LABEL_SHARES if r <= 0.1],
+            label_C=LABEL_C),
+        "textsift every term, per-label C scut": lambda: svm(
+            threshold="scut", label_ratios=[1.0], label_C=LABEL_C),
         "textsift cost": lambda: svm(threshold="cost"),  # the most fits: last
     }
 

@@ -107,7 +107,8 @@ def test_tuning_and_learner_keys_are_the_ones_read():
     exp = parse_config({**MINIMAL, "learners": [{"name": "nb", "label": "NB", "weighting":
                                                  "binary"}]})
     assert set(LEARNER_KEYS) == {"name", "label", "weighting", "threshold", "fbr", "fallback",
-                                 "cv", "rank", "proportion"}
+                                 "cv", "rank", "proportion", "label_ratios", "label_C",
+                                 "label_method"}
     assert (exp.learners[0].label, exp.learners[0].weighting) == ("NB", "binary")
     # the thresholds' keys default to the estimator's own (one place: its signature)
     cut = parse_config({**MINIMAL, "learners": [{"name": "nb", "threshold": "scut"}]})

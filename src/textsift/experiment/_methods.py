@@ -109,8 +109,9 @@ def check_learner(spec, where: str, src: str, **params) -> None:
     if not spec.params and not params:
         return
     try:
-        model = spec.pipeline(0, multilabel=spec.threshold is not None, **params)
-        if spec.threshold is not None:  # the thresholds' own keys, then the learner's
+        model = spec.pipeline(0, multilabel=spec.threshold is not None or bool(spec.per_label),
+                              **params)
+        if spec.threshold is not None or spec.per_label:  # the cut's keys, then the learner's
             model._validate_params()
             model = model.estimator
         estimator = model[-1]

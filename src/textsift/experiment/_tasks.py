@@ -39,6 +39,17 @@ def for_labels(exp: Experiment, kind) -> Experiment:
                 "sets a threshold per label, for label sets (a multilabel task); this "
                 f"{kind} task gives each document one {kind.unit}, which the learner picks: "
                 "remove threshold")
+        if learner.per_label and not kind.label_sets:
+            raise ConfigError(
+                f"{src}: [[learners]] {learner.label!r}: {', '.join(learner.per_label)} "
+                "choose each label's own terms, for label sets (a multilabel task); this "
+                f"{kind} task gives each document one {kind.unit}: remove them")
+        if learner.per_label and "local" in exp.scope:
+            raise ConfigError(
+                f"{src}: [[learners]] {learner.label!r}: {', '.join(learner.per_label)} "
+                "choose each label's own terms on inner folds, which [selection] scope = "
+                "'local' already chose: use scope 'global' (or baselines = [\"ffs\"], every "
+                "term) with them")
     if "local" in exp.scope and "local" not in kind.scopes:
         raise ConfigError(
             f"{src}: [selection] scope = 'local' is for label sets (a multilabel task); "

@@ -49,7 +49,7 @@ from .._choices import CORRECTIONS, FAMILIES, RR_VARIANTS
 from .._options import PREPROCESSING
 from ..errors import CorpusError, TextsiftError, check_n_jobs
 from ..labels import LABEL_SETS, LabelKind
-from ..learners import LEARNERS, THRESHOLD_KEYS, WEIGHTINGS
+from ..learners import LEARNERS, PER_LABEL_KEYS, THRESHOLD_KEYS, WEIGHTINGS
 from ..reading.corpus import SAMPLES, is_table
 from ..reading.sources import check_reading
 from ..selection.policies import AGGREGATES
@@ -329,7 +329,8 @@ def selection_section(t: dict, kind: str, src: str) -> dict:
 
 #: The keys of a ``[[learners]]`` table that set Yang's thresholds (the experiment's
 #: validation part gives ``val_size``).
-THRESHOLD_CONFIG_KEYS = ("threshold", *(k for k in THRESHOLD_KEYS if k != "val_size"))
+THRESHOLD_CONFIG_KEYS = ("threshold", *(k for k in THRESHOLD_KEYS if k != "val_size"),
+                         *PER_LABEL_KEYS)
 
 
 def learners_section(items, kind: str, src: str) -> tuple[LearnerSpec, ...]:
@@ -347,7 +348,8 @@ def learners_section(items, kind: str, src: str) -> tuple[LearnerSpec, ...]:
         params = tuple(sorted((k, v) for k, v in t.items()
                               if k in learner.keys or k in THRESHOLD_CONFIG_KEYS))
         cut = t.get("threshold")
-        label = name if cut is None else f"{name}+{cut}"
+        own = "+per_label" if any(k in t for k in PER_LABEL_KEYS) else ""
+        label = f"{name}{own}" if cut is None else f"{name}{own}+{cut}"
         spec = LearnerSpec(name, typed(t.get("label", label), str, f"{where} label", src),
                            weighting, params)
         check_learner_task(spec, LabelKind.possible(kind), where, src)

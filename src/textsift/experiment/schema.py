@@ -20,7 +20,7 @@ from typing import NamedTuple
 from .._bounds import ALPHA, FRACTION, RATIO
 from .._choices import CORRECTION, CORRECTIONS, FAMILY, RR_VARIANTS
 from .._options import PREPROCESSING
-from ..learners import WEIGHTINGS
+from ..learners import LABEL_RATIOS, WEIGHTINGS
 from ..selection.policies import AGGREGATES
 
 __all__ = ["BASELINES", "CLASS_WEIGHT", "LEARNER_KEYS", "SCHEMA", "TUNING_KEYS", "Key",
@@ -204,6 +204,18 @@ LEARNER_KEYS = {
               "(e.g. 0.25) holds out one validation part of that share instead (Yang's SCut); "
               f"default {_cut('cv')}."),
     "rank": Key("integer", None, f"RCut: the labels each document gets; default {_cut('rank')}."),
+    "label_ratios": Key("list of fractions", None, "Label sets: the shares of the terms the "
+                        "learner is given that each label's own learner may keep, its terms "
+                        "ranked by `label_method` on each inner fold's training part and the "
+                        "share with the label's best held-out F1 (SCut's, with a threshold) on "
+                        "`cv` inner folds chosen per label (the fewest terms on a tie); with "
+                        "`threshold` none, \"scut\" or \"micromacro\", tuned on the same folds; "
+                        f"default {list(LABEL_RATIOS)} when `label_C` is given."),
+    "label_C": Key("list of numbers", None, "Label sets: the C values tried per label on "
+                   "the same inner folds as `label_ratios`, each label keeping its best."),
+    "label_method": Key("string", None, "The method ranking each label's terms for "
+                        "`label_ratios` (a method scoring each label: chi2, ig, bns, ...); "
+                        "default chi2."),
     "proportion": Key("number", None, "PCut: the factor on each label's training share of "
                       f"the documents; default {_cut('proportion')}."),
 }

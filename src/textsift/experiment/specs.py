@@ -21,7 +21,7 @@ import scipy.sparse as sp
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import LabelKind
-from ..learners import LEARNERS, STRATEGY_KEYS, make_learner
+from ..learners import LEARNERS, PER_LABEL_KEYS, STRATEGY_KEYS, make_learner
 from ..selection.policies import n_from_ratio
 from ..text.vectorize import VectorizerOptions
 
@@ -76,6 +76,12 @@ class LearnerSpec:
         """A strategy of :data:`textsift.learners.STRATEGIES` (``"scut"``, ``"rcut"``, ...)
         or None: how its labels are decided (label sets)."""
         return dict(self.params).get("threshold")
+
+    @property
+    def per_label(self) -> tuple[str, ...]:
+        """The keys of each label's own choices on inner folds it is given (``label_ratios``,
+        ``label_C``, ``label_method``: :data:`textsift.learners.PER_LABEL_KEYS`)."""
+        return tuple(k for k in PER_LABEL_KEYS if k in dict(self.params))
 
     @property
     def tunable(self) -> tuple[str, ...]:

@@ -28,11 +28,14 @@ which lifts the macro-F1 of rare labels: by per-label thresholds tuned on the tr
 (:class:`TunedThresholdClassifier`: Yang's SCut and Fan and Lin's SCutFBR, on a validation
 part or inner folds, and LibMultiLabel's micro+macro cut), by a fixed cut
 (:class:`FixedThresholdClassifier`: given thresholds, RCut, PCut), or by each label's
-positive-class weight chosen on inner folds (:class:`CostSensitiveClassifier`).
+positive-class weight chosen on inner folds (:class:`CostSensitiveClassifier`). Each label
+may also have its own number of terms and its own ``C``, chosen on inner folds
+(:class:`PerLabelSearchClassifier`, with its threshold tuned on the same folds).
 
 Inside the package: ``_estimators`` (the estimators written here, the class-weight checks and
 :func:`label_scores`), ``_thresholds`` (the cuts) and ``_costs`` (the cost-sensitive
-learner), which import ``_estimators`` only, and ``_registry`` (the registry, the weightings
+learner), which import ``_estimators`` only, ``_perlabel`` (the per-label choices, which also
+imports ``_thresholds``), and ``_registry`` (the registry, the weightings
 and the registered learners), which imports them.
 """
 
@@ -45,8 +48,10 @@ from ._estimators import (
     class_weight_codes,
     label_scores,
 )
+from ._perlabel import LABEL_RATIOS, PerLabelSearchClassifier, label_rankings
 from ._registry import (
     LEARNERS,
+    PER_LABEL_KEYS,
     THRESHOLD_KEYS,
     WEIGHTINGS,
     Learner,
@@ -61,8 +66,9 @@ from ._thresholds import (
     TunedThresholdClassifier,
 )
 
-__all__ = ["COST_WEIGHTS", "LEARNERS", "STRATEGIES", "STRATEGY_KEYS", "THRESHOLD_KEYS",
-           "WEIGHTINGS", "ClassWeighted", "CostSensitiveClassifier", "FixedThresholdClassifier",
-           "Learner", "PerLabelClassifier", "RankSVR", "TunedThresholdClassifier",
-           "check_class_weight", "class_weight_codes", "get_learner", "label_scores",
-           "make_learner", "register_learner"]
+__all__ = ["COST_WEIGHTS", "LABEL_RATIOS", "LEARNERS", "PER_LABEL_KEYS", "STRATEGIES",
+           "STRATEGY_KEYS", "THRESHOLD_KEYS", "WEIGHTINGS", "ClassWeighted",
+           "CostSensitiveClassifier", "FixedThresholdClassifier", "Learner",
+           "PerLabelClassifier", "PerLabelSearchClassifier", "RankSVR",
+           "TunedThresholdClassifier", "check_class_weight", "class_weight_codes",
+           "get_learner", "label_rankings", "label_scores", "make_learner", "register_learner"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from numbers import Integral, Real
 
 from sklearn.base import BaseEstimator
 from sklearn.feature_extraction.text import TfidfTransformer
@@ -28,6 +29,7 @@ from ._estimators import (
     check_class_weight,
     class_weight_codes,
 )
+from ._perlabel import LABEL_RATIOS, PerLabelSearchClassifier
 from ._thresholds import (
     FIXED,
     STRATEGIES,
@@ -160,9 +162,16 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
     ``fbr``, ``fallback``, ``cv`` and ``val_size`` from ``params``), ``"rcut"`` or
     ``"pcut"`` (:class:`FixedThresholdClassifier`, reading ``rank`` or ``proportion``), or
     ``"cost"``: each label's positive weight chosen on ``cv`` inner folds
-    (:class:`CostSensitiveClassifier`)."""
+    (:class:`CostSensitiveClassifier`).
+
+    ``label_ratios``, ``label_C`` and ``label_method`` (label sets, each label read from the
+    columns it is given) give each label its own share of the terms (ranked by
+    ``label_method``, default chi2) and its own ``C``, both chosen on ``cv`` inner folds, with
+    the threshold ``None``, ``"scut"`` or ``"micromacro"`` tuned on the same folds
+    (:class:`PerLabelSearchClassifier`)."""
+    search = {key: params.pop(key) for key in PER_LABEL_KEYS if key in params}
     cut = {key: params.pop(key) for key in THRESHOLD_KEYS if key in params}
-    if threshold is None and cut:
+    if threshold is None and cut and not (search and set(cut) <= {"cv"}):
         raise TextsiftError(f"{', '.join(cut)} set the labels' thresholds; give threshold = "
                             f"\"scut\" or \"rcut\" with them")
     if threshold is not None and threshold not in STRATEGIES:
@@ -180,6 +189,12 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
         raise TextsiftError(f"threshold is for label sets (one decision per label): "
                             f"{threshold!r} asked for on a single-label task, where the learner "
                             "picks one class per document; drop it")
+    if search and not (multilabel or columns is not None):
+        raise TextsiftError(f"{', '.join(search)} choose each label's own terms, for label "
+                            "sets; drop them on a single-label task")
+    if search:
+        return _per_label(name, weighting, seed, ranks, classes, columns, params, threshold,
+                          cut, search)
     if threshold == "cost":
         return _cost_sensitive(name, weighting, seed, ranks, classes, columns, params,
                                cut.get("cv"))
@@ -197,6 +212,58 @@ def make_learner(name: str, weighting: str | None = None, seed: int = 0, ranks=N
 THRESHOLD_KEYS = ("rank", "fbr", "fallback", "cv", "proportion", "val_size")
 
 
+def _weighting(learner: Learner, weighting: str | None) -> str:
+    """The input weighting asked for (a key of :data:`WEIGHTINGS`), else the learner's own."""
+    weighting = weighting or learner.weighting
+    if weighting not in WEIGHTINGS:
+        raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
+                            f"{', '.join(WEIGHTINGS)}")
+    return weighting
+
+
+#: The keys of each label's own choices on inner folds (:class:`PerLabelSearchClassifier`).
+PER_LABEL_KEYS = ("label_ratios", "label_C", "label_method")
+
+
+def _per_label(name, weighting, seed, ranks, classes, columns, params, threshold, cut, search):
+    """:class:`PerLabelSearchClassifier` over the learner's binary pipeline: each label's
+    share of the terms (``label_ratios``) and ``C`` (``label_C``) chosen on inner folds."""
+    keys = ", ".join(search)
+    if columns is not None:
+        raise TextsiftError(f"{keys} choose each label's own terms on inner folds: give the "
+                            "learner every term, or a global selection, not each label's "
+                            "columns (scope \"local\")")
+    if threshold not in (None, "scut", "micromacro"):
+        raise TextsiftError(f"{keys} go with threshold = \"scut\", \"micromacro\" or none "
+                            f"(tuned on the same inner folds), not {threshold!r}")
+    learner = get_learner(name)
+    if "label_C" in search and ("C" not in learner.params or "C" in params):
+        raise TextsiftError(f"label_C chooses each label's C: learner {name!r} "
+                            + ("is given one; drop C" if "C" in learner.params else
+                               "has no C"))
+    if not isinstance(cut.get("cv", 3), Integral):
+        raise TextsiftError(f"{keys} are chosen on cv inner folds, an integer of at least 2; "
+                            f"got cv = {cut['cv']!r}")
+    for key, low in (("label_ratios", "a share of the terms in (0, 1]"),
+                     ("label_C", "a number above 0")):
+        values = search.get(key, [1.0])
+        if (isinstance(values, str) or not hasattr(values, "__len__") or not len(values)
+                or not all(isinstance(v, Real) and not isinstance(v, bool) and 0 < v
+                           and (key == "label_C" or v <= 1) for v in values)):
+            raise TextsiftError(f"{key} is a list of values to try, each {low}; got "
+                                f"{values!r}")
+    weighting = _weighting(learner, weighting)
+    binary = make_pipeline(*WEIGHTINGS[weighting](),
+                           learner.build(seed, ranks, classes=classes, **params))
+    grid = ({f"{binary.steps[-1][0]}__C": list(search["label_C"])} if "label_C" in search
+            else None)
+    return PerLabelSearchClassifier(
+        binary, method=search.get("label_method", "chi2"),
+        ratios=tuple(search.get("label_ratios", LABEL_RATIOS)), param_grid=grid,
+        threshold=threshold, random_state=seed,
+        **{k: v for k, v in cut.items() if k in ("fbr", "fallback", "cv")})
+
+
 def _cost_sensitive(name, weighting, seed, ranks, classes, columns, params, cv):
     """:class:`CostSensitiveClassifier` over the learner's binary pipeline (its
     ``class_weight`` is the one each label's weight is set through)."""
@@ -206,10 +273,7 @@ def _cost_sensitive(name, weighting, seed, ranks, classes, columns, params, cv):
                             f"learner {name!r} " + ("is given one; drop class_weight" if
                                                      learner.weights_classes else
                                                      "does not weight classes"))
-    weighting = weighting or learner.weighting
-    if weighting not in WEIGHTINGS:
-        raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
-                            f"{', '.join(WEIGHTINGS)}")
+    weighting = _weighting(learner, weighting)
     estimator = learner.build(seed, ranks, classes=classes, **params)
     if not learner.class_weight:
         estimator = ClassWeighted(estimator, None)
@@ -221,10 +285,7 @@ def _cost_sensitive(name, weighting, seed, ranks, classes, columns, params, cv):
 
 def _pipeline(name, weighting, seed, ranks, classes, multilabel, columns, params):
     learner = get_learner(name)
-    weighting = weighting or learner.weighting
-    if weighting not in WEIGHTINGS:
-        raise TextsiftError(f"unknown weighting {weighting!r}; choose one of "
-                            f"{', '.join(WEIGHTINGS)}")
+    weighting = _weighting(learner, weighting)
     estimator = learner.build(seed, ranks, classes=classes, **params)
     if columns is not None:
         return PerLabelClassifier(make_pipeline(*WEIGHTINGS[weighting](), estimator), columns)

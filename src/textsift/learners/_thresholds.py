@@ -57,7 +57,8 @@ from ..errors import DataWarning, TextsiftError
 from ._estimators import label_scores, sparse_tags
 
 __all__ = ["FIXED", "STRATEGIES", "STRATEGY_KEYS", "TUNED", "FixedThresholdClassifier",
-           "TunedThresholdClassifier", "label_scores", "micromacro_cut", "scut_threshold"]
+           "TunedThresholdClassifier", "fold_scut", "label_scores", "micromacro_cut",
+           "micromacro_thresholds", "scut_threshold"]
 
 #: The strategies tuned on the training part (:class:`TunedThresholdClassifier`).
 TUNED = ("scut", "micromacro")
@@ -310,29 +311,13 @@ class TunedThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimato
                 model = clone(self.estimator).fit(_rows(X, fit), Y[fit])
                 held.append((val, label_scores(model, _rows(X, val))))
         if self.strategy == "scut":
-            self.thresholds_, self.validation_f1_ = self._scut(held, Y, finite=len(held) > 1)
+            self.thresholds_, self.validation_f1_ = fold_scut(held, Y, self.fbr, self.fallback)
         else:
-            self.thresholds_ = _micromacro(held, Y)
+            self.thresholds_ = micromacro_thresholds(held, Y)
         self.estimator_ = tuned if (tuned is not None and not self.refit) else (
             clone(self.estimator).fit(X, Y))
         self.n_labels_ = Y.shape[1]
         return self
-
-    def _scut(self, held, Y, finite: bool):
-        """Each label's SCut threshold and best F1 over the held-out parts (their mean);
-        with folds, a fold's "every document" cut is just below its lowest score, so that
-        the mean is a number."""
-        cuts = np.empty((len(held), Y.shape[1]))
-        f1 = np.empty_like(cuts)
-        for i, (val, scores) in enumerate(held):
-            for j in range(Y.shape[1]):
-                t, f = scut_threshold(scores[:, j], Y[val, j], self.fbr, self.fallback)
-                if finite and t == -np.inf:
-                    t = float(np.nextafter(scores[:, j].min(), -np.inf))
-                cuts[i, j], f1[i, j] = t, f
-        if finite:
-            return _fold_mean(cuts, held), f1.mean(axis=0)
-        return cuts.mean(axis=0), f1.mean(axis=0)
 
     def decision_function(self, X) -> np.ndarray:
         """The estimator's score of every label (:func:`~textsift.learners.label_scores`)."""
@@ -347,7 +332,27 @@ class TunedThresholdClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimato
         return sparse_tags(super().__sklearn_tags__(), multi_output=True)
 
 
-def _micromacro(held, Y) -> np.ndarray:
+def fold_scut(held, Y, fbr: float = 0.1, fallback: str = "top"):
+    """Each label's SCut threshold and best F1 over the held-out parts ``held`` (pairs of the
+    held-out rows of ``Y`` and their ``(rows, labels)`` scores): the means over the parts;
+    with several parts (folds), a part's "every document" cut is just below its lowest
+    score, so that the mean is a number, and a part whose learner was constant is left out
+    (:func:`_fold_mean`)."""
+    finite = len(held) > 1
+    cuts = np.empty((len(held), Y.shape[1]))
+    f1 = np.empty_like(cuts)
+    for i, (val, scores) in enumerate(held):
+        for j in range(Y.shape[1]):
+            t, f = scut_threshold(scores[:, j], Y[val, j], fbr, fallback)
+            if finite and t == -np.inf:
+                t = float(np.nextafter(scores[:, j].min(), -np.inf))
+            cuts[i, j], f1[i, j] = t, f
+    if finite:
+        return _fold_mean(cuts, held), f1.mean(axis=0)
+    return cuts.mean(axis=0), f1.mean(axis=0)
+
+
+def micromacro_thresholds(held, Y) -> np.ndarray:
     """The micromacro thresholds: labels from the most frequent in training (ties by label
     order), each fold's cut given the counts accumulated over the labels before, the mean of
     the folds' cuts; the chosen cuts' counts of every fold are then added."""
