@@ -4,7 +4,8 @@ can).
 
 It loads from file:// with no console error and no network request; switching the method (or
 the class, or the policy) puts first in the table the term `textsift score` prints first;
-clicking a term lists snippets that contain it.
+clicking a term lists snippets that contain it, and on a corpus counted by hand, its A-D and
+its range, DP, DPnorm and CV in the class and in the rest.
 """
 
 from __future__ import annotations
@@ -414,3 +415,105 @@ def test_alpha_page_opens_with_the_terms_score_alpha_selects(browser, alpha_page
     _choose(browser, "method", "bns")
     assert len(_table(browser)[1]) == 50
     assert "does not apply here" in browser.find_element("id", "evidence-note").text
+
+
+# ----------------------------------------------------------------------------- dispersion
+#: A corpus small enough to count by hand: three classes, words of two letters or more (each
+#: one counted token: no stop word, --min-df 1), documents of unequal sizes. "goal" is in
+#: three of the five sport documents (3 of 4 tokens, 1 of 2, 1 of 3) and in one of the five
+#: others (1 of 4 tokens).
+SMALL = [("sport", "goal goal goal match"), ("sport", "goal team"), ("sport", "team goal play"),
+         ("sport", "play"), ("sport", "match team"), ("tech", "code code data goal"),
+         ("tech", "data model"), ("food", "bread salt"), ("food", "bread bread salt soup"),
+         ("food", "soup salt")]
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory):
+    data = tmp_path_factory.mktemp("explore") / "small.jsonl"
+    data.write_text("".join(json.dumps({"text": t, "label": c}) + "\n" for c, t in SMALL))
+    return data
+
+
+@pytest.fixture(scope="module")
+def small_page(small_corpus):
+    out = small_corpus.with_suffix(".html")
+    res = runner.invoke(app, ["explore", str(small_corpus), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def _by_hand(counts: list[int], sizes: list[int]) -> tuple[int, float, float, float]:
+    """Range, Gries' DP, DPnorm and CV of a term over one group's documents, from their
+    definitions (textsift.evidence.dispersion): DP half the sum of |f_i / f - s_i / s|,
+    DPnorm DP / (1 - min s_i / s), CV the population sd of f_i / s_i over its mean."""
+    f, s, n = sum(counts), sum(sizes), len(sizes)
+    dp = sum(abs(c / f - z / s) for c, z in zip(counts, sizes, strict=True)) / 2
+    x = [c / z for c, z in zip(counts, sizes, strict=True)]
+    mean = sum(x) / n
+    cv = math.sqrt(sum((v - mean) ** 2 for v in x) / n) / mean
+    return sum(c > 0 for c in counts), dp, dp / (1 - min(sizes) / s), cv
+
+
+def _panel(browser) -> tuple[dict, list[list[str]]]:
+    """The picked term's evidence (its A-D, p, q, log ratio: name -> text) and its
+    dispersion table's rows (group, range, DP, DPnorm, CV)."""
+    panel = browser.find_element("css selector", "#term-stats .evidence")
+    shown = {dt.text: dd.text for dt, dd in zip(
+        panel.find_elements("css selector", "dl.stats dt"),
+        panel.find_elements("css selector", "dl.stats dd"), strict=True)}
+    rows = [[td.text for td in tr.find_elements("css selector", "td")]
+            for tr in panel.find_elements("css selector", "table.dispersion tbody tr")]
+    return shown, rows
+
+
+def test_clicking_a_term_shows_its_counts_and_dispersion_in_the_class_and_the_rest(
+        browser, small_page, small_corpus):
+    """"goal" in sport: A = 3 sport documents with it, B = 1 other, C = 2 sport documents
+    without it, D = 4 others. Its dispersion in the class's documents (the target) and in
+    the rest's (the reference), each group its own corpus: in sport, sizes 4, 2, 3, 1, 2 and
+    counts 3, 1, 1, 0, 0, range 3 and DP = (|3/5 - 4/12| + |1/5 - 2/12| + |1/5 - 3/12| +
+    1/12 + 2/12) / 2 = (16 + 2 + 3 + 5 + 10) / 120 = 0.3; in the rest, sizes 4, 2, 2, 4, 2 and
+    counts 1, 0, 0, 0, 0, range 1 and DP = (|1 - 4/14| + 10/14) / 2 = 5/7. DPnorm: 0.3 /
+    (1 - 1/12) and (5/7) / (1 - 2/14) = 5/6. Every number differs from its neighbours, so a
+    swapped cell would show. p, q and the log ratio are `score --evidence`'s, for chi2 and
+    for Fisher's test."""
+    term, cls = "goal", "sport"
+    docs = [(c, t.split()) for c, t in SMALL]
+    inside = [w for c, w in docs if c == cls]
+    rest = [w for c, w in docs if c != cls]
+    a, b = sum(term in w for w in inside), sum(term in w for w in rest)
+    assert (a, b, len(inside) - a, len(rest) - b) == (3, 1, 2, 4)
+    hand = [_by_hand([w.count(term) for w in g], [len(w) for w in g]) for g in (inside, rest)]
+    assert [h[0] for h in hand] == [3, 1]
+    assert hand[0][1:3] == pytest.approx((0.3, 0.3 * 12 / 11))
+    assert hand[1][1:3] == pytest.approx((5 / 7, 5 / 6))
+
+    _open(browser, small_page)
+    classes = browser.execute_script(
+        "return [...document.querySelectorAll('#class option')].map(o => o.textContent)")
+    _choose(browser, "class", str([c.split(" (")[0] for c in classes].index(cls)))
+    for method in ("chi2", "fisher"):
+        _choose(browser, "method", method)
+        [cell] = [td for td in browser.find_elements("css selector", "#ranked tbody td.term")
+                  if td.text == term]
+        cell.click()
+        assert browser.find_element("id", "picked").text == term
+        shown, rows = _panel(browser)
+        assert [shown[k] for k in "ABCD"] == ["3", "1", "2", "4"]
+        assert [r[0] for r in rows] == [cls, "the rest"]
+        for row, (rng, dp, dp_norm, cv) in zip(rows, hand, strict=True):
+            assert int(row[1]) == rng
+            # shown to 3 significant digits (fmt: 4, of numbers rounded to 3 decimals)
+            assert [float(v) for v in row[2:]] == pytest.approx([dp, dp_norm, cv], abs=6e-4)
+        res = runner.invoke(app, ["score", str(small_corpus), "--class", cls, "--method",
+                                  method, "--evidence", "--format", "json", "--top", "50"])
+        assert res.exit_code == 0, res.output
+        [ev] = [r for r in json.loads(res.stdout) if r["term"] == term]
+        assert (ev["A"], ev["B"], ev["C"], ev["D"]) == (3, 1, 2, 4)
+        assert (ev["range_target"], ev["range_reference"]) == (3, 1)
+        assert float(shown[f"p ({method})"]) == pytest.approx(ev["p"], rel=5e-3)
+        assert float(shown["q"]) == pytest.approx(ev["q"], rel=5e-3)
+        lr, low, high = (float(x.strip("[],")) for x in shown["log2 ratio [95%]"].split())
+        assert (lr, low, high) == pytest.approx(
+            (ev["log_ratio"], ev["log_ratio_low"], ev["log_ratio_high"]), rel=5e-3)
