@@ -104,7 +104,7 @@ def main() -> None:
             ("CPU time, run + report", f"{cpu:8.1f} s"),
             ("  of which learners", f"{learner_cpu:8.1f} s"),
             ("  of which reading, tokenising, vectorising, counting", f"{prepare_cpu:8.1f} s"),
-            ("  of which the cells' selection, metrics, store, tables",
+            ("  of which the trials' selection, metrics, store, tables",
              f"{c_run - prepare_cpu - learner_cpu:8.1f} s"),
             ("  of which report", f"{cpu - c_run:8.1f} s"),
             ("share outside the learners, CPU",

@@ -232,6 +232,31 @@ def test_compute_many_yields_what_compute_gives_bit_for_bit():
     assert len(buffers) == 1
 
 
+def test_a_method_made_with_per_class_is_a_built_in_one_to_compute_many():
+    """CONTRIBUTING's recipe (a score of the 2x2 table through ``per_class``) gives a table
+    as the built-in methods do: with ``reuse=True`` it is written into the one shared buffer,
+    and its values are the formula's over ``counts.contingency()`` (A / (A + C), the true
+    positive rate; unseen terms -inf), the built-in ``tpr``'s when there is one."""
+    from textsift.scores import per_class, register
+
+    X, y = random_corpus(5, n_docs=80, n_terms=40, n_classes=3, density=0.15)
+    counts = Counts.from_matrix(X, y)
+    register("recipe_tpr", "nominal", "true positive rate (a test's copy)",
+             formula=r"\frac{A}{A + C}", reference="Forman, JMLR 3 (2003) 1289-1305")(
+        lambda counts: per_class(counts, lambda A, B, C, D: A / (A + C)))
+    try:
+        buffers = set()
+        for name, table in compute_many(counts, ["chi2", "recipe_tpr"], reuse=True):
+            buffers.add(table.values.__array_interface__["data"][0])
+            if name == "recipe_tpr":
+                A, B, C, D = counts.contingency()
+                want = np.where(counts.seen[:, None], A / (A + C), -np.inf)
+                np.testing.assert_array_equal(table.values, want)
+        assert len(buffers) == 1
+    finally:
+        REGISTRY.pop("recipe_tpr")
+
+
 def test_compute_many_checks_every_name_before_any_work():
     counts = Counts.from_matrix(*random_corpus(0))
     with pytest.raises(ValueError, match="unknown method 'chi3' \\(did you mean 'chi2'\\?\\)"):
