@@ -97,9 +97,14 @@ class Synthetic:
 
 # --------------------------------------------------------------------------- one measurement
 def digest(counts) -> str:
+    """SHA-256 (16 hex digits) of the counts' values, whatever their dtypes: document counts
+    as int64, term frequencies as float64 (equal counts held as int32 and as int64 hashed
+    differently before, so the count bench's 100,000-document row showed two digests for
+    identical counts)."""
     h = hashlib.sha256()
-    for a in (counts.classes.astype(str), counts.class_sizes, counts.doc_counts,
-              counts.term_freq, counts.feature_names.astype(str)):
+    for a in (counts.classes.astype(str), counts.class_sizes.astype(np.int64),
+              np.asarray(counts.doc_counts, dtype=np.int64),
+              np.asarray(counts.term_freq, dtype=np.float64), counts.feature_names.astype(str)):
         h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()[:16]
 
