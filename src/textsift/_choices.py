@@ -20,13 +20,18 @@ RR_VARIANTS = ("skip", "turn_consumed")
 #: Which terms of a class a view or a selector keeps: over-represented in the class, under-
 #: represented, or both (:mod:`textsift.scores.direction`).
 DIRECTIONS = ("over", "under", "both")
-#: Multiple-testing corrections (:mod:`textsift.evidence.corrections`), each with how its adjusted
-#: p-value ``q`` passes a level ``alpha``: ``q <= alpha`` for the false discovery rate
-#: procedures (scikit-learn's ``SelectFdr``), ``q < alpha`` for the others (``SelectFpr``,
-#: ``SelectFwe``). A new correction is one entry here and its procedure in
+#: Multiple-testing corrections (:mod:`textsift.evidence.corrections`): each name's procedure
+#: as people name it (the command line's help and the explore page show it) and how its
+#: adjusted p-value ``q`` passes a level ``alpha``: ``q <= alpha`` for the false discovery
+#: rate procedures (scikit-learn's ``SelectFdr``), ``q < alpha`` for the others
+#: (``SelectFpr``, ``SelectFwe``). A new correction is one entry here and its procedure in
 #: ``corrections.adjust_families``, which refuses a name it has no procedure for.
-PASS_RULES = {"none": "<", "bonferroni": "<", "holm": "<", "bh": "<=", "by": "<="}
-CORRECTIONS = tuple(PASS_RULES)
+CORRECTION_TABLE = {"none": ("no correction", "<"), "bonferroni": ("Bonferroni", "<"),
+                    "holm": ("Holm", "<"), "bh": ("Benjamini-Hochberg", "<="),
+                    "by": ("Benjamini-Yekutieli", "<=")}
+PASS_RULES = {name: rule for name, (_, rule) in CORRECTION_TABLE.items()}
+CORRECTION_NAMES = {name: shown for name, (shown, _) in CORRECTION_TABLE.items()}
+CORRECTIONS = tuple(CORRECTION_TABLE)
 #: The families a correction controls: each class's terms, or every term-class cell.
 FAMILIES = ("class", "all")
 #: The defaults of every view, selector and experiment that corrects p-values.

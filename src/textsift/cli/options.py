@@ -32,7 +32,16 @@ import typer
 
 from .._bounds import ALPHA, LEVEL, MAX_DF, MIN_DF, POSITIVE, Bound
 from .._bounds import K as K_TERMS
-from .._choices import CORRECTIONS, DEFAULT_ALPHA, DEFAULT_LEVEL, DIRECTIONS, ENGINES, FAMILIES
+from .._choices import CORRECTION as DEFAULT_CORRECTION
+from .._choices import (
+    CORRECTION_NAMES,
+    CORRECTIONS,
+    DEFAULT_ALPHA,
+    DEFAULT_LEVEL,
+    DIRECTIONS,
+    ENGINES,
+    FAMILIES,
+)
 from .._choices import ENGINE as DEFAULT_ENGINE
 from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
@@ -185,9 +194,10 @@ Alpha = Annotated[float | None, typer.Option(
     f"of passing terms, default {DEFAULT_ALPHA:g})", callback=_alpha,
     show_default=False)]
 Correction = Annotated[CorrectionChoice | None, typer.Option(
-    "--correction", help="How p-values are adjusted for the many terms tested: bh "
-    "(Benjamini-Hochberg, false discovery rate; the default), by, holm, bonferroni "
-    "(family-wise error), none", show_default=False)]
+    "--correction", help="How p-values are adjusted for the many terms tested: " + ", ".join(
+        f"{name} ({shown})" for name, shown in CORRECTION_NAMES.items())
+    + f"; default {DEFAULT_CORRECTION} (bh, by: the false discovery rate; holm, bonferroni: "
+    "the family-wise error)", show_default=False)]
 Family = Annotated[FamilyChoice | None, typer.Option(
     "--family", help="The tests corrected together: each class's terms (class, the "
     "default) or every term of every class (all)", show_default=False)]

@@ -21,7 +21,7 @@ import math
 
 import numpy as np
 
-from .._choices import CORRECTION, DEFAULT_LEVEL, FAMILY
+from .._choices import CORRECTION, CORRECTION_NAMES, DEFAULT_LEVEL, FAMILY
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..evidence.terms import passes, rule
@@ -68,7 +68,8 @@ def _toward(v: float, down: bool) -> float:
 def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, rounded,
                    correction: str = CORRECTION, family: str = FAMILY,
                    alpha: float | None = None) -> dict | None:
-    """``{"top", "correction", "family", "level", "alpha", "rule", "methods": {name: {"c":
+    """``{"top", "correction", "correction_name" (as people name it), "family", "level",
+    "alpha", "rule", "methods": {name: {"c":
     [per class: [p, q] or None], "cu": [...]}}, "untested": {name: why}, "lr": [per class:
     [ids, log ratio, low, high] or None]}``:
     the p and q (``correction`` over ``family``) of the first ``top`` terms of each class
@@ -146,8 +147,8 @@ def shard_evidence(counts: Counts, tests: dict, top: int, alpha: float | None,
 
 
 def _header(top: int, correction: str, family: str, alpha: float | None) -> dict:
-    return {"top": top, "correction": correction, "family": family, "level": LEVEL,
-            "alpha": alpha, "rule": rule(correction)}
+    return {"top": top, "correction": correction, "correction_name": CORRECTION_NAMES[correction],
+            "family": family, "level": LEVEL, "alpha": alpha, "rule": rule(correction)}
 
 
 def _tests(counts: Counts, names, per_class: set, correction: str,

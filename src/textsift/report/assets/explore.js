@@ -199,7 +199,7 @@
     if (E) {
       $("qrule").textContent = "q " + (E.rule === "<=" ? "\u2264" : "<");
       $("qmax-label").title = "Show only the terms whose q (the p-value adjusted by " +
-        CORRECTIONS[E.correction] + " " + FAMILIES[E.family] + ") is " +
+        E.correction_name + " " + FAMILIES[E.family] + ") is " +
         (E.rule === "<=" ? "at most" : "below") + " this; empty: the top k terms";
       if (E.alpha !== null) $("qmax").value = S.qmax = E.alpha;
     }
@@ -341,7 +341,7 @@
     const rule = E.rule === "<=" ? "\u2264 " : "< ";
     const filter = S.qmax === null ? "" : " The q filter (q " + rule + S.qmax + ") does " +
       "not apply here: the table holds the top k (" + S.k + ") terms.";
-    if (ev) return "p: the method's p-value; q: adjusted by " + CORRECTIONS[E.correction] +
+    if (ev) return "p: the method's p-value; q: adjusted by " + E.correction_name +
       " " + FAMILIES[E.family] + "; log2 ratio: the class's share of documents containing " +
       "the term against the rest's, with its " + Math.round(100 * E.level) + "% interval (as " +
       "textsift score --evidence gives them; for the first " + depth(view) + " terms of " +
@@ -369,8 +369,6 @@
       "them passes: terms further down may pass too (explore --alpha " + S.qmax + " embeds " +
       "q down to the last that passes).";
   }
-  const CORRECTIONS = { bh: "Benjamini-Hochberg", by: "Benjamini-Yekutieli", holm: "Holm",
-    bonferroni: "Bonferroni", none: "no correction" };
   const FAMILIES = { class: "over the class's terms", all: "over every term of every class" };
 
   // ----------------------------------------------------------------- agreement heat map
