@@ -399,7 +399,7 @@ def binary_method(binary_score):
 
 
 def per_class(counts: Counts, binary_score, **params) -> ScoreTable:
-    """The table of ``binary_score`` for every class (:func:`binary_scores`), as the built-in
+    """The table of ``binary_score`` for every class (``binary_scores``), as the built-in
     methods make theirs: held by its cells, written where a caller asks for dense values
     (``.values``, ``.table(out)``: NaN and unseen terms as ``-inf`` once ``cleaned``), so a
     registered method joins :func:`~textsift.scores.compute_many`'s shared buffer as they do."""
