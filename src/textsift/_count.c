@@ -498,6 +498,30 @@ typedef struct {
     uint64_t id;
 } Keyed;
 
+/* (*a)[0:V] sorted by key: an LSD radix sort byte by byte, *b the scratch (the two swapped
+   as the passes go, so *a holds the result and *b is free room after), a pass skipped when
+   every key has the same byte there. */
+static void radix_keyed(Keyed **a, Keyed **b, size_t V) {
+    size_t count[256];
+    for (int shift = 0; shift < 64; shift += 8) {
+        memset(count, 0, sizeof count);
+        for (size_t k = 0; k < V; k++) count[((*a)[k].key >> shift) & 255]++;
+        int trivial = 0;
+        for (int d = 0; d < 256; d++) trivial |= count[d] == V;
+        if (trivial) continue;
+        size_t sum = 0;
+        for (int d = 0; d < 256; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t k = 0; k < V; k++) (*b)[count[((*a)[k].key >> shift) & 255]++] = (*a)[k];
+        Keyed *t = *a;
+        *a = *b;
+        *b = t;
+    }
+}
+
 /* order[0:V] = the vocabulary's ids in the order of their terms: an LSD radix sort on the
    first 8 bytes (byte by byte, a pass skipped when every term has the same byte there), then
    each run of terms sharing them sorted by sort_terms; keys[k] is the first 8 bytes of the
@@ -519,24 +543,7 @@ static int sort_vocab(const Vocab *v, uint32_t *order, uint64_t *keys) {
         a[k].key = k0;
         a[k].id = k;
     }
-    size_t count[256];
-    for (int shift = 0; shift < 64; shift += 8) {
-        memset(count, 0, sizeof count);
-        for (size_t k = 0; k < V; k++) count[(a[k].key >> shift) & 255]++;
-        int trivial = 0;
-        for (int d = 0; d < 256; d++) trivial |= count[d] == V;
-        if (trivial) continue;
-        size_t sum = 0;
-        for (int d = 0; d < 256; d++) {
-            size_t c = count[d];
-            count[d] = sum;
-            sum += c;
-        }
-        for (size_t k = 0; k < V; k++) b[count[(a[k].key >> shift) & 255]++] = a[k];
-        Keyed *t = a;
-        a = b;
-        b = t;
-    }
+    radix_keyed(&a, &b, V);
     for (size_t k = 0; k < V; k++) {
         order[k] = (uint32_t)a[k].id;
         keys[k] = a[k].key;
@@ -1136,24 +1143,7 @@ static void *count_keys(void *arg) {
         a[k].key = t->keys[k];
         a[k].id = k;
     }
-    size_t count[256];
-    for (int shift = 0; shift < 64; shift += 8) {
-        memset(count, 0, sizeof count);
-        for (size_t k = 0; k < V; k++) count[(a[k].key >> shift) & 255]++;
-        int trivial = 0;
-        for (int dgt = 0; dgt < 256; dgt++) trivial |= count[dgt] == V;
-        if (trivial) continue;
-        size_t sum = 0;
-        for (int dgt = 0; dgt < 256; dgt++) {
-            size_t c = count[dgt];
-            count[dgt] = sum;
-            sum += c;
-        }
-        for (size_t k = 0; k < V; k++) b[count[(a[k].key >> shift) & 255]++] = a[k];
-        Keyed *x = a;
-        a = b;
-        b = x;
-    }
+    radix_keyed(&a, &b, V);
     for (size_t k = 0; k < V; k++) {
         t->order[k] = (uint32_t)a[k].id;
         t->keys[k] = a[k].key;
