@@ -57,10 +57,11 @@ def _git(*args: str) -> str:
 
 
 def _blas_threads(python: str) -> str:
-    code = ("from threadpoolctl import threadpool_info; import numpy;"
-            "print(', '.join(f\"{i['internal_api']} {i['num_threads']}\" "
-            "for i in threadpool_info()))")
-    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False)
+    """``_common.blas_threads()`` in a child that has loaded numpy, as the scripts do (this
+    driver loads no numpy of its own)."""
+    code = "import numpy; from _common import blas_threads; print(blas_threads())"
+    out = subprocess.run([python, "-c", code], capture_output=True, text=True, check=False,
+                         cwd=HERE)
     return out.stdout.strip() or "unknown"
 
 

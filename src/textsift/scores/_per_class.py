@@ -179,9 +179,8 @@ class Cells:
             cells.col[nz > -np.inf], minlength=self.counts.n_classes)
 
     # ------------------------------------------------------------------ the policies: from
-    # the non-zero cells and the absent rule (textsift.selection.classwise) when the counts are in
-    # the
-    # sparse layout, else from the dense rows, as the dense table gives them
+    # the non-zero cells and the absent rule (textsift.selection.classwise) when the counts are
+    # in the sparse layout, else from the dense rows, as the dense table gives them
     @property
     def _cellwise(self) -> bool:
         return self.counts.layout == "sparse"
