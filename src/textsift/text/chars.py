@@ -40,6 +40,8 @@ __all__ = ["count_chars", "space_table"]
 
 #: Characters per block of ``analyzer="char"`` (its n-grams are about ``n`` per character).
 CHAR_BLOCK = 4_000_000
+#: Blocks of documents per thread in the ``char_wb`` product (:func:`_product`).
+PRODUCT_BLOCKS = 2
 
 
 @lru_cache(maxsize=1)
@@ -139,15 +141,23 @@ def _squashed(job):
 
 
 def _char_wb(texts, ngram_range, preprocess, threads):
-    low, high = ngram_range
     # the documents' words (str.split: runs of non-white-space; squashing white space
-    # changes none), and the n-grams of each distinct word, padded
+    # changes none), and the n-grams of each distinct word, padded: the word keys are freed
+    # (on return from _word_ngrams) before the product, whose rows are the peak
     D, words = count_tokens(texts, preprocess, n_threads=threads, split="spaces")
+    W, vocab, alphabet, bits = _word_ngrams(words, ngram_range)
+    return _product(D, W, threads), _names(vocab, alphabet, bits, ngram_range[1])
+
+
+def _word_ngrams(words, ngram_range):
+    """``(W, vocab, alphabet, bits)``: the words x n-grams counts of the padded words."""
+    low, high = ngram_range
     codes, lengths = _codes([f" {w} " for w in words.tolist()])
     present = np.zeros(0x110000, bool)
     present[codes] = True
     rank, bits = _alphabet(present, high)
     r = rank[codes]
+    del codes, rank
     # windows strictly inside a longer padded word; a word no longer than high once, whole
     whole = lengths <= high
     keys, words_of, _ = window_keys(r, lengths, range(low, high + 1), bits, high,
@@ -157,16 +167,18 @@ def _char_wb(texts, ngram_range, preprocess, threads):
     for j in range(high):
         has = lengths[whole] > j
         full[has] |= r[starts[has] + j].astype(np.int64) << (bits * (high - 1 - j))
-    W, vocab = tally(lambda _: (np.r_[keys, full],
-                                np.r_[words_of, np.flatnonzero(whole)], len(lengths)),
-                     [None], bits * high)
-    return _product(D, W, threads), _names(vocab, np.flatnonzero(present), bits, high)
+    del r
+    keys, words_of = np.r_[keys, full], np.r_[words_of, np.flatnonzero(whole)]
+    W, vocab = tally(lambda _: (keys, words_of, len(lengths)), [None], bits * high)
+    return W, vocab, np.flatnonzero(present), bits
 
 
 def _product(D, W, threads: int) -> sp.csr_matrix:
     """``D W`` with sorted rows, by blocks of rows on ``threads`` threads (scipy's sparse
-    product releases the GIL)."""
-    cuts = np.linspace(0, D.shape[0], threads + 1).astype(int)
+    product releases the GIL). :data:`PRODUCT_BLOCKS` blocks per thread: the stacking frees
+    each block as it copies it, so the peak is the product plus one block, not twice it."""
+    blocks = min(D.shape[0], threads * PRODUCT_BLOCKS) or 1
+    cuts = np.linspace(0, D.shape[0], blocks + 1).astype(int)
 
     def rows(span):
         P = sp.csr_matrix(D[span[0]:span[1]] @ W, dtype=np.int32)
