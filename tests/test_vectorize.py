@@ -305,3 +305,20 @@ def test_ctrl_c_inside_the_kernel_stops_it_and_the_next_count_is_exact(threads):
     X, names = tv.count_terms(few, n_threads=threads)
     Y, want = reference(few, VectorizerOptions())
     assert names.tolist() == want and (X != Y).nnz == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 40), st.integers(1, 30), st.integers(1, 7), st.integers(0, 2**31 - 1))
+def test_column_totals_equal_scipys_in_any_chunks(n_docs, n_terms, chunk, seed):
+    """``column_totals`` reads the entries ``chunk`` at a time (so that no int64 copy of a
+    large matrix is made); whatever the chunk, its document frequencies are scipy's
+    ``getnnz(axis=0)`` and its totals ``X.sum(axis=0)``, exactly (integers)."""
+    import scipy.sparse as sp
+
+    rng = np.random.default_rng(seed)
+    X = sp.random(n_docs, n_terms, density=0.3, format="csr", random_state=rng,
+                  data_rvs=lambda k: rng.integers(1, 2**20, k)).astype(np.int32)
+    df, total = tv.column_totals(X, chunk=chunk)
+    assert df.dtype == total.dtype == np.int64
+    np.testing.assert_array_equal(df, X.getnnz(axis=0))
+    np.testing.assert_array_equal(total, np.asarray(X.sum(axis=0, dtype=np.int64)).ravel())
