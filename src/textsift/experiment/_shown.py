@@ -46,6 +46,26 @@ def fold_documents(data: TrainTest) -> Documents:
     return Documents.of(data.X_train, data.y_train, data.counts.classes)
 
 
+def _shown_columns(documents: Documents, shown) -> tuple[Documents, np.ndarray]:
+    """The ``documents`` with the columns of the terms ``shown`` only (every selection's top
+    terms and class terms, in the vocabulary's order), and the map from a term of the
+    vocabulary to its column there (-1: not shown). Each document keeps its size (its counted
+    tokens over the whole vocabulary), so that a term's counts and dispersion are those of
+    the whole matrix: each is a sum over the term's own column alone (the entries in the
+    order of the documents, as in the whole matrix), for a few hundred columns instead of
+    the vocabulary."""
+    V = documents.X.shape[1]
+    kept = np.zeros(V, dtype=bool)
+    for _, terms in shown:
+        kept[np.asarray(terms.index, dtype=np.intp)] = True
+        for ix in terms.classes.attrs.get("index", []):
+            kept[np.asarray(ix, dtype=np.intp)] = True
+    columns = np.flatnonzero(kept)
+    column = np.full(V, -1, dtype=np.intp)
+    column[columns] = np.arange(len(columns))
+    return Documents(documents.X[:, columns].tocsr(), documents.member, documents.sizes), column
+
+
 def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, object]]
                   ) -> pd.DataFrame:
     """The evidence rows (module docstring) of each selection's shown terms: ``shown`` holds
@@ -56,7 +76,7 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
     ``list`` (``"top"``: the selection's top terms, in its order; ``"class"``: a class's
     terms, in the class the list is of), ``position`` (in the list) and ``term``."""
     counts = data.counts
-    documents = fold_documents(data)
+    documents, column = _shown_columns(fold_documents(data), shown)
     dispersions: dict = {}  # each class's, computed once for every selection
     frames = []
     for (method, aggregate), terms in shown:
@@ -84,7 +104,8 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
             cls[named] = group_indices(counts.classes,
                                        frame["class"].to_numpy(dtype=object)[named])
         if (cls >= 0).any():
-            frame = frame.assign(**document_columns(documents, ranking.index, cls, dispersions))
+            frame = frame.assign(**document_columns(documents, column[ranking.index], cls,
+                                                    dispersions))
         frame["position"] = np.concatenate([np.arange(1, len(ix) + 1)
                                             for ix in (terms.index, *lists)])
         frame.insert(0, "list", ["top"] * len(terms.index) + ["class"] * (
