@@ -101,7 +101,7 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
     ``list`` (``"top"``: the selection's top terms, in its order; ``"class"``: a class's
     terms, in the class the list is of), ``position`` (in the list) and ``term``."""
     counts = data.counts
-    parts = []  # (selection, its frame, its terms' columns in the documents, their classes)
+    parts = []  # (selection, its terms, its class lists, its frame, its terms' indices, classes)
     for (method, aggregate), terms in shown:
         m = resolve_method(method)
         if not isinstance(m, str):  # a user's scoring function: no registered cells, no test
