@@ -13,8 +13,12 @@ scoring and ranking, column slicing, metrics, writing the trials and the tables,
 report -- reported as a share of the wall time (goal: under 15%); also without the
 one-off corpus preparation (which the fold cache saves a resumed run), inside the trials alone, and
 (serial runs) as a share of CPU time, which a busy shared machine does not distort -- with
-the CPU seconds of the corpus preparation (``run.json``'s ``prepare_cpu_s``) and of the report,
-so that every part outside the learners is measured in CPU seconds too. The load average,
+the CPU seconds of the corpus preparation (``run.json``'s ``prepare_cpu_s``), of the top terms,
+their evidence and the tables (``tables_cpu_s``) and of the report (its figures apart), so
+that every part outside the learners is measured in CPU seconds too; the floor, the share the
+preparation and the report alone leave; and the preparation's parts measured again after the
+run (reading; the count pass on one thread, with the MB of text per CPU second that
+``bench/count.py`` measures; the Unicode tables built once a process). The load average,
 cores and BLAS threads are printed before and after.
 """
 
@@ -31,7 +35,7 @@ import pandas as pd
 from _common import add_data_option, conditions  # bench/ is the script's path
 
 from textsift.experiment import parse_config, run_experiment
-from textsift.report.html import write_report
+from textsift.report import html
 
 SIZES = [100, 200, 300, 500, 700, 1000, 1500, 2000]
 #: The goal: the share of the run's time outside the learners.
@@ -52,12 +56,56 @@ def config(data: Path, n_jobs: int) -> dict:
     }
 
 
+def _timed(module, name: str, seconds: list) -> None:
+    """Wrap ``module.name`` to add each call's CPU seconds to ``seconds``."""
+    inner = getattr(module, name)
+
+    def timed(*args, **kwargs):
+        c0 = time.process_time()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            seconds.append(time.process_time() - c0)
+
+    setattr(module, name, timed)
+
+
+def preparation(exp) -> list[tuple[str, str]]:
+    """The corpus preparation's parts measured again after the run, in this process: reading
+    (gunzip, JSON, header stripping), the count pass on one thread (stop words and stems
+    included) and the Unicode tables the count pass builds once per process; the text's MB
+    (UTF-8) and the count pass's MB per CPU second (``bench/count.py`` measures the same pass,
+    default options, on these texts)."""
+    from textsift.experiment.folds import read_documents
+    from textsift.text.tokens import unicode_tables
+    from textsift.text.vectorize import count_terms
+
+    c0 = time.process_time()
+    texts, _, _ = read_documents(exp)
+    read = time.process_time() - c0
+    mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
+    c0 = time.process_time()
+    count_terms(texts, exp.preprocessing, n_threads=1)
+    count = time.process_time() - c0
+    c0 = time.process_time()
+    unicode_tables.__wrapped__()
+    tables = time.process_time() - c0
+    return [("corpus", f"{len(texts):,} documents, {mb:.1f} MB of text"),
+            ("  reading (gunzip, JSON, headers), CPU", f"{read:8.2f} s ({mb / read:.0f} MB/s)"),
+            ("  counting (one thread, stop words, stems), CPU",
+             f"{count:8.2f} s ({mb / count:.0f} MB/s)"),
+            ("  Unicode tables (once a process: in the run's count)",
+             f"{tables:8.2f} s")]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_data_option(ap)
     ap.add_argument("--n-jobs", type=int, default=1)
     args = ap.parse_args()
     exp = parse_config(config(args.data.resolve(), args.n_jobs), src="bench/harness.py")
+    figures: list[float] = []
+    _timed(html, "curve_figures", figures)
     load0 = os.getloadavg()[0]
     before = conditions()
     with tempfile.TemporaryDirectory() as tmp:
@@ -65,11 +113,12 @@ def main() -> None:
         t0, c0 = time.perf_counter(), time.process_time()
         run = run_experiment(exp, out)
         t_run, c_run = time.perf_counter() - t0, time.process_time() - c0
-        write_report(out)
+        html.write_report(out)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         timings = pd.read_csv(out / "timings.csv")
         record = json.loads((out / "run.json").read_text())
         prepare, prepare_cpu = record["prepare_s"], record["prepare_cpu_s"]
+        tables_cpu = record["tables_cpu_s"]
     learner = timings["learner_s"].sum()
     select = timings["select_s"].sum()
     metrics = timings["metrics_s"].sum()
@@ -92,7 +141,7 @@ def main() -> None:
         ("  same, inside the trials only (selection + metrics)",
          f"{(select + metrics) / trials:8.1%}"),
     ]
-    width = max(len(k) for k, _ in rows)
+    width = 56
     for k, v in rows:
         print(f"{k:<{width}}  {v}")
     if args.n_jobs > 1:
@@ -100,13 +149,17 @@ def main() -> None:
     else:  # CPU seconds do not depend on what else the machine is doing
         learner_cpu = timings["learner_cpu_s"].sum()
         share = 1 - learner_cpu / cpu
+        trials_cpu = c_run - prepare_cpu - learner_cpu - tables_cpu
+        fixed = prepare_cpu + cpu - c_run  # the preparation and the report
         rows = [
             ("CPU time, run + report", f"{cpu:8.1f} s"),
             ("  of which learners", f"{learner_cpu:8.1f} s"),
             ("  of which reading, tokenising, vectorising, counting", f"{prepare_cpu:8.1f} s"),
-            ("  of which the trials' selection, metrics, store, tables",
-             f"{c_run - prepare_cpu - learner_cpu:8.1f} s"),
+            ("  of which the trials' selection, metrics, files",
+             f"{trials_cpu:8.1f} s"),
+            ("  of which top terms, their evidence, the tables", f"{tables_cpu:8.1f} s"),
             ("  of which report", f"{cpu - c_run:8.1f} s"),
+            ("    of which its figures (matplotlib: PNG and SVG)", f"{sum(figures):8.1f} s"),
             ("share outside the learners, CPU",
              f"{share:8.1%} (goal < {GOAL:.0%}: {'met' if share < GOAL else 'not met'}; "
              f"{share / GOAL:.1f}x the goal)"),
@@ -114,6 +167,9 @@ def main() -> None:
              f"{1 - learner_cpu / (cpu - prepare_cpu):8.1%}"),
             ("  same, without the preparation and the report",
              f"{1 - learner_cpu / (c_run - prepare_cpu):8.1%}"),
+            ("  floor: the preparation and the report, nothing else",
+             f"{fixed / (fixed + learner_cpu):8.1%}"),
+            *preparation(exp),
         ]
         for k, v in rows:
             print(f"{k:<{width}}  {v}")

@@ -45,3 +45,14 @@ def test_names_and_label_sets_still_go_to_scikit_learn():
     pred = np.array([[1, 0], [1, 1], [0, 1]])
     assert MEASURES["micro_f1"](y, pred) == f1_score(y, pred, average="micro")
     assert MEASURES["accuracy"](y, pred) == 1 / 3
+
+
+def test_codes_far_apart_measure_as_scikit_learn():
+    """Labels 0, 7 and 10**9 (too far apart to be ranked by a table of counts: sorted
+    instead): class 0 TP 1 of 2 true, 1 predicted, F1 2/3; class 7: 1, 1, 2: 2/3; class
+    10**9: 0, 1, 1: 0. Macro-F1 (2/3 + 2/3 + 0) / 3 = 4/9, micro-F1 and accuracy 2/4."""
+    y, pred = np.array([0, 0, 7, 10**9]), np.array([0, 10**9, 7, 7])
+    assert MEASURES["macro_f1"](y, pred) == f1_score(y, pred, average="macro", zero_division=0)
+    assert abs(MEASURES["macro_f1"](y, pred) - 4 / 9) < 1e-15
+    assert MEASURES["micro_f1"](y, pred) == 0.5
+    assert MEASURES["accuracy"](y, pred) == 0.5

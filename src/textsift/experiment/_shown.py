@@ -46,6 +46,51 @@ def fold_documents(data: TrainTest) -> Documents:
     return Documents.of(data.X_train, data.y_train, data.counts.classes)
 
 
+def _document_columns(documents: Documents, parts: list) -> list[dict | None]:
+    """Each selection's :func:`~textsift.evidence.terms.document_columns` (``None`` for one
+    whose terms have no class), computed in one call for them all on the columns of the
+    terms shown only: each document keeps its size (its counted tokens over the whole
+    vocabulary), so that a term's counts and dispersion, sums over its own column alone (the
+    entries in the order of the documents), are those of the whole matrix, and each class's
+    documents are sliced once for every selection. As ``document_columns`` writes them:
+    integer counts and ranges when every row of the selection has a class, else floats with
+    NaN for the rows of none."""
+    V = documents.X.shape[1]
+    has = [cls >= 0 for *_, cls in parts]
+    kept = np.zeros(V, dtype=bool)
+    for (*_, index, _), named in zip(parts, has, strict=True):
+        kept[np.asarray(index, dtype=np.intp)[named]] = True
+    shown = np.flatnonzero(kept)
+    if not len(shown):
+        return [None] * len(parts)
+    column = np.full(V, -1, dtype=np.intp)
+    column[shown] = np.arange(len(shown))
+    narrow = Documents(documents.X[:, shown].tocsr(), documents.member, documents.sizes)
+    every = document_columns(
+        narrow, np.concatenate([column[index[named]] for (*_, index, _), named in
+                                zip(parts, has, strict=True)]),
+        np.concatenate([cls[named] for (*_, cls), named in zip(parts, has, strict=True)]))
+    out, start = [], 0
+    for named in has:
+        n = int(named.sum())
+        if not n:
+            out.append(None)
+            continue
+        found = {name: values[start:start + n] for name, values in every.items()}
+        start += n
+        if not named.all():  # rows of no class: NaN, and the counts as floats
+            found = {name: _spread(values, named) for name, values in found.items()}
+        out.append(found)
+    return out
+
+
+def _spread(values: np.ndarray, named: np.ndarray) -> np.ndarray:
+    """``values`` at the ``named`` rows, NaN at the others (float64)."""
+    full = np.full(len(named), np.nan)
+    full[named] = values
+    return full
+
+
 def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, object]]
                   ) -> pd.DataFrame:
     """The evidence rows (module docstring) of each selection's shown terms: ``shown`` holds
@@ -56,9 +101,7 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
     ``list`` (``"top"``: the selection's top terms, in its order; ``"class"``: a class's
     terms, in the class the list is of), ``position`` (in the list) and ``term``."""
     counts = data.counts
-    documents = fold_documents(data)
-    dispersions: dict = {}  # each class's, computed once for every selection
-    frames = []
+    parts = []  # (selection, its terms, its class lists, its frame, its terms' indices, classes)
     for (method, aggregate), terms in shown:
         m = resolve_method(method)
         if not isinstance(m, str):  # a user's scoring function: no registered cells, no test
@@ -83,12 +126,17 @@ def term_evidence(exp: Experiment, data: TrainTest, shown: list[tuple[tuple, obj
             named = frame["class"].notna().to_numpy()
             cls[named] = group_indices(counts.classes,
                                        frame["class"].to_numpy(dtype=object)[named])
-        if (cls >= 0).any():
-            frame = frame.assign(**document_columns(documents, ranking.index, cls, dispersions))
+        parts.append(((method, aggregate), terms, lists, frame, ranking.index, cls))
+    columns = _document_columns(fold_documents(data), parts)
+    frames = []
+    for ((method, aggregate), terms, lists, frame, _, cls), found in zip(parts, columns,
+                                                                         strict=True):
+        if found is not None:
+            frame = frame.assign(**found)
         frame["position"] = np.concatenate([np.arange(1, len(ix) + 1)
                                             for ix in (terms.index, *lists)])
         frame.insert(0, "list", ["top"] * len(terms.index) + ["class"] * (
-            len(index) - len(terms.index)))
+            len(cls) - len(terms.index)))
         frame.insert(0, "aggregate", aggregate)
         frame.insert(0, "method", method)
         frames.append(frame)

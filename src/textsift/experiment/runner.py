@@ -232,7 +232,9 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         finished += 1
         if progress is not None:
             progress(finished, len(trials))
+    c_tables = time.process_time()
     results = store.write_tables(trials, *report_terms(exp, fold0, chosen))
+    tables_cpu_s = time.process_time() - c_tables
     empty = _nothing_passed(results)
     if empty:
         say(f"note: {empty}")
@@ -240,7 +242,7 @@ def _run(exp: Experiment, store: Store, resume: bool, n_jobs: int, progress, say
         atomic_write(store.root / "notes.json", lambda fh: fh.write(json.dumps(notes).encode()))
     wall = time.perf_counter() - t0[0]
     run = {"wall_s": wall, "prepare_s": prepare_s, "prepare_cpu_s": prepare_cpu_s,
-           "n_jobs": n_jobs, "trials": len(trials),
+           "tables_cpu_s": tables_cpu_s, "n_jobs": n_jobs, "trials": len(trials),
            "trials_run": len(pending), "fold_0_documents": int(first.counts.n_docs)}
     atomic_write(store.root / "run.json", lambda fh: fh.write(json.dumps(run).encode()))
     return RunSummary(results, len(trials), len(pending), wall, notes)

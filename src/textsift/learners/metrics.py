@@ -194,7 +194,8 @@ def _macro_f1(y_true, y_pred) -> float:
 def _class_counts(y_true, y_pred):
     """``(tp, true, predicted)`` documents of each label present in ``y_true`` or ``y_pred``
     (ascending: scikit-learn's labels) for one integer label per document (what an
-    experiment's cells measure: the classes' codes), by three ``bincount``; None for any other
+    experiment's cells measure: the classes' codes), by three ``bincount`` (the labels
+    present found by a fourth when they are small codes, sorted otherwise); None for any other
     input (label sets, names, numbers that are not integers), which scikit-learn measures
     and checks. An experiment measures each of its cells' predictions with three measures:
     scikit-learn's checks of the labels cost more than the measures."""
@@ -202,9 +203,16 @@ def _class_counts(y_true, y_pred):
     if (y_true.ndim != 1 or y_pred.shape != y_true.shape or not len(y_true)
             or y_true.dtype.kind not in "iu" or y_pred.dtype.kind not in "iu"):
         return None
-    labels, codes = np.unique(np.concatenate([y_true, y_pred]), return_inverse=True)
+    both = np.concatenate([y_true, y_pred])
+    low, high = int(both.min()), int(both.max())
+    if low >= 0 and high < 4 * len(both) + 1024:  # codes: ranked by a table, not sorted
+        present = np.bincount(both, minlength=high + 1) > 0
+        codes = (np.cumsum(present) - 1)[both]  # each label's rank among those present
+        m = int(present.sum())
+    else:
+        labels, codes = np.unique(both, return_inverse=True)
+        m = len(labels)
     truth, guess = codes[:len(y_true)], codes[len(y_true):]
-    m = len(labels)
     return (np.bincount(truth[truth == guess], minlength=m), np.bincount(truth, minlength=m),
             np.bincount(guess, minlength=m))
 

@@ -147,42 +147,70 @@ def curve_figures(summary: pd.DataFrame, out_dir, dataset: str = "",
     style = {m: (palette(i % palette.N), "-" if i < palette.N else "--")
              for i, m in enumerate(methods)}
     spread = spread_caption(summary, unit)
-    figures = []
-    for metric, part in summary.groupby("metric", sort=False):
-        present = list(dict.fromkeys(part["learner"]))  # in the file's order when known
-        columns = [lb for lb in learners if lb in present] + [
-            lb for lb in present if lb not in learners]
-        fig, axes = plt.subplots(len(policies), len(columns), squeeze=False, sharey=True,
-                                 figsize=(12, 0.6 + 3.7 * len(policies)))
-        for (row, policy), (col, learner) in ((r, c) for r in enumerate(policies)
-                                              for c in enumerate(columns)):
-            ax = axes[row][col]
-            panel = curves[(curves["metric"] == metric) & (curves["learner"] == learner) & (
-                (curves["aggregate"] == policy) | curves["method"].isin(single))]
-            _draw_curves(ax, panel, style, by_ratio)
-            _draw_baselines(ax, base[(base["metric"] == metric) & (base["learner"] == learner)])
-            title = learners.get(learner, learner)
-            row_name = ("; each label's own terms (scope local)" if policy == "local" else
-                        f"; policy {policy}")
-            ax.set_title(title + (row_name if len(policies) > 1 else ""), fontsize=10)
-            ax.set_xlabel("% of the vocabulary kept" if by_ratio else "number of terms")
-            ax.grid(True, alpha=0.3)
-        for row in axes:
-            row[0].set_ylabel(metric_name(metric, "tex", direction=False))
-        handles = {}  # every line once, also those drawn in some panels only
-        for ax in axes.flat:
-            for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-                handles.setdefault(lab, h)
-        fig.legend(handles.values(), handles.keys(), loc="lower center", fontsize=9,
-                   ncol=min(len(handles), 6), frameon=False)
-        title = f"{dataset}: {metric_name(metric)}".strip(": ")
-        suffix = f"; {spread}" if spread else ""
-        fig.suptitle(f"{dataset}: {metric_name(metric, 'tex')}".strip(": ") + suffix,
-                     fontsize=11)
-        rows_of_legend = -(-len(handles) // 6)
-        fig.tight_layout(rect=(0, 0.05 * rows_of_legend / len(policies) + 0.02, 1, 1))
-        figures.append(_save(fig, out_dir / _slug(metric), title))
+    figures: list[Figure] = []
+    drawn: dict = {}  # a figure of each shape, drawn again for the next metric
+    try:
+        for metric, part in summary.groupby("metric", sort=False):
+            present = list(dict.fromkeys(part["learner"]))  # in the file's order when known
+            columns = [lb for lb in learners if lb in present] + [
+                lb for lb in present if lb not in learners]
+            fig, axes = _blank(drawn, len(policies), len(columns))
+            for (row, policy), (col, learner) in ((r, c) for r in enumerate(policies)
+                                                  for c in enumerate(columns)):
+                ax = axes[row][col]
+                panel = curves[(curves["metric"] == metric) & (curves["learner"] == learner) & (
+                    (curves["aggregate"] == policy) | curves["method"].isin(single))]
+                _draw_curves(ax, panel, style, by_ratio)
+                _draw_baselines(ax, base[(base["metric"] == metric)
+                                         & (base["learner"] == learner)])
+                title = learners.get(learner, learner)
+                row_name = ("; each label's own terms (scope local)" if policy == "local" else
+                            f"; policy {policy}")
+                ax.set_title(title + (row_name if len(policies) > 1 else ""), fontsize=10)
+                ax.set_xlabel("% of the vocabulary kept" if by_ratio else "number of terms")
+                ax.grid(True, alpha=0.3)
+            for row in axes:
+                row[0].set_ylabel(metric_name(metric, "tex", direction=False))
+            handles = {}  # every line once, also those drawn in some panels only
+            for ax in axes.flat:
+                for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+                    handles.setdefault(lab, h)
+            fig.legend(handles.values(), handles.keys(), loc="lower center", fontsize=9,
+                       ncol=min(len(handles), 6), frameon=False)
+            title = f"{dataset}: {metric_name(metric)}".strip(": ")
+            suffix = f"; {spread}" if spread else ""
+            fig.suptitle(f"{dataset}: {metric_name(metric, 'tex')}".strip(": ") + suffix,
+                         fontsize=11)
+            rows_of_legend = -(-len(handles) // 6)
+            fig.tight_layout(rect=(0, 0.05 * rows_of_legend / len(policies) + 0.02, 1, 1))
+            figures.append(_save(fig, out_dir / _slug(metric), title))
+    finally:
+        for fig, _ in drawn.values():
+            plt.close(fig)
     return figures
+
+
+def _blank(drawn: dict, rows: int, columns: int):
+    """``(fig, axes)``: a figure of ``rows`` x ``columns`` panels sharing their y axis, the
+    one of that shape drawn for an earlier metric emptied of its curves, baselines and
+    legend (its axes, ticks and fonts made once: most of a figure's cost), else a new one
+    kept in ``drawn``. Every metric has the same levels (each trial measures them all), so
+    the x axis an earlier metric set up (its scale, its ticks) is the one the next would
+    get: the files are those of a new figure, to the byte (PNG)."""
+    if (rows, columns) in drawn:
+        fig, axes = drawn[rows, columns]
+        for ax in axes.flat:
+            for container in list(ax.containers):  # an error bar's lines with it
+                container.remove()
+            for artist in [*ax.lines, *ax.collections]:
+                artist.remove()
+            ax.relim()
+        for legend in list(fig.legends):
+            legend.remove()
+        return fig, axes
+    drawn[rows, columns] = plt.subplots(rows, columns, squeeze=False, sharey=True,
+                                        figsize=(12, 0.6 + 3.7 * rows))
+    return drawn[rows, columns]
 
 
 def _draw_baselines(ax, base: pd.DataFrame) -> None:
@@ -194,11 +222,10 @@ def _draw_baselines(ax, base: pd.DataFrame) -> None:
 
 
 def _save(fig, stem: Path, title: str) -> Figure:
-    """``fig`` written as ``stem.png`` and ``stem.svg`` (atomically), then closed."""
+    """``fig`` written as ``stem.png`` and ``stem.svg`` (atomically)."""
     png, svg = stem.with_suffix(".png"), stem.with_suffix(".svg")
     atomic_write(png, lambda fh: fig.savefig(fh, dpi=100, format="png"))
     atomic_write(svg, lambda fh: fig.savefig(fh, format="svg"))
-    plt.close(fig)
     return Figure(title, png, svg)
 
 
