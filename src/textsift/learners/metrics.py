@@ -194,10 +194,10 @@ def _macro_f1(y_true, y_pred) -> float:
 def _class_counts(y_true, y_pred):
     """``(tp, true, predicted)`` documents of each label present in ``y_true`` or ``y_pred``
     (ascending: scikit-learn's labels) for one integer label per document (what an
-    experiment's cells measure: the classes' codes), by three ``bincount`` (the labels
+    experiment's trials measure: the classes' codes), by three ``bincount`` (the labels
     present found by a fourth when they are small codes, sorted otherwise); None for any other
     input (label sets, names, numbers that are not integers), which scikit-learn measures
-    and checks. An experiment measures each of its cells' predictions with three measures:
+    and checks. An experiment measures each of its trials' predictions with three measures:
     scikit-learn's checks of the labels cost more than the measures."""
     y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
     if (y_true.ndim != 1 or y_pred.shape != y_true.shape or not len(y_true)
