@@ -6,9 +6,11 @@ Per-class scores cost one pass over the cells that differ: a cell with ``A = 0``
 the (V, m) table) depends only on ``(df, class)``, so a score is evaluated once per distinct
 ``(df, class)`` and once per non-zero cell, in one vectorised call
 (:attr:`~textsift.counting.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
-shared by every method), and the table is written -- if ever -- by one gather and one
-scatter: whole, a block of rows or one column at a time. NaN and unseen terms are turned
-into ``-inf`` on those few values, before any table exists.
+shared by every method), and the table is written -- if ever -- whole, a block of rows or
+one column at a time: a table of values held one per distinct table by one gather through
+the index of every cell's table (``SparseCells.table_index``, shared by every method),
+any other by a gather of its ``A = 0`` rule and a scatter of its non-zero cells. NaN and
+unseen terms are turned into ``-inf`` on those few values, before any table exists.
 """
 
 from __future__ import annotations
@@ -87,8 +89,18 @@ class Cells:
             if not isinstance(zero, Absent | Grid):
                 zero = _broadcast(np.asarray(zero, dtype=np.float64), c)
             return zero, _minus_inf_for_nan(self.nz)
-        tables = _minus_inf_for_nan(self.tables)
+        tables = self._clean_tables
         return _grid(tables[:cells.n_zero], cells), tables.take(cells.nz_table)
+
+    @cached_property
+    def _clean_tables(self) -> np.ndarray:
+        """The values of the distinct tables, NaN as ``-inf`` and the ``df = 0`` row of the
+        grid (unseen terms) ``-inf``: a cell's value, wherever its table is."""
+        tables = _minus_inf_for_nan(self.tables)
+        cells = self.counts.cells
+        if len(cells.df_values) and cells.df_values[0] == 0:
+            tables[:len(cells.size_values)] = -np.inf
+        return tables
 
     def _of_parts(self, zero, nz) -> Cells:
         return Cells(self.counts, zero=zero, nz=nz)
@@ -98,7 +110,7 @@ class Cells:
         return self.dense().array
 
     def dense(self, out: np.ndarray | None = None):
-        """The dense storage: one gather and one scatter, into ``out`` (a (V, m) float64
+        """The dense storage (:meth:`rows` of every term), into ``out`` (a (V, m) float64
         array) when given, else into fresh memory (refused, with the memory it would need,
         when it cannot fit)."""
         from ._tables import _Dense
@@ -116,6 +128,11 @@ class Cells:
         c, cells = self.counts, self.counts.cells
         m = c.n_classes
         values = np.empty((stop - start, m)) if out is None else out[:stop - start]
+        if self.tables is not None and cells.indexable and values.flags.c_contiguous:
+            # one gather of the distinct tables' values, every cell from its own table
+            np.take(self._clean_tables, cells.table_index[start * m:stop * m],
+                    out=values.reshape(-1), mode="clip")
+            return values
         absent, nz = self.parts
         absent.block(start, stop, values)
         if start == 0 and stop == c.n_terms:  # the whole table: every cell where it lies
