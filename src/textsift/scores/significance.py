@@ -249,26 +249,51 @@ def adjusted_cells(p: Cells, correction: str, family: str) -> Cells:
     zero, nz = p.parts
     n_df, absent = zero.grid.shape[0], zero.absent_counts(cells)
     order, start = cells.by_class
-    grid_q, nz_q = np.empty((n_df, m)), np.empty(len(nz))
+    grid_q, nz_q = np.empty((n_df, m)), np.full(len(nz), -np.inf)
     step = max(1, FAMILY_BLOCK // max(n_df, 1)) if family == "class" else m
     for c0 in range(0, m, step):
         c1 = min(m, c0 + step)
         mine = order[start[c0]:start[c1]]  # the block's non-zero cells, class by class
-        values = np.concatenate([zero.grid[:, zero.size_index[c0:c1]].T.ravel(), nz[mine]])
+        mine = mine[nz[mine] > -np.inf]  # tested (-inf: no test)
+        value, cell_cls, weight, entry = _distinct_cells(nz[mine], cells.col[mine] - c0)
+        values = np.concatenate([zero.grid[:, zero.size_index[c0:c1]].T.ravel(), value])
         values[np.isneginf(values)] = np.nan  # no test (the unseen terms' row)
-        weight = np.concatenate([absent[:, c0:c1].T.ravel(), np.ones(len(mine))])
-        cls = np.concatenate([np.repeat(np.arange(c1 - c0), n_df), cells.col[mine] - c0])
+        weight = np.concatenate([absent[:, c0:c1].T.ravel(), weight])
+        cls = np.concatenate([np.repeat(np.arange(c1 - c0), n_df), cell_cls])
         tested = np.flatnonzero((weight > 0) & ~np.isnan(values))
-        members = tested[np.argsort(cls[tested], kind="stable")]
+        members = tested[np.argsort(cls[tested].astype(_narrow(c1 - c0)), kind="stable")]
         bounds = (np.searchsorted(cls[members], np.arange(c1 - c0 + 1)) if family == "class"
                   else np.array([0, len(members)]))
         q = adjust_families(values, weight, members, bounds, correction)
         n_grid = (c1 - c0) * n_df
         grid_q[:, c0:c1] = q[:n_grid].reshape(c1 - c0, n_df).T
-        nz_q[mine] = q[n_grid:]
+        nz_q[mine] = q[n_grid:][entry]
     grid_q[np.isnan(grid_q)] = -np.inf
     nz_q[np.isnan(nz_q)] = -np.inf
     return Cells(counts, zero=Grid(grid_q, zero.df_index, np.arange(m)), nz=nz_q)
+
+
+def _distinct_cells(values: np.ndarray, cls: np.ndarray):
+    """``(value, class, weight, entry)``: the distinct ``(p-value, class)`` of non-zero
+    cells (hashed, pandas' factorisation: no sort), the cells that have each, and each
+    cell's entry among them. Many cells share a p-value (those of one distinct table), and
+    a correction of tied values with their numbers of tests is exact: each family sorts its
+    distinct values, not its cells."""
+    import pandas as pd
+
+    if not len(values):
+        return values, cls, np.zeros(0), np.zeros(0, dtype=np.intp)
+    code, uniques = pd.factorize(values)
+    key = code.astype(np.int64) * (int(cls.max()) + 1) + cls
+    entry, keys = pd.factorize(key)
+    width = int(cls.max()) + 1
+    return (np.asarray(uniques, dtype=np.float64)[keys // width], keys % width,
+            np.bincount(entry, minlength=len(keys)).astype(np.float64), entry)
+
+
+def _narrow(n: int) -> type:
+    """The narrowest unsigned type for ``n`` classes: numpy sorts it by radix, stably."""
+    return np.uint8 if n <= 2**8 else np.uint16 if n <= 2**16 else np.int64
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
