@@ -334,7 +334,8 @@ def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
                 return np.zeros(V), np.zeros(V, dtype=np.int64)
             return np.full(V, value * np.sum(w))
 
-        return Absent(lambda t, c: value, counts.seen, m, np.zeros(V), np.zeros(m), total)
+        return Absent.constant(value, counts.seen, m, term_key=np.zeros(V),
+                               class_key=np.zeros(m), totals=total)
     return Absent(lambda t, c: full[t, c], counts.seen, m)
 
 
