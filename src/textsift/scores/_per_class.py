@@ -147,6 +147,20 @@ class Cells:
                nz[mine])
         return values
 
+    def gathered(self, minus_inf: float) -> np.ndarray | None:
+        """The dense table with ``minus_inf`` in the place of ``-inf`` (NaN for a table of
+        p-values: no test), by one gather of the distinct values so replaced, when the
+        table is held one value per distinct table (:attr:`tables`) and the index of every
+        cell's table is kept; else None."""
+        cells = self.counts.cells
+        if self.tables is None or not cells.indexable:
+            return None
+        tables = self._clean_tables.copy()
+        tables[np.isneginf(tables)] = minus_inf
+        values = np.empty((self.counts.n_terms, self.counts.n_classes))
+        np.take(tables, cells.table_index, out=values.reshape(-1), mode="clip")
+        return values
+
     def cells_of(self, j: int) -> np.ndarray:
         """The non-zero cells of class ``j`` (indices into ``counts.cells``), by term."""
         order, start = self.counts.cells.by_class

@@ -104,6 +104,10 @@ class PValues:
 
     @cached_property
     def values(self) -> np.ndarray:
+        store = self.table._store  # held per distinct table: one gather, NaN written there
+        values = store.gathered(np.nan) if isinstance(store, Cells) else None
+        if values is not None:
+            return values
         dense = self.table.table()  # a table held by its cells: written here, once
         values = dense.values
         if dense is self.table or values.dtype != np.float64:  # the table's own array
