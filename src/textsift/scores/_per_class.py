@@ -149,16 +149,23 @@ class Cells:
 
     def gathered(self, minus_inf: float) -> np.ndarray | None:
         """The dense table with ``minus_inf`` in the place of ``-inf`` (NaN for a table of
-        p-values: no test), by one gather of the distinct values so replaced, when the
-        table is held one value per distinct table (:attr:`tables`) and the index of every
-        cell's table is kept; else None."""
-        cells = self.counts.cells
-        if self.tables is None or not cells.indexable:
+        p-values: no test), written from the held values so replaced (never a pass over
+        the (V, m) table): by one gather when the table is held one value per distinct
+        table (:attr:`tables`) and the index of every cell's table is kept, by a gather of
+        its grid and a scatter of its non-zero cells when its absent cells are a
+        :class:`Grid`; else None."""
+        c, cells = self.counts, self.counts.cells
+        values = np.empty((c.n_terms, c.n_classes))
+        if self.tables is not None and cells.indexable:
+            tables = _replaced(self._clean_tables, minus_inf)
+            np.take(tables, cells.table_index, out=values.reshape(-1), mode="clip")
+            return values
+        zero, nz = self.parts
+        if not isinstance(zero, Grid):
             return None
-        tables = self._clean_tables.copy()
-        tables[np.isneginf(tables)] = minus_inf
-        values = np.empty((self.counts.n_terms, self.counts.n_classes))
-        np.take(tables, cells.table_index, out=values.reshape(-1), mode="clip")
+        Grid(_replaced(zero.grid, minus_inf), zero.df_index, zero.size_index).block(
+            0, c.n_terms, values)
+        values.reshape(-1)[cells.flat] = _replaced(nz, minus_inf)
         return values
 
     def cells_of(self, j: int) -> np.ndarray:
@@ -351,6 +358,13 @@ def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
         return Absent.constant(value, counts.seen, m, term_key=np.zeros(V),
                                class_key=np.zeros(m), totals=total)
     return Absent(lambda t, c: full[t, c], counts.seen, m)
+
+
+def _replaced(a: np.ndarray, minus_inf: float) -> np.ndarray:
+    """A copy of ``a`` with ``minus_inf`` in the place of ``-inf``."""
+    a = a.copy()
+    a[np.isneginf(a)] = minus_inf
+    return a
 
 
 def _minus_inf_for_nan(a) -> np.ndarray:
