@@ -155,14 +155,17 @@ class Cells:
         its grid and a scatter of its non-zero cells when its absent cells are a
         :class:`Grid`; else None."""
         c, cells = self.counts, self.counts.cells
+        one_gather = self.tables is not None and cells.indexable
+        if not one_gather and not isinstance(self.parts[0], Grid):
+            return None
+        check_fits(c.n_terms, c.n_classes, 8, "a dense table of p-values",
+                   "read the p-values of the cells wanted (PValues.at), which never writes it")
         values = np.empty((c.n_terms, c.n_classes))
-        if self.tables is not None and cells.indexable:
+        if one_gather:
             tables = _replaced(self._clean_tables, minus_inf)
             np.take(tables, cells.table_index, out=values.reshape(-1), mode="clip")
             return values
         zero, nz = self.parts
-        if not isinstance(zero, Grid):
-            return None
         Grid(_replaced(zero.grid, minus_inf), zero.df_index, zero.size_index).block(
             0, c.n_terms, values)
         values.reshape(-1)[cells.flat] = _replaced(nz, minus_inf)
