@@ -2,6 +2,7 @@
 
     python bench/scores.py [--data ../shared/data] [--mi-columns 2000]
     python bench/scores.py --classes-only [--classes 2,20,200,2000,4000]
+    python bench/scores.py --quick   # the main ratio in one process, the stages, the floors
 
 On 20 Newsgroups train (about 11k documents x 130k terms, raw text, scikit-learn's default
 token pattern) it prints:
@@ -17,7 +18,10 @@ token pattern) it prints:
   column subset (it is far too slow for all columns) and scaled per column, with the largest
   difference between the two on that subset (goal: >= 1000x, identical values);
 * peak traced memory of each (tracemalloc sees numpy's buffers) beside the matrix's own size.
-* where the time goes: each stage of the fused scoring timed apart, with its page faults;
+* where the time goes: each stage of the fused scoring timed apart, with its page faults,
+  and the floors of the writing (the same tables written by one ``np.take`` each through
+  the shared index of every cell's distinct table, and by a memset) with the ratios to
+  ``chi2`` they imply;
 * the classes axis (``--classes``, default 2, 20, 200, 2,000 and 4,000 classes): one ranking
   by one method -- ``TermSelector("chi2").fit(X, y)``, the count pass and the whole ranking
   under ``max`` -- against scikit-learn's ``chi2(X, y)`` and a stable ``argsort`` of its
@@ -108,10 +112,15 @@ def race_cold(X, y, repeat: int) -> dict:
     return best
 
 
-def stages(X, y, names, repeat: int) -> None:
+def stages(X, y, names, repeat: int, chi2_cpu: float | None = None) -> None:
     """Where the time of ``compute_many(reuse=True)`` goes: each stage's CPU time apart (best
     of ``repeat``: on a shared machine the wall time says more of the load than of the
-    stage), with the minor page faults of its best run (a first touch of fresh memory)."""
+    stage), with the minor page faults of its best run (a first touch of fresh memory); then
+    the floors of the writing -- the same number of (V, m) float64 tables written by one
+    ``np.take`` each through the shared index of every cell's distinct table (the least a
+    gather of the distinct values costs) and by ``fill`` (a memset: the least any writing
+    costs) into the same reused buffer -- and, given ``chi2_cpu`` (scikit-learn's ``chi2``,
+    CPU seconds), the ratio each floor implies against the goal of 1.5x."""
     import resource
 
     from textsift.scores import get_method
@@ -148,12 +157,40 @@ def stages(X, y, names, repeat: int) -> None:
                 per_class += 1
             metric, table = metric + t1 - t0, table + time.process_time() - t1
         note(f"the metrics on the distinct tables ({len(names)} methods)", metric, None)
-        note(f"writing {per_class} per-class tables (a gather and a scatter each)", table,
+        note(f"writing {per_class} per-class tables (a gather each, or gather and scatter)", table,
              faults() - f0)
     print(f"where the time goes (stages apart, best of {repeat}, {conditions()}): "
           "CPU ms, minor page faults")
     for k, (t, f) in best.items():
         print(f"  {k:<60s} {t * 1e3:7.1f}   {'' if f is None else f}")
+    floors(counts, buffer, best, per_class, repeat, chi2_cpu)
+
+
+def floors(counts, buffer, best: dict, n_tables: int, repeat: int, chi2_cpu) -> None:
+    """The floors of :func:`stages` (its docstring), printed with the ratios they imply."""
+    index = counts.cells.table_index
+    values = np.random.default_rng(0).random(len(counts.cells.evaluation_set[0]))
+    flat = buffer.reshape(-1)
+
+    def gathers():
+        for _ in range(n_tables):
+            np.take(values, index, out=flat, mode="clip")
+
+    def fills():
+        for _ in range(n_tables):
+            buffer.fill(1.0)
+
+    t = race({"gather": gathers, "fill": fills}, repeat)
+    gather, fill = t["gather"][1], t["fill"][1]
+    fixed = sum(v[0] for k, v in best.items() if not k.startswith(("writing", "first touch")))
+    print(f"floors of the writing ({n_tables} tables into the reused buffer, best of {repeat}): "
+          f"one np.take each through the shared index {gather * 1e3:.1f} ms, a fill (memset) "
+          f"each {fill * 1e3:.1f} ms")
+    if chi2_cpu:
+        print(f"  count pass + distinct tables + metrics ({fixed * 1e3:.1f} ms) + the gathers: "
+              f"{(fixed + gather) / chi2_cpu:.2f}x sklearn chi2 ({chi2_cpu * 1e3:.1f} ms); with "
+              f"a memset's writing: {(fixed + fill) / chi2_cpu:.2f}x; without any writing: "
+              f"{fixed / chi2_cpu:.2f}x (goal <= 1.5x)")
 
 
 def synthetic(n_classes: int, n_terms: int = 100_000, n_docs: int = 50_000, tokens: int = 80,
@@ -297,6 +334,10 @@ def main():
     ap.add_argument("--classes-repeat", type=int, default=3,
                     help="fresh-process runs of each contender per number of classes")
     ap.add_argument("--classes-only", action="store_true", help="run only the classes axis")
+    ap.add_argument("--quick", action="store_true",
+                    help="only the main ratio in this process and where the time goes, with "
+                         "the floors (no fresh processes, mutual information, memory or "
+                         "classes axis)")
     ap.add_argument("--blas-threads", type=int, default=1,
                     help="BLAS threads in this process and its children (default 1)")
     ap.add_argument("--one", nargs=2, help=argparse.SUPPRESS)
@@ -343,14 +384,15 @@ def run(args):
             pass
 
     sk_scores, _ = chi2(X, y)
-    scores = ours()
+    scores = None if args.quick else ours()
     counts = Counts.from_matrix(X, y)
     load = os.getloadavg()[0]
     t = race({"chi2": lambda: chi2(X, y), "count": lambda: Counts.from_matrix(X, y),
               "streamed": ours_streamed}, args.repeat)
     # apart: holding 17 tables and freeing them hands memory back to the system, which would
     # charge the page faults of the next runs to whoever follows
-    t["kept"] = race({"kept": ours}, args.repeat)["kept"]
+    if not args.quick:
+        t["kept"] = race({"kept": ours}, args.repeat)["kept"]
     load = (load + os.getloadavg()[0]) / 2
     grid = f"{len(names)} methods x {counts.n_classes} classes"
     print(f"\nbest of {args.repeat} interleaved runs, load average {load:.1f} ({conditions()});"
@@ -358,11 +400,18 @@ def run(args):
     rows = [("sklearn chi2 alone", "chi2"), ("textsift count pass", "count"),
             (f"textsift count + {grid}, one table at a time (goal <= 1.5)", "streamed"),
             (f"textsift count + {grid}, all tables kept (fresh memory each)", "kept")]
-    for label, k in rows:
+    for label, k in rows[:3 if args.quick else 4]:
         (wall, cpu), (w0, c0) = t[k], t["chi2"]
         print(f"  {label:<72s} {wall * 1e3:7.1f} / {cpu * 1e3:7.1f}   "
               f"{wall / w0:5.2f}x / {cpu / c0:5.2f}x")
     in_process = t["streamed"][1] / t["chi2"][1]
+    chi2_cpu = t["chi2"][1]
+    if args.quick:
+        print(f"RATIO count + every method for every class / sklearn chi2, CPU: {in_process:.2f}x "
+              f"in one process; goal <= 1.5x: {'met' if in_process <= 1.5 else 'not met'} "
+              f"({conditions()})")
+        stages(X, y, names, max(3, args.repeat // 2), chi2_cpu)
+        return
     load = os.getloadavg()[0]
     t = race_cold(X, y, max(3, args.repeat // 2))
     print(f"each in a fresh process (as a command runs it), best of {max(3, args.repeat // 2)}, "
@@ -375,7 +424,7 @@ def run(args):
     print(f"RATIO count + every method for every class / sklearn chi2, CPU: {in_process:.2f}x "
           f"in one process, {ratio:.2f}x in fresh processes; goal <= 1.5x: "
           f"{'met' if max(ratio, in_process) <= 1.5 else 'not met'} ({conditions()})")
-    stages(X, y, names, max(3, args.repeat // 2))
+    stages(X, y, names, max(3, args.repeat // 2), chi2_cpu)
     print("one method alone, its table on fresh memory (CPU ms):")
     for n in names:
         t, _ = best_of(lambda n=n: compute(counts, n), repeat=3)

@@ -15,7 +15,7 @@ import textsift.selection.classwise as classwise
 from textsift.counting.counts import Counts
 from textsift.errors import TextsiftError
 from textsift.labels import LabelKind
-from textsift.scores import REGISTRY, compute
+from textsift.scores import REGISTRY, compute, pvalues
 from textsift.selection.policies import globalise, order
 from textsift.selection.ranking import ranking_of
 
@@ -225,6 +225,10 @@ def test_a_dense_table_that_cannot_fit_is_refused_with_the_memory_it_would_need(
     with pytest.raises(TextsiftError, match="a dense score table of 20,000 terms x 44 classes "
                                             r"would need 7 MiB \(8 bytes a cell\)"):
         compute(sparse, "chi2")
+    with pytest.raises(TextsiftError, match="a dense table of p-values of 20,000 terms x 44 "
+                                            r"classes would need 7 MiB \(8 bytes a cell\)"):
+        _ = pvalues(sparse, "chi2").values  # written from the distinct tables, still checked
+    assert pvalues(sparse, "chi2").at([0], [0]).shape == (1,)  # read without the table
     ranked = ranking_of(compute(sparse, "chi2", dense=False), "max")  # never the table
     assert len(ranked.index) == 20_000
 

@@ -116,3 +116,50 @@ def test_a_grid_of_any_per_term_key_answers_as_its_dense_table(seed, correction,
     expected = adjust_table(p, correction, family)
     got = table.adjusted(correction, family).table().values
     np.testing.assert_allclose(np.where(got > -np.inf, got, np.nan), expected, rtol=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6), st.booleans())
+def test_one_gather_through_the_index_of_every_cells_table_is_the_gather_and_scatter(
+        seed, weighted):
+    """A table held one value per distinct table is written by one gather through the index
+    of every cell's table (``SparseCells.table_index``): whole, by a block of rows and as
+    p-values with NaN for no test, bit for bit what the gather of its (df, class) grid and
+    the scatter of its non-zero cells write (the index refused: ``INDEX_CELLS = -1``)."""
+    from unittest import mock
+
+    counts = _counts(seed, weighted)
+    V = counts.n_terms
+    for name in ("chi2", "g2", "bns", "odds_ratio"):
+        table = compute(counts, name, dense=False)
+        assert table._store.tables is not None, name
+        whole, block = table.table().values, table.rows(5, V - 3)
+        p = pvalues(counts, "chi2").values if name == "chi2" else None
+        with mock.patch("textsift.counting._cells.INDEX_CELLS", -1):
+            assert not counts.cells.indexable
+            fresh = compute(counts, name, dense=False)
+            np.testing.assert_array_equal(whole, fresh.table().values, err_msg=name)
+            np.testing.assert_array_equal(block, fresh.rows(5, V - 3), err_msg=name)
+            if p is not None:  # written, then -inf as NaN
+                np.testing.assert_array_equal(p, pvalues(counts, "chi2").values)
+                assert np.isnan(p[:4]).all() and not np.isnan(p[4:]).any()
+        assert (whole[:4] == -np.inf).all(), name  # unseen terms
+
+
+def test_a_constant_or_outer_rule_that_may_give_nan_is_still_cleaned():
+    """The NaN scan of a block is skipped only where the rule cannot give NaN: a constant
+    NaN, and a product of an infinite per-term value by a zero per-class one (NaN), are
+    written -inf; a product of finite values is written as it is."""
+    from textsift.scores._absent import Absent
+
+    seen = np.array([True, True, False])
+    out = np.empty((3, 2))
+    Absent.constant(np.nan, seen, 2).block(0, 3, out)
+    assert (out == -np.inf).all()
+    Absent.outer(np.multiply, np.array([np.inf, 1.5, 2.0]), np.array([0.0, 2.0]),
+                 seen).block(0, 3, out)
+    np.testing.assert_array_equal(out, [[-np.inf, np.inf], [0.0, 3.0], [-np.inf, -np.inf]])
+    rule = Absent.outer(np.add, np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0]), seen)
+    assert not rule._may_be_nan
+    rule.block(0, 3, out)
+    np.testing.assert_array_equal(out, [[1.5, 0.0], [2.5, 1.0], [-np.inf, -np.inf]])

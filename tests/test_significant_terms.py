@@ -152,8 +152,11 @@ def test_the_sparse_selection_is_the_dense_one(seed, method, alpha, correction, 
         counts = Counts.from_matrix(X, y)
     label = counts.classes[seed % m] if one_class else None
     with mock.patch("textsift.scores._per_class.DISTINCT_CELLS", -1 if per_cell else 2**20), \
-            mock.patch("textsift.scores.significance.FAMILY_BLOCK", 1 + seed % 150):
-        p = pvalues(counts, method)  # per cell: corrected in blocks of 1 to 5 classes
+            mock.patch("textsift.scores.significance.FAMILY_BLOCK", 1 + seed % 150), \
+            mock.patch("textsift.scores.significance.HASHED_CELLS", seed % 40):
+        # per cell: corrected in blocks of 1 to 5 classes, the cells of a class grouped by
+        # their p-value from 0 to 39 cells on (the others one entry each)
+        p = pvalues(counts, method)
         assert (p.table.absent_grid() is None) == per_cell
         np.testing.assert_array_equal(p.adjusted(correction, family, dense=False).values,
                                       adjust_table(p.values, correction, family))

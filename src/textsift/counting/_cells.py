@@ -21,7 +21,7 @@ import scipy.sparse as sp
 
 from ._tables import nonzero_cells
 
-__all__ = ["SparseCells", "distinct"]
+__all__ = ["INDEX_CELLS", "SparseCells", "distinct"]
 
 
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -181,6 +181,27 @@ class SparseCells:
         d = self.n - self.pos[self.col[some]] - b
         return tuple(np.concatenate([g, x]) for g, x in zip(grid, (a, b, c, d), strict=True))
 
+    @property
+    def indexable(self) -> bool:
+        """Whether :attr:`table_index` is kept: a (V, m) table of at most
+        :data:`INDEX_CELLS` cells."""
+        return len(self.df_index) * self.n_classes <= INDEX_CELLS
+
+    @cached_property
+    def table_index(self) -> np.ndarray:
+        """For every cell of the row-major (V, m) table (flat, ``intp``: what ``np.take``
+        reads without a copy), the index of its table in :attr:`evaluation_set`: the
+        ``(df, N_c)`` grid's for an ``A = 0`` cell, ``nz_table``'s for a non-zero one. A
+        table of values held one per distinct table is written whole by one gather through
+        it, shared by every method (kept only when :attr:`indexable`)."""
+        n_size, m = len(self.size_values), self.n_classes
+        grid = np.arange(self.n_zero, dtype=np.intp).reshape(-1, n_size)[:, self.size_index]
+        index = np.empty((len(self.df_index), m), dtype=np.intp)
+        np.take(grid, self.df_index, axis=0, out=index, mode="clip")
+        index = index.reshape(-1)
+        index[self.flat] = self.nz_table
+        return index
+
     @cached_property
     def absent_by_df(self) -> np.ndarray:
         """(distinct df x m): how many terms of each ``df`` have no document in each class
@@ -204,6 +225,12 @@ class SparseCells:
         """``(order, start)``: the cells in term-major order (by term, then class) and where
         each term's cells begin."""
         return _regrouped(self.row, self.col, len(self.df_index), self.n_classes)
+
+
+#: Up to this many (V, m) cells the index of every cell's distinct table is kept
+#: (:attr:`SparseCells.table_index`, 8 bytes a cell: 128 MiB at most), so that each
+#: per-class table is written by one gather; beyond, by a gather and a scatter.
+INDEX_CELLS = 2**24
 
 
 def _regrouped(key, other, n_key: int, n_other: int) -> tuple[np.ndarray, np.ndarray]:

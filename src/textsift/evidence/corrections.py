@@ -89,31 +89,64 @@ def adjust(p, correction: str = CORRECTION) -> np.ndarray:
 def adjust_families(values, weights, members, bounds, correction: str) -> np.ndarray:
     """The adjusted value of each entry of ``values`` (1-D), the families given apart:
     ``members[bounds[f]:bounds[f + 1]]`` (entries) is family ``f``, each entry a p-value
-    that ``weights`` tests have (entries may repeat a value: they are one distinct value
-    of their family). NaN entries are untested and stay NaN; entries in no family are 1.
-    One sort per family, then each family's distinct values corrected once
-    (:func:`adjust_distinct`), the rest vectorised over the families."""
+    that ``weights`` tests have (whole numbers; entries may repeat a value: they are one
+    distinct value of their family). NaN entries are untested and stay NaN; entries in no
+    family are 1. One sort per family, then every family's distinct values corrected at
+    once as :func:`adjust_distinct` corrects one family's (the same values: its sums of
+    whole numbers are exact in any order), the running extremes family by family."""
     values = np.asarray(values, dtype=np.float64)
     q = np.where(np.isnan(values), np.nan, 1.0)
     if correction == "none":
         q[members] = values[members]
         return q
+    check_correction(correction)
     if np.isnan(values[members]).any():  # no test: in no family
         keep = ~np.isnan(values[members])
         members, bounds = members[keep], np.r_[0, np.cumsum(keep)][bounds]
-    spans = list(zip(bounds[:-1], bounds[1:], strict=True))
+    bounds = np.asarray(bounds, dtype=np.int64)
+    spans = list(zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True))
     order = np.concatenate([members[a:b][np.argsort(values[members[a:b]])] for a, b in spans]
                            or [np.zeros(0, dtype=np.intp)])
-    v, family = values[order], np.repeat(np.arange(len(spans)), np.diff(bounds))
-    start = np.flatnonzero(np.r_[True, (v[1:] != v[:-1]) | (family[1:] != family[:-1])])
-    u = v[start]
-    w = np.add.reduceat(np.asarray(weights, dtype=np.float64)[order], start) if len(
-        start) else u
-    ends = np.searchsorted(family[start], np.arange(len(spans) + 1))
-    adjusted = np.concatenate([adjust_distinct(u[a:b], w[a:b], correction)
-                               for a, b in zip(ends[:-1], ends[1:], strict=True)] or [u])
-    q[order] = np.repeat(adjusted, np.diff(np.r_[start, len(order)]))
+    if not len(order):
+        return q
+    v = values[order]
+    family = np.repeat(np.arange(len(spans)), np.diff(bounds))
+    new = np.empty(len(v), dtype=bool)  # the first entry of each distinct value of a family
+    new[0] = True
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    new[1:] |= family[1:] != family[:-1]
+    start = np.flatnonzero(new)
+    u, fam = v[start], family[start]
+    tests = np.zeros(len(order) + 1)  # the tests up to each entry, every family in turn
+    np.cumsum(np.asarray(weights, dtype=np.float64)[order], out=tests[1:])
+    before = tests[bounds][fam]  # the tests of the families before u's
+    n = (tests[bounds[1:]] - tests[bounds[:-1]])[fam]
+    if correction == "bonferroni":
+        adjusted = np.minimum(1.0, n * u)
+    elif correction == "holm":
+        adjusted = (n - (tests[start] - before)) * u  # n - R_{k-1}
+        _running(np.maximum, adjusted, fam, len(spans), reverse=False)
+        np.minimum(1.0, adjusted, out=adjusted)
+    else:
+        adjusted = n * u / (tests[np.r_[start[1:], len(order)]] - before)  # n u_k / R_k
+        if correction == "by":
+            sizes = tests[bounds[1:]] - tests[bounds[:-1]]
+            adjusted = adjusted * np.array([np.sum(1.0 / np.arange(1, int(s) + 1))
+                                            for s in sizes])[fam]
+        _running(np.minimum, adjusted, fam, len(spans), reverse=True)
+        np.minimum(1.0, adjusted, out=adjusted)
+    q[order] = adjusted[np.cumsum(new) - 1]
     return q
+
+
+def _running(ufunc, values, family, n_families: int, reverse: bool) -> None:
+    """``ufunc.accumulate`` within each family's run of ``values`` (in place), from its last
+    entry back when ``reverse``."""
+    ends = np.searchsorted(family, np.arange(n_families + 1))
+    for a, b in zip(ends[:-1].tolist(), ends[1:].tolist(), strict=True):
+        if b - a > 1:
+            run = values[a:b][::-1] if reverse else values[a:b]
+            run[...] = ufunc.accumulate(run)
 
 
 def adjust_distinct(values, weights, correction: str) -> np.ndarray:

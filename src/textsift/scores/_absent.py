@@ -245,6 +245,7 @@ class Absent:
         self.fn, self.seen, self.n_classes = fn, seen, n_classes
         self.term_key, self.class_key, self._totals = term_key, class_key, totals
         self._outer = None
+        self._constant = None
 
     @classmethod
     def outer(cls, ufunc, per_term: np.ndarray, per_class: np.ndarray, seen: np.ndarray,
@@ -256,6 +257,26 @@ class Absent:
                    **keys)
         rule._outer = (ufunc, per_term, per_class)
         return rule
+
+    @classmethod
+    def constant(cls, value: float, seen: np.ndarray, n_classes: int, **keys) -> Absent:
+        """The rule of one value for every cell (``keys`` as the constructor's), which a
+        block of the dense table takes by a fill."""
+        rule = cls(lambda t, c: value, seen, n_classes, **keys)
+        rule._constant = float(value)
+        return rule
+
+    @cached_property
+    def _may_be_nan(self) -> bool:
+        """Whether a value of the rule may be NaN: not for a constant that is not, nor for
+        a sum, difference or product of finite per-term and per-class values."""
+        if self._constant is not None:
+            return bool(np.isnan(self._constant))
+        if self._outer is not None:
+            ufunc, per_term, per_class = self._outer
+            return not (ufunc in (np.add, np.subtract, np.multiply)
+                        and np.isfinite(per_term).all() and np.isfinite(per_class).all())
+        return True
 
     def values(self, terms, classes) -> np.ndarray:
         with np.errstate(all="ignore"):
@@ -275,14 +296,16 @@ class Absent:
             hi = min(stop, lo + rows)
             part = out[lo - start:hi - start]
             with np.errstate(all="ignore"):
-                if self._outer is not None:
+                if self._constant is not None:
+                    part.fill(self._constant)
+                elif self._outer is not None:
                     ufunc, per_term, per_class = self._outer
                     part[...] = per_term[lo:hi, None]  # then the class's value on each
                     ufunc(part, per_class[None, :], out=part)
                 else:
                     part[...] = self.fn(np.arange(lo, hi)[:, None], classes)
-                if np.isnan(np.add.reduce(part, axis=None)):  # a NaN (or +inf and -inf)
-                    np.copyto(part, -np.inf, where=np.isnan(part))
+                if self._may_be_nan and np.isnan(np.add.reduce(part, axis=None)):
+                    np.copyto(part, -np.inf, where=np.isnan(part))  # a NaN (or +inf and -inf)
             unseen = ~self.seen[lo:hi]
             if unseen.any():
                 part[unseen] = -np.inf

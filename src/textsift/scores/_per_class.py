@@ -6,9 +6,11 @@ Per-class scores cost one pass over the cells that differ: a cell with ``A = 0``
 the (V, m) table) depends only on ``(df, class)``, so a score is evaluated once per distinct
 ``(df, class)`` and once per non-zero cell, in one vectorised call
 (:attr:`~textsift.counting.counts.SparseCells.evaluation_set`, built once per :class:`Counts` and
-shared by every method), and the table is written -- if ever -- by one gather and one
-scatter: whole, a block of rows or one column at a time. NaN and unseen terms are turned
-into ``-inf`` on those few values, before any table exists.
+shared by every method), and the table is written -- if ever -- whole, a block of rows or
+one column at a time: a table of values held one per distinct table by one gather through
+the index of every cell's table (``SparseCells.table_index``, shared by every method),
+any other by a gather of its ``A = 0`` rule and a scatter of its non-zero cells. NaN and
+unseen terms are turned into ``-inf`` on those few values, before any table exists.
 """
 
 from __future__ import annotations
@@ -87,8 +89,18 @@ class Cells:
             if not isinstance(zero, Absent | Grid):
                 zero = _broadcast(np.asarray(zero, dtype=np.float64), c)
             return zero, _minus_inf_for_nan(self.nz)
-        tables = _minus_inf_for_nan(self.tables)
+        tables = self._clean_tables
         return _grid(tables[:cells.n_zero], cells), tables.take(cells.nz_table)
+
+    @cached_property
+    def _clean_tables(self) -> np.ndarray:
+        """The values of the distinct tables, NaN as ``-inf`` and the ``df = 0`` row of the
+        grid (unseen terms) ``-inf``: a cell's value, wherever its table is."""
+        tables = _minus_inf_for_nan(self.tables)
+        cells = self.counts.cells
+        if len(cells.df_values) and cells.df_values[0] == 0:
+            tables[:len(cells.size_values)] = -np.inf
+        return tables
 
     def _of_parts(self, zero, nz) -> Cells:
         return Cells(self.counts, zero=zero, nz=nz)
@@ -98,7 +110,7 @@ class Cells:
         return self.dense().array
 
     def dense(self, out: np.ndarray | None = None):
-        """The dense storage: one gather and one scatter, into ``out`` (a (V, m) float64
+        """The dense storage (:meth:`rows` of every term), into ``out`` (a (V, m) float64
         array) when given, else into fresh memory (refused, with the memory it would need,
         when it cannot fit)."""
         from ._tables import _Dense
@@ -116,6 +128,11 @@ class Cells:
         c, cells = self.counts, self.counts.cells
         m = c.n_classes
         values = np.empty((stop - start, m)) if out is None else out[:stop - start]
+        if self.tables is not None and cells.indexable and values.flags.c_contiguous:
+            # one gather of the distinct tables' values, every cell from its own table
+            np.take(self._clean_tables, cells.table_index[start * m:stop * m],
+                    out=values.reshape(-1), mode="clip")
+            return values
         absent, nz = self.parts
         absent.block(start, stop, values)
         if start == 0 and stop == c.n_terms:  # the whole table: every cell where it lies
@@ -128,6 +145,30 @@ class Cells:
         mine = order[first[start]:first[stop]]
         np.put(values, (cells.row[mine].astype(np.int64) - start) * m + cells.col[mine],
                nz[mine])
+        return values
+
+    def gathered(self, minus_inf: float) -> np.ndarray | None:
+        """The dense table with ``minus_inf`` in the place of ``-inf`` (NaN for a table of
+        p-values: no test), written from the held values so replaced (never a pass over
+        the (V, m) table): by one gather when the table is held one value per distinct
+        table (:attr:`tables`) and the index of every cell's table is kept, by a gather of
+        its grid and a scatter of its non-zero cells when its absent cells are a
+        :class:`Grid`; else None."""
+        c, cells = self.counts, self.counts.cells
+        one_gather = self.tables is not None and cells.indexable
+        if not one_gather and not isinstance(self.parts[0], Grid):
+            return None
+        check_fits(c.n_terms, c.n_classes, 8, "a dense table of p-values",
+                   "read the p-values of the cells wanted (PValues.at), which never writes it")
+        values = np.empty((c.n_terms, c.n_classes))
+        if one_gather:
+            tables = _replaced(self._clean_tables, minus_inf)
+            np.take(tables, cells.table_index, out=values.reshape(-1), mode="clip")
+            return values
+        zero, nz = self.parts
+        Grid(_replaced(zero.grid, minus_inf), zero.df_index, zero.size_index).block(
+            0, c.n_terms, values)
+        values.reshape(-1)[cells.flat] = _replaced(nz, minus_inf)
         return values
 
     def cells_of(self, j: int) -> np.ndarray:
@@ -317,8 +358,16 @@ def _broadcast(zero: np.ndarray, counts: Counts) -> Absent:
                 return np.zeros(V), np.zeros(V, dtype=np.int64)
             return np.full(V, value * np.sum(w))
 
-        return Absent(lambda t, c: value, counts.seen, m, np.zeros(V), np.zeros(m), total)
+        return Absent.constant(value, counts.seen, m, term_key=np.zeros(V),
+                               class_key=np.zeros(m), totals=total)
     return Absent(lambda t, c: full[t, c], counts.seen, m)
+
+
+def _replaced(a: np.ndarray, minus_inf: float) -> np.ndarray:
+    """A copy of ``a`` with ``minus_inf`` in the place of ``-inf``."""
+    a = a.copy()
+    a[np.isneginf(a)] = minus_inf
+    return a
 
 
 def _minus_inf_for_nan(a) -> np.ndarray:

@@ -104,6 +104,10 @@ class PValues:
 
     @cached_property
     def values(self) -> np.ndarray:
+        store = self.table._store  # held per distinct table: one gather, NaN written there
+        values = store.gathered(np.nan) if isinstance(store, Cells) else None
+        if values is not None:
+            return values
         dense = self.table.table()  # a table held by its cells: written here, once
         values = dense.values
         if dense is self.table or values.dtype != np.float64:  # the table's own array
@@ -249,26 +253,68 @@ def adjusted_cells(p: Cells, correction: str, family: str) -> Cells:
     zero, nz = p.parts
     n_df, absent = zero.grid.shape[0], zero.absent_counts(cells)
     order, start = cells.by_class
-    grid_q, nz_q = np.empty((n_df, m)), np.empty(len(nz))
+    grid_q, nz_q = np.empty((n_df, m)), np.full(len(nz), -np.inf)
     step = max(1, FAMILY_BLOCK // max(n_df, 1)) if family == "class" else m
     for c0 in range(0, m, step):
         c1 = min(m, c0 + step)
         mine = order[start[c0]:start[c1]]  # the block's non-zero cells, class by class
-        values = np.concatenate([zero.grid[:, zero.size_index[c0:c1]].T.ravel(), nz[mine]])
+        mine = mine[nz[mine] > -np.inf]  # tested (-inf: no test)
+        value, cell_cls, weight, entry = _distinct_cells(nz[mine], cells.col[mine] - c0)
+        values = np.concatenate([zero.grid[:, zero.size_index[c0:c1]].T.ravel(), value])
         values[np.isneginf(values)] = np.nan  # no test (the unseen terms' row)
-        weight = np.concatenate([absent[:, c0:c1].T.ravel(), np.ones(len(mine))])
-        cls = np.concatenate([np.repeat(np.arange(c1 - c0), n_df), cells.col[mine] - c0])
+        weight = np.concatenate([absent[:, c0:c1].T.ravel(), weight])
+        cls = np.concatenate([np.repeat(np.arange(c1 - c0), n_df), cell_cls])
         tested = np.flatnonzero((weight > 0) & ~np.isnan(values))
-        members = tested[np.argsort(cls[tested], kind="stable")]
+        members = tested[np.argsort(cls[tested].astype(_narrow(c1 - c0)), kind="stable")]
         bounds = (np.searchsorted(cls[members], np.arange(c1 - c0 + 1)) if family == "class"
                   else np.array([0, len(members)]))
         q = adjust_families(values, weight, members, bounds, correction)
         n_grid = (c1 - c0) * n_df
         grid_q[:, c0:c1] = q[:n_grid].reshape(c1 - c0, n_df).T
-        nz_q[mine] = q[n_grid:]
+        nz_q[mine] = q[n_grid:][entry]
     grid_q[np.isnan(grid_q)] = -np.inf
     nz_q[np.isnan(nz_q)] = -np.inf
     return Cells(counts, zero=Grid(grid_q, zero.df_index, np.arange(m)), nz=nz_q)
+
+
+def _distinct_cells(values: np.ndarray, cls: np.ndarray):
+    """``(value, class, weight, entry)``: the distinct p-values of each class's non-zero
+    cells (``cls``: ascending), the cells that have each, and each cell's entry among them.
+    Many cells share a p-value (those of one distinct table), and a correction of tied
+    values with their numbers of tests is exact, so a family sorts its distinct values,
+    not its cells: found by hashing (pandas' factorisation, no sort) in each class of at
+    least :data:`HASHED_CELLS` cells, where it costs less than the sort it saves; the
+    cells of a smaller class are entries of their own."""
+    import pandas as pd
+
+    bounds = np.searchsorted(cls, np.arange(int(cls.max(initial=-1)) + 2))
+    parts, offset = [], 0
+    entry = np.arange(len(values))
+    for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+        if b - a < HASHED_CELLS:
+            parts.append((values[a:b], np.ones(b - a)))
+            entry[a:b] += offset - a
+            offset += b - a
+            continue
+        code, uniques = pd.factorize(values[a:b])
+        parts.append((np.asarray(uniques, dtype=np.float64),
+                      np.bincount(code, minlength=len(uniques)).astype(np.float64)))
+        entry[a:b] = code + offset
+        offset += len(uniques)
+    if not parts:
+        return values, cls, np.zeros(0), entry
+    sizes = [len(v) for v, _ in parts]
+    return (np.concatenate([v for v, _ in parts]), np.repeat(np.arange(len(parts)), sizes),
+            np.concatenate([w for _, w in parts]), entry)
+
+
+#: A class's non-zero cells are grouped by their p-value (hashed) from this many on.
+HASHED_CELLS = 1024
+
+
+def _narrow(n: int) -> type:
+    """The narrowest unsigned type for ``n`` classes: numpy sorts it by radix, stably."""
+    return np.uint8 if n <= 2**8 else np.uint16 if n <= 2**16 else np.int64
 
 
 # ------------------------------------------------------------------ 2 x 2 tables, from cells
