@@ -24,8 +24,8 @@
    Fisher's p-value (R. A. Fisher, The Design of Experiments, 1935, chapter II): greater =
    P(X >= A), less = P(X <= A), two-sided as scipy.stats.fisher_exact computes it: 1 where
    P(A) is within a relative 1e-14 of the mode's probability, else A's tail plus the far tail
-   of the tables whose probability is below P(A) (1 + 1e-14) (A below the mode; at most, A
-   above it), the far tail's bound found by a binary search on the log-density. 0 (p = 1)
+   of the tables whose probability is below P(A) (1 + 1e-14) (A below the mode; at most that,
+   A above it), the far tail's bound found by a binary search on the log-density. 0 (p = 1)
    where a margin of the table is 0.
 
    The loop over the tables runs without the GIL; every SIGNAL_EVERY terms summed it takes
@@ -249,7 +249,48 @@ static double logaddexp(double x, double y) { /* numpy's */
     return x + y;
 }
 
-/* scipy.stats.fisher_exact's two-sided p-value (header). */
+/* The least x in [lo, hi] where log P(x) < thr (`below`) or > thr (else), hi + 1 if none
+   (the predicate false, then true: the density falls beyond the mode on that side, rises
+   before it): a galloping search from the guess g (steps 1, 2, 4, ... away from it until the
+   predicate changes), then a binary search of what is left; the same x as a binary search of
+   [lo, hi], in a few evaluations where g is near it. */
+static int64_t first_past(const Ctx *c, int64_t lo, int64_t hi, int64_t g, double thr,
+                          int below, int64_t r, int64_t b, int64_t n) {
+#define PAST(x) (below ? log_pmf(c, (x), r, b, n) < thr : log_pmf(c, (x), r, b, n) > thr)
+    int64_t end = hi + 1;
+    g = g < lo ? lo : g > hi ? hi : g;
+    if (PAST(g)) {
+        end = g;
+        for (int64_t step = 1; g - step >= lo; step *= 2) {
+            if (!PAST(g - step)) {
+                lo = g - step + 1;
+                break;
+            }
+            end = g - step;
+        }
+    } else {
+        lo = g + 1;
+        for (int64_t step = 1; g + step <= hi; step *= 2) {
+            if (PAST(g + step)) {
+                end = g + step;
+                break;
+            }
+            lo = g + step + 1;
+        }
+    }
+    while (lo < end) {
+        int64_t mid = lo + (end - lo) / 2;
+        if (PAST(mid))
+            end = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+#undef PAST
+}
+
+/* scipy.stats.fisher_exact's two-sided p-value (header); the far tail's bound searched from
+   A's mirror image about the mean, 2 n r / (r + b) - A. */
 static double two_sided(Ctx *c, int64_t a, int64_t r, int64_t b, int64_t n) {
     double total = (double)r + (double)b;
     int64_t mode = (int64_t)floor(((double)n + 1) * ((double)r + 1) / (total + 2));
@@ -257,31 +298,15 @@ static double two_sided(Ctx *c, int64_t a, int64_t r, int64_t b, int64_t n) {
     double lpe = log_pmf(c, a, r, b, n), lpm = log_pmf(c, mode, r, b, n);
     if (-expm1(lpe - lpm) <= 1e-14) return 0.0;
     double thr = lpe + log1p(1e-14), near, far;
-    int64_t lo, hi;
+    int64_t mirror = (int64_t)nearbyint(2.0 * (double)n * (double)r / total - (double)a);
     if (a < mode) { /* the far tail: x >= the least x in [mode, hi_x] with P(x) < thr */
-        lo = mode;
-        hi = hi_x + 1;
-        while (lo < hi) {
-            int64_t mid = lo + (hi - lo) / 2;
-            if (log_pmf(c, mid, r, b, n) < thr)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+        int64_t x = first_past(c, mode, hi_x, mirror, thr, 1, r, b, n);
         near = log_cdf(c, a, r, b, n, 0);
-        far = lo > hi_x ? -INFINITY : log_cdf(c, lo - 1, r, b, n, 1);
+        far = x > hi_x ? -INFINITY : log_cdf(c, x - 1, r, b, n, 1);
     } else { /* x <= the greatest x in [lo_x, mode] with P(x) <= thr */
-        lo = lo_x - 1;
-        hi = mode;
-        while (lo < hi) {
-            int64_t mid = hi - (hi - lo) / 2;
-            if (log_pmf(c, mid, r, b, n) <= thr)
-                lo = mid;
-            else
-                hi = mid - 1;
-        }
+        int64_t x = first_past(c, lo_x, mode, mirror + 1, thr, 0, r, b, n) - 1;
         near = log_cdf(c, a - 1, r, b, n, 1);
-        far = lo < lo_x ? -INFINITY : log_cdf(c, lo, r, b, n, 0);
+        far = x < lo_x ? -INFINITY : log_cdf(c, x, r, b, n, 0);
     }
     return logaddexp(near, far);
 }
