@@ -9,9 +9,9 @@
    1e-21 from k = 16), with log k in double-double (libm's log, then one Newton step on an
    exp in double-double). The largest magnitudes cancel exactly in the double-double sum, so
    log P(X = x) is accurate to about one rounding of its own value whatever the counts. The
-   log-factorials of 0..K are kept in a table (grown on demand in powers of two up to
-   TABLE_LIMIT, by the calls that have the GIL; one table per process, kept alive by every
-   call that reads it): an anchor is then nine reads.
+   log-factorials of 0..K are kept in a table (grown on demand up to TABLE_LIMIT, by the
+   calls that have the GIL; one table per process, kept alive by every call that reads it):
+   an anchor is then nine reads.
 
    A tail is its end's density times 1 + the sum of the products of the ratios of successive
    probabilities, P(X = x - 1) / P(X = x) = x (b - n + x) / ((n + 1 - x) (r + 1 - x)), summed
@@ -139,14 +139,15 @@ typedef struct {
     int interrupted;
 } Ctx;
 
-/* The table of log 0!, ..., log (size - 1)!: grown (a new object; the old one lives as long
-   as a call reads it) to the power of two above `top` when that costs at most as many
-   log-factorials as the call's `anchors` would compute without it. Called with the GIL. */
+/* The table of log 0!, ..., log (size - 1)!: grown (a new object, the entries it had
+   copied; the old one lives as long as a call reads it) to the multiple of 4096 above `top`
+   when the new entries (about 0.5 microseconds each) are at most as many log-factorials as
+   the call's `anchors` would compute without it, or the table stays below 65536 entries.
+   Called with the GIL. */
 static PyObject *table_for(int64_t top, double anchors) {
     int64_t have = table_obj ? (int64_t)(PyBytes_GET_SIZE(table_obj) / sizeof(DD)) : 0;
     if (top >= have && top < TABLE_LIMIT) {
-        int64_t size = 1024;
-        while (size <= top) size *= 2;
+        int64_t size = (top / 4096 + 1) * 4096;
         if ((double)(size - have) <= 9.0 * anchors || size <= 65536) {
             PyObject *next = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(size * sizeof(DD)));
             if (!next) return NULL;
