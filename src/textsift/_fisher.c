@@ -135,8 +135,7 @@ static PyObject *table_obj = NULL; /* a bytes object of DD entries */
 typedef struct {
     const DD *t;
     int64_t size;
-    int64_t work;       /* terms summed since the last look at the signals */
-    int interrupted;
+    int64_t work; /* terms summed since the last look at the signals */
 } Ctx;
 
 /* The table of log 0!, ..., log (size - 1)!: grown (a new object, the entries it had
@@ -186,7 +185,7 @@ static double log_pmf(const Ctx *c, int64_t x, int64_t r, int64_t b, int64_t n) 
     if ((n - b > 0 ? n - b : 0) == (r < n ? r : n)) return 0.0;
     DD p = three(lf(c, r), lf(c, b), lf(c, x));
     DD q = three(lf(c, n), lf(c, r + b - n), lf(c, r - x));
-    DD s = three((DD){-lf(c, n - x).hi, -lf(c, n - x).lo}, (DD){0.0, 0.0}, lf(c, b - n + x));
+    DD m = lf(c, n - x), s = three((DD){-m.hi, -m.lo}, (DD){0.0, 0.0}, lf(c, b - n + x));
     DD t = three(p, q, lf(c, r + b));
     DD u = two_sum(t.hi, s.hi);
     return u.hi + (((u.lo + t.lo) + s.lo));
@@ -218,9 +217,10 @@ static double ratio_sum(Ctx *c, int64_t x, int64_t r, int64_t b, int64_t n, doub
     return total;
 }
 
-/* log(1 + x), x > -1, by libm's log (several times faster than its log1p): log(u) for u =
-   1 + x rounded, less the rounding's share (u - 1 - x) / u (Goldberg 1991, theorem 4's
-   companion): within a few ulps. */
+/* log(1 + x), x > -1, by libm's log (several times faster than glibc's log1p): log(u) for
+   u = 1 + x rounded, less the rounding's share (u - 1 - x) / u (the idea of D. Goldberg,
+   "What every computer scientist should know about floating-point arithmetic", ACM
+   Computing Surveys 23(1), 1991, theorem 4): within a few ulps. */
 static inline double log1p_(double x) {
     double u = 1.0 + x;
     return u == 1.0 ? x : log(u) - ((u - 1.0) - x) / u;
@@ -385,7 +385,7 @@ static PyObject *run(PyObject *args, RowFn fn, int with_arg, int pmf) {
     table = table_for((int64_t)top, (double)len);
     if (!table) goto done;
     Ctx c = {(const DD *)PyBytes_AS_STRING(table),
-             (int64_t)(PyBytes_GET_SIZE(table) / sizeof(DD)), 0, 0};
+             (int64_t)(PyBytes_GET_SIZE(table) / sizeof(DD)), 0};
     if (run_rows(&c, fn, in, buf[4].buf, len, arg) < 0) goto done;
     result = Py_NewRef(Py_None);
 done:
