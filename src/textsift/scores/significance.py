@@ -43,6 +43,7 @@ from .._choices import CORRECTION, FAMILY
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..labels import check_requirement
+from . import _hypergeom
 from ._absent import Grid
 from ._per_class import Cells, binary_scores
 from ._registry import REGISTRY, _call, get_method, register
@@ -343,17 +344,16 @@ def fisher_log_pvalue(A, B, C, D, alternative: Alternative = "greater"):
     of the tables no more probable than the one observed, as ``scipy.stats.fisher_exact``
     defines it: 1 where ``P(A)`` is within a relative 1e-14 of the mode's, else ``A``'s tail
     plus the far tail of the ``x`` with ``P(x) < P(A) (1 + 1e-14)`` (``A`` below the mode;
-    ``<=`` above it), its bound found by a binary search. 0 (p = 1) where a margin is 0.
+    ``<=`` above it), its bound searched from ``A``'s mirror image about the mean. 0 (p = 1)
+    where a margin is 0.
 
     Computed in C (:mod:`textsift.scores._hypergeom`: the density from log-factorials in
     double-double, the tails by the ratios of successive probabilities), accurate to a few
-    ulps of ``|ln p|`` (1e-13 at p = 1e-300)."""
-    from ._hypergeom import fisher_log_pvalue as kernel
-
+    ulps of ``|ln p|`` (1e-13 at p = 1e-300), and near p = 1 to a few ulps of ``1 - p``."""
     if alternative not in ("greater", "two-sided", "less"):
         raise TextsiftError(f"unknown alternative {alternative!r}; choose greater (the term "
                             "over-represented in the class), less or two-sided")
-    return kernel(A, B, C, D, alternative)
+    return _hypergeom.fisher_log_pvalue(A, B, C, D, alternative)
 
 
 def fisher_pvalue(A, B, C, D, alternative: Alternative = "greater"):
