@@ -10,7 +10,7 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): $(BIN)/python pyproject.toml setup.py src/textsift/_count.c
+$(STAMP): $(BIN)/python pyproject.toml setup.py src/textsift/_count.c src/textsift/_fisher.c
 	$(BIN)/python -m pip install -q -e ".[dev]"
 	touch $(STAMP)
 

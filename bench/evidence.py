@@ -14,7 +14,8 @@ On 20 Newsgroups' training part (11,314 documents, min_df 5: 25,941 terms, 20 cl
    chi2 and g2 the floor is printed too: the statistic, ``erfc`` on the distinct tables
    and one sort of each class's tested p-values, each timed alone, and the ratio they imply.
 2. Fisher's exact test of every term x class against chi2's scores, in either form: goal
-   at most 3x.
+   at most 3x; and its floor: one hypergeometric log-density (and, for scale, one lgamma)
+   per distinct table, and the compiled kernel alone by alternative.
 3. ``permutation_pvalues`` of every nominal method at once, ``--permutations`` of them, on
    ``--n-jobs`` processes, with its CPU time (this process and its workers) and memory
    (the largest resident set of each): goal under 2 minutes on 2 cores for 999.
@@ -115,6 +116,27 @@ def section_1(X, y, names) -> None:
           f"<= 3): sparse {fisher[0][0] * 1e3:.1f} vs {chi2[0][0] * 1e3:.1f} "
           f"({fisher[0][0] / chi2[0][0]:.1f}x); dense {fisher[1][0] * 1e3:.1f} vs "
           f"{chi2[1][0] * 1e3:.1f} ({fisher[1][0] / chi2[1][0]:.1f}x); {conditions()}")
+    fisher_floor(counts)
+
+
+def fisher_floor(counts) -> None:
+    """What any exact Fisher p-value of every distinct table costs at least, in the same run:
+    one hypergeometric log-density per table (the kernel's, ``_hypergeom.log_pmf``), one
+    ``lgamma`` per table (scipy's ``gammaln``) for scale, and the kernel on all of them by
+    alternative (the density, then the tail series: about 20 terms a table near its mean)."""
+    from scipy.special import gammaln
+
+    from textsift.scores._hypergeom import fisher_log_pvalue, log_pmf
+
+    A, B, C, D = counts.cells.evaluation_set
+    r, b, n = A + B, C + D, A + C
+    density = timed(lambda: log_pmf(A, r, b, n))
+    lgamma = timed(lambda: gammaln(r + 1.0))
+    alts = {alt: timed(lambda a=alt: fisher_log_pvalue(A, B, C, D, a))
+            for alt in ("greater", "less", "two-sided")}
+    print(f"   the floor, {len(A):,} distinct tables (cpu ms): one log-density a table "
+          f"{density[0] * 1e3:.2f}, one lgamma a table {lgamma[0] * 1e3:.2f}; the kernel "
+          + ", ".join(f"{alt} {t[0] * 1e3:.2f}" for alt, t in alts.items()))
 
 
 def _floor_statistics():

@@ -9,6 +9,7 @@ docs pages' code blocks run through Sybil (``docs/conftest.py``).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import os
 import pkgutil
@@ -38,8 +39,8 @@ def _attribute_docs() -> dict[str, str]:
     modules = ["textsift"] + [m.name for m in pkgutil.walk_packages(textsift.__path__,
                                                                      "textsift.")]
     for module in modules:
-        if module == "textsift._count":  # the compiled kernel: no source to read
-            continue
+        if not str(importlib.util.find_spec(module).origin).endswith(".py"):
+            continue  # a compiled kernel (_count, _fisher): no source to read
         for (scope, name), lines in ModuleAnalyzer.for_module(module).find_attr_docs(
         ).items():
             if scope == "" and "".join(lines).strip():
