@@ -1,5 +1,5 @@
-"""The (V, m) tables of :class:`~textsift.counting.counts.Counts` added up chunk by chunk, as a
-stream of chunks counts them: :class:`TableSums`, whose rows (terms) and columns (classes) grow
+"""The (V, m) tables of ``Counts`` added up chunk by chunk, as a
+stream of chunks counts them: ``TableSums``, whose rows (terms) and columns (classes) grow
 as the chunks bring new ones. Its storage is chosen from the chunks' layouts: dense (V, m)
 arrays while every chunk came dense, and from the first chunk in the sparse layout on a list of
 non-zero cells ``(row, class, A, TF)`` (the dense totals so far turned into cells once), summed

@@ -140,7 +140,7 @@ class Counts:
     @property
     def cellwise(self) -> bool:
         """Whether a reader of every class's counts goes through the non-zero cells
-        (:attr:`cells`) rather than dense rows: the tables hold only those cells (the sparse
+        (``cells``) rather than dense rows: the tables hold only those cells (the sparse
         layout), so rows would be made, not read."""
         return self.layout == "sparse"
 

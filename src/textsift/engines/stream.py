@@ -119,7 +119,7 @@ class TermTotals:
     """The counts of every term seen so far, over the classes seen so far: chunk counts with
     different vocabularies and classes added term by term (the exact mode's one pass), with
     ``N``, ``df`` and ``TF(t)`` (label sets: not the sums over the classes); the (V, m)
-    tables in a :class:`~textsift.counting._sums.TableSums`, which keeps them in the storage
+    tables in a ``textsift.counting._sums.TableSums``, which keeps them in the storage
     the chunks' counts call for."""
 
     names: list = field(default_factory=list)  # pyarrow arrays: the terms, by row
