@@ -8,8 +8,9 @@ from .._bounds import POSITIVE
 from .._choices import AGGREGATES, CORRECTION, FAMILY
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, emit, emit_rows, plain, print_note, step, task_progress
+from ._app import app, console, print_note, step, task_progress
 from ._groups import option_group
+from ._output import emit, emit_rows, plain
 from ._score_groups import (
     REFERENCE,
     SIGNIFICANCE,

@@ -45,8 +45,8 @@ from .._choices import (
 from .._choices import ENGINE as DEFAULT_ENGINE
 from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
-from ._app import Format
 from ._groups import option_group
+from ._output import Format
 
 if TYPE_CHECKING:
     from ..text.vectorize import VectorizerOptions
