@@ -8,9 +8,10 @@ from .._bounds import POSITIVE
 from .._choices import AGGREGATES, CORRECTION, FAMILY
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, print_note, step, task_progress
+from ._app import app, console, print_note
 from ._groups import option_group
 from ._output import emit, emit_rows, plain
+from ._progress import step, task_progress
 from ._score_groups import (
     REFERENCE,
     SIGNIFICANCE,

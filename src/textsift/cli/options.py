@@ -275,7 +275,8 @@ class CorpusOptions:
         from rich.markup import escape
 
         from ..engines import count_file
-        from ._app import console, stage_progress, step
+        from ._app import console
+        from ._progress import stage_progress, step
 
         bad: list = []
         counted = self.engine != "memory" or self.preprocessing.get("tokenizer") is not None
