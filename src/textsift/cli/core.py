@@ -1,5 +1,5 @@
 """``textsift methods`` and ``textsift score`` (what ``score`` reads beyond the counts:
-:mod:`textsift.cli._score_documents`)."""
+``textsift.cli._score_documents``)."""
 
 from __future__ import annotations
 
