@@ -166,7 +166,7 @@ def test_ctrl_c_stops_the_korean_tokenizer_within_a_batch_of_documents(real_data
     assert max(after, default=at_signal) - at_signal <= (threads + 1) * KoreanTokenizer.BATCH
 
 
-#: The lines a log shows of a step's progress (``_app.LogLines``), besides the one line.
+#: The lines a log shows of a step's progress (``_progress.LogLines``), besides the one line.
 _PROGRESS_LINE = (r"[\w .-]+: (([\d,]+( of [\d,]+)?( [a-z ]+)?( \(\d+%\))?, )?\d+:\d\d:\d\d so "
                   r"far(, about \d+:\d\d:\d\d left)?|done in \d+:\d\d:\d\d)")
 

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.cli._app import write_parquet
+from textsift.cli._output import write_parquet
 from textsift.errors import TextsiftError
 from textsift.reading.corpus import sample_path
 

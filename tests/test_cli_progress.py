@@ -1,5 +1,5 @@
 """Progress of every step over 2 s, on a terminal (rich) and in a log (plain lines on
-stderr, ``_app.LogLines``); a permutation test that cannot end within a day refused before
+stderr, ``_progress.LogLines``); a permutation test that cannot end within a day refused before
 the work, with its estimate (timed on one block, extrapolated)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from typer.testing import CliRunner
 
-from textsift.cli import _app, app
+from textsift.cli import _progress, app
 from textsift.errors import TextsiftError
 from textsift.evidence.permutation import BLOCK, permutation_pvalues
 from textsift.reading.corpus import sample_path
@@ -40,7 +40,7 @@ def _lines(capsys) -> list[str]:
 def test_a_log_shows_a_step_after_2_s_then_every_10_s_and_its_end(clock, capsys):
     """100 documents counted over 25 s: nothing in the first 2 s (a quick step says
     nothing), a line at 2 s, none until 10 s later, and the last one when it ends."""
-    lines = _app.LogLines("documents")
+    lines = _progress.LogLines("documents")
     for t, done in [(0, 0), (1.9, 10), (2.0, 20), (5, 30), (11.9, 40), (12.0, 50), (25, 100)]:
         clock.now = 100.0 + t
         lines("counting", done, 100)
@@ -53,7 +53,7 @@ def test_a_log_shows_a_step_after_2_s_then_every_10_s_and_its_end(clock, capsys)
 
 
 def test_a_quick_step_says_nothing_in_a_log(clock, capsys):
-    lines = _app.LogLines()
+    lines = _progress.LogLines()
     for t in (0, 0.5, 1.5):
         clock.now = 100.0 + t
         lines("counting", int(t * 10), 15)
@@ -64,7 +64,7 @@ def test_a_quick_step_says_nothing_in_a_log(clock, capsys):
 
 
 def test_a_step_without_a_count_shows_its_time_and_end(clock, capsys):
-    lines = _app.LogLines()
+    lines = _progress.LogLines()
     for t in (0, 2.5, 13):
         clock.now = 100.0 + t
         lines("counting the corpus", None, None)

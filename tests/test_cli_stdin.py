@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from textsift.cli import app
-from textsift.cli.options import _from_stdin
+from textsift.cli._data import from_stdin
 from textsift.errors import TextsiftError
 from textsift.reading.corpus import sample_path
 
@@ -63,4 +63,4 @@ def test_a_terminal_is_no_corpus(monkeypatch):
 
     monkeypatch.setattr(sys, "stdin", Terminal(io.BytesIO(b"")))
     with pytest.raises(TextsiftError, match="none is piped: pipe it"):
-        _from_stdin(["-"], True, "score")
+        from_stdin(["-"], True, "score")

@@ -1,7 +1,8 @@
 """The conformance grid: every public view x every label kind x every layout of the per-label
 table gives the same answer on both layouts, or the same documented refusal.
 
-The grid is generated: the label kinds are :class:`textsift.labels.LabelKind`'s members, the
+The grid is generated: the label kinds are :class:`textsift.labels.LabelKind`'s members (each
+corpus's labels drawn by its kind, ``LabelKind.example``), the
 layouts ``textsift.counting._tables.LAYOUTS`` (less ``auto``), the methods each view runs are read
 from the scoring registry (every method serving the kind; the tested ones for the views of
 p-values; the ordinal ones for ``OrdinalSelector``; each policy a method takes; every
@@ -46,25 +47,14 @@ LAYOUTS = [layout for layout in counting.LAYOUTS if layout != "auto"]
 KINDS = list(LabelKind)
 
 
-def _labels(kind: LabelKind, n_docs: int, rng) -> list:
-    """Labels of ``kind`` for ``n_docs`` documents: classes, ranks 1-5, or label sets (some
-    empty, some of several labels)."""
-    if kind.label_sets:
-        names = np.array(["joy", "love", "anger", "fear", "grief", "pride"], dtype=object)
-        return [sorted(names[rng.choice(6, rng.integers(0, 4), replace=False)].tolist())
-                for _ in range(n_docs)]
-    if kind.ranks:
-        return rng.integers(1, 6, n_docs).tolist()
-    return rng.choice(["earn", "acq", "grain", "crude"], n_docs).tolist()
-
-
 def corpus(kind: LabelKind, seed: int = 0, n_docs: int = 60, n_terms: int = 40):
-    """A random count matrix, its term names and labels of ``kind`` (every class present)."""
+    """A random count matrix, its term names and labels of ``kind`` (its rules' own example:
+    ``LabelKind.example``, so a new kind joins the grid by registering only)."""
     rng = np.random.default_rng(seed)
     X = sp.random(n_docs, n_terms, density=0.15, format="csr", random_state=rng,
                   data_rvs=lambda k: rng.integers(1, 4, k).astype(float))
     names = np.array([f"w{i:02d}" for i in range(n_terms)], dtype=object)
-    return X, names, _labels(kind, n_docs, rng)
+    return X, names, kind.example(rng, n_docs)
 
 
 def force_layout(mp, layout: str) -> list[str]:

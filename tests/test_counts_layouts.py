@@ -263,6 +263,40 @@ def test_stream_totals_of_sparse_chunks_are_the_counts_of_the_whole(monkeypatch)
     assert streamed.layout == "sparse" and streamed.equals(whole)
 
 
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), layouts=st.lists(st.sampled_from(["dense", "sparse"]),
+                                                    min_size=1, max_size=6),
+       sum_after=st.sampled_from([0, 2**22]))
+def test_table_sums_of_chunks_in_either_layout_are_the_counts_of_the_whole(seed, layouts,
+                                                                           sum_after):
+    """Chunks counted in any mix of layouts, over vocabularies and label sets that grow from
+    chunk to chunk, add up (``TermTotals``, whose tables are a ``TableSums``) to the counts of
+    the whole corpus, whenever the list of cells is summed (``SUM_AFTER = 0``: after every
+    chunk); the storage turns into cells when a chunk comes sparse, and only then."""
+    import textsift.counting._sums as sums
+    from textsift.engines.stream import TermTotals
+
+    rng = np.random.default_rng(seed)
+    X, labels = corpus(seed, n_docs=7 * len(layouts), n_terms=20, n_labels=6)
+    names = np.array([f"t{i:02d}" for i in range(20)], dtype=object)
+    shown = np.zeros(X.shape)  # the entries of each chunk's own terms
+    totals = TermTotals()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sums, "SUM_AFTER", sum_after)
+        for i, layout in enumerate(layouts):
+            rows = slice(7 * i, 7 * i + 7)
+            cols = np.sort(rng.permutation(20)[:rng.integers(12, 21)])  # this chunk's terms
+            shown[rows, cols] = 1
+            totals.add(Counts.from_matrix(X[rows][:, cols], labels[rows],
+                                          feature_names=names[cols], layout=layout))
+    whole = Counts.from_matrix(sp.csr_matrix(X.multiply(shown)), labels, feature_names=names)
+    summed = totals.counts()
+    seen = summed.feature_names
+    assert summed.equals(whole.select_terms(np.isin(names, seen)).select_classes(
+        np.isin(whole.classes, summed.classes)))
+    assert (totals.tables.cells is None) == ("sparse" not in layouts)
+
+
 # ----------------------------------------------------------------------------- registry
 def _quantity(counts, name):
     if name == "df":

@@ -80,3 +80,27 @@ def test_the_rules_of_each_kind():
                      MULTILABEL: (False, ("global", "local"), False, False, "label")}
     with pytest.raises(TextsiftError, match="unknown requirement"):
         NOMINAL.meets("sorted")
+
+
+@pytest.mark.parametrize("kind", list(LabelKind), ids=str)
+def test_each_kind_makes_valid_example_labels_of_itself(kind):
+    """``LabelKind.example``: 60 labels, as a JSON corpus file gives them, read back
+    (``as_labels``; ``decide_kind`` from the kind's declaration) as labels of the kind itself,
+    with at least two labels (a corpus to score), integers where the kind is ranks; the same
+    labels from the same seed."""
+    import json
+
+    import numpy as np
+
+    from textsift.labels import as_labels
+
+    y = kind.example(np.random.default_rng(0), 60)
+    assert len(y) == 60 and json.loads(json.dumps(y)) == y
+    lists = isinstance(y[0], list)
+    assert all(isinstance(v, list) == lists for v in y)
+    assert decide_kind(kind.declared, lists, "label") is kind
+    labels = as_labels(y)
+    assert labels.n_docs == 60 and labels.n_classes >= 2
+    if kind.ranks:
+        assert all(isinstance(v, int) for v in y)
+    assert kind.example(np.random.default_rng(0), 60) == y

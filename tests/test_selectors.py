@@ -374,3 +374,36 @@ def test_the_ranking_parameters_are_fitted_attributes():
     with pytest.raises(TextsiftError, match="bns has no p-value"):
         failed.fit(LECTURE.T, LABELS)
     assert not any(hasattr(failed, f"{n}_") for n in ("method", "aggregate", "ranking"))
+
+
+@pytest.mark.parametrize("name", ["TermSelector", "OrdinalSelector"])
+def test_each_registered_correction_is_listed_in_the_selectors_docstrings(name):
+    """The ``correction`` line of both selectors' docstrings lists the registry's corrections
+    (``_choices.CORRECTION_TABLE``), every one, in its order: the five of today's table."""
+    import re
+
+    import textsift.selection.selectors as selectors
+    from textsift._choices import CORRECTION_TABLE
+
+    doc = getattr(selectors, name).__doc__
+    line = next(ln for ln in doc.splitlines() if ln.startswith("    correction : "))
+    assert re.findall(r'"(\w+)"', line.split("}")[0]) == list(CORRECTION_TABLE)
+    assert len(CORRECTION_TABLE) == 5 and "{choices}" not in doc
+
+
+def test_a_new_choice_joins_the_docstring_by_registering_only():
+    """A correction added to the choices (``sidak`` here) is listed by the decorator that
+    writes the docstrings, with nothing else edited."""
+    from textsift._choices import CORRECTIONS
+    from textsift.selection.selectors import _choices_documented
+
+    @_choices_documented
+    class Scratch:
+        """Parameters
+        ----------
+        correction : {choices}, default="bh"
+        """
+
+        _parameter_choices = {"correction": (*CORRECTIONS, "sidak")}
+
+    assert '"by", "sidak"}, default="bh"' in Scratch.__doc__

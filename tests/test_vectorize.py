@@ -16,7 +16,8 @@ from identity import assert_identical, reference
 
 import textsift.text.vectorize as tv
 from textsift.errors import TextsiftError
-from textsift.text.tokens import _kernel, count_tokens, unicode_tables
+from textsift.text.tokens import _kernel, count_tokens
+from textsift.text.unicode import unicode_tables
 from textsift.text.vectorize import Vectorizer, VectorizerOptions, build_vectorizer, vectorize
 
 

@@ -11,7 +11,7 @@
    object per token; the other threads renumber while the first makes the terms' str.
 
    Every Unicode property comes from tables the running Python computes once per process
-   (textsift.tokens.unicode_tables, from str.lower, re's \w and \s): set_tables() is called
+   (textsift.text.unicode.unicode_tables, from str.lower, re's \w and \s): set_tables() is called
    before the first count. Surrogates are neither word nor white-space characters; in the
    str.split mode they are kept inside words, encoded as UTF-8 would encode their code
    points ("surrogatepass"), which keeps the byte order the code-point order. */

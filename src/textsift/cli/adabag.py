@@ -18,8 +18,9 @@ from .._choices import ADABAG_CHOICES as CHOICES
 from .._choices import ADABAG_CRITERIA as CRITERIA
 from .._choices import BACKENDS, SCHEMES, VARIANTS
 from ..errors import TextsiftError
-from ._app import app, console, task_progress, writes_out
+from ._app import app, console, writes_out
 from ._groups import option_group
+from ._progress import task_progress
 from .options import CorpusOptions, NJobs, OutDir, choices, corpus_options
 
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ._app import app, console, step, writes_out
+from ._app import app, console, writes_out
+from ._progress import step
 from .options import OutDir
 
 #: The demo experiment, in the TOML schema of ``textsift run`` (see examples/*.toml); the

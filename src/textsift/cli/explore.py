@@ -9,7 +9,8 @@ import typer
 from .._choices import CORRECTION
 from .._choices import EXPLORE_CAP as CAP
 from .._choices import EXPLORE_SNIPPET_TOP as SNIPPET_TOP
-from ._app import app, console, step, writes_out
+from ._app import app, console, writes_out
+from ._progress import step
 from .options import Alpha, CorpusOptions, Correction, Family, corpus_options
 
 #: The table's and the agreement sets' first size, unless -k says.

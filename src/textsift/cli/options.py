@@ -45,8 +45,9 @@ from .._choices import (
 from .._choices import ENGINE as DEFAULT_ENGINE
 from .._options import PREPROCESSING, Option
 from ..errors import check_n_jobs
-from ._app import Format
+from ._data import STDIN, check_paths, from_stdin
 from ._groups import option_group
+from ._output import Format
 
 if TYPE_CHECKING:
     from ..text.vectorize import VectorizerOptions
@@ -275,7 +276,8 @@ class CorpusOptions:
         from rich.markup import escape
 
         from ..engines import count_file
-        from ._app import console, stage_progress, step
+        from ._app import console
+        from ._progress import stage_progress, step
 
         bad: list = []
         counted = self.engine != "memory" or self.preprocessing.get("tokenizer") is not None
@@ -362,72 +364,6 @@ _CORPUS_PARAMS = {
 ENGINE_PARAMS = ("engine", "scheduler", "chunk_size")
 
 
-#: DATA that reads the corpus from standard input.
-STDIN = "-"
-
-
-def _from_stdin(paths, allowed: bool, command: str) -> Path:
-    """DATA ``-``: standard input read whole into a temporary file (removed at exit) named
-    for its format -- gzip by its magic bytes, Parquet by ``PAR1``, JSON Lines when its
-    first character is ``{``, else CSV -- so that every reader and engine reads it as a
-    file. Refused with other DATA, where the command keeps its corpus's path for a later
-    run (``ordinal-eval``: a resumable experiment), on a terminal and when nothing comes."""
-    import atexit
-    import shutil
-    import sys
-    import tempfile
-    import zlib
-
-    from ..errors import TextsiftError
-
-    if len(paths) > 1:
-        raise TextsiftError("DATA - (standard input) is the whole corpus: give it alone, or "
-                            "give files")
-    if not allowed:
-        raise TextsiftError(f"{command} keeps its corpus's path to resume the run, and "
-                            "standard input (-) has none: write the data to a file and give "
-                            "its path")
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None or sys.stdin.isatty():
-        raise TextsiftError("DATA - reads the corpus from standard input, and none is piped: "
-                            f"pipe it (cat corpus.jsonl | textsift {command} - ...), or give "
-                            "a file")
-    data = stream.read()
-    if not data.strip():
-        raise TextsiftError("DATA - reads the corpus from standard input, and it is empty: "
-                            f"pipe the corpus into it (cat corpus.jsonl | textsift {command} "
-                            "- ...)")
-    gz = data[:2] == b"\x1f\x8b"
-    head = data[:65536]
-    if gz:
-        try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head)
-        except zlib.error:
-            head = b""
-    if head[:4] == b"PAR1" and not gz:
-        suffix = ".parquet"
-    else:
-        first = head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-        suffix = (".jsonl" if first == b"{" else ".csv") + (".gz" if gz else "")
-    folder = Path(tempfile.mkdtemp(prefix="textsift-stdin-"))
-    atexit.register(shutil.rmtree, folder, True)
-    path = folder / f"stdin{suffix}"
-    path.write_bytes(data)
-    return path
-
-
-def _check_paths(paths) -> None:
-    """A corpus path that does not exist (not a glob pattern) is an error at once, before
-    the command imports what it computes with (seconds on a busy machine)."""
-    from glob import has_magic
-
-    from ..errors import missing_path
-
-    for path in paths:
-        if not has_magic(str(path)) and not path.exists():
-            raise missing_path(path)
-
-
 def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
                    data_required: bool = True, stdin: bool = True):
     """A decorator giving a command the corpus options: its parameter ``corpus:
@@ -436,7 +372,8 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
     matrix (no ``--engine``, ``--scheduler``, ``--chunk-size``); ``split=False`` for those
     whose split field marks train and test (no ``--split``); ``min_df`` the default of
     ``--min-df``; ``data_required=False`` where DATA may be left out (a simulation);
-    ``stdin=False`` where DATA ``-`` (standard input: :func:`_from_stdin`) is refused."""
+    ``stdin=False`` where DATA ``-`` (standard input: ``cli._data.from_stdin``) is
+    refused."""
     leave_out = (set(ENGINE_PARAMS) if not engine else set()) | (set() if split else {"split"})
     defaults = {"min_df": min_df, "data": inspect.Parameter.empty if data_required else None}
     options = {name: (OptionalData if name == "data" and not data_required else annotation,
@@ -450,8 +387,8 @@ def corpus_options(*, engine: bool = True, split: bool = True, min_df: int = 1,
         def make(**given) -> CorpusOptions:
             given["data"] = tuple(given["data"] or ())
             if any(str(p) == STDIN for p in given["data"]):
-                given["data"] = (_from_stdin(given["data"], stdin, command_name),)
-            _check_paths(given["data"])  # first: before the options' checks import much
+                given["data"] = (from_stdin(given["data"], stdin, command_name),)
+            check_paths(given["data"])  # first: before the options' checks import much
             valid = {f.name for f in fields(CorpusOptions)}
             corpus = CorpusOptions(
                 **{k: v for k, v in given.items() if k in valid},

@@ -9,8 +9,9 @@ import typer
 
 from ..errors import TextsiftError
 from . import _catalog
-from ._app import app, console, emit, plain, print_note, writes_out
+from ._app import app, console, print_note, writes_out
 from ._groups import option_group
+from ._output import emit, plain
 from .core import TOP
 from .options import (
     Alpha,

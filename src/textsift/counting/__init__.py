@@ -3,7 +3,8 @@ df, the per-label document and term counts in a dense or sparse layout, the one-
 tables at any cells), the counting kernels and the layouts' memory rules (``_tables``) and the
 non-zero cells with their distinct tables (``_cells``), and how a ``Counts`` is made from what it
 is given (``_making``: a matrix checked and counted by sparse products, sparse tables made
-canonical, two counts added). May import: errors, labels, text.
+canonical, two counts added), and the tables of a stream's chunks added up (``_sums``). May
+import: errors, labels, text.
 """
 
 __all__: list[str] = []

@@ -138,6 +138,13 @@ class Counts:
         return "sparse" if sp.issparse(self.doc_counts) else "dense"
 
     @property
+    def cellwise(self) -> bool:
+        """Whether a reader of every class's counts goes through the non-zero cells
+        (``cells``) rather than dense rows: the tables hold only those cells (the sparse
+        layout), so rows would be made, not read."""
+        return self.layout == "sparse"
+
+    @property
     def n_nonzero(self) -> int:
         """The non-zero cells of the presence table (``A > 0``)."""
         if self.layout == "sparse":
@@ -438,6 +445,19 @@ class Counts:
             return col.toarray().ravel() if sp.issparse(col) else col
 
         return dense(self.doc_counts), dense(self.term_freq)
+
+    def largest_share(self, terms) -> np.ndarray:
+        """For each of ``terms``, the class with the largest share ``A / N_c`` of its
+        documents containing it (the first of equal shares; ``N_c = 0`` read as 1), on either
+        layout."""
+        sizes = np.maximum(self.class_sizes, 1)
+        docs = self.doc_counts
+        if not sp.issparse(docs):
+            return np.argmax(docs[terms] / sizes[None, :], axis=1)
+        rows = docs.tocsr()[terms]
+        share = sp.csr_matrix((rows.data / sizes[rows.indices], rows.indices, rows.indptr),
+                              shape=rows.shape)
+        return np.asarray(share.argmax(axis=1)).ravel()
 
     def one_vs_rest(self, positive) -> Counts:
         """The counts of the binary task ``positive`` against the other classes merged

@@ -22,7 +22,8 @@ import numpy as np
 
 from ..labels import LabelForms
 from ..reading.corpus import Records, no_records
-from ..reading.sources import data_files, describe, file_kind, iter_frames, parquet_row_groups
+from ..reading.formats import parquet_row_groups
+from ..reading.sources import data_files, describe, file_kind, iter_frames
 
 __all__ = ["Chunk", "FilePart", "data_files", "file_parts", "iter_chunks", "iter_frames"]
 

@@ -44,6 +44,7 @@ from numbers import Integral
 import numpy as np
 import scipy.sparse as sp
 
+from ..counting._sums import TableSums, grown, rows_of
 from ..counting.counts import Counts
 from ..errors import TextsiftError
 from ..reading.corpus import EmptyCorpusError
@@ -117,31 +118,26 @@ class DocumentFrequencies:
 class TermTotals:
     """The counts of every term seen so far, over the classes seen so far: chunk counts with
     different vocabularies and classes added term by term (the exact mode's one pass), with
-    ``N``, ``df`` and ``TF(t)`` (label sets: not the sums over the classes)."""
+    ``N``, ``df`` and ``TF(t)`` (label sets: not the sums over the classes); the (V, m)
+    tables in a ``textsift.counting._sums.TableSums``, which keeps them in the storage
+    the chunks' counts call for."""
 
     names: list = field(default_factory=list)  # pyarrow arrays: the terms, by row
     n_terms: int = 0
     classes: np.ndarray | None = None
     class_sizes: np.ndarray | None = None
-    doc_counts: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
-    term_freq: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    tables: TableSums | None = None
     n_docs: int = 0
     df: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     tf: np.ndarray = field(default_factory=lambda: np.zeros(0))
     multilabel: bool = False
-    #: the non-zero cells so far as (row, class, A, TF) arrays, once a chunk came in the
-    #: sparse layout (many classes): then no dense table is kept
-    cells: list | None = None
 
     def add(self, part: Counts, rows=None) -> TermTotals:
         """Add the counts of one chunk: its rows are those of ``part.feature_names``, or the
-        given row numbers (hash buckets: then no names are kept). A chunk in the sparse
-        layout (:attr:`Counts.layout`) turns the totals into a list of non-zero cells,
-        summed when they grow and at the end."""
+        given row numbers (hash buckets: then no names are kept)."""
         if self.classes is None:
             self.classes, self.class_sizes = part.classes, np.zeros(part.n_classes, np.int64)
-            self.doc_counts = np.zeros((0, part.n_classes), np.int64)
-            self.term_freq = np.zeros((0, part.n_classes))
+            self.tables = TableSums(part.n_classes)
             self.multilabel = part.multilabel
         if not np.isin(part.classes, self.classes).all():  # new classes: widen the table
             self._widen(np.union1d(self.classes, part.classes))
@@ -152,54 +148,21 @@ class TermTotals:
             self.n_terms = max(self.n_terms, int(rows.max()) + 1)
         if self.n_terms > len(self.df):  # grow geometrically
             size = max(self.n_terms, 2 * len(self.df))
-            if self.cells is None:
-                self.doc_counts = _grown(self.doc_counts, size)
-                self.term_freq = _grown(self.term_freq, size)
-            self.df, self.tf = _grown(self.df, size), _grown(self.tf, size)
+            self.tables.grow(size)
+            self.df, self.tf = grown(self.df, size), grown(self.tf, size)
         self.class_sizes[cols] += part.class_sizes
         self.n_docs += part.n_docs
         self.df[rows] += part.df
         self.tf[rows] += part.tf
-        if part.layout == "sparse" and self.cells is None:
-            self._to_cells()
-        if self.cells is not None:
-            c = part.cells
-            self.cells.append((rows[c.row], cols[c.col], c.a, c.tf))
-            if sum(len(x[0]) for x in self.cells) > 4 * len(self.cells[0][0]) + 2**22:
-                self.cells = [self._summed()]
-            return self
-        cells = np.ix_(rows, cols)
-        self.doc_counts[cells] += part.doc_counts
-        self.term_freq[cells] += part.term_freq
+        self.tables.add(part, rows, cols)
         return self
 
     def _widen(self, classes: np.ndarray) -> None:
         at = np.searchsorted(classes, self.classes)
         sizes = np.zeros(len(classes), np.int64)
         sizes[at] = self.class_sizes
-        if self.cells is None:
-            dc = np.zeros((len(self.doc_counts), len(classes)), np.int64)
-            tf = np.zeros(dc.shape)
-            dc[:, at], tf[:, at] = self.doc_counts, self.term_freq
-            self.doc_counts, self.term_freq = dc, tf
-        else:
-            self.cells = [(r, at[c], a, t) for r, c, a, t in self.cells]
+        self.tables.widen(at, len(classes))
         self.classes, self.class_sizes = classes, sizes
-
-    def _to_cells(self) -> None:
-        """The dense totals so far as a list of non-zero cells."""
-        r, c = np.nonzero(self.doc_counts)
-        self.cells = [(r, c, self.doc_counts[r, c].astype(np.float64), self.term_freq[r, c])]
-        self.doc_counts = self.term_freq = np.zeros((0, len(self.classes)))
-
-    def _summed(self) -> tuple:
-        """The cells so far with each (row, class) once, its counts summed."""
-        r, c, a, t = (np.concatenate(x) for x in zip(*self.cells, strict=True))
-        shape = (max(len(self.df), 1), len(self.classes))
-        docs = sp.csr_matrix((a, (r, c)), shape=shape)
-        weights = sp.csr_matrix((t, (r, c)), shape=shape)  # the same cells, in the same order
-        row = np.repeat(np.arange(shape[0]), np.diff(docs.indptr))
-        return row, docs.indices, docs.data, weights.data
 
     def _rows(self, terms) -> np.ndarray:
         """The rows of ``terms``, new terms appended (a hash lookup in C++: pyarrow)."""
@@ -226,15 +189,8 @@ class TermTotals:
         import pyarrow.compute as pc
 
         n = self.n_terms if n_rows is None else n_rows
-        if self.cells is not None:
-            row, col, a, t = self._summed()
-            keep = row < n
-            shape = (n, len(self.classes))
-            docs = sp.csc_matrix((a[keep].astype(np.int64), (row[keep], col[keep])), shape=shape)
-            weights = sp.csc_matrix((t[keep], (row[keep], col[keep])), shape=shape)
-        else:
-            docs, weights = _rows(self.doc_counts, n), _rows(self.term_freq, n)
-        df, tf = _rows(self.df, n), _rows(self.tf, n)
+        docs, weights = self.tables.tables(n)
+        df, tf = rows_of(self.df, n), rows_of(self.tf, n)
         if n_rows is not None:
             return Counts(self.classes, self.class_sizes, docs, weights, None, self.n_docs, df,
                           tf, self.multilabel).to_layout("auto")
@@ -243,18 +199,6 @@ class TermTotals:
         return Counts(self.classes, self.class_sizes, docs[order], weights[order],
                       names.take(pa.array(order)).to_numpy(zero_copy_only=False), self.n_docs,
                       df[order], tf[order], self.multilabel).to_layout("auto")
-
-
-def _rows(a: np.ndarray, rows: int) -> np.ndarray:
-    """The first ``rows`` rows of ``a`` (a view), zeros appended where it has fewer."""
-    return a[:rows] if len(a) >= rows else _grown(a, rows)
-
-
-def _grown(a: np.ndarray, rows: int) -> np.ndarray:
-    """``a`` with ``rows`` rows: zeros appended, or cut."""
-    out = np.zeros((rows, *a.shape[1:]), a.dtype)
-    out[:min(rows, len(a))] = a[:rows]
-    return out
 
 
 def frequencies(chunks: Iterable[Chunk], opts: VectorizerOptions | None = None,

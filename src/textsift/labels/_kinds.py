@@ -5,15 +5,18 @@ A kind is a member of :class:`LabelKind` and a line of :data:`_RULES`: what a la
 the kind is declared as, which scoring methods serve it (the methods declare what they read,
 :attr:`Method.kind <textsift.scores.Method>`, and what they require of a labelling, from
 :data:`REQUIREMENTS`), how its folds are split, which selection scopes and binary tasks it
-offers and how the report speaks of it. Learners and measures declare the kinds they serve
-(``label_kinds``: members of :class:`LabelKind`); :meth:`LabelKind.serves` reads either
-declaration. A new kind is a new member and its line of rules.
+offers, how the report speaks of it and how its labels look (:meth:`LabelKind.example`).
+Learners and measures declare the kinds they serve (``label_kinds``: members of
+:class:`LabelKind`); :meth:`LabelKind.serves` reads either declaration. A new kind is a new
+member and its line of rules.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from ..errors import TextsiftError
 
@@ -86,6 +89,13 @@ class LabelKind(StrEnum):
         """What the trivial predictor (Triv) always says, in words."""
         return _RULES[self].trivial
 
+    def example(self, rng, n_docs: int) -> list:
+        """``n_docs`` valid labels of this kind drawn with ``rng`` (a
+        ``numpy.random.Generator``), as a corpus file gives them (JSON values: a class, a
+        rank, a list of labels): small example corpora of every kind are made from it (the
+        conformance tests' corpora), so a new kind's rules include how its labels look."""
+        return _RULES[self].example(rng, n_docs)
+
     def meets(self, requires) -> bool:
         """Whether labels of this kind meet a method's ``requires`` (from
         :data:`REQUIREMENTS`): every requirement needs one label per document, ``"ranks"``
@@ -142,6 +152,24 @@ class _Rules:
     unit: str
     each_document: str
     trivial: str
+    example: Callable[[Any, int], list]  # (rng, n_docs) -> labels (LabelKind.example)
+
+
+def _classes(rng, n_docs: int) -> list:
+    """One of four classes per document (Reuters-21578's largest topics)."""
+    return rng.choice(["earn", "acq", "grain", "crude"], n_docs).tolist()
+
+
+def _ratings(rng, n_docs: int) -> list:
+    """One rating of 1-5 stars per document."""
+    return rng.integers(1, 6, n_docs).tolist()
+
+
+def _label_sets(rng, n_docs: int) -> list:
+    """A set of 0-3 of six emotions per document (some empty, some of several labels)."""
+    names = ("joy", "love", "anger", "fear", "grief", "pride")
+    return [sorted(names[i] for i in rng.choice(6, rng.integers(0, 4), replace=False))
+            for _ in range(n_docs)]
 
 
 NOMINAL, ORDINAL, MULTILABEL = LabelKind.NOMINAL, LabelKind.ORDINAL, LabelKind.MULTILABEL
@@ -151,15 +179,16 @@ _RULES = {
     NOMINAL: _Rules(label_sets=False, ranks=False, declared=NOMINAL, method_kinds=(NOMINAL,),
                     scopes=("global",), one_vs_rest=True, unit="class",
                     each_document="one class per document",
-                    trivial="the most frequent training class"),
+                    trivial="the most frequent training class", example=_classes),
     ORDINAL: _Rules(label_sets=False, ranks=True, declared=ORDINAL,
                     method_kinds=(NOMINAL, ORDINAL), scopes=("global",), one_vs_rest=False,
                     unit="rank", each_document="one rating per document",
-                    trivial="the middle rank"),
+                    trivial="the middle rank", example=_ratings),
     MULTILABEL: _Rules(label_sets=True, ranks=False, declared=NOMINAL, method_kinds=(NOMINAL,),
                        scopes=("global", "local"), one_vs_rest=False, unit="label",
                        each_document="a list of labels per document",
-                       trivial="the most frequent training label set"),
+                       trivial="the most frequent training label set",
+                       example=_label_sets),
 }
 
 

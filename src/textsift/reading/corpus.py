@@ -39,7 +39,8 @@ from ..labels import (
     show_value,
     strip_labels,
 )
-from .sources import data_files, describe, iter_frames, iter_jsonl, record_unit
+from .formats import iter_jsonl
+from .sources import data_files, describe, iter_frames, record_unit
 
 __all__ = [
     "SAMPLES",

@@ -224,7 +224,7 @@ class Cells:
     # in the sparse layout, else from the dense rows, as the dense table gives them
     @property
     def _cellwise(self) -> bool:
-        return self.counts.layout == "sparse"
+        return self.counts.cellwise
 
     def top_many(self, classes, k: int | None) -> list[tuple[np.ndarray, np.ndarray]]:
         """Exactly ``policies.order`` of each class's column

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 
 from ..counting.counts import Counts
 from ..errors import TextsiftError
@@ -384,7 +383,7 @@ def class_terms(counts: Counts, method, policy: str | None = None, top: int = 10
     else:
         if order is None:
             order = ranking_of(table, policy or default_aggregate(method)).index
-        home = _most_frequent_class(counts, order)
+        home = counts.largest_share(order)
         indices = [order[home == j][:top] for j in range(len(classes))]
         lists = [counts.feature_names[index] for index in indices]
     out = pd.DataFrame({"training documents": counts.class_sizes,
@@ -412,19 +411,6 @@ def _own_terms(counts: Counts, table, classes: list[str], top: int, direction: s
         lists.append(terms)
         indices.append(index)
     return lists, indices
-
-
-def _most_frequent_class(counts: Counts, terms: np.ndarray) -> np.ndarray:
-    """For each of ``terms``, the class with the largest share of its documents containing
-    it (the first of equal shares), on either layout of the counts."""
-    sizes = np.maximum(counts.class_sizes, 1)
-    docs = counts.doc_counts
-    if not sp.issparse(docs):
-        return np.argmax(docs[terms] / sizes[None, :], axis=1)
-    rows = docs.tocsr()[terms]
-    share = sp.csr_matrix((rows.data / sizes[rows.indices], rows.indices, rows.indptr),
-                          shape=rows.shape)
-    return np.asarray(share.argmax(axis=1)).ravel()
 
 
 def score_all(counts: Counts, aggregate: str | None = None, class_label=None,

@@ -77,6 +77,21 @@ def _same(a, b) -> bool:
         return False
 
 
+def _choices_documented(cls):
+    """``cls`` with each ``name : {choices}`` of its docstring's parameters written out from
+    its ``_parameter_choices`` (the tuples of :mod:`textsift._choices`, which the checks of
+    ``fit`` read too): a new correction, policy or family is listed without an edit here."""
+    doc = cls.__doc__
+    if doc is None:  # python -OO
+        return cls
+    for name, values in cls._parameter_choices.items():
+        shown = "{" + ", ".join(f'"{v}"' for v in values) + "}"
+        doc = doc.replace(f"    {name} : {{choices}}", f"    {name} : {shown}")
+    cls.__doc__ = doc
+    return cls
+
+
+@_choices_documented
 class TermSelector(SelectorMixin, BaseEstimator):
     """Keep the best terms under any registered scoring method.
 
@@ -103,18 +118,18 @@ class TermSelector(SelectorMixin, BaseEstimator):
     threshold : float, optional
         Keep every term whose (globalised) score, ``scores_``, is ``>= threshold``; not with
         ``rr``.
-    aggregate : {"max", "sum", "wavg", "rr"}, optional
+    aggregate : {choices}, optional
         How per-class scores become one ranking; default the method's own (``max`` for most).
     class_label : optional
         Rank by this class's one-vs-rest scores only.
-    rr_variant : {"skip", "turn_consumed"}
+    rr_variant : {choices}
         Round-robin duplicate rule (:func:`textsift.selection.policies.round_robin`).
     classes : array-like, optional
         The full label set (e.g. the whole rating scale), when ``y`` may miss some of it; for
         an indicator matrix ``y``, the name of each of its columns.
     method_params : dict, optional
         Keyword parameters of the scoring function (e.g. ``{"base": 10}`` for ``ig``).
-    direction : {"both", "over", "under"}, default="both"
+    direction : {choices}, default="both"
         Which of a class's terms are candidates: every term (two-sided, as the per-class
         scores are: a term a class's documents lack is a feature too, Forman 2003), or only
         those over-represented (positive indicators) or under-represented in the class
@@ -131,9 +146,9 @@ class TermSelector(SelectorMixin, BaseEstimator):
         classes (:func:`textsift.evidence.terms.significant_terms`). Not with ``k``, ``ratio`` or
         ``threshold``. No term passing is an empty selection (``transform`` warns, as
         scikit-learn's selectors do), not an error.
-    correction : {"bh", "by", "holm", "bonferroni", "none"}, default="bh"
+    correction : {choices}, default="bh"
         The multiple-testing correction of ``alpha`` (:mod:`textsift.evidence.corrections`).
-    family : {"class", "all"}, default="class"
+    family : {choices}, default="class"
         The tests corrected together: each class's terms, or every term-class cell.
 
     Attributes
@@ -390,6 +405,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         return tags
 
 
+@_choices_documented
 class OrdinalSelector(TermSelector):
     """Keep the best terms for ordinal regression (Baccianella, Esuli & Sebastiani 2010;
     :mod:`textsift.scores.ordinal`): a :class:`TermSelector` restricted to the ordinal methods,
@@ -409,7 +425,7 @@ class OrdinalSelector(TermSelector):
         then still exist for the RR methods (our choice: a rank with no documents may still be
         assigned terms, and keeps its turn), and a rating outside the scale is an error.
         Default: the ranks present in ``y``.
-    rr_variant : {"skip", "turn_consumed"}
+    rr_variant : {choices}
         Round-robin duplicate rule (only matters for ``rr_igor``, whose lists overlap).
     method_params : dict, optional
         E.g. ``{"a": 0.5}`` (IDF exponent), ``{"eps": 0.1}``, ``{"idf": "smooth"}``.
@@ -417,7 +433,7 @@ class OrdinalSelector(TermSelector):
         Keep the terms whose adjusted p-value passes ``alpha`` (instead of ``k`` or
         ``ratio``): for ``mann_whitney``, the ordinal method with a test
         (:class:`TermSelector`'s ``alpha``).
-    correction : {"bh", "by", "holm", "bonferroni", "none"}, default="bh"
+    correction : {choices}, default="bh"
     """
 
     # The TermSelector options that do not apply to ordinal methods.
