@@ -10,6 +10,20 @@ import time
 from pathlib import Path
 
 
+def peak_rss_bytes() -> int:
+    """This process's peak resident set in bytes: Linux's ``VmHWM``. Not ``ru_maxrss``, which
+    a process started by ``subprocess`` inherits from the parent it was forked from (Linux
+    keeps it across ``exec``): a "fresh process" then reports its parent's peak when that is
+    larger, as the count bench's n-gram rows did when its parent held IMDb and LeNLP."""
+    try:
+        with open("/proc/self/status") as fh:
+            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM"))
+    except (OSError, StopIteration):  # not Linux
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def best_of(fn, repeat: int = 3) -> float:
     """The shortest wall time, in seconds, of ``repeat`` calls of ``fn()``."""
     times = []

@@ -34,7 +34,8 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from manylabels import _peak_rss, build, command_line, scipy_top10
+from _common import peak_rss_bytes
+from manylabels import build, command_line, scipy_top10
 
 
 def one_run(kind: str, folder: str, m: int) -> dict:
@@ -60,7 +61,7 @@ def one_run(kind: str, folder: str, m: int) -> dict:
             kept = int((table > -np.inf).any(axis=1).sum())
             np.nanmin(p.values, axis=1)
     return {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
-            "peak": _peak_rss(), "kept": kept}
+            "peak": peak_rss_bytes(), "kept": kept}
 
 
 def main() -> None:

@@ -56,7 +56,6 @@ import gzip
 import hashlib
 import json
 import os
-import resource
 import subprocess
 import sys
 import time
@@ -64,6 +63,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+from _common import peak_rss_bytes  # bench/ is the script's path
 from sklearn.feature_extraction.text import CountVectorizer
 
 from textsift.text.vectorize import VectorizerOptions, build_vectorizer, vectorize
@@ -336,7 +336,7 @@ def one(data: Path, who: str, label: str) -> dict:
         vec = CountVectorizer(dtype=np.int32, **kw)
         X, wall, cpu, load_avg = timed(lambda: vec.fit_transform(texts))
         names = vec.get_feature_names_out()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    peak = peak_rss_bytes() / 2**20
     return {"wall": wall, "cpu": cpu, "load": load_avg, "peak_mib": peak,
             "rise_mib": peak - base, "terms": len(names), "digest": matrix_digest(X, names)}
 

@@ -77,7 +77,7 @@ def preparation(exp) -> list[tuple[str, str]]:
     (UTF-8) and the count pass's MB per CPU second (``bench/count.py`` measures the same pass,
     default options, on these texts)."""
     from textsift.experiment.folds import read_documents
-    from textsift.text.tokens import unicode_tables
+    from textsift.text.unicode import unicode_tables
     from textsift.text.vectorize import count_terms
 
     c0 = time.process_time()

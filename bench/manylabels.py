@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from _common import add_data_option, conditions  # bench/ is the script's path
+from _common import add_data_option, conditions, peak_rss_bytes  # bench/ is the script's path
 
 K = 10
 #: The goals: textsift's CPU time and peak memory at most these multiples of the anchor's.
@@ -101,26 +101,20 @@ def textsift_top10(X, Y):
                     for r in rank_per_class(counts, "chi2", top=K, direction="both")]
 
 
-def _peak_rss() -> int:
-    """This process's peak resident set, bytes (``VmHWM``, which a fork does not inherit)."""
-    with open("/proc/self/status") as fh:
-        return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM"))
-
-
 def one_run(kind: str, folder: str, m: int) -> dict:
     """One contender in this (fresh) process; its top 10s saved beside the data."""
     X = sp.load_npz(Path(folder) / "X.npz")
     Y = sp.load_npz(Path(folder) / f"Y{m}.npz")
     if kind == "textsift":
         import textsift.selection.ranking  # noqa: F401  (imports out of the timing, as for scipy)
-    loaded = _peak_rss()
+    loaded = peak_rss_bytes()
     t0, c0 = time.perf_counter(), time.process_time()
     if kind == "scipy":
         top, extra = scipy_top10(X, Y), {}
     else:
         counts, top = textsift_top10(X, Y)
     out = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
-           "peak": _peak_rss(), "loaded": loaded}
+           "peak": peak_rss_bytes(), "loaded": loaded}
     if kind == "textsift":
         docs = counts.doc_counts
         absent = sum(not np.isin(t, docs.indices[docs.indptr[j]:docs.indptr[j + 1]]).all()

@@ -7,7 +7,7 @@ perturbed: about one word in 17 dropped and one pair of adjacent words swapped, 
 by ``r``. Perturbation only removes or reorders words, so the vocabulary is fixed (a subset
 of the pool's) whatever the corpus size: the setting in which streamed memory must not grow.
 
-Each measurement runs in a fresh Python process, so its peak RSS (``ru_maxrss``) is its own:
+Each measurement runs in a fresh Python process, so its peak RSS (``VmHWM``) is its own:
 
 * ``stream`` at 100k and 1M documents (exact mode, one pass), and ``hashing`` (one pass,
   2**18 buckets) at the same sizes: documents per second, peak RSS, and the RSS after loading
@@ -37,6 +37,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
+from _common import peak_rss_bytes  # bench/ is on the path (__main__ below)
 
 from textsift.engines.readers import Chunk
 
@@ -110,7 +111,7 @@ def digest(counts) -> str:
 
 
 def peak_rss_mib() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return peak_rss_bytes() / 2**20
 
 
 def cpu_seconds() -> float:
@@ -122,7 +123,7 @@ def cpu_seconds() -> float:
 
 def _worker_stats():
     r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime, r.ru_maxrss / 1024
+    return r.ru_utime + r.ru_stime, peak_rss_mib()
 
 
 def measure(kind: str, n: int, data: str, chunk_size: int, workers: int) -> dict:

@@ -43,7 +43,7 @@ import tracemalloc
 from pathlib import Path
 
 import numpy as np
-from _common import conditions
+from _common import conditions, peak_rss_bytes
 from sklearn.feature_extraction.text import CountVectorizer
 from sklearn.feature_selection import chi2, mutual_info_classif
 
@@ -240,23 +240,12 @@ def one_ranking(kind: str, npz: str, traced: bool) -> dict:
         tracemalloc.start()
     t0, c0 = time.perf_counter(), time.process_time()
     fn()
-    out = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0, "rss": _peak_rss()}
+    out = {"wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
+           "rss": peak_rss_bytes()}
     if traced:
         out["peak"] = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     return out
-
-
-def _peak_rss() -> int:
-    """This process's peak resident set in bytes: Linux's ``VmHWM``, which (unlike
-    ``ru_maxrss``, kept across ``exec``) does not count the parent the process was forked from."""
-    try:
-        with open("/proc/self/status") as fh:
-            return next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmHWM"))
-    except (OSError, StopIteration):
-        import resource
-
-        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
 def classes_axis(classes: list[int], repeat: int) -> None:
