@@ -10,6 +10,7 @@ from math import comb
 import numpy as np
 import pytest
 import scipy.stats as ss
+from exact import exact_fisher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -88,17 +89,6 @@ def test_the_kernel_equals_scipys_fisher_exact(cells, alternative):
         np.testing.assert_allclose(got, expected, rtol=1e-12)
 
 
-def _exact_p(A, B, C, D, alternative) -> Fraction:
-    r, b, n = A + B, C + D, A + C
-    pmf = {x: _exact_pmf(x, r, b, n) for x in range(max(0, n - b), min(r, n) + 1)}
-    if alternative == "greater":
-        return sum(v for x, v in pmf.items() if x >= A)
-    if alternative == "less":
-        return sum(v for x, v in pmf.items() if x <= A)
-    bound = pmf[A] * Fraction(1 + 10**-14)
-    return min(Fraction(1), sum(v for v in pmf.values() if v <= bound))
-
-
 def _error(log_p, p: Fraction) -> float:
     """The relative error of the smaller of ``p`` and ``1 - p`` (read from ``ln p`` as ``p``
     or ``-expm1(ln p)``), in units of ``eps max(1, |ln|)`` of that one: the accuracy log
@@ -134,7 +124,7 @@ def test_twenty_newsgroups_tables_are_exact(alternative):
     for A, df, size in NEWSGROUPS:
         table = (A, df - A, size - A, N - size - df + A)
         got = float(fisher_log_pvalue(*table, alternative))
-        assert _error(got, _exact_p(*table, alternative)) <= 2, (A, df, size)
+        assert _error(got, exact_fisher(*table, alternative)) <= 2, (A, df, size)
 
 
 def test_a_bad_alternative_is_refused():
@@ -147,3 +137,33 @@ def test_broadcast_and_shape():
     got = fisher_log_pvalue(np.array([[3.0], [1.0]]), 1.0, 1.0, np.array([3.0, 5.0]))
     assert got.shape == (2, 2)
     assert got[0, 0] == pytest.approx(np.log(17 / 70), rel=1e-15)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 400), st.integers(0, 400))
+def test_two_sided_counts_the_mirror_tables_of_a_symmetric_law(a, d):
+    """When the law is symmetric (both margins half the total), the mirror image of a table
+    is exactly as probable as it, so scipy's rule counts it: the two-sided p-value of
+    ``[[a, d], [d, a]]`` is twice the one-sided tail (1 where that exceeds 1). Rounded to
+    doubles, the log-densities of the two tables could differ by more than the rule's
+    tolerance of 1e-14 (log P = -128 for ``[[0, 95], [95, 0]]``, whose ulp is 3e-14): the
+    kernel compares them in double-double, and the far tail is kept."""
+    if a + d == 0:
+        return
+    got = float(np.exp(fisher_log_pvalue(a, d, d, a, "two-sided")))
+    tail = float(np.exp(fisher_log_pvalue(a, d, d, a, "less" if a < d else "greater")))
+    expected = float(exact_fisher(a, d, d, a, "two-sided"))
+    if a == d:
+        assert got == 1.0 == expected
+        return
+    assert got == pytest.approx(min(1.0, 2 * tail), rel=1e-12)
+    assert got == pytest.approx(expected, rel=1e-12)
+
+
+def test_two_sided_of_the_table_that_lost_its_far_tail():
+    """``[[0, 95], [95, 0]]``: the two tables of probability ``1 / C(190, 95)`` each, so
+    ``2 / C(190, 95) = 2.2046466661746e-56`` (scipy's ``fisher_exact`` says the same); the
+    kernel once gave half of it."""
+    got = float(np.exp(fisher_log_pvalue(0, 95, 95, 0, "two-sided")))
+    assert got == pytest.approx(2 / comb(190, 95), rel=1e-12)
+    assert got == pytest.approx(ss.fisher_exact([[0, 95], [95, 0]]).pvalue, rel=1e-12)

@@ -13,6 +13,7 @@ from math import comb
 import numpy as np
 import pytest
 import scipy.stats as ss
+from exact import exact_fisher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -82,26 +83,6 @@ small = st.one_of(st.integers(0, 12), st.integers(0, 3000))
 fisher_tables = st.one_of(st.tuples(small, small, small, small), tables)
 
 
-def _exact_fisher(A, B, C, D, alternative):
-    """Fisher's p-value in exact rational arithmetic, with scipy's two-sided rule: the
-    hypergeometric probabilities ``C(r, x) C(N - r, n - x) / C(N, n)`` of the tables with
-    the margins of ``[[A, B], [C, D]]`` (the law is symmetric in the first row's total
-    ``r`` and the first column's ``n``: the one nearer 0 or N is taken as ``n``, which keeps
-    every binomial coefficient and the sum short)."""
-    r, n, N = A + B, A + C, A + B + C + D
-    if min(n, N - n) > min(r, N - r):
-        r, n = n, r
-    lo, hi = max(0, n - (N - r)), min(r, n)
-    total = comb(N, n)
-    pmf = {x: Fraction(comb(r, x) * comb(N - r, n - x), total) for x in range(lo, hi + 1)}
-    if alternative == "greater":
-        return sum(v for x, v in pmf.items() if x >= A)
-    if alternative == "less":
-        return sum(v for x, v in pmf.items() if x <= A)
-    bound = pmf[A] * Fraction(1 + 10**-14)
-    return min(Fraction(1), sum(v for v in pmf.values() if v <= bound))
-
-
 @settings(max_examples=200, deadline=None)
 @given(fisher_tables, st.sampled_from(["greater", "less", "two-sided"]))
 def test_fisher_equals_fisher_exact(cells, alternative):
@@ -119,7 +100,7 @@ def test_fisher_equals_fisher_exact(cells, alternative):
         assert got == 1.0
         return
     if min(A + B, A + C, C + D, B + D) <= 1500:
-        _close(got, float(_exact_fisher(A, B, C, D, alternative)))
+        _close(got, float(exact_fisher(A, B, C, D, alternative)))
     else:
         expected = ss.fisher_exact([[A, B], [C, D]], alternative=alternative).pvalue
         np.testing.assert_allclose(got, expected, rtol=1e-11, atol=ATOL)

@@ -179,16 +179,30 @@ static inline DD three(DD a, DD b, DD c) {
 /* log P(X = x) = log r! + log b! + log n! + log (r + b - n)! - log x! - log (r - x)!
    - log (n - x)! - log (b - n + x)! - log (r + b)!, -inf outside the support, 0 where it
    is one point: the highs summed exactly (two_sum, in three independent chains), every
-   rounding error and low part beside. */
-static double log_pmf(const Ctx *c, int64_t x, int64_t r, int64_t b, int64_t n) {
-    if (x < 0 || x > r || n - x < 0 || n - x > b) return -INFINITY;
-    if ((n - b > 0 ? n - b : 0) == (r < n ? r : n)) return 0.0;
+   rounding error and low part beside; kept as hi + lo (a double-double) for the
+   two-sided rule's comparisons of two densities (two_sided). */
+static DD log_pmf_dd(const Ctx *c, int64_t x, int64_t r, int64_t b, int64_t n) {
+    if (x < 0 || x > r || n - x < 0 || n - x > b) return (DD){-INFINITY, 0.0};
+    if ((n - b > 0 ? n - b : 0) == (r < n ? r : n)) return (DD){0.0, 0.0};
     DD p = three(lf(c, r), lf(c, b), lf(c, x));
     DD q = three(lf(c, n), lf(c, r + b - n), lf(c, r - x));
     DD m = lf(c, n - x), s = three((DD){-m.hi, -m.lo}, (DD){0.0, 0.0}, lf(c, b - n + x));
     DD t = three(p, q, lf(c, r + b));
     DD u = two_sum(t.hi, s.hi);
-    return u.hi + (((u.lo + t.lo) + s.lo));
+    return fast_two_sum(u.hi, (u.lo + t.lo) + s.lo);
+}
+
+static double log_pmf(const Ctx *c, int64_t x, int64_t r, int64_t b, int64_t n) {
+    return log_pmf_dd(c, x, r, b, n).hi;
+}
+
+/* log P(X = x) - log P(X = a) of two densities held as double-doubles: exact to about
+   1e-30 where they are close, the case the two-sided rule's tolerance of 1e-14 decides
+   (rounded to doubles, two equal densities near 1e-56 -- log P = -128, whose ulp is 3e-14
+   -- can differ by more than the tolerance: the table [[0, 95], [95, 0]] lost its far
+   tail that way). */
+static inline double log_ratio(DD x, DD a) {
+    return (x.hi - a.hi) + (x.lo - a.lo);
 }
 
 /* ------------------------------------------------------------------ tails */
@@ -250,14 +264,15 @@ static double logaddexp(double x, double y) { /* numpy's */
     return x + y;
 }
 
-/* The least x in [lo, hi] where log P(x) < thr (`below`) or > thr (else), hi + 1 if none
-   (the predicate false, then true: the density falls beyond the mode on that side, rises
+/* The least x in [lo, hi] where log(P(x) / P(a)) < tol (`below`) or > tol (else), hi + 1
+   if none (the predicate false, then true: the density falls beyond the mode on that side, rises
    before it): a galloping search from the guess g (steps 1, 2, 4, ... away from it until the
    predicate changes), then a binary search of what is left; the same x as a binary search of
    [lo, hi], in a few evaluations where g is near it. */
-static int64_t first_past(const Ctx *c, int64_t lo, int64_t hi, int64_t g, double thr,
-                          int below, int64_t r, int64_t b, int64_t n) {
-#define PAST(x) (below ? log_pmf(c, (x), r, b, n) < thr : log_pmf(c, (x), r, b, n) > thr)
+static int64_t first_past(const Ctx *c, int64_t lo, int64_t hi, int64_t g, DD lpa,
+                          double tol, int below, int64_t r, int64_t b, int64_t n) {
+#define PAST(x) (below ? log_ratio(log_pmf_dd(c, (x), r, b, n), lpa) < tol \
+                       : log_ratio(log_pmf_dd(c, (x), r, b, n), lpa) > tol)
     int64_t end = hi + 1;
     g = g < lo ? lo : g > hi ? hi : g;
     if (PAST(g)) {
@@ -296,16 +311,16 @@ static double two_sided(Ctx *c, int64_t a, int64_t r, int64_t b, int64_t n) {
     double total = (double)r + (double)b;
     int64_t mode = (int64_t)floor(((double)n + 1) * ((double)r + 1) / (total + 2));
     int64_t lo_x = n - b > 0 ? n - b : 0, hi_x = r < n ? r : n;
-    double lpe = log_pmf(c, a, r, b, n), lpm = log_pmf(c, mode, r, b, n);
-    if (-expm1(lpe - lpm) <= 1e-14) return 0.0;
-    double thr = lpe + log1p(1e-14), near, far;
+    DD lpe = log_pmf_dd(c, a, r, b, n);
+    if (-expm1(log_ratio(lpe, log_pmf_dd(c, mode, r, b, n))) <= 1e-14) return 0.0;
+    double tol = log1p(1e-14), near, far; /* P(x) <= P(a) (1 + 1e-14): in the far tail */
     int64_t mirror = (int64_t)nearbyint(2.0 * (double)n * (double)r / total - (double)a);
-    if (a < mode) { /* the far tail: x >= the least x in [mode, hi_x] with P(x) < thr */
-        int64_t x = first_past(c, mode, hi_x, mirror, thr, 1, r, b, n);
+    if (a < mode) { /* the far tail: x >= the least x in [mode, hi_x] past the tolerance */
+        int64_t x = first_past(c, mode, hi_x, mirror, lpe, tol, 1, r, b, n);
         near = log_cdf(c, a, r, b, n, 0);
         far = x > hi_x ? -INFINITY : log_cdf(c, x - 1, r, b, n, 1);
-    } else { /* x <= the greatest x in [lo_x, mode] with P(x) <= thr */
-        int64_t x = first_past(c, lo_x, mode, mirror + 1, thr, 0, r, b, n) - 1;
+    } else { /* x <= the greatest x in [lo_x, mode] within it */
+        int64_t x = first_past(c, lo_x, mode, mirror + 1, lpe, tol, 0, r, b, n) - 1;
         near = log_cdf(c, a - 1, r, b, n, 1);
         far = x < lo_x ? -INFINITY : log_cdf(c, x, r, b, n, 0);
     }
