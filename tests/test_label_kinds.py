@@ -120,7 +120,7 @@ def test_a_prediction_wrong_on_every_decision_worked_by_hand():
     assert ORDINAL.wrong([2, 7], [2, 4, 7]).tolist() == [7, 2]
     assert MULTILABEL.wrong(np.array([[1, 0, 1], [0, 0, 0]]), [0, 1, 2]).tolist() == [
         [0, 1, 0], [1, 1, 1]]
-    with pytest.raises(TextsiftError, match="two ranks or more"):
+    with pytest.raises(TextsiftError, match="needs two labels or more"):
         ORDINAL.wrong([3, 3], [3])
 
 

@@ -112,8 +112,8 @@ class LabelKind(StrEnum):
             return 1 - y
         classes = np.sort(np.asarray(classes))
         if len(classes) < 2:
-            raise TextsiftError(f"a wrong prediction needs two {self.unit}s or more, got "
-                                f"{classes.tolist()}")
+            raise TextsiftError("a prediction wrong on every decision needs two labels or "
+                                f"more to choose from, got {classes.tolist()}")
         if self.ranks:
             lo, hi = classes[0], classes[-1]
             return np.where(y - lo <= hi - y, hi, lo)
