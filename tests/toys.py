@@ -10,7 +10,7 @@ features make them learnable by every learner: column ``j`` counts 3 in every do
 (rank, label) ``j`` and 0 in the others, and 8 columns are Poisson(0.3) noise only. (Noise on
 the label columns too left a learner of label sets, logistic regression on 60 documents of the
 six emotions, right on 57-63% of the training documents and the SVR on ranks on 55-62%,
-below the two in three the learners' test asks; so decisive, every learner is right on 98% or
+below the two in three the learners' test asks; so decisive, every learner is right on 97% or
 more of 100 documents, seeds 0-2.)
 """
 
