@@ -2,6 +2,9 @@
 corpus's kind (decide_kind)."""
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from toys import toy
 
 from textsift.errors import TextsiftError
 from textsift.labels import LabelKind, decide_kind
@@ -104,3 +107,35 @@ def test_each_kind_makes_valid_example_labels_of_itself(kind):
     if kind.ranks:
         assert all(isinstance(v, int) for v in y)
     assert kind.example(np.random.default_rng(0), 60) == y
+
+
+def test_a_prediction_wrong_on_every_decision_worked_by_hand():
+    """``LabelKind.wrong``: the next class (cyclically), the far end of the scale (the middle
+    rank of 1-5 to 5: a mirror, 6 - r, would keep it right), every label flipped."""
+    import numpy as np
+
+    assert NOMINAL.wrong([0, 1, 2, 3, 1], [0, 1, 2, 3]).tolist() == [1, 2, 3, 0, 2]
+    assert NOMINAL.wrong(["b", "a"], ["a", "b"]).tolist() == ["a", "b"]
+    assert ORDINAL.wrong([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]).tolist() == [5, 5, 5, 1, 1]
+    assert ORDINAL.wrong([2, 7], [2, 4, 7]).tolist() == [7, 2]
+    assert MULTILABEL.wrong(np.array([[1, 0, 1], [0, 0, 0]]), [0, 1, 2]).tolist() == [
+        [0, 1, 0], [1, 1, 1]]
+    with pytest.raises(TextsiftError, match="needs two labels or more"):
+        ORDINAL.wrong([3, 3], [3])
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(list(LabelKind)), st.integers(0, 10_000), st.integers(2, 40))
+def test_the_wrong_prediction_of_each_kind_misses_every_decision(kind, seed, n_docs):
+    """On the kind's example labels in the form learners take (``tests/toys.py``), with two
+    classes or more: the prediction has the labels' shape and values among the classes (0/1
+    for label sets), and differs from the truth on every document (every cell of a label
+    set); a rank's is at least half the scale's span away."""
+    import numpy as np
+    t = toy(kind, n_docs, seed)
+    assume(len(t.classes) >= 2)
+    wrong = t.wrong
+    assert wrong.shape == t.y.shape and np.all(wrong != t.y)
+    assert set(np.unique(wrong)) <= ({0, 1} if kind.label_sets else set(t.classes.tolist()))
+    if kind.ranks:
+        assert np.all(2 * np.abs(wrong - t.y) >= t.classes.max() - t.classes.min())

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.base import clone
+from toys import toy
 
 from textsift.learners import LEARNERS, RankSVR
 from textsift.learners.metrics import mae_macro
@@ -87,36 +88,23 @@ def test_ranks_missing_from_training_are_kept_when_declared():
 
 
 # --------------------------------------------------------------------------- the registry
-def _toys():
-    """A toy of each label kind, learnable: column j marks class (rank, label) j."""
-    rng = np.random.default_rng(0)
-    y = np.repeat([0, 1, 2], 12)
-    X = rng.poisson(0.3, (36, 8)).astype(float)
-    X[np.arange(36), y] += 3
-    Y = np.zeros((36, 3), dtype=int)
-    Y[np.arange(36), y] = 1
-    Y[::4, 0] = 1
-    X[::4, 0] += 3
-    return {"nominal": (X, y, {}), "ordinal": (X, y + 1, {"ranks": [1, 2, 3]}),
-            "multilabel": (X, Y, {"multilabel": True})}
-
-
-TOYS = _toys()
-
-
 @pytest.mark.parametrize("name", sorted(LEARNERS))
 def test_every_registered_learner_builds_fits_a_toy_and_round_trips_its_parameters(name):
     """Read from the registry, so a learner added later is checked with nothing else edited:
-    its pipeline (its weighting first) fits a toy of each label kind it serves and predicts
-    labels of that kind, right on the training documents at least two times in three; every
+    its pipeline (its weighting first) fits the toy of each label kind it serves
+    (``tests/toys.py``: the kind's example labels, one column marking each label, so a kind
+    registered later is fitted too) and predicts labels of that kind, right on the training
+    documents at least two times in three (a learner that ignored the columns, or predicted
+    another kind's labels, is not); every
     parameter it declares is its estimator's own and goes through build() unchanged, as
     through scikit-learn's clone."""
     from textsift.learners import WEIGHTINGS, make_learner
 
     learner = LEARNERS[name]
     for task in learner.label_kinds:
-        X, y, kw = TOYS[task]
-        pipe = make_learner(name, seed=1, **kw)
+        t = toy(task)
+        X, y = t.X, t.y
+        pipe = make_learner(name, seed=1, **t.fit_params)
         assert len(pipe) == len(WEIGHTINGS[learner.weighting]()) + 1
         pred = pipe.fit(X, y).predict(X)
         assert pred.shape == np.shape(y) and set(np.unique(pred)) <= set(np.unique(y))

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, mean_absolute_error
+from toys import toy
 
 from textsift.labels.ranks import trivial_rank
 from textsift.learners.metrics import (
@@ -93,27 +94,24 @@ def test_misclassification_error_bad_input():
 
 
 # --------------------------------------------------------------------------- the registry
-#: A toy of each label kind: the truth, and a prediction wrong on every decision (classes
-#: swapped, ranks mirrored on the 1-5 scale, every label of a label set flipped).
-_Y = np.array([0, 1, 1, 0, 1, 0])
-_RANKS = np.array([1, 2, 3, 4, 5, 1, 5])
-_SETS = np.array([[1, 0, 1], [0, 1, 0], [1, 1, 0], [0, 0, 1]])
-TOYS = {"nominal": (_Y, 1 - _Y), "ordinal": (_RANKS, 6 - _RANKS), "multilabel": (_SETS, 1 - _SETS)}
-
-
 def test_every_measure_s_direction_agrees_with_its_values_on_perfect_and_worst_predictions():
     """For each registered measure and each label kind it serves: a perfect prediction is
     strictly better than one wrong on every decision, in the direction the registry states
-    (what the tuning and the report read). Read from the registry, so a measure added later
-    is checked without editing this test."""
+    (what the tuning and the report read). The truth is the kind's toy (``tests/toys.py``:
+    its example labels as learners and measures take them), the wrong prediction the kind's
+    own rule (``LabelKind.wrong``: classes moved to the next, ranks to the far end of the
+    scale, every label of a label set flipped), the scale the toy's ranks; a measure of the
+    positive class reads the toy's binary task (the first document's class against the rest,
+    coded 0/1 as an experiment codes neg/pos). Read from the registries, so a measure or a
+    kind added later is checked without editing this test."""
     from textsift.learners.metrics import MEASURES, lower_is_better
 
     for name, m in MEASURES.items():
         assert lower_is_better(name) is m.lower_is_better
         for task in m.label_kinds:
-            y, worst = TOYS[task]
-            perfect, bad = m(y, y, ranks=[1, 2, 3, 4, 5], pos_label=1), m(
-                y, worst, ranks=[1, 2, 3, 4, 5], pos_label=1)
+            t = toy(task).binary if m.positive else toy(task)
+            context = {"ranks": t.classes.tolist(), "pos_label": 1}
+            perfect, bad = m(t.y, t.y, **context), m(t.y, t.wrong, **context)
             assert (perfect < bad) if m.lower_is_better else (perfect > bad), (name, task)
 
 
