@@ -143,8 +143,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         counts a term no document has in its family, textsift does not: it has no test). A
         per-class test keeps a term if any class keeps it (of ``direction`` in that class;
         only ``class_label``'s column when given), in the order of a round robin over the
-        classes (:func:`textsift.evidence.terms.significant_terms`). Not with ``k``, ``ratio`` or
-        ``threshold``. No term passing is an empty selection (``transform`` warns, as
+        classes (:func:`textsift.evidence.significant.significant_terms`). Not with ``k``,
+        ``ratio`` or ``threshold``. No term passing is an empty selection (``transform`` warns, as
         scikit-learn's selectors do), not an error.
     correction : {choices}, default="bh"
         The multiple-testing correction of ``alpha`` (:mod:`textsift.evidence.corrections`).
@@ -358,7 +358,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         """The terms that pass ``alpha`` after ``correction`` over ``family``, in round-robin
         order, under the ranking's parameters ``p`` (cut again when one of the three changed
         since the last read)."""
-        from ..evidence.terms import significant_terms
+        from ..evidence.significant import significant_terms
 
         key = (self.alpha, self.correction, self.family)
         if self._passing is None or self._passing[0] != key:
@@ -370,7 +370,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     @property
     def pvalues_(self) -> np.ndarray:
-        from ..evidence.terms import smallest_pvalues
+        from ..evidence.significant import smallest_pvalues
         from ..scores import pvalues
 
         self._check_unchanged()
