@@ -159,7 +159,7 @@ def check_expected_counts(counts: Counts, index, p, alpha: float, class_label=No
     import warnings
 
     from ..errors import DataWarning
-    from ..scores.significance import chi2_2x2_pvalue, fisher_pvalue
+    from ..scores.contingency import chi2_2x2_pvalue, fisher_pvalue
 
     if not len(index):
         return
