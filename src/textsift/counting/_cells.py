@@ -183,8 +183,8 @@ class SparseCells:
 
     @property
     def indexable(self) -> bool:
-        """Whether :attr:`table_index` is kept: a (V, m) table of at most
-        :data:`INDEX_CELLS` cells."""
+        """Whether ``table_index`` is kept: a (V, m) table of at most
+        ``INDEX_CELLS`` cells."""
         return len(self.df_index) * self.n_classes <= INDEX_CELLS
 
     @cached_property

@@ -10,8 +10,8 @@ terms of each class under the best method (``class_terms.csv``, as the run wrote
 each label's F1 (:func:`per_label_table`), the table of results (mean and std over folds only
 when there are folds) with, beside it, the results whose macro-F1 is far below their accuracy
 (:func:`.trap.majority_class_trap`), and links to the files. The figures are also written as
-PNG and SVG files in ``DIR/figures/``. The sections of terms are :mod:`.terms`'
-(:func:`.terms.terms_sections`); this module puts the page together.
+PNG and SVG files in ``DIR/figures/``. The sections of terms are
+:mod:`textsift.report.terms`' (``terms_sections``); this module puts the page together.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ by side, a note naming the methods whose top terms are rare words, and the best 
 terms of each class the report shows; and from ``term_evidence.csv`` (computed by the run on
 fold 0 and handed on: ``textsift.experiment._shown``), each top term's evidence and
 dispersion in its class, which the side-by-side table links to (:func:`evidence_tables`). The
-page's sections of terms, put together from these tables, are :func:`terms_sections`.
+page's sections of terms, put together from these tables, are ``terms_sections``'.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ them.
   degree of freedom (:func:`chi2_2x2_pvalue`, :func:`g2_pvalue`) from the chi-square tail
   (:func:`chi2_pvalue`, any degrees of freedom);
 * Fisher's exact test (:func:`fisher_log_pvalue` in log space, :func:`fisher_pvalue`), one of
-  three :data:`Alternative` hypotheses, computed in C (:mod:`textsift.scores._hypergeom`).
+  three :data:`Alternative` hypotheses, computed in C (``textsift.scores._hypergeom``).
 
 The methods that are these tests (``chi2``, ``g2``, ``fisher``) and the p-values of a whole
 score table are :mod:`textsift.scores.significance`'s.
@@ -112,7 +112,7 @@ def fisher_log_pvalue(A, B, C, D, alternative: Alternative = "greater"):
     ``<=`` above it), its bound searched from ``A``'s mirror image about the mean. 0 (p = 1)
     where a margin is 0.
 
-    Computed in C (:mod:`textsift.scores._hypergeom`: the density from log-factorials in
+    Computed in C (``textsift.scores._hypergeom``: the density from log-factorials in
     double-double, the tails by the ratios of successive probabilities), accurate to a few
     ulps of ``|ln p|`` (1e-13 at p = 1e-300), and near p = 1 to a few ulps of ``1 - p``."""
     if alternative not in ("greater", "two-sided", "less"):
