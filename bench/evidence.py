@@ -140,7 +140,7 @@ def fisher_floor(counts) -> None:
 
 
 def _floor_statistics():
-    from textsift.scores.significance import g2_statistic, pearson_2x2
+    from textsift.scores.contingency import g2_statistic, pearson_2x2
 
     return {"chi2": pearson_2x2, "g2": g2_statistic}
 
@@ -155,7 +155,8 @@ def print_floor(counts, name, s_sp, s_d, pq_sp, pq_d) -> None:
     sort of each class's tested (table, class) p-values alone (what the correction orders),
     and for the dense form the two (V, m) tables written by one gather each through the
     shared index of every cell's table; with the ratios to the scores they imply."""
-    from textsift.scores.significance import _pairs, chi2_pvalue
+    from textsift.scores.contingency import chi2_pvalue
+    from textsift.scores.significance import _pairs
 
     cells = counts.cells
     stat = _floor_statistics()[name](*cells.evaluation_set)

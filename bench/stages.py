@@ -21,7 +21,7 @@ def main(path: str) -> None:
     from textsift.scores import compute_many, pvalues
 
     try:  # the package by stage
-        from textsift.evidence.terms import significant_terms
+        from textsift.evidence.significant import significant_terms
         from textsift.selection.ranking import rank, rank_per_class
     except ImportError:  # a checkout from before it
         from textsift.ranking import rank, rank_per_class

@@ -22,7 +22,8 @@ import numpy as np
 from textsift import Counts, rank
 from textsift.evidence.permutation import permutation_pvalues
 from textsift.evidence.reference import against
-from textsift.evidence.terms import evidence, significant_counts
+from textsift.evidence.significant import significant_counts
+from textsift.evidence.terms import evidence
 from textsift.reading.corpus import read_corpus
 from textsift.scores import pvalues
 from textsift.scores.direction import direction

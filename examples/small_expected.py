@@ -20,7 +20,7 @@ import numpy as np
 
 from textsift.engines import count_file
 from textsift.errors import DataWarning
-from textsift.evidence.terms import MIN_EXPECTED, expected_minimum, significant_terms
+from textsift.evidence.significant import MIN_EXPECTED, expected_minimum, significant_terms
 
 DATA = Path(os.environ.get("TEXTSIFT_DATA", "../shared/data"))
 CORPORA = [("20 Newsgroups", "20newsgroups/train.jsonl.gz", "label", "sci.space"),

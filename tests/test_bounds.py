@@ -15,7 +15,8 @@ from textsift import _bounds
 from textsift._bounds import ALPHA, MAX_DF, MIN_DF, RATIO, Bound
 from textsift.errors import TextsiftError
 from textsift.lasso import AdaBagClassifier
-from textsift.selection.selectors import OrdinalSelector, TermSelector
+from textsift.selection.ordinal import OrdinalSelector
+from textsift.selection.selectors import TermSelector
 from textsift.text.vectorize import VectorizerOptions
 
 BOUNDS = {name: b for name, b in vars(_bounds).items() if isinstance(b, Bound)}

@@ -35,7 +35,8 @@ from textsift import Counts, OrdinalSelector, TermSelector, rank
 from textsift.errors import TextsiftError
 from textsift.evidence.corrections import CORRECTIONS, FAMILIES
 from textsift.evidence.reference import against_corpus
-from textsift.evidence.terms import evidence, significant_counts, significant_terms
+from textsift.evidence.significant import significant_counts, significant_terms
+from textsift.evidence.terms import evidence
 from textsift.experiment import parse_config, run_experiment
 from textsift.labels import LabelKind
 from textsift.learners import LEARNERS

@@ -114,7 +114,7 @@ def test_the_site_builds_with_an_api_page_per_estimator_and_rendered_formulas(si
     assert (site / "index.html").is_file()
     pages = {p.name: p for p in (site / "api" / "generated").glob("*.html")}
     for name in ("textsift.selection.selectors.TermSelector",
-                 "textsift.selection.selectors.OrdinalSelector",
+                 "textsift.selection.ordinal.OrdinalSelector",
                  "textsift.counting.counts.Counts", "textsift.lasso.estimator.AdaBagClassifier"):
         assert f"{name}.html" in pages, name
     scores = (site / "guide" / "scores.html").read_text(encoding="utf-8")

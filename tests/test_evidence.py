@@ -14,7 +14,8 @@ from textsift import Counts, rank
 from textsift.cli import app
 from textsift.errors import TextsiftError
 from textsift.evidence.corrections import adjust
-from textsift.evidence.terms import evidence, significant_counts
+from textsift.evidence.significant import significant_counts
+from textsift.evidence.terms import evidence
 from textsift.reading.corpus import load_sample, sample_path
 from textsift.scores import pvalues
 from textsift.scores.effects import log_ratio
@@ -191,7 +192,7 @@ def test_per_class_evidence_counts_a_test_of_the_whole_table_once():
     ``significant_counts`` counts its passing terms once, under the test's one group, and
     that count is the number of terms selection by the same alpha keeps (it raised a pandas
     length error, 4 counts for 1 group)."""
-    from textsift.evidence.terms import significant_counts, significant_terms
+    from textsift.evidence.significant import significant_counts, significant_terms
 
     rng = np.random.default_rng(3)
     y = rng.choice(["a", "b", "c", "d"], 80)

@@ -15,7 +15,7 @@ import pytest
 from sklearn.metrics import f1_score
 from sklearn.naive_bayes import MultinomialNB
 
-from textsift.evidence.terms import significant_terms
+from textsift.evidence.significant import significant_terms
 from textsift.experiment import ConfigError, parse_config, run_experiment
 from textsift.experiment.folds import load_fold
 from textsift.learners import PerLabelClassifier

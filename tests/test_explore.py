@@ -416,7 +416,7 @@ def test_alpha_keeps_what_significant_terms_keeps_in_every_class(sample, alpha_d
     evidence.significant_terms (what `score --class C --alpha` prints), in its order; the one
     class with more passing terms than --cap 500 (talk.politics.mideast: 566 by chi2) keeps
     the first 500 of them, the whole embedded list."""
-    from textsift.evidence.terms import significant_terms
+    from textsift.evidence.significant import significant_terms
 
     _, counts = sample
     cut = 0

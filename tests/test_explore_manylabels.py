@@ -139,7 +139,7 @@ def test_alpha_keeps_in_each_label_what_score_alpha_selects(counts):
     evidence.significant_terms keeps for the label (`score --class LABEL --alpha`), in its
     order, up to the label's list of LABEL_CAP terms; on this corpus each label keeps
     from 6 to 27 terms in the first shard (so the check is not empty)."""
-    from textsift.evidence.terms import significant_terms
+    from textsift.evidence.significant import significant_terms
 
     data, shards = page_parts(counts, alpha=0.05, correction="bonferroni")
     assert (data["evidence"]["alpha"], data["evidence"]["rule"]) == (0.05, "<")

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from textsift.errors import TextsiftError
 from textsift.scores import _hypergeom as hg
-from textsift.scores.significance import fisher_log_pvalue
+from textsift.scores.contingency import fisher_log_pvalue
 
 
 def _ln(fraction) -> float:

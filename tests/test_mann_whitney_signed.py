@@ -72,7 +72,7 @@ def test_alexa_reviews_love_is_high_and_not_is_low(real_data):
 
 def test_selection_by_alpha_keeps_both_signs_or_the_direction_asked():
     """Selection by alpha is two-sided, ordered by |z|; with a direction, one sign only."""
-    from textsift.evidence.terms import significant_terms
+    from textsift.evidence.significant import significant_terms
 
     y = np.repeat([1, 2, 3], 20)
     texts = [("up " if r == 3 else "down " if r == 1 else "") + "word" for r in y]

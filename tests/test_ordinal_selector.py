@@ -11,7 +11,7 @@ from test_ordinal_scores import DOCS, Y, toy_counts
 from textsift.learners import RankSVR
 from textsift.learners.metrics import mae_macro_scorer
 from textsift.reading.corpus import load_sample
-from textsift.selection.selectors import OrdinalSelector
+from textsift.selection.ordinal import OrdinalSelector
 
 
 def toy_matrix():

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from textsift import Counts
 from textsift.errors import TextsiftError
 from textsift.scores import REGISTRY, compute, get_method, pvalues
-from textsift.scores.significance import (
+from textsift.scores.contingency import (
     chi2_2x2_pvalue,
     fisher_log_pvalue,
     fisher_pvalue,
@@ -70,7 +70,7 @@ def test_chi2_and_g2_pvalues_keep_scipys_subnormal_range():
     (2.2e-308); erfc(sqrt(x / 2)) underflows to 0 from about 1419.5, scipy's chi2.sf
     (chdtrc) only from about 1425. Equal to scipy to 1e-12 relative, and 0 exactly where
     scipy's is 0."""
-    from textsift.scores.significance import chi2_pvalue
+    from textsift.scores.contingency import chi2_pvalue
 
     x = np.arange(1400.0, 1490.25, 0.25)
     got, expected = chi2_pvalue(x, 1), ss.chi2.sf(x, 1)

@@ -382,10 +382,10 @@ def test_each_registered_correction_is_listed_in_the_selectors_docstrings(name):
     (``_choices.CORRECTION_TABLE``), every one, in its order: the five of today's table."""
     import re
 
-    import textsift.selection.selectors as selectors
+    import textsift
     from textsift._choices import CORRECTION_TABLE
 
-    doc = getattr(selectors, name).__doc__
+    doc = getattr(textsift, name).__doc__
     line = next(ln for ln in doc.splitlines() if ln.startswith("    correction : "))
     assert re.findall(r'"(\w+)"', line.split("}")[0]) == list(CORRECTION_TABLE)
     assert len(CORRECTION_TABLE) == 5 and "{choices}" not in doc
@@ -394,10 +394,10 @@ def test_each_registered_correction_is_listed_in_the_selectors_docstrings(name):
 def test_a_new_choice_joins_the_docstring_by_registering_only():
     """A correction added to the choices (``sidak`` here) is listed by the decorator that
     writes the docstrings, with nothing else edited."""
+    from textsift._bounds import choices_documented
     from textsift._choices import CORRECTIONS
-    from textsift.selection.selectors import _choices_documented
 
-    @_choices_documented
+    @choices_documented
     class Scratch:
         """Parameters
         ----------

@@ -12,7 +12,8 @@ from sklearn.pipeline import make_pipeline
 from statsmodels.stats.multitest import multipletests
 
 from textsift.errors import TextsiftError
-from textsift.selection.selectors import OrdinalSelector, TermSelector
+from textsift.selection.ordinal import OrdinalSelector
+from textsift.selection.selectors import TermSelector
 
 SKLEARN = {"none": SelectFpr, "bh": SelectFdr, "bonferroni": SelectFwe}
 

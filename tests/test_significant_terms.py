@@ -10,7 +10,8 @@ from sklearn.feature_selection import SelectFdr, SelectFpr, SelectFwe, chi2
 
 from textsift import Counts
 from textsift.errors import TextsiftError
-from textsift.evidence.terms import adjusted_pvalues, passing_scores, significant_terms
+from textsift.evidence.significant import passing_scores, significant_terms
+from textsift.evidence.terms import adjusted_pvalues
 
 SKLEARN = {"none": SelectFpr, "bh": SelectFdr, "bonferroni": SelectFwe}
 
@@ -94,7 +95,7 @@ def _dense_reference(counts, method, alpha, correction, family, direction, class
     the cells whose q passes alpha (and have the direction; in class_label's column), a term
     kept if any cell is, ordered by a round robin of the scores over those cells; each term's
     smallest p-value."""
-    from textsift.evidence.terms import passes, smallest_pvalues
+    from textsift.evidence.significant import passes, smallest_pvalues
     from textsift.scores import compute
     from textsift.scores.direction import direction as direction_table
     from textsift.selection.policies import rank_terms
@@ -179,7 +180,7 @@ def test_a_class_without_documents_and_the_counts_per_class(per_cell, direction)
     worked on a 5-class corpus declared with a sixth, empty class."""
     from unittest import mock
 
-    from textsift.evidence.terms import passes, significant_counts
+    from textsift.evidence.significant import passes, significant_counts
     from textsift.scores.direction import direction as direction_table
 
     X, y = _corpus(7, n=300, v=120, m=5)

@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 from textsift.cli import app
 from textsift.counting.counts import Counts
 from textsift.errors import DataWarning
-from textsift.evidence.terms import expected_minimum, significant_terms
+from textsift.evidence.significant import expected_minimum, significant_terms
 
 runner = CliRunner()
 

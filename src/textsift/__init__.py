@@ -14,7 +14,7 @@ _HOMES = {
     "AdaBagClassifier": "lasso",
     "keyness": "evidence.keywords",
     "REGISTRY": "scores", "compute": "scores",
-    "OrdinalSelector": "selection.selectors", "TermSelector": "selection.selectors",
+    "OrdinalSelector": "selection.ordinal", "TermSelector": "selection.selectors",
     "rank": "selection.ranking",
 }
 

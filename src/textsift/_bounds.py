@@ -8,7 +8,9 @@ which run before numpy is loaded) and by an experiment file (its keys' checks). 
 bound`` answer in plain Python, and :meth:`Bound.constraints` gives the same ranges as
 scikit-learn's ``Interval`` objects (``tests/test_bounds.py`` checks that both answer alike on
 any number). Like :mod:`textsift._choices`, this module imports nothing heavy; scikit-learn is
-imported only when :meth:`Bound.constraints` is called.
+imported only when :meth:`Bound.constraints` is called. An estimator's parameters are checked
+against them by :func:`validate_params` (:func:`constraints` gives its constraints), and
+:func:`choices_documented` writes its choices into its docstring.
 """
 
 from __future__ import annotations
@@ -158,6 +160,21 @@ def validate_params(estimator) -> None:
                 words = " or ".join([bounds[name].words, *extra])
                 raise TextsiftError(f"{name} must be {words}, got {value!r}") from None
             raise TextsiftError(str(exc)) from None
+
+
+def choices_documented(cls):
+    """``cls`` (an estimator, as a class decorator) with each ``name : {choices}`` of its
+    docstring's parameters written out from its ``_parameter_choices`` (the tuples of
+    :mod:`textsift._choices`, which :func:`validate_params` reads too): a new correction, policy
+    or family is listed without an edit of the docstring."""
+    doc = cls.__doc__
+    if doc is None:  # python -OO
+        return cls
+    for name, values in cls._parameter_choices.items():
+        shown = "{" + ", ".join(f'"{v}"' for v in values) + "}"
+        doc = doc.replace(f"    {name} : {{choices}}", f"    {name} : {shown}")
+    cls.__doc__ = doc
+    return cls
 
 
 def _is_range(constraint) -> bool:

@@ -191,11 +191,11 @@ def by_significance(counts, m, class_label, alpha: float, correction: str | None
                     family: str | None, direction: str, top, fmt, params=None) -> None:
     """``--alpha`` without ``-k``: the terms whose p-value adjusted by ``correction``
     (default bh) over ``family`` (default class) passes alpha, as a selector keeps them
-    (:func:`textsift.evidence.terms.significant_terms`; ``class_label``: that class's column of a
-    per-class test). ``score --alpha`` and ``ordinal --alpha``."""
+    (:func:`textsift.evidence.significant.significant_terms`; ``class_label``: that class's column
+    of a per-class test). ``score --alpha`` and ``ordinal --alpha``."""
     import pandas as pd
 
-    from ..evidence.terms import rule, significant_terms
+    from ..evidence.significant import rule, significant_terms
     from ..scores import with_pvalues
 
     if m.pvalue is None:
@@ -332,11 +332,11 @@ def _per_class(counts, m, top: int, fmt, direction: str, ev=None, params=None) -
 def _per_class_evidence(counts, m, rankings, fmt, direction: str, ev, params) -> None:
     """Each class's top terms with their p and q (a row per class and position), and each
     class's number of terms whose q passes alpha (``q <= alpha`` after bh or by, ``q < alpha``
-    otherwise: :func:`textsift.evidence.terms.passes`; a last row of the table; a column of csv and
-    json)."""
+    otherwise: :func:`textsift.evidence.significant.passes`; a last row of the table; a column of
+    csv and json)."""
     import numpy as np
 
-    from ..evidence.terms import significant_counts
+    from ..evidence.significant import significant_counts
     from ..labels import group_index
     from ..scores import pvalues
 

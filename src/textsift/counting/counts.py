@@ -48,16 +48,15 @@ import numpy as np
 import scipy.sparse as sp
 
 from ..errors import TextsiftError
-from ..labels import as_labels, encode_labels, group_index
+from ..labels import encode_labels, group_index
 from ._cells import SparseCells
-from ._making import add_dense, add_sparse, as_csr, count_by_product, sparse_tables
+from ._making import frozen, matrix_fields, settled_fields, sum_fields
 from ._tables import (  # noqa: F401  (BLOCK_CELLS: the block size of the rankings too)
     BLOCK_CELLS,
     LAYOUTS,
     check_fits,
     choose_layout,
     count_dtype,
-    count_table,
 )
 
 __all__ = ["LAYOUTS", "Counts", "SparseCells", "count_dtype", "encode_labels"]
@@ -102,34 +101,10 @@ class Counts:
     multilabel: bool = False
 
     def __post_init__(self):
-        if self.term_freq is None and self.tf is not None:
-            raise TextsiftError("tf (TF(t)) without term_freq (TF(t, c)): give both or neither")
-        if sp.issparse(self.doc_counts):
-            docs, weights = sparse_tables(self.doc_counts, self.term_freq)
-            object.__setattr__(self, "doc_counts", docs)
-            object.__setattr__(self, "term_freq", weights)
-        elif sp.issparse(self.term_freq):
-            object.__setattr__(self, "term_freq", self.term_freq.toarray())
-        stored = ("n_docs", "df") + (() if self.term_freq is None else ("tf",))
-        given = [getattr(self, name) is not None for name in stored]
-        if not all(given):
-            if self.multilabel or any(given):
-                raise TextsiftError("give n_docs, df and tf together (they can be left out only "
-                                    "for one class per document, where they are sums over "
-                                    "the classes)")
-            object.__setattr__(self, "n_docs", self.class_sizes.sum())
-            object.__setattr__(self, "df", _row_sums(self.doc_counts))
-            if self.term_freq is not None:
-                object.__setattr__(self, "tf", _row_sums(self.term_freq))
-        object.__setattr__(self, "n_docs", int(self.n_docs))
-        object.__setattr__(self, "multilabel", bool(self.multilabel))
-        for name in stored[1:]:
-            a = np.asarray(getattr(self, name)).astype(np.int64 if name == "df" else np.float64,
-                                                       copy=False)
-            if a.shape != (self.doc_counts.shape[0],):
-                raise TextsiftError(f"{name} must hold one value per term "
-                                    f"({self.doc_counts.shape[0]}), got shape {a.shape}")
-            object.__setattr__(self, name, _frozen(a.view()))
+        for name, value in settled_fields(self.doc_counts, self.term_freq, self.class_sizes,
+                                          self.n_docs, self.df, self.tf,
+                                          self.multilabel).items():
+            object.__setattr__(self, name, value)
 
     @property
     def layout(self) -> str:
@@ -203,39 +178,8 @@ class Counts:
         sparse product with the indicator ``Y`` each for the presence and the term-weight
         cells (``Y^T X``, as scikit-learn's ``chi2`` computes them).
         """
-        X = as_csr(X)
-        n_docs, n_terms = X.shape
-        labels = as_labels(y, classes)
-        if labels.n_docs != n_docs:
-            raise TextsiftError(
-                f"X has {n_docs} documents but y has {labels.n_docs} labels; "
-                "pass one label per row of X"
-            )
-        if n_docs == 0:
-            raise TextsiftError("the corpus is empty: X has no documents")
-        if multiplicity is not None:
-            multiplicity = np.asarray(multiplicity)
-            if (multiplicity.shape != (n_docs,) or multiplicity.dtype.kind not in "biu"
-                    or (multiplicity < 0).any()):
-                raise TextsiftError("multiplicity must hold one non-negative integer per document")
-        if feature_names is not None:
-            feature_names = np.asarray(feature_names, dtype=object)
-            if feature_names.shape != (n_terms,):
-                raise TextsiftError(
-                    f"{len(feature_names)} feature names for {n_terms} columns of X"
-                )
-        m = labels.n_classes
-        # a class's cells are at most its documents' entries: X.nnz bounds the non-zero cells
-        if labels.multilabel or choose_layout(layout, n_terms * m, X.nnz) == "sparse":
-            return cls(**count_by_product(X, labels, feature_names, multiplicity, term_freq,
-                                              layout))
-        codes = labels.codes
-        class_sizes = np.bincount(codes, weights=multiplicity, minlength=m).astype(np.int64)
-        dtype = count_dtype(int(class_sizes.sum()))
-        check_fits(n_terms, m, np.dtype(dtype).itemsize + 8 * term_freq, "a dense count table",
-                   "count with layout='sparse' (or 'auto')")
-        counted = count_table(X, codes, m, multiplicity, dtype, term_freq)
-        return cls(labels.classes, class_sizes, *counted, feature_names)
+        return cls(**matrix_fields(X, y, classes, feature_names, multiplicity, term_freq,
+                                   layout))
 
     @classmethod
     def from_texts(cls, texts, y, opts=None, classes=None, **kw) -> Counts:
@@ -267,7 +211,7 @@ class Counts:
             raise TextsiftError(
                 "these counts have no term frequencies (counted with term_freq=False); the "
                 "methods that read them need them: count with term_freq=True")
-        return _frozen(np.asarray(self.term_freq.sum(axis=0), dtype=np.float64).ravel())
+        return frozen(np.asarray(self.term_freq.sum(axis=0), dtype=np.float64).ravel())
 
     @property
     def priors(self) -> np.ndarray:
@@ -278,7 +222,7 @@ class Counts:
     def seen(self) -> np.ndarray:
         """Terms with ``df > 0``; the others are never ranked
         (:mod:`textsift.selection.policies`)."""
-        return _frozen(self.df > 0)
+        return frozen(self.df > 0)
 
     def contingency(self):
         """One-vs-rest cells ``(A, B, C, D)``, each (V, m) float64 (written dense, whatever
@@ -365,32 +309,7 @@ class Counts:
     def __add__(self, other: Counts) -> Counts:
         if not isinstance(other, Counts):
             return NotImplemented
-        if self.n_terms != other.n_terms:
-            raise TextsiftError(
-                f"cannot add counts over {self.n_terms} and {other.n_terms} terms: "
-                "both chunks must be vectorized with the same vocabulary"
-            )
-        if (
-            self.feature_names is not None
-            and other.feature_names is not None
-            and not np.array_equal(self.feature_names, other.feature_names)
-        ):
-            raise TextsiftError("cannot add counts over different vocabularies")
-        if self.multilabel != other.multilabel:
-            raise TextsiftError("cannot add the counts of label lists (multi-label) to those of "
-                                "one label per document: every chunk must be labelled alike")
-        if (self.term_freq is None) != (other.term_freq is None):
-            raise TextsiftError("cannot add counts with term frequencies to counts without "
-                                "them: count both with the same term_freq")
-        classes = np.union1d(self.classes, other.classes)
-        n_docs = self.n_docs + other.n_docs
-        if self.layout == other.layout == "dense":
-            docs, tf, sizes = add_dense(self, other, classes, count_dtype(n_docs))
-        else:  # either sparse: the sum is sparse too
-            docs, tf, sizes = add_sparse(self, other, classes, count_dtype(n_docs))
-        names = self.feature_names if self.feature_names is not None else other.feature_names
-        return Counts(classes, sizes, docs, tf, names, n_docs, self.df + other.df,
-                      None if tf is None else self.tf + other.tf, self.multilabel)
+        return Counts(**sum_fields(self, other))
 
     @property
     def with_documents(self) -> Counts:
@@ -498,16 +417,6 @@ class Counts:
                          and np.allclose(self.tf, other.tf, rtol=0, atol=1e-9))))
 
 
-def _row_sums(table) -> np.ndarray:
-    return np.asarray(table.sum(axis=1)).ravel()
-
-
 def _dense_bytes(counts) -> int:
     """Bytes a cell of ``counts``' dense tables takes."""
     return counts.doc_counts.dtype.itemsize + (0 if counts.term_freq is None else 8)
-
-
-def _frozen(a: np.ndarray) -> np.ndarray:
-    a.flags.writeable = False  # cached: callers must not change it
-    return a
-

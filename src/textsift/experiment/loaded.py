@@ -12,8 +12,8 @@ is a
 prefix of the order, and a round robin stopped after ``k`` picks is the prefix of a longer one
 (:func:`textsift.selection.policies.round_robin`). At an alpha level the terms kept are those whose
 p-value adjusted by the experiment's correction over its family passes alpha
-(:func:`textsift.evidence.terms.passes`, the rule of
-:func:`~textsift.evidence.terms.significant_terms`
+(:func:`textsift.evidence.significant.passes`, the rule of
+:func:`~textsift.evidence.significant.significant_terms`
 and ``TermSelector(alpha=...)``), from adjusted p-values computed once for all the alphas
 (:meth:`LoadedFold.passing`).
 """
@@ -28,7 +28,8 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from ..counting.counts import Counts
-from ..evidence.terms import best_classes, passing_scores, passing_terms
+from ..evidence.significant import passing_scores, passing_terms
+from ..evidence.terms import best_classes
 from ..labels import Labels, evaluated_labels
 from ..scores import compute, pvalues
 from ..selection.policies import Ranking
@@ -319,8 +320,8 @@ class LoadedFold:
         class (``class_label``'s column only, when the trial has one), in column order; in the
         scope ``"local"`` a list, for each label of :meth:`label_columns`, of the columns
         passing in its own column (none for a label without one: no training documents).
-        From :func:`textsift.evidence.terms.passing_scores` (sparse for the 2 x 2 tests: no (V, m)
-        table for thousands of labels), the adjusted p-values and the scores computed once
+        From :func:`textsift.evidence.significant.passing_scores` (sparse for the 2 x 2 tests: no
+        (V, m) table for thousands of labels), the adjusted p-values and the scores computed once
         per part, task, method and parameters for every alpha, each alpha's terms once for
         its learners."""
         counts, method = self.counts(holdout, trial.positive), resolve_method(trial.method)
@@ -384,9 +385,9 @@ class LoadedFold:
 
 
 def _kept(table, j: int | None = None) -> np.ndarray:
-    """The terms with a cell above ``-inf`` in :func:`~textsift.evidence.terms.passing_scores`'
-    table (sparse or dense): in any column (:func:`~textsift.evidence.terms.passing_terms`), or
-    in column ``j``."""
+    """The terms with a cell above ``-inf`` in
+    :func:`~textsift.evidence.significant.passing_scores`' table (sparse or dense): in any column
+    (:func:`~textsift.evidence.significant.passing_terms`), or in column ``j``."""
     if j is None:
         return passing_terms(table)
     return np.flatnonzero(table.column(j) > -np.inf)

@@ -117,10 +117,10 @@ def selections(exp: Experiment) -> tuple[list[Selection], list[str]]:
 
 def _small_count_notes(exp: Experiment) -> list[str]:
     """A note for the alpha levels of chi2 without Yates' correction: its p-values are too
-    small for terms in few documents (``textsift.evidence.terms.check_expected_counts`` warns where
-    one selection is made; an experiment's folds select without it, and the run says so once,
+    small for terms in few documents (``textsift.evidence.significant.check_expected_counts`` warns
+    where one selection is made; an experiment's folds select without it, and the run says so once,
     here)."""
-    from ..evidence.terms import SMALL_COUNT_TESTS
+    from ..evidence.significant import SMALL_COUNT_TESTS
 
     return [f"{name}'s alpha levels keep terms by Pearson's large-sample p-values, which are "
             "far too small for terms in few documents (an expected count below 5 in the 2 x 2 "

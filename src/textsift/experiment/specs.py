@@ -229,7 +229,7 @@ class Level(NamedTuple):
     same in every fold), ``Level("ratio", 0.1)`` a fraction of the fold's training vocabulary,
     ``Level("all", None)`` every term of the fold's own vocabulary, whatever the method;
     ``Level("alpha", 0.05)`` the terms whose adjusted p-value passes 0.05 in the fold, as many
-    as pass (:func:`textsift.evidence.terms.significant_terms`)."""
+    as pass (:func:`textsift.evidence.significant.significant_terms`)."""
 
     kind: str
     value: int | float | None

@@ -274,7 +274,7 @@ def explore(counts: Counts, out, documents: Iterable[tuple[str, object]] | None 
     alpha : float, optional
         A significance level: a class's own ranking by a method with p-values starts with
         the terms whose q passes it, as ``textsift score --class C --alpha`` selects them
-        (:func:`textsift.evidence.terms.significant_terms`); the other views keep ``k`` terms.
+        (:func:`textsift.evidence.significant.significant_terms`); the other views keep ``k`` terms.
     correction, family : str
         How q is adjusted, over which tests (:mod:`textsift.evidence.corrections`; default
         Benjamini-Hochberg over each class's terms).

@@ -8,9 +8,9 @@ Only the methods with a p-value (:func:`textsift.scores.with_pvalues`) and a ran
 class have it, and only for the first ``top`` terms of each class's lists (over- and
 under-represented: :func:`.explore_labels.class_lists`), which keeps the page small; with
 ``alpha`` (``textsift explore --alpha``), deeper where needed: down to the last term of the
-list (at most ``cap`` long) whose ``q`` passes alpha (:func:`textsift.evidence.terms.passes`, the
-rule of :func:`textsift.evidence.terms.significant_terms`), so that the page's filter shows
-every term that ``textsift score --class C --alpha`` selects within the embedded lists. The
+list (at most ``cap`` long) whose ``q`` passes alpha (:func:`textsift.evidence.significant.passes`,
+the rule of :func:`textsift.evidence.significant.significant_terms`), so that the page's filter
+shows every term that ``textsift score --class C --alpha`` selects within the embedded lists. The
 log ratio is the class's against the rest's, whatever the method: it is kept once per
 (class, term).
 """
@@ -24,7 +24,7 @@ import numpy as np
 from .._choices import CORRECTION, CORRECTION_NAMES, DEFAULT_LEVEL, FAMILY
 from ..counting.counts import Counts
 from ..errors import TextsiftError
-from ..evidence.terms import passes, rule
+from ..evidence.significant import passes, rule
 from ..labels import group_index
 from ..scores import REGISTRY
 from ..scores.effects import log_ratio
@@ -77,7 +77,7 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, r
     a p-value -- with ``alpha``, down to the list's last term whose q passes it, if deeper
     -- aligned with the lists, and the log ratio of each of those terms in the class
     (``ids``: the page's term ids; ``rounded`` writes the numbers). ``rule``: how q passes
-    alpha, ``"<="`` or ``"<"`` (:func:`textsift.evidence.terms.rule`). ``None`` when
+    alpha, ``"<="`` or ``"<"`` (:func:`textsift.evidence.significant.rule`). ``None`` when
     no method has both. ``"untested"``: why a method with a p-value has none here (a test
     of the whole table; chi2_sklearn's p-value needs one label per document)."""
     per_class = {name for name, v in views.items() if "c" in v}
@@ -98,10 +98,10 @@ def class_evidence(counts: Counts, views: dict, page_id: np.ndarray, top: int, r
 def _check_small_counts(counts: Counts, tests: dict, alpha: float, correction: str,
                         family: str) -> None:
     """The warning of selection by alpha with chi2
-    (:func:`textsift.evidence.terms.check_expected_counts`)
+    (:func:`textsift.evidence.significant.check_expected_counts`)
     for the terms the page keeps at ``alpha``: each class's over-represented terms whose q
     passes it, as ``textsift score --class C --alpha`` selects them."""
-    from ..evidence.terms import SMALL_COUNT_TESTS, check_expected_counts, passing_scores
+    from ..evidence.significant import SMALL_COUNT_TESTS, check_expected_counts, passing_scores
 
     for name in SMALL_COUNT_TESTS:
         if name in tests:

@@ -10,7 +10,8 @@ terms of each class under the best method (``class_terms.csv``, as the run wrote
 each label's F1 (:func:`per_label_table`), the table of results (mean and std over folds only
 when there are folds) with, beside it, the results whose macro-F1 is far below their accuracy
 (:func:`.trap.majority_class_trap`), and links to the files. The figures are also written as
-PNG and SVG files in ``DIR/figures/``.
+PNG and SVG files in ``DIR/figures/``. The sections of terms are
+:mod:`textsift.report.terms`' (``terms_sections``); this module puts the page together.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from .._io import atomic_write
 from ..errors import TextsiftError
 from ..experiment.store import Store, by_level, level_columns
 from ..learners.metrics import lower_is_better
-from ..text.vectorize import min_documents
 from .plots import (
     BASELINES,
     curve_figures,
@@ -40,14 +40,7 @@ from .plots import (
     one_policy_each,
     spread_caption,
 )
-from .terms import (
-    best_method,
-    class_evidence,
-    evidence_tables,
-    linked_terms_table,
-    rare_terms_note,
-    top_terms_table,
-)
+from .terms import best_method, terms_sections
 from .trap import TRAP_GAP, majority_class_trap
 
 if TYPE_CHECKING:
@@ -314,87 +307,6 @@ def _passing_section(store: Store) -> list[str]:
             table.to_html(escape=True)]
 
 
-def _terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> list[str]:
-    """The top terms of each method side by side (with the note on rare terms), then the top
-    terms of each class under the best method, both on fold 0, as the run wrote them."""
-    out = []
-    terms_path = store.root / "terms.csv"
-    run_path = store.root / "run.json"
-    run = json.loads(run_path.read_text()) if run_path.exists() else {}
-    evidence_path = store.root / "term_evidence.csv"
-    evidence = None if not evidence_path.exists() else pd.read_csv(  # none: an earlier run's
-        evidence_path, keep_default_na=False, na_values=[""], dtype={"class": str, "term": str})
-    if terms_path.exists():
-        out.append("<h2>Top terms of each method (fold 0)</h2>")
-        terms = pd.read_csv(terms_path, keep_default_na=False)
-        min_df = min_documents(exp.preprocessing.min_df, run.get("fold_0_documents"))
-        note = rare_terms_note(terms, min_df)
-        if note:
-            out.append(f"<p class='note'>{html.escape(note)}</p>")
-        if evidence is None:
-            out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
-        else:
-            out.append(linked_terms_table(terms, evidence).to_html(escape=False,
-                                                                    index_names=False))
-            out += _evidence_section(terms, evidence)
-    learner, metric = exp.learners[0], exp.metrics[0]
-    best = best_method(summary, learner.label, metric)
-    classes_path = store.root / "class_terms.csv"
-    if best is None or not classes_path.exists():
-        return out
-    method, aggregate = best
-    every = pd.read_csv(classes_path, keep_default_na=False, dtype={"class": str})
-    part = every[(every["method"] == method) & (every["aggregate"] == aggregate)]
-    if part.empty:
-        return out
-    table = part.set_index("class")[["training documents", "terms"]].rename_axis(None)
-    name = method_name(method)
-    what = exp.kind.unit
-    how = (f"its own column of {name}'s scores (the {what} against the rest)"
-           if bool(part["own_column"].iloc[0]) else
-           f"the terms of {name}'s ranking (policy {aggregate}) found in the largest share of "
-           f"that {what}'s documents")
-    out.append(f"<h2>Top terms of each {what}: {html.escape(name)} (fold 0)</h2>")
-    out.append("<p>" + html.escape(f"{name} (policy {aggregate}) has the best mean ")
-               + metric_name(metric, "html", direction=False) + html.escape(
-                   f" of {learner_title(learner)} over the levels below all. A {what}'s "
-                   f"terms are {how}.") + "</p>")
-    mine = None if evidence is None else evidence[(evidence["method"] == method)
-                                                  & (evidence["aggregate"] == aggregate)]
-    if mine is None or mine.empty:
-        out.append(table.to_html(escape=True))
-        return out
-    cells, rows = class_evidence(table.index, mine)
-    linked = table.assign(terms=[cell or html.escape(str(t)) for cell, t in
-                                 zip(cells, table["terms"], strict=True)])
-    out.append(linked.to_html(escape=False))
-    if rows:
-        out.append(f"<h3>Evidence and dispersion of each {what}'s terms: "
-                   f"{html.escape(name)}</h3>")
-        out.append("<p>" + html.escape(f"Each term in the {what} whose list it is, with the "
-                                       "columns above.") + "</p>")
-        out.append(rows)
-    return out
-
-
-def _evidence_section(terms: pd.DataFrame, evidence: pd.DataFrame) -> list[str]:
-    """Each top term's evidence and dispersion in its class, as the run computed them on
-    fold 0 (``term_evidence.csv``), a table per method: the terms above link to their rows."""
-    tables = evidence_tables(terms, evidence)
-    if not tables:
-        return []
-    text = ("Each top term in the class that gives it its best score, on fold 0's training "
-            "part: A and B, the documents with it in the class and in the rest, C and D "
-            "those without it; the method's p and q (Benjamini-Hochberg over the class's terms), "
-            "the effect sizes with 95% intervals; its tokens, range (documents with it), "
-            "Gries' DP and DPnorm (0: spread over the documents in proportion to their "
-            "sizes, near 1: held by a few) and the coefficient of variation of its relative "
-            "frequency, in the class and in the rest. `textsift score --evidence` gives the "
-            "same columns and the document-level tests.")
-    return ["<h2>Evidence and dispersion of the top terms (fold 0)</h2>",
-            f"<p>{html.escape(text)}</p>", *tables]
-
-
 def write_report(directory, out=None) -> Path:
     """Write ``out/report.html`` and ``out/figures/*`` (``out``: the experiment ``directory``
     unless given -- elsewhere, a read-only experiment gets its report too); return the
@@ -438,7 +350,7 @@ def write_report(directory, out=None) -> Path:
     parts.append(best.to_html(escape=True).replace("^M", "<sup>M</sup>").replace(
         "^mu", "<sup>μ</sup>"))
     parts += _passing_section(store)
-    parts += _terms_sections(store, exp, summary)
+    parts += terms_sections(store, exp, summary)
     parts += _per_label_section(store, exp, summary)
     parts.append("<h2>Results</h2>" if folds == 1 else
                  f"<h2>Results: mean ± std over {folds} {unit}</h2>")

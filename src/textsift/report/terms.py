@@ -3,18 +3,26 @@ trials ranked on fold 0: :mod:`textsift.experiment.runner`): the top terms of ev
 by side, a note naming the methods whose top terms are rare words, and the best method, whose
 terms of each class the report shows; and from ``term_evidence.csv`` (computed by the run on
 fold 0 and handed on: ``textsift.experiment._shown``), each top term's evidence and
-dispersion in its class, which the side-by-side table links to (:func:`evidence_tables`).
+dispersion in its class, which the side-by-side table links to (:func:`evidence_tables`). The
+page's sections of terms, put together from these tables, are ``terms_sections``'.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import math
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from ..learners.metrics import lower_is_better
-from .plots import BASELINES, label_of, one_policy_each
+from ..text.vectorize import min_documents
+from .plots import BASELINES, label_of, learner_title, method_name, metric_name, one_policy_each
+
+if TYPE_CHECKING:
+    from ..experiment.specs import Experiment
+    from ..experiment.store import Store
 
 __all__ = ["EVIDENCE_SHOWN", "best_method", "class_evidence", "evidence_tables",
            "linked_terms_table",
@@ -190,3 +198,86 @@ def best_method(summary: pd.DataFrame, learner: str, metric: str) -> tuple[str, 
         return None
     best = means.min() if lower_is_better(metric) else means.max()
     return means[means == best].index[0]
+
+
+def terms_sections(store: Store, exp: Experiment, summary: pd.DataFrame) -> list[str]:
+    """The report's sections of terms (HTML fragments, :func:`textsift.report.html.write_report`'s
+    page): the top terms of each method side by side (with the note on rare terms), linked to
+    their evidence when the run wrote it, then the top terms of each class under the best
+    method, both on fold 0, as the run wrote them."""
+    out = []
+    terms_path = store.root / "terms.csv"
+    run_path = store.root / "run.json"
+    run = json.loads(run_path.read_text()) if run_path.exists() else {}
+    evidence_path = store.root / "term_evidence.csv"
+    evidence = None if not evidence_path.exists() else pd.read_csv(  # none: an earlier run's
+        evidence_path, keep_default_na=False, na_values=[""], dtype={"class": str, "term": str})
+    if terms_path.exists():
+        out.append("<h2>Top terms of each method (fold 0)</h2>")
+        terms = pd.read_csv(terms_path, keep_default_na=False)
+        min_df = min_documents(exp.preprocessing.min_df, run.get("fold_0_documents"))
+        note = rare_terms_note(terms, min_df)
+        if note:
+            out.append(f"<p class='note'>{html.escape(note)}</p>")
+        if evidence is None:
+            out.append(top_terms_table(terms).to_html(escape=True, index_names=False))
+        else:
+            out.append(linked_terms_table(terms, evidence).to_html(escape=False,
+                                                                    index_names=False))
+            out += _evidence_section(terms, evidence)
+    learner, metric = exp.learners[0], exp.metrics[0]
+    best = best_method(summary, learner.label, metric)
+    classes_path = store.root / "class_terms.csv"
+    if best is None or not classes_path.exists():
+        return out
+    method, aggregate = best
+    every = pd.read_csv(classes_path, keep_default_na=False, dtype={"class": str})
+    part = every[(every["method"] == method) & (every["aggregate"] == aggregate)]
+    if part.empty:
+        return out
+    table = part.set_index("class")[["training documents", "terms"]].rename_axis(None)
+    name = method_name(method)
+    what = exp.kind.unit
+    how = (f"its own column of {name}'s scores (the {what} against the rest)"
+           if bool(part["own_column"].iloc[0]) else
+           f"the terms of {name}'s ranking (policy {aggregate}) found in the largest share of "
+           f"that {what}'s documents")
+    out.append(f"<h2>Top terms of each {what}: {html.escape(name)} (fold 0)</h2>")
+    out.append("<p>" + html.escape(f"{name} (policy {aggregate}) has the best mean ")
+               + metric_name(metric, "html", direction=False) + html.escape(
+                   f" of {learner_title(learner)} over the levels below all. A {what}'s "
+                   f"terms are {how}.") + "</p>")
+    mine = None if evidence is None else evidence[(evidence["method"] == method)
+                                                  & (evidence["aggregate"] == aggregate)]
+    if mine is None or mine.empty:
+        out.append(table.to_html(escape=True))
+        return out
+    cells, rows = class_evidence(table.index, mine)
+    linked = table.assign(terms=[cell or html.escape(str(t)) for cell, t in
+                                 zip(cells, table["terms"], strict=True)])
+    out.append(linked.to_html(escape=False))
+    if rows:
+        out.append(f"<h3>Evidence and dispersion of each {what}'s terms: "
+                   f"{html.escape(name)}</h3>")
+        out.append("<p>" + html.escape(f"Each term in the {what} whose list it is, with the "
+                                       "columns above.") + "</p>")
+        out.append(rows)
+    return out
+
+
+def _evidence_section(terms: pd.DataFrame, evidence: pd.DataFrame) -> list[str]:
+    """Each top term's evidence and dispersion in its class, as the run computed them on
+    fold 0 (``term_evidence.csv``), a table per method: the terms above link to their rows."""
+    tables = evidence_tables(terms, evidence)
+    if not tables:
+        return []
+    text = ("Each top term in the class that gives it its best score, on fold 0's training "
+            "part: A and B, the documents with it in the class and in the rest, C and D "
+            "those without it; the method's p and q (Benjamini-Hochberg over the class's terms), "
+            "the effect sizes with 95% intervals; its tokens, range (documents with it), "
+            "Gries' DP and DPnorm (0: spread over the documents in proportion to their "
+            "sizes, near 1: held by a few) and the coefficient of variation of its relative "
+            "frequency, in the class and in the rest. `textsift score --evidence` gives the "
+            "same columns and the document-level tests.")
+    return ["<h2>Evidence and dispersion of the top terms (fold 0)</h2>",
+            f"<p>{html.escape(text)}</p>", *tables]

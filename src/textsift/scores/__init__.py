@@ -4,7 +4,8 @@
 yields one per method; ``REGISTRY`` maps every canonical name to its :class:`Method` (kind,
 one-line summary, default aggregate, what it requires of the labelling: ``Method.requires``,
 checked by :func:`textsift.labels.check_requirement`). ``pvalues(counts, "chi2")`` gives the
-p-values of the methods that are tests (:mod:`.significance`).
+p-values of the methods that are tests (:mod:`.significance`; the tests of one 2 x 2 table,
+from its cells: :mod:`.contingency`).
 """
 
 from . import (  # noqa: F401  (register them)

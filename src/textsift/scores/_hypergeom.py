@@ -51,7 +51,7 @@ def log_pmf(x, r, b, n) -> np.ndarray:
 def fisher_log_pvalue(A, B, C, D, alternative: str) -> np.ndarray:
     """The log of Fisher's p-value of each table ``[[A, B], [C, D]]`` (broadcast), ``r = A +
     B``, ``b = C + D``, ``n = A + C``: ``greater`` ``log P(X >= A)``, ``less`` ``log P(X <=
-    A)``, ``two-sided`` scipy's rule (:func:`textsift.scores.significance.fisher_log_pvalue`);
+    A)``, ``two-sided`` scipy's rule (:func:`textsift.scores.contingency.fisher_log_pvalue`);
     0 where a margin is 0. ``alternative`` is one of :data:`ALTERNATIVES`."""
     shape, arrays = _inputs(A, B, C, D)
     out = np.empty(arrays[0].shape)

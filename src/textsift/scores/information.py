@@ -24,8 +24,11 @@ from ..errors import TextsiftError
 from ._absent import Absent
 from ._registry import binary_scores, global_table, register
 from .association import sparse_tf_table
+from .contingency import YATES, chi2_2x2_pvalue, chi2_pvalue, pearson_2x2
 from .forman import FORMAN_2003
-from .significance import YATES, chi2_2x2_pvalue, chi2_pvalue, pearson_2x2
+from .significance import (  # noqa: F401  (g2 and fisher register before this module's
+    PValues,  # methods: the registry's order, which listings and the reference follow)
+)
 
 YANG_PEDERSEN_1997 = ("Y. Yang and J. O. Pedersen, \"A comparative study on feature selection in "
                       "text categorization\", ICML 1997, 412-420")
@@ -77,7 +80,7 @@ def mi(A, B, C, D, weighted=False, base=np.e):
 def chi2(A, B, C, D, yates: bool = False):
     """Pearson's chi-square of the 2x2 table, 0 when any marginal is 0 (Forman 2003); with
     ``yates``, Yates' continuity correction (as ``scipy.stats.chi2_contingency`` applies
-    it: :func:`textsift.scores.significance.pearson_2x2`)."""
+    it: :func:`textsift.scores.contingency.pearson_2x2`)."""
     if yates:
         return pearson_2x2(A, B, C, D, yates=True)
     N = A + B + C + D

@@ -8,6 +8,9 @@ the terms best first, with their scores and the policy used) as an estimator (``
 
     Pipeline([("vec", CountVectorizer()), ("sel", TermSelector("bns", k=500)),
               ("clf", LinearSVC())])
+
+Its ordinal form, restricted to the ordinal methods and ranks, is
+:class:`~textsift.selection.ordinal.OrdinalSelector`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from sklearn.feature_selection import SelectorMixin
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_consistent_length, check_is_fitted, validate_data
 
-from .._bounds import ALPHA, RATIO, K, constraints, validate_params
+from .._bounds import ALPHA, RATIO, K, choices_documented, constraints, validate_params
 from .._choices import (
     AGGREGATES,
     CORRECTION,
@@ -34,13 +37,11 @@ from .._choices import (
 )
 from ..counting.counts import Counts
 from ..errors import TextsiftError
-from ..labels import as_labels, check_requirement
-from ..labels.ranks import check_ranks
-from ..scores import REGISTRY, Method, get_method
+from ..scores import Method, get_method
 from .policies import resolve_k, size_note
 from .ranking import TermRanking, default_aggregate, rank, score_table
 
-__all__ = ["OrdinalSelector", "TermSelector", "resolve_k"]
+__all__ = ["TermSelector", "resolve_k"]
 
 
 def _reads_term_freq(method) -> bool:
@@ -77,21 +78,7 @@ def _same(a, b) -> bool:
         return False
 
 
-def _choices_documented(cls):
-    """``cls`` with each ``name : {choices}`` of its docstring's parameters written out from
-    its ``_parameter_choices`` (the tuples of :mod:`textsift._choices`, which the checks of
-    ``fit`` read too): a new correction, policy or family is listed without an edit here."""
-    doc = cls.__doc__
-    if doc is None:  # python -OO
-        return cls
-    for name, values in cls._parameter_choices.items():
-        shown = "{" + ", ".join(f'"{v}"' for v in values) + "}"
-        doc = doc.replace(f"    {name} : {{choices}}", f"    {name} : {shown}")
-    cls.__doc__ = doc
-    return cls
-
-
-@_choices_documented
+@choices_documented
 class TermSelector(SelectorMixin, BaseEstimator):
     """Keep the best terms under any registered scoring method.
 
@@ -143,8 +130,8 @@ class TermSelector(SelectorMixin, BaseEstimator):
         counts a term no document has in its family, textsift does not: it has no test). A
         per-class test keeps a term if any class keeps it (of ``direction`` in that class;
         only ``class_label``'s column when given), in the order of a round robin over the
-        classes (:func:`textsift.evidence.terms.significant_terms`). Not with ``k``, ``ratio`` or
-        ``threshold``. No term passing is an empty selection (``transform`` warns, as
+        classes (:func:`textsift.evidence.significant.significant_terms`). Not with ``k``,
+        ``ratio`` or ``threshold``. No term passing is an empty selection (``transform`` warns, as
         scikit-learn's selectors do), not an error.
     correction : {choices}, default="bh"
         The multiple-testing correction of ``alpha`` (:mod:`textsift.evidence.corrections`).
@@ -358,7 +345,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
         """The terms that pass ``alpha`` after ``correction`` over ``family``, in round-robin
         order, under the ranking's parameters ``p`` (cut again when one of the three changed
         since the last read)."""
-        from ..evidence.terms import significant_terms
+        from ..evidence.significant import significant_terms
 
         key = (self.alpha, self.correction, self.family)
         if self._passing is None or self._passing[0] != key:
@@ -370,7 +357,7 @@ class TermSelector(SelectorMixin, BaseEstimator):
 
     @property
     def pvalues_(self) -> np.ndarray:
-        from ..evidence.terms import smallest_pvalues
+        from ..evidence.significant import smallest_pvalues
         from ..scores import pvalues
 
         self._check_unchanged()
@@ -403,82 +390,3 @@ class TermSelector(SelectorMixin, BaseEstimator):
         tags.target_tags.required = True
         tags.target_tags.multi_output = True  # an indicator of label sets
         return tags
-
-
-@_choices_documented
-class OrdinalSelector(TermSelector):
-    """Keep the best terms for ordinal regression (Baccianella, Esuli & Sebastiani 2010;
-    :mod:`textsift.scores.ordinal`): a :class:`TermSelector` restricted to the ordinal methods,
-    whose labels must be ordered integer ranks.
-
-    Parameters
-    ----------
-    method : str, default="rr_nc_idf"
-        ``var``, ``var_idf``, ``rr_var``, ``rr_var_idf``, ``rr_igor``, ``rr_nc_idf`` or ``prp``
-        (provisional).
-    k : int or "all", optional
-        Number of terms kept; default 10 unless ``ratio`` is given (not both).
-    ratio : float in (0, 1], optional
-        Reduction level ``|S|/|T|``: keep ``max(1, ceil(ratio * n_ranked))`` terms.
-    ranks : array-like of int, optional
-        The full rating scale (e.g. ``[1, 2, 3, 4, 5]``). Ranks with no training documents
-        then still exist for the RR methods (our choice: a rank with no documents may still be
-        assigned terms, and keeps its turn), and a rating outside the scale is an error.
-        Default: the ranks present in ``y``.
-    rr_variant : {choices}
-        Round-robin duplicate rule (only matters for ``rr_igor``, whose lists overlap).
-    method_params : dict, optional
-        E.g. ``{"a": 0.5}`` (IDF exponent), ``{"eps": 0.1}``, ``{"idf": "smooth"}``.
-    alpha : float in (0, 1], optional
-        Keep the terms whose adjusted p-value passes ``alpha`` (instead of ``k`` or
-        ``ratio``): for ``mann_whitney``, the ordinal method with a test
-        (:class:`TermSelector`'s ``alpha``).
-    correction : {choices}, default="bh"
-    """
-
-    # The TermSelector options that do not apply to ordinal methods.
-    threshold = None
-    aggregate = None
-    class_label = None
-    direction = "both"
-    family = FAMILY  # an ordinal test has one p-value per term: one family either way
-
-    _parameter_choices = {"rr_variant": RR_VARIANTS, "correction": CORRECTIONS}
-    _parameter_constraints = constraints(
-        _BOUNDS, _parameter_choices, k=[StrOptions({"all"}), None], ratio=[None],
-        alpha=[None], method=[str, callable, Method], ranks=["array-like", None],
-        method_params=[dict, None])
-
-    def __init__(self, method="rr_nc_idf", k=None, ratio=None, ranks=None, rr_variant="skip",
-                 method_params=None, alpha=None, correction=CORRECTION):
-        self.method = method
-        self.k = k
-        self.ratio = ratio
-        self.ranks = ranks
-        self.rr_variant = rr_variant
-        self.method_params = method_params
-        self.alpha = alpha
-        self.correction = correction
-
-    @property
-    def classes(self):
-        return self.ranks
-
-    def _check_labels(self, y):
-        # label sets (lists, an indicator) are refused as the ordinal methods refuse them
-        check_requirement(("ranks",), as_labels(y), getattr(self.method, "__name__",
-                                                             self.method))
-        return check_ranks(y, self.ranks)  # ordered integer ranks and their scale
-
-    def fit_counts(self, counts: Counts):
-        """Fit from precomputed :class:`Counts` whose classes are the ranks of the scale."""
-        return super().fit_counts(counts)
-
-    def _fit_counts(self, counts: Counts):
-        if not callable(self.method) and get_method(self.method).kind != "ordinal":
-            ordinal = sorted(n for n, m in REGISTRY.items() if m.kind == "ordinal")
-            raise TextsiftError(
-                f"{self.method!r} is not an ordinal method; choose one of {', '.join(ordinal)}"
-            )
-        check_ranks(counts.classes)
-        return super()._fit_counts(counts)
