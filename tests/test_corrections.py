@@ -90,3 +90,19 @@ def test_per_class_tests_corrected_once_per_distinct_table_equal_the_whole_table
     assert np.isnan(q[:5]).all()
     sparse = p.adjusted(correction, family, dense=False)
     np.testing.assert_array_equal(sparse.values, q)  # the same values, written when read
+
+
+@pytest.mark.parametrize("entry", ["adjust", "adjust_distinct", "adjust_table"])
+def test_a_registered_name_without_a_procedure_is_refused(monkeypatch, entry):
+    """A correction listed in the choices but given no procedure in ``_adjusted`` is refused
+    by every entry point, never corrected as another one (before the procedures were
+    written once, ``adjust_families`` corrected any such name as Benjamini-Hochberg)."""
+    from textsift.evidence import corrections
+
+    monkeypatch.setattr(corrections, "CORRECTIONS", (*corrections.CORRECTIONS, "sidak"))
+    p = np.array([[0.01, 0.2], [0.04, 0.5]])
+    call = {"adjust": lambda: corrections.adjust(p, "sidak"),
+            "adjust_distinct": lambda: corrections.adjust_distinct([0.01, 0.2], [1, 3], "sidak"),
+            "adjust_table": lambda: corrections.adjust_table(p, "sidak")}[entry]
+    with pytest.raises(TextsiftError, match="'sidak' has no procedure"):
+        call()

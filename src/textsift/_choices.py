@@ -25,7 +25,7 @@ DIRECTIONS = ("over", "under", "both")
 #: adjusted p-value ``q`` passes a level ``alpha``: ``q <= alpha`` for the false discovery
 #: rate procedures (scikit-learn's ``SelectFdr``), ``q < alpha`` for the others
 #: (``SelectFpr``, ``SelectFwe``). A new correction is one entry here and its procedure in
-#: ``corrections.adjust_families``, which refuses a name it has no procedure for.
+#: ``corrections._adjusted``, which refuses a name it has no procedure for.
 CORRECTION_TABLE = {"none": ("no correction", "<"), "bonferroni": ("Bonferroni", "<"),
                     "holm": ("Holm", "<"), "bh": ("Benjamini-Hochberg", "<="),
                     "by": ("Benjamini-Yekutieli", "<=")}

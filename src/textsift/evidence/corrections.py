@@ -92,8 +92,7 @@ def adjust_families(values, weights, members, bounds, correction: str) -> np.nda
     that ``weights`` tests have (whole numbers; entries may repeat a value: they are one
     distinct value of their family). NaN entries are untested and stay NaN; entries in no
     family are 1. One sort per family, then every family's distinct values corrected at
-    once as :func:`adjust_distinct` corrects one family's (the same values: its sums of
-    whole numbers are exact in any order), the running extremes family by family."""
+    once (:func:`_adjusted`), the running extremes family by family."""
     values = np.asarray(values, dtype=np.float64)
     q = np.where(np.isnan(values), np.nan, 1.0)
     if correction == "none":
@@ -116,33 +115,55 @@ def adjust_families(values, weights, members, bounds, correction: str) -> np.nda
     np.not_equal(v[1:], v[:-1], out=new[1:])
     new[1:] |= family[1:] != family[:-1]
     start = np.flatnonzero(new)
-    u, fam = v[start], family[start]
-    tests = np.zeros(len(order) + 1)  # the tests up to each entry, every family in turn
-    np.cumsum(np.asarray(weights, dtype=np.float64)[order], out=tests[1:])
-    before = tests[bounds][fam]  # the tests of the families before u's
-    n = (tests[bounds[1:]] - tests[bounds[:-1]])[fam]
-    if correction == "bonferroni":
-        adjusted = np.minimum(1.0, n * u)
-    elif correction == "holm":
-        adjusted = (n - (tests[start] - before)) * u  # n - R_{k-1}
-        _running(np.maximum, adjusted, fam, len(spans), reverse=False)
-        np.minimum(1.0, adjusted, out=adjusted)
-    else:
-        adjusted = n * u / (tests[np.r_[start[1:], len(order)]] - before)  # n u_k / R_k
-        if correction == "by":
-            sizes = tests[bounds[1:]] - tests[bounds[:-1]]
-            adjusted = adjusted * np.array([np.sum(1.0 / np.arange(1, int(s) + 1))
-                                            for s in sizes])[fam]
-        _running(np.minimum, adjusted, fam, len(spans), reverse=True)
-        np.minimum(1.0, adjusted, out=adjusted)
+    tests = np.add.reduceat(np.asarray(weights, dtype=np.float64)[order], start)
+    adjusted = _adjusted(v[start], tests, family[start], len(spans), correction)
     q[order] = adjusted[np.cumsum(new) - 1]
     return q
 
 
-def _running(ufunc, values, family, n_families: int, reverse: bool) -> None:
-    """``ufunc.accumulate`` within each family's run of ``values`` (in place), from its last
-    entry back when ``reverse``."""
+def _adjusted(u, w, family, n_families: int, correction: str) -> np.ndarray:
+    """The corrections' procedures, written once: the adjusted value of each distinct
+    p-value ``u`` of several families at once (``family``: each value's, ascending; ``u``
+    ascending within a family), ``w`` the tests having each (whole numbers, so that every
+    sum below is exact in any order). With ``n`` tests in the family and ``R_k`` its tests
+    with a p-value at most ``u_k``:
+
+    * Bonferroni: ``min(1, n u_k)``;
+    * Holm: ``max_{l <= k} min(1, (n - R_{l-1}) u_l)`` (tied tests take the multiplier of
+      the first of them, as the step-down does);
+    * BH: ``min_{l >= k} min(1, n u_l / R_l)``; BY: BH times ``sum_{i <= n} 1/i``.
+
+    A name without a procedure here is refused (a new correction is its entry in
+    ``textsift._choices.CORRECTION_TABLE`` and its procedure here)."""
     ends = np.searchsorted(family, np.arange(n_families + 1))
+    total = np.zeros(len(u) + 1)
+    np.cumsum(w, out=total[1:])
+    before = total[ends[:-1]][family]  # the tests of the families before each value's
+    R = total[1:] - before
+    n = (total[ends[1:]] - total[ends[:-1]])[family]
+    if correction == "none":
+        return u.copy()
+    if correction == "bonferroni":
+        return np.minimum(1.0, n * u)
+    if correction == "holm":
+        adjusted = (n - (R - w)) * u  # n - R_{k-1}
+        _running(np.maximum, adjusted, ends, reverse=False)
+    elif correction in ("bh", "by"):
+        adjusted = n * u / R
+        if correction == "by":
+            harmonic = np.array([np.sum(1.0 / np.arange(1, int(t) + 1))
+                                 for t in total[ends[1:]] - total[ends[:-1]]])
+            adjusted = adjusted * harmonic[family]
+        _running(np.minimum, adjusted, ends, reverse=True)
+    else:
+        raise TextsiftError(f"the correction {correction!r} has no procedure in "
+                            "textsift.evidence.corrections._adjusted; write it there")
+    return np.minimum(1.0, adjusted, out=adjusted)
+
+
+def _running(ufunc, values, ends, reverse: bool) -> None:
+    """``ufunc.accumulate`` within each family's run ``values[ends[f]:ends[f + 1]]`` (in
+    place), from its last entry back when ``reverse``."""
     for a, b in zip(ends[:-1].tolist(), ends[1:].tolist(), strict=True):
         if b - a > 1:
             run = values[a:b][::-1] if reverse else values[a:b]
@@ -152,33 +173,17 @@ def _running(ufunc, values, family, n_families: int, reverse: bool) -> None:
 def adjust_distinct(values, weights, correction: str) -> np.ndarray:
     """The adjusted p-values of a family given as its distinct p-values ``values`` (sorted
     ascending, no NaN) and the number of tests having each (``weights``, > 0): what
-    :func:`adjust` gives each test, computed once per distinct value. Written by hand
-    (scipy's ``false_discovery_control`` takes every test, and costs 30 ms for a class's
-    26,000 terms -- twenty times the scores of every class; the p-values of a per-class test
-    take one value per distinct one-vs-rest table, so a family of 26,000 tests has a few
-    thousand distinct values). With ``n`` tests and ``R_k`` the tests with a p-value at most
-    ``u_k``:
-
-    * Bonferroni: ``min(1, n u_k)``;
-    * Holm: ``max_{l <= k} min(1, (n - R_{l-1}) u_l)`` (tied tests take the multiplier of
-      the first of them, as the step-down does);
-    * BH: ``min_{l >= k} min(1, n u_l / R_l)``; BY: BH times ``sum_{i <= n} 1/i``.
-    """
+    :func:`adjust` gives each test, computed once per distinct value, by the procedures of
+    :func:`_adjusted` (one family). Written by hand (scipy's ``false_discovery_control``
+    takes every test, and costs 30 ms for a class's 26,000 terms -- twenty times the scores
+    of every class; the p-values of a per-class test take one value per distinct one-vs-rest
+    table, so a family of 26,000 tests has a few thousand distinct values)."""
     check_correction(correction)
     u = np.asarray(values, dtype=np.float64)
-    w = np.asarray(weights, dtype=np.float64)
-    n = w.sum()
-    if u.size == 0 or correction == "none":
+    if u.size == 0:
         return u.copy()
-    if correction == "bonferroni":
-        return np.minimum(1.0, n * u)
-    R = np.cumsum(w)
-    if correction == "holm":
-        return np.minimum(1.0, np.maximum.accumulate((n - (R - w)) * u))
-    raw = n * u / R
-    if correction == "by":
-        raw = raw * np.sum(1.0 / np.arange(1, int(n) + 1))
-    return np.minimum(1.0, np.minimum.accumulate(raw[::-1])[::-1])
+    return _adjusted(u, np.asarray(weights, dtype=np.float64), np.zeros(len(u), np.intp), 1,
+                     correction)
 
 
 def adjust_table(values, correction: str = CORRECTION, family: str = FAMILY) -> np.ndarray:
