@@ -92,8 +92,10 @@ def test_fisher_equals_fisher_exact(cells, alternative):
     itself off by up to 6e-12 on some tables -- [[0, 1], [104711, 12]] has P = 13 /
     104,724 exactly, scipy's 'less' p-value is 5.9e-12 above it, textsift's 4e-16; on
     [[1, 1500], [1500, 715483]] scipy's 'greater' is 4.1e-12 below the exact 1 - C(716983,
-    1501) / C(718484, 1501), textsift's equal to it (``test_fisher_is_exact_where_scipy_is
-    _not``)."""
+    1501) / C(718484, 1501), textsift's equal to it; on [[155, 1561], [53995, 53994]]
+    scipy's 'less' is 2.1e-11 above the exact 8.7716489024059e-289, textsift's 9e-15 below
+    it (``test_fisher_is_exact_where_scipy_is_not``). Where scipy differs by more than
+    1e-11, the exact value decides, to 1e-12."""
     A, B, C, D = cells
     got = fisher_pvalue(*(np.float64(x) for x in cells), alternative=alternative)
     if min(A + B, C + D, A + C, B + D) == 0:
@@ -103,16 +105,23 @@ def test_fisher_equals_fisher_exact(cells, alternative):
         _close(got, float(exact_fisher(A, B, C, D, alternative)))
     else:
         expected = ss.fisher_exact([[A, B], [C, D]], alternative=alternative).pvalue
-        np.testing.assert_allclose(got, expected, rtol=1e-11, atol=ATOL)
+        if not np.isclose(got, expected, rtol=1e-11, atol=ATOL):  # scipy's or ours off:
+            _close(got, float(exact_fisher(A, B, C, D, alternative)))  # the exact one says
 
 
 def test_fisher_is_exact_where_scipy_is_not():
+    table = (155, 1561, 53995, 53994)  # found by hypothesis: scipy 2.1e-11 off
+    exact = float(exact_fisher(*table, "less"))
+    assert exact == pytest.approx(8.771648902405904e-289, rel=1e-15, abs=0)
+    assert fisher_pvalue(*map(float, table), "less") == pytest.approx(exact, rel=1e-13, abs=0)
+    scipy = ss.fisher_exact([table[:2], table[2:]], "less").pvalue
+    assert scipy != pytest.approx(exact, rel=1e-11, abs=0)
     assert fisher_pvalue(0.0, 1.0, 104711.0, 12.0, "less") == pytest.approx(13 / 104724,
-                                                                            rel=1e-15)
-    assert fisher_pvalue(1.0, 0.0, 0.0, 104723.0) == pytest.approx(1 / 104724, rel=1e-15)
+                                                                            rel=1e-15, abs=0)
+    assert fisher_pvalue(1.0, 0.0, 0.0, 104723.0) == pytest.approx(1 / 104724, rel=1e-15, abs=0)
     p0 = Fraction(comb(716983, 1501), comb(718484, 1501))
     assert fisher_pvalue(1.0, 1500.0, 1500.0, 715483.0) == pytest.approx(float(1 - p0),
-                                                                         rel=1e-15)
+                                                                         rel=1e-15, abs=0)
 
 
 def test_fisher_worked_example():
