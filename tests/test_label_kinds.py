@@ -110,18 +110,19 @@ def test_each_kind_makes_valid_example_labels_of_itself(kind):
 
 
 def test_a_prediction_wrong_on_every_decision_worked_by_hand():
-    """``LabelKind.wrong``: the next class (cyclically), the far end of the scale (the middle
+    """``toys.wrong``: the next class (cyclically), the far end of the scale (the middle
     rank of 1-5 to 5: a mirror, 6 - r, would keep it right), every label flipped."""
     import numpy as np
+    from toys import wrong
 
-    assert NOMINAL.wrong([0, 1, 2, 3, 1], [0, 1, 2, 3]).tolist() == [1, 2, 3, 0, 2]
-    assert NOMINAL.wrong(["b", "a"], ["a", "b"]).tolist() == ["a", "b"]
-    assert ORDINAL.wrong([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]).tolist() == [5, 5, 5, 1, 1]
-    assert ORDINAL.wrong([2, 7], [2, 4, 7]).tolist() == [7, 2]
-    assert MULTILABEL.wrong(np.array([[1, 0, 1], [0, 0, 0]]), [0, 1, 2]).tolist() == [
+    assert wrong(NOMINAL, [0, 1, 2, 3, 1], [0, 1, 2, 3]).tolist() == [1, 2, 3, 0, 2]
+    assert wrong(NOMINAL, ["b", "a"], ["a", "b"]).tolist() == ["a", "b"]
+    assert wrong(ORDINAL, [1, 2, 3, 4, 5], [1, 2, 3, 4, 5]).tolist() == [5, 5, 5, 1, 1]
+    assert wrong(ORDINAL, [2, 7], [2, 4, 7]).tolist() == [7, 2]
+    assert wrong(MULTILABEL, np.array([[1, 0, 1], [0, 0, 0]]), [0, 1, 2]).tolist() == [
         [0, 1, 0], [1, 1, 1]]
-    with pytest.raises(TextsiftError, match="needs two labels or more"):
-        ORDINAL.wrong([3, 3], [3])
+    with pytest.raises(ValueError, match="needs two labels or more"):
+        wrong(ORDINAL, [3, 3], [3])
 
 
 @settings(max_examples=40)

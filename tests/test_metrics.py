@@ -99,7 +99,7 @@ def test_every_measure_s_direction_agrees_with_its_values_on_perfect_and_worst_p
     strictly better than one wrong on every decision, in the direction the registry states
     (what the tuning and the report read). The truth is the kind's toy (``tests/toys.py``:
     its example labels as learners and measures take them), the wrong prediction the kind's
-    own rule (``LabelKind.wrong``: classes moved to the next, ranks to the far end of the
+    own rule (``toys.wrong``: classes moved to the next, ranks to the far end of the
     scale, every label of a label set flipped), the scale the toy's ranks; a measure of the
     positive class reads the toy's binary task (the first document's class against the rest,
     coded 0/1 as an experiment codes neg/pos). Read from the registries, so a measure or a

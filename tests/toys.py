@@ -47,8 +47,30 @@ class Toy:
 
     @property
     def wrong(self) -> np.ndarray:
-        """The kind's prediction wrong on every decision (:meth:`LabelKind.wrong`)."""
-        return self.kind.wrong(self.y, self.classes)
+        """The kind's prediction wrong on every decision (:func:`wrong`)."""
+        return wrong(self.kind, self.y, self.classes)
+
+
+def wrong(kind: LabelKind, y, classes) -> np.ndarray:
+    """A prediction wrong on every decision of the labels ``y``, in the form its learners
+    fit and its measures read (a 0/1 indicator matrix for label sets, else one label per
+    document: a class code or a rank), ``classes`` their sorted classes or scale (at least
+    two): every label of every set flipped, ``1 - Y``; a rank the farthest of the scale,
+    ``max`` if ``r - min <= max - r`` else ``min`` (a mirror would keep an odd scale's middle
+    rank); a class the next of ``classes``, cyclically. Read from the kind's rules
+    (``label_sets``, ``ranks``), so a new kind of one of these forms has it too; the
+    measures' tests compare it with a perfect prediction."""
+    y = np.asarray(y)
+    if kind.label_sets:
+        return 1 - y
+    classes = np.sort(np.asarray(classes))
+    if len(classes) < 2:
+        raise ValueError("a prediction wrong on every decision needs two labels or more to "
+                         f"choose from, got {classes.tolist()}")
+    if kind.ranks:
+        lo, hi = classes[0], classes[-1]
+        return np.where(y - lo <= hi - y, hi, lo)
+    return classes[(np.searchsorted(classes, y) + 1) % len(classes)]
 
 
 def toy(kind, n_docs: int = 100, seed: int = 0) -> Toy:

@@ -96,29 +96,6 @@ class LabelKind(StrEnum):
         conformance tests' corpora), so a new kind's rules include how its labels look."""
         return _RULES[self].example(rng, n_docs)
 
-    def wrong(self, y, classes):
-        """A prediction wrong on every decision of the labels ``y``, in the form its learners
-        fit and its measures read (a 0/1 indicator matrix for label sets, else one label per
-        document: a class code or a rank), ``classes`` their sorted classes or scale (at least
-        two): every label of every set flipped, ``1 - Y``; a rank the farthest of the scale,
-        ``max`` if ``r - min <= max - r`` else ``min`` (a mirror would keep an odd scale's
-        middle rank); a class the next of ``classes``, cyclically. Read from the kind's rules
-        (:attr:`label_sets`, :attr:`ranks`), so a new kind of one of these forms has it too;
-        the measures' tests compare it with a perfect prediction."""
-        import numpy as np
-
-        y = np.asarray(y)
-        if self.label_sets:
-            return 1 - y
-        classes = np.sort(np.asarray(classes))
-        if len(classes) < 2:
-            raise TextsiftError("a prediction wrong on every decision needs two labels or "
-                                f"more to choose from, got {classes.tolist()}")
-        if self.ranks:
-            lo, hi = classes[0], classes[-1]
-            return np.where(y - lo <= hi - y, hi, lo)
-        return classes[(np.searchsorted(classes, y) + 1) % len(classes)]
-
     def meets(self, requires) -> bool:
         """Whether labels of this kind meet a method's ``requires`` (from
         :data:`REQUIREMENTS`): every requirement needs one label per document, ``"ranks"``
