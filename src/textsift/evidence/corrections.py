@@ -92,7 +92,7 @@ def adjust_families(values, weights, members, bounds, correction: str) -> np.nda
     that ``weights`` tests have (whole numbers; entries may repeat a value: they are one
     distinct value of their family). NaN entries are untested and stay NaN; entries in no
     family are 1. One sort per family, then every family's distinct values corrected at
-    once (:func:`_adjusted`), the running extremes family by family."""
+    once (``_adjusted``), the running extremes family by family."""
     values = np.asarray(values, dtype=np.float64)
     q = np.where(np.isnan(values), np.nan, 1.0)
     if correction == "none":
@@ -174,7 +174,7 @@ def adjust_distinct(values, weights, correction: str) -> np.ndarray:
     """The adjusted p-values of a family given as its distinct p-values ``values`` (sorted
     ascending, no NaN) and the number of tests having each (``weights``, > 0): what
     :func:`adjust` gives each test, computed once per distinct value, by the procedures of
-    :func:`_adjusted` (one family). Written by hand (scipy's ``false_discovery_control``
+    ``_adjusted`` (one family). Written by hand (scipy's ``false_discovery_control``
     takes every test, and costs 30 ms for a class's 26,000 terms -- twenty times the scores
     of every class; the p-values of a per-class test take one value per distinct one-vs-rest
     table, so a family of 26,000 tests has a few thousand distinct values)."""
